@@ -1,0 +1,54 @@
+import type { Store } from '../../store/store.js';
+import type { ApiKeyRecord, KeyUsage } from '../../store/types.js';
+import { hashApiKey, isWellFormedApiKey } from './key-format.js';
+
+/**
+ * Checks presented keys against the store. A malformed key or a failed checksum is refused before
+ * any database lookup. Usage (last used, by which client) is kept in memory and written in one
+ * batch per interval, so serving a request never writes to the database.
+ */
+export class KeyVerifier {
+  private pending = new Map<string, KeyUsage>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly store: Store,
+    flushIntervalMs = 15_000,
+  ) {
+    if (flushIntervalMs > 0) {
+      this.timer = setInterval(() => void this.flush().catch(() => {}), flushIntervalMs);
+      this.timer.unref();
+    }
+  }
+
+  /** The key's record when it is well-formed, known and not revoked; otherwise undefined. */
+  async verify(key: string): Promise<ApiKeyRecord | undefined> {
+    if (!isWellFormedApiKey(key)) return undefined;
+    const record = await this.store.findApiKeyByHash(hashApiKey(key));
+    return record && !record.revokedAt ? record : undefined;
+  }
+
+  /** Notes that a key was used now by a client; persisted on the next flush. */
+  noteUse(keyId: string, client: string | null): void {
+    this.pending.set(keyId, { id: keyId, at: new Date().toISOString(), client: client?.slice(0, 200) ?? null });
+  }
+
+  /** Writes pending usage; on failure the usage is kept for the next try. */
+  async flush(): Promise<void> {
+    if (this.pending.size === 0) return;
+    const batch = [...this.pending.values()];
+    this.pending = new Map();
+    try {
+      await this.store.recordKeyUsage(batch);
+    } catch (error) {
+      for (const u of batch) if (!this.pending.has(u.id)) this.pending.set(u.id, u);
+      throw error;
+    }
+  }
+
+  /** Stops the timer and writes what is pending. */
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush();
+  }
+}

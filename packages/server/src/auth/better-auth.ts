@@ -1,0 +1,58 @@
+import { type AuthContext, type BetterAuthOptions, betterAuth } from 'better-auth';
+import { getMigrations } from 'better-auth/db/migration';
+import { getOrgAdapter, organization } from 'better-auth/plugins/organization';
+import type { Kysely } from 'kysely';
+import type { Logger } from '../log/logger.js';
+
+/** The same options object goes to organization() and getOrgAdapter(). */
+const orgOptions = {
+  // An automatic team per organization would give every member a team datapack they never asked for.
+  teams: { enabled: true, defaultTeam: { enabled: false } },
+} as const;
+
+/** Settings better-auth needs from Cairn. */
+export interface AuthSettings {
+  db: Kysely<any>;
+  dialect: 'sqlite' | 'postgres';
+  secret: string;
+  baseUrl: string;
+  log: Logger;
+}
+
+function authOptions(s: AuthSettings) {
+  return {
+    appName: 'Cairn',
+    // One Kysely for better-auth and Cairn: on SQLite two wrappers over one connection collide in transactions.
+    database: { db: s.db, type: s.dialect, transaction: true },
+    secret: s.secret,
+    baseURL: s.baseUrl,
+    basePath: '/api/auth',
+    emailAndPassword: { enabled: true },
+    telemetry: { enabled: false },
+    logger: { level: 'warn', log: (level: string, message: string) => (level === 'error' ? s.log.error(`auth: ${message}`) : s.log.warn(`auth: ${message}`)) },
+    plugins: [organization(orgOptions)],
+  } satisfies BetterAuthOptions;
+}
+
+/** Creates its tables if needed (idempotent), then the better-auth instance. */
+export async function createAuth(s: AuthSettings) {
+  const options = authOptions(s);
+  // Migrate before betterAuth(): it checks the schema at construction and would log a spurious mismatch.
+  const plan = await getMigrations(options);
+  await plan.runMigrations();
+  const auth = betterAuth(options);
+  // Join the schema check betterAuth() starts in the background, so a short-lived command never
+  // closes the database under it.
+  const ctx = await auth.$context;
+  await ctx.checkSchema?.();
+  return auth;
+}
+
+/** The better-auth instance Cairn uses. */
+export type Auth = Awaited<ReturnType<typeof createAuth>>;
+
+/** Adds a user to a team server-side (the public endpoint needs a session). */
+export async function addTeamMember(auth: Auth, input: { teamId: string; userId: string }): Promise<void> {
+  const ctx = (await auth.$context) as unknown as AuthContext;
+  await getOrgAdapter(ctx, orgOptions).findOrCreateTeamMember(input);
+}

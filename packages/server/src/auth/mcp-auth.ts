@@ -1,0 +1,92 @@
+import { hostHeaderValidationResponse, originValidationResponse } from '@modelcontextprotocol/server';
+import type { CairnConfig } from '../config/load-config.js';
+import type { Caller } from '../domain/caller.js';
+import type { Logger } from '../log/logger.js';
+import type { KeyVerifier } from './api-keys/key-verifier.js';
+import { KEY_PREFIX } from './api-keys/key-format.js';
+
+/** The User-Agent the contract requires beside an API key (spec parts 2 and 5). */
+export const INSTALLER_USER_AGENT = 'cairn-mcp-installer/1.0';
+const INSTALLER_USER_AGENT_PATTERN = /^cairn-mcp-installer\/1\.\d+(\s|$)/;
+
+/** The outcome of the gate in front of `/mcp`: a caller to serve, or the response that refuses. */
+export type McpAuthResult = { ok: true; caller: Caller; responseHeaders: Record<string, string> } | { ok: false; response: Response };
+
+/** What the gate needs; built once at start-up. */
+export interface McpAuthDeps {
+  config: Pick<CairnConfig, 'baseUrl' | 'requireUserAgent' | 'allowLegacyApiKeyHeader' | 'allowedHosts' | 'allowedOrigins'>;
+  keys: KeyVerifier;
+  log: Logger;
+}
+
+/**
+ * Applies the API-key contract to a request for `/mcp`: DNS-rebinding checks, then the
+ * Authorization header (Bearer only), the User-Agent rule, and the legacy `API_KEY` header.
+ */
+export async function authenticateMcpRequest(req: Request, deps: McpAuthDeps): Promise<McpAuthResult> {
+  const rebinding = hostHeaderValidationResponse(req, deps.config.allowedHosts) ?? originValidationResponse(req, deps.config.allowedOrigins);
+  if (rebinding) return { ok: false, response: rebinding };
+
+  const authorization = req.headers.get('authorization');
+  const userAgent = req.headers.get('user-agent');
+  if (authorization !== null) {
+    const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization);
+    if (!match) {
+      return refuse(deps, 401, 'invalid_request', 'The Authorization header must be "Bearer <API key>": the "Bearer " prefix is required. Send Authorization: Bearer cairn_tkn_…');
+    }
+    const record = await deps.keys.verify(match[1]!);
+    if (!record) return refuse(deps, 401, 'invalid_token', invalidKeyMessage());
+    if (deps.config.requireUserAgent && !INSTALLER_USER_AGENT_PATTERN.test(userAgent ?? '')) {
+      return refuse(
+        deps,
+        403,
+        undefined,
+        `This API key must be sent with the header "User-Agent: ${INSTALLER_USER_AGENT}" (got ${userAgent ? `"${userAgent.slice(0, 80)}"` : 'none'}). Add that header to the MCP entry, or re-run: npx cairn-mcp-installer@latest --client <your client>.`,
+      );
+    }
+    deps.keys.noteUse(record.id, userAgent);
+    return { ok: true, caller: { userId: record.userId, client: userAgent, via: 'api_key', keyId: record.id }, responseHeaders: {} };
+  }
+
+  const legacyKey = req.headers.get('api_key');
+  if (legacyKey !== null) {
+    if (!deps.config.allowLegacyApiKeyHeader) {
+      return refuse(deps, 401, 'invalid_request', `The API_KEY header is no longer accepted here. Send "Authorization: Bearer <key>" and "User-Agent: ${INSTALLER_USER_AGENT}" instead.`);
+    }
+    const record = await deps.keys.verify(legacyKey.trim());
+    if (!record) return refuse(deps, 401, 'invalid_token', invalidKeyMessage());
+    deps.log.warn('legacy API_KEY header used; move this client to Authorization: Bearer', { keyId: record.id, client: userAgent?.slice(0, 80) ?? null });
+    deps.keys.noteUse(record.id, userAgent);
+    return {
+      ok: true,
+      caller: { userId: record.userId, client: userAgent, via: 'legacy_api_key', keyId: record.id },
+      responseHeaders: {
+        Deprecation: 'true',
+        Warning: `299 - "The API_KEY header is deprecated; send Authorization: Bearer <key> and User-Agent: ${INSTALLER_USER_AGENT}"`,
+      },
+    };
+  }
+
+  return refuse(deps, 401, undefined, `Authentication required. Send "Authorization: Bearer <API key>" with "User-Agent: ${INSTALLER_USER_AGENT}", or connect with OAuth.`);
+}
+
+/** The URL of the protected-resource metadata that 401 answers point to. */
+export function resourceMetadataUrl(baseUrl: string): string {
+  return `${baseUrl}/.well-known/oauth-protected-resource/mcp`;
+}
+
+function invalidKeyMessage(): string {
+  // One message for unknown, revoked and malformed keys: the answer must not reveal which.
+  return `The API key is not valid (it may have been revoked or mistyped). Keys start with "${KEY_PREFIX}". Generate a new one in the Cairn portal under Settings > API Keys > Generate API key.`;
+}
+
+function refuse(deps: McpAuthDeps, status: 401 | 403, error: string | undefined, message: string): McpAuthResult {
+  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+  if (status === 401) {
+    const params = [`resource_metadata="${resourceMetadataUrl(deps.config.baseUrl)}"`];
+    if (error) params.push(`error="${error}"`, `error_description="${message.replace(/["\\]/g, "'")}"`);
+    headers['WWW-Authenticate'] = `Bearer ${params.join(', ')}`;
+  }
+  const body = { jsonrpc: '2.0', error: { code: -32001, message }, id: null };
+  return { ok: false, response: new Response(JSON.stringify(body), { status, headers }) };
+}

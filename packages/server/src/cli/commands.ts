@@ -1,0 +1,79 @@
+import { createApiKey, listApiKeys, revokeApiKey } from '../domain/api-keys.js';
+import { addUserToTeam, createTeam, createUser } from '../domain/accounts.js';
+import { CairnError } from '../errors/cairn-error.js';
+import type { Cairn } from '../runtime/open-cairn.js';
+import { readSecret } from './read-secret.js';
+
+/** Parsed command-line options of one command. */
+export type Options = Record<string, string | boolean | undefined>;
+
+/** `cairn users create`: prints the new user's id; the password comes from stdin only. */
+export async function usersCreate(cairn: Cairn, o: Options): Promise<void> {
+  if (!o['password-stdin']) throw new CairnError('invalid_input', 'Pass --password-stdin and give the password on standard input (it never goes on the command line).');
+  const password = await readSecret('Password for the new user (input hidden): ');
+  const { user, organization } = await createUser(cairn.domain, cairn.auth, {
+    email: required(o, 'email'), name: str(o.name), org: str(o.org), password,
+  });
+  process.stderr.write(`Created ${user.email} (${organization.role} of "${organization.name}").\n`);
+  process.stdout.write(`${user.id}\n`);
+}
+
+/** `cairn keys create`: prints the key, and only the key, on stdout. */
+export async function keysCreate(cairn: Cairn, o: Options): Promise<void> {
+  const user = await userByEmail(cairn, required(o, 'user'));
+  const { key, record } = await createApiKey(cairn.domain, user.id, required(o, 'name'));
+  process.stderr.write(`Created key ${record.id} "${record.name}" for ${user.email}. It is shown only now: store it safely.\n`);
+  process.stdout.write(`${key}\n`);
+}
+
+/** `cairn keys list`: one line per key, never the key itself. */
+export async function keysList(cairn: Cairn, o: Options): Promise<void> {
+  const user = await userByEmail(cairn, required(o, 'user'));
+  const keys = await listApiKeys(cairn.domain, user.id);
+  if (keys.length === 0) process.stderr.write(`${user.email} has no API keys.\n`);
+  for (const k of keys) {
+    const state = k.revokedAt ? `revoked ${k.revokedAt}` : 'active';
+    const used = k.lastUsedAt ? `last used ${k.lastUsedAt} by ${k.lastUsedClient ?? 'unknown client'}` : 'never used';
+    process.stdout.write(`${k.id}\t${k.name}\t${k.start}…${k.last4}\tcreated ${k.createdAt}\t${used}\t${state}\n`);
+  }
+}
+
+/** `cairn keys revoke <id>`: the key stops working at once. */
+export async function keysRevoke(cairn: Cairn, _o: Options, args: string[]): Promise<void> {
+  const id = args[0];
+  if (!id) throw new CairnError('invalid_input', 'Name the key to revoke: cairn keys revoke <key id> (see cairn keys list --user <email>).');
+  const key = await revokeApiKey(cairn.domain, id);
+  process.stderr.write(`Revoked ${key.id} "${key.name}".\n`);
+}
+
+/** `cairn teams create`: prints the new team's id. */
+export async function teamsCreate(cairn: Cairn, o: Options): Promise<void> {
+  const orgName = required(o, 'org');
+  const org = (await cairn.store.listOrganizations()).find((x) => x.name.toLowerCase() === orgName.toLowerCase());
+  if (!org) throw new CairnError('not_found', `No organization named "${orgName}".`);
+  const team = await createTeam(cairn.auth, org.id, required(o, 'name'));
+  process.stdout.write(`${team.id}\n`);
+}
+
+/** `cairn teams add-member`: adds an organization member to a team. */
+export async function teamsAddMember(cairn: Cairn, o: Options): Promise<void> {
+  const user = await userByEmail(cairn, required(o, 'user'));
+  await addUserToTeam(cairn.domain, cairn.auth, required(o, 'team'), user.id);
+  process.stderr.write(`Added ${user.email} to team ${o.team}.\n`);
+}
+
+async function userByEmail(cairn: Cairn, email: string) {
+  const user = await cairn.store.findUserByEmail(email);
+  if (!user) throw new CairnError('not_found', `No user with the email ${email}; create one with: cairn users create --email ${email} --password-stdin`);
+  return user;
+}
+
+function required(o: Options, name: string): string {
+  const value = o[name];
+  if (typeof value !== 'string' || value.trim() === '') throw new CairnError('invalid_input', `--${name} is required.`);
+  return value;
+}
+
+function str(value: string | boolean | undefined): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}

@@ -1,0 +1,69 @@
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from '../config/load-config.js';
+import { CairnError } from '../errors/cairn-error.js';
+import { openCairn } from '../runtime/open-cairn.js';
+import { type Options, keysCreate, keysList, keysRevoke, teamsAddMember, teamsCreate, usersCreate } from './commands.js';
+import { runServe } from './serve-command.js';
+
+const USAGE = `Usage: cairn <command>
+
+  serve                                         start Cairn (HOST, PORT, CAIRN_DATA_DIR or DATABASE_URL)
+  users create --email E [--name N] [--org NAME] --password-stdin
+  keys create --user E --name N                 prints the new API key (shown only once)
+  keys list --user E
+  keys revoke <key id>
+  teams create --org NAME --name N              prints the new team id
+  teams add-member --team ID --user E
+`;
+
+const COMMANDS: Record<string, (cairn: Awaited<ReturnType<typeof openCairn>>, o: Options, args: string[]) => Promise<void>> = {
+  'users create': usersCreate,
+  'keys create': keysCreate,
+  'keys list': keysList,
+  'keys revoke': keysRevoke,
+  'teams create': teamsCreate,
+  'teams add-member': teamsAddMember,
+};
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      email: { type: 'string' }, name: { type: 'string' }, org: { type: 'string' }, user: { type: 'string' },
+      team: { type: 'string' }, 'password-stdin': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const [group, verb, ...rest] = positionals;
+  if (values.help || !group) {
+    process.stdout.write(USAGE);
+    return group || values.help ? 0 : 2;
+  }
+  const config = loadConfig(process.env);
+  if (group === 'serve') return runServe(config);
+  const command = COMMANDS[`${group} ${verb}`];
+  if (!command) {
+    process.stderr.write(`Unknown command "${positionals.join(' ')}".\n\n${USAGE}`);
+    return 2;
+  }
+  const cairn = await openCairn({ ...config, logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel });
+  try {
+    await command(cairn, values, rest);
+    return 0;
+  } finally {
+    await cairn.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof CairnError || error instanceof ConfigError) process.stderr.write(`cairn: ${error.message}\n`);
+    else if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) process.stderr.write(`cairn: ${(error as Error).message}\n\n${USAGE}`);
+    else process.stderr.write(`cairn: ${(error as Error).stack ?? String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,35 @@
+import type { CairnConfig } from '../config/load-config.js';
+import { openCairn } from '../runtime/open-cairn.js';
+import { describeStore } from '../runtime/open-store.js';
+import { listen, stopListening } from '../runtime/serve.js';
+
+/** `cairn serve`: runs until SIGINT/SIGTERM, then drains and closes everything. */
+export async function runServe(config: CairnConfig): Promise<number> {
+  const cairn = await openCairn(config);
+  const { server } = await listen(cairn);
+  const users = await cairn.store.countUsers();
+  const lines = [
+    'Cairn is running.',
+    `  MCP URL:  ${config.baseUrl}/mcp`,
+    `  Storage:  ${describeStore(config)}`,
+  ];
+  if (users === 0) {
+    lines.push(
+      '',
+      'No users yet. Create the first one (it owns a new organization); the password is read from standard input:',
+      '  npx cairn users create --email you@example.com --name "Your Name" --password-stdin',
+      'Then make an API key for your AI clients:',
+      '  npx cairn keys create --user you@example.com --name "my laptop"',
+    );
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  cairn.log.info('shutting down');
+  await stopListening(server);
+  await cairn.close();
+  return 0;
+}

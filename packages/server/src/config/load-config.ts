@@ -1,0 +1,82 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+const bool = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
+    .optional()
+    .transform((v) => (v === undefined ? fallback : ['true', '1', 'yes', 'on'].includes(v)));
+
+const list = z
+  .string()
+  .optional()
+  .transform((v) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : []));
+
+const envSchema = z.object({
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(7411),
+  CAIRN_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  CAIRN_DATA_DIR: z.string().min(1).default('./.cairn'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL (leave it unset for the embedded SQLite)')
+    .optional(),
+  CAIRN_AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  CAIRN_REQUIRE_USER_AGENT: bool(true),
+  CAIRN_ALLOW_LEGACY_API_KEY_HEADER: bool(true),
+  CAIRN_ALLOWED_HOSTS: list,
+  CAIRN_ALLOWED_ORIGINS: list,
+  CAIRN_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+});
+
+/** Resolved, validated settings; built once at start-up and passed down. */
+export interface CairnConfig {
+  host: string;
+  port: number;
+  /** Public base URL without a trailing slash; `<baseUrl>/mcp` is the MCP URL. */
+  baseUrl: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  authSecret: string | undefined;
+  requireUserAgent: boolean;
+  allowLegacyApiKeyHeader: boolean;
+  allowedHosts: string[];
+  allowedOrigins: string[];
+  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+}
+
+/** Thrown when a setting is invalid; the message names the variable and what to do. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Reads and validates the environment once; the only place that looks at `process.env`. */
+export function loadConfig(env: Record<string, string | undefined>): CairnConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid Cairn settings:\n${lines.join('\n')}\nFix the variable(s) above and start again.`);
+  }
+  const e = parsed.data;
+  const displayHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? 'localhost' : e.HOST;
+  const baseUrl = (e.CAIRN_BASE_URL ?? `http://${displayHost.includes(':') ? `[${displayHost}]` : displayHost}:${e.PORT}`).replace(/\/+$/, '');
+  const baseHost = new URL(baseUrl).hostname;
+  const localhostNames = ['localhost', '127.0.0.1', '[::1]'];
+  return {
+    host: e.HOST,
+    port: e.PORT,
+    baseUrl,
+    dataDir: resolve(e.CAIRN_DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    authSecret: e.CAIRN_AUTH_SECRET,
+    requireUserAgent: e.CAIRN_REQUIRE_USER_AGENT,
+    allowLegacyApiKeyHeader: e.CAIRN_ALLOW_LEGACY_API_KEY_HEADER,
+    allowedHosts: unique([baseHost, ...localhostNames, ...e.CAIRN_ALLOWED_HOSTS]),
+    allowedOrigins: unique([baseHost, ...localhostNames, ...e.CAIRN_ALLOWED_ORIGINS]),
+    logLevel: e.CAIRN_LOG_LEVEL,
+  };
+}
+
+function unique(values: string[]): string[] {
+  return [...new Set(values.map((v) => v.toLowerCase()))];
+}

@@ -1,0 +1,61 @@
+import { CairnError } from '../errors/cairn-error.js';
+import type { Datapack, Memberships, OwnerRef } from '../store/types.js';
+import type { Caller } from './caller.js';
+import type { DomainDeps } from './deps.js';
+
+const ADMIN_ROLES = new Set(['owner', 'admin']);
+
+/**
+ * A caller's reach: their personal datapacks, their teams' and their organizations'.
+ * Reading follows membership; writing an organization datapack needs an admin or owner role.
+ */
+export class Access {
+  constructor(
+    readonly caller: Caller,
+    readonly memberships: Memberships,
+  ) {}
+
+  /** Owner selectors for everything this caller may read. */
+  readableOwners(): OwnerRef[] {
+    return [
+      { scope: 'personal', ownerId: this.caller.userId },
+      ...this.memberships.teams.map((t) => ({ scope: 'team' as const, ownerId: t.id })),
+      ...this.memberships.organizations.map((o) => ({ scope: 'organization' as const, ownerId: o.id })),
+    ];
+  }
+
+  canRead(d: Datapack): boolean {
+    if (d.scope === 'personal') return d.ownerId === this.caller.userId;
+    if (d.scope === 'team') return this.memberships.teams.some((t) => t.id === d.ownerId);
+    return this.memberships.organizations.some((o) => o.id === d.ownerId);
+  }
+
+  canWrite(d: Datapack): boolean {
+    if (d.scope === 'organization') return this.isOrgAdmin(d.ownerId);
+    return this.canRead(d);
+  }
+
+  isOrgAdmin(organizationId: string): boolean {
+    // better-auth stores several roles comma-joined ("admin,member").
+    return this.memberships.organizations.some((o) => o.id === organizationId && o.role.split(',').some((r) => ADMIN_ROLES.has(r.trim())));
+  }
+
+  /** Throws a not_found (not forbidden) error, so a datapack's existence never leaks to outsiders. */
+  assertRead(d: Datapack | undefined, what = 'datapack'): asserts d is Datapack {
+    if (!d || !this.canRead(d)) throw new CairnError('not_found', `No ${what} with that id is visible to you; list your datapacks to see what you can use.`);
+  }
+
+  assertWrite(d: Datapack): void {
+    if (this.canWrite(d)) return;
+    const why =
+      d.scope === 'organization'
+        ? `Only organization admins can change "${d.name}" (organization policies). Ask an admin, or save it to your personal datapack.`
+        : `You cannot change "${d.name}".`;
+    throw new CairnError('forbidden', why);
+  }
+}
+
+/** Loads the caller's memberships once per request. */
+export async function loadAccess(deps: DomainDeps, caller: Caller): Promise<Access> {
+  return new Access(caller, await deps.store.getMemberships(caller.userId));
+}

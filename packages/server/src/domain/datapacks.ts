@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { CairnError } from '../errors/cairn-error.js';
+import type { Datapack, DatapackSummary, Scope } from '../store/types.js';
+import type { Access } from './access.js';
+import type { DomainDeps } from './deps.js';
+import { parse } from './parse-input.js';
+
+/** Name of the datapack every user gets. */
+export const PERSONAL_DATAPACK_NAME = 'Personal';
+
+/** Input of createDatapack, shared by every adapter. */
+export const createDatapackInput = z.object({
+  name: z.string().trim().min(1).max(80).describe('Datapack name, unique within its owner'),
+  scope: z.enum(['personal', 'team', 'organization']).default('personal').describe('Who owns it: you, one of your teams, or your organization'),
+  teamId: z.string().optional().describe('Required for scope "team": the team that owns it (see list_datapacks for your teams)'),
+  organizationId: z.string().optional().describe('For scope "organization" when you belong to several organizations'),
+  description: z.string().max(500).default('').describe('What belongs in this datapack'),
+});
+
+/** Every datapack the caller can read, with entry counts; creates their personal one on first use. */
+export async function listDatapacks(deps: DomainDeps, access: Access): Promise<DatapackSummary[]> {
+  let packs = await deps.store.listDatapacks(access.readableOwners());
+  if (!packs.some((p) => p.scope === 'personal')) {
+    await ensurePersonalDatapack(deps, access.caller.userId);
+    packs = await deps.store.listDatapacks(access.readableOwners());
+  }
+  return packs.sort(byScopeThenName);
+}
+
+/** Creates a datapack at the requested scope if the caller may. */
+export async function createDatapack(deps: DomainDeps, access: Access, raw: z.input<typeof createDatapackInput>): Promise<Datapack> {
+  const input = parse(createDatapackInput, raw);
+  const { ownerId, organizationId } = resolveOwner(access, input);
+  const now = deps.now();
+  const datapack: Datapack = {
+    id: deps.newId('dpk'), scope: input.scope, ownerId, organizationId, name: input.name, description: input.description,
+    createdBy: access.caller.userId, createdAt: now, updatedAt: now,
+  };
+  await deps.store.insertDatapack(datapack);
+  return datapack;
+}
+
+/** Makes sure the user has a personal datapack; safe to call concurrently. */
+export async function ensurePersonalDatapack(deps: DomainDeps, userId: string): Promise<void> {
+  const now = deps.now();
+  try {
+    await deps.store.insertDatapack({
+      id: deps.newId('dpk'), scope: 'personal', ownerId: userId, organizationId: null, name: PERSONAL_DATAPACK_NAME,
+      description: 'Your own preferences and notes', createdBy: userId, createdAt: now, updatedAt: now,
+    });
+  } catch (error) {
+    if (!(error instanceof CairnError && error.code === 'conflict')) throw error;
+  }
+}
+
+/**
+ * Finds a readable datapack by id or by name (case-insensitive). Without a reference, the caller's
+ * personal datapack. An ambiguous name is an error that lists the candidates.
+ */
+export async function resolveDatapack(deps: DomainDeps, access: Access, ref: string | undefined): Promise<Datapack> {
+  if (ref?.startsWith('dpk_')) {
+    const d = await deps.store.getDatapack(ref);
+    access.assertRead(d);
+    return d;
+  }
+  const packs = await listDatapacks(deps, access);
+  if (!ref) return packs.find((p) => p.scope === 'personal' && p.name === PERSONAL_DATAPACK_NAME) ?? packs.find((p) => p.scope === 'personal')!;
+  const matches = packs.filter((p) => p.name.toLowerCase() === ref.trim().toLowerCase());
+  if (matches.length === 1) return matches[0]!;
+  if (matches.length === 0) {
+    throw new CairnError('not_found', `No datapack named "${ref}". Yours are: ${packs.map((p) => `"${p.name}" (${p.scope})`).join(', ')}.`);
+  }
+  throw new CairnError('invalid_input', `Several datapacks are named "${ref}"; pass one of these ids instead: ${matches.map((p) => `${p.id} (${p.scope})`).join(', ')}.`);
+}
+
+function resolveOwner(access: Access, input: z.output<typeof createDatapackInput>): { ownerId: string; organizationId: string | null } {
+  const { memberships, caller } = access;
+  if (input.scope === 'personal') return { ownerId: caller.userId, organizationId: null };
+  if (input.scope === 'team') {
+    const team = memberships.teams.find((t) => t.id === input.teamId);
+    if (!team) {
+      const yours = memberships.teams.map((t) => `${t.id} (${t.name})`).join(', ') || 'none';
+      throw new CairnError('forbidden', `A team datapack needs the id of a team you belong to (teamId). Your teams: ${yours}.`);
+    }
+    return { ownerId: team.id, organizationId: team.organizationId };
+  }
+  const orgs = memberships.organizations;
+  const org = input.organizationId ? orgs.find((o) => o.id === input.organizationId) : orgs.length === 1 ? orgs[0] : undefined;
+  if (!org) throw new CairnError('invalid_input', 'Pass organizationId: you belong to several organizations, or to none with that id.');
+  if (!access.isOrgAdmin(org.id)) throw new CairnError('forbidden', `Only admins of "${org.name}" can create organization datapacks.`);
+  return { ownerId: org.id, organizationId: org.id };
+}
+
+const SCOPE_ORDER: Record<Scope, number> = { personal: 0, team: 1, organization: 2 };
+
+function byScopeThenName(a: Datapack, b: Datapack): number {
+  return SCOPE_ORDER[a.scope] - SCOPE_ORDER[b.scope] || a.name.localeCompare(b.name);
+}

@@ -1,0 +1,26 @@
+import type { Store } from '../store/store.js';
+
+/** What every domain verb needs: the store, a clock and an id source (replaceable in tests). */
+export interface DomainDeps {
+  store: Store;
+  now: () => string;
+  newId: (prefix: IdPrefix) => string;
+}
+
+/** Id prefixes make an id's kind obvious in logs and support requests. */
+export type IdPrefix = 'dpk' | 'ent' | 'key';
+
+/** Production deps: wall clock and random ids. */
+export function createDomainDeps(store: Store): DomainDeps {
+  return { store, now: () => new Date().toISOString(), newId };
+}
+
+const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
+
+/** A random id such as `ent_k3x9…` (20 base36 characters, ~103 bits). */
+export function newId(prefix: IdPrefix): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(20));
+  let out = `${prefix}_`;
+  for (const b of bytes) out += ALPHABET[b % 36];
+  return out;
+}

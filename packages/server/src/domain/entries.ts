@@ -1,0 +1,144 @@
+import { z } from 'zod';
+import { CairnError } from '../errors/cairn-error.js';
+import type { Datapack, Entry, EntryVersion, SearchHit } from '../store/types.js';
+import type { Access } from './access.js';
+import { listDatapacks, resolveDatapack } from './datapacks.js';
+import type { DomainDeps } from './deps.js';
+import { parse } from './parse-input.js';
+import { NEAR_DUPLICATE_THRESHOLD, contentHash, similarity } from './similarity.js';
+
+/** The kinds of knowledge Cairn holds; guidance ranks them by the level of their datapack. */
+export const ENTRY_KINDS = ['preference', 'standard', 'policy', 'decision', 'note', 'conversation'] as const;
+
+const tags = z
+  .array(z.string().trim().toLowerCase().min(1).max(40))
+  .max(20)
+  .default([])
+  .transform((t) => [...new Set(t)])
+  .describe('Short lower-case labels such as "testing" or "python"');
+
+/** Input of saveEntry. */
+export const saveEntryInput = z.object({
+  datapack: z.string().optional().describe('Datapack id or name; defaults to your personal datapack'),
+  kind: z.enum(ENTRY_KINDS).default('note').describe('preference (how a person likes things), standard (a team rule), policy (an organization rule), decision, note'),
+  title: z.string().trim().min(1).max(200).describe('One line that names the knowledge'),
+  content: z.string().trim().min(1).max(20_000).describe('The knowledge itself, self-contained'),
+  tags,
+});
+
+/** Input of updateEntry: the fields to change plus the version the caller last saw. */
+export const updateEntryInput = z.object({
+  id: z.string().describe('Entry id'),
+  expectedVersion: z.number().int().min(1).describe('The version you read; the update is refused if the entry changed since'),
+  kind: z.enum(ENTRY_KINDS).optional(),
+  title: z.string().trim().min(1).max(200).optional(),
+  content: z.string().trim().min(1).max(20_000).optional(),
+  tags: tags.optional(),
+});
+
+/** Input of searchEntries. */
+export const searchEntriesInput = z.object({
+  query: z.string().trim().min(1).max(1000).describe('What to look for, in plain words'),
+  datapack: z.string().optional().describe('Limit to one datapack (id or name)'),
+  kinds: z.array(z.enum(ENTRY_KINDS)).optional().describe('Limit to these kinds'),
+  limit: z.number().int().min(1).max(50).default(10),
+});
+
+/** What saving produced: a new entry, or the existing one it nearly duplicates. */
+export type SaveResult = { status: 'created'; entry: Entry } | { status: 'duplicate'; entry: Entry; similarity: number };
+
+/** Saves an entry unless the datapack already holds the same or nearly the same knowledge. */
+export async function saveEntry(deps: DomainDeps, access: Access, raw: z.input<typeof saveEntryInput>): Promise<SaveResult> {
+  const input = parse(saveEntryInput, raw);
+  const datapack = await resolveDatapack(deps, access, input.datapack);
+  access.assertWrite(datapack);
+  const hash = contentHash(input.title, input.content);
+  const exact = await deps.store.findEntryByContentHash(datapack.id, hash);
+  if (exact) return { status: 'duplicate', entry: exact, similarity: 1 };
+  const text = `${input.title}\n${input.content}`;
+  const candidates = await deps.store.searchEntries({ datapackIds: [datapack.id], text, limit: 5 });
+  for (const { entry } of candidates) {
+    const score = similarity(text, `${entry.title}\n${entry.content}`);
+    if (score >= NEAR_DUPLICATE_THRESHOLD) return { status: 'duplicate', entry, similarity: round(score) };
+  }
+  const now = deps.now();
+  const { userId, client } = access.caller;
+  const entry: Entry = {
+    id: deps.newId('ent'), datapackId: datapack.id, kind: input.kind, title: input.title, content: input.content,
+    tags: input.tags, contentHash: hash, version: 1, createdBy: userId, createdClient: client, createdAt: now,
+    updatedBy: userId, updatedClient: client, updatedAt: now, deletedAt: null,
+  };
+  await deps.store.insertEntry(entry);
+  return { status: 'created', entry };
+}
+
+/** Changes an entry if it is still at the version the caller saw. */
+export async function updateEntry(deps: DomainDeps, access: Access, raw: z.input<typeof updateEntryInput>): Promise<Entry> {
+  const input = parse(updateEntryInput, raw);
+  const current = await writableEntry(deps, access, input.id);
+  const title = input.title ?? current.title;
+  const content = input.content ?? current.content;
+  const next: Entry = {
+    ...current, kind: input.kind ?? current.kind, title, content, tags: input.tags ?? current.tags,
+    contentHash: contentHash(title, content), version: current.version + 1,
+    updatedBy: access.caller.userId, updatedClient: access.caller.client, updatedAt: deps.now(),
+  };
+  await replaceOrConflict(deps, next, input.expectedVersion, 'update');
+  return next;
+}
+
+/** Soft-deletes an entry; its history stays. Without expectedVersion, deletes whatever version is current. */
+export async function deleteEntry(deps: DomainDeps, access: Access, id: string, expectedVersion?: number): Promise<Entry> {
+  const current = await writableEntry(deps, access, id);
+  const now = deps.now();
+  const next: Entry = {
+    ...current, version: current.version + 1, updatedBy: access.caller.userId, updatedClient: access.caller.client,
+    updatedAt: now, deletedAt: now,
+  };
+  await replaceOrConflict(deps, next, expectedVersion ?? current.version, 'delete');
+  return next;
+}
+
+/** An entry the caller can read, with its history when asked. */
+export async function getEntry(deps: DomainDeps, access: Access, id: string, withHistory = false): Promise<{ entry: Entry; history?: EntryVersion[] }> {
+  const { entry } = await readableEntry(deps, access, id);
+  return withHistory ? { entry, history: await deps.store.listEntryVersions(id) } : { entry };
+}
+
+/** Ranked full-text search over every datapack the caller can read (or one of them). */
+export async function searchEntries(deps: DomainDeps, access: Access, raw: z.input<typeof searchEntriesInput>): Promise<SearchHit[]> {
+  const input = parse(searchEntriesInput, raw);
+  const datapackIds = input.datapack
+    ? [(await resolveDatapack(deps, access, input.datapack)).id]
+    : (await listDatapacks(deps, access)).map((d) => d.id);
+  return deps.store.searchEntries({ datapackIds, text: input.query, kinds: input.kinds, limit: input.limit });
+}
+
+async function readableEntry(deps: DomainDeps, access: Access, id: string): Promise<{ entry: Entry; datapack: Datapack }> {
+  const entry = await deps.store.getEntry(id);
+  const datapack = entry && !entry.deletedAt ? await deps.store.getDatapack(entry.datapackId) : undefined;
+  if (!entry || !datapack || !access.canRead(datapack)) {
+    throw new CairnError('not_found', `No entry ${id} is visible to you; search to find the entry you want.`);
+  }
+  return { entry, datapack };
+}
+
+async function writableEntry(deps: DomainDeps, access: Access, id: string): Promise<Entry> {
+  const { entry, datapack } = await readableEntry(deps, access, id);
+  access.assertWrite(datapack);
+  return entry;
+}
+
+async function replaceOrConflict(deps: DomainDeps, next: Entry, expectedVersion: number, change: 'update' | 'delete'): Promise<void> {
+  if (await deps.store.replaceEntry(next, expectedVersion, change)) return;
+  const now = await deps.store.getEntry(next.id);
+  throw new CairnError(
+    'version_conflict',
+    `Entry ${next.id} is at version ${now?.version ?? 'unknown'}, not ${expectedVersion}: someone changed it. Read it again, then retry with the new version.`,
+    { currentVersion: now?.version },
+  );
+}
+
+function round(n: number): number {
+  return Math.round(n * 100) / 100;
+}

@@ -1,0 +1,62 @@
+import { McpServer, type McpServerFactory } from '@modelcontextprotocol/server';
+import type { Access } from '../domain/access.js';
+import { loadAccess } from '../domain/access.js';
+import type { Caller } from '../domain/caller.js';
+import type { DomainDeps } from '../domain/deps.js';
+import type { Logger } from '../log/logger.js';
+import { toolErrorResult } from './tool-error.js';
+import { type PreparedTool, type ToolContext, prepareTool, toolResult } from './tool-definition.js';
+import { createDatapackTool } from './tools/create-datapack.js';
+import { deleteEntryTool } from './tools/delete-entry.js';
+import { getEntryTool } from './tools/get-entry.js';
+import { getGuidanceTool } from './tools/get-guidance.js';
+import { listDatapacksTool } from './tools/list-datapacks.js';
+import { saveEntryTool } from './tools/save-entry.js';
+import { searchEntriesTool } from './tools/search-entries.js';
+import { updateEntryTool } from './tools/update-entry.js';
+import { SERVER_INSTRUCTIONS } from './instructions.js';
+
+/** Every tool Cairn serves, in the order tools/list shows them. */
+export const TOOLS = [
+  listDatapacksTool,
+  searchEntriesTool,
+  getGuidanceTool,
+  getEntryTool,
+  saveEntryTool,
+  updateEntryTool,
+  deleteEntryTool,
+  createDatapackTool,
+];
+
+/** Server name and version reported in the initialize result. */
+export const SERVER_INFO = { name: 'cairn', version: '0.1.0' };
+
+/**
+ * Builds the per-request MCP server factory. Schemas are converted here, once; each request
+ * then only creates a server and registers the prepared tools, with no I/O.
+ */
+export function createServerFactory(deps: DomainDeps, log: Logger): McpServerFactory {
+  const prepared: PreparedTool[] = TOOLS.map(prepareTool);
+  return ({ authInfo }) => {
+    const caller = authInfo?.extra?.caller as Caller | undefined;
+    const server = new McpServer(SERVER_INFO, { instructions: SERVER_INSTRUCTIONS, capabilities: { tools: {} } });
+    let access: Promise<Access> | undefined;
+    for (const { definition, inputSchema, outputSchema } of prepared) {
+      server.registerTool(
+        definition.name,
+        { title: definition.title, description: definition.description, inputSchema, outputSchema, annotations: definition.annotations },
+        async (input: unknown) => {
+          if (!caller) return toolErrorResult(new Error('unauthenticated request reached a tool'), log);
+          const ctx: ToolContext = { deps, caller, access: () => (access ??= loadAccess(deps, caller)) };
+          try {
+            const { structured, text } = await definition.run(input, ctx);
+            return toolResult(structured, text);
+          } catch (error) {
+            return toolErrorResult(error, log, definition.name);
+          }
+        },
+      );
+    }
+    return server;
+  };
+}

@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import type { Datapack, Entry } from '../store/types.js';
+
+/** An entry as tools return it, with its provenance. */
+export const entryShape = z.object({
+  id: z.string(),
+  datapackId: z.string(),
+  kind: z.string(),
+  title: z.string(),
+  content: z.string(),
+  tags: z.array(z.string()),
+  version: z.number().int(),
+  createdBy: z.string(),
+  createdClient: z.string().nullable(),
+  createdAt: z.string(),
+  updatedBy: z.string(),
+  updatedClient: z.string().nullable(),
+  updatedAt: z.string(),
+});
+
+/** Where an entry lives. */
+export const datapackRefShape = z.object({ id: z.string(), name: z.string(), scope: z.enum(['personal', 'team', 'organization']) });
+
+/** A datapack as tools return it. */
+export const datapackShape = datapackRefShape.extend({
+  description: z.string(),
+  organizationId: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+/** Strips storage-only fields from an entry. */
+export function entryOut(e: Entry): z.output<typeof entryShape> {
+  return {
+    id: e.id, datapackId: e.datapackId, kind: e.kind, title: e.title, content: e.content, tags: e.tags, version: e.version,
+    createdBy: e.createdBy, createdClient: e.createdClient, createdAt: e.createdAt, updatedBy: e.updatedBy,
+    updatedClient: e.updatedClient, updatedAt: e.updatedAt,
+  };
+}
+
+/** A datapack as tools return it. */
+export function datapackOut(d: Datapack): z.output<typeof datapackShape> {
+  return {
+    id: d.id, name: d.name, scope: d.scope, description: d.description, organizationId: d.organizationId,
+    createdAt: d.createdAt, updatedAt: d.updatedAt,
+  };
+}
+
+/** One line naming an entry, for text results. */
+export function entryLine(e: Entry): string {
+  return `[${e.kind}] ${e.title} (id ${e.id}, v${e.version}${e.tags.length ? `, tags: ${e.tags.join(', ')}` : ''})`;
+}

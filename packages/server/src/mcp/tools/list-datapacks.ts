@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { listDatapacks } from '../../domain/datapacks.js';
+import { datapackShape } from '../shapes.js';
+import { defineTool } from '../tool-definition.js';
+
+/** Lists the caller's datapacks: the answer to "list my datapacks". */
+export const listDatapacksTool = defineTool({
+  name: 'list_datapacks',
+  title: 'List my datapacks',
+  description:
+    'List every Cairn datapack you can use (personal, team and organization), with entry counts, and the teams and organizations you belong to. Use it when the user asks to list their Cairn datapacks, and to find where to save or search.',
+  input: z.object({}),
+  output: z.object({
+    datapacks: z.array(datapackShape.extend({ entryCount: z.number().int(), lastChangedAt: z.string(), writable: z.boolean() })),
+    organizations: z.array(z.object({ id: z.string(), name: z.string(), role: z.string() })),
+    teams: z.array(z.object({ id: z.string(), name: z.string(), organizationId: z.string() })),
+  }),
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  async run(_input, ctx) {
+    const access = await ctx.access();
+    const packs = await listDatapacks(ctx.deps, access);
+    const datapacks = packs.map((d) => ({
+      id: d.id, name: d.name, scope: d.scope, description: d.description, organizationId: d.organizationId,
+      createdAt: d.createdAt, updatedAt: d.updatedAt, entryCount: d.entryCount, lastChangedAt: d.lastChangedAt,
+      writable: access.canWrite(d),
+    }));
+    const lines = datapacks.map(
+      (d) => `- ${d.name} — ${d.scope}, ${d.entryCount} ${d.entryCount === 1 ? 'entry' : 'entries'}, last change ${d.lastChangedAt}${d.writable ? '' : ', read-only'} (id ${d.id})`,
+    );
+    const text = `Your Cairn datapacks (${datapacks.length}):\n${lines.join('\n')}`;
+    return { structured: { datapacks, organizations: access.memberships.organizations, teams: access.memberships.teams }, text };
+  },
+});

@@ -1,0 +1,48 @@
+import { randomBytes } from 'node:crypto';
+import type { Hono } from 'hono';
+import { KeyVerifier } from '../auth/api-keys/key-verifier.js';
+import { type Auth, createAuth } from '../auth/better-auth.js';
+import type { CairnConfig } from '../config/load-config.js';
+import { type DomainDeps, createDomainDeps } from '../domain/deps.js';
+import { createHttpApp } from '../http/app.js';
+import { type Logger, createLogger } from '../log/logger.js';
+import type { KyselyStore } from '../store/kysely-store.js';
+import { openStore } from './open-store.js';
+
+/** A running Cairn: every part wired once, and one way to shut it all down. */
+export interface Cairn {
+  config: CairnConfig;
+  store: KyselyStore;
+  auth: Auth;
+  domain: DomainDeps;
+  keys: KeyVerifier;
+  log: Logger;
+  app: Hono;
+  close(): Promise<void>;
+}
+
+/** Opens the store, applies migrations (better-auth's, then Cairn's) and wires the HTTP app. */
+export async function openCairn(config: CairnConfig, options: { log?: Logger; store?: KyselyStore } = {}): Promise<Cairn> {
+  const log = options.log ?? createLogger(config.logLevel);
+  const store = options.store ?? openStore(config);
+  try {
+    const secret = config.authSecret ?? (await store.getOrInitSetting('auth_secret', randomBytes(32).toString('base64url')));
+    const auth = await createAuth({ db: store.db, dialect: store.dialect, secret, baseUrl: config.baseUrl, log });
+    await store.migrate();
+    const domain = createDomainDeps(store);
+    const keys = new KeyVerifier(store);
+    const mcpAuth = { config, keys, log };
+    const http = createHttpApp({ domain, auth, mcpAuth, log });
+    return {
+      config, store, auth, domain, keys, log, app: http.app,
+      async close() {
+        await http.close();
+        await keys.close().catch((error: Error) => log.warn('could not save key usage', { error: error.message }));
+        await store.close();
+      },
+    };
+  } catch (error) {
+    await store.close().catch(() => {});
+    throw error;
+  }
+}

@@ -1,0 +1,17 @@
+import { join } from 'node:path';
+import type { CairnConfig } from '../config/load-config.js';
+import { PostgresStore, openPostgresPool } from '../store/postgres/postgres-store.js';
+import { SqliteStore, openSqliteDatabase } from '../store/sqlite/sqlite-store.js';
+
+/** The store the settings ask for: PostgreSQL when DATABASE_URL is set, else the SQLite file in the data folder. */
+export function openStore(config: Pick<CairnConfig, 'databaseUrl' | 'dataDir'>): SqliteStore | PostgresStore {
+  if (config.databaseUrl) return new PostgresStore(openPostgresPool(config.databaseUrl));
+  return new SqliteStore(openSqliteDatabase(join(config.dataDir, 'cairn.db')));
+}
+
+/** Where the store lives, for the start-up banner (no password). */
+export function describeStore(config: Pick<CairnConfig, 'databaseUrl' | 'dataDir'>): string {
+  if (!config.databaseUrl) return `SQLite ${join(config.dataDir, 'cairn.db')}`;
+  const url = new URL(config.databaseUrl);
+  return `PostgreSQL ${url.hostname}:${url.port || 5432}${url.pathname}`;
+}

@@ -1,0 +1,292 @@
+import { type Kysely, type Selectable, sql } from 'kysely';
+import { CairnError } from '../errors/cairn-error.js';
+import type { Database } from './schema.js';
+import type { Store } from './store.js';
+import type {
+  ApiKeyRecord,
+  Datapack,
+  DatapackSummary,
+  Entry,
+  EntryVersion,
+  KeyUsage,
+  Memberships,
+  OwnerRef,
+  SearchHit,
+  SearchQuery,
+  UserRecord,
+} from './types.js';
+
+type EntryRow = Selectable<Database['entry']>;
+
+/** Columns of `entry` in the order the mappers expect; never `*`, the SQLite table has an extra rowid column. */
+export const ENTRY_COLUMNS = [
+  'id', 'datapack_id', 'kind', 'title', 'content', 'tags', 'content_hash', 'version',
+  'created_by', 'created_client', 'created_at', 'updated_by', 'updated_client', 'updated_at', 'deleted_at',
+] as const;
+
+/** Everything both backends share; each dialect adds its connection, migrations and full-text search. */
+export abstract class KyselyStore implements Store {
+  abstract readonly dialect: 'sqlite' | 'postgres';
+
+  constructor(readonly db: Kysely<Database>) {}
+
+  abstract migrate(): Promise<void>;
+  abstract searchEntries(query: SearchQuery): Promise<SearchHit[]>;
+  protected abstract isUniqueViolation(error: unknown): boolean;
+
+  async close(): Promise<void> {
+    await this.db.destroy();
+  }
+
+  async getOrInitSetting(name: string, candidate: string): Promise<string> {
+    // Outside the migrations on purpose: settings (the auth secret) are needed before better-auth migrates.
+    await sql`CREATE TABLE IF NOT EXISTS cairn_setting (name TEXT PRIMARY KEY, value TEXT NOT NULL)`.execute(this.db);
+    await sql`INSERT INTO cairn_setting (name, value) VALUES (${name}, ${candidate}) ON CONFLICT (name) DO NOTHING`.execute(this.db);
+    const { rows } = await sql<{ value: string }>`SELECT value FROM cairn_setting WHERE name = ${name}`.execute(this.db);
+    return rows[0]!.value;
+  }
+
+  async findUserByEmail(email: string): Promise<UserRecord | undefined> {
+    return this.db
+      .selectFrom('user')
+      .select(['id', 'email', 'name'])
+      .where('email', '=', email.toLowerCase())
+      .executeTakeFirst();
+  }
+
+  async getUser(id: string): Promise<UserRecord | undefined> {
+    return this.db.selectFrom('user').select(['id', 'email', 'name']).where('id', '=', id).executeTakeFirst();
+  }
+
+  async countUsers(): Promise<number> {
+    const row = await this.db.selectFrom('user').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async getMemberships(userId: string): Promise<Memberships> {
+    const [organizations, teams] = await Promise.all([
+      this.db
+        .selectFrom('member')
+        .innerJoin('organization', 'organization.id', 'member.organizationId')
+        .select(['organization.id as id', 'organization.name as name', 'member.role as role'])
+        .where('member.userId', '=', userId)
+        .orderBy('organization.name')
+        .execute(),
+      this.db
+        .selectFrom('teamMember')
+        .innerJoin('team', 'team.id', 'teamMember.teamId')
+        // A team membership only counts while the organization membership behind it exists.
+        .innerJoin('member', (join) => join.onRef('member.organizationId', '=', 'team.organizationId').onRef('member.userId', '=', 'teamMember.userId'))
+        .select(['team.id as id', 'team.name as name', 'team.organizationId as organizationId'])
+        .where('teamMember.userId', '=', userId)
+        .orderBy('team.name')
+        .execute(),
+    ]);
+    return { organizations, teams };
+  }
+
+  async listOrganizations(): Promise<{ id: string; name: string }[]> {
+    return this.db.selectFrom('organization').select(['id', 'name']).orderBy('createdAt').execute();
+  }
+
+  async insertDatapack(d: Datapack): Promise<void> {
+    try {
+      await this.db
+        .insertInto('datapack')
+        .values({
+          id: d.id, scope: d.scope, owner_id: d.ownerId, organization_id: d.organizationId, name: d.name,
+          description: d.description, created_by: d.createdBy, created_at: d.createdAt, updated_at: d.updatedAt,
+        })
+        .execute();
+    } catch (error) {
+      if (this.isUniqueViolation(error)) {
+        throw new CairnError('conflict', `A ${d.scope} datapack named "${d.name}" already exists; pick another name or use that one.`);
+      }
+      throw error;
+    }
+  }
+
+  async getDatapack(id: string): Promise<Datapack | undefined> {
+    const row = await this.db.selectFrom('datapack').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toDatapack(row);
+  }
+
+  async listDatapacks(owners: OwnerRef[]): Promise<DatapackSummary[]> {
+    if (owners.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('datapack as d')
+      .leftJoin('entry as e', (join) => join.onRef('e.datapack_id', '=', 'd.id').on('e.deleted_at', 'is', null))
+      .selectAll('d')
+      .select((eb) => [eb.fn.count<number | string>('e.id').as('entry_count'), eb.fn.max('e.updated_at').as('last_entry_at')])
+      .where((eb) => eb.or(owners.map((o) => eb.and([eb('d.scope', '=', o.scope), eb('d.owner_id', '=', o.ownerId)]))))
+      .groupBy(['d.id', 'd.scope', 'd.owner_id', 'd.organization_id', 'd.name', 'd.description', 'd.created_by', 'd.created_at', 'd.updated_at'])
+      .execute();
+    return rows.map((row) => {
+      const base = toDatapack(row);
+      const lastEntry = row.last_entry_at ? iso(row.last_entry_at) : null;
+      return {
+        ...base,
+        entryCount: Number(row.entry_count),
+        lastChangedAt: lastEntry && lastEntry > base.updatedAt ? lastEntry : base.updatedAt,
+      };
+    });
+  }
+
+  async insertEntry(entry: Entry): Promise<void> {
+    await this.db.transaction().execute(async (tx) => {
+      await tx.insertInto('entry').values(toEntryRow(entry)).execute();
+      await tx.insertInto('entry_version').values(toVersionRow(entry, 'create')).execute();
+    });
+  }
+
+  async replaceEntry(next: Entry, expectedVersion: number, change: 'update' | 'delete'): Promise<boolean> {
+    return this.db.transaction().execute(async (tx) => {
+      const { id, ...row } = toEntryRow(next);
+      const result = await tx
+        .updateTable('entry')
+        .set(row)
+        .where('id', '=', id)
+        .where('version', '=', expectedVersion)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) return false;
+      await tx.insertInto('entry_version').values(toVersionRow(next, change)).execute();
+      return true;
+    });
+  }
+
+  async getEntry(id: string): Promise<Entry | undefined> {
+    const row = await this.db.selectFrom('entry').select(ENTRY_COLUMNS).where('id', '=', id).executeTakeFirst();
+    return row && toEntry(row);
+  }
+
+  async listEntries(datapackId: string, page: { limit: number; offset: number }): Promise<Entry[]> {
+    const rows = await this.db
+      .selectFrom('entry')
+      .select(ENTRY_COLUMNS)
+      .where('datapack_id', '=', datapackId)
+      .where('deleted_at', 'is', null)
+      .orderBy('updated_at', 'desc')
+      .orderBy('id')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute();
+    return rows.map(toEntry);
+  }
+
+  async listEntryVersions(entryId: string): Promise<EntryVersion[]> {
+    const rows = await this.db.selectFrom('entry_version').selectAll().where('entry_id', '=', entryId).orderBy('version').execute();
+    return rows.map((r) => ({
+      entryId: r.entry_id, version: r.version, change: r.change, kind: r.kind, title: r.title, content: r.content,
+      tags: parseTags(r.tags), changedBy: r.changed_by, changedClient: r.changed_client, changedAt: iso(r.changed_at),
+    }));
+  }
+
+  async findEntryByContentHash(datapackId: string, contentHash: string): Promise<Entry | undefined> {
+    const row = await this.db
+      .selectFrom('entry')
+      .select(ENTRY_COLUMNS)
+      .where('datapack_id', '=', datapackId)
+      .where('content_hash', '=', contentHash)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    return row && toEntry(row);
+  }
+
+  async insertApiKey(r: ApiKeyRecord, keyHash: string): Promise<void> {
+    await this.db
+      .insertInto('api_key')
+      .values({
+        id: r.id, user_id: r.userId, name: r.name, start: r.start, last4: r.last4, key_hash: keyHash,
+        created_at: r.createdAt, revoked_at: r.revokedAt, last_used_at: r.lastUsedAt, last_used_client: r.lastUsedClient,
+      })
+      .execute();
+  }
+
+  async findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
+    const row = await this.db.selectFrom('api_key').selectAll().where('key_hash', '=', keyHash).executeTakeFirst();
+    return row && toApiKey(row);
+  }
+
+  async getApiKey(id: string): Promise<ApiKeyRecord | undefined> {
+    const row = await this.db.selectFrom('api_key').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toApiKey(row);
+  }
+
+  async listApiKeys(userId: string): Promise<ApiKeyRecord[]> {
+    const rows = await this.db.selectFrom('api_key').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').execute();
+    return rows.map(toApiKey);
+  }
+
+  async revokeApiKey(id: string, at: string): Promise<boolean> {
+    const result = await this.db.updateTable('api_key').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  async recordKeyUsage(usage: KeyUsage[]): Promise<void> {
+    if (usage.length === 0) return;
+    await this.db.transaction().execute(async (tx) => {
+      for (const u of usage) {
+        await tx
+          .updateTable('api_key')
+          .set({ last_used_at: u.at, last_used_client: u.client })
+          .where('id', '=', u.id)
+          .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', u.at)]))
+          .execute();
+      }
+    });
+  }
+}
+
+/** Postgres returns Date for timestamptz, SQLite the stored string; the domain always sees ISO strings. */
+export function iso(value: string | Date): string {
+  return value instanceof Date ? value.toISOString() : value;
+}
+
+/** Maps a stored entry row to the domain record. */
+export function toEntry(r: Pick<EntryRow, (typeof ENTRY_COLUMNS)[number]>): Entry {
+  return {
+    id: r.id, datapackId: r.datapack_id, kind: r.kind, title: r.title, content: r.content, tags: parseTags(r.tags),
+    contentHash: r.content_hash, version: Number(r.version), createdBy: r.created_by, createdClient: r.created_client,
+    createdAt: iso(r.created_at), updatedBy: r.updated_by, updatedClient: r.updated_client, updatedAt: iso(r.updated_at),
+    deletedAt: r.deleted_at ? iso(r.deleted_at) : null,
+  };
+}
+
+function toEntryRow(e: Entry): EntryRow {
+  return {
+    id: e.id, datapack_id: e.datapackId, kind: e.kind, title: e.title, content: e.content, tags: JSON.stringify(e.tags),
+    content_hash: e.contentHash, version: e.version, created_by: e.createdBy, created_client: e.createdClient,
+    created_at: e.createdAt, updated_by: e.updatedBy, updated_client: e.updatedClient, updated_at: e.updatedAt,
+    deleted_at: e.deletedAt,
+  };
+}
+
+function toVersionRow(e: Entry, change: EntryVersion['change']): Selectable<Database['entry_version']> {
+  return {
+    entry_id: e.id, version: e.version, change, kind: e.kind, title: e.title, content: e.content,
+    tags: JSON.stringify(e.tags), changed_by: e.updatedBy, changed_client: e.updatedClient,
+    changed_at: change === 'delete' && e.deletedAt ? e.deletedAt : e.updatedAt,
+  };
+}
+
+function toDatapack(r: Selectable<Database['datapack']>): Datapack {
+  return {
+    id: r.id, scope: r.scope, ownerId: r.owner_id, organizationId: r.organization_id, name: r.name,
+    description: r.description, createdBy: r.created_by, createdAt: iso(r.created_at), updatedAt: iso(r.updated_at),
+  };
+}
+
+function toApiKey(r: Selectable<Database['api_key']>): ApiKeyRecord {
+  return {
+    id: r.id, userId: r.user_id, name: r.name, start: r.start, last4: r.last4, createdAt: iso(r.created_at),
+    revokedAt: r.revoked_at ? iso(r.revoked_at) : null, lastUsedAt: r.last_used_at ? iso(r.last_used_at) : null,
+    lastUsedClient: r.last_used_client,
+  };
+}
+
+function parseTags(raw: string): string[] {
+  const parsed: unknown = JSON.parse(raw);
+  return Array.isArray(parsed) ? parsed.map(String) : [];
+}
+

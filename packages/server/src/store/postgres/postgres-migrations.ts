@@ -1,0 +1,71 @@
+import { type Kysely, type Migration, sql } from 'kysely';
+
+/** Cairn's schema on PostgreSQL; a generated, weighted tsvector column carries full-text search. */
+export const postgresMigrations: Record<string, Migration> = {
+  '0001_core': {
+    async up(db: Kysely<unknown>) {
+      for (const statement of [
+        sql`CREATE TABLE datapack (
+          id text PRIMARY KEY,
+          scope text NOT NULL CHECK (scope IN ('personal', 'team', 'organization')),
+          owner_id text NOT NULL,
+          organization_id text,
+          name text NOT NULL,
+          description text NOT NULL DEFAULT '',
+          created_by text NOT NULL,
+          created_at timestamptz NOT NULL,
+          updated_at timestamptz NOT NULL)`,
+        sql`CREATE UNIQUE INDEX datapack_owner_name ON datapack (scope, owner_id, lower(name))`,
+        sql`CREATE TABLE entry (
+          id text PRIMARY KEY,
+          datapack_id text NOT NULL REFERENCES datapack (id) ON DELETE CASCADE,
+          kind text NOT NULL,
+          title text NOT NULL,
+          content text NOT NULL,
+          tags text NOT NULL DEFAULT '[]',
+          content_hash text NOT NULL,
+          version integer NOT NULL,
+          created_by text NOT NULL,
+          created_client text,
+          created_at timestamptz NOT NULL,
+          updated_by text NOT NULL,
+          updated_client text,
+          updated_at timestamptz NOT NULL,
+          deleted_at timestamptz,
+          search tsvector GENERATED ALWAYS AS (
+            setweight(to_tsvector('english', title), 'A') ||
+            setweight(to_tsvector('english', tags), 'B') ||
+            setweight(to_tsvector('english', content), 'C')) STORED)`,
+        sql`CREATE INDEX entry_datapack ON entry (datapack_id, deleted_at, updated_at)`,
+        sql`CREATE INDEX entry_hash ON entry (datapack_id, content_hash)`,
+        sql`CREATE INDEX entry_search ON entry USING GIN (search)`,
+        sql`CREATE TABLE entry_version (
+          entry_id text NOT NULL REFERENCES entry (id) ON DELETE CASCADE,
+          version integer NOT NULL,
+          change text NOT NULL,
+          kind text NOT NULL,
+          title text NOT NULL,
+          content text NOT NULL,
+          tags text NOT NULL,
+          changed_by text NOT NULL,
+          changed_client text,
+          changed_at timestamptz NOT NULL,
+          PRIMARY KEY (entry_id, version))`,
+        sql`CREATE TABLE api_key (
+          id text PRIMARY KEY,
+          user_id text NOT NULL REFERENCES "user" (id) ON DELETE CASCADE,
+          name text NOT NULL,
+          start text NOT NULL,
+          last4 text NOT NULL,
+          key_hash text NOT NULL UNIQUE,
+          created_at timestamptz NOT NULL,
+          revoked_at timestamptz,
+          last_used_at timestamptz,
+          last_used_client text)`,
+        sql`CREATE INDEX api_key_user ON api_key (user_id)`,
+      ]) {
+        await statement.execute(db);
+      }
+    },
+  },
+};

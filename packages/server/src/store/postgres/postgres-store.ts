@@ -1,0 +1,48 @@
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import { ENTRY_COLUMNS, KyselyStore, toEntry } from '../kysely-store.js';
+import { runMigrations } from '../run-migrations.js';
+import type { Database } from '../schema.js';
+import { searchTerms } from '../search-terms.js';
+import type { SearchHit, SearchQuery } from '../types.js';
+import { postgresMigrations } from './postgres-migrations.js';
+
+/** Opens a connection pool; many Cairn instances may share the database behind it. */
+export function openPostgresPool(connectionString: string): pg.Pool {
+  return new pg.Pool({ connectionString, max: 10 });
+}
+
+/** The scale-out backend: PostgreSQL, tsvector for search. */
+export class PostgresStore extends KyselyStore {
+  readonly dialect = 'postgres';
+
+  constructor(readonly pool: pg.Pool) {
+    super(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }));
+  }
+
+  async migrate(): Promise<void> {
+    await runMigrations(this.db, postgresMigrations);
+  }
+
+  async searchEntries(query: SearchQuery): Promise<SearchHit[]> {
+    const terms = searchTerms(query.text);
+    if (terms.length === 0 || query.datapackIds.length === 0) return [];
+    const kinds = query.kinds?.length ? sql`AND e.kind = ANY(${query.kinds})` : sql``;
+    const columns = sql.join(ENTRY_COLUMNS.map((c) => sql.ref(`e.${c}`)));
+    // Normalisation 32 maps rank into 0..1 (rank / (rank + 1)) so scores stay comparable across queries.
+    const { rows } = await sql<Parameters<typeof toEntry>[0] & { score: number }>`
+      SELECT ${columns}, ts_rank_cd(e.search, q, 32) AS score
+      FROM entry e, to_tsquery('english', ${terms.join(' | ')}) q
+      WHERE e.search @@ q
+        AND e.deleted_at IS NULL
+        AND e.datapack_id = ANY(${query.datapackIds})
+        ${kinds}
+      ORDER BY score DESC, e.updated_at DESC
+      LIMIT ${query.limit}`.execute(this.db);
+    return rows.map((row) => ({ entry: toEntry(row), score: Number(row.score) }));
+  }
+
+  protected isUniqueViolation(error: unknown): boolean {
+    return (error as { code?: string }).code === '23505';
+  }
+}

@@ -1,0 +1,78 @@
+/** Cairn's own tables (better-auth owns user/session/organization/member/team tables). */
+export interface CairnTables {
+  datapack: DatapackTable;
+  entry: EntryTable;
+  entry_version: EntryVersionTable;
+  api_key: ApiKeyTable;
+}
+
+/** The better-auth tables Cairn reads for identity and access control. */
+export interface AuthTables {
+  user: { id: string; email: string; name: string; createdAt: string | Date };
+  organization: { id: string; name: string; slug: string; createdAt: string | Date };
+  member: { id: string; organizationId: string; userId: string; role: string; createdAt: string | Date };
+  team: { id: string; name: string; organizationId: string; createdAt: string | Date };
+  teamMember: { id: string; teamId: string; userId: string; createdAt: string | Date | null };
+}
+
+/** Everything a Cairn Kysely instance can query. */
+export type Database = CairnTables & AuthTables;
+
+/** Timestamps are ISO-8601 strings on both backends (Postgres timestamptz is parsed to ISO on read). */
+type Timestamp = string;
+
+interface DatapackTable {
+  id: string;
+  scope: 'personal' | 'team' | 'organization';
+  owner_id: string;
+  organization_id: string | null;
+  name: string;
+  description: string;
+  created_by: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+interface EntryTable {
+  id: string;
+  datapack_id: string;
+  kind: string;
+  title: string;
+  content: string;
+  tags: string;
+  content_hash: string;
+  version: number;
+  created_by: string;
+  created_client: string | null;
+  created_at: Timestamp;
+  updated_by: string;
+  updated_client: string | null;
+  updated_at: Timestamp;
+  deleted_at: Timestamp | null;
+}
+
+interface EntryVersionTable {
+  entry_id: string;
+  version: number;
+  change: 'create' | 'update' | 'delete';
+  kind: string;
+  title: string;
+  content: string;
+  tags: string;
+  changed_by: string;
+  changed_client: string | null;
+  changed_at: Timestamp;
+}
+
+interface ApiKeyTable {
+  id: string;
+  user_id: string;
+  name: string;
+  start: string;
+  last4: string;
+  key_hash: string;
+  created_at: Timestamp;
+  revoked_at: Timestamp | null;
+  last_used_at: Timestamp | null;
+  last_used_client: string | null;
+}

@@ -1,0 +1,20 @@
+const STOPWORDS = new Set(
+  'a an and are as at be but by for from has have how i if in into is it its me my of on or our should so that the their them then there these they this to up was we what when where which who why will with you your'.split(' '),
+);
+
+/** At most this many terms reach the full-text index; long prompts add noise, not recall. */
+const MAX_TERMS = 24;
+
+/**
+ * Splits free text into distinct lower-case word terms, in order of first use. Only letters and
+ * digits survive, so a term can never carry query syntax into FTS5 or tsquery.
+ */
+export function searchTerms(text: string, max = MAX_TERMS): string[] {
+  const seen = new Set<string>();
+  for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+    if (word.length < 2 || STOPWORDS.has(word)) continue;
+    seen.add(word);
+    if (seen.size === max) break;
+  }
+  return [...seen];
+}

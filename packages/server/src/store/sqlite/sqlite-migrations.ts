@@ -1,0 +1,80 @@
+import { type Kysely, type Migration, sql } from 'kysely';
+
+/** Cairn's schema on SQLite; FTS5 over title, content and tags is kept in step by triggers. */
+export const sqliteMigrations: Record<string, Migration> = {
+  '0001_core': {
+    async up(db: Kysely<unknown>) {
+      for (const statement of [
+        sql`CREATE TABLE datapack (
+          id TEXT PRIMARY KEY,
+          scope TEXT NOT NULL CHECK (scope IN ('personal', 'team', 'organization')),
+          owner_id TEXT NOT NULL,
+          organization_id TEXT,
+          name TEXT NOT NULL,
+          description TEXT NOT NULL DEFAULT '',
+          created_by TEXT NOT NULL,
+          created_at TEXT NOT NULL,
+          updated_at TEXT NOT NULL)`,
+        sql`CREATE UNIQUE INDEX datapack_owner_name ON datapack (scope, owner_id, lower(name))`,
+        // seq is the stable rowid FTS5 points at: an implicit rowid may be renumbered by VACUUM.
+        sql`CREATE TABLE entry (
+          seq INTEGER PRIMARY KEY,
+          id TEXT NOT NULL UNIQUE,
+          datapack_id TEXT NOT NULL REFERENCES datapack (id) ON DELETE CASCADE,
+          kind TEXT NOT NULL,
+          title TEXT NOT NULL,
+          content TEXT NOT NULL,
+          tags TEXT NOT NULL DEFAULT '[]',
+          content_hash TEXT NOT NULL,
+          version INTEGER NOT NULL,
+          created_by TEXT NOT NULL,
+          created_client TEXT,
+          created_at TEXT NOT NULL,
+          updated_by TEXT NOT NULL,
+          updated_client TEXT,
+          updated_at TEXT NOT NULL,
+          deleted_at TEXT)`,
+        sql`CREATE INDEX entry_datapack ON entry (datapack_id, deleted_at, updated_at)`,
+        sql`CREATE INDEX entry_hash ON entry (datapack_id, content_hash)`,
+        sql`CREATE TABLE entry_version (
+          entry_id TEXT NOT NULL REFERENCES entry (id) ON DELETE CASCADE,
+          version INTEGER NOT NULL,
+          change TEXT NOT NULL,
+          kind TEXT NOT NULL,
+          title TEXT NOT NULL,
+          content TEXT NOT NULL,
+          tags TEXT NOT NULL,
+          changed_by TEXT NOT NULL,
+          changed_client TEXT,
+          changed_at TEXT NOT NULL,
+          PRIMARY KEY (entry_id, version))`,
+        sql`CREATE TABLE api_key (
+          id TEXT PRIMARY KEY,
+          user_id TEXT NOT NULL REFERENCES "user" (id) ON DELETE CASCADE,
+          name TEXT NOT NULL,
+          start TEXT NOT NULL,
+          last4 TEXT NOT NULL,
+          key_hash TEXT NOT NULL UNIQUE,
+          created_at TEXT NOT NULL,
+          revoked_at TEXT,
+          last_used_at TEXT,
+          last_used_client TEXT)`,
+        sql`CREATE INDEX api_key_user ON api_key (user_id)`,
+        sql`CREATE VIRTUAL TABLE entry_fts USING fts5(
+          title, content, tags, content='entry', content_rowid='seq', tokenize='porter unicode61')`,
+        sql`CREATE TRIGGER entry_fts_insert AFTER INSERT ON entry BEGIN
+          INSERT INTO entry_fts (rowid, title, content, tags) VALUES (new.seq, new.title, new.content, new.tags);
+        END`,
+        sql`CREATE TRIGGER entry_fts_delete AFTER DELETE ON entry BEGIN
+          INSERT INTO entry_fts (entry_fts, rowid, title, content, tags) VALUES ('delete', old.seq, old.title, old.content, old.tags);
+        END`,
+        sql`CREATE TRIGGER entry_fts_update AFTER UPDATE OF title, content, tags ON entry BEGIN
+          INSERT INTO entry_fts (entry_fts, rowid, title, content, tags) VALUES ('delete', old.seq, old.title, old.content, old.tags);
+          INSERT INTO entry_fts (rowid, title, content, tags) VALUES (new.seq, new.title, new.content, new.tags);
+        END`,
+      ]) {
+        await statement.execute(db);
+      }
+    },
+  },
+};

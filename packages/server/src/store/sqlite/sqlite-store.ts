@@ -1,0 +1,57 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, SqliteDialect, sql } from 'kysely';
+import { ENTRY_COLUMNS, KyselyStore, toEntry } from '../kysely-store.js';
+import { runMigrations } from '../run-migrations.js';
+import type { Database } from '../schema.js';
+import { searchTerms } from '../search-terms.js';
+import type { SearchHit, SearchQuery } from '../types.js';
+import { sqliteMigrations } from './sqlite-migrations.js';
+
+/** Opens (creating if needed) the SQLite file with the settings Cairn relies on. */
+export function openSqliteDatabase(file: string): BetterSqlite3.Database {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const db = new BetterSqlite3(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  return db;
+}
+
+/** The embedded default backend: one SQLite file, FTS5 for search. */
+export class SqliteStore extends KyselyStore {
+  readonly dialect = 'sqlite';
+
+  constructor(readonly database: BetterSqlite3.Database) {
+    super(new Kysely<Database>({ dialect: new SqliteDialect({ database }) }));
+  }
+
+  async migrate(): Promise<void> {
+    await runMigrations(this.db, sqliteMigrations);
+  }
+
+  async searchEntries(query: SearchQuery): Promise<SearchHit[]> {
+    const terms = searchTerms(query.text);
+    if (terms.length === 0 || query.datapackIds.length === 0) return [];
+    const match = terms.map((t) => `"${t}"`).join(' OR ');
+    const kinds = query.kinds?.length ? sql`AND e.kind IN (${sql.join(query.kinds)})` : sql``;
+    const columns = sql.join(ENTRY_COLUMNS.map((c) => sql.ref(`e.${c}`)));
+    // bm25 weights: a title hit counts most, then tags, then body text.
+    const { rows } = await sql<Parameters<typeof toEntry>[0] & { rank: number }>`
+      SELECT ${columns}, bm25(entry_fts, 8.0, 1.0, 4.0) AS rank
+      FROM entry_fts JOIN entry e ON e.seq = entry_fts.rowid
+      WHERE entry_fts MATCH ${match}
+        AND e.deleted_at IS NULL
+        AND e.datapack_id IN (${sql.join(query.datapackIds)})
+        ${kinds}
+      ORDER BY rank
+      LIMIT ${query.limit}`.execute(this.db);
+    return rows.map((row) => ({ entry: toEntry(row), score: -row.rank }));
+  }
+
+  protected isUniqueViolation(error: unknown): boolean {
+    return (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE';
+  }
+}

@@ -1,0 +1,62 @@
+import type {
+  ApiKeyRecord,
+  Datapack,
+  DatapackSummary,
+  Entry,
+  EntryVersion,
+  KeyUsage,
+  Memberships,
+  OwnerRef,
+  SearchHit,
+  SearchQuery,
+  UserRecord,
+} from './types.js';
+
+/**
+ * The one storage contract. `sqlite/` and `postgres/` implement it and both run `store.case.ts`.
+ * Methods take and return plain records; access control lives in the domain layer above.
+ */
+export interface Store {
+  readonly dialect: 'sqlite' | 'postgres';
+
+  /** Applies Cairn's migrations (idempotent). Run after better-auth's, whose tables ours reference. */
+  migrate(): Promise<void>;
+  /**
+   * Returns the stored value of a named instance setting, storing `candidate` first if there is
+   * none. Every instance sharing the database gets the same value, whoever stored it first.
+   */
+  getOrInitSetting(name: string, candidate: string): Promise<string>;
+  close(): Promise<void>;
+
+  findUserByEmail(email: string): Promise<UserRecord | undefined>;
+  getUser(id: string): Promise<UserRecord | undefined>;
+  countUsers(): Promise<number>;
+  getMemberships(userId: string): Promise<Memberships>;
+  listOrganizations(): Promise<{ id: string; name: string }[]>;
+
+  /** Throws CairnError('conflict') when the owner already has a datapack of that name. */
+  insertDatapack(datapack: Datapack): Promise<void>;
+  getDatapack(id: string): Promise<Datapack | undefined>;
+  listDatapacks(owners: OwnerRef[]): Promise<DatapackSummary[]>;
+
+  /** Inserts the entry and its first history row atomically. */
+  insertEntry(entry: Entry): Promise<void>;
+  /**
+   * Replaces the entry if its stored version is still `expectedVersion`, and appends the history
+   * row, atomically. Returns false (and writes nothing) when the version moved on.
+   */
+  replaceEntry(next: Entry, expectedVersion: number, change: 'update' | 'delete'): Promise<boolean>;
+  getEntry(id: string): Promise<Entry | undefined>;
+  listEntries(datapackId: string, page: { limit: number; offset: number }): Promise<Entry[]>;
+  listEntryVersions(entryId: string): Promise<EntryVersion[]>;
+  findEntryByContentHash(datapackId: string, contentHash: string): Promise<Entry | undefined>;
+  searchEntries(query: SearchQuery): Promise<SearchHit[]>;
+
+  insertApiKey(record: ApiKeyRecord, keyHash: string): Promise<void>;
+  findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined>;
+  getApiKey(id: string): Promise<ApiKeyRecord | undefined>;
+  listApiKeys(userId: string): Promise<ApiKeyRecord[]>;
+  /** Returns false when the key does not exist or was already revoked. */
+  revokeApiKey(id: string, at: string): Promise<boolean>;
+  recordKeyUsage(usage: KeyUsage[]): Promise<void>;
+}

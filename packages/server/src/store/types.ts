@@ -1,0 +1,109 @@
+/** The three levels a datapack can belong to, from narrowest to widest. */
+export type Scope = 'personal' | 'team' | 'organization';
+
+/** A named collection of entries owned by a user, a team or an organization. */
+export interface Datapack {
+  id: string;
+  scope: Scope;
+  /** User id, team id or organization id, by scope. */
+  ownerId: string;
+  organizationId: string | null;
+  name: string;
+  description: string;
+  createdBy: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A datapack with what the list view shows about its contents. */
+export interface DatapackSummary extends Datapack {
+  entryCount: number;
+  lastChangedAt: string;
+}
+
+/** A unit of knowledge with its provenance. */
+export interface Entry {
+  id: string;
+  datapackId: string;
+  kind: string;
+  title: string;
+  content: string;
+  tags: string[];
+  contentHash: string;
+  version: number;
+  createdBy: string;
+  createdClient: string | null;
+  createdAt: string;
+  updatedBy: string;
+  updatedClient: string | null;
+  updatedAt: string;
+  deletedAt: string | null;
+}
+
+/** One row of an entry's history: the state after a change. */
+export interface EntryVersion {
+  entryId: string;
+  version: number;
+  change: 'create' | 'update' | 'delete';
+  kind: string;
+  title: string;
+  content: string;
+  tags: string[];
+  changedBy: string;
+  changedClient: string | null;
+  changedAt: string;
+}
+
+/** A search result; `score` is higher for better matches and only comparable within one backend. */
+export interface SearchHit {
+  entry: Entry;
+  score: number;
+}
+
+/** An API key as stored: never the key itself. */
+export interface ApiKeyRecord {
+  id: string;
+  userId: string;
+  name: string;
+  start: string;
+  last4: string;
+  createdAt: string;
+  revokedAt: string | null;
+  lastUsedAt: string | null;
+  lastUsedClient: string | null;
+}
+
+/** A user as Cairn needs to know them. */
+export interface UserRecord {
+  id: string;
+  email: string;
+  name: string;
+}
+
+/** Where a user belongs, with roles: the input of every access decision. */
+export interface Memberships {
+  organizations: { id: string; name: string; role: string }[];
+  teams: { id: string; name: string; organizationId: string }[];
+}
+
+/** Owner selectors for listing: a datapack matches when its scope and owner both match one. */
+export interface OwnerRef {
+  scope: Scope;
+  ownerId: string;
+}
+
+/** What a search is narrowed to. */
+export interface SearchQuery {
+  datapackIds: string[];
+  /** Free text; matched as any-of its terms, ranked by relevance. */
+  text: string;
+  kinds?: string[];
+  limit: number;
+}
+
+/** Usage seen for a key since the last flush. */
+export interface KeyUsage {
+  id: string;
+  at: string;
+  client: string | null;
+}
