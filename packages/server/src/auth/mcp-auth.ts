@@ -31,6 +31,17 @@ export async function authenticateMcpRequest(req: Request, deps: McpAuthDeps): P
   const userAgent = req.headers.get('user-agent');
   if (authorization !== null) {
     const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization);
+    const unexpanded = /\$\{([^}]*)\}/.exec(authorization);
+    if (unexpanded || /^(Bearer)?\s*$/i.test(authorization)) {
+      // The bridge entry's classic mistake (spec part 2, rule 2): env name and ${…} reference differ.
+      const what = unexpanded ? `holds the unexpanded reference \${${unexpanded[1]}}` : 'carries no key';
+      return refuse(
+        deps,
+        401,
+        'invalid_request',
+        `The Authorization header ${what}. In the bridge entry, the variable named in "Authorization:\${AUTH_HEADER}" must be set under "env" with exactly the same name (AUTH_HEADER = "Bearer cairn_tkn_…").`,
+      );
+    }
     if (!match) {
       return refuse(deps, 401, 'invalid_request', 'The Authorization header must be "Bearer <API key>": the "Bearer " prefix is required. Send Authorization: Bearer cairn_tkn_…');
     }

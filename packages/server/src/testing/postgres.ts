@@ -1,0 +1,29 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+/** The PostgreSQL server tests may use, or why they are skipped. Tests only; the service reads config. */
+export function postgresTestUrl(): { url: string } | { skip: string } {
+  const url = process.env.CAIRN_TEST_DATABASE_URL;
+  if (!url) return { skip: 'CAIRN_TEST_DATABASE_URL is not set, so the PostgreSQL backend is not tested here (CI sets it; see README)' };
+  return { url };
+}
+
+/** Creates an empty database for one test file and returns its URL and a way to drop it. */
+export async function createTestDatabase(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `cairn_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: serverUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}

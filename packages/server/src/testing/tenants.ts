@@ -1,0 +1,40 @@
+import { randomBytes } from 'node:crypto';
+import { addUserToTeam, createTeam, createUser } from '../domain/accounts.js';
+import { createApiKey } from '../domain/api-keys.js';
+import type { Cairn } from '../runtime/open-cairn.js';
+
+/** A user of a test tenant, with a working API key. */
+export interface TestUser {
+  id: string;
+  email: string;
+  key: string;
+}
+
+/** An organization with an owner, a plain member, a team holding the member, and an outsider in another organization. */
+export interface TestTenant {
+  orgId: string;
+  orgName: string;
+  teamId: string;
+  owner: TestUser;
+  member: TestUser;
+  outsider: TestUser;
+}
+
+/** Makes a fresh tenant with unique names, so tests never share state. */
+export async function createTenant(cairn: Cairn): Promise<TestTenant> {
+  const tag = randomBytes(4).toString('hex');
+  const orgName = `Org ${tag}`;
+  const user = async (who: string, org: string) => {
+    const email = `${who}-${tag}@example.test`;
+    const { user: created } = await createUser(cairn.domain, cairn.auth, { email, password: 'correct horse battery', org, name: who });
+    const { key } = await createApiKey(cairn.domain, created.id, `${who} key`);
+    return { id: created.id, email, key };
+  };
+  const owner = await user('owner', orgName);
+  const member = await user('member', orgName);
+  const outsider = await user('outsider', `Other ${tag}`);
+  const orgId = (await cairn.store.getMemberships(owner.id)).organizations[0]!.id;
+  const team = await createTeam(cairn.auth, orgId, `Team ${tag}`);
+  await addUserToTeam(cairn.domain, cairn.auth, team.id, member.id);
+  return { orgId, orgName, teamId: team.id, owner, member, outsider };
+}
