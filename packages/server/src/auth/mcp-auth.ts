@@ -95,7 +95,8 @@ function refuse(deps: McpAuthDeps, status: 401 | 403, error: string | undefined,
   const headers: Record<string, string> = { 'Content-Type': 'application/json' };
   if (status === 401) {
     const params = [`resource_metadata="${resourceMetadataUrl(deps.config.baseUrl)}"`];
-    if (error) params.push(`error="${error}"`, `error_description="${message.replace(/["\\]/g, "'")}"`);
+    // Header values must be printable ASCII (RFC 6750 error-description): no quotes, backslashes or "…".
+    if (error) params.push(`error="${error}"`, `error_description="${message.replace(/…/g, '...').replace(/["\\]/g, "'").replace(/[^\x20-\x7e]/g, '')}"`);
     headers['WWW-Authenticate'] = `Bearer ${params.join(', ')}`;
   }
   const body = { jsonrpc: '2.0', error: { code: -32001, message }, id: null };

@@ -26,9 +26,12 @@ export async function openCairn(config: CairnConfig, options: { log?: Logger; st
   const log = options.log ?? createLogger(config.logLevel);
   const store = options.store ?? openStore(config);
   try {
-    const secret = config.authSecret ?? (await store.getOrInitSetting('auth_secret', randomBytes(32).toString('base64url')));
-    const auth = await createAuth({ db: store.db, dialect: store.dialect, secret, baseUrl: config.baseUrl, log });
-    await store.migrate();
+    const auth = await store.withStartupLock(async () => {
+      const secret = config.authSecret ?? (await store.getOrInitSetting('auth_secret', randomBytes(32).toString('base64url')));
+      const created = await createAuth({ db: store.db, dialect: store.dialect, secret, baseUrl: config.baseUrl, log });
+      await store.migrate();
+      return created;
+    });
     const domain = createDomainDeps(store);
     const keys = new KeyVerifier(store);
     const mcpAuth = { config, keys, log };

@@ -31,6 +31,7 @@ export abstract class KyselyStore implements Store {
   constructor(readonly db: Kysely<Database>) {}
 
   abstract migrate(): Promise<void>;
+  abstract withStartupLock<T>(work: () => Promise<T>): Promise<T>;
   abstract searchEntries(query: SearchQuery): Promise<SearchHit[]>;
   protected abstract isUniqueViolation(error: unknown): boolean;
 

@@ -19,6 +19,8 @@ import type {
 export interface Store {
   readonly dialect: 'sqlite' | 'postgres';
 
+  /** Runs start-up schema work so that instances starting at once on one database take turns. */
+  withStartupLock<T>(work: () => Promise<T>): Promise<T>;
   /** Applies Cairn's migrations (idempotent). Run after better-auth's, whose tables ours reference. */
   migrate(): Promise<void>;
   /**

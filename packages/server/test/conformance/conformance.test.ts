@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { startHeaderProxy } from './header-proxy.js';
 import { conformanceCliUnavailableReason, runConformanceServerSuite } from './run-conformance.js';
 // The server under test: swap this one import for the real Cairn server's start function.
-import { startStandInServer as startServerUnderTest } from './stand-in-server.js';
+import { startCairnUnderTest as startServerUnderTest } from './cairn-under-test.js';
 
 const expectedFailures = JSON.parse(
   readFileSync(new URL('./expected-failures.json', import.meta.url), 'utf8'),

@@ -7,6 +7,9 @@ import { searchTerms } from '../search-terms.js';
 import type { SearchHit, SearchQuery } from '../types.js';
 import { postgresMigrations } from './postgres-migrations.js';
 
+/** Arbitrary but fixed: every Cairn instance must use the same key. */
+const STARTUP_LOCK_KEY = 0x636169726e; // "cairn"
+
 /** Opens a connection pool; many Cairn instances may share the database behind it. */
 export function openPostgresPool(connectionString: string): pg.Pool {
   return new pg.Pool({ connectionString, max: 10 });
@@ -18,6 +21,21 @@ export class PostgresStore extends KyselyStore {
 
   constructor(readonly pool: pg.Pool) {
     super(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }));
+  }
+
+  async withStartupLock<T>(work: () => Promise<T>): Promise<T> {
+    // A session-level advisory lock on a connection of its own: the work itself uses the pool.
+    const client = await this.pool.connect();
+    try {
+      await client.query('SELECT pg_advisory_lock($1)', [STARTUP_LOCK_KEY]);
+      try {
+        return await work();
+      } finally {
+        await client.query('SELECT pg_advisory_unlock($1)', [STARTUP_LOCK_KEY]);
+      }
+    } finally {
+      client.release();
+    }
   }
 
   async migrate(): Promise<void> {

@@ -7,6 +7,7 @@ import { runMigrations } from '../run-migrations.js';
 import type { Database } from '../schema.js';
 import { searchTerms } from '../search-terms.js';
 import type { SearchHit, SearchQuery } from '../types.js';
+import { sqliteMatchExpression } from './sqlite-match.js';
 import { sqliteMigrations } from './sqlite-migrations.js';
 
 /** Opens (creating if needed) the SQLite file with the settings Cairn relies on. */
@@ -28,6 +29,11 @@ export class SqliteStore extends KyselyStore {
     super(new Kysely<Database>({ dialect: new SqliteDialect({ database }) }));
   }
 
+  /** One process owns the file at start-up; SQLite's own write lock covers the rest. */
+  async withStartupLock<T>(work: () => Promise<T>): Promise<T> {
+    return work();
+  }
+
   async migrate(): Promise<void> {
     await runMigrations(this.db, sqliteMigrations);
   }
@@ -35,7 +41,7 @@ export class SqliteStore extends KyselyStore {
   async searchEntries(query: SearchQuery): Promise<SearchHit[]> {
     const terms = searchTerms(query.text);
     if (terms.length === 0 || query.datapackIds.length === 0) return [];
-    const match = terms.map((t) => `"${t}"`).join(' OR ');
+    const match = sqliteMatchExpression(terms);
     const kinds = query.kinds?.length ? sql`AND e.kind IN (${sql.join(query.kinds)})` : sql``;
     const columns = sql.join(ENTRY_COLUMNS.map((c) => sql.ref(`e.${c}`)));
     // bm25 weights: a title hit counts most, then tags, then body text.

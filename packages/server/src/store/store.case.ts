@@ -1,0 +1,171 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
+import { createDomainDeps, newId } from '../domain/deps.js';
+import { contentHash } from '../domain/similarity.js';
+import { CairnError } from '../errors/cairn-error.js';
+import type { TestCairn } from '../testing/test-cairn.js';
+import { type TestTenant, createTenant } from '../testing/tenants.js';
+import type { KyselyStore } from './kysely-store.js';
+import type { Datapack, Entry } from './types.js';
+
+/**
+ * The one conformance suite every store backend runs against a real database.
+ * `start` gives a fresh Cairn on the backend; `skip` (with its reason) is printed, never silent.
+ */
+export function runStoreConformance(backend: string, start: () => Promise<TestCairn>, skip?: string): void {
+  describe(`store conformance: ${backend}`, { skip }, () => {
+    let server: TestCairn;
+    let store: KyselyStore;
+    let tenant: TestTenant;
+    let clock = Date.parse('2026-01-01T00:00:00.000Z');
+    const tick = () => new Date((clock += 1000)).toISOString();
+
+    before(async () => {
+      server = await start();
+      store = server.cairn.store;
+      tenant = await createTenant(server.cairn);
+    });
+    after(() => server?.close());
+
+    const datapack = async (name = `pack ${newId('dpk')}`): Promise<Datapack> => {
+      const now = tick();
+      const d: Datapack = { id: newId('dpk'), scope: 'personal', ownerId: tenant.member.id, organizationId: null, name, description: '', createdBy: tenant.member.id, createdAt: now, updatedAt: now };
+      await store.insertDatapack(d);
+      return d;
+    };
+    const entry = (datapackId: string, over: Partial<Entry> = {}): Entry => {
+      const now = tick();
+      const title = over.title ?? 'A title';
+      const content = over.content ?? 'Some content';
+      return {
+        id: newId('ent'), datapackId, kind: 'note', title, content, tags: [], contentHash: contentHash(title, content), version: 1,
+        createdBy: tenant.member.id, createdClient: 'test-client/1', createdAt: now, updatedBy: tenant.member.id, updatedClient: 'test-client/1',
+        updatedAt: now, deletedAt: null, ...over,
+      };
+    };
+
+    test('migrations are idempotent', async () => {
+      await store.migrate();
+      await store.migrate();
+    });
+
+    test('a setting keeps the first value stored', async () => {
+      const name = `s_${newId('key')}`;
+      assert.equal(await store.getOrInitSetting(name, 'first'), 'first');
+      assert.equal(await store.getOrInitSetting(name, 'second'), 'first');
+    });
+
+    test('users and memberships come from the auth tables', async () => {
+      assert.equal((await store.findUserByEmail(tenant.owner.email.toUpperCase()))?.id, tenant.owner.id);
+      assert.ok((await store.countUsers()) >= 3);
+      const m = await store.getMemberships(tenant.member.id);
+      assert.deepEqual(m.organizations.map((o) => [o.id, o.role]), [[tenant.orgId, 'member']]);
+      assert.deepEqual(m.teams.map((t) => t.id), [tenant.teamId]);
+      assert.equal((await store.getMemberships(tenant.owner.id)).organizations[0]!.role, 'owner');
+    });
+
+    test('datapack names are unique per owner, ignoring case', async () => {
+      const d = await datapack('Recipes');
+      assert.deepEqual(await store.getDatapack(d.id), d);
+      await assert.rejects(() => datapack('RECIPES'), (e: unknown) => e instanceof CairnError && e.code === 'conflict');
+    });
+
+    test('listing counts live entries and reports the last change', async () => {
+      const d = await datapack();
+      const a = entry(d.id);
+      await store.insertEntry(a);
+      await store.insertEntry(entry(d.id, { title: 'Second', content: 'two' }));
+      const gone = { ...a, version: 2, deletedAt: tick(), updatedAt: tick() };
+      assert.equal(await store.replaceEntry(gone, 1, 'delete'), true);
+      const listed = (await store.listDatapacks([{ scope: 'personal', ownerId: tenant.member.id }])).find((p) => p.id === d.id)!;
+      assert.equal(listed.entryCount, 1);
+      assert.ok(listed.lastChangedAt > d.updatedAt);
+      assert.deepEqual(await store.listDatapacks([]), []);
+    });
+
+    test('entries round-trip with tags and provenance', async () => {
+      const d = await datapack();
+      const e = entry(d.id, { tags: ['a', 'b c'], createdClient: null, kind: 'policy' });
+      await store.insertEntry(e);
+      assert.deepEqual(await store.getEntry(e.id), e);
+      assert.deepEqual((await store.listEntries(d.id, { limit: 10, offset: 0 })).map((x) => x.id), [e.id]);
+      assert.equal((await store.findEntryByContentHash(d.id, e.contentHash))?.id, e.id);
+    });
+
+    test('replaceEntry is a compare-and-set on the version and keeps history', async () => {
+      const d = await datapack();
+      const e = entry(d.id);
+      await store.insertEntry(e);
+      const v2 = { ...e, title: 'Second title', version: 2, updatedAt: tick() };
+      assert.equal(await store.replaceEntry(v2, 1, 'update'), true);
+      assert.equal(await store.replaceEntry({ ...v2, title: 'lost', version: 3 }, 1, 'update'), false, 'stale version');
+      assert.equal((await store.getEntry(e.id))?.title, 'Second title');
+      const v3 = { ...v2, version: 3, deletedAt: tick(), updatedAt: tick() };
+      assert.equal(await store.replaceEntry(v3, 2, 'delete'), true);
+      assert.equal(await store.replaceEntry({ ...v3, version: 4 }, 3, 'update'), false, 'deleted entries stay deleted');
+      const history = await store.listEntryVersions(e.id);
+      assert.deepEqual(history.map((h) => [h.version, h.change, h.title]), [[1, 'create', 'A title'], [2, 'update', 'Second title'], [3, 'delete', 'Second title']]);
+      assert.equal(await store.findEntryByContentHash(d.id, e.contentHash), undefined);
+      assert.deepEqual(await store.listEntries(d.id, { limit: 10, offset: 0 }), []);
+    });
+
+    test('a failed change writes nothing (the entry and its history move together)', async () => {
+      const d = await datapack();
+      const e = entry(d.id);
+      await store.insertEntry(e);
+      await sql`INSERT INTO entry_version (entry_id, version, change, kind, title, content, tags, changed_by, changed_client, changed_at)
+        VALUES (${e.id}, 2, 'update', 'note', 'planted', 'x', '[]', 'u', NULL, ${tick()})`.execute(store.db);
+      await assert.rejects(() => store.replaceEntry({ ...e, title: 'Half-written', version: 2, updatedAt: tick() }, 1, 'update'));
+      const now = await store.getEntry(e.id);
+      assert.equal(now?.version, 1);
+      assert.equal(now?.title, 'A title');
+      await assert.rejects(() => store.insertEntry(e), 'the same id twice');
+      assert.equal((await store.listEntryVersions(e.id)).filter((v) => v.change === 'create').length, 1);
+    });
+
+    test('search ranks title matches first, stems words, and respects filters', async () => {
+      const d = await datapack();
+      const other = await datapack();
+      const title = entry(d.id, { title: 'Deployment checklist', content: 'Canary first, then everyone.' });
+      const body = entry(d.id, { title: 'Logging', content: 'Structured logs make a deployment easier to debug.', kind: 'decision' });
+      const deleted = entry(d.id, { title: 'Old deployment notes', content: 'obsolete', deletedAt: tick() });
+      const elsewhere = entry(other.id, { title: 'Deployment elsewhere', content: 'not in the filter' });
+      const unicode = entry(d.id, { title: 'Café rules', content: 'Crème brûlée on Fridays.' });
+      for (const e of [title, body, deleted, elsewhere, unicode]) await store.insertEntry(e);
+      const hits = await store.searchEntries({ datapackIds: [d.id], text: 'deploying', limit: 10 });
+      assert.deepEqual(hits.map((h) => h.entry.id), [title.id, body.id]);
+      assert.ok(hits[0]!.score > hits[1]!.score);
+      assert.deepEqual((await store.searchEntries({ datapackIds: [d.id], text: 'deployment', kinds: ['decision'], limit: 10 })).map((h) => h.entry.id), [body.id]);
+      assert.deepEqual((await store.searchEntries({ datapackIds: [d.id, other.id], text: 'deployment', limit: 1 })).length, 1);
+      assert.deepEqual((await store.searchEntries({ datapackIds: [d.id], text: 'café', limit: 5 })).map((h) => h.entry.id), [unicode.id]);
+      assert.deepEqual(await store.searchEntries({ datapackIds: [d.id], text: 'the and of', limit: 5 }), []);
+      assert.deepEqual(await store.searchEntries({ datapackIds: [], text: 'deployment', limit: 5 }), []);
+      for (const hostile of ['"unbalanced', 'a OR b AND NOT c', 'title:x', 'x* NEAR(y z)', "'; DROP TABLE entry; --", '!&|():*']) {
+        await store.searchEntries({ datapackIds: [d.id], text: hostile, limit: 5 });
+      }
+    });
+
+    test('API keys: lookup by hash, newest first, revoke once, usage only moves forward', async () => {
+      const deps = createDomainDeps(store);
+      const base = { userId: tenant.owner.id, start: 'cairn_tkn_abcd', last4: 'wxyz', revokedAt: null, lastUsedAt: null, lastUsedClient: null };
+      const older = { ...base, id: deps.newId('key'), name: 'older', createdAt: tick() };
+      const newer = { ...base, id: deps.newId('key'), name: 'newer', createdAt: tick() };
+      await store.insertApiKey(older, `hash-${older.id}`);
+      await store.insertApiKey(newer, `hash-${newer.id}`);
+      assert.deepEqual(await store.findApiKeyByHash(`hash-${older.id}`), older);
+      assert.equal(await store.findApiKeyByHash('nope'), undefined);
+      const names = (await store.listApiKeys(tenant.owner.id)).map((k) => k.name);
+      assert.ok(names.indexOf('newer') < names.indexOf('older'));
+      const at = tick();
+      assert.equal(await store.revokeApiKey(older.id, at), true);
+      assert.equal(await store.revokeApiKey(older.id, tick()), false);
+      assert.equal((await store.getApiKey(older.id))?.revokedAt, at);
+      const late = tick();
+      await store.recordKeyUsage([{ id: newer.id, at: late, client: 'later-client' }]);
+      await store.recordKeyUsage([{ id: newer.id, at: '2020-01-01T00:00:00.000Z', client: 'stale-client' }]);
+      const used = (await store.getApiKey(newer.id))!;
+      assert.deepEqual([used.lastUsedAt, used.lastUsedClient], [late, 'later-client']);
+    });
+  });
+}

@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { callTool, connectMcpClient } from '../../src/testing/mcp-client.js';
+import { createTestDatabase, postgresTestUrl } from '../../src/testing/postgres.js';
+import { type TestCairn, startTestCairn } from '../../src/testing/test-cairn.js';
+import { type TestTenant, createTenant } from '../../src/testing/tenants.js';
+
+const target = postgresTestUrl();
+if ('skip' in target) console.log(`# Multi-instance PostgreSQL test skipped: ${target.skip}`);
+
+describe('many instances share one PostgreSQL database', { skip: 'skip' in target ? target.skip : undefined }, () => {
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let a: TestCairn;
+  let b: TestCairn;
+  let tenant: TestTenant;
+
+  before(async () => {
+    database = await createTestDatabase((target as { url: string }).url);
+    // Started together: both race through migrations and the shared auth secret.
+    [a, b] = await Promise.all([startTestCairn({ databaseUrl: database.url }), startTestCairn({ databaseUrl: database.url })]);
+    tenant = await createTenant(a.cairn);
+  });
+  after(async () => {
+    await a?.close();
+    await b?.close();
+    await database?.drop();
+  });
+
+  test('a key made on one instance works on the other, and what one saves the other finds', async () => {
+    const viaA = await connectMcpClient(a.mcpUrl, tenant.member.key);
+    const viaB = await connectMcpClient(b.mcpUrl, tenant.member.key);
+    try {
+      const saved = await callTool(viaA, 'save_entry', { kind: 'preference', title: 'Test runner', content: 'Prefer node:test over jest for new packages.' });
+      const found = await callTool(viaB, 'search', { query: 'jest node:test' });
+      assert.equal(found.results[0].entry.id, saved.entry.id);
+      const updated = await callTool(viaB, 'update_entry', { id: saved.entry.id, expectedVersion: 1, content: 'Prefer node:test for new packages.' });
+      const read = await callTool(viaA, 'get_entry', { id: saved.entry.id });
+      assert.equal(read.entry.version, updated.entry.version);
+      const packs = await callTool(viaB, 'list_datapacks');
+      assert.equal(packs.datapacks.find((d: { scope: string }) => d.scope === 'personal').entryCount, 1);
+    } finally {
+      await viaA.close();
+      await viaB.close();
+    }
+  });
+
+  test('a key revoked through one instance stops working on the other at once', async () => {
+    const { createApiKey, revokeApiKey } = await import('../../src/domain/api-keys.js');
+    const { key, record } = await createApiKey(a.cairn.domain, tenant.owner.id, 'shared');
+    const client = await connectMcpClient(b.mcpUrl, key);
+    await client.close();
+    await revokeApiKey(a.cairn.domain, record.id);
+    await assert.rejects(() => connectMcpClient(b.mcpUrl, key), /401|not valid/);
+  });
+});
