@@ -105,6 +105,14 @@ export async function getEntry(deps: DomainDeps, access: Access, id: string, wit
   return withHistory ? { entry, history: await deps.store.listEntryVersions(id) } : { entry };
 }
 
+/** A page of a readable datapack's live entries, most recently changed first. */
+export async function listEntries(deps: DomainDeps, access: Access, datapackId: string, page: { limit?: number; offset?: number } = {}): Promise<Entry[]> {
+  const datapack = await deps.store.getDatapack(datapackId);
+  access.assertRead(datapack);
+  const limit = Math.min(Math.max(page.limit ?? 50, 1), 200);
+  return deps.store.listEntries(datapack.id, { limit, offset: Math.max(page.offset ?? 0, 0) });
+}
+
 /** Ranked full-text search over every datapack the caller can read (or one of them). */
 export async function searchEntries(deps: DomainDeps, access: Access, raw: z.input<typeof searchEntriesInput>): Promise<SearchHit[]> {
   const input = parse(searchEntriesInput, raw);

@@ -1,8 +1,12 @@
 import { Hono } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { KeyVerifier } from '../auth/api-keys/key-verifier.js';
 import type { Auth } from '../auth/better-auth.js';
+import { CairnError, httpStatusFor } from '../errors/cairn-error.js';
 import type { McpAuthDeps } from '../auth/mcp-auth.js';
 import type { DomainDeps } from '../domain/deps.js';
 import type { Logger } from '../log/logger.js';
+import { createApiRoutes } from './api/api-routes.js';
 import { createMcpRoute } from './mcp-route.js';
 
 /** Everything the HTTP edge needs, built once by openCairn. */
@@ -10,17 +14,25 @@ export interface HttpDeps {
   domain: DomainDeps;
   auth: Auth;
   mcpAuth: McpAuthDeps;
+  keys: KeyVerifier;
+  baseUrl: string;
   log: Logger;
 }
 
-/** The one HTTP app: `/mcp`, better-auth under `/api/auth`, and health. */
+/** The one HTTP app: `/mcp`, the JSON API under `/api/v1`, better-auth under `/api/auth`, and health. */
 export function createHttpApp(deps: HttpDeps): { app: Hono; close: () => Promise<void> } {
   const app = new Hono();
   const mcp = createMcpRoute(deps.domain, deps.mcpAuth, deps.log);
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.all('/mcp', mcp.route);
   app.on(['GET', 'POST'], '/api/auth/*', (c) => deps.auth.handler(c.req.raw));
+  app.route('/api/v1', createApiRoutes(deps.domain, deps.auth, deps.keys, new URL(deps.baseUrl).origin));
   app.onError((error, c) => {
+    if (error instanceof HTTPException) return error.getResponse();
+    if (error instanceof CairnError) {
+      return c.json({ error: { code: error.code, message: error.message, ...(error.details && { details: error.details }) } }, httpStatusFor[error.code] as 400);
+    }
+    if (error instanceof SyntaxError) return c.json({ error: { code: 'invalid_input', message: 'The request body is not valid JSON.' } }, 400);
     deps.log.error('request failed', { path: c.req.path, error: error.message });
     return c.json({ error: { code: 'internal_error', message: 'Cairn could not handle this request; the server log has the details.' } }, 500);
   });

@@ -1,0 +1,40 @@
+import { Hono } from 'hono';
+import type { KeyVerifier } from '../../auth/api-keys/key-verifier.js';
+import type { Auth } from '../../auth/better-auth.js';
+import { loadAccess } from '../../domain/access.js';
+import { createDatapack, listDatapacks } from '../../domain/datapacks.js';
+import type { DomainDeps } from '../../domain/deps.js';
+import { deleteEntry, getEntry, listEntries, saveEntry, searchEntries, updateEntry } from '../../domain/entries.js';
+import { getGuidance } from '../../domain/guidance.js';
+import { type ApiEnv, apiAuth, sameOriginWrites } from './api-auth.js';
+
+/** `/api/v1`: the JSON API over the same domain verbs as the MCP tools and the CLI. */
+export function createApiRoutes(deps: DomainDeps, auth: Auth, keys: KeyVerifier, origin: string): Hono<ApiEnv> {
+  const api = new Hono<ApiEnv>();
+  api.use('*', sameOriginWrites(origin));
+  api.use('*', apiAuth(auth, keys));
+  const access = (c: { get(key: 'caller'): ApiEnv['Variables']['caller'] }) => loadAccess(deps, c.get('caller'));
+
+  api.get('/datapacks', async (c) => c.json({ datapacks: await listDatapacks(deps, await access(c)) }));
+  api.post('/datapacks', async (c) => c.json({ datapack: await createDatapack(deps, await access(c), await c.req.json()) }, 201));
+  api.get('/datapacks/:id/entries', async (c) => {
+    const page = { limit: Number(c.req.query('limit') ?? 50), offset: Number(c.req.query('offset') ?? 0) };
+    return c.json({ entries: await listEntries(deps, await access(c), c.req.param('id'), page) });
+  });
+  api.get('/search', async (c) => {
+    const hits = await searchEntries(deps, await access(c), { query: c.req.query('q') ?? '', datapack: c.req.query('datapack'), limit: Number(c.req.query('limit') ?? 10) });
+    return c.json({ results: hits });
+  });
+  api.get('/guidance', async (c) => c.json(await getGuidance(deps, await access(c), { task: c.req.query('task') ?? '' })));
+  api.post('/entries', async (c) => {
+    const result = await saveEntry(deps, await access(c), await c.req.json());
+    return c.json(result, result.status === 'created' ? 201 : 200);
+  });
+  api.get('/entries/:id', async (c) => c.json(await getEntry(deps, await access(c), c.req.param('id'), c.req.query('history') === 'true')));
+  api.patch('/entries/:id', async (c) => c.json({ entry: await updateEntry(deps, await access(c), { ...(await c.req.json()), id: c.req.param('id') }) }));
+  api.delete('/entries/:id', async (c) => {
+    const expected = c.req.query('expectedVersion');
+    return c.json({ entry: await deleteEntry(deps, await access(c), c.req.param('id'), expected ? Number(expected) : undefined) });
+  });
+  return api;
+}

@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { type TestCairn, startTestCairn } from '../../src/testing/test-cairn.js';
+import { type TestTenant, createTenant } from '../../src/testing/tenants.js';
+
+let server: TestCairn;
+let tenant: TestTenant;
+
+before(async () => {
+  server = await startTestCairn();
+  tenant = await createTenant(server.cairn);
+});
+after(() => server?.close());
+
+const api = (path: string, init: RequestInit & { key?: string } = {}) =>
+  fetch(`${server.baseUrl}/api/v1${path}`, {
+    ...init,
+    headers: { 'content-type': 'application/json', ...(init.key && { authorization: `Bearer ${init.key}` }), ...(init.headers as Record<string, string>) },
+  });
+
+describe('the JSON API is the same domain behind another door', () => {
+  test('with an API key: save, search, read, update with a version check, delete', async () => {
+    const key = tenant.member.key;
+    const created = await api('/entries', { key, method: 'POST', body: JSON.stringify({ kind: 'standard', title: 'Commit messages', content: 'Use the imperative mood in commit subjects.' }) });
+    assert.equal(created.status, 201);
+    const { entry } = (await created.json()) as { entry: { id: string; version: number } };
+    const search = (await (await api('/search?q=imperative%20commit', { key })).json()) as { results: { entry: { id: string } }[] };
+    assert.equal(search.results[0]!.entry.id, entry.id);
+    const patched = await api(`/entries/${entry.id}`, { key, method: 'PATCH', body: JSON.stringify({ expectedVersion: 1, content: 'Imperative mood, 72 characters at most.' }) });
+    assert.equal(patched.status, 200);
+    const stale = await api(`/entries/${entry.id}`, { key, method: 'PATCH', body: JSON.stringify({ expectedVersion: 1, content: 'lost update' }) });
+    assert.equal(stale.status, 409);
+    assert.equal(((await stale.json()) as { error: { code: string } }).error.code, 'version_conflict');
+    const history = (await (await api(`/entries/${entry.id}?history=true`, { key })).json()) as { history: unknown[] };
+    assert.equal(history.history.length, 2);
+    assert.equal((await api(`/entries/${entry.id}`, { key: tenant.outsider.key })).status, 404, 'outsiders get 404');
+    assert.equal((await api(`/entries/${entry.id}?expectedVersion=2`, { key, method: 'DELETE' })).status, 200);
+    assert.equal((await api(`/entries/${entry.id}`, { key })).status, 404);
+  });
+
+  test('errors are JSON with a code and a message that says what to do', async () => {
+    const none = await api('/datapacks');
+    assert.equal(none.status, 401);
+    assert.match(((await none.json()) as { error: { message: string } }).error.message, /Sign in to the Cairn portal/);
+    const bad = await api('/entries', { key: tenant.member.key, method: 'POST', body: '{not json' });
+    assert.equal(bad.status, 400);
+    const invalid = await api('/entries', { key: tenant.member.key, method: 'POST', body: JSON.stringify({ title: '' }) });
+    assert.equal(invalid.status, 400);
+    assert.match(((await invalid.json()) as { error: { message: string } }).error.message, /title/);
+  });
+
+  test('a portal session works, and cookie-authenticated writes need the portal origin (CSRF)', async () => {
+    const origin = new URL(server.baseUrl).origin;
+    const signIn = await fetch(`${server.baseUrl}/api/auth/sign-in/email`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin },
+      body: JSON.stringify({ email: tenant.owner.email, password: 'correct horse battery' }),
+    });
+    assert.equal(signIn.status, 200);
+    const cookie = signIn.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const packs = await api('/datapacks', { headers: { cookie } });
+    assert.equal(packs.status, 200);
+    assert.equal(((await packs.json()) as { datapacks: unknown[] }).datapacks.length, 2);
+    const body = JSON.stringify({ name: 'From the portal' });
+    assert.equal((await api('/datapacks', { method: 'POST', headers: { cookie, origin: 'https://evil.example' }, body })).status, 403);
+    assert.equal((await api('/datapacks', { method: 'POST', headers: { cookie, origin }, body })).status, 201);
+  });
+});
