@@ -1,5 +1,6 @@
 import { createApiKey, listApiKeys, revokeApiKey } from '../domain/api-keys.js';
 import { addUserToTeam, createTeam, createUser } from '../domain/accounts.js';
+import { createSetupCode } from '../domain/setup-codes.js';
 import { CairnError } from '../errors/cairn-error.js';
 import type { Cairn } from '../runtime/open-cairn.js';
 import { readSecret } from './read-secret.js';
@@ -44,6 +45,14 @@ export async function keysRevoke(cairn: Cairn, _o: Options, args: string[]): Pro
   if (!id) throw new CairnError('invalid_input', 'Name the key to revoke: cairn keys revoke <key id> (see cairn keys list --user <email>).');
   const key = await revokeApiKey(cairn.domain, id);
   process.stderr.write(`Revoked ${key.id} "${key.name}".\n`);
+}
+
+/** `cairn setup-codes create`: prints a one-time code (10 minutes) for `cairn-mcp-installer --setup-code`. */
+export async function setupCodesCreate(cairn: Cairn, o: Options): Promise<void> {
+  const user = await userByEmail(cairn, required(o, 'user'));
+  const { code, expiresAt } = await createSetupCode(cairn.domain, user.id);
+  process.stderr.write(`One-time setup code for ${user.email}, valid until ${expiresAt}:\n`);
+  process.stdout.write(`${code}\n`);
 }
 
 /** `cairn teams create`: prints the new team's id. */

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config/load-config.js';
 import { CairnError } from '../errors/cairn-error.js';
 import { openCairn } from '../runtime/open-cairn.js';
-import { type Options, keysCreate, keysList, keysRevoke, teamsAddMember, teamsCreate, usersCreate } from './commands.js';
+import { type Options, keysCreate, keysList, keysRevoke, setupCodesCreate, teamsAddMember, teamsCreate, usersCreate } from './commands.js';
 import { runServe } from './serve-command.js';
 
 const USAGE = `Usage: cairn <command>
@@ -12,6 +12,7 @@ const USAGE = `Usage: cairn <command>
   keys create --user E --name N                 prints the new API key (shown only once)
   keys list --user E
   keys revoke <key id>
+  setup-codes create --user E                   prints a one-time code for the installer (--setup-code)
   teams create --org NAME --name N              prints the new team id
   teams add-member --team ID --user E
 `;
@@ -21,6 +22,7 @@ const COMMANDS: Record<string, (cairn: Awaited<ReturnType<typeof openCairn>>, o:
   'keys create': keysCreate,
   'keys list': keysList,
   'keys revoke': keysRevoke,
+  'setup-codes create': setupCodesCreate,
   'teams create': teamsCreate,
   'teams add-member': teamsAddMember,
 };

@@ -19,12 +19,28 @@ export const createDatapackInput = z.object({
 
 /** Every datapack the caller can read, with entry counts; creates their personal one on first use. */
 export async function listDatapacks(deps: DomainDeps, access: Access): Promise<DatapackSummary[]> {
-  let packs = await deps.store.listDatapacks(access.readableOwners());
-  if (!packs.some((p) => p.scope === 'personal')) {
-    await ensurePersonalDatapack(deps, access.caller.userId);
-    packs = await deps.store.listDatapacks(access.readableOwners());
+  await readableDatapacks(deps, access);
+  return (await deps.store.listDatapacks(access.readableOwners())).sort(byScopeThenName);
+}
+
+const readableMemo = new WeakMap<Access, Promise<Datapack[]>>();
+
+/** Every datapack the caller can read, without counts; fetched once per request (per Access). */
+export function readableDatapacks(deps: DomainDeps, access: Access): Promise<Datapack[]> {
+  let packs = readableMemo.get(access);
+  if (!packs) {
+    packs = (async () => {
+      let found = await deps.store.findDatapacks(access.readableOwners());
+      if (!found.some((p) => p.scope === 'personal')) {
+        await ensurePersonalDatapack(deps, access.caller.userId);
+        found = await deps.store.findDatapacks(access.readableOwners());
+      }
+      return found.sort(byScopeThenName);
+    })();
+    packs.catch(() => readableMemo.delete(access));
+    readableMemo.set(access, packs);
   }
-  return packs.sort(byScopeThenName);
+  return packs;
 }
 
 /** Creates a datapack at the requested scope if the caller may. */
@@ -63,7 +79,7 @@ export async function resolveDatapack(deps: DomainDeps, access: Access, ref: str
     access.assertRead(d);
     return d;
   }
-  const packs = await listDatapacks(deps, access);
+  const packs = await readableDatapacks(deps, access);
   if (!ref) return packs.find((p) => p.scope === 'personal' && p.name === PERSONAL_DATAPACK_NAME) ?? packs.find((p) => p.scope === 'personal')!;
   const matches = packs.filter((p) => p.name.toLowerCase() === ref.trim().toLowerCase());
   if (matches.length === 1) return matches[0]!;

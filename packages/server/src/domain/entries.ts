@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CairnError } from '../errors/cairn-error.js';
 import type { Datapack, Entry, EntryVersion, SearchHit } from '../store/types.js';
 import type { Access } from './access.js';
-import { listDatapacks, resolveDatapack } from './datapacks.js';
+import { readableDatapacks, resolveDatapack } from './datapacks.js';
 import type { DomainDeps } from './deps.js';
 import { parse } from './parse-input.js';
 import { NEAR_DUPLICATE_THRESHOLD, contentHash, similarity } from './similarity.js';
@@ -118,7 +118,7 @@ export async function searchEntries(deps: DomainDeps, access: Access, raw: z.inp
   const input = parse(searchEntriesInput, raw);
   const datapackIds = input.datapack
     ? [(await resolveDatapack(deps, access, input.datapack)).id]
-    : (await listDatapacks(deps, access)).map((d) => d.id);
+    : (await readableDatapacks(deps, access)).map((d) => d.id);
   return deps.store.searchEntries({ datapackIds, text: input.query, kinds: input.kinds, limit: input.limit });
 }
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { searchTerms } from '../store/search-terms.js';
 import type { Datapack, Entry, Scope } from '../store/types.js';
 import type { Access } from './access.js';
-import { listDatapacks } from './datapacks.js';
+import { readableDatapacks } from './datapacks.js';
 import type { DomainDeps } from './deps.js';
 import { parse } from './parse-input.js';
 
@@ -46,7 +46,7 @@ const TOPIC_OVERLAP = 0.3;
 /** Finds what applies to a task in every readable datapack and orders it by precedence. */
 export async function getGuidance(deps: DomainDeps, access: Access, raw: z.input<typeof guidanceInput>): Promise<Guidance> {
   const input = parse(guidanceInput, raw);
-  const packs = await listDatapacks(deps, access);
+  const packs = await readableDatapacks(deps, access);
   const byId = new Map<string, Datapack>(packs.map((p) => [p.id, p]));
   const hits = await deps.store.searchEntries({
     datapackIds: packs.map((p) => p.id),

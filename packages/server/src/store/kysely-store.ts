@@ -1,4 +1,4 @@
-import { type Kysely, type Selectable, sql } from 'kysely';
+import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely';
 import { CairnError } from '../errors/cairn-error.js';
 import type { Database } from './schema.js';
 import type { Store } from './store.js';
@@ -112,22 +112,30 @@ export abstract class KyselyStore implements Store {
     return row && toDatapack(row);
   }
 
+  async findDatapacks(owners: OwnerRef[]): Promise<Datapack[]> {
+    if (owners.length === 0) return [];
+    const rows = await this.db.selectFrom('datapack as d').selectAll('d').where((eb) => ownedBy(eb, owners)).execute();
+    return rows.map(toDatapack);
+  }
+
   async listDatapacks(owners: OwnerRef[]): Promise<DatapackSummary[]> {
     if (owners.length === 0) return [];
+    // Correlated subqueries walk the (datapack_id, deleted_at, updated_at) index only, per datapack.
     const rows = await this.db
       .selectFrom('datapack as d')
-      .leftJoin('entry as e', (join) => join.onRef('e.datapack_id', '=', 'd.id').on('e.deleted_at', 'is', null))
       .selectAll('d')
-      .select((eb) => [eb.fn.count<number | string>('e.id').as('entry_count'), eb.fn.max('e.updated_at').as('last_entry_at')])
-      .where((eb) => eb.or(owners.map((o) => eb.and([eb('d.scope', '=', o.scope), eb('d.owner_id', '=', o.ownerId)]))))
-      .groupBy(['d.id', 'd.scope', 'd.owner_id', 'd.organization_id', 'd.name', 'd.description', 'd.created_by', 'd.created_at', 'd.updated_at'])
+      .select((eb) => [
+        eb.selectFrom('entry as e').select((sub) => sub.fn.countAll<number | string>().as('n')).whereRef('e.datapack_id', '=', 'd.id').where('e.deleted_at', 'is', null).as('entry_count'),
+        eb.selectFrom('entry as e').select((sub) => sub.fn.max('e.updated_at').as('m')).whereRef('e.datapack_id', '=', 'd.id').where('e.deleted_at', 'is', null).as('last_entry_at'),
+      ])
+      .where((eb) => ownedBy(eb, owners))
       .execute();
     return rows.map((row) => {
       const base = toDatapack(row);
       const lastEntry = row.last_entry_at ? iso(row.last_entry_at) : null;
       return {
         ...base,
-        entryCount: Number(row.entry_count),
+        entryCount: Number(row.entry_count ?? 0),
         lastChangedAt: lastEntry && lastEntry > base.updatedAt ? lastEntry : base.updatedAt,
       };
     });
@@ -224,6 +232,22 @@ export abstract class KyselyStore implements Store {
     return Number(result.numUpdatedRows) === 1;
   }
 
+  async insertSetupCode(c: { codeHash: string; userId: string; createdAt: string; expiresAt: string }): Promise<void> {
+    await this.db.insertInto('setup_code').values({ code_hash: c.codeHash, user_id: c.userId, created_at: c.createdAt, expires_at: c.expiresAt, used_at: null }).execute();
+  }
+
+  async consumeSetupCode(codeHash: string, now: string): Promise<string | undefined> {
+    const row = await this.db
+      .updateTable('setup_code')
+      .set({ used_at: now })
+      .where('code_hash', '=', codeHash)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now)
+      .returning('user_id')
+      .executeTakeFirst();
+    return row?.user_id;
+  }
+
   async recordKeyUsage(usage: KeyUsage[]): Promise<void> {
     if (usage.length === 0) return;
     await this.db.transaction().execute(async (tx) => {
@@ -237,6 +261,10 @@ export abstract class KyselyStore implements Store {
       }
     });
   }
+}
+
+function ownedBy(eb: ExpressionBuilder<Database & { d: Database['datapack'] }, 'd'>, owners: OwnerRef[]) {
+  return eb.or(owners.map((o) => eb.and([eb('d.scope', '=', o.scope), eb('d.owner_id', '=', o.ownerId)])));
 }
 
 /** Postgres returns Date for timestamptz, SQLite the stored string; the domain always sees ISO strings. */

@@ -4,6 +4,7 @@ export interface CairnTables {
   entry: EntryTable;
   entry_version: EntryVersionTable;
   api_key: ApiKeyTable;
+  setup_code: SetupCodeTable;
 }
 
 /** The better-auth tables Cairn reads for identity and access control. */
@@ -75,4 +76,12 @@ interface ApiKeyTable {
   revoked_at: Timestamp | null;
   last_used_at: Timestamp | null;
   last_used_client: string | null;
+}
+
+interface SetupCodeTable {
+  code_hash: string;
+  user_id: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
 }

@@ -39,6 +39,9 @@ export interface Store {
   /** Throws CairnError('conflict') when the owner already has a datapack of that name. */
   insertDatapack(datapack: Datapack): Promise<void>;
   getDatapack(id: string): Promise<Datapack | undefined>;
+  /** The datapacks of these owners, without counts: the cheap form for access checks and search. */
+  findDatapacks(owners: OwnerRef[]): Promise<Datapack[]>;
+  /** The same datapacks with entry counts and last change, for list views. */
   listDatapacks(owners: OwnerRef[]): Promise<DatapackSummary[]>;
 
   /** Inserts the entry and its first history row atomically. */
@@ -61,4 +64,8 @@ export interface Store {
   /** Returns false when the key does not exist or was already revoked. */
   revokeApiKey(id: string, at: string): Promise<boolean>;
   recordKeyUsage(usage: KeyUsage[]): Promise<void>;
+
+  insertSetupCode(code: { codeHash: string; userId: string; createdAt: string; expiresAt: string }): Promise<void>;
+  /** Marks an unused, unexpired code used and returns its user; undefined otherwise. Only one caller can win. */
+  consumeSetupCode(codeHash: string, now: string): Promise<string | undefined>;
 }

@@ -4,6 +4,8 @@ import type { Auth } from '../../auth/better-auth.js';
 import type { Caller } from '../../domain/caller.js';
 import { CairnError } from '../../errors/cairn-error.js';
 
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /** Hono variables set by apiAuth. */
 export type ApiEnv = { Variables: { caller: Caller } };
 
@@ -11,7 +13,7 @@ export type ApiEnv = { Variables: { caller: Caller } };
  * Authenticates a JSON API request: an API key as `Authorization: Bearer …` (scripts), or a
  * portal session cookie. The installer User-Agent rule is the MCP endpoint's, not this API's.
  */
-export function apiAuth(auth: Auth, keys: KeyVerifier): MiddlewareHandler<ApiEnv> {
+export function apiAuth(auth: Auth, keys: KeyVerifier, portalOrigin: string): MiddlewareHandler<ApiEnv> {
   return async (c, next) => {
     const authorization = c.req.header('authorization');
     const client = c.req.header('user-agent') ?? null;
@@ -25,23 +27,12 @@ export function apiAuth(auth: Auth, keys: KeyVerifier): MiddlewareHandler<ApiEnv
     }
     const session = await auth.api.getSession({ headers: c.req.raw.headers });
     if (!session) throw new CairnError('unauthenticated', 'Sign in to the Cairn portal, or send an API key as "Authorization: Bearer cairn_tkn_…".');
+    // CSRF: a write riding on the session cookie must come from the portal's own origin.
+    if (!SAFE_METHODS.has(c.req.method) && c.req.header('origin') !== portalOrigin) {
+      throw new CairnError('forbidden', 'This change must come from the Cairn portal itself (the Origin header did not match); reload the portal and try again.');
+    }
     c.set('caller', { userId: session.user.id, client, via: 'session' });
     return next();
   };
 }
 
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-/**
- * CSRF protection: a write that relies on the session cookie must say it comes from the portal's
- * own origin. API-key requests carry no ambient credentials, so they need no such proof.
- */
-export function sameOriginWrites(origin: string): MiddlewareHandler {
-  return async (c, next) => {
-    if (SAFE_METHODS.has(c.req.method) || c.req.header('authorization') !== undefined) return next();
-    if (c.req.header('origin') !== origin) {
-      throw new CairnError('forbidden', 'This write must come from the Cairn portal itself (the Origin header did not match); reload the portal and try again.');
-    }
-    return next();
-  };
-}

@@ -6,13 +6,16 @@ import { createDatapack, listDatapacks } from '../../domain/datapacks.js';
 import type { DomainDeps } from '../../domain/deps.js';
 import { deleteEntry, getEntry, listEntries, saveEntry, searchEntries, updateEntry } from '../../domain/entries.js';
 import { getGuidance } from '../../domain/guidance.js';
-import { type ApiEnv, apiAuth, sameOriginWrites } from './api-auth.js';
+import { createSetupCode, exchangeSetupCode } from '../../domain/setup-codes.js';
+import { type ApiEnv, apiAuth } from './api-auth.js';
 
 /** `/api/v1`: the JSON API over the same domain verbs as the MCP tools and the CLI. */
 export function createApiRoutes(deps: DomainDeps, auth: Auth, keys: KeyVerifier, origin: string): Hono<ApiEnv> {
   const api = new Hono<ApiEnv>();
-  api.use('*', sameOriginWrites(origin));
-  api.use('*', apiAuth(auth, keys));
+  // The exchange is authenticated by the one-time code itself; it sits before the auth middleware.
+  api.post('/setup-codes/exchange', async (c) => c.json(await exchangeSetupCode(deps, await c.req.json())));
+  api.use('*', apiAuth(auth, keys, origin));
+  api.post('/setup-codes', async (c) => c.json(await createSetupCode(deps, c.get('caller').userId), 201));
   const access = (c: { get(key: 'caller'): ApiEnv['Variables']['caller'] }) => loadAccess(deps, c.get('caller'));
 
   api.get('/datapacks', async (c) => c.json({ datapacks: await listDatapacks(deps, await access(c)) }));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listDatapacks } from '../../domain/datapacks.js';
+import { readableDatapacks } from '../../domain/datapacks.js';
 import { searchEntries, searchEntriesInput } from '../../domain/entries.js';
 import { datapackRefShape, entryLine, entryOut, entryShape } from '../shapes.js';
 import { defineTool } from '../tool-definition.js';
@@ -15,7 +15,7 @@ export const searchEntriesTool = defineTool({
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(input, ctx) {
     const access = await ctx.access();
-    const [hits, packs] = await Promise.all([searchEntries(ctx.deps, access, input), listDatapacks(ctx.deps, access)]);
+    const [hits, packs] = await Promise.all([searchEntries(ctx.deps, access, input), readableDatapacks(ctx.deps, access)]);
     const byId = new Map(packs.map((p) => [p.id, p]));
     const results = hits.map(({ entry, score }) => {
       const d = byId.get(entry.datapackId)!;

@@ -68,4 +68,14 @@ export const postgresMigrations: Record<string, Migration> = {
       }
     },
   },
+  '0002_setup_codes': {
+    async up(db: Kysely<unknown>) {
+      await sql`CREATE TABLE setup_code (
+        code_hash text PRIMARY KEY,
+        user_id text NOT NULL REFERENCES "user" (id) ON DELETE CASCADE,
+        created_at timestamptz NOT NULL,
+        expires_at timestamptz NOT NULL,
+        used_at timestamptz)`.execute(db);
+    },
+  },
 };

@@ -77,4 +77,14 @@ export const sqliteMigrations: Record<string, Migration> = {
       }
     },
   },
+  '0002_setup_codes': {
+    async up(db: Kysely<unknown>) {
+      await sql`CREATE TABLE setup_code (
+        code_hash TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL REFERENCES "user" (id) ON DELETE CASCADE,
+        created_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        used_at TEXT)`.execute(db);
+    },
+  },
 };

@@ -1,0 +1,369 @@
+/**
+ * What the MCP path costs: tools/call on Cairn's /mcp against a bare Hono JSON endpoint, on the
+ * same machine in one run. Each server runs in its own child process (bench/servers.ts); the load
+ * generator (autocannon) stays in this one.
+ *
+ *   npm run bench -w @cairn/server -- [--duration 10] [--warmup 3] [--connections 10] [--rounds 1]
+ *     [--entries 2000] [--query "..."] [--backend sqlite|postgres --database-url <server url>]
+ *     [--out results.json] [--profile search [--profile-seconds 5] [--profile-out file.cpuprofile]]
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { INSTALLER_USER_AGENT } from '../src/auth/mcp-auth.js';
+import { type CpuProfile, type ProfileSummary, summarizeProfile } from './cpu-profile.js';
+import type { CairnChildOptions, ChildMessage, ParentMessage, SeedReport } from './servers.js';
+
+const PROTOCOL_VERSION = '2025-06-18';
+/** The issue's aim: a search call within this factor of the bare endpoint. */
+const AIM = 3;
+
+interface Options {
+  duration: number;
+  warmup: number;
+  connections: number;
+  rounds: number;
+  entries: number;
+  query: string;
+  backend: 'sqlite' | 'postgres';
+  databaseUrl?: string;
+  dataPath: string;
+  out?: string;
+  profile?: string;
+  profileSeconds: number;
+  profileOut: string;
+}
+
+interface Target {
+  name: string;
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  /** Full check of one response, run once before load: a reason it is wrong, or undefined. */
+  check(status: number, contentType: string, text: string): string | undefined;
+  /** Cheap check autocannon applies to every response under load. */
+  looksRight(body: string): boolean;
+}
+
+interface Run {
+  reqPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  mismatches: number;
+}
+
+interface Row extends Run {
+  target: string;
+  /** Baseline req/s ÷ this target's req/s: how many times fewer requests it serves. */
+  reqPerSecSlowdown: number;
+  /** This target's p50 ÷ the baseline's p50. */
+  p50Slowdown: number;
+  runs: Run[];
+}
+
+function parseOptions(): Options {
+  const { values } = parseArgs({
+    options: {
+      duration: { type: 'string', default: '10' },
+      warmup: { type: 'string', default: '3' },
+      connections: { type: 'string', default: '10' },
+      rounds: { type: 'string', default: '1' },
+      entries: { type: 'string', default: '2000' },
+      query: { type: 'string', default: 'camping trip with the kids' },
+      backend: { type: 'string', default: 'sqlite' },
+      'database-url': { type: 'string' },
+      data: { type: 'string', default: '/work/shared/data/locomo-dev.json' },
+      out: { type: 'string' },
+      profile: { type: 'string' },
+      'profile-seconds': { type: 'string', default: '5' },
+      'profile-out': { type: 'string' },
+    },
+  });
+  const backend = values.backend;
+  if (backend !== 'sqlite' && backend !== 'postgres') throw new Error(`--backend must be sqlite or postgres, not ${backend}`);
+  if (backend === 'postgres' && !values['database-url']) throw new Error('--backend postgres needs --database-url <postgres server url>');
+  return {
+    duration: Number(values.duration),
+    warmup: Number(values.warmup),
+    connections: Number(values.connections),
+    rounds: Number(values.rounds),
+    entries: Number(values.entries),
+    query: values.query,
+    backend,
+    databaseUrl: values['database-url'],
+    dataPath: values.data,
+    out: values.out,
+    profile: values.profile,
+    profileSeconds: Number(values['profile-seconds']),
+    profileOut: values['profile-out'] ?? join(tmpdir(), `cairn-bench-${values.profile}-${Date.now()}.cpuprofile`),
+  };
+}
+
+// ---- child processes -------------------------------------------------------------------------
+
+interface Child {
+  process: ChildProcess;
+  ready: Extract<ChildMessage, { type: 'ready' }>;
+}
+
+function startChild(args: string[]): Promise<Child> {
+  const child = fork(new URL('./servers.ts', import.meta.url), args, { execArgv: ['--import', 'tsx'] });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`server process ${args[0]} exited (code ${code}) before it was ready`)));
+    child.once('message', (message: ChildMessage) => {
+      if (message.type === 'ready') resolve({ process: child, ready: message });
+      else reject(new Error(`server process ${args[0]} failed: ${message.type === 'failed' ? message.message : message.type}`));
+    });
+  });
+}
+
+function ask(child: Child, message: ParentMessage, answer: ChildMessage['type']): Promise<ChildMessage> {
+  return new Promise((resolve, reject) => {
+    child.process.once('message', (reply: ChildMessage) => {
+      if (reply.type === answer) resolve(reply);
+      else reject(new Error(`server process answered ${reply.type}: ${reply.type === 'failed' ? reply.message : ''}`));
+    });
+    child.process.send(message);
+  });
+}
+
+async function stopChild(child: Child | undefined): Promise<void> {
+  if (!child || child.process.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.process.once('exit', resolve));
+  child.process.send({ type: 'close' } satisfies ParentMessage);
+  const timer = setTimeout(() => child.process.kill(), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+// ---- targets ---------------------------------------------------------------------------------
+
+function baselineTarget(url: string): Target {
+  return {
+    name: 'baseline (bare Hono JSON)',
+    url,
+    headers: { 'Content-Type': 'application/json' },
+    body: '{}',
+    check: (status, _type, text) => (status === 200 && text === '{"ok":true}' ? undefined : `status ${status}, body ${text}`),
+    looksRight: (body) => body === '{"ok":true}',
+  };
+}
+
+function mcpTargets(cairn: Child, options: Options): Target[] {
+  const { url, key, seed } = cairn.ready;
+  const headers = {
+    'Content-Type': 'application/json',
+    Accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': PROTOCOL_VERSION,
+    Authorization: `Bearer ${key}`,
+    'User-Agent': INSTALLER_USER_AGENT,
+  };
+  const target = (name: string, method: string, params: unknown, check: (result: any) => string | undefined): Target => ({
+    name,
+    url,
+    headers,
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    check: (status, type, text) => checkMcpResponse(status, type, text, check),
+    // A tool failure is still a 200 with a result, so look for the flag as well.
+    looksRight: (body) => body.includes('"result"') && !body.includes('"isError":true'),
+  });
+  return [
+    target('initialize', 'initialize', { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'cairn-bench', version: '1.0.0' } }, (r) =>
+      r.serverInfo?.name === 'cairn' ? undefined : `unexpected initialize result ${JSON.stringify(r).slice(0, 300)}`,
+    ),
+    target('tools/call list_datapacks', 'tools/call', { name: 'list_datapacks', arguments: {} }, (r) => {
+      const total = (r.structuredContent?.datapacks ?? []).reduce((n: number, d: { entryCount: number }) => n + d.entryCount, 0);
+      return total === seed?.created ? undefined : `list_datapacks counts ${total} entries, ${seed?.created} were seeded`;
+    }),
+    target('tools/call search', 'tools/call', { name: 'search', arguments: { query: options.query } }, (r) => {
+      const hits = r.structuredContent?.results?.length ?? 0;
+      return hits >= 3 ? undefined : `search "${options.query}" found ${hits} entries; pick a --query that matches several`;
+    }),
+  ];
+}
+
+function checkMcpResponse(status: number, contentType: string, text: string, check: (result: any) => string | undefined): string | undefined {
+  if (status !== 200) return `status ${status}: ${text.slice(0, 500)}`;
+  // The stateless handler may answer as JSON or as one SSE event; accept both.
+  const json = contentType.includes('text/event-stream') ? text.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5)).pop() : text;
+  const message = JSON.parse(json ?? 'null');
+  if (!message?.result) return `not a JSON-RPC result: ${text.slice(0, 500)}`;
+  if (message.result.isError) return `tool error: ${JSON.stringify(message.result.content).slice(0, 500)}`;
+  return check(message.result);
+}
+
+async function verify(target: Target): Promise<void> {
+  const response = await fetch(target.url, { method: 'POST', headers: target.headers, body: target.body });
+  const text = await response.text();
+  const problem = target.check(response.status, response.headers.get('content-type') ?? '', text);
+  if (problem) throw new Error(`${target.name} does not answer correctly, refusing to benchmark it: ${problem}`);
+  if (!target.looksRight(text)) throw new Error(`${target.name}: a correct response fails the under-load check: ${text.slice(0, 300)}`);
+}
+
+// ---- measuring -------------------------------------------------------------------------------
+
+async function load(target: Target, options: Options, seconds: number): Promise<Run> {
+  const instance = autocannon({
+    url: target.url,
+    method: 'POST',
+    headers: target.headers,
+    body: target.body,
+    connections: options.connections,
+    duration: seconds,
+    verifyBody: target.looksRight,
+  });
+  // autocannon's own histogram has whole-millisecond buckets, too coarse for a sub-millisecond baseline.
+  const latencies: number[] = [];
+  instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+    if (status >= 200 && status < 300) latencies.push(ms);
+  });
+  const result = await instance;
+  latencies.sort((a, b) => a - b);
+  return {
+    reqPerSec: result.requests.average,
+    p50Ms: percentile(latencies, 0.5),
+    p99Ms: percentile(latencies, 0.99),
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    mismatches: result.mismatches,
+  };
+}
+
+function percentile(sorted: number[], q: number): number {
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! : NaN;
+}
+
+/** Runs every target once per round, interleaved, so slow drift on a shared machine hits all of them alike. */
+async function measureAll(targets: Target[], options: Options): Promise<Run[][]> {
+  const runs: Run[][] = targets.map(() => []);
+  for (let round = 1; round <= options.rounds; round++) {
+    for (const [i, target] of targets.entries()) {
+      process.stderr.write(`round ${round}/${options.rounds}: ${target.name} … `);
+      if (options.warmup > 0) await load(target, options, options.warmup);
+      const run = await load(target, options, options.duration);
+      runs[i]!.push(run);
+      process.stderr.write(`${Math.round(run.reqPerSec)} req/s\n`);
+    }
+  }
+  return runs;
+}
+
+function toRows(targets: Target[], runs: Run[][]): Row[] {
+  const combined = runs.map(combineRounds);
+  const base = combined[0]!;
+  return targets.map((target, i) => ({
+    target: target.name,
+    ...combined[i]!,
+    reqPerSecSlowdown: round2(base.reqPerSec / combined[i]!.reqPerSec),
+    p50Slowdown: round2(combined[i]!.p50Ms / base.p50Ms),
+    runs: runs[i]!,
+  }));
+}
+
+/** Median of each rate and latency over the rounds; failure counts add up. */
+function combineRounds(runs: Run[]): Run {
+  const sum = (pick: (r: Run) => number) => runs.reduce((n, r) => n + pick(r), 0);
+  return {
+    reqPerSec: Math.round(median(runs.map((r) => r.reqPerSec))),
+    p50Ms: round2(median(runs.map((r) => r.p50Ms))),
+    p99Ms: round2(median(runs.map((r) => r.p99Ms))),
+    requests: sum((r) => r.requests),
+    non2xx: sum((r) => r.non2xx),
+    errors: sum((r) => r.errors),
+    timeouts: sum((r) => r.timeouts),
+    mismatches: sum((r) => r.mismatches),
+  };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+function round2(n: number): number {
+  return Math.round(n * 100) / 100;
+}
+
+async function profileTarget(cairn: Child, target: Target, options: Options): Promise<ProfileSummary> {
+  await load(target, options, options.warmup);
+  await ask(cairn, { type: 'profile-start' }, 'profile-started');
+  await load(target, options, options.profileSeconds);
+  await ask(cairn, { type: 'profile-stop', path: options.profileOut }, 'profile-saved');
+  return summarizeProfile(JSON.parse(readFileSync(options.profileOut, 'utf8')) as CpuProfile);
+}
+
+// ---- reporting -------------------------------------------------------------------------------
+
+function printTable(rows: Row[]): void {
+  const header = ['target', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'req/s ×slower', 'p50 ×slower'];
+  const lines = rows.map((r) => [
+    r.target, String(r.reqPerSec), r.p50Ms.toFixed(2), r.p99Ms.toFixed(2), String(r.non2xx),
+    String(r.errors + r.timeouts + r.mismatches), r.reqPerSecSlowdown.toFixed(2), r.p50Slowdown.toFixed(2),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+  for (const line of [header, ...lines]) console.log(line.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  '));
+}
+
+function printProfile(target: string, summary: ProfileSummary, path: string): void {
+  console.log(`\nCPU profile of the Cairn process under ${target} (${path}); busy ${summary.busyMs} ms, idle ${summary.idleMs} ms`);
+  console.log('self time by package:');
+  for (const p of summary.packages.slice(0, 10)) console.log(`  ${p.percent.toFixed(1).padStart(5)}%  ${p.name}`);
+  console.log('top self-time functions:');
+  for (const f of summary.functions) console.log(`  ${f.percent.toFixed(1).padStart(5)}%  ${f.name}`);
+}
+
+function verdict(rows: Row[]): string {
+  const search = rows.find((r) => r.target.endsWith('search'))!;
+  const worst = Math.max(search.reqPerSecSlowdown, search.p50Slowdown);
+  return `search is ${worst.toFixed(2)}× the bare endpoint (worse of req/s and p50): ${worst <= AIM ? 'within' : 'NOT within'} the ${AIM}× aim`;
+}
+
+// ---- main ------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  const options = parseOptions();
+  const startLoad = loadavg();
+  let baseline: Child | undefined;
+  let cairn: Child | undefined;
+  try {
+    const cairnOptions: CairnChildOptions = { postgresServerUrl: options.databaseUrl, entries: options.entries, dataPath: options.dataPath };
+    [baseline, cairn] = await Promise.all([startChild(['baseline']), startChild(['cairn', JSON.stringify(cairnOptions)])]);
+    const seed = cairn.ready.seed as SeedReport;
+    process.stderr.write(`seeded ${seed.created} entries into ${seed.datapacks} datapacks in ${seed.seconds}s (${options.backend})\n`);
+    const targets = [baselineTarget(baseline.ready.url), ...mcpTargets(cairn, options)];
+    for (const target of targets) await verify(target);
+
+    const rows = toRows(targets, await measureAll(targets, options));
+    const profiled = options.profile ? targets.find((t) => t.name.includes(options.profile!)) : undefined;
+    if (options.profile && !profiled) throw new Error(`--profile ${options.profile} names no target`);
+    const profile = profiled && (await profileTarget(cairn, profiled, options));
+
+    const meta = {
+      date: new Date().toISOString(), node: process.version, cpus: availableParallelism(), loadavgBefore: startLoad, loadavgAfter: loadavg(),
+      backend: options.backend, durationSeconds: options.duration, warmupSeconds: options.warmup, connections: options.connections,
+      rounds: options.rounds, seeded: seed, query: options.query, argv: process.argv.slice(2),
+    };
+    console.log(`\nCairn MCP overhead — ${options.backend}, ${seed.created} entries, ${options.connections} connections, ${options.duration}s × ${options.rounds} round(s), node ${process.version}, ${meta.cpus} CPUs, load ${startLoad.map((l) => l.toFixed(2)).join(' ')}`);
+    printTable(rows);
+    console.log(verdict(rows));
+    if (profile) printProfile(profiled.name, profile, options.profileOut);
+    if (options.out) writeFileSync(options.out, `${JSON.stringify({ meta, results: rows, verdict: verdict(rows), profile }, null, 2)}\n`);
+  } finally {
+    await Promise.all([stopChild(baseline), stopChild(cairn)]);
+  }
+}
+
+main().catch((error: Error) => {
+  console.error(`\nBENCHMARK ABORTED: ${error.message}`);
+  process.exitCode = 1;
+});

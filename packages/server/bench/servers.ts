@@ -1,0 +1,140 @@
+/**
+ * The servers the benchmark loads, each run by mcp-overhead.ts in a child process of its own so
+ * that the load generator and the server never share an event loop.
+ *
+ *   servers.ts baseline          a bare Hono JSON endpoint
+ *   servers.ts cairn <json>      a real Cairn with a seeded tenant (see CairnChildOptions)
+ *
+ * Talks to the parent over the fork IPC channel (see ChildMessage / ParentMessage).
+ */
+import { writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
+import { loadAccess } from '../src/domain/access.js';
+import { listDatapacks } from '../src/domain/datapacks.js';
+import { saveEntry } from '../src/domain/entries.js';
+import type { Cairn } from '../src/runtime/open-cairn.js';
+import { startTestCairn } from '../src/testing/test-cairn.js';
+import { createTenant } from '../src/testing/tenants.js';
+
+export interface CairnChildOptions {
+  postgresServerUrl?: string;
+  entries: number;
+  dataPath: string;
+}
+
+export interface SeedReport {
+  created: number;
+  duplicates: number;
+  datapacks: number;
+  seconds: number;
+}
+
+export type ChildMessage =
+  | { type: 'ready'; url: string; key?: string; seed?: SeedReport }
+  | { type: 'profile-started' }
+  | { type: 'profile-saved'; path: string }
+  | { type: 'failed'; message: string };
+
+export type ParentMessage = { type: 'profile-start' } | { type: 'profile-stop'; path: string } | { type: 'close' };
+
+function send(message: ChildMessage): Promise<void> {
+  return new Promise((resolve) => process.send!(message, () => resolve()));
+}
+
+async function runBaseline(): Promise<void> {
+  const app = new Hono().post('/json', (c) => c.json({ ok: true }));
+  const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info) => void send({ type: 'ready', url: `http://127.0.0.1:${info.port}/json` }));
+  onParentMessage(async () => {}, () => new Promise<void>((resolve) => server.close(() => resolve())));
+}
+
+async function runCairn(options: CairnChildOptions): Promise<void> {
+  const test = await startTestCairn({ postgresServerUrl: options.postgresServerUrl });
+  try {
+    const tenant = await createTenant(test.cairn);
+    const seed = await seedEntries(test.cairn, tenant.owner.id, options);
+    await send({ type: 'ready', url: test.mcpUrl, key: tenant.owner.key, seed });
+  } catch (error) {
+    await test.close();
+    throw error;
+  }
+  const profiler = new Session();
+  profiler.connect();
+  onParentMessage(
+    async (message) => {
+      if (message.type === 'profile-start') {
+        await profiler.post('Profiler.enable');
+        await profiler.post('Profiler.start');
+        await send({ type: 'profile-started' });
+      } else if (message.type === 'profile-stop') {
+        const { profile } = await profiler.post('Profiler.stop');
+        writeFileSync(message.path, JSON.stringify(profile));
+        await send({ type: 'profile-saved', path: message.path });
+      }
+    },
+    () => test.close(),
+  );
+}
+
+/** Saves `entries` LoCoMo dialogue turns through the domain layer, alternating the owner's personal and organization datapacks. */
+async function seedEntries(cairn: Cairn, ownerId: string, options: CairnChildOptions): Promise<SeedReport> {
+  const started = Date.now();
+  const access = await loadAccess(cairn.domain, { userId: ownerId, client: 'cairn-bench', via: 'cli' });
+  const packs = await listDatapacks(cairn.domain, access);
+  const turns = await loadTurns(options.dataPath);
+  let created = 0;
+  let duplicates = 0;
+  // Small batches: sequential saves make the PostgreSQL seeding needlessly slow; unbounded ones flood the pool.
+  for (let i = 0; i < turns.length && created < options.entries; i += 8) {
+    const batch = turns.slice(i, Math.min(i + 8, i + options.entries - created));
+    const results = await Promise.all(
+      batch.map((turn, j) => saveEntry(cairn.domain, access, { ...turn, datapack: packs[(i + j) % packs.length]!.id })),
+    );
+    for (const r of results) r.status === 'created' ? created++ : duplicates++;
+  }
+  if (created < options.entries) throw new Error(`only ${created} distinct entries could be seeded from ${options.dataPath} (asked for ${options.entries})`);
+  return { created, duplicates, datapacks: packs.length, seconds: (Date.now() - started) / 1000 };
+}
+
+interface LocomoTurn {
+  speaker: string;
+  text: string;
+  blip_caption?: string;
+}
+
+/** Every dialogue turn of the LoCoMo file as a conversation entry; read at run time, never copied into the repo. */
+async function loadTurns(path: string) {
+  const samples = JSON.parse(await readFile(path, 'utf8')) as { sample_id: string; conversation: Record<string, unknown> }[];
+  return samples.flatMap(({ sample_id, conversation }) =>
+    Object.entries(conversation)
+      .filter((pair): pair is [string, LocomoTurn[]] => /^session_\d+$/.test(pair[0]) && Array.isArray(pair[1]))
+      .flatMap(([session, turns]) =>
+        turns.map((turn) => ({
+          kind: 'conversation' as const,
+          title: `${turn.speaker}, ${String(conversation[`${session}_date_time`] ?? session)}`,
+          content: turn.blip_caption ? `${turn.text} [shares a photo: ${turn.blip_caption}]` : turn.text,
+          tags: [sample_id.toLowerCase(), turn.speaker.toLowerCase()],
+        })),
+      ),
+  );
+}
+
+function onParentMessage(handle: (message: ParentMessage) => Promise<void>, close: () => Promise<void>): void {
+  const shutdown = async () => {
+    await close().catch((error: Error) => console.error(`close failed: ${error.message}`));
+    process.exit(0);
+  };
+  process.on('disconnect', () => void shutdown());
+  process.on('message', (message: ParentMessage) => {
+    if (message.type === 'close') void shutdown();
+    else handle(message).catch((error: Error) => void send({ type: 'failed', message: error.message }));
+  });
+}
+
+const [role, json] = process.argv.slice(2);
+const started = role === 'baseline' ? runBaseline() : role === 'cairn' ? runCairn(JSON.parse(json ?? '{}') as CairnChildOptions) : Promise.reject(new Error(`unknown role ${role}`));
+started.catch((error: Error) => {
+  void send({ type: 'failed', message: error.stack ?? error.message }).then(() => process.exit(1));
+});

@@ -1,0 +1,46 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { CairnError } from '../errors/cairn-error.js';
+import { createApiKey } from './api-keys.js';
+import type { DomainDeps } from './deps.js';
+import { parse } from './parse-input.js';
+
+/** Setup codes start with this, so a pasted code is recognisable (and scannable). */
+export const SETUP_CODE_PREFIX = 'cairn_stp_';
+/** A code is good for one exchange within ten minutes. */
+export const SETUP_CODE_TTL_MS = 10 * 60 * 1000;
+
+/** Input of the exchange: the code, and what to name the key after. */
+export const exchangeInput = z.object({
+  code: z.string().trim().min(1).max(100),
+  client: z.string().trim().min(1).max(40).regex(/^[a-z0-9-]+$/, 'must be a client id such as "cursor"'),
+  host: z.string().trim().min(1).max(100),
+});
+
+/** Mints a one-time code that an installer can trade for a fresh API key of this user. */
+export async function createSetupCode(deps: DomainDeps, userId: string): Promise<{ code: string; expiresAt: string }> {
+  const code = SETUP_CODE_PREFIX + randomBytes(18).toString('base64url');
+  const createdAt = deps.now();
+  const expiresAt = new Date(Date.parse(createdAt) + SETUP_CODE_TTL_MS).toISOString();
+  await deps.store.insertSetupCode({ codeHash: hash(code), userId, createdAt, expiresAt });
+  return { code, expiresAt };
+}
+
+/**
+ * Trades a code for a new key named after the client and host. The code is consumed first and
+ * atomically, so two installers racing with one code cannot both get a key.
+ */
+export async function exchangeSetupCode(deps: DomainDeps, raw: z.input<typeof exchangeInput>): Promise<{ key: string; keyId: string; name: string }> {
+  const input = parse(exchangeInput, raw);
+  const userId = await deps.store.consumeSetupCode(hash(input.code), deps.now());
+  if (!userId) {
+    throw new CairnError('unauthenticated', 'This setup code is not valid: it was already used, has expired (codes last 10 minutes) or was mistyped. Get a new one from the portal (Datapacks > Connect) and run the command again.');
+  }
+  const name = `${input.client} on ${input.host}`;
+  const { key, record } = await createApiKey(deps, userId, name);
+  return { key, keyId: record.id, name };
+}
+
+function hash(code: string): string {
+  return createHash('sha256').update(code).digest('hex');
+}

@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { callTool, connectMcpClient } from '../../src/testing/mcp-client.js';
+import { type TestCairn, startTestCairn } from '../../src/testing/test-cairn.js';
+import { type TestTenant, createTenant } from '../../src/testing/tenants.js';
+
+let server: TestCairn;
+let tenant: TestTenant;
+
+before(async () => {
+  server = await startTestCairn();
+  tenant = await createTenant(server.cairn);
+});
+after(() => server?.close());
+
+const mint = async (key: string) => {
+  const res = await fetch(`${server.baseUrl}/api/v1/setup-codes`, { method: 'POST', headers: { authorization: `Bearer ${key}` } });
+  assert.equal(res.status, 201);
+  return (await res.json()) as { code: string; expiresAt: string };
+};
+const exchange = (body: unknown) =>
+  fetch(`${server.baseUrl}/api/v1/setup-codes/exchange`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'user-agent': 'cairn-mcp-installer/1.0' },
+    body: JSON.stringify(body),
+  });
+
+describe('one-time setup codes', () => {
+  test('a code is traded once for a fresh key named after the client and host, which then works on /mcp', async () => {
+    const { code, expiresAt } = await mint(tenant.member.key);
+    assert.match(code, /^cairn_stp_[A-Za-z0-9_-]{24}$/);
+    const ttl = Date.parse(expiresAt) - Date.now();
+    assert.ok(ttl > 9 * 60_000 && ttl <= 10 * 60_000, `expires in 10 minutes (${ttl} ms)`);
+    const res = await exchange({ code, client: 'cursor', host: 'laptop-7' });
+    assert.equal(res.status, 200);
+    const { key, name } = (await res.json()) as { key: string; name: string };
+    assert.equal(name, 'cursor on laptop-7');
+    const client = await connectMcpClient(server.mcpUrl, key);
+    const packs = await callTool(client, 'list_datapacks');
+    await client.close();
+    assert.ok(packs.teams.some((t: { id: string }) => t.id === tenant.teamId), 'the key acts as the user who minted the code');
+    const again = await exchange({ code, client: 'cursor', host: 'laptop-7' });
+    assert.equal(again.status, 401);
+    assert.match(((await again.json()) as { error: { message: string } }).error.message, /already used, has expired .* Get a new one/);
+  });
+
+  test('two installers racing with one code: exactly one key', async () => {
+    const { code } = await mint(tenant.owner.key);
+    const answers = await Promise.all(Array.from({ length: 5 }, (_, i) => exchange({ code, client: 'codex', host: `h${i}` })));
+    assert.deepEqual(answers.map((a) => a.status).sort(), [200, 401, 401, 401, 401]);
+  });
+
+  test('an expired or unknown code is refused; bad input says which field', async () => {
+    const { code } = await mint(tenant.owner.key);
+    await server.cairn.store.db.updateTable('setup_code').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).execute();
+    assert.equal((await exchange({ code, client: 'kiro', host: 'h' })).status, 401);
+    assert.equal((await exchange({ code: 'cairn_stp_nope', client: 'kiro', host: 'h' })).status, 401);
+    const bad = await exchange({ code, client: 'Not A Client!', host: 'h' });
+    assert.equal(bad.status, 400);
+    assert.match(((await bad.json()) as { error: { message: string } }).error.message, /client/);
+  });
+
+  test('minting needs a signed-in caller', async () => {
+    assert.equal((await fetch(`${server.baseUrl}/api/v1/setup-codes`, { method: 'POST' })).status, 401);
+  });
+});
