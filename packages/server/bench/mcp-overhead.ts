@@ -39,6 +39,8 @@ interface Options {
 
 interface Target {
   name: string;
+  /** Defaults to POST. */
+  method?: 'GET' | 'POST';
   url: string;
   headers: Record<string, string>;
   body: string;
@@ -79,7 +81,8 @@ function parseOptions(): Options {
       query: { type: 'string', default: 'camping trip with the kids' },
       backend: { type: 'string', default: 'sqlite' },
       'database-url': { type: 'string' },
-      data: { type: 'string', default: '/work/shared/data/locomo-dev.json' },
+      // The shared folder sits beside the repository: <repo>/../shared/data.
+      data: { type: 'string', default: new URL('../../../../shared/data/locomo-dev.json', import.meta.url).pathname },
       out: { type: 'string' },
       profile: { type: 'string' },
       'profile-seconds': { type: 'string', default: '5' },
@@ -156,6 +159,24 @@ function baselineTarget(url: string): Target {
   };
 }
 
+/** The same search through the JSON API: the domain work without the MCP layer, to isolate MCP's own cost. */
+function jsonApiSearchTarget(cairn: Child, options: Options): Target {
+  const url = new URL('/api/v1/search', cairn.ready.url);
+  url.searchParams.set('q', options.query);
+  return {
+    name: 'JSON API search (no MCP)',
+    method: 'GET',
+    url: url.toString(),
+    headers: { Authorization: `Bearer ${cairn.ready.key}` },
+    body: '',
+    check: (status, _type, text) => {
+      const hits = status === 200 ? ((JSON.parse(text) as { results?: unknown[] }).results?.length ?? 0) : 0;
+      return hits >= 3 ? undefined : `status ${status}, ${hits} results: ${text.slice(0, 300)}`;
+    },
+    looksRight: (body) => body.startsWith('{"results":['),
+  };
+}
+
 function mcpTargets(cairn: Child, options: Options): Target[] {
   const { url, key, seed } = cairn.ready;
   const headers = {
@@ -200,7 +221,7 @@ function checkMcpResponse(status: number, contentType: string, text: string, che
 }
 
 async function verify(target: Target): Promise<void> {
-  const response = await fetch(target.url, { method: 'POST', headers: target.headers, body: target.body });
+  const response = await fetch(target.url, { method: target.method ?? 'POST', headers: target.headers, ...(target.method !== 'GET' && { body: target.body }) });
   const text = await response.text();
   const problem = target.check(response.status, response.headers.get('content-type') ?? '', text);
   if (problem) throw new Error(`${target.name} does not answer correctly, refusing to benchmark it: ${problem}`);
@@ -212,9 +233,9 @@ async function verify(target: Target): Promise<void> {
 async function load(target: Target, options: Options, seconds: number): Promise<Run> {
   const instance = autocannon({
     url: target.url,
-    method: 'POST',
+    method: target.method ?? 'POST',
     headers: target.headers,
-    body: target.body,
+    ...(target.method !== 'GET' && { body: target.body }),
     connections: options.connections,
     duration: seconds,
     verifyBody: target.looksRight,
@@ -340,7 +361,7 @@ async function main(): Promise<void> {
     [baseline, cairn] = await Promise.all([startChild(['baseline']), startChild(['cairn', JSON.stringify(cairnOptions)])]);
     const seed = cairn.ready.seed as SeedReport;
     process.stderr.write(`seeded ${seed.created} entries into ${seed.datapacks} datapacks in ${seed.seconds}s (${options.backend})\n`);
-    const targets = [baselineTarget(baseline.ready.url), ...mcpTargets(cairn, options)];
+    const targets = [baselineTarget(baseline.ready.url), jsonApiSearchTarget(cairn, options), ...mcpTargets(cairn, options)];
     for (const target of targets) await verify(target);
 
     const rows = toRows(targets, await measureAll(targets, options));
