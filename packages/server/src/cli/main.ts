@@ -1,8 +1,9 @@
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../config/load-config.js';
+import { type CairnConfig, ConfigError, loadConfig } from '../config/load-config.js';
 import { CairnError } from '../errors/cairn-error.js';
 import { openCairn } from '../runtime/open-cairn.js';
 import { type Options, keysCreate, keysList, keysRevoke, setupCodesCreate, teamsAddMember, teamsCreate, usersCreate } from './commands.js';
+import { explainStartupError } from './explain-error.js';
 import { runServe } from './serve-command.js';
 
 const USAGE = `Usage: cairn <command>
@@ -27,6 +28,8 @@ const COMMANDS: Record<string, (cairn: Awaited<ReturnType<typeof openCairn>>, o:
   'teams add-member': teamsAddMember,
 };
 
+let config: CairnConfig | undefined;
+
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -42,7 +45,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return group || values.help ? 0 : 2;
   }
-  const config = loadConfig(process.env);
+  config = loadConfig(process.env);
   if (group === 'serve') return runServe(config);
   const command = COMMANDS[`${group} ${verb}`];
   if (!command) {
@@ -63,7 +66,9 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    if (error instanceof CairnError || error instanceof ConfigError) process.stderr.write(`cairn: ${error.message}\n`);
+    const explained = explainStartupError(error, config);
+    if (explained) process.stderr.write(`cairn: ${explained}\n`);
+    else if (error instanceof CairnError || error instanceof ConfigError) process.stderr.write(`cairn: ${error.message}\n`);
     else if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) process.stderr.write(`cairn: ${(error as Error).message}\n\n${USAGE}`);
     else process.stderr.write(`cairn: ${(error as Error).stack ?? String(error)}\n`);
     process.exitCode = 1;
