@@ -1,10 +1,11 @@
-// Runs every *.test.ts under src/ and test/ with node's test runner (TypeScript through tsx).
+// Runs every *.test.ts under the package's src/ and test/ with node's test runner (TypeScript through tsx).
 // Node 20's --test takes no globs, hence the walk. Extra arguments narrow the run to matching paths.
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
-const root = new URL('..', import.meta.url).pathname;
+// npm runs a workspace's scripts in that workspace's folder.
+const root = process.cwd();
 const filters = process.argv.slice(2);
 
 function* walk(dir) {
@@ -15,7 +16,7 @@ function* walk(dir) {
   }
 }
 
-const files = ['src', 'test'].flatMap((dir) => [...walk(join(root, dir))]).filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
+const files = ['src', 'test'].filter((dir) => existsSync(join(root, dir))).flatMap((dir) => [...walk(join(root, dir))]).filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
 if (files.length === 0) {
   console.error(`No test files match ${filters.join(' ')}`);
   process.exit(1);

@@ -1,0 +1,34 @@
+import { CODEX_TOKEN_ENV, INSTALLER_USER_AGENT } from './constants.js';
+
+/** Arguments (after `claude`) that add the entry at user scope, as spec part 4.2 gives them; no key means OAuth. */
+export function claudeMcpAddArgs(serverName: string, mcpUrl: string, apiKey?: string): string[] {
+  const args = ['mcp', 'add', '--scope', 'user', '--transport', 'http', serverName, mcpUrl];
+  if (apiKey !== undefined) args.push('--header', `Authorization: Bearer ${apiKey}`, '--header', `User-Agent: ${INSTALLER_USER_AGENT}`);
+  return args;
+}
+
+/** Arguments (after `claude`) that remove the user-scope entry. */
+export function claudeMcpRemoveArgs(serverName: string): string[] {
+  return ['mcp', 'remove', serverName, '-s', 'user'];
+}
+
+/** A command line for display, quoting each argument for a POSIX shell where needed. */
+export function shellCommand(program: string, args: readonly string[]): string {
+  return [program, ...args].map(shellQuote).join(' ');
+}
+
+/** The `claude mcp add …` command line a user can paste. */
+export function claudeMcpAddCommand(serverName: string, mcpUrl: string, apiKey?: string): string {
+  return shellCommand('claude', claudeMcpAddArgs(serverName, mcpUrl, apiKey));
+}
+
+/** How to set Codex's token variable for the user: `launchctl setenv` on macOS, a shell profile line elsewhere. */
+export function codexTokenCommand(platform: NodeJS.Platform, apiKey: string): string {
+  if (platform === 'darwin') return shellCommand('launchctl', ['setenv', CODEX_TOKEN_ENV, apiKey]);
+  if (platform === 'win32') return `setx ${CODEX_TOKEN_ENV} "${apiKey}"`;
+  return `export ${CODEX_TOKEN_ENV}=${shellQuote(apiKey)}`;
+}
+
+function shellQuote(arg: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(arg) ? arg : `"${arg.replace(/(["\\$`])/g, '\\$1')}"`;
+}

@@ -1,0 +1,26 @@
+/** The User-Agent every API-key request to Cairn must carry (spec parts 2, 5 and 9). */
+export const INSTALLER_USER_AGENT = 'cairn-mcp-installer/1.0';
+
+/** The stdio-to-HTTP bridge the chat desktop client runs, pinned as spec part 9 requires. */
+export const BRIDGE_PACKAGE = 'mcp-remote@0.1.38';
+
+/** The environment variable that carries `Bearer <key>` to the bridge; args reference it as `${AUTH_HEADER}`. */
+export const BRIDGE_AUTH_ENV = 'AUTH_HEADER';
+
+/** The environment variable Codex reads the bearer token from. */
+export const CODEX_TOKEN_ENV = 'CAIRN_MCP_TOKEN';
+
+/** The default name of the MCP entry in a client's configuration. */
+export const DEFAULT_SERVER_NAME = 'cairn';
+
+/** Every API key starts with this. */
+export const KEY_PREFIX = 'cairn_tkn_';
+
+/** The prompt that verifies a connection from inside any client (spec part 4.2, rule 7). */
+export const VERIFICATION_PROMPT = 'List my Cairn datapacks.';
+
+/** The MCP address for a Cairn base URL (or an address that already ends in /mcp). */
+export function mcpUrlFor(baseOrMcpUrl: string): string {
+  const trimmed = baseOrMcpUrl.trim().replace(/\/+$/, '');
+  return trimmed.endsWith('/mcp') ? trimmed : `${trimmed}/mcp`;
+}

@@ -1,0 +1,90 @@
+// Golden shapes: spec part 2 (with design.md's placeholders filled in), written out literally.
+import { deepStrictEqual, equal, ok } from 'node:assert/strict';
+import { test } from 'node:test';
+import { CLIENTS } from './catalog.js';
+import { claudeMcpAddArgs, claudeMcpAddCommand, codexTokenCommand } from './commands.js';
+import { mcpUrlFor } from './constants.js';
+import { bridgeEntry, codexTomlTable, headerEntry, oauthEntry } from './entries.js';
+
+const URL = 'https://cairn.example.com/mcp';
+const KEY = 'cairn_tkn_abc123';
+
+test('header-based entry: url + Authorization with Bearer + the installer User-Agent', () => {
+  deepStrictEqual(headerEntry(URL, KEY), {
+    url: 'https://cairn.example.com/mcp',
+    headers: { Authorization: 'Bearer cairn_tkn_abc123', 'User-Agent': 'cairn-mcp-installer/1.0' },
+  });
+});
+
+test('OAuth entry: url only, no headers object', () => {
+  deepStrictEqual(oauthEntry(URL), { url: URL });
+  ok(!('headers' in oauthEntry(URL)));
+});
+
+test('bridge entry: command, args in the exact order, key only in env.AUTH_HEADER', () => {
+  const entry = bridgeEntry(URL, KEY);
+  deepStrictEqual(entry, {
+    command: 'npx',
+    args: ['-y', 'mcp-remote@0.1.38', URL, '--transport', 'http-only', '--header', 'Authorization:${AUTH_HEADER}', '--header', 'User-Agent:cairn-mcp-installer/1.0'],
+    env: { AUTH_HEADER: 'Bearer cairn_tkn_abc123' },
+  });
+  const args = entry.args as string[];
+  for (const arg of args.filter((_, i) => args[i - 1] === '--header')) ok(!arg.includes(' '), `no space in header arg ${arg}`);
+  ok(!JSON.stringify(args).includes(KEY), 'the key is not in args');
+  const referenced = /\$\{(\w+)\}/.exec(args.join(' '))?.[1];
+  deepStrictEqual(Object.keys(entry.env as object), [referenced], 'env name equals the ${…} reference');
+});
+
+test('per-client entries, API key and OAuth', () => {
+  const headers = { Authorization: `Bearer ${KEY}`, 'User-Agent': 'cairn-mcp-installer/1.0' };
+  const expected: Record<string, [unknown, unknown]> = {
+    'claude-desktop': [bridgeEntry(URL, KEY), { url: URL }],
+    'claude-code': [{ type: 'http', url: URL, headers }, { type: 'http', url: URL }],
+    cursor: [{ url: URL, headers }, { url: URL }],
+    vscode: [{ type: 'http', url: URL, headers }, { type: 'http', url: URL }],
+    codex: [{ url: URL, bearer_token_env_var: 'CAIRN_MCP_TOKEN', http_headers: { 'User-Agent': 'cairn-mcp-installer/1.0' } }, { url: URL }],
+    kiro: [{ url: URL, headers }, { url: URL }],
+    'gemini-cli': [{ type: 'http', url: URL, headers }, { type: 'http', url: URL }],
+    windsurf: [{ serverUrl: URL, headers }, { serverUrl: URL }],
+  };
+  deepStrictEqual(Object.keys(CLIENTS).sort(), Object.keys(expected).sort());
+  for (const [id, [withKey, oauth]] of Object.entries(expected)) {
+    const client = CLIENTS[id as keyof typeof CLIENTS];
+    deepStrictEqual(client.entry(URL, KEY), withKey, id);
+    deepStrictEqual(client.entry(URL), oauth, `${id} oauth`);
+  }
+  equal(CLIENTS.vscode.containerKey, 'servers');
+  equal(CLIENTS.codex.containerKey, 'mcp_servers');
+  ok(!JSON.stringify(CLIENTS.codex.entry(URL, KEY)).includes(KEY), 'codex keeps the key out of the file');
+});
+
+test('codex TOML table, exactly as Codex reads it', () => {
+  equal(
+    codexTomlTable('cairn', URL, 'api-key'),
+    '[mcp_servers.cairn]\nurl = "https://cairn.example.com/mcp"\nbearer_token_env_var = "CAIRN_MCP_TOKEN"\nhttp_headers = { "User-Agent" = "cairn-mcp-installer/1.0" }\n',
+  );
+  equal(codexTomlTable('my cairn', URL, 'oauth'), '[mcp_servers."my cairn"]\nurl = "https://cairn.example.com/mcp"\n');
+});
+
+test('claude mcp add: user scope, http transport, headers with a space after the colon', () => {
+  deepStrictEqual(claudeMcpAddArgs('cairn', URL, KEY), [
+    'mcp', 'add', '--scope', 'user', '--transport', 'http', 'cairn', URL,
+    '--header', 'Authorization: Bearer cairn_tkn_abc123', '--header', 'User-Agent: cairn-mcp-installer/1.0',
+  ]);
+  equal(
+    claudeMcpAddCommand('cairn', URL, KEY),
+    'claude mcp add --scope user --transport http cairn https://cairn.example.com/mcp --header "Authorization: Bearer cairn_tkn_abc123" --header "User-Agent: cairn-mcp-installer/1.0"',
+  );
+  equal(claudeMcpAddCommand('cairn', URL), 'claude mcp add --scope user --transport http cairn https://cairn.example.com/mcp');
+});
+
+test('codex token variable: launchctl on macOS, a profile line elsewhere', () => {
+  equal(codexTokenCommand('darwin', KEY), 'launchctl setenv CAIRN_MCP_TOKEN cairn_tkn_abc123');
+  equal(codexTokenCommand('linux', KEY), 'export CAIRN_MCP_TOKEN=cairn_tkn_abc123');
+});
+
+test('mcpUrlFor appends /mcp once', () => {
+  equal(mcpUrlFor('https://cairn.example.com'), URL);
+  equal(mcpUrlFor('https://cairn.example.com/'), URL);
+  equal(mcpUrlFor(URL), URL);
+});

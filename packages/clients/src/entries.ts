@@ -1,0 +1,69 @@
+import { BRIDGE_AUTH_ENV, BRIDGE_PACKAGE, CODEX_TOKEN_ENV, INSTALLER_USER_AGENT } from './constants.js';
+
+/** A client MCP entry as it sits in a config file (JSON object or TOML table). */
+export type McpEntry = Record<string, unknown>;
+
+/** The two request headers of the API-key method (spec part 5): `Bearer ` prefix and the installer User-Agent. */
+export function apiKeyHeaders(apiKey: string): Record<string, string> {
+  return { Authorization: `Bearer ${apiKey}`, 'User-Agent': INSTALLER_USER_AGENT };
+}
+
+/** Header-based entry (spec part 2): url + Authorization + User-Agent. */
+export function headerEntry(mcpUrl: string, apiKey: string): McpEntry {
+  return { url: mcpUrl, headers: apiKeyHeaders(apiKey) };
+}
+
+/** OAuth entry (spec part 2): the header-based shape with `url` only, no `headers` object. */
+export function oauthEntry(mcpUrl: string): McpEntry {
+  return { url: mcpUrl };
+}
+
+/** The bridge arguments in the exact order of spec part 2; the key never appears here, only `${AUTH_HEADER}`. */
+export function bridgeArgs(mcpUrl: string): string[] {
+  return [
+    '-y',
+    BRIDGE_PACKAGE,
+    mcpUrl,
+    '--transport',
+    'http-only',
+    '--header',
+    `Authorization:\${${BRIDGE_AUTH_ENV}}`,
+    '--header',
+    `User-Agent:${INSTALLER_USER_AGENT}`,
+  ];
+}
+
+/** Bridge-based entry for the chat desktop client: `npx` + bridge args, the key only in `env.AUTH_HEADER`. */
+export function bridgeEntry(mcpUrl: string, apiKey: string): McpEntry {
+  return { command: 'npx', args: bridgeArgs(mcpUrl), env: { [BRIDGE_AUTH_ENV]: `Bearer ${apiKey}` } };
+}
+
+/** Entry with `type: "http"` (Claude Code, VS Code, Gemini CLI); without a key it is the OAuth entry. */
+export function typedHttpEntry(mcpUrl: string, apiKey?: string): McpEntry {
+  return apiKey === undefined ? { type: 'http', url: mcpUrl } : { type: 'http', url: mcpUrl, headers: apiKeyHeaders(apiKey) };
+}
+
+/** Windsurf's entry: the header-based shape with its `serverUrl` key. */
+export function windsurfEntry(mcpUrl: string, apiKey?: string): McpEntry {
+  return apiKey === undefined ? { serverUrl: mcpUrl } : { serverUrl: mcpUrl, headers: apiKeyHeaders(apiKey) };
+}
+
+/** Codex's `[mcp_servers.<name>]` table: the key stays in `CAIRN_MCP_TOKEN`, never in the file. */
+export function codexEntry(mcpUrl: string, method: 'api-key' | 'oauth'): McpEntry {
+  if (method === 'oauth') return { url: mcpUrl };
+  return { url: mcpUrl, bearer_token_env_var: CODEX_TOKEN_ENV, http_headers: { 'User-Agent': INSTALLER_USER_AGENT } };
+}
+
+/** The Codex entry as a TOML table, written this way when the entry is new. */
+export function codexTomlTable(serverName: string, mcpUrl: string, method: 'api-key' | 'oauth'): string {
+  const lines = [`[mcp_servers.${tomlKey(serverName)}]`, `url = ${JSON.stringify(mcpUrl)}`];
+  if (method === 'api-key') {
+    lines.push(`bearer_token_env_var = ${JSON.stringify(CODEX_TOKEN_ENV)}`);
+    lines.push(`http_headers = { "User-Agent" = ${JSON.stringify(INSTALLER_USER_AGENT)} }`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function tomlKey(key: string): string {
+  return /^[A-Za-z0-9_-]+$/.test(key) ? key : JSON.stringify(key);
+}

@@ -1,0 +1,27 @@
+export { CLIENT_ALIASES, CLIENT_IDS, type ClientId, resolveClientId } from './client-ids.js';
+export { CLIENTS, type ClientInfo, type Method, type MethodInfo, type StepContext, clientInfo } from './catalog.js';
+export { type EntryInfo, classifyEntry } from './classify-entry.js';
+export { claudeMcpAddArgs, claudeMcpAddCommand, claudeMcpRemoveArgs, codexTokenCommand, shellCommand } from './commands.js';
+export { type PathContext, configPath } from './config-paths.js';
+export {
+  BRIDGE_AUTH_ENV,
+  BRIDGE_PACKAGE,
+  CODEX_TOKEN_ENV,
+  DEFAULT_SERVER_NAME,
+  INSTALLER_USER_AGENT,
+  KEY_PREFIX,
+  VERIFICATION_PROMPT,
+  mcpUrlFor,
+} from './constants.js';
+export {
+  type McpEntry,
+  apiKeyHeaders,
+  bridgeArgs,
+  bridgeEntry,
+  codexEntry,
+  codexTomlTable,
+  headerEntry,
+  oauthEntry,
+  typedHttpEntry,
+  windsurfEntry,
+} from './entries.js';

@@ -1,0 +1,22 @@
+// Bundles the installer into ONE file with no runtime dependencies, so `npx <tarball>` installs nothing else.
+import { chmodSync, mkdirSync } from 'node:fs';
+import { build } from 'esbuild';
+
+const root = new URL('..', import.meta.url).pathname;
+const outfile = `${root}dist/cairn-mcp-installer.js`;
+mkdirSync(`${root}dist`, { recursive: true });
+await build({
+  entryPoints: [`${root}src/bin.ts`],
+  outfile,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  // Old enough that an outdated Node still parses the file and prints the version message.
+  target: 'node18',
+  // jsonc-parser's "main" is UMD with dynamic requires esbuild cannot follow; its "module" build is plain ESM.
+  mainFields: ['module', 'main'],
+  minify: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+chmodSync(outfile, 0o755);

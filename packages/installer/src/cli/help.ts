@@ -1,0 +1,27 @@
+import { CLIENT_IDS } from '@cairn/clients';
+
+/** The installer's own version (printed by --version). */
+export const INSTALLER_VERSION = '1.0.0';
+
+/** The --help text. */
+export const HELP = `cairn-mcp-installer ${INSTALLER_VERSION} — connects an AI client to Cairn's MCP server
+
+Usage:
+  npx cairn-mcp-installer --client <id> --url <cairn url> [options]
+  npx cairn-mcp-installer --client <id> --uninstall [--server-name <name>]
+
+Clients: ${CLIENT_IDS.join(', ')} (kiro-cli and kiro-ide are aliases of kiro)
+
+Options:
+  --client <id>          the client to set up (required)
+  --url <url>            your Cairn address (…/mcp is added when missing)
+  --api-key <key>        the API key (cairn_tkn_…); or set CAIRN_API_KEY; otherwise asked for, hidden
+  --setup-code <code>    a one-time code from the portal, traded for a fresh key (keeps keys out of shell history)
+  --oauth                url-only entry: the client signs in in the browser (not for kiro)
+  --server-name <name>   the entry's name (default: cairn)
+  --uninstall            remove the entry (only that entry)
+  --dry-run              show the change as a diff; write nothing
+  --yes                  do not ask before writing
+  --help, --version
+
+Re-running updates the entry in place; a file that does not parse is left untouched.`;

@@ -1,0 +1,20 @@
+import { type ClientInfo, type McpEntry, codexTomlTable } from '@cairn/clients';
+import { editJson } from '../files/json-edit.js';
+import { editTomlTable } from '../files/toml-edit.js';
+import type { ConfigInspection } from './inspect-config.js';
+
+/** The file's new text with the entry set (or removed, with `undefined`); equal to the old text when nothing changes. */
+export function editEntry(client: ClientInfo, config: ConfigInspection, serverName: string, entry: McpEntry | undefined, mcpUrl = ''): string {
+  if (entry !== undefined && config.existing && sameValue(config.existing.value, entry)) return config.text;
+  if (entry === undefined && !config.existing) return config.text;
+  if (client.format === 'toml') {
+    const method = 'bearer_token_env_var' in (entry ?? {}) ? 'api-key' : 'oauth';
+    return editTomlTable(config.path, config.text, client.containerKey, serverName, entry, codexTomlTable(serverName, mcpUrl, method));
+  }
+  return editJson(config.text, [client.containerKey, serverName], entry);
+}
+
+/** Deep equality of plain JSON/TOML values, key order included (so a reordered entry is rewritten once, then stable). */
+export function sameValue(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}

@@ -1,0 +1,99 @@
+import { CLIENTS, CODEX_TOKEN_ENV, type ClientInfo, codexTokenCommand, mcpUrlFor, shellCommand, claudeMcpAddArgs, claudeMcpRemoveArgs } from '@cairn/clients';
+import { InstallerError } from '../files/config-error.js';
+import { unifiedDiff } from '../files/unified-diff.js';
+import { protectConfig, writeConfig } from '../files/write-config.js';
+import { claudeCliInstall } from './claude-cli.js';
+import type { InstallRequest, Machine } from './context.js';
+import { editEntry, sameValue } from './edit-entry.js';
+import { inspectConfig } from './inspect-config.js';
+import { assertOneMethod } from './one-method.js';
+import { maskKey, resolveApiKey } from './resolve-key.js';
+
+/** Writes (or updates) the client's Cairn entry; returns the exit code. */
+export async function runInstall(request: InstallRequest, machine: Machine): Promise<number> {
+  const client = CLIENTS[request.client];
+  const method = request.oauth ? 'oauth' : 'api-key';
+  if (request.oauth && !client.installerOAuth.supported) throw new InstallerError(`${client.installerOAuth.reason}\nWithout --oauth the installer sets up ${client.displayName} with an API key.`, 2);
+  const config = inspectConfig(client, request.serverName, machine);
+  const existing = config.existing?.info;
+  const url = request.url ?? existing?.url;
+  if (!url) throw new InstallerError('--url is required: the address of your Cairn, for example --url https://cairn.example.com', 2);
+  const mcpUrl = mcpUrlFor(url);
+  assertOneMethod(client, config, request.serverName, mcpUrl, method);
+  const fallbackKey = existing?.apiKey ?? (client.id === 'codex' ? machine.env[CODEX_TOKEN_ENV] : undefined);
+  const apiKey = method === 'api-key' ? await resolveApiKey(request, machine, request.url, fallbackKey) : undefined;
+  const mask = (text: string) => (apiKey ? text.split(apiKey).join(maskKey(apiKey)) : text);
+  const entry = client.entry(mcpUrl, apiKey);
+  const upToDate = config.existing !== undefined && sameValue(config.existing.value, entry);
+  if (config.existing && existing?.legacy) machine.out(`Found the older "${request.serverName}" entry (API_KEY header or --allow-http bridge): it is migrated to the current shape.`);
+
+  if (client.id === 'claude-code' && machine.which('claude')) {
+    if (upToDate) machine.out(`Already up to date: ${config.path} (no command run).`);
+    else if (request.dryRun) {
+      machine.out('Dry run: would run');
+      if (config.existing) machine.out(`  ${shellCommand('claude', claudeMcpRemoveArgs(request.serverName))}`);
+      machine.out(`  ${mask(shellCommand('claude', claudeMcpAddArgs(request.serverName, mcpUrl, apiKey)))}`);
+      return 0;
+    } else {
+      for (const command of await claudeCliInstall(machine, request.serverName, mcpUrl, apiKey, config.existing !== undefined, mask)) machine.out(`Ran: ${command}`);
+    }
+    if (!request.dryRun && apiKey && protectConfig(config.path)) machine.out(`Set ${config.target} to mode 0600 (it holds a key).`);
+    finish(client, machine, request, apiKey);
+    return 0;
+  }
+
+  const after = editEntry(client, config, request.serverName, entry, mcpUrl);
+  const secret = apiKey !== undefined && client.format !== 'toml';
+  if (request.dryRun) {
+    machine.out(after === config.text ? `Dry run: no change to ${config.path}.` : `Dry run: nothing written. The change to ${config.target}:`);
+    if (after !== config.text) machine.out(mask(unifiedDiff(config.target, config.text, after)).trimEnd());
+    if (client.id === 'codex' && apiKey) machine.out(`Would set ${CODEX_TOKEN_ENV} for your user.`);
+    return 0;
+  }
+  if (after === config.text) {
+    machine.out(`Already up to date: ${config.path}`);
+    if (secret && protectConfig(config.path)) machine.out(`Set ${config.target} to mode 0600 (it holds a key).`);
+  } else {
+    if (!request.yes) {
+      machine.out(mask(unifiedDiff(config.target, config.text, after)).trimEnd());
+      if ((await machine.confirm(`Write this change to ${config.target}?`)) === false) {
+        machine.out('Nothing written.');
+        return 1;
+      }
+    }
+    const written = writeConfig(config.path, after, { secret });
+    const link = written.target === config.path ? '' : ` (the target of the symlink ${config.path})`;
+    machine.out(`${config.existing ? 'Updated' : 'Added'} "${request.serverName}" in ${written.target}${link}${secret ? ', mode 0600' : ''}.`);
+    if (written.backup) machine.out(`Backup of the previous file: ${written.backup}`);
+  }
+  if (client.id === 'codex' && apiKey) await setCodexToken(machine, apiKey);
+  finish(client, machine, request, apiKey);
+  return 0;
+}
+
+async function setCodexToken(machine: Machine, apiKey: string): Promise<void> {
+  if (machine.platform === 'darwin') {
+    const set = await machine.run('launchctl', ['setenv', CODEX_TOKEN_ENV, apiKey]);
+    const get = await machine.run('launchctl', ['getenv', CODEX_TOKEN_ENV]);
+    if (set.code === 0 && get.stdout.trim() === apiKey) {
+      machine.out(`Set ${CODEX_TOKEN_ENV} for your user session (launchctl setenv; checked with launchctl getenv). It lasts until you log out: add the same line to a login item to keep it.`);
+      return;
+    }
+    machine.out(`Could not set ${CODEX_TOKEN_ENV} with launchctl (${(set.stderr || get.stderr).trim() || 'value not read back'}). Run it yourself:`);
+    machine.out(`  ${codexTokenCommand('darwin', apiKey)}`);
+    return;
+  }
+  if (machine.env[CODEX_TOKEN_ENV] === apiKey) {
+    machine.out(`${CODEX_TOKEN_ENV} is already set to this key in your environment.`);
+    return;
+  }
+  const profile = machine.platform === 'win32' ? 'a terminal' : 'your shell profile (~/.bashrc, ~/.zshrc or ~/.profile)';
+  machine.out(`Codex reads the key from ${CODEX_TOKEN_ENV}. Add this line to ${profile}, then open a new terminal:`);
+  machine.out(`  ${codexTokenCommand(machine.platform, apiKey)}`);
+}
+
+function finish(client: ClientInfo, machine: Machine, request: InstallRequest, apiKey: string | undefined): void {
+  machine.out(`${client.displayName} is set up with ${apiKey ? `the API key ${maskKey(apiKey)}` : 'OAuth (sign in in the browser when the client asks)'}.`);
+  machine.out(client.afterInstall);
+  if (request.serverName !== 'cairn') machine.out(`To remove it later: npx cairn-mcp-installer --client ${client.id} --uninstall --server-name ${request.serverName}`);
+}

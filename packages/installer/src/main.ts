@@ -1,0 +1,28 @@
+import { ConfigParseError, InstallerError } from './files/config-error.js';
+import type { Machine } from './install/context.js';
+import { runInstall } from './install/run-install.js';
+import { runUninstall } from './install/run-uninstall.js';
+import { HELP, INSTALLER_VERSION } from './cli/help.js';
+import { nodeTooOld } from './cli/node-version.js';
+import { parseCommandLine } from './cli/parse-args.js';
+
+/** Runs the installer for one command line; returns the exit code. Errors are printed, never thrown. */
+export async function main(argv: string[], machine: Machine, nodeVersion = process.version, err: (line: string) => unknown = (line) => process.stderr.write(`${line}\n`)): Promise<number> {
+  const tooOld = nodeTooOld(nodeVersion);
+  if (tooOld) {
+    err(tooOld);
+    return 1;
+  }
+  try {
+    const command = parseCommandLine(argv);
+    if (command.kind === 'help') machine.out(HELP);
+    if (command.kind === 'version') machine.out(INSTALLER_VERSION);
+    if (command.kind !== 'run') return 0;
+    return command.request.uninstall ? await runUninstall(command.request, machine) : await runInstall(command.request, machine);
+  } catch (error) {
+    if (error instanceof ConfigParseError) err(`Cannot read ${error.message}`);
+    else if (error instanceof InstallerError) err(error.message);
+    else err(`Unexpected error: ${(error as Error).stack ?? String(error)}`);
+    return error instanceof InstallerError ? error.exitCode : 1;
+  }
+}

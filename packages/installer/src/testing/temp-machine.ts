@@ -1,0 +1,62 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Machine } from '../install/context.js';
+import { main } from '../main.js';
+
+/** A Machine in a fresh temp home: nothing on PATH unless given, output captured, no terminal. */
+export interface TempMachine extends Machine {
+  lines: string[];
+  errors: string[];
+  ran: string[][];
+  /** Runs the installer with these flags; returns the exit code. */
+  install: (...argv: string[]) => Promise<number>;
+  cleanup: () => void;
+}
+
+/** Options for tempMachine. */
+export interface TempMachineOptions {
+  platform?: NodeJS.Platform;
+  env?: Record<string, string>;
+  /** Programs found on PATH, by name → full path. */
+  programs?: Record<string, string>;
+  fetch?: typeof fetch;
+}
+
+/** Makes a throwaway home so tests never touch the real one. */
+export function tempMachine(options: TempMachineOptions = {}): TempMachine {
+  const home = mkdtempSync(join(tmpdir(), 'cairn-installer-home-'));
+  const lines: string[] = [];
+  const errors: string[] = [];
+  const ran: string[][] = [];
+  const env = { HOME: home, PATH: process.env.PATH ?? '', ...options.env };
+  const machine: TempMachine = {
+    platform: options.platform ?? 'linux',
+    home,
+    env,
+    hostname: 'test-host',
+    out: (line) => lines.push(line),
+    run: async (program, args) => {
+      ran.push([program, ...args]);
+      const path = options.programs?.[program];
+      if (!path) return { code: 127, stdout: '', stderr: `${program}: not found` };
+      // Asynchronous: a Cairn under test may be answering from this same process.
+      return new Promise((resolve) => {
+        execFile(path, args, { env, timeout: 60_000 }, (error, stdout, stderr) => {
+          resolve({ code: error ? Number((error as { code?: unknown }).code) || 1 : 0, stdout, stderr });
+        });
+      });
+    },
+    which: (program) => options.programs?.[program],
+    askSecret: async () => undefined,
+    confirm: async () => undefined,
+    fetch: options.fetch ?? globalThis.fetch,
+    lines,
+    errors,
+    ran,
+    install: (...argv) => main(argv, machine, 'v20.20.2', (line) => errors.push(line)),
+    cleanup: () => rmSync(home, { recursive: true, force: true }),
+  };
+  return machine;
+}
