@@ -7,6 +7,7 @@ import type { McpAuthDeps } from '../auth/mcp-auth.js';
 import type { DomainDeps } from '../domain/deps.js';
 import type { Logger } from '../log/logger.js';
 import { createApiRoutes } from './api/api-routes.js';
+import { installerRoute } from './install-route.js';
 import { createMcpRoute } from './mcp-route.js';
 
 /** Everything the HTTP edge needs, built once by openCairn. */
@@ -24,6 +25,7 @@ export function createHttpApp(deps: HttpDeps): { app: Hono; close: () => Promise
   const app = new Hono();
   const mcp = createMcpRoute(deps.domain, deps.mcpAuth, deps.log);
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  app.get('/install/cairn-mcp-installer.tgz', installerRoute());
   app.all('/mcp', mcp.route);
   app.on(['GET', 'POST'], '/api/auth/*', (c) => deps.auth.handler(c.req.raw));
   app.route('/api/v1', createApiRoutes(deps.domain, deps.auth, deps.keys, new URL(deps.baseUrl).origin));

@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { promisify } from 'node:util';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { createSetupCode } from '../../src/domain/setup-codes.js';
+import { INSTALLER_TARBALL } from '../../src/http/install-route.js';
+import { type TestCairn, startTestCairn } from '../../src/testing/test-cairn.js';
+import { type TestTenant, createTenant } from '../../src/testing/tenants.js';
+
+const run = promisify(execFile);
+const built = (() => {
+  try {
+    return statSync(INSTALLER_TARBALL).isFile();
+  } catch {
+    return false;
+  }
+})();
+if (!built) console.log('# installer npx test skipped: the installer tarball is not built (npm run build)');
+
+describe('npx -y <base>/install/cairn-mcp-installer.tgz, as a user on another machine runs it', { skip: built ? undefined : 'installer tarball not built; run npm run build' }, () => {
+  let server: TestCairn;
+  let tenant: TestTenant;
+  let home: string;
+
+  before(async () => {
+    server = await startTestCairn();
+    tenant = await createTenant(server.cairn);
+    home = mkdtempSync(join(tmpdir(), 'cairn-home-'));
+  });
+  after(async () => {
+    await server?.close();
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  // A cold npm cache and a working folder outside the repository: npx can only get the installer from Cairn.
+  const npx = (args: string[]) =>
+    run('npx', ['-y', `${server.baseUrl}/install/cairn-mcp-installer.tgz`, ...args], {
+      cwd: home,
+      timeout: 90_000,
+      env: { PATH: process.env.PATH, HOME: home, npm_config_cache: join(home, '.npm'), npm_config_update_notifier: 'false' },
+    });
+
+  test('a setup code becomes a working Cursor entry; the key never appears on the command line or in the output', async () => {
+    const { code } = await createSetupCode(server.cairn.domain, tenant.member.id);
+    const { stdout } = await npx(['--client', 'cursor', '--url', server.baseUrl, '--setup-code', code, '--yes']);
+    const file = join(home, '.cursor', 'mcp.json');
+    assert.equal(statSync(file).mode & 0o777, 0o600);
+    const entry = JSON.parse(readFileSync(file, 'utf8')).mcpServers.cairn as { url: string; headers: Record<string, string> };
+    assert.equal(entry.url, server.mcpUrl);
+    assert.equal(entry.headers['User-Agent'], 'cairn-mcp-installer/1.0');
+    const key = entry.headers.Authorization!.replace(/^Bearer /, '');
+    assert.ok(!stdout.includes(key), 'the key is not printed');
+    const named = (await server.cairn.store.listApiKeys(tenant.member.id)).find((k) => k.name.startsWith('cursor on '));
+    assert.ok(named, 'the key is named after the client and host');
+
+    const client = new Client({ name: 'cursor-stand-in', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(entry.url), { requestInit: { headers: entry.headers } }));
+    const result = await client.callTool({ name: 'list_datapacks', arguments: {} });
+    await client.close();
+    assert.ok((result.structuredContent as { teams: { id: string }[] }).teams.some((t) => t.id === tenant.teamId));
+
+    const before = readFileSync(file, 'utf8');
+    await assert.rejects(() => npx(['--client', 'cursor', '--url', server.baseUrl, '--setup-code', code, '--yes']), (error: { stderr?: string; stdout?: string }) => {
+      assert.match(`${error.stderr}${error.stdout}`, /already used, has expired/);
+      return true;
+    });
+    assert.equal(readFileSync(file, 'utf8'), before, 'a refused code changes nothing');
+  });
+});
