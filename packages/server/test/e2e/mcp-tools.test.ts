@@ -57,6 +57,7 @@ describe('datapacks', () => {
     const names = result.datapacks.map((d: { name: string; scope: string }) => `${d.scope}:${d.name}`);
     assert.deepEqual(names, ['personal:Personal', `organization:${tenant.orgName}`]);
     assert.equal(result.organizations[0].role, 'owner');
+    assert.deepEqual([result.you.id, result.you.email], [tenant.owner.id, tenant.owner.email]);
   });
 
   test('members see the organization datapack read-only and their team', async () => {

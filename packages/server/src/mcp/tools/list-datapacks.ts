@@ -11,6 +11,7 @@ export const listDatapacksTool = defineTool({
     'List every Cairn datapack you can use (personal, team and organization), with entry counts, and the teams and organizations you belong to. Use it when the user asks to list their Cairn datapacks, and to find where to save or search.',
   input: z.object({}),
   output: z.object({
+    you: z.object({ id: z.string(), email: z.string(), name: z.string() }),
     datapacks: z.array(datapackShape.extend({ entryCount: z.number().int(), lastChangedAt: z.string(), writable: z.boolean() })),
     organizations: z.array(z.object({ id: z.string(), name: z.string(), role: z.string() })),
     teams: z.array(z.object({ id: z.string(), name: z.string(), organizationId: z.string() })),
@@ -18,7 +19,8 @@ export const listDatapacksTool = defineTool({
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(_input, ctx) {
     const access = await ctx.access();
-    const packs = await listDatapacks(ctx.deps, access);
+    const [packs, user] = await Promise.all([listDatapacks(ctx.deps, access), ctx.deps.store.getUser(ctx.caller.userId)]);
+    const you = { id: ctx.caller.userId, email: user?.email ?? '', name: user?.name ?? '' };
     const datapacks = packs.map((d) => ({
       id: d.id, name: d.name, scope: d.scope, description: d.description, organizationId: d.organizationId,
       createdAt: d.createdAt, updatedAt: d.updatedAt, entryCount: d.entryCount, lastChangedAt: d.lastChangedAt,
@@ -27,7 +29,7 @@ export const listDatapacksTool = defineTool({
     const lines = datapacks.map(
       (d) => `- ${d.name} — ${d.scope}, ${d.entryCount} ${d.entryCount === 1 ? 'entry' : 'entries'}, last change ${d.lastChangedAt}${d.writable ? '' : ', read-only'} (id ${d.id})`,
     );
-    const text = `Your Cairn datapacks (${datapacks.length}):\n${lines.join('\n')}`;
-    return { structured: { datapacks, organizations: access.memberships.organizations, teams: access.memberships.teams }, text };
+    const text = `Datapacks of ${you.name || you.email} in Cairn (${datapacks.length}):\n${lines.join('\n')}`;
+    return { structured: { you, datapacks, organizations: access.memberships.organizations, teams: access.memberships.teams }, text };
   },
 });
