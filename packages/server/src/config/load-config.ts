@@ -26,6 +26,7 @@ const envSchema = z.object({
   CAIRN_ALLOW_LEGACY_API_KEY_HEADER: bool(true),
   CAIRN_ALLOWED_HOSTS: list,
   CAIRN_ALLOWED_ORIGINS: list,
+  CAIRN_CAPTURE_TURNS_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   CAIRN_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 
@@ -43,6 +44,8 @@ export interface CairnConfig {
   allowedHosts: string[];
   allowedOrigins: string[];
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** Per API key; bursts of twice this are allowed. */
+  captureTurnsPerMinute: number;
 }
 
 /** Thrown when a setting is invalid; the message names the variable and what to do. */
@@ -74,6 +77,7 @@ export function loadConfig(env: Record<string, string | undefined>): CairnConfig
     allowedHosts: unique([baseHost, ...localhostNames, ...e.CAIRN_ALLOWED_HOSTS]),
     allowedOrigins: unique([baseHost, ...localhostNames, ...e.CAIRN_ALLOWED_ORIGINS]),
     logLevel: e.CAIRN_LOG_LEVEL,
+    captureTurnsPerMinute: e.CAIRN_CAPTURE_TURNS_PER_MINUTE,
   };
 }
 

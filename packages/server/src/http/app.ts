@@ -17,6 +17,7 @@ export interface HttpDeps {
   mcpAuth: McpAuthDeps;
   keys: KeyVerifier;
   baseUrl: string;
+  captureTurnsPerMinute: number;
   log: Logger;
 }
 
@@ -28,7 +29,7 @@ export function createHttpApp(deps: HttpDeps): { app: Hono; close: () => Promise
   app.get('/install/cairn-mcp-installer.tgz', installerRoute());
   app.all('/mcp', mcp.route);
   app.on(['GET', 'POST'], '/api/auth/*', (c) => deps.auth.handler(c.req.raw));
-  app.route('/api/v1', createApiRoutes(deps.domain, deps.auth, deps.keys, new URL(deps.baseUrl).origin));
+  app.route('/api/v1', createApiRoutes(deps.domain, deps.auth, deps.keys, new URL(deps.baseUrl).origin, deps.captureTurnsPerMinute));
   app.onError((error, c) => {
     if (error instanceof HTTPException) return error.getResponse();
     if (error instanceof CairnError) {

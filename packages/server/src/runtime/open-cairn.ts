@@ -35,7 +35,7 @@ export async function openCairn(config: CairnConfig, options: { log?: Logger; st
     const domain = createDomainDeps(store);
     const keys = new KeyVerifier(store);
     const mcpAuth = { config, keys, log };
-    const http = createHttpApp({ domain, auth, mcpAuth, keys, baseUrl: config.baseUrl, log });
+    const http = createHttpApp({ domain, auth, mcpAuth, keys, baseUrl: config.baseUrl, captureTurnsPerMinute: config.captureTurnsPerMinute, log });
     return {
       config, store, auth, domain, keys, log, app: http.app,
       async close() {

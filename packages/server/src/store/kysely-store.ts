@@ -148,6 +148,21 @@ export abstract class KyselyStore implements Store {
     });
   }
 
+  async insertCapturedTurn(entry: Entry, userId: string, turnId: string): Promise<boolean> {
+    return this.db.transaction().execute(async (tx) => {
+      const seen = await tx.selectFrom('capture_turn').select('entry_id').where('user_id', '=', userId).where('turn_id', '=', turnId).executeTakeFirst();
+      if (seen) return false;
+      await tx.insertInto('entry').values(toEntryRow(entry)).execute();
+      await tx.insertInto('entry_version').values(toVersionRow(entry, 'create')).execute();
+      // A concurrent sender of the same turn loses here on the primary key, and its whole transaction rolls back.
+      await tx.insertInto('capture_turn').values({ user_id: userId, turn_id: turnId, entry_id: entry.id, created_at: entry.createdAt }).execute();
+      return true;
+    }).catch((error: unknown) => {
+      if (this.isUniqueViolation(error) || (error as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return false;
+      throw error;
+    });
+  }
+
   async replaceEntry(next: Entry, expectedVersion: number, change: 'update' | 'delete'): Promise<boolean> {
     return this.db.transaction().execute(async (tx) => {
       const { id, ...row } = toEntryRow(next);

@@ -5,6 +5,7 @@ export interface CairnTables {
   entry_version: EntryVersionTable;
   api_key: ApiKeyTable;
   setup_code: SetupCodeTable;
+  capture_turn: { user_id: string; turn_id: string; entry_id: string; created_at: Timestamp };
 }
 
 /** The better-auth tables Cairn reads for identity and access control. */

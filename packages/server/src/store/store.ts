@@ -51,6 +51,11 @@ export interface Store {
    * row, atomically. Returns false (and writes nothing) when the version moved on.
    */
   replaceEntry(next: Entry, expectedVersion: number, change: 'update' | 'delete'): Promise<boolean>;
+  /**
+   * Stores a captured turn as an entry unless this user already sent a turn with that id;
+   * returns false for such a duplicate (and writes nothing).
+   */
+  insertCapturedTurn(entry: Entry, userId: string, turnId: string): Promise<boolean>;
   getEntry(id: string): Promise<Entry | undefined>;
   listEntries(datapackId: string, page: { limit: number; offset: number }): Promise<Entry[]>;
   listEntryVersions(entryId: string): Promise<EntryVersion[]>;

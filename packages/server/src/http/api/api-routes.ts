@@ -1,4 +1,7 @@
 import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { captureTurns } from '../../capture/capture-turns.js';
+import { RateLimiter } from '../../capture/rate-limit.js';
 import type { KeyVerifier } from '../../auth/api-keys/key-verifier.js';
 import type { Auth } from '../../auth/better-auth.js';
 import { loadAccess } from '../../domain/access.js';
@@ -10,12 +13,27 @@ import { createSetupCode, exchangeSetupCode } from '../../domain/setup-codes.js'
 import { type ApiEnv, apiAuth } from './api-auth.js';
 
 /** `/api/v1`: the JSON API over the same domain verbs as the MCP tools and the CLI. */
-export function createApiRoutes(deps: DomainDeps, auth: Auth, keys: KeyVerifier, origin: string): Hono<ApiEnv> {
+export function createApiRoutes(deps: DomainDeps, auth: Auth, keys: KeyVerifier, origin: string, captureTurnsPerMinute: number): Hono<ApiEnv> {
   const api = new Hono<ApiEnv>();
   // The exchange is authenticated by the one-time code itself; it sits before the auth middleware.
   api.post('/setup-codes/exchange', async (c) => c.json(await exchangeSetupCode(deps, await c.req.json())));
   api.use('*', apiAuth(auth, keys, origin));
   api.post('/setup-codes', async (c) => c.json(await createSetupCode(deps, c.get('caller').userId), 201));
+  const captureLimit = new RateLimiter(captureTurnsPerMinute, captureTurnsPerMinute * 2);
+  api.post(
+    '/capture',
+    bodyLimit({ maxSize: 1024 * 1024, onError: (c) => c.json({ error: { code: 'invalid_input', message: 'At most 1 MiB per request: send fewer turns at a time.' } }, 413) }),
+    async (c) => {
+      const body = (await c.req.json()) as { turns?: unknown[] };
+      const caller = c.get('caller');
+      const wait = captureLimit.take(caller.keyId ?? caller.userId, Array.isArray(body.turns) ? Math.max(body.turns.length, 1) : 1);
+      if (wait > 0) {
+        c.header('Retry-After', String(wait));
+        return c.json({ error: { code: 'rate_limited', message: `Too many captured turns for this key; retry in ${wait} s.` } }, 429);
+      }
+      return c.json(await captureTurns(deps, caller, body));
+    },
+  );
   const access = (c: { get(key: 'caller'): ApiEnv['Variables']['caller'] }) => loadAccess(deps, c.get('caller'));
 
   api.get('/datapacks', async (c) => c.json({ datapacks: await listDatapacks(deps, await access(c)) }));

@@ -78,4 +78,15 @@ export const postgresMigrations: Record<string, Migration> = {
         used_at timestamptz)`.execute(db);
     },
   },
+  '0003_capture': {
+    async up(db: Kysely<unknown>) {
+      // One row per captured turn: the idempotency record that makes a resend harmless.
+      await sql`CREATE TABLE capture_turn (
+        user_id text NOT NULL REFERENCES "user" (id) ON DELETE CASCADE,
+        turn_id text NOT NULL,
+        entry_id text NOT NULL REFERENCES entry (id) ON DELETE CASCADE,
+        created_at timestamptz NOT NULL,
+        PRIMARY KEY (user_id, turn_id))`.execute(db);
+    },
+  },
 };

@@ -87,4 +87,15 @@ export const sqliteMigrations: Record<string, Migration> = {
         used_at TEXT)`.execute(db);
     },
   },
+  '0003_capture': {
+    async up(db: Kysely<unknown>) {
+      // One row per captured turn: the idempotency record that makes a resend harmless.
+      await sql`CREATE TABLE capture_turn (
+        user_id TEXT NOT NULL REFERENCES "user" (id) ON DELETE CASCADE,
+        turn_id TEXT NOT NULL,
+        entry_id TEXT NOT NULL REFERENCES entry (id) ON DELETE CASCADE,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (user_id, turn_id))`.execute(db);
+    },
+  },
 };

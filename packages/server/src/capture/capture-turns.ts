@@ -1,0 +1,74 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { CairnError } from '../errors/cairn-error.js';
+import type { Caller } from '../domain/caller.js';
+import type { DomainDeps } from '../domain/deps.js';
+import { parse } from '../domain/parse-input.js';
+import type { Entry } from '../store/types.js';
+import { redactSecrets } from './redact.js';
+
+/** Captured turns land here, a personal datapack of their own. */
+export const CONVERSATIONS_DATAPACK = 'Conversations';
+/** Longest text one turn may carry. */
+export const MAX_TURN_CHARS = 65_536;
+
+/** Body of POST /api/v1/capture. */
+export const captureInput = z.object({
+  turns: z
+    .array(
+      z.object({
+        id: z.string().min(1).max(128).describe('Idempotency key, stable per turn'),
+        role: z.enum(['user', 'assistant']),
+        text: z.string().min(1).max(MAX_TURN_CHARS),
+        client: z.string().regex(/^[a-z0-9-]{1,40}$/),
+        sessionId: z.string().max(200).optional(),
+        project: z.string().max(200).optional(),
+        at: z.iso.datetime({ offset: true }),
+      }),
+    )
+    .min(1)
+    .max(50),
+});
+
+/** Stores each new turn (redacted again: the client may be old or modified); a turn id seen before is a duplicate. */
+export async function captureTurns(deps: DomainDeps, caller: Caller, raw: unknown): Promise<{ stored: number; duplicates: number }> {
+  const { turns } = parse(captureInput, raw);
+  const datapackId = await conversationsDatapack(deps, caller.userId);
+  let stored = 0;
+  for (const turn of turns) {
+    const text = redactSecrets(turn.text).text;
+    const now = deps.now();
+    const title = `${turn.role === 'user' ? 'Prompt' : 'Response'}${turn.project ? ` · ${turn.project}` : ''} · ${snippet(text)}`;
+    const tags = ['captured', turn.client, ...(turn.sessionId ? [`session:${turn.sessionId}`] : []), ...(turn.project ? [`project:${turn.project}`] : [])].map((t) => t.toLowerCase());
+    const entry: Entry = {
+      id: deps.newId('ent'), datapackId, kind: 'conversation', title, content: text, tags,
+      contentHash: createHash('sha256').update(text).digest('hex'), version: 1,
+      createdBy: caller.userId, createdClient: turn.client, createdAt: turn.at, updatedBy: caller.userId, updatedClient: turn.client,
+      updatedAt: now, deletedAt: null,
+    };
+    if (await deps.store.insertCapturedTurn(entry, caller.userId, turn.id)) stored++;
+  }
+  return { stored, duplicates: turns.length - stored };
+}
+
+async function conversationsDatapack(deps: DomainDeps, userId: string): Promise<string> {
+  const owners = [{ scope: 'personal' as const, ownerId: userId }];
+  const find = async () => (await deps.store.findDatapacks(owners)).find((d) => d.name === CONVERSATIONS_DATAPACK);
+  const existing = await find();
+  if (existing) return existing.id;
+  const now = deps.now();
+  try {
+    await deps.store.insertDatapack({
+      id: deps.newId('dpk'), scope: 'personal', ownerId: userId, organizationId: null, name: CONVERSATIONS_DATAPACK,
+      description: 'Prompts and final responses captured from your AI clients', createdBy: userId, createdAt: now, updatedAt: now,
+    });
+  } catch (error) {
+    if (!(error instanceof CairnError && error.code === 'conflict')) throw error;
+  }
+  return (await find())!.id;
+}
+
+function snippet(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
+}
