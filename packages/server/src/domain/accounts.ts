@@ -4,6 +4,7 @@ import { CairnError } from '../errors/cairn-error.js';
 import type { UserRecord } from '../store/types.js';
 import { ensurePersonalDatapack } from './datapacks.js';
 import type { DomainDeps } from './deps.js';
+import { hashInviteToken } from './organizations.js';
 import { parse } from './parse-input.js';
 
 /** Input of createUser. */
@@ -12,12 +13,13 @@ export const createUserInput = z.object({
   name: z.string().trim().min(1).max(100).optional(),
   password: z.string().min(8, 'must be at least 8 characters').max(128),
   org: z.string().trim().min(1).max(100).optional(),
+  invite: z.string().trim().min(1).max(200).optional(),
 });
 
 /** A created user and the organization they belong to. */
 export interface CreatedUser {
   user: UserRecord;
-  organization: { id: string; name: string; role: 'owner' | 'member' };
+  organization: { id: string; name: string; role: 'owner' | 'admin' | 'member' };
 }
 
 /**
@@ -28,7 +30,7 @@ export interface CreatedUser {
 export async function createUser(deps: DomainDeps, auth: Auth, raw: z.input<typeof createUserInput>): Promise<CreatedUser> {
   const input = parse(createUserInput, raw);
   if (await deps.store.findUserByEmail(input.email)) throw new CairnError('conflict', `A user with the email ${input.email} already exists.`);
-  const plan = await planOrganization(deps, input.org);
+  const plan = input.invite ? await planFromInvite(deps, input.invite) : await planOrganization(deps, input.org);
   const name = input.name ?? input.email.split('@')[0]!;
   const signUp = await auth.api.signUpEmail({ body: { email: input.email, password: input.password, name } });
   const ctx = await auth.$context;
@@ -36,8 +38,11 @@ export async function createUser(deps: DomainDeps, auth: Auth, raw: z.input<type
   await ctx.internalAdapter.deleteSession(signUp.token!);
   const user = { id: signUp.user.id, email: signUp.user.email, name: signUp.user.name };
   try {
+    if (plan.inviteHash && !(await deps.store.consumeInvite(plan.inviteHash, user.id, deps.now()))) {
+      throw new CairnError('conflict', 'This invitation was used by someone else a moment ago. Ask your admin for a new invite link.');
+    }
     const organization = plan.join
-      ? await joinOrganization(auth, plan.join, user.id)
+      ? await joinOrganization(auth, plan.join, user.id, plan.role ?? 'member')
       : await createOrganization(deps, auth, plan.create, user.id);
     await ensurePersonalDatapack(deps, user.id);
     return { user, organization };
@@ -65,7 +70,17 @@ export async function addUserToTeam(deps: DomainDeps, auth: Auth, teamId: string
   await addTeamMember(auth, { teamId, userId });
 }
 
-type OrganizationPlan = { join: { id: string; name: string }; create?: undefined } | { join?: undefined; create: string };
+type OrganizationPlan =
+  | { join: { id: string; name: string }; role?: 'member' | 'admin'; inviteHash?: string; create?: undefined }
+  | { join?: undefined; role?: undefined; inviteHash?: undefined; create: string };
+
+async function planFromInvite(deps: DomainDeps, token: string): Promise<OrganizationPlan> {
+  const inviteHash = hashInviteToken(token);
+  const invite = await deps.store.findInvite(inviteHash, deps.now());
+  const org = invite && (await deps.store.listOrganizations()).find((o) => o.id === invite.organizationId);
+  if (!invite || !org) throw new CairnError('invalid_input', 'This invite link is not valid: it was used already, has expired (links last 7 days) or was cut short. Ask your admin for a new one.');
+  return { join: org, role: invite.role, inviteHash };
+}
 
 async function planOrganization(deps: DomainDeps, requested: string | undefined): Promise<OrganizationPlan> {
   const orgs = await deps.store.listOrganizations();
@@ -78,9 +93,9 @@ async function planOrganization(deps: DomainDeps, requested: string | undefined)
   throw new CairnError('invalid_input', `Several organizations exist; pass --org with one of: ${orgs.map((o) => o.name).join(', ')}.`);
 }
 
-async function joinOrganization(auth: Auth, org: { id: string; name: string }, userId: string): Promise<CreatedUser['organization']> {
-  await auth.api.addMember({ body: { organizationId: org.id, userId, role: 'member' } });
-  return { id: org.id, name: org.name, role: 'member' };
+async function joinOrganization(auth: Auth, org: { id: string; name: string }, userId: string, role: 'member' | 'admin'): Promise<CreatedUser['organization']> {
+  await auth.api.addMember({ body: { organizationId: org.id, userId, role } });
+  return { id: org.id, name: org.name, role };
 }
 
 async function createOrganization(deps: DomainDeps, auth: Auth, name: string, userId: string): Promise<CreatedUser['organization']> {

@@ -8,6 +8,7 @@ import type { DomainDeps } from '../domain/deps.js';
 import type { Logger } from '../log/logger.js';
 import { createApiRoutes } from './api/api-routes.js';
 import { installerRoute } from './install-route.js';
+import { portalRoute } from './portal-route.js';
 import { createMcpRoute } from './mcp-route.js';
 
 /** Everything the HTTP edge needs, built once by openCairn. */
@@ -29,7 +30,13 @@ export function createHttpApp(deps: HttpDeps): { app: Hono; close: () => Promise
   app.get('/install/cairn-mcp-installer.tgz', installerRoute());
   app.all('/mcp', mcp.route);
   app.on(['GET', 'POST'], '/api/auth/*', (c) => deps.auth.handler(c.req.raw));
-  app.route('/api/v1', createApiRoutes(deps.domain, deps.auth, deps.keys, new URL(deps.baseUrl).origin, deps.captureTurnsPerMinute));
+  app.route('/api/v1', createApiRoutes(deps.domain, deps.auth, deps.keys, deps.baseUrl, deps.captureTurnsPerMinute));
+  // Unknown API and discovery paths answer JSON 404s; they must never fall through to the portal's HTML.
+  for (const prefix of ['/api/*', '/.well-known/*', '/install/*']) {
+    app.all(prefix, (c) => c.json({ error: { code: 'not_found', message: `Nothing at ${c.req.path}.` } }, 404));
+  }
+  // Last: every other GET is a portal page (the API, /mcp and /install are matched above).
+  app.get('*', portalRoute());
   app.onError((error, c) => {
     if (error instanceof HTTPException) return error.getResponse();
     if (error instanceof CairnError) {

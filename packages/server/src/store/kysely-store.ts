@@ -4,6 +4,9 @@ import type { Database } from './schema.js';
 import type { Store } from './store.js';
 import type {
   ApiKeyRecord,
+  Invite,
+  OrgMember,
+  TeamWithMembers,
   Datapack,
   DatapackSummary,
   Entry,
@@ -88,6 +91,54 @@ export abstract class KyselyStore implements Store {
 
   async listOrganizations(): Promise<{ id: string; name: string }[]> {
     return this.db.selectFrom('organization').select(['id', 'name']).orderBy('createdAt').execute();
+  }
+
+  async listOrgMembers(organizationId: string): Promise<OrgMember[]> {
+    return this.db
+      .selectFrom('member')
+      .innerJoin('user', 'user.id', 'member.userId')
+      .select(['member.userId as userId', 'user.email as email', 'user.name as name', 'member.role as role'])
+      .where('member.organizationId', '=', organizationId)
+      .orderBy('user.email')
+      .execute();
+  }
+
+  async listTeams(organizationId: string): Promise<TeamWithMembers[]> {
+    const [teams, members] = await Promise.all([
+      this.db.selectFrom('team').select(['id', 'name']).where('organizationId', '=', organizationId).orderBy('name').execute(),
+      this.db
+        .selectFrom('teamMember')
+        .innerJoin('team', 'team.id', 'teamMember.teamId')
+        .innerJoin('user', 'user.id', 'teamMember.userId')
+        .select(['teamMember.teamId as teamId', 'user.id as userId', 'user.email as email', 'user.name as name'])
+        .where('team.organizationId', '=', organizationId)
+        .orderBy('user.email')
+        .execute(),
+    ]);
+    return teams.map((t) => ({ ...t, members: members.filter((m) => m.teamId === t.id).map(({ teamId: _, ...m }) => m) }));
+  }
+
+  async insertInvite(tokenHash: string, i: Invite): Promise<void> {
+    await this.db
+      .insertInto('invite')
+      .values({ token_hash: tokenHash, organization_id: i.organizationId, role: i.role, created_by: i.createdBy, created_at: i.createdAt, expires_at: i.expiresAt, used_at: null, used_by: null })
+      .execute();
+  }
+
+  async findInvite(tokenHash: string, now: string): Promise<Invite | undefined> {
+    const row = await this.db.selectFrom('invite').selectAll().where('token_hash', '=', tokenHash).where('used_at', 'is', null).where('expires_at', '>', now).executeTakeFirst();
+    return row && { organizationId: row.organization_id, role: row.role as Invite['role'], createdBy: row.created_by, createdAt: iso(row.created_at), expiresAt: iso(row.expires_at) };
+  }
+
+  async consumeInvite(tokenHash: string, userId: string, now: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('invite')
+      .set({ used_at: now, used_by: userId })
+      .where('token_hash', '=', tokenHash)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
   }
 
   async insertDatapack(d: Datapack): Promise<void> {

@@ -5,6 +5,7 @@ export interface CairnTables {
   entry_version: EntryVersionTable;
   api_key: ApiKeyTable;
   setup_code: SetupCodeTable;
+  invite: InviteTable;
   capture_turn: { user_id: string; turn_id: string; entry_id: string; created_at: Timestamp };
 }
 
@@ -85,4 +86,15 @@ interface SetupCodeTable {
   created_at: Timestamp;
   expires_at: Timestamp;
   used_at: Timestamp | null;
+}
+
+interface InviteTable {
+  token_hash: string;
+  organization_id: string;
+  role: string;
+  created_by: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  used_by: string | null;
 }

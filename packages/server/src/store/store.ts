@@ -1,5 +1,8 @@
 import type {
   ApiKeyRecord,
+  Invite,
+  OrgMember,
+  TeamWithMembers,
   Datapack,
   DatapackSummary,
   Entry,
@@ -35,6 +38,14 @@ export interface Store {
   countUsers(): Promise<number>;
   getMemberships(userId: string): Promise<Memberships>;
   listOrganizations(): Promise<{ id: string; name: string }[]>;
+  listOrgMembers(organizationId: string): Promise<OrgMember[]>;
+  listTeams(organizationId: string): Promise<TeamWithMembers[]>;
+
+  insertInvite(tokenHash: string, invite: Invite): Promise<void>;
+  /** An unused, unexpired invitation, without using it up. */
+  findInvite(tokenHash: string, now: string): Promise<Invite | undefined>;
+  /** Uses the invitation up for a user; false when someone else already did or it expired. */
+  consumeInvite(tokenHash: string, userId: string, now: string): Promise<boolean>;
 
   /** Throws CairnError('conflict') when the owner already has a datapack of that name. */
   insertDatapack(datapack: Datapack): Promise<void>;

@@ -107,3 +107,27 @@ export interface KeyUsage {
   at: string;
   client: string | null;
 }
+
+/** An organization member as the settings page lists them. */
+export interface OrgMember {
+  userId: string;
+  email: string;
+  name: string;
+  role: string;
+}
+
+/** A team with its members. */
+export interface TeamWithMembers {
+  id: string;
+  name: string;
+  members: { userId: string; email: string; name: string }[];
+}
+
+/** A pending invitation to an organization. */
+export interface Invite {
+  organizationId: string;
+  role: 'member' | 'admin';
+  createdBy: string;
+  createdAt: string;
+  expiresAt: string;
+}

@@ -10,14 +10,18 @@ import type { DomainDeps } from '../../domain/deps.js';
 import { deleteEntry, getEntry, listEntries, saveEntry, searchEntries, updateEntry } from '../../domain/entries.js';
 import { getGuidance } from '../../domain/guidance.js';
 import { createSetupCode, exchangeSetupCode } from '../../domain/setup-codes.js';
+import { createAccountRoutes, createPublicAccountRoutes } from './account-routes.js';
 import { type ApiEnv, apiAuth } from './api-auth.js';
 
 /** `/api/v1`: the JSON API over the same domain verbs as the MCP tools and the CLI. */
-export function createApiRoutes(deps: DomainDeps, auth: Auth, keys: KeyVerifier, origin: string, captureTurnsPerMinute: number): Hono<ApiEnv> {
+export function createApiRoutes(deps: DomainDeps, auth: Auth, keys: KeyVerifier, baseUrl: string, captureTurnsPerMinute: number): Hono<ApiEnv> {
+  const origin = new URL(baseUrl).origin;
   const api = new Hono<ApiEnv>();
   // The exchange is authenticated by the one-time code itself; it sits before the auth middleware.
   api.post('/setup-codes/exchange', async (c) => c.json(await exchangeSetupCode(deps, await c.req.json())));
+  api.route('/', createPublicAccountRoutes(deps, auth, baseUrl));
   api.use('*', apiAuth(auth, keys, origin));
+  api.route('/', createAccountRoutes(deps, auth));
   api.post('/setup-codes', async (c) => c.json(await createSetupCode(deps, c.get('caller').userId), 201));
   const captureLimit = new RateLimiter(captureTurnsPerMinute, captureTurnsPerMinute * 2);
   api.post(

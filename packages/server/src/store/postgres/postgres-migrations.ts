@@ -89,4 +89,17 @@ export const postgresMigrations: Record<string, Migration> = {
         PRIMARY KEY (user_id, turn_id))`.execute(db);
     },
   },
+  '0004_invites': {
+    async up(db: Kysely<unknown>) {
+      await sql`CREATE TABLE invite (
+        token_hash text PRIMARY KEY,
+        organization_id text NOT NULL REFERENCES organization (id) ON DELETE CASCADE,
+        role text NOT NULL,
+        created_by text NOT NULL,
+        created_at timestamptz NOT NULL,
+        expires_at timestamptz NOT NULL,
+        used_at timestamptz,
+        used_by text)`.execute(db);
+    },
+  },
 };

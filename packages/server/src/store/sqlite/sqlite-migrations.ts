@@ -98,4 +98,17 @@ export const sqliteMigrations: Record<string, Migration> = {
         PRIMARY KEY (user_id, turn_id))`.execute(db);
     },
   },
+  '0004_invites': {
+    async up(db: Kysely<unknown>) {
+      await sql`CREATE TABLE invite (
+        token_hash TEXT PRIMARY KEY,
+        organization_id TEXT NOT NULL REFERENCES organization (id) ON DELETE CASCADE,
+        role TEXT NOT NULL,
+        created_by TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        used_at TEXT,
+        used_by TEXT)`.execute(db);
+    },
+  },
 };

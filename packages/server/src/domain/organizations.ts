@@ -1,0 +1,76 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { type Auth, addTeamMember } from '../auth/better-auth.js';
+import { CairnError } from '../errors/cairn-error.js';
+import type { OrgMember, TeamWithMembers } from '../store/types.js';
+import type { Access } from './access.js';
+import type { DomainDeps } from './deps.js';
+import { parse } from './parse-input.js';
+
+/** Invite links are good for one sign-up within seven days. */
+export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** Invitations are stored by hash only, like keys. */
+export function hashInviteToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** Creates a one-time invite token for an organization (admins only). */
+export async function createInvite(deps: DomainDeps, access: Access, organizationId: string, role: unknown): Promise<{ token: string; expiresAt: string }> {
+  assertAdmin(access, organizationId);
+  const parsedRole = parse(z.enum(['member', 'admin']).default('member'), role);
+  const token = randomBytes(24).toString('base64url');
+  const createdAt = deps.now();
+  const expiresAt = new Date(Date.parse(createdAt) + INVITE_TTL_MS).toISOString();
+  await deps.store.insertInvite(hashInviteToken(token), { organizationId, role: parsedRole, createdBy: access.caller.userId, createdAt, expiresAt });
+  return { token, expiresAt };
+}
+
+/** The organization's members with their roles (any member may look). */
+export async function listMembers(deps: DomainDeps, access: Access, organizationId: string): Promise<OrgMember[]> {
+  assertMember(access, organizationId);
+  return deps.store.listOrgMembers(organizationId);
+}
+
+/** The organization's teams with their members (any member may look). */
+export async function listTeams(deps: DomainDeps, access: Access, organizationId: string): Promise<TeamWithMembers[]> {
+  assertMember(access, organizationId);
+  return deps.store.listTeams(organizationId);
+}
+
+/** Creates a team (admins only). */
+export async function createTeamIn(deps: DomainDeps, auth: Auth, access: Access, organizationId: string, rawName: unknown): Promise<{ id: string; name: string }> {
+  assertAdmin(access, organizationId);
+  const name = parse(z.string().trim().min(1, 'give the team a name').max(80), rawName);
+  if ((await deps.store.listTeams(organizationId)).some((t) => t.name.toLowerCase() === name.toLowerCase())) {
+    throw new CairnError('conflict', `A team named "${name}" already exists.`);
+  }
+  const team = await auth.api.createTeam({ body: { organizationId, name } });
+  return { id: team.id, name: team.name };
+}
+
+/** Adds an organization member to one of its teams (admins only). */
+export async function addMemberToTeam(deps: DomainDeps, auth: Auth, access: Access, teamId: string, userId: string): Promise<void> {
+  const orgId = await teamOrganization(auth, teamId);
+  assertAdmin(access, orgId);
+  if (!(await deps.store.listOrgMembers(orgId)).some((m) => m.userId === userId)) {
+    throw new CairnError('invalid_input', 'Only members of the organization can join its teams; invite them first.');
+  }
+  await addTeamMember(auth, { teamId, userId });
+}
+
+async function teamOrganization(auth: Auth, teamId: string): Promise<string> {
+  const ctx = await auth.$context;
+  const team = await ctx.adapter.findOne<{ organizationId: string }>({ model: 'team', where: [{ field: 'id', value: teamId }] });
+  if (!team) throw new CairnError('not_found', `No team ${teamId}.`);
+  return team.organizationId;
+}
+
+function assertMember(access: Access, organizationId: string): void {
+  if (!access.memberships.organizations.some((o) => o.id === organizationId)) throw new CairnError('not_found', 'No such organization among yours.');
+}
+
+function assertAdmin(access: Access, organizationId: string): void {
+  assertMember(access, organizationId);
+  if (!access.isOrgAdmin(organizationId)) throw new CairnError('forbidden', 'Only organization admins and owners can do this; ask one of them.');
+}

@@ -1,0 +1,74 @@
+import { Hono } from 'hono';
+import type { Auth } from '../../auth/better-auth.js';
+import { loadAccess } from '../../domain/access.js';
+import { createUser } from '../../domain/accounts.js';
+import { createApiKey, listApiKeys, revokeApiKey } from '../../domain/api-keys.js';
+import type { DomainDeps } from '../../domain/deps.js';
+import { addMemberToTeam, createInvite, createTeamIn, listMembers, listTeams } from '../../domain/organizations.js';
+import { CairnError } from '../../errors/cairn-error.js';
+import type { ApiEnv } from './api-auth.js';
+
+/** Routes that need no sign-in: sign-up and what the portal must know before it. */
+export function createPublicAccountRoutes(deps: DomainDeps, auth: Auth, baseUrl: string): Hono {
+  const routes = new Hono();
+  const origin = new URL(baseUrl).origin;
+  routes.get('/config', async (c) => c.json({ baseUrl, mcpUrl: `${baseUrl}/mcp`, signUpOpen: (await deps.store.countUsers()) === 0 }));
+  routes.post('/signup', async (c) => {
+    const from = c.req.header('origin');
+    if (from !== undefined && from !== origin) throw new CairnError('forbidden', 'Sign up from the Cairn portal itself.');
+    const body = (await c.req.json()) as { email?: string; name?: string; password?: string; invite?: string; organization?: string };
+    if (!body.invite && (await deps.store.countUsers()) > 0) {
+      throw new CairnError('forbidden', 'This Cairn already has users: people join by invitation. Ask an organization admin for an invite link.');
+    }
+    const { user, organization } = await createUser(deps, auth, {
+      email: body.email ?? '', name: body.name, password: body.password ?? '', invite: body.invite, org: body.invite ? undefined : body.organization,
+    });
+    const signedIn = await auth.api.signInEmail({ body: { email: user.email, password: body.password! }, returnHeaders: true });
+    for (const cookie of signedIn.headers.getSetCookie()) c.header('Set-Cookie', cookie, { append: true });
+    return c.json({ user, organization }, 201);
+  });
+  return routes;
+}
+
+/** Routes for a signed-in caller: who they are, their keys, their organization. */
+export function createAccountRoutes(deps: DomainDeps, auth: Auth): Hono<ApiEnv> {
+  const routes = new Hono<ApiEnv>();
+  const access = (c: { get(key: 'caller'): ApiEnv['Variables']['caller'] }) => loadAccess(deps, c.get('caller'));
+  const sessionUser = (c: { get(key: 'caller'): ApiEnv['Variables']['caller'] }) => {
+    const caller = c.get('caller');
+    // A leaked key must not be able to mint or revoke keys: key management needs a portal session.
+    if (caller.via !== 'session') throw new CairnError('forbidden', 'Manage API keys in the portal (Settings > API Keys) or with the cairn CLI, not with an API key.');
+    return caller.userId;
+  };
+
+  routes.get('/me', async (c) => {
+    const a = await access(c);
+    const user = await deps.store.getUser(a.caller.userId);
+    return c.json({ user, organizations: a.memberships.organizations, teams: a.memberships.teams });
+  });
+  routes.get('/keys', async (c) => c.json({ keys: await listApiKeys(deps, sessionUser(c)) }));
+  routes.post('/keys', async (c) => {
+    const { name } = (await c.req.json()) as { name?: string };
+    return c.json(await createApiKey(deps, sessionUser(c), name ?? ''), 201);
+  });
+  routes.delete('/keys/:id', async (c) => c.json({ key: await revokeApiKey(deps, c.req.param('id'), sessionUser(c)) }));
+
+  routes.get('/organizations/:id/members', async (c) => c.json({ members: await listMembers(deps, await access(c), c.req.param('id')) }));
+  routes.get('/organizations/:id/teams', async (c) => c.json({ teams: await listTeams(deps, await access(c), c.req.param('id')) }));
+  routes.post('/organizations/:id/teams', async (c) => {
+    const { name } = (await c.req.json()) as { name?: unknown };
+    return c.json({ team: await createTeamIn(deps, auth, await access(c), c.req.param('id'), name) }, 201);
+  });
+  routes.post('/organizations/:id/invitations', async (c) => {
+    const { role } = (await c.req.json().catch(() => ({}))) as { role?: unknown };
+    const { token, expiresAt } = await createInvite(deps, await access(c), c.req.param('id'), role);
+    const inviteUrl = new URL(`/signup?invite=${token}`, c.req.url);
+    return c.json({ inviteUrl: inviteUrl.toString(), expiresAt }, 201);
+  });
+  routes.post('/teams/:id/members', async (c) => {
+    const { userId } = (await c.req.json()) as { userId?: string };
+    await addMemberToTeam(deps, auth, await access(c), c.req.param('id'), userId ?? '');
+    return c.body(null, 204);
+  });
+  return routes;
+}

@@ -1,0 +1,38 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { extname, join, normalize, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Context } from 'hono';
+
+/** The portal's build output; the same place whether the server runs from src/ (tsx) or dist/. */
+export const PORTAL_DIST = fileURLToPath(new URL('../../../portal/dist/', import.meta.url));
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon', '.json': 'application/json', '.woff2': 'font/woff2', '.txt': 'text/plain; charset=utf-8',
+};
+
+/** Pages may not be framed (clickjacking) and load nothing from elsewhere. */
+const SECURITY_HEADERS = {
+  'Content-Security-Policy': "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+  'X-Frame-Options': 'DENY',
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'same-origin',
+};
+
+/** Serves the portal: its files, and index.html for every other page path (the app routes itself). */
+export function portalRoute(dist = PORTAL_DIST) {
+  return (c: Context): Response => {
+    const index = join(dist, 'index.html');
+    if (!existsSync(index)) {
+      return c.html('<!doctype html><title>Cairn</title><p>Cairn is running, but its portal was not built. Run <code>npm run build</code> in the repository and restart.</p>', 503, SECURITY_HEADERS);
+    }
+    const path = normalize(join(dist, decodeURIComponent(c.req.path)));
+    const inside = path.startsWith(dist.endsWith(sep) ? dist : dist + sep);
+    if (inside && existsSync(path) && statSync(path).isFile()) {
+      // Vite fingerprints everything under assets/, so those never change under the same name.
+      const cache = c.req.path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache';
+      return c.body(readFileSync(path), 200, { 'Content-Type': TYPES[extname(path)] ?? 'application/octet-stream', 'Cache-Control': cache, ...SECURITY_HEADERS });
+    }
+    return c.body(readFileSync(index), 200, { 'Content-Type': TYPES['.html']!, 'Cache-Control': 'no-cache', ...SECURITY_HEADERS });
+  };
+}

@@ -1,0 +1,100 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { type TestCairn, startTestCairn } from '../../src/testing/test-cairn.js';
+
+let server: TestCairn;
+let origin: string;
+
+before(async () => {
+  server = await startTestCairn();
+  origin = new URL(server.baseUrl).origin;
+});
+after(() => server?.close());
+
+/** A browser-like session: keeps cookies and sends the portal's Origin. */
+function browser() {
+  let cookie = '';
+  return async (path: string, init: { method?: string; body?: unknown } = {}) => {
+    const res = await fetch(`${server.baseUrl}${path}`, {
+      method: init.method ?? 'GET',
+      headers: { origin, 'content-type': 'application/json', ...(cookie && { cookie }) },
+      ...(init.body !== undefined && { body: JSON.stringify(init.body) }),
+    });
+    const set = res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    if (set) cookie = set;
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
+  };
+}
+
+describe('accounts through the portal API', () => {
+  const admin = browser();
+  let orgId: string;
+
+  test('the first sign-up creates the organization and signs in; later sign-ups need an invitation', async () => {
+    assert.equal((await admin('/api/v1/config')).body.signUpOpen, true);
+    const signup = await admin('/api/v1/signup', { method: 'POST', body: { email: 'ada@example.test', name: 'Ada', password: 'correct horse battery', organization: 'Analytical' } });
+    assert.equal(signup.status, 201);
+    assert.equal(signup.body.organization.role, 'owner');
+    const me = await admin('/api/v1/me');
+    assert.equal(me.body.user.email, 'ada@example.test');
+    orgId = me.body.organizations[0].id;
+    const stranger = await browser()('/api/v1/signup', { method: 'POST', body: { email: 'eve@example.test', password: 'correct horse battery' } });
+    assert.equal(stranger.status, 403);
+    assert.match(stranger.body.error.message, /join by invitation/);
+  });
+
+  test('an invite link lets one person join with the invited role, once', async () => {
+    const invite = await admin(`/api/v1/organizations/${orgId}/invitations`, { method: 'POST', body: { role: 'member' } });
+    assert.equal(invite.status, 201);
+    const token = new URL(invite.body.inviteUrl).searchParams.get('invite');
+    const bob = browser();
+    const joined = await bob('/api/v1/signup', { method: 'POST', body: { email: 'bob@example.test', name: 'Bob', password: 'correct horse battery', invite: token } });
+    assert.equal(joined.status, 201);
+    assert.deepEqual([joined.body.organization.id, joined.body.organization.role], [orgId, 'member']);
+    const again = await browser()('/api/v1/signup', { method: 'POST', body: { email: 'carol@example.test', password: 'correct horse battery', invite: token } });
+    assert.equal(again.status, 400);
+    assert.match(again.body.error.message, /invite link is not valid/);
+    assert.equal(await server.cairn.store.findUserByEmail('carol@example.test'), undefined, 'nothing half-made stays');
+    assert.equal((await bob(`/api/v1/organizations/${orgId}/invitations`, { method: 'POST', body: {} })).status, 403, 'members cannot invite');
+    const members = await admin(`/api/v1/organizations/${orgId}/members`);
+    assert.deepEqual(members.body.members.map((m: { email: string; role: string }) => `${m.email}:${m.role}`), ['ada@example.test:owner', 'bob@example.test:member']);
+  });
+
+  test('admins make teams and add members; the member then sees the team', async () => {
+    const team = await admin(`/api/v1/organizations/${orgId}/teams`, { method: 'POST', body: { name: 'Platform' } });
+    assert.equal(team.status, 201);
+    const bobId = (await server.cairn.store.findUserByEmail('bob@example.test'))!.id;
+    assert.equal((await admin(`/api/v1/teams/${team.body.team.id}/members`, { method: 'POST', body: { userId: bobId } })).status, 204);
+    const teams = await admin(`/api/v1/organizations/${orgId}/teams`);
+    assert.deepEqual(teams.body.teams[0].members.map((m: { email: string }) => m.email), ['bob@example.test']);
+    assert.equal((await admin(`/api/v1/organizations/${orgId}/teams`, { method: 'POST', body: { name: 'platform' } })).status, 409);
+  });
+
+  test('API keys: generated once in a session, listed by start and last four, revoked; an API key cannot manage keys', async () => {
+    const created = await admin('/api/v1/keys', { method: 'POST', body: { name: 'laptop' } });
+    assert.equal(created.status, 201);
+    const { key, record } = created.body;
+    assert.match(key, /^cairn_tkn_/);
+    const list = await admin('/api/v1/keys');
+    assert.ok(!JSON.stringify(list.body).includes(key), 'the key is never shown again');
+    assert.deepEqual([list.body.keys[0].start, list.body.keys[0].last4], [key.slice(0, 14), key.slice(-4)]);
+    const viaKey = await fetch(`${server.baseUrl}/api/v1/keys`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{"name":"escalate"}' });
+    assert.equal(viaKey.status, 403);
+    assert.equal((await admin(`/api/v1/keys/${record.id}`, { method: 'DELETE' })).status, 200);
+    const after = await fetch(`${server.baseUrl}/api/v1/datapacks`, { headers: { authorization: `Bearer ${key}` } });
+    assert.equal(after.status, 401, 'a revoked key stops working at once');
+  });
+
+  test('unknown API paths are JSON 404s; page paths get the portal (or a clear message when it is not built)', async () => {
+    assert.equal((await fetch(`${server.baseUrl}/api/v1/nope`)).status, 401, 'signed out: authenticate first');
+    const missing = await admin('/api/v1/nope');
+    assert.equal(missing.status, 404);
+    assert.equal(missing.body.error.code, 'not_found');
+    assert.equal((await fetch(`${server.baseUrl}/.well-known/oauth-authorization-server`)).status, 404);
+    const page = await fetch(`${server.baseUrl}/settings/api-keys`);
+    assert.ok([200, 503].includes(page.status));
+    assert.match(page.headers.get('content-type') ?? '', /text\/html/);
+    assert.match(page.headers.get('content-security-policy') ?? '', /frame-ancestors 'none'/);
+  });
+});
