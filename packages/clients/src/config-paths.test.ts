@@ -1,6 +1,6 @@
-import { equal } from 'node:assert/strict';
+import { deepStrictEqual, equal } from 'node:assert/strict';
 import { test } from 'node:test';
-import { configPath } from './config-paths.js';
+import { configPath, configPaths } from './config-paths.js';
 
 const linux = { platform: 'linux' as const, home: '/home/u', env: {} };
 const mac = { platform: 'darwin' as const, home: '/Users/u', env: {} };
@@ -32,4 +32,10 @@ test('environment overrides', () => {
   equal(configPath('vscode', ctx), '/x/Code/User/mcp.json');
   equal(configPath('claude-desktop', ctx), '/x/Claude/claude_desktop_config.json');
   equal(configPath('kiro', { ...linux, env: { KIRO_HOME: '' } }), '/home/u/.kiro/settings/mcp.json', 'an empty variable counts as unset');
+});
+
+test('configPaths: the path in use first, then the default an override moved it from', () => {
+  const ctx = { ...linux, env: { KIRO_HOME: '/k' } };
+  deepStrictEqual(configPaths('kiro', ctx), ['/k/settings/mcp.json', '/home/u/.kiro/settings/mcp.json']);
+  deepStrictEqual(configPaths('cursor', ctx), ['/home/u/.cursor/mcp.json']);
 });

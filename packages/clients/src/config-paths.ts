@@ -38,3 +38,11 @@ export function configPath(client: ClientId, ctx: PathContext): string {
       return path.join(home, '.codeium', 'windsurf', 'mcp_config.json');
   }
 }
+
+const OVERRIDES = ['KIRO_HOME', 'CODEX_HOME', 'CLAUDE_CONFIG_DIR', 'GEMINI_CLI_HOME', 'XDG_CONFIG_HOME'];
+
+/** Every place a client's user config may be on this machine: the one in use first, then the default one an environment override moved it from. */
+export function configPaths(client: ClientId, ctx: PathContext): string[] {
+  const env = Object.fromEntries(Object.entries(ctx.env).filter(([name]) => !OVERRIDES.includes(name)));
+  return [...new Set([configPath(client, ctx), configPath(client, { ...ctx, env })])];
+}

@@ -2,7 +2,8 @@ export { CLIENT_ALIASES, CLIENT_IDS, type ClientId, resolveClientId } from './cl
 export { CLIENTS, type ClientInfo, type Method, type MethodInfo, type StepContext, clientInfo } from './catalog.js';
 export { type EntryInfo, classifyEntry } from './classify-entry.js';
 export { claudeMcpAddArgs, claudeMcpAddCommand, claudeMcpRemoveArgs, codexTokenCommand, shellCommand } from './commands.js';
-export { type PathContext, configPath } from './config-paths.js';
+export { type PathContext, configPath, configPaths } from './config-paths.js';
+export { type EntryDiagnosis, type EntryProblem, type EntryProblemCode, diagnoseEntry, looksLikeCairn } from './diagnose-entry.js';
 export {
   BRIDGE_AUTH_ENV,
   BRIDGE_PACKAGE,

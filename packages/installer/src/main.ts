@@ -1,5 +1,6 @@
 import { ConfigParseError, InstallerError } from './files/config-error.js';
 import type { Machine } from './install/context.js';
+import { runDoctor } from './doctor/run-doctor.js';
 import { runInstall } from './install/run-install.js';
 import { runUninstall } from './install/run-uninstall.js';
 import { HELP, INSTALLER_VERSION } from './cli/help.js';
@@ -9,7 +10,8 @@ import { parseCommandLine } from './cli/parse-args.js';
 /** Runs the installer for one command line; returns the exit code. Errors are printed, never thrown. */
 export async function main(argv: string[], machine: Machine, nodeVersion = process.version, err: (line: string) => unknown = (line) => process.stderr.write(`${line}\n`)): Promise<number> {
   const tooOld = nodeTooOld(nodeVersion);
-  if (tooOld) {
+  // doctor runs anyway: an old Node is one of the things it reports.
+  if (tooOld && argv[0] !== 'doctor') {
     err(tooOld);
     return 1;
   }
@@ -17,6 +19,7 @@ export async function main(argv: string[], machine: Machine, nodeVersion = proce
     const command = parseCommandLine(argv);
     if (command.kind === 'help') machine.out(HELP);
     if (command.kind === 'version') machine.out(INSTALLER_VERSION);
+    if (command.kind === 'doctor') return await runDoctor(command.request, machine, nodeVersion);
     if (command.kind !== 'run') return 0;
     return command.request.uninstall ? await runUninstall(command.request, machine) : await runInstall(command.request, machine);
   } catch (error) {

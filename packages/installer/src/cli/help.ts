@@ -9,6 +9,7 @@ export const HELP = `cairn-mcp-installer ${INSTALLER_VERSION} — connects an AI
 Usage:
   npx cairn-mcp-installer --client <id> --url <cairn url> [options]
   npx cairn-mcp-installer --client <id> --uninstall [--server-name <name>]
+  npx cairn-mcp-installer doctor [--fix] [--client <id>]
 
 Clients: ${CLIENT_IDS.join(', ')} (kiro-cli and kiro-ide are aliases of kiro)
 
@@ -21,7 +22,12 @@ Options:
   --server-name <name>   the entry's name (default: cairn)
   --uninstall            remove the entry (only that entry)
   --dry-run              show the change as a diff; write nothing
+  --no-check             do not connect to Cairn after writing
+  --fix                  (doctor) repair what can be repaired safely
   --yes                  do not ask before writing
   --help, --version
 
+After writing, the installer connects as the client will and lists your datapacks; if that fails
+the entry stays written, the cause is named, and the exit code is 3.
+doctor checks every client's config on this machine: one line per problem, exit 1 if any.
 Re-running updates the entry in place; a file that does not parse is left untouched.`;

@@ -1,18 +1,28 @@
 import { parseArgs } from 'node:util';
-import { CLIENT_IDS, DEFAULT_SERVER_NAME, resolveClientId } from '@cairn/clients';
+import { CLIENT_IDS, type ClientId, DEFAULT_SERVER_NAME, resolveClientId } from '@cairn/clients';
 import { InstallerError } from '../files/config-error.js';
 import type { InstallRequest } from '../install/context.js';
 
-/** What the command line asks for: help, the version, or an install/uninstall. */
-export type Command = { kind: 'help' } | { kind: 'version' } | { kind: 'run'; request: InstallRequest };
+/** What `doctor` is asked to do. */
+export interface DoctorRequest {
+  fix: boolean;
+  serverName: string;
+  /** Only this client; every client when absent. */
+  client?: ClientId;
+}
+
+/** What the command line asks for: help, the version, an install/uninstall, or doctor. */
+export type Command = { kind: 'help' } | { kind: 'version' } | { kind: 'run'; request: InstallRequest } | { kind: 'doctor'; request: DoctorRequest };
 
 /** Parses the installer's flags; unknown flags and missing values are InstallerErrors (exit 2). */
 export function parseCommandLine(argv: string[]): Command {
   let values;
+  let positionals: string[];
   try {
-    ({ values } = parseArgs({
+    ({ values, positionals } = parseArgs({
       args: argv,
       strict: true,
+      allowPositionals: true,
       options: {
         client: { type: 'string' },
         url: { type: 'string' },
@@ -22,6 +32,8 @@ export function parseCommandLine(argv: string[]): Command {
         'server-name': { type: 'string', default: DEFAULT_SERVER_NAME },
         uninstall: { type: 'boolean', default: false },
         'dry-run': { type: 'boolean', default: false },
+        'no-check': { type: 'boolean', default: false },
+        fix: { type: 'boolean', default: false },
         yes: { type: 'boolean', short: 'y', default: false },
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', short: 'v', default: false },
@@ -32,11 +44,15 @@ export function parseCommandLine(argv: string[]): Command {
   }
   if (values.help) return { kind: 'help' };
   if (values.version) return { kind: 'version' };
-  if (!values.client) throw new InstallerError(`--client is required: one of ${CLIENT_IDS.join(', ')}.`, 2);
-  const client = resolveClientId(values.client);
-  if (!client) throw new InstallerError(`Unknown client "${values.client}": use one of ${CLIENT_IDS.join(', ')} (or kiro-cli, kiro-ide).`, 2);
+  const [subcommand, ...extra] = positionals;
+  if ((subcommand !== undefined && subcommand !== 'doctor') || extra.length > 0) throw new InstallerError(`Unexpected argument "${extra[0] ?? subcommand}": the only command is doctor. Run with --help for the options.`, 2);
+  const client = values.client === undefined ? undefined : resolveClientId(values.client);
+  if (values.client !== undefined && !client) throw new InstallerError(`Unknown client "${values.client}": use one of ${CLIENT_IDS.join(', ')} (or kiro-cli, kiro-ide).`, 2);
   const serverName = values['server-name'].trim();
   if (!/^[A-Za-z0-9_.-]+$/.test(serverName)) throw new InstallerError(`--server-name may use letters, digits, "-", "_" and "." only.`, 2);
+  if (subcommand === 'doctor') return { kind: 'doctor', request: { fix: values.fix, serverName, ...(client && { client }) } };
+  if (values.fix) throw new InstallerError('--fix belongs to doctor: npx cairn-mcp-installer doctor --fix', 2);
+  if (!client) throw new InstallerError(`--client is required: one of ${CLIENT_IDS.join(', ')}.`, 2);
   if (values.oauth && (values['api-key'] || values['setup-code'])) throw new InstallerError('--oauth takes no key: choose --oauth or an API key, not both (one method per client).', 2);
   return {
     kind: 'run',
@@ -47,6 +63,7 @@ export function parseCommandLine(argv: string[]): Command {
       uninstall: values.uninstall,
       dryRun: values['dry-run'],
       yes: values.yes,
+      check: !values['no-check'],
       ...(values.url && { url: values.url }),
       ...(values['api-key'] && { apiKey: values['api-key'] }),
       ...(values['setup-code'] && { setupCode: values['setup-code'] }),

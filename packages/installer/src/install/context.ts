@@ -12,6 +12,8 @@ export interface InstallRequest {
   uninstall: boolean;
   dryRun: boolean;
   yes: boolean;
+  /** Connect as the client will after writing (off with --no-check). */
+  check: boolean;
 }
 
 /** The machine the installer runs on; passed in so tests run against temp homes and never the real one. */

@@ -15,9 +15,8 @@ export interface ConfigInspection {
   existing?: { value: unknown; info?: EntryInfo };
 }
 
-/** Reads and parses the client's config file; a file that does not parse throws ConfigParseError and is not touched. */
-export function inspectConfig(client: ClientInfo, serverName: string, machine: Machine): ConfigInspection {
-  const path = configPath(client.id, machine);
+/** Reads and parses the client's config file (or `path`, another place it may be); a file that does not parse throws ConfigParseError and is not touched. */
+export function inspectConfig(client: ClientInfo, serverName: string, machine: Machine, path = configPath(client.id, machine)): ConfigInspection {
   const current = readConfig(path);
   const text = current ?? '';
   const doc = client.format === 'toml' ? parseTomlConfig(path, text) : parseJsonConfig(path, text, client.format === 'jsonc');

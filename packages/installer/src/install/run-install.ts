@@ -8,6 +8,7 @@ import { editEntry, sameValue } from './edit-entry.js';
 import { inspectConfig } from './inspect-config.js';
 import { assertOneMethod } from './one-method.js';
 import { maskKey, resolveApiKey } from './resolve-key.js';
+import { verifyInstall } from './verify-install.js';
 
 /** Writes (or updates) the client's Cairn entry; returns the exit code. */
 export async function runInstall(request: InstallRequest, machine: Machine): Promise<number> {
@@ -39,7 +40,7 @@ export async function runInstall(request: InstallRequest, machine: Machine): Pro
     }
     if (!request.dryRun && apiKey && protectConfig(config.path)) machine.out(`Set ${config.target} to mode 0600 (it holds a key).`);
     finish(client, machine, request, apiKey);
-    return 0;
+    return request.check && !request.dryRun ? verifyInstall(client, request.serverName, entry, apiKey, machine) : 0;
   }
 
   const after = editEntry(client, config, request.serverName, entry, mcpUrl);
@@ -68,7 +69,7 @@ export async function runInstall(request: InstallRequest, machine: Machine): Pro
   }
   if (client.id === 'codex' && apiKey) await setCodexToken(machine, apiKey);
   finish(client, machine, request, apiKey);
-  return 0;
+  return request.check ? verifyInstall(client, request.serverName, entry, apiKey, machine) : 0;
 }
 
 async function setCodexToken(machine: Machine, apiKey: string): Promise<void> {

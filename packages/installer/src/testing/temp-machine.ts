@@ -21,8 +21,18 @@ export interface TempMachineOptions {
   env?: Record<string, string>;
   /** Programs found on PATH, by name → full path. */
   programs?: Record<string, string>;
+  /** Default: loopback addresses (test servers) are reached for real; any other host gets offlineCairn's answer. */
   fetch?: typeof fetch;
 }
+
+/** Stands in for a Cairn on any non-loopback host, so tests with example addresses never leave the machine. */
+export const offlineCairn: typeof fetch = async (input, init) => {
+  const url = new URL(input instanceof Request ? input.url : String(input));
+  if (['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) return globalThis.fetch(input, init);
+  const you = { id: 'usr_offline', email: 'offline@example.com', name: 'Offline Tester' };
+  const answer = { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'Datapacks' }], structuredContent: { you, datapacks: [{ id: 'dpk_1', name: 'Personal' }] } } };
+  return new Response(`event: message\ndata: ${JSON.stringify(answer)}\n\n`, { headers: { 'content-type': 'text/event-stream' } });
+};
 
 /** Makes a throwaway home so tests never touch the real one. */
 export function tempMachine(options: TempMachineOptions = {}): TempMachine {
@@ -51,7 +61,7 @@ export function tempMachine(options: TempMachineOptions = {}): TempMachine {
     which: (program) => options.programs?.[program],
     askSecret: async () => undefined,
     confirm: async () => undefined,
-    fetch: options.fetch ?? globalThis.fetch,
+    fetch: options.fetch ?? offlineCairn,
     lines,
     errors,
     ran,
