@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { CairnError } from '../errors/cairn-error.js';
 import type { Caller } from '../domain/caller.js';
+import { ensurePersonalDatapack } from '../domain/datapacks.js';
 import type { DomainDeps } from '../domain/deps.js';
 import { parse } from '../domain/parse-input.js';
 import type { Entry } from '../store/types.js';
@@ -52,19 +52,10 @@ export async function captureTurns(deps: DomainDeps, caller: Caller, raw: unknow
 }
 
 async function conversationsDatapack(deps: DomainDeps, userId: string): Promise<string> {
-  const owners = [{ scope: 'personal' as const, ownerId: userId }];
-  const find = async () => (await deps.store.findDatapacks(owners)).find((d) => d.name === CONVERSATIONS_DATAPACK);
+  const find = async () => (await deps.store.findDatapacks([{ scope: 'personal', ownerId: userId }])).find((d) => d.name === CONVERSATIONS_DATAPACK);
   const existing = await find();
   if (existing) return existing.id;
-  const now = deps.now();
-  try {
-    await deps.store.insertDatapack({
-      id: deps.newId('dpk'), scope: 'personal', ownerId: userId, organizationId: null, name: CONVERSATIONS_DATAPACK,
-      description: 'Prompts and final responses captured from your AI clients', createdBy: userId, createdAt: now, updatedAt: now,
-    });
-  } catch (error) {
-    if (!(error instanceof CairnError && error.code === 'conflict')) throw error;
-  }
+  await ensurePersonalDatapack(deps, userId, CONVERSATIONS_DATAPACK, 'Prompts and final responses captured from your AI clients');
   return (await find())!.id;
 }
 

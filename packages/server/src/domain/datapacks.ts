@@ -56,13 +56,18 @@ export async function createDatapack(deps: DomainDeps, access: Access, raw: z.in
   return datapack;
 }
 
-/** Makes sure the user has a personal datapack; safe to call concurrently. */
-export async function ensurePersonalDatapack(deps: DomainDeps, userId: string): Promise<void> {
+/** Makes sure the user has a personal datapack of this name (by default their own); safe to call concurrently. */
+export async function ensurePersonalDatapack(
+  deps: DomainDeps,
+  userId: string,
+  name = PERSONAL_DATAPACK_NAME,
+  description = 'Your own preferences and notes',
+): Promise<void> {
   const now = deps.now();
   try {
     await deps.store.insertDatapack({
-      id: deps.newId('dpk'), scope: 'personal', ownerId: userId, organizationId: null, name: PERSONAL_DATAPACK_NAME,
-      description: 'Your own preferences and notes', createdBy: userId, createdAt: now, updatedAt: now,
+      id: deps.newId('dpk'), scope: 'personal', ownerId: userId, organizationId: null, name, description,
+      createdBy: userId, createdAt: now, updatedAt: now,
     });
   } catch (error) {
     if (!(error instanceof CairnError && error.code === 'conflict')) throw error;
