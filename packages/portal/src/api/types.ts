@@ -1,0 +1,88 @@
+/** The signed-in user as `/api/v1/me` returns it. */
+export interface Me {
+  user: { id: string; email: string; name: string };
+  organizations: { id: string; name: string; role: string }[];
+  teams: { id: string; name: string; organizationId: string }[];
+}
+
+/** What the portal must know before sign-in. */
+export interface PortalConfig {
+  baseUrl: string;
+  mcpUrl: string;
+  signUpOpen?: boolean;
+}
+
+/** Who owns a datapack. */
+export type Scope = 'personal' | 'team' | 'organization';
+
+/** A datapack as listed. */
+export interface Datapack {
+  id: string;
+  name: string;
+  scope: Scope;
+  description?: string | null;
+  organizationId?: string | null;
+  ownerId?: string;
+  entryCount?: number;
+  lastChangedAt?: string | null;
+  createdAt: string;
+  updatedAt?: string;
+}
+
+/** One entry of a datapack. */
+export interface Entry {
+  id: string;
+  datapackId: string;
+  kind: string;
+  title: string;
+  content: string;
+  tags: string[];
+  version: number;
+  createdBy: string;
+  createdClient?: string | null;
+  createdAt: string;
+  updatedBy?: string | null;
+  updatedClient?: string | null;
+  updatedAt: string;
+}
+
+/** One version in an entry's history. */
+export interface EntryVersion {
+  version: number;
+  change: string;
+  title: string;
+  content: string;
+  changedBy: string;
+  changedClient?: string | null;
+  changedAt: string;
+}
+
+/** An API key as listed (never the key itself). */
+export interface ApiKeyRecord {
+  id: string;
+  name: string;
+  start?: string | null;
+  last4?: string | null;
+  createdAt: string;
+  revokedAt?: string | null;
+  lastUsedAt?: string | null;
+  lastUsedClient?: string | null;
+}
+
+/** A member of an organization. */
+export interface Member {
+  userId: string;
+  email: string;
+  name: string;
+  role: string;
+}
+
+/** A team with its members. */
+export interface Team {
+  id: string;
+  name: string;
+  members: { userId: string; email: string; name: string }[];
+}
+
+/** The kinds an entry can have (the server's ENTRY_KINDS). */
+export const ENTRY_KINDS = ['note', 'preference', 'standard', 'policy', 'decision', 'conversation'] as const;

@@ -1,0 +1,151 @@
+import { useCallback, useEffect, useState } from 'react';
+import { api, messageOf, setUnauthorizedHandler } from './api/client.js';
+import type { Me, PortalConfig } from './api/types.js';
+import { ApiKeysPage } from './pages/api-keys.js';
+import { AuthPage } from './pages/auth-page.js';
+import { DatapackPage } from './pages/datapack-page.js';
+import { DatapacksPage } from './pages/datapacks-page.js';
+import { OrganizationPage } from './pages/organization-page.js';
+import { Link, match, navigate, useLocation } from './router.js';
+import { SessionContext } from './session.js';
+import { ErrorNotice, Loading } from './ui/bits.js';
+
+type State = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'signed-out'; config: PortalConfig } | { kind: 'signed-in'; me: Me; config: PortalConfig };
+
+const PUBLIC = new Set(['/signin', '/signup']);
+
+/** The portal: loads who is signed in, then routes. */
+export function App() {
+  const { path, query } = useLocation();
+  const [state, setState] = useState<State>({ kind: 'loading' });
+
+  const load = useCallback(async () => {
+    try {
+      const config = await api<PortalConfig>('GET', '/api/v1/config', undefined, { authRequired: false });
+      try {
+        const me = await api<Me>('GET', '/api/v1/me', undefined, { authRequired: false });
+        setState({ kind: 'signed-in', me, config });
+      } catch (e) {
+        if ((e as { status?: number }).status === 401) setState({ kind: 'signed-out', config });
+        else throw e;
+      }
+    } catch (e) {
+      setState({ kind: 'error', message: messageOf(e) });
+    }
+  }, []);
+
+  useEffect(() => {
+    void load();
+    setUnauthorizedHandler(() => setState((s) => (s.kind === 'signed-in' ? { kind: 'signed-out', config: s.config } : s)));
+    return () => setUnauthorizedHandler(undefined);
+  }, [load]);
+
+  // Signed-out people land on sign-in (or sign-up when this Cairn has no users yet); signed-in people skip those pages.
+  useEffect(() => {
+    if (state.kind === 'signed-out' && !PUBLIC.has(path)) {
+      const next = path === '/' ? '' : `?next=${encodeURIComponent(path)}`;
+      navigate(state.config.signUpOpen ? '/signup' : `/signin${next}`, { replace: true });
+    }
+    if (state.kind === 'signed-in' && (PUBLIC.has(path) || path === '/')) {
+      const next = query.get('next');
+      navigate(next && next.startsWith('/') && !next.startsWith('//') ? next : '/datapacks', { replace: true });
+    }
+  }, [state, path, query]);
+
+  useEffect(() => {
+    document.title = `${titleFor(path)} · Cairn`;
+  }, [path]);
+
+  if (state.kind === 'loading') return <Shell><Loading what="Cairn" /></Shell>;
+  if (state.kind === 'error') return <Shell><ErrorNotice message={state.message} onRetry={() => void load()} /></Shell>;
+  if (state.kind === 'signed-out') {
+    return (
+      <Shell>
+        <AuthPage mode={path === '/signup' ? 'signup' : 'signin'} config={state.config} invite={query.get('invite') ?? undefined} onSignedIn={load} />
+      </Shell>
+    );
+  }
+  const session = { me: state.me, config: state.config, refresh: load };
+  return (
+    <SessionContext.Provider value={session}>
+      <Shell me={state.me} path={path} onSignOut={async () => {
+        await api('POST', '/api/auth/sign-out', {}).catch(() => undefined);
+        setState({ kind: 'signed-out', config: state.config });
+        navigate('/signin', { replace: true });
+      }}>
+        <Routes path={path} />
+      </Shell>
+    </SessionContext.Provider>
+  );
+}
+
+function Routes({ path }: { path: string }) {
+  if (path === '/datapacks') return <DatapacksPage />;
+  const dp = match('/datapacks/:id', path);
+  if (dp) return <DatapackPage id={dp.id!} />;
+  if (path === '/settings/api-keys') return <ApiKeysPage />;
+  if (path === '/settings/organization') return <OrganizationPage />;
+  if (path === '/' || PUBLIC.has(path)) return <Loading what="your datapacks" />;
+  return (
+    <section className="page">
+      <h1>Page not found</h1>
+      <p>
+        There is no page at <code>{path}</code>. Go to <Link to="/datapacks">your datapacks</Link>.
+      </p>
+    </section>
+  );
+}
+
+function titleFor(path: string): string {
+  if (path === '/signin') return 'Sign in';
+  if (path === '/signup') return 'Sign up';
+  if (path.startsWith('/datapacks')) return 'Datapacks';
+  if (path === '/settings/api-keys') return 'API keys';
+  if (path === '/settings/organization') return 'Organization';
+  return 'Cairn';
+}
+
+const NAV = [
+  { to: '/datapacks', label: 'Datapacks' },
+  { to: '/settings/api-keys', label: 'API keys' },
+  { to: '/settings/organization', label: 'Organization' },
+];
+
+function Shell({ children, me, path, onSignOut }: { children: React.ReactNode; me?: Me; path?: string; onSignOut?: () => void }) {
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <div className="topbar-inner">
+          <Link to="/" className="brand" aria-label="Cairn home">
+            <img src="/favicon.svg" alt="" width="26" height="26" /> Cairn
+          </Link>
+          {me && (
+            <nav aria-label="Main" className="nav">
+              {NAV.map((n) => (
+                <Link key={n.to} to={n.to} aria-current={path?.startsWith(n.to) ? 'page' : undefined}>
+                  {n.label}
+                </Link>
+              ))}
+            </nav>
+          )}
+          {me && (
+            <div className="account">
+              <span className="account-name" title={me.user.email}>
+                {me.user.name || me.user.email}
+              </span>
+              <button type="button" className="button secondary small" onClick={onSignOut}>
+                Sign out
+              </button>
+            </div>
+          )}
+        </div>
+      </header>
+      <main id="main" className="main">
+        {children}
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,264 @@
+import { type FormEvent, type KeyboardEvent, useId, useRef, useState } from 'react';
+import { api, messageOf } from '../api/client.js';
+import { useSession } from '../session.js';
+import { CopyButton, CopyField, ErrorNotice, Snippet } from '../ui/bits.js';
+import { Dialog } from '../ui/dialog.js';
+import {
+  CLIENTS,
+  CLIENT_IDS,
+  type ClientId,
+  type Method,
+  type Os,
+  VERIFICATION_PROMPT,
+  guessOs,
+  installerCommands,
+  manualSnippets,
+  oauthSnippets,
+  removalFor,
+  stepsFor,
+} from './snippets.js';
+
+const METHODS: { id: Method; label: string }[] = [
+  { id: 'automated', label: 'Automated' },
+  { id: 'oauth', label: 'OAuth' },
+  { id: 'manual', label: 'Manual (API key)' },
+];
+const OSES: { id: Os; label: string }[] = [
+  { id: 'darwin', label: 'macOS' },
+  { id: 'win32', label: 'Windows' },
+  { id: 'linux', label: 'Linux' },
+];
+
+/** Datapacks > Connect: the MCP URL and, per client and method, what to run or paste. */
+export function ConnectDialog({ onClose }: { onClose: () => void }) {
+  const { config } = useSession();
+  const [client, setClient] = useState<ClientId>('cursor');
+  const [method, setMethod] = useState<Method>('automated');
+  const [os, setOs] = useState<Os>(() => guessOs(navigator.userAgent));
+  const tabsId = useId();
+  const tabRefs = useRef<(HTMLButtonElement | null)[]>([]);
+
+  const onTabKey = (e: KeyboardEvent, i: number) => {
+    const d = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
+    if (!d) return;
+    e.preventDefault();
+    const next = (i + d + METHODS.length) % METHODS.length;
+    setMethod(METHODS[next]!.id);
+    tabRefs.current[next]?.focus();
+  };
+
+  return (
+    <Dialog title="Connect a client" onClose={onClose} wide>
+      <CopyField label="MCP server URL" value={config.mcpUrl} copyLabel="Copy MCP server URL" hint="Every client uses this one address." />
+
+      <fieldset className="client-picker">
+        <legend>Client</legend>
+        <div className="pills">
+          {CLIENT_IDS.map((id) => (
+            <label key={id} className={id === client ? 'pill selected' : 'pill'}>
+              <input type="radio" name="client" value={id} checked={id === client} onChange={() => setClient(id)} />
+              <span>{CLIENTS[id].displayName}</span>
+            </label>
+          ))}
+          <span className="pill disabled" aria-disabled="true" title="Code-editor web client">
+            Code-editor web client: coming soon
+          </span>
+        </div>
+        <p className="hint">{CLIENTS[client].kind}</p>
+      </fieldset>
+
+      <div className="tabs" role="tablist" aria-label="Connection method">
+        {METHODS.map((m, i) => (
+          <button
+            key={m.id}
+            ref={(el) => {
+              tabRefs.current[i] = el;
+            }}
+            type="button"
+            role="tab"
+            id={`${tabsId}-${m.id}`}
+            aria-selected={method === m.id}
+            aria-controls={`${tabsId}-panel`}
+            tabIndex={method === m.id ? 0 : -1}
+            onClick={() => setMethod(m.id)}
+            onKeyDown={(e) => onTabKey(e, i)}
+          >
+            {m.label}
+          </button>
+        ))}
+        <label className="os-select">
+          <span>System</span>
+          <select aria-label="System" value={os} onChange={(e) => setOs(e.target.value as Os)}>
+            {OSES.map((o) => (
+              <option key={o.id} value={o.id}>
+                {o.label}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+
+      <div className="tab-panel" role="tabpanel" id={`${tabsId}-panel`} aria-labelledby={`${tabsId}-${method}`}>
+        {method === 'automated' && <AutomatedPanel key={client} client={client} />}
+        {method === 'oauth' && <OAuthPanel client={client} os={os} />}
+        {method === 'manual' && <ManualPanel key={client} client={client} os={os} />}
+      </div>
+    </Dialog>
+  );
+}
+
+function Steps({ steps }: { steps: string[] }) {
+  return (
+    <ol className="steps">
+      {steps.map((s) => (
+        <li key={s}>{s}</li>
+      ))}
+    </ol>
+  );
+}
+
+function VerifyAndRemove({ client, method }: { client: ClientId; method: Method }) {
+  const { config } = useSession();
+  return (
+    <div className="verify-remove">
+      <div>
+        <h4>Check it works</h4>
+        <p>
+          Ask the agent: <q>{VERIFICATION_PROMPT}</q> <CopyButton text={VERIFICATION_PROMPT} label="Copy verification prompt" />
+        </p>
+        <p className="hint">It should answer with your datapacks from Cairn.</p>
+      </div>
+      <div>
+        <h4>To remove it</h4>
+        <p>{removalFor(client, method, config.mcpUrl)}</p>
+        {method === 'automated' && <p className="hint">{CLIENTS[client].staysAfterUninstall}</p>}
+      </div>
+    </div>
+  );
+}
+
+function Unsupported({ reason }: { reason: string }) {
+  return (
+    <div className="notice" role="note">
+      <p>
+        <strong>Not available for this client.</strong> {reason}
+      </p>
+    </div>
+  );
+}
+
+function AutomatedPanel({ client }: { client: ClientId }) {
+  const { config } = useSession();
+  const [code, setCode] = useState<{ code: string; expiresAt: string }>();
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const info = CLIENTS[client].methods.automated;
+  if (!info.supported) return <Unsupported reason={info.reason} />;
+  const mint = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      setCode(await api<{ code: string; expiresAt: string }>('POST', '/api/v1/setup-codes', {}));
+    } catch (e) {
+      setError(messageOf(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const cmds = code && installerCommands(client, config.baseUrl, config.mcpUrl, code.code);
+  return (
+    <div className="panel-body">
+      <p>
+        The installer writes {CLIENTS[client].displayName}'s entry with a fresh API key, and in automatic mode sets up skills and capture. It needs Node.js 20.18.1 or newer. Run it on the computer where {CLIENTS[client].displayName} runs.
+      </p>
+      {!cmds ? (
+        <div className="reserve">
+          <button type="button" className="button" onClick={mint} disabled={busy}>
+            {busy ? 'Creating…' : 'Create installer command'}
+          </button>
+          <p className="hint">The command carries a one-time setup code (no key in your shell history).</p>
+        </div>
+      ) : (
+        <>
+          <Snippet label="Installer command" text={cmds.npm} />
+          <p className="hint">
+            The setup code works once and expires <time dateTime={code!.expiresAt}>{new Date(code!.expiresAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}</time>. If npm cannot reach the installer package, run this server's own copy instead:
+          </p>
+          <Snippet label="Installer command (from this server)" text={cmds.selfHosted} />
+          <p className="hint">{CLIENTS[client].afterInstall}</p>
+        </>
+      )}
+      {error && <ErrorNotice message={error} onRetry={mint} />}
+      <VerifyAndRemove client={client} method="automated" />
+    </div>
+  );
+}
+
+function OAuthPanel({ client, os }: { client: ClientId; os: Os }) {
+  const { config } = useSession();
+  const s = stepsFor(client, 'oauth', config.mcpUrl, os);
+  if (!s.supported) return <Unsupported reason={s.reason} />;
+  return (
+    <div className="panel-body">
+      <p>No key: the client opens your browser once to sign in to Cairn.</p>
+      <Steps steps={s.steps} />
+      {oauthSnippets(client, config.mcpUrl, os).map((sn) => (
+        <Snippet key={sn.label} label={sn.label} text={sn.text} />
+      ))}
+      <VerifyAndRemove client={client} method="oauth" />
+    </div>
+  );
+}
+
+function ManualPanel({ client, os }: { client: ClientId; os: Os }) {
+  const { config } = useSession();
+  const [key, setKey] = useState<string>();
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const s = stepsFor(client, 'manual', config.mcpUrl, os);
+  if (!s.supported) return <Unsupported reason={s.reason} />;
+  const generate = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const name = String(new FormData(e.currentTarget).get('keyName') ?? '').trim();
+    setBusy(true);
+    setError(undefined);
+    try {
+      const res = await api<{ key: string }>('POST', '/api/v1/keys', { name });
+      setKey(res.key);
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="panel-body">
+      <Steps steps={s.steps} />
+      {key ? (
+        <div className="notice warning" role="status">
+          <p>
+            <strong>Your new key is in the snippet below, and only there.</strong> Copy it now: Cairn cannot show it again after this dialog closes.
+          </p>
+        </div>
+      ) : (
+        <form className="inline-form" onSubmit={generate}>
+          <label className="field">
+            <span>Key name</span>
+            <input name="keyName" defaultValue={`${CLIENTS[client].displayName} on ${OS_NAME[os]}`} required maxLength={64} />
+          </label>
+          <button type="submit" className="button" disabled={busy}>
+            {busy ? 'Generating…' : 'Generate API key'}
+          </button>
+          <p className="hint full">Or replace &lt;API_KEY&gt; with a key you saved: a key made earlier can never be shown again.</p>
+        </form>
+      )}
+      {error && <ErrorNotice message={error} />}
+      {manualSnippets(client, config.mcpUrl, os, key).map((sn) => (
+        <Snippet key={sn.label} label={sn.label} text={sn.text} />
+      ))}
+      <VerifyAndRemove client={client} method="manual" />
+    </div>
+  );
+}
+
+const OS_NAME: Record<Os, string> = { darwin: 'macOS', win32: 'Windows', linux: 'Linux' };

@@ -1,0 +1,159 @@
+import { type FormEvent, useState } from 'react';
+import { api, messageOf } from '../api/client.js';
+import type { ApiKeyRecord } from '../api/types.js';
+import { CopyButton, Empty, ErrorNotice, Loading, When, downloadText } from '../ui/bits.js';
+import { Dialog } from '../ui/dialog.js';
+import { useLoad } from '../ui/use-load.js';
+import { clientLabel } from './people.js';
+
+/** Settings > API Keys: generate (shown once), list (start…last4, last use), revoke. */
+export function ApiKeysPage() {
+  const { data, error, loading, reload } = useLoad(() => api<{ keys: ApiKeyRecord[] }>('GET', '/api/v1/keys'));
+  const [dialog, setDialog] = useState<{ kind: 'generate' } | { kind: 'revoke'; key: ApiKeyRecord }>();
+  const keys = data?.keys;
+  return (
+    <section className="page">
+      <nav aria-label="Breadcrumb" className="crumbs">
+        <span>Settings</span> <span aria-hidden="true">/</span> <span aria-current="page">API Keys</span>
+      </nav>
+      <div className="page-head">
+        <div>
+          <h1>API keys</h1>
+          <p className="muted">For clients that cannot sign in in a browser: command-line agents, CI, scripts, Kiro.</p>
+        </div>
+        <div className="actions">
+          <button type="button" className="button" onClick={() => setDialog({ kind: 'generate' })}>
+            Generate API key
+          </button>
+        </div>
+      </div>
+      {error && <ErrorNotice message={error} onRetry={reload} />}
+      {!keys && loading && <Loading what="API keys" />}
+      {keys && keys.length === 0 && (
+        <Empty title="No API keys yet">
+          <p>Generate one for each client or machine, so you can revoke one without touching the others.</p>
+        </Empty>
+      )}
+      {keys && keys.length > 0 && (
+        <table className="table keys">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Key</th>
+              <th scope="col">Created</th>
+              <th scope="col">Last used</th>
+              <th scope="col"><span className="visually-hidden">Actions</span></th>
+            </tr>
+          </thead>
+          <tbody>
+            {keys.map((k) => (
+              <tr key={k.id} className={k.revokedAt ? 'revoked' : undefined}>
+                <td data-label="Name" className="strong">{k.name}</td>
+                <td data-label="Key"><code>{k.start ?? 'cairn_tkn_'}…{k.last4 ?? ''}</code></td>
+                <td data-label="Created"><When at={k.createdAt} /></td>
+                <td data-label="Last used">
+                  <When at={k.lastUsedAt} never="Never" />
+                  {k.lastUsedClient && <span className="muted small"> by {clientLabel(k.lastUsedClient)}</span>}
+                </td>
+                <td data-label="" className="row-actions">
+                  {k.revokedAt ? (
+                    <span className="badge revoked-badge">Revoked <When at={k.revokedAt} /></span>
+                  ) : (
+                    <button type="button" className="button secondary small danger-text" aria-label={`Revoke ${k.name}`} onClick={() => setDialog({ kind: 'revoke', key: k })}>
+                      Revoke
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {dialog?.kind === 'generate' && <GenerateKeyDialog onClose={() => { setDialog(undefined); reload(); }} />}
+      {dialog?.kind === 'revoke' && <RevokeKeyDialog apiKey={dialog.key} onClose={() => setDialog(undefined)} onRevoked={() => { setDialog(undefined); reload(); }} />}
+    </section>
+  );
+}
+
+function GenerateKeyDialog({ onClose }: { onClose: () => void }) {
+  const [key, setKey] = useState<{ key: string; name: string }>();
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const name = String(new FormData(e.currentTarget).get('name') ?? '').trim();
+    setBusy(true);
+    setError(undefined);
+    try {
+      const r = await api<{ key: string; record: ApiKeyRecord }>('POST', '/api/v1/keys', { name });
+      setKey({ key: r.key, name: r.record?.name ?? name });
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  if (key) {
+    return (
+      <Dialog title="Your new API key" onClose={onClose} footer={<button type="button" className="button" onClick={onClose}>I have saved it — close</button>}>
+        <div className="notice warning" role="alert">
+          <p><strong>Copy or download this key now.</strong> It is shown only this once: after you close this dialog, nobody — not you, not an admin — can see it again. If you lose it, revoke it and generate a new one.</p>
+        </div>
+        <div className="field">
+          <label htmlFor="new-api-key">API key “{key.name}”</label>
+          <input id="new-api-key" readOnly value={key.key} className="mono" onFocus={(e) => e.currentTarget.select()} />
+        </div>
+        <div className="form-actions start">
+          <CopyButton text={key.key} label="Copy API key" className="button" />
+          <button type="button" className="button secondary" onClick={() => downloadText(`cairn-api-key-${slug(key.name)}.txt`, `${key.key}\n`)}>
+            Download
+          </button>
+        </div>
+        <p className="hint">Send it as <code>Authorization: Bearer &lt;key&gt;</code> with <code>User-Agent: cairn-mcp-installer/1.0</code>, or paste it into a snippet from Datapacks › Connect a client.</p>
+      </Dialog>
+    );
+  }
+  return (
+    <Dialog title="Generate API key" onClose={onClose}>
+      <form className="form" onSubmit={submit}>
+        <label className="field">
+          <span>Key name</span>
+          <input name="name" required maxLength={64} autoFocus placeholder="Claude Code on my laptop" />
+          <small className="hint">Name it after where it will be used, so you know which one to revoke.</small>
+        </label>
+        {error && <ErrorNotice message={error} />}
+        <div className="form-actions">
+          <button type="button" className="button secondary" onClick={onClose}>Cancel</button>
+          <button type="submit" className="button" disabled={busy}>{busy ? 'Generating…' : 'Generate'}</button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+function RevokeKeyDialog({ apiKey, onClose, onRevoked }: { apiKey: ApiKeyRecord; onClose: () => void; onRevoked: () => void }) {
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const revoke = async () => {
+    setBusy(true);
+    try {
+      await api('DELETE', `/api/v1/keys/${encodeURIComponent(apiKey.id)}`);
+      onRevoked();
+    } catch (e) {
+      setError(messageOf(e));
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog title={`Revoke “${apiKey.name}”?`} onClose={onClose}>
+      <p>Every client using this key stops working at once. This cannot be undone; you can generate a new key afterwards.</p>
+      {error && <ErrorNotice message={error} />}
+      <div className="form-actions">
+        <button type="button" className="button secondary" onClick={onClose} autoFocus>Cancel</button>
+        <button type="button" className="button danger" onClick={revoke} disabled={busy}>{busy ? 'Revoking…' : 'Revoke key'}</button>
+      </div>
+    </Dialog>
+  );
+}
+
+const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'key';

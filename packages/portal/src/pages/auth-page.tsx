@@ -1,0 +1,88 @@
+import { type FormEvent, useState } from 'react';
+import { api, messageOf } from '../api/client.js';
+import type { PortalConfig } from '../api/types.js';
+import { Link } from '../router.js';
+import { ErrorNotice } from '../ui/bits.js';
+
+/** Sign in, or sign up (the first account, or with an invite link). */
+export function AuthPage({ mode, config, invite, onSignedIn }: { mode: 'signin' | 'signup'; config: PortalConfig; invite?: string; onSignedIn: () => Promise<void> }) {
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const first = config.signUpOpen === true && !invite;
+  const closed = mode === 'signup' && !invite && config.signUpOpen === false;
+
+  const submit = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    const value = (k: string) => String(f.get(k) ?? '').trim();
+    setBusy(true);
+    setError(undefined);
+    try {
+      if (mode === 'signup') {
+        await api('POST', '/api/v1/signup', {
+          email: value('email'),
+          name: value('name'),
+          password: String(f.get('password') ?? ''),
+          ...(invite ? { invite } : value('organization') ? { organization: value('organization') } : {}),
+        }, { authRequired: false });
+      } else {
+        await api('POST', '/api/auth/sign-in/email', { email: value('email'), password: String(f.get('password') ?? '') }, { authRequired: false });
+      }
+      await onSignedIn();
+    } catch (err) {
+      setError(messageOf(err));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="auth">
+      <div className="card auth-card">
+        <h1>{mode === 'signin' ? 'Sign in to Cairn' : invite ? 'Join your team on Cairn' : 'Create your Cairn account'}</h1>
+        {mode === 'signup' && first && <p className="muted">You are the first person here: your account creates the organization, and you invite the others.</p>}
+        {mode === 'signup' && invite && <p className="muted">You were invited: your account joins the organization that invited you.</p>}
+        {closed ? (
+          <div className="notice" role="status">
+            <p>This Cairn already has users, so people join by invitation. Ask an organization admin for an invite link, or sign in if you have an account.</p>
+            <Link to="/signin" className="button">Go to sign in</Link>
+          </div>
+        ) : (
+          <form onSubmit={submit} className="form" noValidate={false}>
+            {mode === 'signup' && (
+              <label className="field">
+                <span>Your name</span>
+                <input name="name" autoComplete="name" required />
+              </label>
+            )}
+            <label className="field">
+              <span>Email</span>
+              <input name="email" type="email" autoComplete="email" required />
+            </label>
+            <label className="field">
+              <span>Password</span>
+              <input name="password" type="password" autoComplete={mode === 'signup' ? 'new-password' : 'current-password'} minLength={mode === 'signup' ? 8 : undefined} required />
+              {mode === 'signup' && <small className="hint">At least 8 characters.</small>}
+            </label>
+            {mode === 'signup' && first && (
+              <label className="field">
+                <span>Organization name <span className="muted">(optional)</span></span>
+                <input name="organization" autoComplete="organization" placeholder="Acme" />
+              </label>
+            )}
+            {error && <ErrorNotice message={error} />}
+            <button type="submit" className="button wide" disabled={busy}>
+              {busy ? 'Please wait…' : mode === 'signin' ? 'Sign in' : 'Create account'}
+            </button>
+          </form>
+        )}
+        <p className="auth-switch">
+          {mode === 'signin' ? (
+            config.signUpOpen ? <>New here? <Link to="/signup">Create the first account</Link></> : <>No account? Ask an organization admin for an invite link.</>
+          ) : (
+            <>Already have an account? <Link to="/signin">Sign in</Link></>
+          )}
+        </p>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,133 @@
+import { type FormEvent, useEffect, useState } from 'react';
+import { api, messageOf } from '../api/client.js';
+import type { Datapack, Entry } from '../api/types.js';
+import { Link } from '../router.js';
+import { useSession } from '../session.js';
+import { Empty, ErrorNotice, Loading, When } from '../ui/bits.js';
+import { useLoad } from '../ui/use-load.js';
+import { ScopeBadge } from './datapacks-page.js';
+import { EntryDialog, EntryFormDialog } from './entry-dialogs.js';
+import { clientLabel, usePeople } from './people.js';
+
+const PAGE = 50;
+
+/** One datapack: browse, search, add; open an entry to view, edit, delete or see its history. */
+export function DatapackPage({ id }: { id: string }) {
+  const { me } = useSession();
+  const packs = useLoad(() => api<{ datapacks: Datapack[] }>('GET', '/api/v1/datapacks'), [id]);
+  const [limit, setLimit] = useState(PAGE);
+  const [query, setQuery] = useState('');
+  const [submitted, setSubmitted] = useState('');
+  const entries = useLoad(async () => {
+    if (submitted) {
+      const r = await api<{ results: { entry: Entry; score: number }[] }>('GET', `/api/v1/search?q=${encodeURIComponent(submitted)}&datapack=${encodeURIComponent(id)}&limit=50`);
+      return r.results.map((x) => x.entry);
+    }
+    return (await api<{ entries: Entry[] }>('GET', `/api/v1/datapacks/${encodeURIComponent(id)}/entries?limit=${limit}&offset=0`)).entries;
+  }, [id, limit, submitted]);
+  const [open, setOpen] = useState<string>();
+  const [adding, setAdding] = useState(false);
+  const name = usePeople();
+  const pack = packs.data?.datapacks.find((p) => p.id === id);
+
+  useEffect(() => {
+    if (pack) document.title = `${pack.name} · Cairn`;
+  }, [pack]);
+
+  if (packs.error) return <section className="page"><ErrorNotice message={packs.error} onRetry={packs.reload} /></section>;
+  if (!packs.data) return <section className="page"><Loading what="the datapack" /></section>;
+  if (!pack) {
+    return (
+      <section className="page">
+        <h1>Datapack not found</h1>
+        <p>It may have been removed, or it belongs to a team you are not in. Go back to <Link to="/datapacks">your datapacks</Link>.</p>
+      </section>
+    );
+  }
+
+  const onSearch = (e: FormEvent) => {
+    e.preventDefault();
+    setSubmitted(query.trim());
+  };
+  const list = entries.data;
+  const changed = () => {
+    entries.reload();
+    packs.reload();
+  };
+
+  return (
+    <section className="page">
+      <nav aria-label="Breadcrumb" className="crumbs">
+        <Link to="/datapacks">Datapacks</Link> <span aria-hidden="true">/</span> <span aria-current="page">{pack.name}</span>
+      </nav>
+      <div className="page-head">
+        <div>
+          <h1>{pack.name}</h1>
+          <p className="muted">
+            <ScopeBadge scope={pack.scope} team={me.teams.find((t) => t.id === pack.ownerId)?.name} /> · {pack.entryCount ?? 0} {pack.entryCount === 1 ? 'entry' : 'entries'}
+            {pack.description ? ` · ${pack.description}` : ''}
+          </p>
+        </div>
+        <div className="actions">
+          <button type="button" className="button" onClick={() => setAdding(true)}>
+            Add entry
+          </button>
+        </div>
+      </div>
+
+      <form className="search" role="search" onSubmit={onSearch}>
+        <label className="field grow">
+          <span className="visually-hidden">Search entries</span>
+          <input type="search" placeholder="Search this datapack" aria-label="Search entries" value={query} onChange={(e) => {
+            setQuery(e.target.value);
+            if (!e.target.value) setSubmitted('');
+          }} />
+        </label>
+        <button type="submit" className="button secondary">Search</button>
+        {submitted && (
+          <button type="button" className="button secondary" onClick={() => { setQuery(''); setSubmitted(''); }}>
+            Clear
+          </button>
+        )}
+      </form>
+
+      {entries.error && <ErrorNotice message={entries.error} onRetry={entries.reload} />}
+      {!list && entries.loading && <Loading what="entries" />}
+      {list && list.length === 0 && (
+        submitted ? (
+          <Empty title={`Nothing matches “${submitted}”`}><p>Try fewer or different words.</p></Empty>
+        ) : (
+          <Empty title="No entries yet — connect a client">
+            <p>Ask a connected agent to remember something here, or add an entry yourself.</p>
+          </Empty>
+        )
+      )}
+      {list && list.length > 0 && (
+        <ul className="entries" aria-label={submitted ? 'Search results' : 'Entries'}>
+          {list.map((e) => (
+            <li key={e.id}>
+              <button type="button" className="entry-row" onClick={() => setOpen(e.id)}>
+                <span className="entry-title">{e.title}</span>
+                <span className="entry-meta">
+                  <span className={`badge kind-${e.kind}`}>{e.kind}</span>
+                  {e.tags.map((t) => <span key={t} className="tag">#{t}</span>)}
+                  <span className="muted small">
+                    v{e.version} · {name(e.updatedBy ?? e.createdBy)}{clientLabel(e.updatedClient ?? e.createdClient) ? ` via ${clientLabel(e.updatedClient ?? e.createdClient)}` : ''} · <When at={e.updatedAt} />
+                  </span>
+                </span>
+                <span className="entry-snippet">{e.content.slice(0, 180)}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {!submitted && list && list.length >= limit && (
+        <button type="button" className="button secondary" onClick={() => setLimit((l) => l + PAGE)}>
+          Show more
+        </button>
+      )}
+      {adding && <EntryFormDialog datapackId={pack.id} onClose={() => setAdding(false)} onSaved={() => { setAdding(false); changed(); }} />}
+      {open && <EntryDialog id={open} onClose={() => setOpen(undefined)} onChanged={changed} />}
+    </section>
+  );
+}

@@ -1,0 +1,166 @@
+import { type FormEvent, useState } from 'react';
+import { ApiError, api, messageOf } from '../api/client.js';
+import { ENTRY_KINDS, type Entry, type EntryVersion } from '../api/types.js';
+import { ErrorNotice, Loading, When } from '../ui/bits.js';
+import { Dialog } from '../ui/dialog.js';
+import { useLoad } from '../ui/use-load.js';
+import { clientLabel, usePeople } from './people.js';
+
+const parseTags = (s: string) => [...new Set(s.split(/[,\s]+/).map((t) => t.replace(/^#/, '').trim()).filter(Boolean))];
+
+/** Adds an entry, or edits one (with its version, so a concurrent change is caught). */
+export function EntryFormDialog({ datapackId, entry, onClose, onSaved }: { datapackId: string; entry?: Entry; onClose: () => void; onSaved: (e: Entry) => void }) {
+  const [error, setError] = useState<string>();
+  const [duplicate, setDuplicate] = useState<{ entry: Entry; similarity: number }>();
+  const [busy, setBusy] = useState(false);
+  const submit = async (ev: FormEvent<HTMLFormElement>) => {
+    ev.preventDefault();
+    const f = new FormData(ev.currentTarget);
+    const fields = { kind: String(f.get('kind')), title: String(f.get('title') ?? '').trim(), content: String(f.get('content') ?? '').trim(), tags: parseTags(String(f.get('tags') ?? '')) };
+    setBusy(true);
+    setError(undefined);
+    try {
+      if (entry) {
+        const r = await api<{ entry: Entry }>('PATCH', `/api/v1/entries/${entry.id}`, { expectedVersion: entry.version, ...fields });
+        onSaved(r.entry);
+      } else {
+        const r = await api<{ status: 'created' | 'duplicate'; entry: Entry; similarity?: number }>('POST', '/api/v1/entries', { datapack: datapackId, ...fields });
+        if (r.status === 'duplicate') {
+          setDuplicate({ entry: r.entry, similarity: r.similarity ?? 1 });
+          setBusy(false);
+          return;
+        }
+        onSaved(r.entry);
+      }
+    } catch (e) {
+      setError(e instanceof ApiError && e.code === 'version_conflict' ? 'Someone changed this entry while you were editing. Close this dialog, open the entry again to see their change, then redo yours.' : messageOf(e));
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog title={entry ? 'Edit entry' : 'Add entry'} onClose={onClose} wide>
+      <form className="form" onSubmit={submit}>
+        <div className="form-grid">
+          <label className="field grow">
+            <span>Title</span>
+            <input name="title" required maxLength={200} defaultValue={entry?.title} autoFocus />
+          </label>
+          <label className="field">
+            <span>Kind</span>
+            <select name="kind" aria-label="Kind" defaultValue={entry?.kind ?? 'note'}>
+              {ENTRY_KINDS.map((k) => (
+                <option key={k} value={k}>{k}</option>
+              ))}
+            </select>
+          </label>
+        </div>
+        <label className="field">
+          <span>Content</span>
+          <textarea name="content" required rows={8} defaultValue={entry?.content} />
+        </label>
+        <label className="field">
+          <span>Tags <span className="muted">(comma or space separated)</span></span>
+          <input name="tags" defaultValue={entry?.tags.join(', ')} placeholder="typescript, testing" />
+        </label>
+        {duplicate && (
+          <div className="notice warning" role="alert">
+            <p>
+              Not saved: this is {Math.round(duplicate.similarity * 100)}% like the existing entry “{duplicate.entry.title}”. Edit that entry instead, or change this one so it says something new.
+            </p>
+          </div>
+        )}
+        {error && <ErrorNotice message={error} />}
+        <div className="form-actions">
+          <button type="button" className="button secondary" onClick={onClose}>Cancel</button>
+          <button type="submit" className="button" disabled={busy}>{busy ? 'Saving…' : entry ? 'Save changes' : 'Add entry'}</button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+/** One entry: content, provenance, history; edit and delete. */
+export function EntryDialog({ id, onClose, onChanged }: { id: string; onClose: () => void; onChanged: () => void }) {
+  const { data, error, reload } = useLoad(() => api<{ entry: Entry; history?: EntryVersion[] }>('GET', `/api/v1/entries/${encodeURIComponent(id)}?history=true`), [id]);
+  const [mode, setMode] = useState<'view' | 'edit' | 'delete'>('view');
+  const [busy, setBusy] = useState(false);
+  const [actionError, setActionError] = useState<string>();
+  const name = usePeople();
+  if (mode === 'edit' && data) {
+    return <EntryFormDialog datapackId={data.entry.datapackId} entry={data.entry} onClose={() => setMode('view')} onSaved={() => { setMode('view'); reload(); onChanged(); }} />;
+  }
+  const entry = data?.entry;
+  const remove = async () => {
+    if (!entry) return;
+    setBusy(true);
+    try {
+      await api('DELETE', `/api/v1/entries/${entry.id}?expectedVersion=${entry.version}`);
+      onChanged();
+      onClose();
+    } catch (e) {
+      setActionError(e instanceof ApiError && e.code === 'version_conflict' ? 'Someone changed this entry just now. Look at their change below, then delete again if you still want to.' : messageOf(e));
+      setBusy(false);
+      setMode('view');
+      reload();
+    }
+  };
+  return (
+    <Dialog title={entry?.title ?? 'Entry'} onClose={onClose} wide>
+      {error && <ErrorNotice message={error} onRetry={reload} />}
+      {!data && !error && <Loading what="the entry" />}
+      {entry && (
+        <div className="entry-view">
+          <p className="entry-meta">
+            <span className={`badge kind-${entry.kind}`}>{entry.kind}</span>
+            {entry.tags.map((t) => <span key={t} className="tag">#{t}</span>)}
+            <span className="muted small">version {entry.version}</span>
+          </p>
+          <div className="entry-content">{entry.content}</div>
+          <dl className="provenance">
+            <dt>Saved by</dt>
+            <dd>{name(entry.createdBy)}{entry.createdClient ? ` from ${clientLabel(entry.createdClient)}` : ''}, <When at={entry.createdAt} /></dd>
+            {entry.version > 1 && (
+              <>
+                <dt>Last changed by</dt>
+                <dd>{name(entry.updatedBy)}{entry.updatedClient ? ` from ${clientLabel(entry.updatedClient)}` : ''}, <When at={entry.updatedAt} /></dd>
+              </>
+            )}
+          </dl>
+          {actionError && <ErrorNotice message={actionError} />}
+          {mode === 'delete' ? (
+            <div className="notice warning" role="alert">
+              <p>Delete “{entry.title}”? Agents will no longer find it.</p>
+              <div className="form-actions">
+                <button type="button" className="button secondary" onClick={() => setMode('view')} autoFocus>Keep it</button>
+                <button type="button" className="button danger" onClick={remove} disabled={busy}>{busy ? 'Deleting…' : 'Delete entry'}</button>
+              </div>
+            </div>
+          ) : (
+            <div className="form-actions start">
+              <button type="button" className="button" onClick={() => { setActionError(undefined); setMode('edit'); }}>Edit</button>
+              <button type="button" className="button secondary danger-text" onClick={() => setMode('delete')}>Delete</button>
+            </div>
+          )}
+          <section className="history" aria-label="Version history">
+            <h3>Version history</h3>
+            <ol reversed>
+              {[...(data.history ?? [])].sort((a, b) => b.version - a.version).map((v) => (
+                <li key={v.version}>
+                  <details>
+                    <summary>
+                      <strong>v{v.version}</strong> {v.change} by {name(v.changedBy)}{v.changedClient ? ` from ${clientLabel(v.changedClient)}` : ''}, <When at={v.changedAt} />
+                    </summary>
+                    <div className="history-body">
+                      <p className="strong">{v.title}</p>
+                      <div className="entry-content small">{v.content}</div>
+                    </div>
+                  </details>
+                </li>
+              ))}
+            </ol>
+          </section>
+        </div>
+      )}
+    </Dialog>
+  );
+}

@@ -1,0 +1,28 @@
+import { useEffect, useState } from 'react';
+import { api } from '../api/client.js';
+import type { Member } from '../api/types.js';
+import { useSession } from '../session.js';
+
+/** Turns user ids into names (the organization's members; "you" for the signed-in user). */
+export function usePeople(): (userId: string | null | undefined) => string {
+  const { me } = useSession();
+  const [members, setMembers] = useState<Member[]>([]);
+  const orgId = me.organizations[0]?.id;
+  useEffect(() => {
+    if (!orgId) return;
+    api<{ members: Member[] }>('GET', `/api/v1/organizations/${orgId}/members`).then((r) => setMembers(r.members), () => undefined);
+  }, [orgId]);
+  return (userId) => {
+    if (!userId) return 'unknown';
+    if (userId === me.user.id) return 'you';
+    const m = members.find((x) => x.userId === userId);
+    return m ? m.name || m.email : userId;
+  };
+}
+
+/** Which client made a change, readable: a browser's User-Agent is the portal itself. */
+export function clientLabel(client: string | null | undefined): string | undefined {
+  if (!client) return undefined;
+  if (/^Mozilla\//.test(client)) return 'the portal';
+  return client.length > 60 ? `${client.slice(0, 57)}…` : client;
+}

@@ -1,0 +1,113 @@
+import { type ReactNode, useId, useState } from 'react';
+
+/** Copies text; says so for a moment (and to screen readers). */
+export function CopyButton({ text, label = 'Copy', className }: { text: string; label?: string; className?: string }) {
+  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setState('copied');
+    } catch {
+      setState('failed');
+    }
+    setTimeout(() => setState('idle'), 2000);
+  };
+  return (
+    <button type="button" className={className ?? 'button secondary small'} onClick={copy} aria-label={label}>
+      <span aria-live="polite">{state === 'copied' ? 'Copied' : state === 'failed' ? 'Select and copy' : 'Copy'}</span>
+    </button>
+  );
+}
+
+/** A block of text to paste somewhere, with a copy button. */
+export function Snippet({ text, label }: { text: string; label: string }) {
+  return (
+    <div className="snippet">
+      <pre aria-label={label} tabIndex={0}>
+        <code>{text}</code>
+      </pre>
+      <CopyButton text={text} label={`Copy ${label.toLowerCase()}`} />
+    </div>
+  );
+}
+
+/** A loading line that holds its place. */
+export function Loading({ what }: { what: string }) {
+  return (
+    <p className="loading" role="status">
+      <span className="spinner" aria-hidden="true" /> Loading {what}…
+    </p>
+  );
+}
+
+/** An error with what to do; optionally a retry. */
+export function ErrorNotice({ message, onRetry }: { message: string; onRetry?: () => void }) {
+  return (
+    <div className="notice error" role="alert">
+      <p>{message}</p>
+      {onRetry && (
+        <button type="button" className="button secondary small" onClick={onRetry}>
+          Try again
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** What an empty list looks like, with the next step. */
+export function Empty({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <div className="empty">
+      <p className="empty-title">{title}</p>
+      {children}
+    </div>
+  );
+}
+
+/** A short, readable time: "3 min ago", "12 Mar 2026". */
+export function When({ at, never = '—' }: { at: string | null | undefined; never?: string }) {
+  if (!at) return <span className="muted">{never}</span>;
+  const d = new Date(at);
+  return (
+    <time dateTime={d.toISOString()} title={d.toLocaleString()}>
+      {relative(d)}
+    </time>
+  );
+}
+
+/** Relative time for recent moments, a date beyond a week. */
+export function relative(d: Date, now = new Date()): string {
+  const s = Math.round((now.getTime() - d.getTime()) / 1000);
+  if (s < 45) return 'just now';
+  if (s < 3600) return `${Math.round(s / 60)} min ago`;
+  if (s < 86400) return `${Math.round(s / 3600)} h ago`;
+  if (s < 7 * 86400) return `${Math.round(s / 86400)} d ago`;
+  return d.toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
+}
+
+/** Downloads text as a file. */
+export function downloadText(filename: string, text: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** A read-only value with a label and a copy button beside it. */
+export function CopyField({ label, value, hint, copyLabel, mono }: { label: ReactNode; value: string; hint?: ReactNode; copyLabel: string; mono?: boolean }) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <div className="input-row">
+        <input id={id} readOnly value={value} className={mono ? 'mono' : undefined} onFocus={(e) => e.currentTarget.select()} />
+        <CopyButton text={value} label={copyLabel} />
+      </div>
+      {hint && <small className="hint">{hint}</small>}
+    </div>
+  );
+}

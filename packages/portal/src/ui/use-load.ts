@@ -1,0 +1,33 @@
+import { useCallback, useEffect, useState } from 'react';
+import { messageOf } from '../api/client.js';
+
+/** Loads data on mount (and on reload()), keeping the last data while a reload runs. */
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[] = []): { data: T | undefined; error: string | undefined; loading: boolean; reload: () => void } {
+  const [data, setData] = useState<T>();
+  const [error, setError] = useState<string>();
+  const [loading, setLoading] = useState(true);
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    let live = true;
+    setLoading(true);
+    load().then(
+      (d) => {
+        if (!live) return;
+        setData(d);
+        setError(undefined);
+        setLoading(false);
+      },
+      (e: unknown) => {
+        if (!live) return;
+        setError(messageOf(e));
+        setLoading(false);
+      },
+    );
+    return () => {
+      live = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [tick, ...deps]);
+  const reload = useCallback(() => setTick((t) => t + 1), []);
+  return { data, error, loading, reload };
+}

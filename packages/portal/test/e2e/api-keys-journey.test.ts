@@ -1,0 +1,109 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, test } from 'node:test';
+import { CLIENTS, INSTALLER_USER_AGENT } from '@cairn/clients';
+import type { Page } from 'playwright-core';
+import { type BridgeEntry, listDatapacksThrough } from './bridge.js';
+import { openBrowser, shot, signUpFirst, skipReason, startPortalServer } from './harness.js';
+
+const skip = skipReason();
+if (skip) console.log(`# SKIP portal API-key journey: ${skip}`);
+
+let server: Awaited<ReturnType<typeof startPortalServer>>;
+let b: Awaited<ReturnType<typeof openBrowser>>;
+let page: Page;
+
+before(async () => {
+  if (skip) return;
+  server = await startPortalServer();
+  b = await openBrowser();
+  await b.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
+  page = b.page;
+});
+after(async () => {
+  await b?.close();
+  await server?.close();
+});
+
+const datapacksWith = (key: string) => fetch(`${server.baseUrl}/api/v1/datapacks`, { headers: { Authorization: `Bearer ${key}`, 'User-Agent': INSTALLER_USER_AGENT } });
+
+test('Generate API key → shown once → Manual snippet from Connect works through mcp-remote → revoke → 401', { skip, timeout: 180_000 }, async () => {
+  await signUpFirst(page, server.baseUrl, { name: 'Grace Hopper', email: 'grace@example.com', password: 'a long enough secret', organization: 'Compilers Inc' });
+
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API keys' }).click();
+  await page.getByText('No API keys yet').waitFor();
+  await page.getByRole('button', { name: 'Generate API key' }).click();
+  const gen = page.getByRole('dialog', { name: 'Generate API key' });
+  await gen.getByLabel('Key name').fill('Laptop');
+  await gen.getByRole('button', { name: 'Generate' }).click();
+
+  const shown = page.getByRole('dialog', { name: 'Your new API key' });
+  await shown.getByText('It is shown only this once').waitFor();
+  const key = await shown.getByLabel(/API key “Laptop”/).inputValue();
+  assert.match(key, /^cairn_tkn_/);
+  await shot(page, 'api-key-shown');
+  await shown.getByRole('button', { name: 'Copy API key' }).click();
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), key);
+  const [download] = await Promise.all([page.waitForEvent('download'), shown.getByRole('button', { name: 'Download' }).click()]);
+  assert.equal(readFileSync((await download.path())!, 'utf8').trim(), key);
+  await shown.getByRole('button', { name: /I have saved it/ }).click();
+
+  // Gone for good: only the start and the last four remain, before and after a reload.
+  const row = page.getByRole('row', { name: /Laptop/ });
+  await row.getByText(`…${key.slice(-4)}`).waitFor();
+  assert.equal((await page.content()).includes(key), false);
+  await page.reload();
+  await row.getByText(`…${key.slice(-4)}`).waitFor();
+  assert.equal((await page.content()).includes(key), false);
+  assert.equal((await datapacksWith(key)).status, 200);
+  await shot(page, 'api-keys');
+
+  // Datapacks > Connect > Claude Desktop > Manual: the bridge entry with a key made right there.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Datapacks' }).click();
+  await page.getByRole('button', { name: 'Connect a client' }).first().click();
+  const connect = page.getByRole('dialog', { name: 'Connect a client' });
+  assert.equal(await connect.getByLabel('MCP server URL', { exact: true }).inputValue(), server.mcpUrl);
+  await connect.getByRole('tab', { name: 'Automated' }).waitFor();
+  await connect.getByRole('button', { name: 'Create installer command' }).click();
+  const installer = await connect.getByLabel('Installer command', { exact: true }).textContent();
+  assert.match(installer!, new RegExp(`^npx cairn-mcp-installer@latest --client cursor --url ${server.mcpUrl} --setup-code \\S+$`));
+  await shot(page, 'connect-automated');
+  await connect.getByRole('radio', { name: 'Kiro (IDE and CLI)' }).check();
+  await connect.getByRole('tab', { name: 'OAuth' }).click();
+  await connect.getByText(/Not available for this client/).waitFor();
+  await connect.getByText(/local callback that the service does not accept/).waitFor();
+  await connect.getByRole('radio', { name: 'Claude Desktop' }).check();
+  await connect.getByRole('tab', { name: 'OAuth' }).press('ArrowRight');
+  assert.equal(await connect.getByRole('tab', { name: 'Manual (API key)' }).getAttribute('aria-selected'), 'true');
+  await connect.getByText('Code-editor web client: coming soon').waitFor();
+  await connect.getByLabel('Key name').fill('Claude Desktop at home');
+  await connect.getByRole('button', { name: 'Generate API key' }).click();
+  await connect.getByText(/Cairn cannot show it again/).waitFor();
+  await shot(page, 'connect-manual');
+  const snippetLabel = /^Entry in /;
+  await connect.getByRole('button', { name: /^Copy entry in / }).click();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  assert.equal(copied, await connect.getByLabel(snippetLabel).textContent());
+  const doc = JSON.parse(copied) as { mcpServers: { cairn: BridgeEntry } };
+  const connectKey = doc.mcpServers.cairn.env.AUTH_HEADER!.replace(/^Bearer /, '');
+  assert.match(connectKey, /^cairn_tkn_/);
+  // The dialog and the installer share one catalog: the same entry for the same URL and key.
+  assert.deepEqual(doc.mcpServers.cairn, CLIENTS['claude-desktop'].entry(server.mcpUrl, connectKey));
+  await connect.getByRole('button', { name: 'Close' }).click();
+
+  const names = await listDatapacksThrough(doc.mcpServers.cairn);
+  assert.deepEqual(names, ['Personal', 'Compilers Inc']);
+
+  // Revoke (with confirmation): the key stops working at once.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API keys' }).click();
+  await page.getByRole('button', { name: 'Revoke Claude Desktop at home' }).click();
+  const confirm = page.getByRole('dialog', { name: /Revoke “Claude Desktop at home”/ });
+  await shot(page, 'api-key-revoke');
+  await confirm.getByRole('button', { name: 'Revoke key' }).click();
+  await page.getByRole('row', { name: /Claude Desktop at home/ }).getByText(/Revoked/).waitFor();
+  assert.equal((await datapacksWith(connectKey)).status, 401);
+  assert.equal((await datapacksWith(key)).status, 200);
+  await shot(page, 'api-keys-revoked');
+
+  assert.deepEqual(b.errors, []);
+});

@@ -1,0 +1,80 @@
+// Runs a chat-desktop bridge entry (command/args/env) the way the desktop client does, through the real mcp-remote.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+
+// npx finds mcp-remote@0.1.38 in the workspace's node_modules only when run from the repo.
+const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+const WAIT_MS = 30_000;
+
+/** The entry as the Connect dialog shows it. */
+export interface BridgeEntry {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+}
+
+/** Lists datapack names through the entry exactly as written (no shell, args unchanged, env set). */
+export async function listDatapacksThrough(entry: BridgeEntry): Promise<string[]> {
+  const scratch = mkdtempSync(join(tmpdir(), 'cairn-portal-bridge-'));
+  const transport = new StdioClientTransport({
+    command: entry.command,
+    args: entry.args,
+    env: {
+      ...entry.env,
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? scratch,
+      MCP_REMOTE_CONFIG_DIR: join(scratch, 'mcp-auth'),
+      npm_config_update_notifier: 'false',
+      BROWSER: 'true',
+    },
+    cwd: REPO_ROOT,
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'chat-desktop-stand-in', version: '1.0.0' });
+  try {
+    await within(client.connect(transport), 'connect');
+    const result = await within(client.callTool({ name: 'list_datapacks', arguments: {} }), 'list_datapacks');
+    if (result.isError) throw new Error(JSON.stringify(result.content));
+    return (result.structuredContent as { datapacks: { name: string }[] }).datapacks.map((d) => d.name);
+  } finally {
+    const tree = descendants(transport.pid);
+    await client.close().catch(() => {});
+    for (const pid of tree) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {}
+    }
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+function within<T>(promise: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no answer within ${WAIT_MS} ms`)), WAIT_MS)));
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+function descendants(root: number | null | undefined): number[] {
+  if (root == null) return [];
+  const rows = execFileSync('ps', ['-A', '-o', 'pid=,ppid='], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/).map(Number) as [number, number]);
+  const found: number[] = [];
+  const queue = [root];
+  while (queue.length) {
+    const parent = queue.shift()!;
+    for (const [pid, ppid] of rows) {
+      if (ppid === parent) {
+        found.push(pid);
+        queue.push(pid);
+      }
+    }
+  }
+  return found;
+}

@@ -1,0 +1,121 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { openBrowser, shot, signUpFirst, skipReason, startPortalServer } from './harness.js';
+
+const skip = skipReason();
+if (skip) console.log(`# SKIP portal datapacks journey: ${skip}`);
+
+let server: Awaited<ReturnType<typeof startPortalServer>>;
+let b: Awaited<ReturnType<typeof openBrowser>>;
+let page: Page;
+
+before(async () => {
+  if (skip) return;
+  server = await startPortalServer();
+  b = await openBrowser();
+  page = b.page;
+});
+after(async () => {
+  await b?.close();
+  await server?.close();
+});
+
+test('sign up → personal datapack → team → team datapack → add and edit an entry', { skip }, async () => {
+  await signUpFirst(page, server.baseUrl, undefined, 'sign-up');
+  const personal = page.getByRole('link', { name: 'Personal', exact: true });
+  await personal.waitFor();
+  await shot(page, 'datapacks');
+
+  // A team datapack needs a team: create one in Organization settings (and join it).
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Organization' }).click();
+  await page.getByRole('heading', { name: 'Members' }).waitFor();
+  await page.getByRole('cell', { name: 'ada@example.com' }).waitFor();
+  await page.getByLabel('Team name').fill('Platform');
+  assert.equal(await page.getByLabel('Add me to this team').isChecked(), true);
+  await page.getByRole('button', { name: 'Create team' }).click();
+  await page.getByRole('list', { name: 'Members of Platform' }).getByText('Ada Lovelace').waitFor();
+  await page.getByRole('button', { name: 'Create invite link' }).click();
+  const invite = await page.getByLabel('Invite link', { exact: true }).inputValue();
+  assert.match(invite, new RegExp(`^${server.baseUrl}/signup\\?invite=`));
+  await shot(page, 'organization', { fullPage: true });
+
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Datapacks' }).click();
+  await page.getByRole('button', { name: 'New datapack' }).click();
+  const create = page.getByRole('dialog', { name: 'New datapack' });
+  await create.getByLabel('Name').fill('Platform standards');
+  await create.getByLabel('A team').check();
+  await create.getByLabel('Team', { exact: true }).selectOption({ label: 'Platform' });
+  await create.getByLabel(/Description/).fill('How the platform team builds services');
+  await shot(page, 'datapack-create');
+  await create.getByRole('button', { name: 'Create datapack' }).click();
+  await page.getByRole('heading', { name: 'Platform standards', level: 1 }).waitFor();
+  await page.getByText('No entries yet — connect a client').waitFor();
+  await page.getByText('Team · Platform').waitFor();
+
+  await page.getByRole('button', { name: 'Add entry' }).click();
+  const add = page.getByRole('dialog', { name: 'Add entry' });
+  await add.getByLabel('Title').fill('Services log in JSON');
+  await add.getByLabel('Kind').selectOption('standard');
+  await add.getByLabel('Content').fill('Every service writes one JSON object per log line, with level, msg and time.');
+  await add.getByLabel(/Tags/).fill('logging, services');
+  await shot(page, 'entry-add');
+  await add.getByRole('button', { name: 'Add entry' }).click();
+  await add.waitFor({ state: 'detached' });
+  await page.getByRole('button', { name: /Services log in JSON/ }).click();
+
+  const view = page.getByRole('dialog', { name: 'Services log in JSON' });
+  await view.getByText('version 1').waitFor();
+  await view.getByRole('button', { name: 'Edit' }).click();
+  const edit = page.getByRole('dialog', { name: 'Edit entry' });
+  await edit.getByLabel('Content').fill('Every service writes one JSON object per log line, with level, msg, time and trace_id.');
+  await edit.getByRole('button', { name: 'Save changes' }).click();
+  await view.getByText('version 2').waitFor();
+  await view.getByText(/trace_id/).first().waitFor();
+  const history = view.getByRole('region', { name: 'Version history' });
+  assert.equal(await history.getByRole('listitem').count(), 2);
+  await history.getByText('v1').click();
+  await shot(page, 'entry-view');
+  await view.getByRole('button', { name: 'Close' }).click();
+
+  // Search finds it; the list shows the new version.
+  await page.getByRole('searchbox', { name: 'Search entries' }).fill('trace_id');
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await page.getByRole('list', { name: 'Search results' }).getByRole('button', { name: /Services log in JSON/ }).waitFor();
+  await page.getByRole('button', { name: 'Clear' }).click();
+  await page.getByRole('list', { name: 'Entries' }).getByText(/v2 · you/).waitFor();
+  await shot(page, 'datapack');
+
+  // Back on the list: scope, count and last change.
+  await page.getByRole('link', { name: 'Datapacks' }).first().click();
+  const row = page.getByRole('row', { name: /Platform standards/ });
+  await row.getByRole('cell', { name: '1', exact: true }).waitFor();
+  await row.getByText('Team · Platform').waitFor();
+  await shot(page, 'datapacks-filled');
+
+  // Narrow screen: the same list, stacked.
+  await page.setViewportSize({ width: 390, height: 780 });
+  await shot(page, 'datapacks-narrow');
+  await page.setViewportSize({ width: 1200, height: 820 });
+
+  // Delete the entry (with confirmation).
+  await page.getByRole('link', { name: 'Platform standards' }).click();
+  await page.getByRole('button', { name: /Services log in JSON/ }).click();
+  await view.getByRole('button', { name: 'Delete' }).click();
+  await view.getByRole('button', { name: 'Delete entry' }).click();
+  await page.getByText('No entries yet — connect a client').waitFor();
+
+  // Sign out, then in again.
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('heading', { name: 'Sign in to Cairn' }).waitFor();
+  await page.getByLabel('Email').fill('ada@example.com');
+  await page.getByLabel('Password').fill('wrong password');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('alert').getByText(/Check both and try again/).waitFor();
+  await shot(page, 'sign-in-error');
+  await page.getByLabel('Password').fill('correct horse battery');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Datapacks', level: 1 }).waitFor();
+
+  assert.deepEqual(b.errors, []);
+});
