@@ -63,6 +63,13 @@ describe('the JSON API is the same domain behind another door', () => {
     assert.equal(((await packs.json()) as { datapacks: unknown[] }).datapacks.length, 2);
     const body = JSON.stringify({ name: 'From the portal' });
     assert.equal((await api('/datapacks', { method: 'POST', headers: { cookie, origin: 'https://evil.example' }, body })).status, 403);
-    assert.equal((await api('/datapacks', { method: 'POST', headers: { cookie, origin }, body })).status, 201);
+    const created = await api('/datapacks', { method: 'POST', headers: { cookie, origin }, body });
+    assert.equal(created.status, 201);
+    const { datapack } = (await created.json()) as { datapack: { id: string } };
+    const one = (await (await api(`/datapacks/${datapack.id}`, { headers: { cookie } })).json()) as { datapack: { entryCount: number } };
+    assert.equal(one.datapack.entryCount, 0);
+    assert.equal((await api(`/datapacks/${datapack.id}`, { key: tenant.outsider.key })).status, 404);
+    const saved = await api('/entries', { method: 'POST', headers: { cookie, origin }, body: JSON.stringify({ datapack: datapack.id, title: 'From the browser', content: 'Saved through the portal.' }) });
+    assert.equal(((await saved.json()) as { entry: { createdClient: string } }).entry.createdClient, 'cairn-portal', 'provenance names the portal');
   });
 });

@@ -31,7 +31,8 @@ export function apiAuth(auth: Auth, keys: KeyVerifier, portalOrigin: string): Mi
     if (!SAFE_METHODS.has(c.req.method) && c.req.header('origin') !== portalOrigin) {
       throw new CairnError('forbidden', 'This change must come from the Cairn portal itself (the Origin header did not match); reload the portal and try again.');
     }
-    c.set('caller', { userId: session.user.id, client, via: 'session' });
+    // Provenance names the client; for a signed-in browser that is the portal, not the browser's User-Agent.
+    c.set('caller', { userId: session.user.id, client: 'cairn-portal', via: 'session' });
     return next();
   };
 }
