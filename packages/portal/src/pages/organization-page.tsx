@@ -23,6 +23,7 @@ export function OrganizationPage() {
 }
 
 function OrganizationSettings({ orgId, orgName, isAdmin }: { orgId: string; orgName: string; isAdmin: boolean }) {
+  const { me } = useSession();
   const members = useLoad(() => api<{ members: Member[] }>('GET', `/api/v1/organizations/${orgId}/members`), [orgId]);
   const teams = useLoad(() => api<{ teams: Team[] }>('GET', `/api/v1/organizations/${orgId}/teams`), [orgId]);
   return (
@@ -51,7 +52,9 @@ function OrganizationSettings({ orgId, orgName, isAdmin }: { orgId: string; orgN
                 <tr key={m.userId}>
                   <td data-label="Name" className="strong">{m.name}</td>
                   <td data-label="Email">{m.email}</td>
-                  <td data-label="Role"><span className="badge">{m.role}</span></td>
+                  <td data-label="Role">
+                    {isAdmin && m.userId !== me.user.id ? <RoleSelect orgId={orgId} member={m} onChanged={members.reload} /> : <span className="badge">{m.role}</span>}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -200,5 +203,33 @@ function TeamCard({ team, members, isAdmin, onChanged }: { team: Team; members: 
       )}
       {error && <ErrorNotice message={error} />}
     </li>
+  );
+}
+
+/** An admin's control for one member's role; the server refuses what is not allowed and says why. */
+function RoleSelect({ orgId, member, onChanged }: { orgId: string; member: Member; onChanged: () => void }) {
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const change = async (role: string) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await api('PATCH', `/api/v1/organizations/${orgId}/members/${member.userId}`, { role });
+      onChanged();
+    } catch (e) {
+      setError(messageOf(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <select aria-label={`Role of ${member.name}`} value={member.role} disabled={busy} onChange={(e) => void change(e.currentTarget.value)}>
+        <option value="member">member</option>
+        <option value="admin">admin</option>
+        <option value="owner">owner</option>
+      </select>
+      {error && <div className="notice error" role="alert"><p>{error}</p></div>}
+    </>
   );
 }

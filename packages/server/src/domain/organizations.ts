@@ -32,6 +32,31 @@ export async function listMembers(deps: DomainDeps, access: Access, organization
   return deps.store.listOrgMembers(organizationId);
 }
 
+/**
+ * Changes a member's role. Admins manage members and admins; only owners make or unmake owners;
+ * the last owner cannot step down, so an organization is never left without one.
+ */
+export async function changeMemberRole(deps: DomainDeps, access: Access, organizationId: string, userId: string, rawRole: unknown): Promise<OrgMember> {
+  assertAdmin(access, organizationId);
+  const role = parse(z.enum(['member', 'admin', 'owner']), rawRole);
+  const members = await deps.store.listOrgMembers(organizationId);
+  const target = members.find((m) => m.userId === userId);
+  if (!target) throw new CairnError('not_found', 'That person is not a member of this organization.');
+  const callerIsOwner = members.some((m) => m.userId === access.caller.userId && hasRole(m.role, 'owner'));
+  if ((role === 'owner' || hasRole(target.role, 'owner')) && !callerIsOwner) {
+    throw new CairnError('forbidden', 'Only an owner can make someone an owner or change an owner\'s role.');
+  }
+  if (hasRole(target.role, 'owner') && role !== 'owner' && members.filter((m) => hasRole(m.role, 'owner')).length === 1) {
+    throw new CairnError('conflict', 'This is the only owner: make someone else an owner first.');
+  }
+  await deps.store.setMemberRole(organizationId, userId, role);
+  return { ...target, role };
+}
+
+function hasRole(roles: string, role: string): boolean {
+  return roles.split(',').some((r) => r.trim() === role);
+}
+
 /** The organization's teams with their members (any member may look). */
 export async function listTeams(deps: DomainDeps, access: Access, organizationId: string): Promise<TeamWithMembers[]> {
   assertMember(access, organizationId);

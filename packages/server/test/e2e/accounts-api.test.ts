@@ -61,6 +61,19 @@ describe('accounts through the portal API', () => {
     assert.deepEqual(members.body.members.map((m: { email: string; role: string }) => `${m.email}:${m.role}`), ['ada@example.test:owner', 'bob@example.test:member']);
   });
 
+  test('roles: admins promote members, only owners touch owners, and the last owner cannot step down', async () => {
+    const bobId = (await server.cairn.store.findUserByEmail('bob@example.test'))!.id;
+    const adaId = (await server.cairn.store.findUserByEmail('ada@example.test'))!.id;
+    const role = (as: ReturnType<typeof browser>, userId: string, value: string) => as(`/api/v1/organizations/${orgId}/members/${userId}`, { method: 'PATCH', body: { role: value } });
+    const lastOwner = await role(admin, adaId, 'member');
+    assert.equal(lastOwner.status, 409);
+    assert.match(lastOwner.body.error.message, /only owner/);
+    assert.equal((await role(admin, bobId, 'admin')).body.member.role, 'admin');
+    assert.equal((await server.cairn.store.getMemberships(bobId)).organizations[0]!.role, 'admin');
+    assert.equal((await role(admin, bobId, 'superuser')).status, 400);
+    assert.equal((await role(admin, bobId, 'member')).status, 200);
+  });
+
   test('admins make teams and add members; the member then sees the team', async () => {
     const team = await admin(`/api/v1/organizations/${orgId}/teams`, { method: 'POST', body: { name: 'Platform' } });
     assert.equal(team.status, 201);

@@ -4,7 +4,7 @@ import { loadAccess } from '../../domain/access.js';
 import { createUser } from '../../domain/accounts.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../domain/api-keys.js';
 import type { DomainDeps } from '../../domain/deps.js';
-import { addMemberToTeam, createInvite, createTeamIn, listMembers, listTeams } from '../../domain/organizations.js';
+import { addMemberToTeam, changeMemberRole, createInvite, createTeamIn, listMembers, listTeams } from '../../domain/organizations.js';
 import { CairnError } from '../../errors/cairn-error.js';
 import type { ApiEnv } from './api-auth.js';
 
@@ -54,6 +54,10 @@ export function createAccountRoutes(deps: DomainDeps, auth: Auth): Hono<ApiEnv> 
   routes.delete('/keys/:id', async (c) => c.json({ key: await revokeApiKey(deps, c.req.param('id'), sessionUser(c)) }));
 
   routes.get('/organizations/:id/members', async (c) => c.json({ members: await listMembers(deps, await access(c), c.req.param('id')) }));
+  routes.patch('/organizations/:id/members/:userId', async (c) => {
+    const { role } = (await c.req.json()) as { role?: unknown };
+    return c.json({ member: await changeMemberRole(deps, await access(c), c.req.param('id'), c.req.param('userId'), role) });
+  });
   routes.get('/organizations/:id/teams', async (c) => c.json({ teams: await listTeams(deps, await access(c), c.req.param('id')) }));
   routes.post('/organizations/:id/teams', async (c) => {
     const { name } = (await c.req.json()) as { name?: unknown };

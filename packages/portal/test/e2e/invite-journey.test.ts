@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { openBrowser, shot, signUpFirst, skipReason, startPortalServer } from './harness.js';
+
+const skip = skipReason();
+if (skip) console.log(`# SKIP portal invite journey: ${skip}`);
+
+let server: Awaited<ReturnType<typeof startPortalServer>>;
+let admin: Awaited<ReturnType<typeof openBrowser>>;
+let invitee: Awaited<ReturnType<typeof openBrowser>>;
+
+before(async () => {
+  if (skip) return;
+  server = await startPortalServer();
+  admin = await openBrowser();
+  invitee = await openBrowser();
+});
+after(async () => {
+  await admin?.close();
+  await invitee?.close();
+  await server?.close();
+});
+
+const toOrganization = (page: Page) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Organization' }).click();
+
+test('an admin invites by link, the invitee signs up into the organization, and the admin changes their role', { skip, timeout: 180_000 }, async () => {
+  await signUpFirst(admin.page, server.baseUrl, { name: 'Mary Jackson', email: 'mary@example.com', password: 'a long enough secret', organization: 'Langley' });
+  await toOrganization(admin.page);
+  await admin.page.getByRole('button', { name: 'Create invite link' }).click();
+  const link = await admin.page.getByLabel('Invite link', { exact: true }).inputValue();
+
+  await invitee.page.goto(link);
+  await invitee.page.getByLabel('Your name').fill('Dorothy Vaughan');
+  await invitee.page.getByLabel('Email').fill('dorothy@example.com');
+  await invitee.page.getByLabel('Password').fill('another long secret');
+  await shot(invitee.page, 'sign-up-invited');
+  await invitee.page.getByRole('button', { name: 'Create account' }).click();
+  await invitee.page.getByRole('heading', { name: 'Datapacks', level: 1 }).waitFor();
+  await invitee.page.getByRole('cell', { name: /Langley/ }).first().waitFor();
+
+  await admin.page.reload();
+  const role = admin.page.getByLabel('Role of Dorothy Vaughan');
+  assert.equal(await role.inputValue(), 'member');
+  await role.selectOption('admin');
+  await admin.page.waitForFunction(() => !document.querySelector('select[aria-label="Role of Dorothy Vaughan"]')?.hasAttribute('disabled'));
+  const dorothy = (await server.cairn.cairn.store.findUserByEmail('dorothy@example.com'))!;
+  assert.equal((await server.cairn.cairn.store.getMemberships(dorothy.id)).organizations[0]!.role, 'admin');
+  await shot(admin.page, 'organization-roles', { fullPage: true });
+
+  // The invitee, now an admin, may not demote the only owner: the server says why, and the page shows it.
+  await toOrganization(invitee.page);
+  await invitee.page.reload();
+  await invitee.page.getByLabel('Role of Mary Jackson').selectOption('member');
+  await invitee.page.getByRole('alert').getByText(/Only an owner can/).waitFor();
+  assert.deepEqual([...admin.errors, ...invitee.errors.filter((e) => !/403/.test(e))], []);
+});
