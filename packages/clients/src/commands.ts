@@ -1,4 +1,5 @@
 import { CODEX_TOKEN_ENV, INSTALLER_USER_AGENT } from './constants.js';
+import { MARKETPLACE_NAME, PLUGIN_ID } from './automatic.js';
 
 /** Arguments (after `claude`) that add the entry at user scope, as spec part 4.2 gives them; no key means OAuth. */
 export function claudeMcpAddArgs(serverName: string, mcpUrl: string, apiKey?: string): string[] {
@@ -31,4 +32,22 @@ export function codexTokenCommand(platform: NodeJS.Platform, apiKey: string): st
 
 function shellQuote(arg: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(arg) ? arg : `"${arg.replace(/(["\\$`])/g, '\\$1')}"`;
+}
+
+/** Arguments (after `claude`) of the plugin commands automatic mode runs, on the `cairn` marketplace and `cairn@cairn` (spec part 4.2). */
+export function claudePluginArgs(action: 'marketplace-add' | 'marketplace-update' | 'marketplace-remove' | 'install' | 'update' | 'uninstall', source = ''): string[] {
+  switch (action) {
+    case 'marketplace-add':
+      return ['plugin', 'marketplace', 'add', source];
+    case 'marketplace-update':
+      return ['plugin', 'marketplace', 'update', MARKETPLACE_NAME];
+    case 'marketplace-remove':
+      return ['plugin', 'marketplace', 'remove', MARKETPLACE_NAME];
+    case 'install':
+      return ['plugin', 'install', PLUGIN_ID, '--scope', 'user'];
+    case 'update':
+      return ['plugin', 'update', PLUGIN_ID];
+    case 'uninstall':
+      return ['plugin', 'uninstall', PLUGIN_ID, '--scope', 'user'];
+  }
 }

@@ -1,10 +1,13 @@
 // Bundles the installer into ONE file with no runtime dependencies, so `npx <tarball>` installs nothing else.
-import { chmodSync, mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
+import { pluginFilesModule } from './embed-plugin.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const outfile = `${root}dist/cairn-mcp-installer.js`;
 mkdirSync(`${root}dist`, { recursive: true });
+// The plugin's files ride inside the bundle: automatic mode writes them where no checkout exists.
+writeFileSync(`${root}src/automatic/plugin-files.generated.ts`, pluginFilesModule());
 await build({
   entryPoints: [`${root}src/bin.ts`],
   outfile,

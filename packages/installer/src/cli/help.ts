@@ -19,8 +19,12 @@ Options:
   --api-key <key>        the API key (cairn_tkn_…); or set CAIRN_API_KEY; otherwise asked for, hidden
   --setup-code <code>    a one-time code from the portal, traded for a fresh key (keeps keys out of shell history)
   --oauth                url-only entry: the client signs in in the browser (not for kiro)
+  --auto                 automatic mode for claude-code and codex: skills and capture hooks, so the
+                         agent uses Cairn unasked (kiro always gets it; other clients: on-demand only)
+  --marketplace <src>    (claude-code --auto) the Cairn plugin marketplace: git URL, owner/repo or folder
+  --auto-update          (claude-code) turn on the marketplace's auto-update, keeping its source
   --server-name <name>   the entry's name (default: cairn)
-  --uninstall            remove the entry (only that entry)
+  --uninstall            remove the entry, and what automatic mode added (listed in ~/.cairn/installed.json)
   --dry-run              show the change as a diff; write nothing
   --no-check             do not connect to Cairn after writing
   --fix                  (doctor) repair what can be repaired safely

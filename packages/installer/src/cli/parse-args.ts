@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { CLIENT_IDS, type ClientId, DEFAULT_SERVER_NAME, resolveClientId } from '@cairn/clients';
+import { AUTOMATIC, CLIENT_IDS, CLIENTS, type ClientId, DEFAULT_SERVER_NAME, resolveClientId } from '@cairn/clients';
 import { InstallerError } from '../files/config-error.js';
 import type { InstallRequest } from '../install/context.js';
 
@@ -29,6 +29,9 @@ export function parseCommandLine(argv: string[]): Command {
         'api-key': { type: 'string' },
         'setup-code': { type: 'string' },
         oauth: { type: 'boolean', default: false },
+        auto: { type: 'boolean', default: false },
+        'auto-update': { type: 'boolean', default: false },
+        marketplace: { type: 'string' },
         'server-name': { type: 'string', default: DEFAULT_SERVER_NAME },
         uninstall: { type: 'boolean', default: false },
         'dry-run': { type: 'boolean', default: false },
@@ -54,6 +57,7 @@ export function parseCommandLine(argv: string[]): Command {
   if (values.fix) throw new InstallerError('--fix belongs to doctor: npx cairn-mcp-installer doctor --fix', 2);
   if (!client) throw new InstallerError(`--client is required: one of ${CLIENT_IDS.join(', ')}.`, 2);
   if (values.oauth && (values['api-key'] || values['setup-code'])) throw new InstallerError('--oauth takes no key: choose --oauth or an API key, not both (one method per client).', 2);
+  checkAutomaticFlags(client, values);
   return {
     kind: 'run',
     request: {
@@ -64,9 +68,21 @@ export function parseCommandLine(argv: string[]): Command {
       dryRun: values['dry-run'],
       yes: values.yes,
       check: !values['no-check'],
+      auto: values.auto,
+      autoUpdate: values['auto-update'],
+      ...(values.marketplace && { marketplace: values.marketplace }),
       ...(values.url && { url: values.url }),
       ...(values['api-key'] && { apiKey: values['api-key'] }),
       ...(values['setup-code'] && { setupCode: values['setup-code'] }),
     },
   };
+}
+
+function checkAutomaticFlags(client: ClientId, values: { auto: boolean; 'auto-update': boolean; marketplace?: string | undefined; oauth: boolean; uninstall: boolean }): void {
+  const wantsAuto = values.auto || values['auto-update'] || values.marketplace !== undefined;
+  if (!wantsAuto || values.uninstall) return;
+  const supported = Object.keys(AUTOMATIC).join(', ');
+  if (!AUTOMATIC[client]) throw new InstallerError(`Automatic mode (skills and capture hooks) is not available for ${CLIENTS[client].displayName}: only for ${supported}. Without --auto the installer sets up the on-demand connection.`, 2);
+  if (client !== 'claude-code' && (values['auto-update'] || values.marketplace !== undefined)) throw new InstallerError('--auto-update and --marketplace are for --client claude-code (its plugin marketplace).', 2);
+  if (values.oauth) throw new InstallerError('Automatic mode sends captured turns with an API key: choose --auto or --oauth, not both.', 2);
 }

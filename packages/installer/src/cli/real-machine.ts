@@ -12,6 +12,7 @@ export function realMachine(env: NodeJS.ProcessEnv = process.env): Machine {
     home: homedir(),
     env,
     hostname: hostname(),
+    cwd: process.cwd(),
     out: (line) => process.stdout.write(`${line}\n`),
     run: (program, args) => runProgram(program, args, env),
     which: (program) => which(program, env),

@@ -21,6 +21,10 @@ export function readConfig(path: string): string | undefined {
 export interface WriteOptions {
   /** The file holds a key: it ends mode 0600 whatever it had. */
   secret: boolean;
+  /** The mode to end with when not secret (default: the file's own, else 0644). */
+  mode?: number;
+  /** Back up the previous file first (default); off for a file the installer wrote itself and nobody changed since. */
+  backup?: boolean;
   now?: Date;
 }
 
@@ -36,8 +40,8 @@ export function writeConfig(path: string, content: string, options: WriteOptions
   const dir = dirname(target);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const existingMode = existsSync(target) ? statSync(target).mode & 0o777 : undefined;
-  const backup = existingMode === undefined ? undefined : backupConfig(target, options.now ?? new Date());
-  const mode = options.secret ? 0o600 : (existingMode ?? 0o644);
+  const backup = existingMode === undefined || options.backup === false ? undefined : backupConfig(target, options.now ?? new Date());
+  const mode = options.secret ? 0o600 : (options.mode ?? existingMode ?? 0o644);
   const temp = join(dir, `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
   const fd = openSync(temp, 'wx', 0o600);
   try {

@@ -14,6 +14,12 @@ export interface InstallRequest {
   yes: boolean;
   /** Connect as the client will after writing (off with --no-check). */
   check: boolean;
+  /** `--auto`: automatic mode (skills, capture hooks) where it is opt-in; kiro has it always. */
+  auto: boolean;
+  /** `--auto-update`: Claude Code refreshes the marketplace and plugin in the background. */
+  autoUpdate: boolean;
+  /** `--marketplace`: where the Cairn plugin marketplace is (git URL, owner/repo or folder). */
+  marketplace?: string;
 }
 
 /** The machine the installer runs on; passed in so tests run against temp homes and never the real one. */
@@ -22,6 +28,8 @@ export interface Machine {
   home: string;
   env: Readonly<Record<string, string | undefined>>;
   hostname: string;
+  /** The working directory a relative path given on the command line is relative to. */
+  cwd: string;
   /** Lines for the user (stdout). */
   out: (line: string) => void;
   /** Runs a program and returns its exit code and output; used for `claude` and `launchctl`. */

@@ -1,4 +1,5 @@
 import { CLIENTS, CODEX_TOKEN_ENV, type ClientInfo, codexTokenCommand, mcpUrlFor, shellCommand, claudeMcpAddArgs, claudeMcpRemoveArgs } from '@cairn/clients';
+import { prepareAutomatic } from '../automatic/set-up-automatic.js';
 import { InstallerError } from '../files/config-error.js';
 import { unifiedDiff } from '../files/unified-diff.js';
 import { protectConfig, writeConfig } from '../files/write-config.js';
@@ -21,6 +22,7 @@ export async function runInstall(request: InstallRequest, machine: Machine): Pro
   if (!url) throw new InstallerError('--url is required: the address of your Cairn, for example --url https://cairn.example.com', 2);
   const mcpUrl = mcpUrlFor(url);
   assertOneMethod(client, config, request.serverName, mcpUrl, method);
+  const automatic = await prepareAutomatic(client, request, machine);
   const fallbackKey = existing?.apiKey ?? (client.id === 'codex' ? machine.env[CODEX_TOKEN_ENV] : undefined);
   const apiKey = method === 'api-key' ? await resolveApiKey(request, machine, request.url, fallbackKey) : undefined;
   const mask = (text: string) => (apiKey ? text.split(apiKey).join(maskKey(apiKey)) : text);
@@ -34,11 +36,13 @@ export async function runInstall(request: InstallRequest, machine: Machine): Pro
       machine.out('Dry run: would run');
       if (config.existing) machine.out(`  ${shellCommand('claude', claudeMcpRemoveArgs(request.serverName))}`);
       machine.out(`  ${mask(shellCommand('claude', claudeMcpAddArgs(request.serverName, mcpUrl, apiKey)))}`);
+      await automatic?.apply(mcpUrl, apiKey!);
       return 0;
     } else {
       for (const command of await claudeCliInstall(machine, request.serverName, mcpUrl, apiKey, config.existing !== undefined, mask)) machine.out(`Ran: ${command}`);
     }
     if (!request.dryRun && apiKey && protectConfig(config.path)) machine.out(`Set ${config.target} to mode 0600 (it holds a key).`);
+    await automatic?.apply(mcpUrl, apiKey!);
     finish(client, machine, request, apiKey);
     return request.check && !request.dryRun ? verifyInstall(client, request.serverName, entry, apiKey, machine) : 0;
   }
@@ -49,6 +53,7 @@ export async function runInstall(request: InstallRequest, machine: Machine): Pro
     machine.out(after === config.text ? `Dry run: no change to ${config.path}.` : `Dry run: nothing written. The change to ${config.target}:`);
     if (after !== config.text) machine.out(mask(unifiedDiff(config.target, config.text, after)).trimEnd());
     if (client.id === 'codex' && apiKey) machine.out(`Would set ${CODEX_TOKEN_ENV} for your user.`);
+    await automatic?.apply(mcpUrl, apiKey!);
     return 0;
   }
   if (after === config.text) {
@@ -68,6 +73,7 @@ export async function runInstall(request: InstallRequest, machine: Machine): Pro
     if (written.backup) machine.out(`Backup of the previous file: ${written.backup}`);
   }
   if (client.id === 'codex' && apiKey) await setCodexToken(machine, apiKey);
+  await automatic?.apply(mcpUrl, apiKey!);
   finish(client, machine, request, apiKey);
   return request.check ? verifyInstall(client, request.serverName, entry, apiKey, machine) : 0;
 }

@@ -46,6 +46,7 @@ export function tempMachine(options: TempMachineOptions = {}): TempMachine {
     home,
     env,
     hostname: 'test-host',
+    cwd: home,
     out: (line) => lines.push(line),
     run: async (program, args) => {
       ran.push([program, ...args]);

@@ -1,0 +1,79 @@
+import { deepStrictEqual, equal, match, ok, throws } from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { type TempMachine, tempMachine } from '../testing/temp-machine.js';
+import { readJson, snapshot, writeFile } from '../testing/automatic-fixtures.js';
+import { autoUpdateValue } from './claude-code-plan.js';
+
+const BASE = 'https://cairn.example.com';
+const KEY = 'cairn_tkn_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAA123456';
+const GIT = 'https://git.example.com/cairn.git';
+const install = (m: TempMachine, ...extra: string[]) => m.install('--client', 'claude-code', '--url', BASE, '--api-key', KEY, '--yes', ...extra);
+
+async function inHome(fn: (m: TempMachine, settings: string) => Promise<void>) {
+  const m = tempMachine();
+  (m.env as Record<string, string>).CLAUDE_CONFIG_DIR = join(m.home, 'claude-config');
+  try {
+    await fn(m, join(m.home, 'claude-config', 'settings.json'));
+  } finally {
+    m.cleanup();
+  }
+}
+
+test('claude-code --auto without the CLI: declares the git marketplace and enables cairn@cairn in settings.json, others\' keys kept; re-run is byte-identical', () =>
+  inHome(async (m, settings) => {
+    writeFile(settings, `${JSON.stringify({ theme: 'dark', enabledPlugins: { 'other@market': true } }, null, 2)}\n`);
+    equal(await install(m, '--auto', '--marketplace', GIT), 0, m.errors.join('\n'));
+    deepStrictEqual(readJson(settings), {
+      theme: 'dark',
+      enabledPlugins: { 'other@market': true, 'cairn@cairn': true },
+      extraKnownMarketplaces: { cairn: { source: { source: 'git', url: GIT } } },
+    });
+    deepStrictEqual(readJson(join(m.home, '.cairn', 'capture.json')), { url: BASE, apiKey: KEY });
+    ok(!existsSync(join(m.home, '.cairn', 'bin')), 'the plugin carries its own copy of the capture script');
+    match(m.lines.join('\n'), /next time it starts/);
+    const first = snapshot(m.home);
+    equal(await install(m), 0, m.errors.join('\n'));
+    deepStrictEqual(snapshot(m.home), first, 'the marketplace is remembered; nothing changes');
+    deepStrictEqual(Object.keys(readJson(join(m.home, 'claude-config', '.claude.json')).mcpServers), ['cairn'], 'one MCP entry, not a second one');
+
+    equal(await m.install('--client', 'claude-code', '--uninstall'), 0, m.errors.join('\n'));
+    deepStrictEqual(readJson(settings), { theme: 'dark', enabledPlugins: { 'other@market': true } });
+    ok(!existsSync(join(m.home, '.cairn', 'capture.json')));
+  }));
+
+test('claude-code --auto with no marketplace to add: exit 2 before anything is written', () =>
+  inHome(async (m) => {
+    equal(await install(m, '--auto'), 2);
+    match(m.errors.join('\n'), /needs --marketplace <git URL or path>.*no public marketplace URL yet/s);
+    deepStrictEqual(snapshot(m.home), {});
+  }));
+
+test('--auto-update adds autoUpdate beside an existing source, which survives; uninstall takes back only autoUpdate', () =>
+  inHome(async (m, settings) => {
+    const declared = { extraKnownMarketplaces: { cairn: { source: { source: 'git', url: 'https://mirror.example.com/cairn.git' } } }, model: 'opus' };
+    writeFile(settings, `${JSON.stringify(declared, null, 2)}\n`);
+    equal(await install(m, '--auto-update'), 0, m.errors.join('\n'));
+    const after = readJson(settings);
+    deepStrictEqual(after.extraKnownMarketplaces.cairn, { source: { source: 'git', url: 'https://mirror.example.com/cairn.git' }, autoUpdate: true });
+    equal(after.model, 'opus');
+    equal(await m.install('--client', 'claude-code', '--uninstall'), 0, m.errors.join('\n'));
+    deepStrictEqual(readJson(settings), declared);
+  }));
+
+test('--auto-update never writes an entry holding only autoUpdate', () =>
+  inHome(async (m, settings) => {
+    const sourceless = `${JSON.stringify({ extraKnownMarketplaces: { cairn: { autoUpdate: false } } }, null, 2)}\n`;
+    writeFile(settings, sourceless);
+    equal(await install(m, '--auto-update'), 1);
+    match(m.errors.join('\n'), /an entry holding only autoUpdate would drop the source\. Nothing was written for auto-update/);
+    equal(readFileSync(settings, 'utf8'), sourceless);
+    throws(() => autoUpdateValue(settings, {}), /no "cairn" entry with a source/);
+    deepStrictEqual(autoUpdateValue(settings, { extraKnownMarketplaces: { cairn: { source: { source: 'git', url: GIT } } } }), {
+      path: settings,
+      keyPath: ['extraKnownMarketplaces', 'cairn', 'autoUpdate'],
+      value: true,
+      arrayItem: false,
+    });
+  }));

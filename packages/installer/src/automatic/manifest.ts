@@ -1,0 +1,88 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import type { ClientId } from '@cairn/clients';
+import { writeConfig } from '../files/write-config.js';
+
+/** A whole file the installer created; `sha256` is what it last wrote, so a later edit by the user is recognised. */
+export interface OwnedFile {
+  path: string;
+  sha256: string;
+  /** The clients that need it (capture.json serves several); the file goes when the last one is uninstalled. */
+  clients: ClientId[];
+  /** Its folder did not exist before either: removed too when left empty. */
+  createdDir?: boolean;
+}
+
+/** A value the installer put inside a file it does not own: a hook entry appended to an array, or a settings key. */
+export interface InsertedValue {
+  client: ClientId;
+  path: string;
+  keyPath: string[];
+  value: unknown;
+  /** `value` is one element of the array at `keyPath`, beside whatever else is there. */
+  arrayItem: boolean;
+  /** The file did not exist before: it is deleted once nothing but empty containers is left in it. */
+  createdFile: boolean;
+  /** `keyPath[createdFrom…]` did not exist before (containers made to hold the value): removed again once empty. */
+  createdFrom?: number;
+}
+
+/** Something done through a client's own CLI, undone through it on uninstall. */
+export interface CliStep {
+  client: ClientId;
+  step: 'marketplace-add' | 'install';
+  /** For marketplace-add: the source it was added from. */
+  source?: string;
+}
+
+/** `~/.cairn/installed.json`: exactly what automatic mode added. */
+export interface Manifest {
+  version: 1;
+  files: OwnedFile[];
+  values: InsertedValue[];
+  cli: CliStep[];
+}
+
+/** The empty manifest. */
+export function emptyManifest(): Manifest {
+  return { version: 1, files: [], values: [], cli: [] };
+}
+
+/** Reads the manifest; a missing or unreadable one is empty (nothing is then removed that it does not list). */
+export function readManifest(path: string): Manifest {
+  if (!existsSync(path)) return emptyManifest();
+  try {
+    const parsed = JSON.parse(readFileSync(path, 'utf8')) as Partial<Manifest>;
+    return { version: 1, files: parsed.files ?? [], values: parsed.values ?? [], cli: parsed.cli ?? [] };
+  } catch {
+    return emptyManifest();
+  }
+}
+
+/** Writes the manifest in a stable order (so an unchanged install rewrites nothing), or deletes it when it lists nothing. */
+export function saveManifest(path: string, manifest: Manifest): void {
+  if (manifest.files.length + manifest.values.length + manifest.cli.length === 0) {
+    rmSync(path, { force: true });
+    return;
+  }
+  const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  const sorted: Manifest = {
+    version: 1,
+    files: [...manifest.files].map((f) => ({ ...f, clients: [...f.clients].sort() })).sort((a, b) => byText(a.path, b.path)),
+    values: [...manifest.values].sort((a, b) => byText(`${a.path}\0${a.keyPath.join('\0')}\0${JSON.stringify(a.value)}\0${a.client}`, `${b.path}\0${b.keyPath.join('\0')}\0${JSON.stringify(b.value)}\0${b.client}`)),
+    cli: [...manifest.cli].sort((a, b) => byText(`${a.client}${a.step}`, `${b.client}${b.step}`)),
+  };
+  const text = `${JSON.stringify(sorted, null, 2)}\n`;
+  if (existsSync(path) && readFileSync(path, 'utf8') === text) return;
+  writeConfig(path, text, { secret: true, backup: false });
+}
+
+/** Whether the manifest lists anything for the client. */
+export function hasClient(manifest: Manifest, client: ClientId): boolean {
+  return manifest.files.some((f) => f.clients.includes(client)) || manifest.values.some((v) => v.client === client) || manifest.cli.some((c) => c.client === client);
+}
+
+/** SHA-256 of a file's text, as recorded in OwnedFile. */
+export function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}

@@ -1,0 +1,78 @@
+import { chmodSync, mkdirSync } from 'node:fs';
+import { AUTOMATIC, type AutomaticPaths, type ClientInfo, MARKETPLACE_NAME, automaticPaths, marketplaceSource } from '@cairn/clients';
+import { InstallerError } from '../files/config-error.js';
+import { parseJsonConfig } from '../files/json-edit.js';
+import { readConfig } from '../files/write-config.js';
+import type { InstallRequest, Machine } from '../install/context.js';
+import { applyPlan } from './apply-plan.js';
+import { type ClaudePluginRoute, claudeCodePlan } from './claude-code-plan.js';
+import { MARKETPLACE_NEEDED, hasCairnMarketplace, installClaudePlugin } from './claude-plugin.js';
+import { codexPlan } from './codex-plan.js';
+import { kiroPlan } from './kiro-plan.js';
+import { type Manifest, hasClient, readManifest, saveManifest } from './manifest.js';
+import type { AutomaticPlan } from './plan.js';
+import { reportOutcome } from './report.js';
+
+/** Automatic mode for one install: decided and checked before anything is written, applied after the MCP entry. */
+export interface AutomaticRun {
+  apply: (mcpUrl: string, apiKey: string) => Promise<void>;
+}
+
+/** Whether this install is automatic (kiro always; claude-code and codex with --auto, or when installed so before), and its checks; undefined when it is not. */
+export async function prepareAutomatic(client: ClientInfo, request: InstallRequest, machine: Machine): Promise<AutomaticRun | undefined> {
+  const info = AUTOMATIC[client.id];
+  const paths = automaticPaths(machine);
+  const manifest = readManifest(paths.manifest);
+  if (!info || !(info.mode === 'default' || request.auto || request.autoUpdate || hasClient(manifest, client.id))) return undefined;
+  if (request.oauth) throw new InstallerError(`Automatic mode sends captured turns with an API key: it cannot be set up with --oauth. Drop --oauth (and --auto) for an OAuth entry without it.`, 2);
+  const route = client.id === 'claude-code' ? await claudeRoute(request, machine, paths, manifest) : undefined;
+  return {
+    apply: async (mcpUrl, apiKey) => {
+      if (request.dryRun) {
+        machine.out(`Dry run: automatic mode would also set up:\n${info.adds.map((line) => `  - ${line}`).join('\n')}`);
+        return;
+      }
+      if (!request.yes && (await machine.confirm(`Also set up automatic mode (${info.adds.join('; ')})?`)) === false) {
+        machine.out('Automatic mode not set up: the agent uses Cairn only when asked.');
+        return;
+      }
+      mkdirSync(paths.cairnDir, { recursive: true, mode: 0o700 });
+      if (machine.platform !== 'win32') chmodSync(paths.cairnDir, 0o700);
+      const baseUrl = mcpUrl.replace(/\/mcp$/, '');
+      try {
+        const ran = route?.viaCli ? await installClaudePlugin(machine, manifest, request.marketplace ?? recordedSource(manifest)) : [];
+        for (const command of ran) machine.out(`Ran: ${command}`);
+        const plan = planFor(client, paths, manifest, baseUrl, apiKey, route);
+        reportOutcome(machine, applyPlan(manifest, client.id, plan, machine.platform), plan);
+      } finally {
+        saveManifest(paths.manifest, manifest);
+      }
+    },
+  };
+}
+
+function planFor(client: ClientInfo, paths: AutomaticPaths, manifest: Manifest, baseUrl: string, apiKey: string, route: ClaudePluginRoute | undefined): AutomaticPlan {
+  if (client.id === 'kiro') return kiroPlan(paths, baseUrl, apiKey);
+  if (client.id === 'codex') return codexPlan(paths, baseUrl, apiKey);
+  return claudeCodePlan(paths, manifest, baseUrl, apiKey, route!);
+}
+
+function recordedSource(manifest: Manifest): string | undefined {
+  return manifest.cli.find((c) => c.client === 'claude-code' && c.step === 'marketplace-add')?.source;
+}
+
+/** Where the marketplace comes from; refuses (exit 2, nothing written) when there is none to add and none already known. */
+async function claudeRoute(request: InstallRequest, machine: Machine, paths: AutomaticPaths, manifest: Manifest): Promise<ClaudePluginRoute> {
+  const ours = manifest.values.filter((v) => v.client === 'claude-code' && v.path === paths.claudeSettings);
+  const autoUpdate = request.autoUpdate || ours.some((v) => v.keyPath.at(-1) === 'autoUpdate' || (v.value as { autoUpdate?: unknown } | null)?.autoUpdate === true);
+  if (machine.which('claude')) {
+    if (!request.marketplace && !recordedSource(manifest) && !(await hasCairnMarketplace(machine))) throw new InstallerError(MARKETPLACE_NEEDED, 2);
+    return { viaCli: true, autoUpdate };
+  }
+  const ownEntry = ours.find((v) => v.keyPath.at(-1) === MARKETPLACE_NAME)?.value as { source?: ClaudePluginRoute['source'] } | undefined;
+  const source = request.marketplace ? marketplaceSource(request.marketplace, machine.cwd) : ownEntry?.source;
+  const settings = parseJsonConfig(paths.claudeSettings, readConfig(paths.claudeSettings) ?? '', false);
+  const declared = (settings.extraKnownMarketplaces as Record<string, unknown> | undefined)?.[MARKETPLACE_NAME] !== undefined;
+  if (!source && !declared) throw new InstallerError(MARKETPLACE_NEEDED, 2);
+  return { viaCli: false, autoUpdate, ...(source && { source }) };
+}
