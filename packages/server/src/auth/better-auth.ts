@@ -1,8 +1,10 @@
+import { oauthProvider } from '@better-auth/oauth-provider';
 import { type AuthContext, type BetterAuthOptions, betterAuth } from 'better-auth';
 import { getMigrations } from 'better-auth/db/migration';
 import { getOrgAdapter, organization } from 'better-auth/plugins/organization';
 import type { Kysely } from 'kysely';
 import type { Logger } from '../log/logger.js';
+import { AUTH_BASE_PATH, oauthProviderOptions } from './oauth/oauth-options.js';
 
 /** The same options object goes to organization() and getOrgAdapter(). */
 const orgOptions = {
@@ -26,11 +28,11 @@ function authOptions(s: AuthSettings) {
     database: { db: s.db, type: s.dialect, transaction: true },
     secret: s.secret,
     baseURL: s.baseUrl,
-    basePath: '/api/auth',
+    basePath: AUTH_BASE_PATH,
     emailAndPassword: { enabled: true },
     telemetry: { enabled: false },
     logger: { level: 'warn', log: (level: string, message: string) => (level === 'error' ? s.log.error(`auth: ${message}`) : s.log.warn(`auth: ${message}`)) },
-    plugins: [organization(orgOptions)],
+    plugins: [organization(orgOptions), oauthProvider(oauthProviderOptions(s.baseUrl))],
   } satisfies BetterAuthOptions;
 }
 

@@ -4,6 +4,8 @@ import type { Caller } from '../domain/caller.js';
 import type { Logger } from '../log/logger.js';
 import type { KeyVerifier } from './api-keys/key-verifier.js';
 import { KEY_PREFIX } from './api-keys/key-format.js';
+import type { OAuthTokenVerifier } from './oauth/access-tokens.js';
+import { OAUTH_SCOPES } from './oauth/oauth-options.js';
 
 /** The User-Agent the contract requires beside an API key (spec parts 2 and 5). */
 export const INSTALLER_USER_AGENT = 'cairn-mcp-installer/1.0';
@@ -16,6 +18,8 @@ export type McpAuthResult = { ok: true; caller: Caller; responseHeaders: Record<
 export interface McpAuthDeps {
   config: Pick<CairnConfig, 'baseUrl' | 'requireUserAgent' | 'allowLegacyApiKeyHeader' | 'allowedHosts' | 'allowedOrigins'>;
   keys: KeyVerifier;
+  /** Checks OAuth access tokens; without it only API keys are accepted. */
+  oauth?: OAuthTokenVerifier;
   log: Logger;
 }
 
@@ -45,7 +49,9 @@ export async function authenticateMcpRequest(req: Request, deps: McpAuthDeps): P
     if (!match) {
       return refuse(deps, 401, 'invalid_request', 'The Authorization header must be "Bearer <API key>": the "Bearer " prefix is required. Send Authorization: Bearer cairn_tkn_…');
     }
-    const record = await deps.keys.verify(match[1]!);
+    const token = match[1]!;
+    if (deps.oauth && !token.startsWith(KEY_PREFIX)) return authenticateOAuth(token, userAgent, deps, deps.oauth);
+    const record = await deps.keys.verify(token);
     if (!record) return refuse(deps, 401, 'invalid_token', invalidKeyMessage());
     if (deps.config.requireUserAgent && !INSTALLER_USER_AGENT_PATTERN.test(userAgent ?? '')) {
       return refuse(
@@ -81,20 +87,35 @@ export async function authenticateMcpRequest(req: Request, deps: McpAuthDeps): P
   return refuse(deps, 401, undefined, `Authentication required. Send "Authorization: Bearer <API key>" with "User-Agent: ${INSTALLER_USER_AGENT}", or connect with OAuth.`);
 }
 
+// OAuth clients are browsers' agents, not the installer: the User-Agent rule is for API keys only.
+async function authenticateOAuth(token: string, userAgent: string | null, deps: McpAuthDeps, oauth: OAuthTokenVerifier): Promise<McpAuthResult> {
+  const check = await oauth.verify(token);
+  if (!check.ok) {
+    // Only a genuine token that ran out is told so (the client should refresh); every other refusal
+    // shares the API-key answer, so a response never reveals which credentials exist.
+    const message =
+      check.reason === 'expired'
+        ? 'The OAuth access token has expired. Refresh it, or sign in to Cairn again in the browser (for unattended clients use an API key instead).'
+        : invalidKeyMessage();
+    return refuse(deps, 401, 'invalid_token', message);
+  }
+  return { ok: true, caller: { userId: check.grant.userId, client: userAgent, via: 'oauth' }, responseHeaders: {} };
+}
+
 /** The URL of the protected-resource metadata that 401 answers point to. */
 export function resourceMetadataUrl(baseUrl: string): string {
   return `${baseUrl}/.well-known/oauth-protected-resource/mcp`;
 }
 
 function invalidKeyMessage(): string {
-  // One message for unknown, revoked and malformed keys: the answer must not reveal which.
-  return `The API key is not valid (it may have been revoked or mistyped). Keys start with "${KEY_PREFIX}". Generate a new one in the Cairn portal under Settings > API Keys > Generate API key.`;
+  // One message for unknown, revoked and malformed keys and tokens: the answer must not reveal which.
+  return `The API key is not valid (it may have been revoked or mistyped). Keys start with "${KEY_PREFIX}". Generate a new one in the Cairn portal under Settings > API Keys > Generate API key. Connected with OAuth? Reconnect the client to sign in again.`;
 }
 
 function refuse(deps: McpAuthDeps, status: 401 | 403, error: string | undefined, message: string): McpAuthResult {
   const headers: Record<string, string> = { 'Content-Type': 'application/json' };
   if (status === 401) {
-    const params = [`resource_metadata="${resourceMetadataUrl(deps.config.baseUrl)}"`];
+    const params = [`resource_metadata="${resourceMetadataUrl(deps.config.baseUrl)}"`, `scope="${OAUTH_SCOPES.join(' ')}"`];
     // Header values must be printable ASCII (RFC 6750 error-description): no quotes, backslashes or "…".
     if (error) params.push(`error="${error}"`, `error_description="${message.replace(/…/g, '...').replace(/["\\]/g, "'").replace(/[^\x20-\x7e]/g, '')}"`);
     headers['WWW-Authenticate'] = `Bearer ${params.join(', ')}`;

@@ -26,6 +26,7 @@ const envSchema = z.object({
   CAIRN_ALLOW_LEGACY_API_KEY_HEADER: bool(true),
   CAIRN_ALLOWED_HOSTS: list,
   CAIRN_ALLOWED_ORIGINS: list,
+  CAIRN_OAUTH_ALLOW_LOOPBACK: bool(true),
   CAIRN_CAPTURE_TURNS_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   CAIRN_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
@@ -44,6 +45,8 @@ export interface CairnConfig {
   allowedHosts: string[];
   allowedOrigins: string[];
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** Whether OAuth clients may register loopback callbacks (RFC 8252); when false they are told to use an API key. */
+  oauthAllowLoopback: boolean;
   /** Per API key; bursts of twice this are allowed. */
   captureTurnsPerMinute: number;
 }
@@ -77,6 +80,7 @@ export function loadConfig(env: Record<string, string | undefined>): CairnConfig
     allowedHosts: unique([baseHost, ...localhostNames, ...e.CAIRN_ALLOWED_HOSTS]),
     allowedOrigins: unique([baseHost, ...localhostNames, ...e.CAIRN_ALLOWED_ORIGINS]),
     logLevel: e.CAIRN_LOG_LEVEL,
+    oauthAllowLoopback: e.CAIRN_OAUTH_ALLOW_LOOPBACK,
     captureTurnsPerMinute: e.CAIRN_CAPTURE_TURNS_PER_MINUTE,
   };
 }

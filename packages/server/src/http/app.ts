@@ -10,6 +10,7 @@ import { createApiRoutes } from './api/api-routes.js';
 import { installerRoute } from './install-route.js';
 import { portalRoute } from './portal-route.js';
 import { createMcpRoute } from './mcp-route.js';
+import { createOAuthRoutes } from './oauth-routes.js';
 
 /** Everything the HTTP edge needs, built once by openCairn. */
 export interface HttpDeps {
@@ -18,6 +19,7 @@ export interface HttpDeps {
   mcpAuth: McpAuthDeps;
   keys: KeyVerifier;
   baseUrl: string;
+  oauthAllowLoopback: boolean;
   captureTurnsPerMinute: number;
   log: Logger;
 }
@@ -29,6 +31,8 @@ export function createHttpApp(deps: HttpDeps): { app: Hono; close: () => Promise
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/install/cairn-mcp-installer.tgz', installerRoute());
   app.all('/mcp', mcp.route);
+  // Before better-auth's catch-all and the JSON 404 for /.well-known/*.
+  app.route('/', createOAuthRoutes({ auth: deps.auth, baseUrl: deps.baseUrl, allowLoopback: deps.oauthAllowLoopback }));
   app.on(['GET', 'POST'], '/api/auth/*', (c) => deps.auth.handler(c.req.raw));
   app.route('/api/v1', createApiRoutes(deps.domain, deps.auth, deps.keys, deps.baseUrl, deps.captureTurnsPerMinute));
   // Unknown API and discovery paths answer JSON 404s; they must never fall through to the portal's HTML.

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Hono } from 'hono';
 import { KeyVerifier } from '../auth/api-keys/key-verifier.js';
+import { OAuthTokenVerifier } from '../auth/oauth/access-tokens.js';
+import { mcpResource } from '../auth/oauth/oauth-options.js';
 import { type Auth, createAuth } from '../auth/better-auth.js';
 import type { CairnConfig } from '../config/load-config.js';
 import { type DomainDeps, createDomainDeps } from '../domain/deps.js';
@@ -34,8 +36,9 @@ export async function openCairn(config: CairnConfig, options: { log?: Logger; st
     });
     const domain = createDomainDeps(store);
     const keys = new KeyVerifier(store);
-    const mcpAuth = { config, keys, log };
-    const http = createHttpApp({ domain, auth, mcpAuth, keys, baseUrl: config.baseUrl, captureTurnsPerMinute: config.captureTurnsPerMinute, log });
+    const oauth = new OAuthTokenVerifier(auth, mcpResource(config.baseUrl));
+    const mcpAuth = { config, keys, oauth, log };
+    const http = createHttpApp({ domain, auth, mcpAuth, keys, baseUrl: config.baseUrl, oauthAllowLoopback: config.oauthAllowLoopback, captureTurnsPerMinute: config.captureTurnsPerMinute, log });
     return {
       config, store, auth, domain, keys, log, app: http.app,
       async close() {

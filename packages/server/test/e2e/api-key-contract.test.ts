@@ -76,10 +76,10 @@ describe('the API-key contract on /mcp', () => {
     assert.ok(served(await post(server.mcpUrl, { authorization: `Bearer ${tenant.member.key}`, 'user-agent': 'cairn-mcp-installer/1.3 (linux)' })), '1.x is accepted');
   });
 
-  test('no credentials: 401 pointing at the protected resource metadata', async () => {
+  test('no credentials: 401 pointing at the protected resource metadata, with the scope to ask for', async () => {
     const answer = await post(server.mcpUrl, {});
     assert.equal(answer.status, 401);
-    assert.equal(answer.headers['www-authenticate'], `Bearer resource_metadata="${server.baseUrl}/.well-known/oauth-protected-resource/mcp"`);
+    assert.equal(answer.headers['www-authenticate'], `Bearer resource_metadata="${server.baseUrl}/.well-known/oauth-protected-resource/mcp", scope="mcp offline_access"`);
   });
 
   test('unknown, revoked and malformed keys get the same 401; a bad checksum never reaches the database', async () => {

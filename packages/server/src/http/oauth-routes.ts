@@ -1,0 +1,104 @@
+import { Hono } from 'hono';
+import type { Auth } from '../auth/better-auth.js';
+import { AUTH_BASE_PATH, OAUTH_SCOPES, mcpResource, oauthIssuer } from '../auth/oauth/oauth-options.js';
+
+/** What the OAuth edge needs. */
+export interface OAuthRouteDeps {
+  auth: Auth;
+  baseUrl: string;
+  /** Operator setting: accept loopback redirect URIs (RFC 8252) at registration. */
+  allowLoopback: boolean;
+}
+
+const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
+
+/** The message a client gets when the operator refuses loopback callbacks (spec part 7, first row). */
+export const LOOPBACK_REFUSED_MESSAGE =
+  'This Cairn does not accept OAuth callbacks on localhost, so this client cannot connect with OAuth. Use an API key instead: in the Cairn portal open Settings > API Keys > Generate API key, then configure the client with it (npx cairn-mcp-installer@latest).';
+
+/**
+ * Discovery documents (RFC 9728, RFC 8414) and the few places Cairn adjusts better-auth's OAuth
+ * endpoints: registration defaults and policy, the default `resource`, and RFC-exact token errors.
+ */
+export function createOAuthRoutes(deps: OAuthRouteDeps): Hono {
+  const app = new Hono();
+  const resource = mcpResource(deps.baseUrl);
+  const issuer = oauthIssuer(deps.baseUrl);
+  const issuerPath = new URL(issuer).pathname;
+
+  const protectedResource = () => ({
+    resource,
+    authorization_servers: [issuer],
+    scopes_supported: [...OAUTH_SCOPES],
+    bearer_methods_supported: ['header'],
+    resource_name: 'Cairn',
+  });
+  app.get('/.well-known/oauth-protected-resource/mcp', (c) => c.json(protectedResource()));
+  app.get('/.well-known/oauth-protected-resource', (c) => c.json(protectedResource()));
+
+  // RFC 8414 §3: the issuer has a path, so its metadata lives at the path-inserted URL.
+  const serverMetadata = async () => {
+    const metadata = await deps.auth.api.getOAuthServerConfig();
+    return { ...metadata, issuer, code_challenge_methods_supported: ['S256'] };
+  };
+  for (const path of [`/.well-known/oauth-authorization-server${issuerPath}`, `${issuerPath}/.well-known/oauth-authorization-server`]) {
+    app.get(path, async (c) => c.json(await serverMetadata()));
+  }
+
+  app.post(`${AUTH_BASE_PATH}/oauth2/register`, async (c) => {
+    const body: unknown = await c.req.raw.clone().json().catch(() => undefined);
+    if (!isObject(body)) return deps.auth.handler(c.req.raw);
+    const redirects = Array.isArray(body.redirect_uris) ? body.redirect_uris.filter((u): u is string => typeof u === 'string') : [];
+    if (!deps.allowLoopback && redirects.some(isLoopbackUri)) {
+      return c.json({ error: 'invalid_redirect_uri', error_description: LOOPBACK_REFUSED_MESSAGE }, 400, NO_STORE);
+    }
+    // better-auth treats a registration without application_type as a web client and refuses its
+    // loopback callbacks; MCP clients (RFC 8252 native apps) rarely send it.
+    const adjusted = { ...body, application_type: body.application_type ?? 'native' };
+    return deps.auth.handler(withJsonBody(c.req.raw, adjusted));
+  });
+
+  // RFC 8707: without a `resource` the plugin mints an unbound token; every Cairn token is for /mcp.
+  app.get(`${AUTH_BASE_PATH}/oauth2/authorize`, (c) => {
+    const url = new URL(c.req.raw.url);
+    if (url.searchParams.has('resource')) return deps.auth.handler(c.req.raw);
+    url.searchParams.set('resource', resource);
+    return deps.auth.handler(new Request(url, c.req.raw));
+  });
+
+  app.post(`${AUTH_BASE_PATH}/oauth2/token`, async (c) => {
+    const response = await deps.auth.handler(c.req.raw);
+    const headers = new Headers(response.headers);
+    for (const [name, value] of Object.entries(NO_STORE)) headers.set(name, value);
+    if (response.ok) return new Response(response.body, { status: response.status, headers });
+    const error = (await response.clone().json().catch(() => undefined)) as { error?: string; error_description?: string } | undefined;
+    // RFC 7636 §4.6: a verifier that does not match the challenge is invalid_grant.
+    if (error?.error_description === 'code verification failed') {
+      headers.delete('content-length');
+      return new Response(JSON.stringify({ error: 'invalid_grant', error_description: 'The code_verifier does not match the code_challenge.' }), { status: 400, headers });
+    }
+    return new Response(response.body, { status: response.status, headers });
+  });
+
+  return app;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isLoopbackUri(uri: string): boolean {
+  try {
+    const host = new URL(uri).hostname.replace(/^\[|\]$/g, '').toLowerCase();
+    return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\./.test(host);
+  } catch {
+    return false;
+  }
+}
+
+function withJsonBody(original: Request, body: unknown): Request {
+  const headers = new Headers(original.headers);
+  headers.delete('content-length');
+  headers.set('content-type', 'application/json');
+  return new Request(original.url, { method: original.method, headers, body: JSON.stringify(body) });
+}
