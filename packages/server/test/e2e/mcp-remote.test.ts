@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,6 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { descendants, killAll } from '../../src/testing/process-tree.js';
 import { type TestCairn, startTestCairn } from '../../src/testing/test-cairn.js';
 import { type TestTenant, createTenant } from '../../src/testing/tenants.js';
 
@@ -68,35 +68,10 @@ function launch(entry: ReturnType<typeof bridgeEntry>): Bridge {
     async close() {
       const tree = descendants(transport.pid);
       await client.close().catch(() => {});
-      // npx runs mcp-remote through a shell; on a stuck OAuth wait those grandchildren would outlive npx.
-      for (const pid of tree) {
-        try {
-          process.kill(pid, 'SIGKILL');
-        } catch {}
-      }
+      killAll(tree);
       rmSync(scratch, { recursive: true, force: true });
     },
   };
-}
-
-function descendants(root: number | null): number[] {
-  if (root === null) return [];
-  const rows = execFileSync('ps', ['-A', '-o', 'pid=,ppid='], { encoding: 'utf8' })
-    .trim()
-    .split('\n')
-    .map((line) => line.trim().split(/\s+/).map(Number) as [number, number]);
-  const found: number[] = [];
-  const queue = [root];
-  while (queue.length) {
-    const parent = queue.shift()!;
-    for (const [pid, ppid] of rows) {
-      if (ppid === parent) {
-        found.push(pid);
-        queue.push(pid);
-      }
-    }
-  }
-  return found;
 }
 
 interface Exchange {
