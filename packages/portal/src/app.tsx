@@ -3,6 +3,9 @@ import { api, messageOf, setUnauthorizedHandler } from './api/client.js';
 import type { Me, PortalConfig } from './api/types.js';
 import { ApiKeysPage } from './pages/api-keys.js';
 import { AuthPage } from './pages/auth-page.js';
+import { ConnectedAppsPage } from './pages/connected-apps.js';
+import { ConsentPage } from './pages/consent-page.js';
+import { isOAuthSignIn, resumeAuthorizeUrl } from './oauth/oauth-query.js';
 import { DatapackPage } from './pages/datapack-page.js';
 import { DatapacksPage } from './pages/datapacks-page.js';
 import { OrganizationPage } from './pages/organization-page.js';
@@ -43,8 +46,13 @@ export function App() {
   // Signed-out people land on sign-in (or sign-up when this Cairn has no users yet); signed-in people skip those pages.
   useEffect(() => {
     if (state.kind === 'signed-out' && !PUBLIC.has(path)) {
-      const next = path === '/' ? '' : `?next=${encodeURIComponent(path)}`;
+      const next = path === '/' ? '' : `?next=${encodeURIComponent(path + location.search)}`;
       navigate(state.config.signUpOpen ? '/signup' : `/signin${next}`, { replace: true });
+    }
+    if (state.kind === 'signed-in' && path === '/signin' && isOAuthSignIn(query)) {
+      // Already signed in: carry on with the app's authorization request (a real redirect).
+      window.location.assign(resumeAuthorizeUrl(query));
+      return;
     }
     if (state.kind === 'signed-in' && (PUBLIC.has(path) || path === '/')) {
       const next = query.get('next');
@@ -61,7 +69,7 @@ export function App() {
   if (state.kind === 'signed-out') {
     return (
       <Shell>
-        <AuthPage mode={path === '/signup' ? 'signup' : 'signin'} config={state.config} invite={query.get('invite') ?? undefined} onSignedIn={load} />
+        <AuthPage mode={path === '/signup' ? 'signup' : 'signin'} config={state.config} invite={query.get('invite') ?? undefined} oauth={path === '/signin' && isOAuthSignIn(query) ? query : undefined} onSignedIn={load} />
       </Shell>
     );
   }
@@ -73,14 +81,16 @@ export function App() {
         setState({ kind: 'signed-out', config: state.config });
         navigate('/signin', { replace: true });
       }}>
-        <Routes path={path} />
+        <Routes path={path} query={query} />
       </Shell>
     </SessionContext.Provider>
   );
 }
 
-function Routes({ path }: { path: string }) {
+function Routes({ path, query }: { path: string; query: URLSearchParams }) {
   if (path === '/datapacks') return <DatapacksPage />;
+  if (path === '/oauth/consent') return <ConsentPage query={query} />;
+  if (path === '/settings/connected-apps') return <ConnectedAppsPage />;
   const dp = match('/datapacks/:id', path);
   if (dp) return <DatapackPage id={dp.id!} />;
   if (path === '/settings/api-keys') return <ApiKeysPage />;
@@ -102,12 +112,15 @@ function titleFor(path: string): string {
   if (path.startsWith('/datapacks')) return 'Datapacks';
   if (path === '/settings/api-keys') return 'API keys';
   if (path === '/settings/organization') return 'Organization';
+  if (path === '/settings/connected-apps') return 'Connected apps';
+  if (path === '/oauth/consent') return 'Connect an app';
   return 'Cairn';
 }
 
 const NAV = [
   { to: '/datapacks', label: 'Datapacks' },
   { to: '/settings/api-keys', label: 'API keys' },
+  { to: '/settings/connected-apps', label: 'Connected apps' },
   { to: '/settings/organization', label: 'Organization' },
 ];
 

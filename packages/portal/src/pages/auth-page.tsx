@@ -1,11 +1,12 @@
 import { type FormEvent, useState } from 'react';
 import { api, messageOf } from '../api/client.js';
 import type { PortalConfig } from '../api/types.js';
+import { resumeAuthorizeUrl } from '../oauth/oauth-query.js';
 import { Link } from '../router.js';
 import { ErrorNotice } from '../ui/bits.js';
 
 /** Sign in, or sign up (the first account, or with an invite link). */
-export function AuthPage({ mode, config, invite, onSignedIn }: { mode: 'signin' | 'signup'; config: PortalConfig; invite?: string; onSignedIn: () => Promise<void> }) {
+export function AuthPage({ mode, config, invite, oauth, onSignedIn }: { mode: 'signin' | 'signup'; config: PortalConfig; invite?: string; oauth?: URLSearchParams; onSignedIn: () => Promise<void> }) {
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const first = config.signUpOpen === true && !invite;
@@ -28,6 +29,11 @@ export function AuthPage({ mode, config, invite, onSignedIn }: { mode: 'signin' 
       } else {
         await api('POST', '/api/auth/sign-in/email', { email: value('email'), password: String(f.get('password') ?? '') }, { authRequired: false });
       }
+      if (oauth) {
+        // An app is waiting: resume its authorization request, which redirects to consent or back to the app.
+        window.location.assign(resumeAuthorizeUrl(oauth));
+        return;
+      }
       await onSignedIn();
     } catch (err) {
       setError(messageOf(err));
@@ -39,6 +45,7 @@ export function AuthPage({ mode, config, invite, onSignedIn }: { mode: 'signin' 
     <section className="auth">
       <div className="card auth-card">
         <h1>{mode === 'signin' ? 'Sign in to Cairn' : invite ? 'Join your team on Cairn' : 'Create your Cairn account'}</h1>
+        {oauth && <p className="muted">An app wants to connect to your Cairn. Sign in first; next you decide whether to allow it.</p>}
         {mode === 'signup' && first && <p className="muted">You are the first person here: your account creates the organization, and you invite the others.</p>}
         {mode === 'signup' && invite && <p className="muted">You were invited: your account joins the organization that invited you.</p>}
         {closed ? (

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { Auth } from '../auth/better-auth.js';
-import { AUTH_BASE_PATH, OAUTH_SCOPES, mcpResource, oauthIssuer } from '../auth/oauth/oauth-options.js';
+import { AUTH_BASE_PATH, OAUTH_PAGES, OAUTH_SCOPES, mcpResource, oauthIssuer } from '../auth/oauth/oauth-options.js';
 
 /** What the OAuth edge needs. */
 export interface OAuthRouteDeps {
@@ -78,6 +78,35 @@ export function createOAuthRoutes(deps: OAuthRouteDeps): Hono {
       return new Response(JSON.stringify({ error: 'invalid_grant', error_description: 'The code_verifier does not match the code_challenge.' }), { status: 400, headers });
     }
     return new Response(response.body, { status: response.status, headers });
+  });
+
+  // The consent page's form posts here; the browser then follows a 303 to the client's redirect
+  // (a real redirect, never a script navigation), with the code or access_denied, state and iss.
+  app.post(OAUTH_PAGES.consent, async (c) => {
+    const origin = new URL(deps.baseUrl).origin;
+    const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
+    const oauthQuery = typeof form.oauth_query === 'string' ? form.oauth_query : '';
+    const back = (message: string) => {
+      const query = new URLSearchParams(oauthQuery);
+      query.set('cairn_error', message);
+      return c.redirect(`${OAUTH_PAGES.consent}?${query}`, 303);
+    };
+    // CSRF: only the portal's own page may answer for the user.
+    if (c.req.header('origin') !== origin) return c.json({ error: { code: 'forbidden', message: 'Answer the consent request from the Cairn portal page itself.' } }, 403);
+    if (!oauthQuery) return back('The sign-in request is incomplete. Start connecting again from the app.');
+    const headers = new Headers({ 'content-type': 'application/json', accept: 'application/json', origin });
+    const cookie = c.req.header('cookie');
+    if (cookie) headers.set('cookie', cookie);
+    const answer = await deps.auth.handler(
+      new Request(`${deps.baseUrl}${AUTH_BASE_PATH}/oauth2/consent`, { method: 'POST', headers, body: JSON.stringify({ accept: form.accept === 'true', oauth_query: oauthQuery }) }),
+    );
+    const body = (await answer.json().catch(() => undefined)) as { url?: string; redirect_uri?: string; message?: string; error_description?: string } | undefined;
+    const target = body?.url ?? body?.redirect_uri;
+    if (!answer.ok || !target) {
+      if (answer.status === 401) return c.redirect(`${OAUTH_PAGES.login}?next=${encodeURIComponent(`${OAUTH_PAGES.consent}?${oauthQuery}`)}`, 303);
+      return back(`Cairn could not complete the connection (${body?.error_description ?? body?.message ?? `HTTP ${answer.status}`}). The request may have expired: start connecting again from the app.`);
+    }
+    return c.redirect(target, 303);
   });
 
   return app;

@@ -33,6 +33,24 @@ export function portalRoute(dist = PORTAL_DIST) {
       const cache = c.req.path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache';
       return c.body(readFileSync(path), 200, { 'Content-Type': TYPES[extname(path)] ?? 'application/octet-stream', 'Cache-Control': cache, ...SECURITY_HEADERS });
     }
-    return c.body(readFileSync(index), 200, { 'Content-Type': TYPES['.html']!, 'Cache-Control': 'no-cache', ...SECURITY_HEADERS });
+    return c.body(readFileSync(index), 200, { 'Content-Type': TYPES['.html']!, 'Cache-Control': 'no-cache', ...SECURITY_HEADERS, ...consentPageHeaders(c) });
   };
+}
+
+/**
+ * The consent form posts to Cairn, which answers 303 to the client's redirect URI; browsers check
+ * form-action along that redirect, so the consent page allows exactly that target too.
+ */
+function consentPageHeaders(c: Context): Record<string, string> {
+  if (c.req.path !== '/oauth/consent') return {};
+  const target = c.req.query('redirect_uri');
+  let source: string | undefined;
+  try {
+    const url = new URL(target ?? '');
+    source = url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : url.protocol;
+  } catch {
+    source = undefined;
+  }
+  if (!source || !/^[a-z][a-z0-9+.-]*:(\/\/[a-z0-9.\-\[\]:]+)?$/i.test(source)) return {};
+  return { 'Content-Security-Policy': SECURITY_HEADERS['Content-Security-Policy'].replace("form-action 'self'", `form-action 'self' ${source}`) };
 }

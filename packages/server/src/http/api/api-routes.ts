@@ -13,6 +13,7 @@ import { getGuidance } from '../../domain/guidance.js';
 import { createSetupCode, exchangeSetupCode } from '../../domain/setup-codes.js';
 import { createAccountRoutes, createPublicAccountRoutes } from './account-routes.js';
 import { type ApiEnv, apiAuth } from './api-auth.js';
+import { createOAuthAppsRoutes } from './oauth-apps-routes.js';
 
 /** `/api/v1`: the JSON API over the same domain verbs as the MCP tools and the CLI. */
 export function createApiRoutes(deps: DomainDeps, auth: Auth, keys: KeyVerifier, baseUrl: string, captureTurnsPerMinute: number): Hono<ApiEnv> {
@@ -23,6 +24,7 @@ export function createApiRoutes(deps: DomainDeps, auth: Auth, keys: KeyVerifier,
   api.route('/', createPublicAccountRoutes(deps, auth, baseUrl));
   api.use('*', apiAuth(auth, keys, origin));
   api.route('/', createAccountRoutes(deps, auth));
+  api.route('/', createOAuthAppsRoutes(auth));
   api.post('/setup-codes', async (c) => c.json(await createSetupCode(deps, c.get('caller').userId), 201));
   const captureLimit = new RateLimiter(captureTurnsPerMinute, captureTurnsPerMinute * 2);
   api.post(
