@@ -12,6 +12,9 @@ const list = z
   .optional()
   .transform((v) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : []));
 
+/** Custom URI schemes of known MCP clients whose callbacks register by default (not RFC 8252 reverse-domain ones). */
+export const DEFAULT_OAUTH_CLIENT_SCHEMES = ['cursor', 'vscode', 'vscode-insiders', 'windsurf'] as const;
+
 const envSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(7411),
@@ -27,6 +30,12 @@ const envSchema = z.object({
   CAIRN_ALLOWED_HOSTS: list,
   CAIRN_ALLOWED_ORIGINS: list,
   CAIRN_OAUTH_ALLOW_LOOPBACK: bool(true),
+  // Unset: the defaults; set to an empty string: none.
+  CAIRN_OAUTH_CLIENT_SCHEMES: z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined ? [...DEFAULT_OAUTH_CLIENT_SCHEMES] : v.split(',').map((s) => s.trim().toLowerCase().replace(/:$/, '')).filter(Boolean)))
+    .pipe(z.array(z.string().regex(/^[a-z][a-z0-9+.-]*$/, 'must be a comma-separated list of URI schemes, e.g. cursor,vscode').refine((s) => !['http', 'https', 'javascript', 'data', 'vbscript', 'file', 'ftp', 'mailto'].includes(s), 'http(s) and unsafe schemes cannot be listed'))),
   CAIRN_CAPTURE_TURNS_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   CAIRN_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
@@ -47,6 +56,8 @@ export interface CairnConfig {
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** Whether OAuth clients may register loopback callbacks (RFC 8252); when false they are told to use an API key. */
   oauthAllowLoopback: boolean;
+  /** Custom URI schemes (e.g. `cursor`) OAuth clients may register callbacks on, besides https, loopback and reverse-domain ones. */
+  oauthClientSchemes: string[];
   /** Per API key; bursts of twice this are allowed. */
   captureTurnsPerMinute: number;
 }
@@ -81,6 +92,7 @@ export function loadConfig(env: Record<string, string | undefined>): CairnConfig
     allowedOrigins: unique([baseHost, ...localhostNames, ...e.CAIRN_ALLOWED_ORIGINS]),
     logLevel: e.CAIRN_LOG_LEVEL,
     oauthAllowLoopback: e.CAIRN_OAUTH_ALLOW_LOOPBACK,
+    oauthClientSchemes: e.CAIRN_OAUTH_CLIENT_SCHEMES,
     captureTurnsPerMinute: e.CAIRN_CAPTURE_TURNS_PER_MINUTE,
   };
 }

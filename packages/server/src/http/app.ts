@@ -8,7 +8,7 @@ import type { DomainDeps } from '../domain/deps.js';
 import type { Logger } from '../log/logger.js';
 import { createApiRoutes } from './api/api-routes.js';
 import { installerRoute } from './install-route.js';
-import { portalRoute } from './portal-route.js';
+import { portalRoute, redirectUrisFromAuth } from './portal-route.js';
 import { createMcpRoute } from './mcp-route.js';
 import { createOAuthRoutes } from './oauth-routes.js';
 
@@ -20,6 +20,7 @@ export interface HttpDeps {
   keys: KeyVerifier;
   baseUrl: string;
   oauthAllowLoopback: boolean;
+  oauthClientSchemes: string[];
   captureTurnsPerMinute: number;
   log: Logger;
 }
@@ -32,7 +33,7 @@ export function createHttpApp(deps: HttpDeps): { app: Hono; close: () => Promise
   app.get('/install/cairn-mcp-installer.tgz', installerRoute());
   app.all('/mcp', mcp.route);
   // Before better-auth's catch-all and the JSON 404 for /.well-known/*.
-  app.route('/', createOAuthRoutes({ auth: deps.auth, baseUrl: deps.baseUrl, allowLoopback: deps.oauthAllowLoopback }));
+  app.route('/', createOAuthRoutes({ auth: deps.auth, baseUrl: deps.baseUrl, allowLoopback: deps.oauthAllowLoopback, clientSchemes: deps.oauthClientSchemes }));
   app.on(['GET', 'POST'], '/api/auth/*', (c) => deps.auth.handler(c.req.raw));
   app.route('/api/v1', createApiRoutes(deps.domain, deps.auth, deps.keys, deps.baseUrl, deps.captureTurnsPerMinute));
   // Unknown API and discovery paths answer JSON 404s; they must never fall through to the portal's HTML.
@@ -40,7 +41,7 @@ export function createHttpApp(deps: HttpDeps): { app: Hono; close: () => Promise
     app.all(prefix, (c) => c.json({ error: { code: 'not_found', message: `Nothing at ${c.req.path}.` } }, 404));
   }
   // Last: every other GET is a portal page (the API, /mcp and /install are matched above).
-  app.get('*', portalRoute());
+  app.get('*', portalRoute({ redirectUrisFor: redirectUrisFromAuth(deps.auth) }));
   app.onError((error, c) => {
     if (error instanceof HTTPException) return error.getResponse();
     if (error instanceof CairnError) {

@@ -8,6 +8,8 @@ export interface OAuthRouteDeps {
   baseUrl: string;
   /** Operator setting: accept loopback redirect URIs (RFC 8252) at registration. */
   allowLoopback: boolean;
+  /** Operator setting: custom schemes of known clients (`cursor`, `vscode`…) whose callbacks may register. */
+  clientSchemes: readonly string[];
 }
 
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
@@ -55,7 +57,24 @@ export function createOAuthRoutes(deps: OAuthRouteDeps): Hono {
     // better-auth treats a registration without application_type as a web client and refuses its
     // loopback callbacks; MCP clients (RFC 8252 native apps) rarely send it.
     const adjusted = { ...body, application_type: body.application_type ?? 'native' };
-    return deps.auth.handler(withJsonBody(c.req.raw, adjusted));
+    // The plugin accepts only reverse-domain private-use schemes (RFC 8252 §7.1), but Cursor and
+    // VS Code call back on `cursor://…` and `vscode://…`. Those (from the operator's list) pass the
+    // plugin's checks as stand-ins, and the client row then gets the real URIs.
+    const known = redirects.filter((uri) => isKnownClientScheme(uri, deps.clientSchemes));
+    if (known.length === 0 || !Array.isArray(body.redirect_uris)) return deps.auth.handler(withJsonBody(c.req.raw, adjusted));
+    for (const uri of known) {
+      if (!isSafeSchemeUri(uri)) return c.json({ error: 'invalid_redirect_uri', error_description: `redirect URI must not include credentials or a fragment: ${uri}` }, 400, NO_STORE);
+    }
+    const standIn = (uri: string) => (known.includes(uri) ? `${STAND_IN_SCHEME}:/${known.indexOf(uri)}` : uri);
+    const answer = await deps.auth.handler(withJsonBody(c.req.raw, { ...adjusted, application_type: 'native', redirect_uris: body.redirect_uris.map((u) => (typeof u === 'string' ? standIn(u) : u)) }));
+    if (answer.status !== 201) return answer;
+    const registered = (await answer.json()) as Record<string, unknown> & { client_id: string };
+    const real = (Array.isArray(registered.redirect_uris) ? registered.redirect_uris : []).map((u: unknown) => (typeof u === 'string' && u.startsWith(`${STAND_IN_SCHEME}:/`) ? known[Number(u.slice(STAND_IN_SCHEME.length + 2))] ?? u : u));
+    const ctx = await deps.auth.$context;
+    await ctx.adapter.update({ model: 'oauthClient', where: [{ field: 'clientId', value: registered.client_id }], update: { redirectUris: real } });
+    const headers = new Headers(answer.headers);
+    headers.delete('content-length');
+    return new Response(JSON.stringify({ ...registered, redirect_uris: real }), { status: 201, headers });
   });
 
   // RFC 8707: without a `resource` the plugin mints an unbound token; every Cairn token is for /mcp.
@@ -114,6 +133,24 @@ export function createOAuthRoutes(deps: OAuthRouteDeps): Hono {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A reverse-domain scheme no client uses: what a known-scheme callback is registered as until its row is fixed. */
+const STAND_IN_SCHEME = 'internal.cairn.redirect-stand-in';
+
+function isKnownClientScheme(uri: string, schemes: readonly string[]): boolean {
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(uri)?.[1]?.toLowerCase();
+  return scheme !== undefined && schemes.includes(scheme);
+}
+
+/** The plugin's rules for any redirect URI: absolute, no fragment, no credentials. */
+function isSafeSchemeUri(uri: string): boolean {
+  try {
+    const url = new URL(uri);
+    return !uri.includes('#') && url.username === '' && url.password === '';
+  } catch {
+    return false;
+  }
 }
 
 function isLoopbackUri(uri: string): boolean {

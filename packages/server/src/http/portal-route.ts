@@ -2,6 +2,8 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Context } from 'hono';
+import type { Auth } from '../auth/better-auth.js';
+import { matchesRegisteredRedirect, registeredRedirectUris } from '../auth/oauth/clients.js';
 
 /** The portal's build output; the same place whether the server runs from src/ (tsx) or dist/. */
 export const PORTAL_DIST = fileURLToPath(new URL('../../../portal/dist/', import.meta.url));
@@ -19,9 +21,21 @@ const SECURITY_HEADERS = {
   'Referrer-Policy': 'same-origin',
 };
 
-/** Serves the portal: its files, and index.html for every other page path (the app routes itself). */
-export function portalRoute(dist = PORTAL_DIST) {
-  return (c: Context): Response => {
+/** What the consent page's CSP needs: a client's registered redirect URIs (empty when unknown). */
+export type RedirectUrisFor = (clientId: string) => Promise<string[]>;
+
+/** Looks redirect URIs up in the OAuth provider's client table. */
+export function redirectUrisFromAuth(auth: Auth): RedirectUrisFor {
+  return (clientId) => registeredRedirectUris(auth, clientId);
+}
+
+/**
+ * Serves the portal: its files, and index.html for every other page path (the app routes itself).
+ * Without `redirectUrisFor` the consent page allows no form target but Cairn itself.
+ */
+export function portalRoute(options: { dist?: string; redirectUrisFor?: RedirectUrisFor } = {}) {
+  const dist = options.dist ?? PORTAL_DIST;
+  return async (c: Context): Promise<Response> => {
     const index = join(dist, 'index.html');
     if (!existsSync(index)) {
       return c.html('<!doctype html><title>Cairn</title><p>Cairn is running, but its portal was not built. Run <code>npm run build</code> in the repository and restart.</p>', 503, SECURITY_HEADERS);
@@ -33,24 +47,29 @@ export function portalRoute(dist = PORTAL_DIST) {
       const cache = c.req.path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache';
       return c.body(readFileSync(path), 200, { 'Content-Type': TYPES[extname(path)] ?? 'application/octet-stream', 'Cache-Control': cache, ...SECURITY_HEADERS });
     }
-    return c.body(readFileSync(index), 200, { 'Content-Type': TYPES['.html']!, 'Cache-Control': 'no-cache', ...SECURITY_HEADERS, ...consentPageHeaders(c) });
+    return c.body(readFileSync(index), 200, { 'Content-Type': TYPES['.html']!, 'Cache-Control': 'no-cache', ...SECURITY_HEADERS, ...(await consentPageHeaders(c, options.redirectUrisFor)) });
   };
 }
 
 /**
  * The consent form posts to Cairn, which answers 303 to the client's redirect URI; browsers check
- * form-action along that redirect, so the consent page allows exactly that target too.
+ * form-action along that redirect, so the consent page allows that target too, but only when it is
+ * one the client (client_id in the query) registered: the query itself is attacker-controlled.
  */
-function consentPageHeaders(c: Context): Record<string, string> {
-  if (c.req.path !== '/oauth/consent') return {};
+async function consentPageHeaders(c: Context, redirectUrisFor: RedirectUrisFor | undefined): Promise<Record<string, string>> {
+  if (c.req.path !== '/oauth/consent' || !redirectUrisFor) return {};
   const target = c.req.query('redirect_uri');
+  const clientId = c.req.query('client_id');
+  if (!target || !clientId) return {};
   let source: string | undefined;
   try {
-    const url = new URL(target ?? '');
+    const url = new URL(target);
     source = url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : url.protocol;
   } catch {
     source = undefined;
   }
   if (!source || !/^[a-z][a-z0-9+.-]*:(\/\/[a-z0-9.\-\[\]:]+)?$/i.test(source)) return {};
+  const registered = await redirectUrisFor(clientId).catch(() => []);
+  if (!matchesRegisteredRedirect(registered, target)) return {};
   return { 'Content-Security-Policy': SECURITY_HEADERS['Content-Security-Policy'].replace("form-action 'self'", `form-action 'self' ${source}`) };
 }

@@ -127,6 +127,36 @@ describe('OAuth consent and connected apps', () => {
     assert.equal(again.location?.pathname, '/oauth/consent');
   });
 
+  test('the consent page allows only a registered redirect origin as form target; a foreign redirect_uri in its query adds nothing', async () => {
+    const clientId = await registerClient();
+    const cookie = await signIn(tenant.member.email);
+    const first = await browser(authorizeUrl(clientId, pkce().challenge), cookie);
+    assert.equal(first.location?.pathname, '/oauth/consent');
+    const formAction = (csp: unknown) => /form-action ([^;]*)/.exec(String(csp))?.[1];
+    const genuine = await browser(first.location!.toString(), cookie);
+    assert.equal(formAction(genuine.headers['content-security-policy']), "'self' http://127.0.0.1:53682");
+    // A loopback callback on another port is the same registered URI (RFC 8252), so it is allowed too.
+    const forged = (changes: Record<string, string>) => {
+      const u = new URL(first.location!.toString());
+      for (const [k, v] of Object.entries(changes)) u.searchParams.set(k, v);
+      return u.toString();
+    };
+    const otherPort = await browser(forged({ redirect_uri: 'http://127.0.0.1:40001/oauth/callback' }), cookie);
+    assert.equal(formAction(otherPort.headers['content-security-policy']), "'self' http://127.0.0.1:40001");
+    const foreign: Record<string, string>[] = [
+      { redirect_uri: 'https://evil.example/oauth/callback' },
+      { redirect_uri: 'http://127.0.0.1:53682/other' },
+      { redirect_uri: 'evil-app:/cb' },
+      { client_id: 'no-such-client', redirect_uri: 'https://evil.example/oauth/callback' },
+    ];
+    for (const changes of foreign) {
+      const page = await browser(forged(changes), cookie);
+      assert.equal(page.status, 200);
+      assert.equal(formAction(page.headers['content-security-policy']), "'self'", JSON.stringify(changes));
+      assert.doesNotMatch(String(page.headers['content-security-policy']), /evil/);
+    }
+  });
+
   test('a consent answer from another origin is refused (CSRF)', async () => {
     const clientId = await registerClient();
     const cookie = await signIn(tenant.member.email);

@@ -4,7 +4,7 @@ import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { OAuthTokenVerifier } from '../../src/auth/oauth/access-tokens.js';
-import { hashOAuthToken } from '../../src/auth/oauth/oauth-options.js';
+import { hashOAuthToken, oauthProviderOptions } from '../../src/auth/oauth/oauth-options.js';
 import { LOOPBACK_REFUSED_MESSAGE } from '../../src/http/oauth-routes.js';
 import { callTool } from '../../src/testing/mcp-client.js';
 import { postgresTestUrl } from '../../src/testing/postgres.js';
@@ -197,6 +197,58 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       });
     });
 
+    describe('known client schemes (CAIRN_OAUTH_CLIENT_SCHEMES)', () => {
+      const CURSOR = 'cursor://anysphere.cursor-mcp/oauth/callback';
+
+      test('a cursor:// callback registers by default, and the whole code flow completes on it', async () => {
+        const answer = await register({ client_name: 'Cursor', redirect_uris: [CURSOR] });
+        assert.equal(answer.status, 201, await answer.clone().text());
+        const registered = (await answer.json()) as { client_id: string; redirect_uris: string[] };
+        assert.deepEqual(registered.redirect_uris, [CURSOR]);
+        const clientId = registered.client_id;
+        const cookie = await signIn(tenant.member.email);
+        const { verifier, challenge } = pkce();
+        const redirect = await authorize(cookie, clientId, { redirect_uri: CURSOR, code_challenge: challenge, code_challenge_method: 'S256' });
+        assert.equal(`${redirect.protocol}//${redirect.host}${redirect.pathname}`, CURSOR, String(redirect));
+        assert.equal(redirect.searchParams.get('state'), 'st-123');
+        const code = redirect.searchParams.get('code')!;
+        assert.ok(code, String(redirect));
+        const exchanged = await token({ grant_type: 'authorization_code', code, redirect_uri: CURSOR, client_id: clientId, code_verifier: verifier });
+        assert.equal(exchanged.status, 200, await exchanged.clone().text());
+        const { access_token } = (await exchanged.json()) as { access_token: string };
+        assert.equal((await postMcp({ authorization: `Bearer ${access_token}` })).status, 200);
+        // Still exact: a look-alike cursor:// callback is refused.
+        const other = await navigate(authorizeUrl(clientId, { redirect_uri: 'cursor://anysphere.cursor-mcp/oauth/callback2', code_challenge: challenge, code_challenge_method: 'S256' }), cookie);
+        assert.equal(other.location?.origin, server.baseUrl);
+        assert.equal(other.location?.searchParams.get('code'), null);
+      });
+
+      test('vscode:// and vscode-insiders:// register alongside loopback; unlisted custom schemes are refused', async () => {
+        const both = await register({ redirect_uris: ['vscode://vscode.github-authentication/did-authenticate', 'vscode-insiders://vscode.github-authentication/did-authenticate', REDIRECT] });
+        assert.equal(both.status, 201, await both.clone().text());
+        assert.deepEqual(((await both.json()) as { redirect_uris: string[] }).redirect_uris, ['vscode://vscode.github-authentication/did-authenticate', 'vscode-insiders://vscode.github-authentication/did-authenticate', REDIRECT]);
+        for (const uri of ['evilapp://callback', 'cursor://anysphere.cursor-mcp/cb#frag', 'cursor://user:pw@anysphere.cursor-mcp/cb']) {
+          const refused = await register({ redirect_uris: [uri] });
+          assert.equal(refused.status, 400, uri);
+          assert.equal(((await refused.json()) as { error: string }).error, 'invalid_redirect_uri', uri);
+        }
+      });
+
+      test('with CAIRN_OAUTH_CLIENT_SCHEMES empty, cursor:// is refused', async () => {
+        const strict = await startTestCairn({ env: { CAIRN_OAUTH_CLIENT_SCHEMES: '' } });
+        try {
+          const answer = await fetch(`${strict.baseUrl}/api/auth/oauth2/register`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ client_name: 'Cursor', redirect_uris: [CURSOR], token_endpoint_auth_method: 'none' }),
+          });
+          assert.equal(answer.status, 400, await answer.clone().text());
+        } finally {
+          await strict.close();
+        }
+      });
+    });
+
     describe('authorization code flow with PKCE', () => {
       test('plain or missing code_challenge is refused at the client redirect, with state and iss', async () => {
         const clientId = await registerClient();
@@ -278,6 +330,87 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         assert.equal((await postMcp({ authorization: `Bearer ${rotated.access_token}` })).status, 401);
         const after = await token({ grant_type: 'refresh_token', refresh_token: rotated.refresh_token, client_id: flow.clientId });
         assert.equal(after.status, 400);
+      });
+    });
+
+    describe('redirect URI matching (RFC 9700 §4.1.3)', () => {
+      const HTTPS = 'https://app.example.com/oauth/callback';
+
+      /** Where authorize sends the browser for this redirect_uri; a code only when it was accepted. */
+      async function tryRedirect(clientId: string, cookie: string, redirectUri: string): Promise<URL> {
+        const answer = await navigate(authorizeUrl(clientId, { redirect_uri: redirectUri, code_challenge: pkce().challenge, code_challenge_method: 'S256' }), cookie);
+        assert.ok(answer.location, `authorize answered ${answer.status}: ${answer.body}`);
+        return answer.location;
+      }
+
+      test('only the exact registered URI is accepted: trailing slash, extra query, case and look-alike hosts are refused', async () => {
+        const answer = await register({ redirect_uris: [REDIRECT, HTTPS] });
+        assert.equal(answer.status, 201, await answer.clone().text());
+        const clientId = ((await answer.json()) as { client_id: string }).client_id;
+        const cookie = await signIn(tenant.member.email);
+        // Sanity: the registered URIs themselves go on to consent.
+        for (const ok of [REDIRECT, HTTPS]) assert.equal((await tryRedirect(clientId, cookie, ok)).pathname, '/oauth/consent', ok);
+        for (const bad of [
+          `${HTTPS}/`,
+          `${HTTPS}?next=1`,
+          `${HTTPS}?`,
+          'https://APP.example.com/oauth/callback',
+          'https://app.example.com/OAuth/Callback',
+          'HTTPS://app.example.com/oauth/callback',
+          'https://app.example.com.evil.example/oauth/callback',
+          'https://app-example.com/oauth/callback',
+          'https://evil.example/oauth/callback',
+          'https://app.example.com:8443/oauth/callback',
+          'http://app.example.com/oauth/callback',
+          `${REDIRECT}/`,
+          `${REDIRECT}?x=1`,
+          'http://localhost:53682/oauth/callback',
+          'http://127.0.0.1:53682/oauth/callbacK',
+        ]) {
+          const location = await tryRedirect(clientId, cookie, bad);
+          // Refused at Cairn's own error page: never a redirect (open or not) to the unregistered URI.
+          assert.equal(location.origin, server.baseUrl, `${bad} -> ${location}`);
+          assert.notEqual(location.pathname, '/oauth/consent', bad);
+          assert.equal(location.searchParams.get('code'), null, bad);
+          assert.match(location.searchParams.get('error') ?? '', /^invalid_(redirect|request)$/, `${bad} -> ${location}`);
+        }
+      });
+
+      test('only a loopback port may vary (RFC 8252 §7.3); an https port may not', async () => {
+        const answer = await register({ redirect_uris: [REDIRECT, HTTPS] });
+        const clientId = ((await answer.json()) as { client_id: string }).client_id;
+        const cookie = await signIn(tenant.member.email);
+        const { verifier, challenge } = pkce();
+        const otherPort = 'http://127.0.0.1:40123/oauth/callback';
+        const redirect = await authorize(cookie, clientId, { redirect_uri: otherPort, code_challenge: challenge, code_challenge_method: 'S256' });
+        assert.equal(`${redirect.origin}${redirect.pathname}`, otherPort);
+        const code = redirect.searchParams.get('code')!;
+        assert.ok(code, String(redirect));
+        const exchanged = await token({ grant_type: 'authorization_code', code, redirect_uri: otherPort, client_id: clientId, code_verifier: verifier });
+        assert.equal(exchanged.status, 200, await exchanged.clone().text());
+        const refused = await tryRedirect(clientId, cookie, 'https://app.example.com:4443/oauth/callback');
+        assert.equal(refused.origin, server.baseUrl);
+        assert.match(refused.searchParams.get('error') ?? '', /invalid_redirect/);
+      });
+    });
+
+    describe('authorization code lifetime', () => {
+      test('codes live at most 10 minutes, and an expired code cannot be exchanged', async () => {
+        const configured = oauthProviderOptions(server.baseUrl).codeExpiresIn;
+        assert.ok(configured !== undefined && configured <= 600, `codeExpiresIn ${configured}`);
+        const clientId = await registerClient();
+        const cookie = await signIn(tenant.member.email);
+        const { verifier, challenge } = pkce();
+        const issuedBefore = Date.now();
+        const code = (await authorize(cookie, clientId, { code_challenge: challenge, code_challenge_method: 'S256' })).searchParams.get('code')!;
+        const db = server.cairn.store.db;
+        const row = (await db.selectFrom('verification' as any).selectAll().where('identifier' as any, '=', hashOAuthToken(code)).executeTakeFirst()) as { expiresAt: Date | string } | undefined;
+        assert.ok(row, 'the code is stored (hashed)');
+        assert.ok(new Date(row.expiresAt).getTime() - issuedBefore <= 600_000 + 1000, `code expires at ${row.expiresAt}`);
+        await db.updateTable('verification' as any).set({ expiresAt: dbDate(new Date(Date.now() - 1000)) } as any).where('identifier' as any, '=', hashOAuthToken(code)).execute();
+        const answer = await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: clientId, code_verifier: verifier });
+        assert.equal(answer.status, 400, await answer.clone().text());
+        assert.equal(((await answer.json()) as { error: string }).error, 'invalid_grant');
       });
     });
 
