@@ -19,6 +19,10 @@ export interface AuthSettings {
   secret: string;
   baseUrl: string;
   log: Logger;
+  /** Test-only: lets the CIMD fetch reach http loopback documents (CAIRN_OAUTH_CIMD_ALLOW_LOOPBACK_FOR_TESTS). */
+  cimdAllowLoopbackForTests?: boolean;
+  /** Operator setting CAIRN_OAUTH_ALLOW_LOOPBACK, applied to CIMD clients' redirect URIs. */
+  oauthAllowLoopback?: boolean;
 }
 
 function authOptions(s: AuthSettings) {
@@ -32,7 +36,7 @@ function authOptions(s: AuthSettings) {
     emailAndPassword: { enabled: true },
     telemetry: { enabled: false },
     logger: { level: 'warn', log: (level: string, message: string) => (level === 'error' ? s.log.error(`auth: ${message}`) : s.log.warn(`auth: ${message}`)) },
-    plugins: [organization(orgOptions), oauthProvider(oauthProviderOptions(s.baseUrl))],
+    plugins: [organization(orgOptions), oauthProvider(oauthProviderOptions(s.baseUrl, s.cimdAllowLoopbackForTests ? { allowHttp: true, allowLoopback: true } : {}, s.oauthAllowLoopback ?? true))],
   } satisfies BetterAuthOptions;
 }
 

@@ -30,6 +30,8 @@ const envSchema = z.object({
   CAIRN_ALLOWED_HOSTS: list,
   CAIRN_ALLOWED_ORIGINS: list,
   CAIRN_OAUTH_ALLOW_LOOPBACK: bool(true),
+  // Tests only, not a user option: lets the Client ID Metadata Document fetch reach http://127.0.0.1.
+  CAIRN_OAUTH_CIMD_ALLOW_LOOPBACK_FOR_TESTS: bool(false),
   // Unset: the defaults; set to an empty string: none.
   CAIRN_OAUTH_CLIENT_SCHEMES: z
     .string()
@@ -58,6 +60,8 @@ export interface CairnConfig {
   oauthAllowLoopback: boolean;
   /** Custom URI schemes (e.g. `cursor`) OAuth clients may register callbacks on, besides https, loopback and reverse-domain ones. */
   oauthClientSchemes: string[];
+  /** Tests only: the CIMD SSRF guard admits http and loopback targets. Never documented as a user option. */
+  oauthCimdAllowLoopbackForTests: boolean;
   /** Per API key; bursts of twice this are allowed. */
   captureTurnsPerMinute: number;
 }
@@ -93,6 +97,7 @@ export function loadConfig(env: Record<string, string | undefined>): CairnConfig
     logLevel: e.CAIRN_LOG_LEVEL,
     oauthAllowLoopback: e.CAIRN_OAUTH_ALLOW_LOOPBACK,
     oauthClientSchemes: e.CAIRN_OAUTH_CLIENT_SCHEMES,
+    oauthCimdAllowLoopbackForTests: e.CAIRN_OAUTH_CIMD_ALLOW_LOOPBACK_FOR_TESTS,
     captureTurnsPerMinute: e.CAIRN_CAPTURE_TURNS_PER_MINUTE,
   };
 }

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { Auth } from '../auth/better-auth.js';
 import { AUTH_BASE_PATH, OAUTH_PAGES, OAUTH_SCOPES, mcpResource, oauthIssuer } from '../auth/oauth/oauth-options.js';
+import { LOOPBACK_REFUSED_MESSAGE, isLoopbackUri } from '../auth/oauth/loopback.js';
 
 /** What the OAuth edge needs. */
 export interface OAuthRouteDeps {
@@ -13,10 +14,6 @@ export interface OAuthRouteDeps {
 }
 
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
-
-/** The message a client gets when the operator refuses loopback callbacks (spec part 7, first row). */
-export const LOOPBACK_REFUSED_MESSAGE =
-  'This Cairn does not accept OAuth callbacks on localhost, so this client cannot connect with OAuth. Use an API key instead: in the Cairn portal open Settings > API Keys > Generate API key, then configure the client with it (npx cairn-mcp-installer@latest).';
 
 /**
  * Discovery documents (RFC 9728, RFC 8414) and the few places Cairn adjusts better-auth's OAuth
@@ -148,15 +145,6 @@ function isSafeSchemeUri(uri: string): boolean {
   try {
     const url = new URL(uri);
     return !uri.includes('#') && url.username === '' && url.password === '';
-  } catch {
-    return false;
-  }
-}
-
-function isLoopbackUri(uri: string): boolean {
-  try {
-    const host = new URL(uri).hostname.replace(/^\[|\]$/g, '').toLowerCase();
-    return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\./.test(host);
   } catch {
     return false;
   }

@@ -30,7 +30,7 @@ export async function openCairn(config: CairnConfig, options: { log?: Logger; st
   try {
     const auth = await store.withStartupLock(async () => {
       const secret = config.authSecret ?? (await store.getOrInitSetting('auth_secret', randomBytes(32).toString('base64url')));
-      const created = await createAuth({ db: store.db, dialect: store.dialect, secret, baseUrl: config.baseUrl, log });
+      const created = await createAuth({ db: store.db, dialect: store.dialect, secret, baseUrl: config.baseUrl, log, cimdAllowLoopbackForTests: config.oauthCimdAllowLoopbackForTests, oauthAllowLoopback: config.oauthAllowLoopback });
       await store.migrate();
       return created;
     });

@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { OAuthTokenVerifier } from '../../src/auth/oauth/access-tokens.js';
 import { hashOAuthToken, oauthProviderOptions } from '../../src/auth/oauth/oauth-options.js';
-import { LOOPBACK_REFUSED_MESSAGE } from '../../src/http/oauth-routes.js';
+import { LOOPBACK_REFUSED_MESSAGE } from '../../src/auth/oauth/loopback.js';
 import { callTool } from '../../src/testing/mcp-client.js';
 import { postgresTestUrl } from '../../src/testing/postgres.js';
 import { type TestCairn, startTestCairn } from '../../src/testing/test-cairn.js';

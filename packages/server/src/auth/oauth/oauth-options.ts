@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { oauthProvider } from '@better-auth/oauth-provider';
+import type { OAuthOptions, oauthProvider } from '@better-auth/oauth-provider';
+import { cimdDiscovery } from './cimd.js';
+import type { SafeFetchPolicy } from './safe-fetch.js';
 
 /** The scopes an OAuth client may ask for: `mcp` reaches the MCP tools, `offline_access` adds a refresh token. */
 export const OAUTH_SCOPES = ['mcp', 'offline_access'] as const;
@@ -26,9 +28,9 @@ export function hashOAuthToken(token: string): string {
 }
 
 /** Options for better-auth's OAuth provider, as Cairn runs it. */
-export function oauthProviderOptions(baseUrl: string): Parameters<typeof oauthProvider>[0] {
+export function oauthProviderOptions(baseUrl: string, cimdPolicy: Partial<SafeFetchPolicy> = {}, allowLoopbackRedirects = true): Parameters<typeof oauthProvider>[0] {
   const resource = mcpResource(baseUrl);
-  return {
+  const options: Parameters<typeof oauthProvider>[0] = {
     loginPage: OAUTH_PAGES.login,
     consentPage: OAUTH_PAGES.consent,
     scopes: [...OAUTH_SCOPES],
@@ -42,5 +44,8 @@ export function oauthProviderOptions(baseUrl: string): Parameters<typeof oauthPr
     allowUnauthenticatedClientRegistration: true,
     codeExpiresIn: 600,
     refreshTokenReuseInterval: 0,
+    // Client ID Metadata Documents: fetched by Cairn through its SSRF guard (safe-fetch.ts), never by the plugin.
+    extensions: [{ clientDiscovery: cimdDiscovery(() => options as OAuthOptions<any>, { policy: cimdPolicy }, allowLoopbackRedirects) }],
   };
+  return options;
 }

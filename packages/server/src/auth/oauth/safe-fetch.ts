@@ -1,0 +1,192 @@
+import { lookup as dnsLookup } from 'node:dns/promises';
+import http from 'node:http';
+import https from 'node:https';
+import { BlockList, isIP } from 'node:net';
+
+/**
+ * SSRF guard for every fetch of a URL a client supplied (a Client ID Metadata Document, its jwks_uri):
+ * https only, every resolved address vetted, the connection pinned to the vetted address (no DNS
+ * rebinding between check and connect), redirects followed by hand with each hop re-checked, a size
+ * cap and a timeout.
+ */
+
+export interface SafeFetchPolicy {
+  /** Accept http:// URLs (tests only). */
+  allowHttp: boolean;
+  /** Accept loopback addresses (127/8, ::1) (tests only); every other special-use range stays refused. */
+  allowLoopback: boolean;
+  maxBytes: number;
+  timeoutMs: number;
+  maxRedirects: number;
+}
+
+export const DEFAULT_SAFE_FETCH_POLICY: SafeFetchPolicy = { allowHttp: false, allowLoopback: false, maxBytes: 64 * 1024, timeoutMs: 5000, maxRedirects: 3 };
+
+export interface ResolvedAddress {
+  address: string;
+  family: number;
+}
+
+/** Resolves a hostname to all its addresses; injectable so tests need no DNS. */
+export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
+
+export const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
+
+export class SafeFetchError extends Error {
+  override name = 'SafeFetchError';
+}
+
+export interface SafeFetchResult {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+  /** The URL finally fetched (after redirects). */
+  url: string;
+}
+
+const refused = new BlockList();
+refused.addSubnet('0.0.0.0', 8, 'ipv4'); // "this network", incl. unspecified
+refused.addSubnet('10.0.0.0', 8, 'ipv4');
+refused.addSubnet('100.64.0.0', 10, 'ipv4'); // carrier-grade NAT
+refused.addSubnet('169.254.0.0', 16, 'ipv4');
+refused.addSubnet('172.16.0.0', 12, 'ipv4');
+refused.addSubnet('192.168.0.0', 16, 'ipv4');
+refused.addSubnet('192.0.0.0', 24, 'ipv4');
+refused.addSubnet('198.18.0.0', 15, 'ipv4');
+refused.addSubnet('224.0.0.0', 4, 'ipv4'); // multicast
+refused.addSubnet('240.0.0.0', 4, 'ipv4'); // reserved, broadcast
+refused.addAddress('::', 'ipv6');
+refused.addSubnet('fe80::', 10, 'ipv6');
+refused.addSubnet('fc00::', 7, 'ipv6');
+refused.addSubnet('ff00::', 8, 'ipv6');
+refused.addSubnet('64:ff9b::', 96, 'ipv6'); // NAT64 can reach any IPv4 target
+
+const loopback = new BlockList();
+loopback.addSubnet('127.0.0.0', 8, 'ipv4');
+loopback.addAddress('::1', 'ipv6');
+
+/** The IPv4 address an IPv4-mapped or -compatible IPv6 address stands for, if it is one. */
+function embeddedIPv4(address: string): string | undefined {
+  const lower = address.toLowerCase();
+  const dotted = /^(?:0{0,4}:){0,5}(?:ffff:)?(\d+\.\d+\.\d+\.\d+)$/.exec(lower.replace(/^::/, '0:'));
+  if (dotted) return dotted[1];
+  const hex = /^::(?:ffff:)?([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
+  if (hex) {
+    const hi = Number.parseInt(hex[1]!, 16);
+    const lo = Number.parseInt(hex[2]!, 16);
+    return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+  }
+  return undefined;
+}
+
+/** Why an address may not be connected to, or undefined when it may. */
+export function refusedAddressReason(address: string, policy: Pick<SafeFetchPolicy, 'allowLoopback'>): string | undefined {
+  const family = isIP(address);
+  if (family === 0) return `${address} is not an IP address`;
+  if (family === 6) {
+    const v4 = embeddedIPv4(address);
+    if (v4 !== undefined) return refusedAddressReason(v4, policy);
+  }
+  const type = family === 4 ? 'ipv4' : 'ipv6';
+  if (loopback.check(address, type)) return policy.allowLoopback ? undefined : `${address} is a loopback address`;
+  if (refused.check(address, type)) return `${address} is a private, link-local or special-use address`;
+  return undefined;
+}
+
+/** Resolves `hostname` and returns one vetted address; throws if any address it resolves to is refused. */
+async function vet(hostname: string, policy: SafeFetchPolicy, resolve: Resolver): Promise<ResolvedAddress> {
+  const bare = hostname.replace(/^\[|\]$/g, '');
+  const addresses = isIP(bare) ? [{ address: bare, family: isIP(bare) }] : await resolve(bare).catch((e: unknown) => {
+    throw new SafeFetchError(`could not resolve ${bare}: ${e instanceof Error ? e.message : String(e)}`);
+  });
+  if (addresses.length === 0) throw new SafeFetchError(`${bare} has no addresses`);
+  for (const a of addresses) {
+    const reason = refusedAddressReason(a.address, policy);
+    if (reason) throw new SafeFetchError(`refused to fetch from ${bare}: ${reason}`);
+  }
+  return addresses[0]!;
+}
+
+export interface SafeFetchOptions {
+  policy?: Partial<SafeFetchPolicy>;
+  resolve?: Resolver;
+  headers?: Record<string, string>;
+}
+
+/** GETs `url` through the guard. Non-2xx answers are returned, not thrown; guard violations throw SafeFetchError. */
+export async function safeFetch(url: string | URL, options: SafeFetchOptions = {}): Promise<SafeFetchResult> {
+  const policy = { ...DEFAULT_SAFE_FETCH_POLICY, ...options.policy };
+  const resolve = options.resolve ?? systemResolver;
+  const deadline = Date.now() + policy.timeoutMs;
+  let current = new URL(url);
+  for (let hop = 0; ; hop++) {
+    if (current.protocol !== 'https:' && !(policy.allowHttp && current.protocol === 'http:')) {
+      throw new SafeFetchError(`refused to fetch ${current.href}: only https URLs are fetched`);
+    }
+    if (current.username || current.password) throw new SafeFetchError('refused to fetch a URL with credentials');
+    const pinned = await vet(current.hostname, policy, resolve);
+    const answer = await requestOnce(current, pinned, policy, deadline, options.headers ?? {});
+    if ([301, 302, 303, 307, 308].includes(answer.status) && answer.headers.location) {
+      if (hop >= policy.maxRedirects) throw new SafeFetchError(`too many redirects (more than ${policy.maxRedirects})`);
+      current = new URL(answer.headers.location, current);
+      continue;
+    }
+    return { ...answer, url: current.href };
+  }
+}
+
+function requestOnce(url: URL, pinned: ResolvedAddress, policy: SafeFetchPolicy, deadline: number, headers: Record<string, string>): Promise<Omit<SafeFetchResult, 'url'>> {
+  const remaining = deadline - Date.now();
+  if (remaining <= 0) return Promise.reject(new SafeFetchError(`timed out after ${policy.timeoutMs} ms`));
+  // Connect to the vetted address whatever the hostname resolves to now; TLS still verifies the hostname.
+  const lookup = (_host: string, opts: { all?: boolean }, cb: (...args: unknown[]) => void) => {
+    if (opts?.all) cb(null, [pinned]);
+    else cb(null, pinned.address, pinned.family);
+  };
+  const mod = url.protocol === 'https:' ? https : http;
+  return new Promise((resolvePromise, reject) => {
+    const req = mod.request(url, { method: 'GET', headers: { accept: 'application/json', ...headers }, lookup: lookup as never, agent: false, timeout: remaining }, (res) => {
+      const declared = Number(res.headers['content-length'] ?? 0);
+      if (declared > policy.maxBytes) {
+        res.destroy();
+        reject(new SafeFetchError(`response larger than ${policy.maxBytes} bytes`));
+        return;
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > policy.maxBytes) {
+          res.destroy();
+          reject(new SafeFetchError(`response larger than ${policy.maxBytes} bytes`));
+          return;
+        }
+        chunks.push(chunk);
+      });
+      res.on('end', () => {
+        const flat: Record<string, string> = {};
+        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
+        resolvePromise({ status: res.statusCode ?? 0, headers: flat, body: Buffer.concat(chunks) });
+      });
+      res.on('error', reject);
+    });
+    const timer = setTimeout(() => req.destroy(new SafeFetchError(`timed out after ${policy.timeoutMs} ms`)), remaining);
+    req.on('timeout', () => req.destroy(new SafeFetchError(`timed out after ${policy.timeoutMs} ms`)));
+    req.on('error', (e) => reject(e instanceof SafeFetchError ? e : new SafeFetchError(`fetch of ${url.href} failed: ${e.message}`)));
+    req.on('close', () => clearTimeout(timer));
+    req.end();
+  });
+}
+
+/** The guard as a fetch-shaped function (for the provider's `fetchClientMetadataResource`). */
+export function safeFetchAsFetch(options: Omit<SafeFetchOptions, 'headers'> = {}) {
+  return async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const url = typeof input === 'string' || input instanceof URL ? input : input.url;
+    const headers: Record<string, string> = {};
+    new Headers(init?.headers).forEach((v, k) => {
+      headers[k] = v;
+    });
+    const r = await safeFetch(url, { ...options, headers });
+    return new Response(r.status === 204 || r.status === 304 ? null : new Uint8Array(r.body), { status: r.status, headers: r.headers });
+  };
+}
