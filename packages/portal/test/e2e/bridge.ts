@@ -1,11 +1,11 @@
 // Runs a chat-desktop bridge entry (command/args/env) the way the desktop client does, through the real mcp-remote.
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { descendants, killAll } from '../../../server/src/testing/process-tree.js';
 
 // npx finds mcp-remote@0.1.38 in the workspace's node_modules only when run from the repo.
 const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -44,11 +44,7 @@ export async function listDatapacksThrough(entry: BridgeEntry): Promise<string[]
   } finally {
     const tree = descendants(transport.pid);
     await client.close().catch(() => {});
-    for (const pid of tree) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {}
-    }
+    killAll(tree);
     rmSync(scratch, { recursive: true, force: true });
   }
 }
@@ -57,24 +53,4 @@ function within<T>(promise: Promise<T>, what: string): Promise<T> {
   let timer: NodeJS.Timeout;
   const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no answer within ${WAIT_MS} ms`)), WAIT_MS)));
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-function descendants(root: number | null | undefined): number[] {
-  if (root == null) return [];
-  const rows = execFileSync('ps', ['-A', '-o', 'pid=,ppid='], { encoding: 'utf8' })
-    .trim()
-    .split('\n')
-    .map((line) => line.trim().split(/\s+/).map(Number) as [number, number]);
-  const found: number[] = [];
-  const queue = [root];
-  while (queue.length) {
-    const parent = queue.shift()!;
-    for (const [pid, ppid] of rows) {
-      if (ppid === parent) {
-        found.push(pid);
-        queue.push(pid);
-      }
-    }
-  }
-  return found;
 }

@@ -1,6 +1,5 @@
 // The real OAuth client: mcp-remote@0.1.38 given only the MCP URL, a scripted chromium signing in and consenting.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +8,7 @@ import { after, before, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { Page } from 'playwright-core';
+import { descendants, killAll } from '../../../server/src/testing/process-tree.js';
 import { startTestCairn } from '../../../server/src/testing/test-cairn.js';
 import { openBrowser, shot, signUpFirst, skipReason, startPortalServer } from './harness.js';
 
@@ -66,13 +66,9 @@ function startMcpRemote(mcpUrl: string, configDir: string) {
     connected,
     stderr: () => stderr,
     close: async () => {
-      const tree = descendants(transport.pid);
+      const tree = [transport.pid ?? -1, ...descendants(transport.pid)].filter((pid) => pid > 0);
       await client.close().catch(() => {});
-      for (const pid of tree) {
-        try {
-          process.kill(pid, 'SIGKILL');
-        } catch {}
-      }
+      killAll(tree);
     },
   };
 }
@@ -200,24 +196,4 @@ function within<T>(promise: Promise<T>, what: string): Promise<T> {
   let timer: NodeJS.Timeout;
   const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no answer within ${WAIT_MS} ms`)), WAIT_MS)));
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-function descendants(root: number | null | undefined): number[] {
-  if (root == null) return [];
-  const rows = execFileSync('ps', ['-A', '-o', 'pid=,ppid='], { encoding: 'utf8' })
-    .trim()
-    .split('\n')
-    .map((line) => line.trim().split(/\s+/).map(Number) as [number, number]);
-  const found: number[] = [root];
-  const queue = [root];
-  while (queue.length) {
-    const parent = queue.shift()!;
-    for (const [pid, ppid] of rows) {
-      if (ppid === parent) {
-        found.push(pid);
-        queue.push(pid);
-      }
-    }
-  }
-  return found;
 }
