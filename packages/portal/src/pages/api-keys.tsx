@@ -3,6 +3,7 @@ import { api, messageOf } from '../api/client.js';
 import type { ApiKeyRecord } from '../api/types.js';
 import { CopyButton, Empty, ErrorNotice, Loading, When, downloadText } from '../ui/bits.js';
 import { Dialog } from '../ui/dialog.js';
+import { RevokeDialog } from '../ui/revoke-dialog.js';
 import { useLoad } from '../ui/use-load.js';
 import { clientLabel } from './people.js';
 
@@ -70,7 +71,16 @@ export function ApiKeysPage() {
         </table>
       )}
       {dialog?.kind === 'generate' && <GenerateKeyDialog onClose={() => { setDialog(undefined); reload(); }} />}
-      {dialog?.kind === 'revoke' && <RevokeKeyDialog apiKey={dialog.key} onClose={() => setDialog(undefined)} onRevoked={() => { setDialog(undefined); reload(); }} />}
+      {dialog?.kind === 'revoke' && (
+        <RevokeDialog
+          name={dialog.key.name}
+          explanation="Every client using this key stops working at once. This cannot be undone; you can generate a new key afterwards."
+          path={`/api/v1/keys/${encodeURIComponent(dialog.key.id)}`}
+          confirmLabel="Revoke key"
+          onClose={() => setDialog(undefined)}
+          onRevoked={() => { setDialog(undefined); reload(); }}
+        />
+      )}
     </section>
   );
 }
@@ -127,31 +137,6 @@ function GenerateKeyDialog({ onClose }: { onClose: () => void }) {
           <button type="submit" className="button" disabled={busy}>{busy ? 'Generating…' : 'Generate'}</button>
         </div>
       </form>
-    </Dialog>
-  );
-}
-
-function RevokeKeyDialog({ apiKey, onClose, onRevoked }: { apiKey: ApiKeyRecord; onClose: () => void; onRevoked: () => void }) {
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
-  const revoke = async () => {
-    setBusy(true);
-    try {
-      await api('DELETE', `/api/v1/keys/${encodeURIComponent(apiKey.id)}`);
-      onRevoked();
-    } catch (e) {
-      setError(messageOf(e));
-      setBusy(false);
-    }
-  };
-  return (
-    <Dialog title={`Revoke “${apiKey.name}”?`} onClose={onClose}>
-      <p>Every client using this key stops working at once. This cannot be undone; you can generate a new key afterwards.</p>
-      {error && <ErrorNotice message={error} />}
-      <div className="form-actions">
-        <button type="button" className="button secondary" onClick={onClose} autoFocus>Cancel</button>
-        <button type="button" className="button danger" onClick={revoke} disabled={busy}>{busy ? 'Revoking…' : 'Revoke key'}</button>
-      </div>
     </Dialog>
   );
 }

@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { api, messageOf } from '../api/client.js';
+import { api } from '../api/client.js';
 import { describeRedirect } from '../oauth/oauth-query.js';
 import { Empty, ErrorNotice, Loading, When } from '../ui/bits.js';
-import { Dialog } from '../ui/dialog.js';
+import { RevokeDialog } from '../ui/revoke-dialog.js';
 import { useLoad } from '../ui/use-load.js';
 
 /** An OAuth app the user let in. */
@@ -66,32 +66,16 @@ export function ConnectedAppsPage() {
           </tbody>
         </table>
       )}
-      {revoking && <RevokeAppDialog app={revoking} onClose={() => setRevoking(undefined)} onRevoked={() => { setRevoking(undefined); reload(); }} />}
+      {revoking && (
+        <RevokeDialog
+          name={revoking.name}
+          explanation={`${revoking.name} is disconnected at once: its tokens stop working, and it must ask you again in the browser to reconnect.`}
+          path={`/api/v1/oauth/apps/${encodeURIComponent(revoking.clientId)}`}
+          confirmLabel="Revoke access"
+          onClose={() => setRevoking(undefined)}
+          onRevoked={() => { setRevoking(undefined); reload(); }}
+        />
+      )}
     </section>
-  );
-}
-
-function RevokeAppDialog({ app, onClose, onRevoked }: { app: ConnectedApp; onClose: () => void; onRevoked: () => void }) {
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
-  const revoke = async () => {
-    setBusy(true);
-    try {
-      await api('DELETE', `/api/v1/oauth/apps/${encodeURIComponent(app.clientId)}`);
-      onRevoked();
-    } catch (e) {
-      setError(messageOf(e));
-      setBusy(false);
-    }
-  };
-  return (
-    <Dialog title={`Revoke “${app.name}”?`} onClose={onClose}>
-      <p>{app.name} is disconnected at once: its tokens stop working, and it must ask you again in the browser to reconnect.</p>
-      {error && <ErrorNotice message={error} />}
-      <div className="form-actions">
-        <button type="button" className="button secondary" onClick={onClose} autoFocus>Cancel</button>
-        <button type="button" className="button danger" onClick={revoke} disabled={busy}>{busy ? 'Revoking…' : 'Revoke access'}</button>
-      </div>
-    </Dialog>
   );
 }
