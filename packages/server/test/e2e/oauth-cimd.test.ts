@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import { type Server, createServer, request } from 'node:http';
+import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { browserRequest, signIn } from '../../src/testing/oauth-flow.js';
 import { type TestCairn, startTestCairn } from '../../src/testing/test-cairn.js';
 import { type TestTenant, createTenant } from '../../src/testing/tenants.js';
 
@@ -17,24 +18,6 @@ let strict: TestCairn;
 let tenant: TestTenant;
 
 const b64url = (buf: Buffer) => buf.toString('base64url');
-
-function navigate(target: string, cookie: string, base: string): Promise<{ status: number; location: URL | null; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(target, { headers: { cookie, 'sec-fetch-mode': 'navigate', accept: 'text/html' } }, (res) => {
-      let body = '';
-      res.on('data', (chunk) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, location: res.headers.location ? new URL(res.headers.location, base) : null, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-async function signIn(base: string, email: string): Promise<string> {
-  const answer = await fetch(`${base}/api/auth/sign-in/email`, { method: 'POST', headers: { 'content-type': 'application/json', origin: base }, body: JSON.stringify({ email, password: 'correct horse battery' }) });
-  assert.equal(answer.status, 200, await answer.clone().text());
-  return answer.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-}
 
 function authorizeUrl(base: string, challenge: string): string {
   const u = new URL(`${base}/api/auth/oauth2/authorize`);
@@ -69,7 +52,7 @@ describe('OAuth with a Client ID Metadata Document', () => {
     const cookie = await signIn(server.baseUrl, tenant.member.email);
     const verifier = b64url(randomBytes(32));
     const challenge = b64url(createHash('sha256').update(verifier).digest());
-    const first = await navigate(authorizeUrl(server.baseUrl, challenge), cookie, server.baseUrl);
+    const first = await browserRequest(authorizeUrl(server.baseUrl, challenge), cookie);
     assert.ok([302, 303].includes(first.status) && first.location, `authorize answered ${first.status}: ${first.body}`);
     let location = first.location;
     if (location.pathname === '/oauth/consent') {
@@ -93,7 +76,7 @@ describe('OAuth with a Client ID Metadata Document', () => {
 
   test('with the default policy the same loopback document is refused, with a clear error', async () => {
     const cookie = await signIn(strict.baseUrl, (await createTenant(strict.cairn)).member.email);
-    const answer = await navigate(authorizeUrl(strict.baseUrl, b64url(randomBytes(32))), cookie, strict.baseUrl);
+    const answer = await browserRequest(authorizeUrl(strict.baseUrl, b64url(randomBytes(32))), cookie);
     const text = `${answer.status} ${answer.location ?? ''} ${answer.body}`;
     assert.ok(!answer.location?.searchParams.get('code') && !answer.location?.pathname.includes('consent'), text);
     assert.match(decodeURIComponent(text), /Client ID Metadata Document refused: .*(only https|loopback)/, text);
@@ -109,7 +92,7 @@ describe('CIMD with loopback callbacks refused by the operator', () => {
     try {
       clientId = id;
       const cookie = await signIn(cairn.baseUrl, (await createTenant(cairn.cairn)).member.email);
-      const answer = await navigate(authorizeUrl(cairn.baseUrl, b64url(randomBytes(32))), cookie, cairn.baseUrl);
+      const answer = await browserRequest(authorizeUrl(cairn.baseUrl, b64url(randomBytes(32))), cookie);
       assert.match(decodeURIComponent(`${answer.location ?? ''} ${answer.body}`).replace(/\+/g, ' '), /Use an API key instead/);
     } finally {
       await cairn.close();

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
-import { createHash, randomBytes } from 'node:crypto';
-import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
+import { browserRequest, pkce, signIn } from '../../src/testing/oauth-flow.js';
 import { type TestCairn, startTestCairn } from '../../src/testing/test-cairn.js';
 import { type TestTenant, createTenant } from '../../src/testing/tenants.js';
 
@@ -11,11 +10,6 @@ let server: TestCairn;
 let tenant: TestTenant;
 const url = (path: string) => `${server.baseUrl}${path}`;
 
-function pkce() {
-  const verifier = randomBytes(32).toString('base64url');
-  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
-}
-
 async function registerClient(name = 'Consent test client'): Promise<string> {
   const answer = await fetch(url('/api/auth/oauth2/register'), {
     method: 'POST',
@@ -24,32 +18,6 @@ async function registerClient(name = 'Consent test client'): Promise<string> {
   });
   assert.equal(answer.status, 201, await answer.clone().text());
   return ((await answer.json()) as { client_id: string }).client_id;
-}
-
-async function signIn(email: string): Promise<string> {
-  const answer = await fetch(url('/api/auth/sign-in/email'), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: server.baseUrl },
-    body: JSON.stringify({ email, password: 'correct horse battery' }),
-  });
-  assert.equal(answer.status, 200, await answer.clone().text());
-  return answer.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-}
-
-/** A browser request without redirect following (GET navigation, or a form POST). */
-function browser(target: string, cookie: string, form?: Record<string, string>, origin?: string): Promise<{ status: number; location: URL | null; headers: Record<string, unknown>; body: string }> {
-  return new Promise((resolve, reject) => {
-    const body = form ? new URLSearchParams(form).toString() : undefined;
-    const headers: Record<string, string> = { cookie, 'sec-fetch-mode': 'navigate', accept: 'text/html' };
-    if (body) Object.assign(headers, { 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(Buffer.byteLength(body)), origin: origin ?? server.baseUrl });
-    const req = request(target, { method: form ? 'POST' : 'GET', headers }, (res) => {
-      let text = '';
-      res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, location: res.headers.location ? new URL(res.headers.location, server.baseUrl) : null, headers: res.headers, body: text }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
 }
 
 function authorizeUrl(clientId: string, challenge: string): string {
@@ -71,13 +39,13 @@ async function postMcp(token: string): Promise<number> {
 /** authorize → the consent page → Allow (form POST) → 303 to the client → tokens. */
 async function connect(cookie: string, clientId: string) {
   const { verifier, challenge } = pkce();
-  const first = await browser(authorizeUrl(clientId, challenge), cookie);
+  const first = await browserRequest(authorizeUrl(clientId, challenge), cookie);
   assert.equal(first.location?.pathname, '/oauth/consent', `${first.status} ${first.body}`);
-  const page = await browser(first.location!.toString(), cookie);
+  const page = await browserRequest(first.location!.toString(), cookie);
   assert.equal(page.headers['x-frame-options'], 'DENY');
   assert.match(String(page.headers['content-security-policy']), /frame-ancestors 'none'/);
   assert.match(String(page.headers['content-security-policy']), /form-action 'self' http:\/\/127\.0\.0\.1:53682/);
-  const allowed = await browser(url('/oauth/consent'), cookie, { accept: 'true', oauth_query: first.location!.search.slice(1) });
+  const allowed = await browserRequest(url('/oauth/consent'), cookie, { accept: 'true', oauth_query: first.location!.search.slice(1) });
   assert.equal(allowed.status, 303, allowed.body);
   const code = allowed.location!.searchParams.get('code')!;
   assert.ok(code, String(allowed.location));
@@ -99,41 +67,41 @@ describe('OAuth consent and connected apps', () => {
 
   test('Allow answers 303 to the client redirect with code, state and iss; a second authorize skips the page', async () => {
     const clientId = await registerClient();
-    const cookie = await signIn(tenant.member.email);
+    const cookie = await signIn(server.baseUrl, tenant.member.email);
     const { verifier, challenge } = pkce();
-    const first = await browser(authorizeUrl(clientId, challenge), cookie);
-    const allowed = await browser(url('/oauth/consent'), cookie, { accept: 'true', oauth_query: first.location!.search.slice(1) });
+    const first = await browserRequest(authorizeUrl(clientId, challenge), cookie);
+    const allowed = await browserRequest(url('/oauth/consent'), cookie, { accept: 'true', oauth_query: first.location!.search.slice(1) });
     assert.equal(allowed.status, 303);
     assert.equal(`${allowed.location!.origin}${allowed.location!.pathname}`, REDIRECT);
     assert.equal(allowed.location!.searchParams.get('state'), 'st-9');
     assert.equal(allowed.location!.searchParams.get('iss'), `${server.baseUrl}/api/auth`);
     void verifier;
     // Consent is remembered per client: the next authorize goes straight back to the client.
-    const again = await browser(authorizeUrl(clientId, pkce().challenge), cookie);
+    const again = await browserRequest(authorizeUrl(clientId, pkce().challenge), cookie);
     assert.equal(`${again.location!.origin}${again.location!.pathname}`, REDIRECT, String(again.location));
     assert.ok(again.location!.searchParams.get('code'));
   });
 
   test('Deny answers 303 to the client with access_denied, and no consent is remembered', async () => {
     const clientId = await registerClient();
-    const cookie = await signIn(tenant.member.email);
-    const first = await browser(authorizeUrl(clientId, pkce().challenge), cookie);
-    const denied = await browser(url('/oauth/consent'), cookie, { accept: 'false', oauth_query: first.location!.search.slice(1) });
+    const cookie = await signIn(server.baseUrl, tenant.member.email);
+    const first = await browserRequest(authorizeUrl(clientId, pkce().challenge), cookie);
+    const denied = await browserRequest(url('/oauth/consent'), cookie, { accept: 'false', oauth_query: first.location!.search.slice(1) });
     assert.equal(denied.status, 303);
     assert.equal(denied.location!.searchParams.get('error'), 'access_denied');
     assert.equal(denied.location!.searchParams.get('code'), null);
     assert.equal(denied.location!.searchParams.get('state'), 'st-9');
-    const again = await browser(authorizeUrl(clientId, pkce().challenge), cookie);
+    const again = await browserRequest(authorizeUrl(clientId, pkce().challenge), cookie);
     assert.equal(again.location?.pathname, '/oauth/consent');
   });
 
   test('the consent page allows only a registered redirect origin as form target; a foreign redirect_uri in its query adds nothing', async () => {
     const clientId = await registerClient();
-    const cookie = await signIn(tenant.member.email);
-    const first = await browser(authorizeUrl(clientId, pkce().challenge), cookie);
+    const cookie = await signIn(server.baseUrl, tenant.member.email);
+    const first = await browserRequest(authorizeUrl(clientId, pkce().challenge), cookie);
     assert.equal(first.location?.pathname, '/oauth/consent');
     const formAction = (csp: unknown) => /form-action ([^;]*)/.exec(String(csp))?.[1];
-    const genuine = await browser(first.location!.toString(), cookie);
+    const genuine = await browserRequest(first.location!.toString(), cookie);
     assert.equal(formAction(genuine.headers['content-security-policy']), "'self' http://127.0.0.1:53682");
     // A loopback callback on another port is the same registered URI (RFC 8252), so it is allowed too.
     const forged = (changes: Record<string, string>) => {
@@ -141,7 +109,7 @@ describe('OAuth consent and connected apps', () => {
       for (const [k, v] of Object.entries(changes)) u.searchParams.set(k, v);
       return u.toString();
     };
-    const otherPort = await browser(forged({ redirect_uri: 'http://127.0.0.1:40001/oauth/callback' }), cookie);
+    const otherPort = await browserRequest(forged({ redirect_uri: 'http://127.0.0.1:40001/oauth/callback' }), cookie);
     assert.equal(formAction(otherPort.headers['content-security-policy']), "'self' http://127.0.0.1:40001");
     const foreign: Record<string, string>[] = [
       { redirect_uri: 'https://evil.example/oauth/callback' },
@@ -150,7 +118,7 @@ describe('OAuth consent and connected apps', () => {
       { client_id: 'no-such-client', redirect_uri: 'https://evil.example/oauth/callback' },
     ];
     for (const changes of foreign) {
-      const page = await browser(forged(changes), cookie);
+      const page = await browserRequest(forged(changes), cookie);
       assert.equal(page.status, 200);
       assert.equal(formAction(page.headers['content-security-policy']), "'self'", JSON.stringify(changes));
       assert.doesNotMatch(String(page.headers['content-security-policy']), /evil/);
@@ -159,16 +127,16 @@ describe('OAuth consent and connected apps', () => {
 
   test('a consent answer from another origin is refused (CSRF)', async () => {
     const clientId = await registerClient();
-    const cookie = await signIn(tenant.member.email);
-    const first = await browser(authorizeUrl(clientId, pkce().challenge), cookie);
-    const forged = await browser(url('/oauth/consent'), cookie, { accept: 'true', oauth_query: first.location!.search.slice(1) }, 'https://evil.example');
+    const cookie = await signIn(server.baseUrl, tenant.member.email);
+    const first = await browserRequest(authorizeUrl(clientId, pkce().challenge), cookie);
+    const forged = await browserRequest(url('/oauth/consent'), cookie, { accept: 'true', oauth_query: first.location!.search.slice(1) }, 'https://evil.example');
     assert.equal(forged.status, 403);
     assert.equal(forged.location, null);
   });
 
   test('Settings lists the connected app; revoking it stops its tokens at once', async () => {
     const clientId = await registerClient('Revocable app');
-    const cookie = await signIn(tenant.member.email);
+    const cookie = await signIn(server.baseUrl, tenant.member.email);
     const tokens = await connect(cookie, clientId);
     assert.equal(await postMcp(tokens.access_token), 200);
 
@@ -204,7 +172,7 @@ describe('OAuth consent and connected apps', () => {
     const after = (await (await fetch(url('/api/v1/oauth/apps'), { headers: { cookie } })).json()) as { apps: { clientId: string }[] };
     assert.equal(after.apps.some((a) => a.clientId === clientId), false);
     // The consent is gone too: the next authorize asks again.
-    const again = await browser(authorizeUrl(clientId, pkce().challenge), cookie);
+    const again = await browserRequest(authorizeUrl(clientId, pkce().challenge), cookie);
     assert.equal(again.location?.pathname, '/oauth/consent');
     const twice = await fetch(url(`/api/v1/oauth/apps/${clientId}`), { method: 'DELETE', headers: { cookie, origin: server.baseUrl } });
     assert.equal(twice.status, 404);

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import {
   Client,
@@ -12,6 +11,7 @@ import {
   UnauthorizedError,
 } from '@modelcontextprotocol/client';
 import { callTool } from '../../src/testing/mcp-client.js';
+import { browserRequest, signIn } from '../../src/testing/oauth-flow.js';
 import { type TestCairn, startTestCairn } from '../../src/testing/test-cairn.js';
 import { type TestTenant, createTenant } from '../../src/testing/tenants.js';
 
@@ -21,32 +21,6 @@ const REDIRECT = 'http://127.0.0.1:53682/oauth/callback';
 let server: TestCairn;
 let tenant: TestTenant;
 const url = (path: string) => `${server.baseUrl}${path}`;
-
-async function signIn(email: string): Promise<string> {
-  const answer = await fetch(url('/api/auth/sign-in/email'), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: server.baseUrl },
-    body: JSON.stringify({ email, password: 'correct horse battery' }),
-  });
-  assert.equal(answer.status, 200, await answer.clone().text());
-  return answer.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-}
-
-/** A browser request without redirect following (GET navigation, or the consent form's POST). */
-function browser(target: string, cookie: string, form?: Record<string, string>): Promise<{ status: number; location: URL | null; body: string }> {
-  return new Promise((resolve, reject) => {
-    const body = form ? new URLSearchParams(form).toString() : undefined;
-    const headers: Record<string, string> = { cookie, 'sec-fetch-mode': 'navigate', accept: 'text/html' };
-    if (body) Object.assign(headers, { 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(Buffer.byteLength(body)), origin: server.baseUrl });
-    const req = request(target, { method: form ? 'POST' : 'GET', headers }, (res) => {
-      let text = '';
-      res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, location: res.headers.location ? new URL(res.headers.location, server.baseUrl) : null, body: text }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 /** The SDK's OAuth client provider with in-memory storage; its "browser" is a signed-in user who clicks Allow. */
 class MemoryOAuthProvider implements OAuthClientProvider {
@@ -100,12 +74,12 @@ class MemoryOAuthProvider implements OAuthClientProvider {
     this.redirects += 1;
     assert.equal(`${authorizationUrl.origin}${authorizationUrl.pathname}`, url('/api/auth/oauth2/authorize'));
     assert.equal(authorizationUrl.searchParams.get('code_challenge_method'), 'S256');
-    let step = await browser(authorizationUrl.toString(), this.cookie);
+    let step = await browserRequest(authorizationUrl.toString(), this.cookie);
     assert.ok(step.location, `authorize answered ${step.status}: ${step.body}`);
     if (step.location.pathname === '/oauth/consent') {
-      const page = await browser(step.location.toString(), this.cookie);
+      const page = await browserRequest(step.location.toString(), this.cookie);
       assert.equal(page.status, 200);
-      step = await browser(url('/oauth/consent'), this.cookie, { accept: 'true', oauth_query: step.location.search.slice(1) });
+      step = await browserRequest(url('/oauth/consent'), this.cookie, { accept: 'true', oauth_query: step.location.search.slice(1) });
       assert.equal(step.status, 303, step.body);
     }
     const back = step.location!;
@@ -123,7 +97,7 @@ describe('the MCP SDK client with its OAuth client provider (in-process)', () =>
   after(() => server?.close());
 
   test('given only the MCP URL it discovers, registers, signs in through the browser, and lists datapacks; a second start reuses the tokens', async () => {
-    const provider = new MemoryOAuthProvider(await signIn(tenant.member.email));
+    const provider = new MemoryOAuthProvider(await signIn(server.baseUrl, tenant.member.email));
     const first = new StreamableHTTPClientTransport(new URL(server.mcpUrl), { authProvider: provider });
     await assert.rejects(new Client({ name: 'sdk-oauth-test', version: '1.0.0' }).connect(first), UnauthorizedError);
     assert.equal(provider.redirects, 1);

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { createHash, randomBytes } from 'node:crypto';
-import { request } from 'node:http';
+import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { OAuthTokenVerifier } from '../../src/auth/oauth/access-tokens.js';
@@ -8,6 +7,7 @@ import { hashOAuthToken, oauthProviderOptions } from '../../src/auth/oauth/oauth
 import { LOOPBACK_REFUSED_MESSAGE } from '../../src/auth/oauth/loopback.js';
 import { callTool } from '../../src/testing/mcp-client.js';
 import { postgresTestUrl } from '../../src/testing/postgres.js';
+import { browserRequest, pkce, signIn } from '../../src/testing/oauth-flow.js';
 import { type TestCairn, startTestCairn } from '../../src/testing/test-cairn.js';
 import { type TestTenant, createTenant } from '../../src/testing/tenants.js';
 
@@ -21,11 +21,6 @@ if ('skip' in pg) console.log(`# OAuth on PostgreSQL skipped: ${pg.skip}`);
 
 const url = (path: string) => `${server.baseUrl}${path}`;
 const b64url = (buf: Buffer) => buf.toString('base64url');
-
-function pkce() {
-  const verifier = b64url(randomBytes(32));
-  return { verifier, challenge: b64url(createHash('sha256').update(verifier).digest()) };
-}
 
 async function register(body: Record<string, unknown> = {}): Promise<Response> {
   return fetch(url('/api/auth/oauth2/register'), {
@@ -41,33 +36,6 @@ async function registerClient(): Promise<string> {
   return ((await answer.json()) as { client_id: string }).client_id;
 }
 
-/** Signs in the way the portal does (better-auth checks Origin on cookie-setting POSTs). */
-async function signIn(email: string): Promise<string> {
-  const answer = await fetch(url('/api/auth/sign-in/email'), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: server.baseUrl },
-    body: JSON.stringify({ email, password: 'correct horse battery' }),
-  });
-  assert.equal(answer.status, 200, await answer.clone().text());
-  return answer.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-}
-
-/**
- * A browser navigation (GET, no redirect following). Not fetch(): undici sends Sec-Fetch-Mode: cors,
- * and better-auth then answers a JSON {redirect, url} instead of the 302 a browser gets.
- */
-function navigate(target: string, cookie: string): Promise<{ status: number; location: URL | null; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(target, { headers: { cookie, 'sec-fetch-mode': 'navigate', accept: 'text/html' } }, (res) => {
-      let body = '';
-      res.on('data', (chunk) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, location: res.headers.location ? new URL(res.headers.location, server.baseUrl) : null, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
 function authorizeUrl(clientId: string, params: Record<string, string | undefined>): string {
   const u = new URL(url('/api/auth/oauth2/authorize'));
   const all: Record<string, string | undefined> = { response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, scope: 'mcp offline_access', state: 'st-123', ...params };
@@ -77,7 +45,7 @@ function authorizeUrl(clientId: string, params: Record<string, string | undefine
 
 /** authorize → consent page → consent accepted → the client's redirect with code, state and iss. */
 async function authorize(cookie: string, clientId: string, params: Record<string, string | undefined>): Promise<URL> {
-  const first = await navigate(authorizeUrl(clientId, params), cookie);
+  const first = await browserRequest(authorizeUrl(clientId, params), cookie);
   assert.ok([302, 303].includes(first.status) && first.location, `authorize answered ${first.status}: ${first.body}`);
   let location = first.location;
   if (location.pathname === '/oauth/consent') {
@@ -100,7 +68,7 @@ async function token(form: Record<string, string>): Promise<Response> {
 /** The whole code flow for the tenant's member; returns the token response. */
 async function codeFlow(): Promise<{ clientId: string; access_token: string; refresh_token?: string; code: string; verifier: string }> {
   const clientId = await registerClient();
-  const cookie = await signIn(tenant.member.email);
+  const cookie = await signIn(server.baseUrl, tenant.member.email);
   const { verifier, challenge } = pkce();
   const redirect = await authorize(cookie, clientId, { code_challenge: challenge, code_challenge_method: 'S256' });
   const code = redirect.searchParams.get('code')!;
@@ -206,7 +174,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         const registered = (await answer.json()) as { client_id: string; redirect_uris: string[] };
         assert.deepEqual(registered.redirect_uris, [CURSOR]);
         const clientId = registered.client_id;
-        const cookie = await signIn(tenant.member.email);
+        const cookie = await signIn(server.baseUrl, tenant.member.email);
         const { verifier, challenge } = pkce();
         const redirect = await authorize(cookie, clientId, { redirect_uri: CURSOR, code_challenge: challenge, code_challenge_method: 'S256' });
         assert.equal(`${redirect.protocol}//${redirect.host}${redirect.pathname}`, CURSOR, String(redirect));
@@ -218,7 +186,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         const { access_token } = (await exchanged.json()) as { access_token: string };
         assert.equal((await postMcp({ authorization: `Bearer ${access_token}` })).status, 200);
         // Still exact: a look-alike cursor:// callback is refused.
-        const other = await navigate(authorizeUrl(clientId, { redirect_uri: 'cursor://anysphere.cursor-mcp/oauth/callback2', code_challenge: challenge, code_challenge_method: 'S256' }), cookie);
+        const other = await browserRequest(authorizeUrl(clientId, { redirect_uri: 'cursor://anysphere.cursor-mcp/oauth/callback2', code_challenge: challenge, code_challenge_method: 'S256' }), cookie);
         assert.equal(other.location?.origin, server.baseUrl);
         assert.equal(other.location?.searchParams.get('code'), null);
       });
@@ -252,9 +220,9 @@ for (const backend of ['sqlite', 'postgres'] as const) {
     describe('authorization code flow with PKCE', () => {
       test('plain or missing code_challenge is refused at the client redirect, with state and iss', async () => {
         const clientId = await registerClient();
-        const cookie = await signIn(tenant.member.email);
+        const cookie = await signIn(server.baseUrl, tenant.member.email);
         for (const params of [{}, { code_challenge: 'x'.repeat(43), code_challenge_method: 'plain' }]) {
-          const answer = await navigate(authorizeUrl(clientId, params), cookie);
+          const answer = await browserRequest(authorizeUrl(clientId, params), cookie);
           const location = answer.location!;
           assert.ok(location, `authorize answered ${answer.status}: ${answer.body}`);
           assert.equal(`${location.origin}${location.pathname}`, REDIRECT, JSON.stringify(params));
@@ -285,7 +253,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
 
       test('token responses carry Cache-Control: no-store, success and failure alike', async () => {
         const clientId = await registerClient();
-        const cookie = await signIn(tenant.member.email);
+        const cookie = await signIn(server.baseUrl, tenant.member.email);
         const { verifier, challenge } = pkce();
         const code = (await authorize(cookie, clientId, { code_challenge: challenge, code_challenge_method: 'S256' })).searchParams.get('code')!;
         const ok = await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: clientId, code_verifier: verifier });
@@ -298,7 +266,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
 
       test('a wrong code_verifier gets invalid_grant', async () => {
         const clientId = await registerClient();
-        const cookie = await signIn(tenant.member.email);
+        const cookie = await signIn(server.baseUrl, tenant.member.email);
         const { challenge } = pkce();
         const code = (await authorize(cookie, clientId, { code_challenge: challenge, code_challenge_method: 'S256' })).searchParams.get('code')!;
         const answer = await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: clientId, code_verifier: pkce().verifier });
@@ -338,7 +306,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
 
       /** Where authorize sends the browser for this redirect_uri; a code only when it was accepted. */
       async function tryRedirect(clientId: string, cookie: string, redirectUri: string): Promise<URL> {
-        const answer = await navigate(authorizeUrl(clientId, { redirect_uri: redirectUri, code_challenge: pkce().challenge, code_challenge_method: 'S256' }), cookie);
+        const answer = await browserRequest(authorizeUrl(clientId, { redirect_uri: redirectUri, code_challenge: pkce().challenge, code_challenge_method: 'S256' }), cookie);
         assert.ok(answer.location, `authorize answered ${answer.status}: ${answer.body}`);
         return answer.location;
       }
@@ -347,7 +315,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         const answer = await register({ redirect_uris: [REDIRECT, HTTPS] });
         assert.equal(answer.status, 201, await answer.clone().text());
         const clientId = ((await answer.json()) as { client_id: string }).client_id;
-        const cookie = await signIn(tenant.member.email);
+        const cookie = await signIn(server.baseUrl, tenant.member.email);
         // Sanity: the registered URIs themselves go on to consent.
         for (const ok of [REDIRECT, HTTPS]) assert.equal((await tryRedirect(clientId, cookie, ok)).pathname, '/oauth/consent', ok);
         for (const bad of [
@@ -379,7 +347,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       test('only a loopback port may vary (RFC 8252 §7.3); an https port may not', async () => {
         const answer = await register({ redirect_uris: [REDIRECT, HTTPS] });
         const clientId = ((await answer.json()) as { client_id: string }).client_id;
-        const cookie = await signIn(tenant.member.email);
+        const cookie = await signIn(server.baseUrl, tenant.member.email);
         const { verifier, challenge } = pkce();
         const otherPort = 'http://127.0.0.1:40123/oauth/callback';
         const redirect = await authorize(cookie, clientId, { redirect_uri: otherPort, code_challenge: challenge, code_challenge_method: 'S256' });
@@ -399,7 +367,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         const configured = oauthProviderOptions(server.baseUrl).codeExpiresIn;
         assert.ok(configured !== undefined && configured <= 600, `codeExpiresIn ${configured}`);
         const clientId = await registerClient();
-        const cookie = await signIn(tenant.member.email);
+        const cookie = await signIn(server.baseUrl, tenant.member.email);
         const { verifier, challenge } = pkce();
         const issuedBefore = Date.now();
         const code = (await authorize(cookie, clientId, { code_challenge: challenge, code_challenge_method: 'S256' })).searchParams.get('code')!;
