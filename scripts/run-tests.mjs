@@ -1,12 +1,14 @@
 // Runs every *.test.ts under the package's src/ and test/ with node's test runner (TypeScript through tsx).
 // Node 20's --test takes no globs, hence the walk. Extra arguments narrow the run to matching paths.
-import { spawnSync } from 'node:child_process';
+// With CAIRN_TEST_STRICT set (CI sets it), a run that skipped any test fails: nothing goes green by skipping.
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 // npm runs a workspace's scripts in that workspace's folder.
 const root = process.cwd();
 const filters = process.argv.slice(2);
+const strict = ['1', 'true', 'yes'].includes((process.env.CAIRN_TEST_STRICT ?? '').toLowerCase());
 
 function* walk(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -22,11 +24,37 @@ if (files.length === 0) {
   process.exit(1);
 }
 if (!process.env.CAIRN_TEST_DATABASE_URL) {
-  console.log('# Note: CAIRN_TEST_DATABASE_URL is not set; PostgreSQL-backed tests will be skipped (each says why).');
+  const what = 'CAIRN_TEST_DATABASE_URL is not set; PostgreSQL-backed tests will be skipped (each says why)';
+  if (strict) console.error(`# STRICT: ${what}, so this run will fail.`);
+  else console.log(`# Note: ${what}.`);
 }
-const result = spawnSync(
-  process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', ...files],
-  { cwd: root, stdio: 'inherit' },
-);
-process.exit(result.status ?? 1);
+
+const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', ...files], {
+  cwd: root,
+  stdio: ['inherit', strict ? 'pipe' : 'inherit', 'inherit'],
+});
+// The runner's closing summary ("# skipped N", "# todo N") is read as it streams past.
+const counts = { skipped: 0, todo: 0 };
+const directives = { skipped: 0, todo: 0 };
+let tail = '';
+child.stdout?.on('data', (chunk) => {
+  process.stdout.write(chunk);
+  const lines = (tail + chunk.toString('utf8')).split('\n');
+  tail = lines.pop() ?? '';
+  for (const line of lines) {
+    // A skipped suite counts no test in the summary, so its own "ok N - name # SKIP" line is counted as well.
+    const m = /^# (skipped|todo) (\d+)\s*$/.exec(line);
+    if (m) counts[m[1]] = Math.max(counts[m[1]], Number(m[2]));
+    const directive = /^\s*(?:not )?ok \d+ .*# (SKIP|TODO)\b/.exec(line);
+    if (directive) directives[directive[1] === 'SKIP' ? 'skipped' : 'todo'] += 1;
+  }
+});
+child.on('close', (code, signal) => {
+  const skipped = Math.max(counts.skipped, directives.skipped);
+  const todo = Math.max(counts.todo, directives.todo);
+  if (code === 0 && strict && (skipped > 0 || todo > 0)) {
+    console.error(`\n# STRICT: ${skipped} skipped and ${todo} todo test(s) in ${root}. CI does not pass by skipping: install what they need (see .ci/run) or remove the skip.`);
+    process.exit(1);
+  }
+  process.exit(code ?? (signal ? 1 : 0));
+});
