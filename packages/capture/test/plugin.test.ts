@@ -6,13 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
+import { clientBin } from '../../server/src/testing/client-bins.js';
 import { bundleCapture } from '../scripts/bundle.mjs';
 import { startStubCaptureServer, type StubCaptureServer } from '../src/testing/stub-capture-server.js';
 
 const repo = new URL('../../../', import.meta.url).pathname;
 const plugin = join(repo, 'plugins/cairn');
 const hookScript = join(plugin, 'hooks/cairn-capture.js');
-const claude = join(repo, 'node_modules/.bin/claude');
+const claude = clientBin('claude');
 const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
 const frontmatter = (file: string) => Object.fromEntries(
   (/^---\n([\s\S]*?)\n---\n/.exec(readFileSync(file, 'utf8'))?.[1] ?? '').split('\n').map((l) => [l.slice(0, l.indexOf(':')).trim(), l.slice(l.indexOf(':') + 1).trim()]),

@@ -14,15 +14,16 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { PLANTED_SECRETS, plantedSecretsText } from '../../../server/src/capture/planted-secrets.fixture.js';
 import { listen, stopListening } from '../../../server/src/runtime/serve.js';
+import { clientBin } from '../../../server/src/testing/client-bins.js';
 import { callTool, connectMcpClient } from '../../../server/src/testing/mcp-client.js';
 import { type TestCairn, startTestCairn } from '../../../server/src/testing/test-cairn.js';
 import { type TestTenant, createTenant } from '../../../server/src/testing/tenants.js';
 
 const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
-const CLAUDE = join(REPO, 'node_modules/.bin/claude');
+const CLAUDE = clientBin('claude');
 const RUN_TIMEOUT_MS = 60_000;
 const hasGit = spawnSync('git', ['--version']).status === 0;
-const skip = !existsSync(CLAUDE) ? 'the claude CLI is not installed (npm install at the repository root)' : !hasGit ? 'git is not on PATH' : false;
+const skip = !existsSync(CLAUDE) ? 'the claude CLI is not installed (npm test installs it into test-clients/)' : !hasGit ? 'git is not on PATH' : false;
 
 /** A word no other entry holds, so a search for it finds one run's turns only. */
 const word = (prefix: string) => `${prefix}${randomBytes(5).toString('hex')}`;

@@ -5,10 +5,11 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { clientBin } from '../../../server/src/testing/client-bins.js';
 import { tempMachine } from '../../src/testing/temp-machine.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url)).replace(/\/$/, '');
-const claude = join(REPO_ROOT, 'node_modules', '.bin', 'claude');
+const claude = clientBin('claude');
 const BASE = 'https://cairn.example.com';
 const KEY = 'cairn_tkn_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAA123456';
 

@@ -9,12 +9,12 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { configPath } from '@cairn/clients';
+import { clientBin as bin } from '../../../server/src/testing/client-bins.js';
 import { type TestCairn, startTestCairn } from '../../../server/src/testing/test-cairn.js';
 import { type TestTenant, createTenant } from '../../../server/src/testing/tenants.js';
 import { tempMachine } from '../../src/testing/temp-machine.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
-const bin = (name: string) => join(REPO_ROOT, 'node_modules', '.bin', name);
 
 let cairn: TestCairn;
 let tenant: TestTenant;
