@@ -35,9 +35,19 @@ function authOptions(s: AuthSettings) {
     basePath: AUTH_BASE_PATH,
     emailAndPassword: { enabled: true },
     telemetry: { enabled: false },
-    logger: { level: 'warn', log: (level: string, message: string) => (level === 'error' ? s.log.error(`auth: ${message}`) : s.log.warn(`auth: ${message}`)) },
+    logger: { level: 'warn', log: (level: string, message: string) => authLog(s, level, message) },
     plugins: [organization(orgOptions), oauthProvider(oauthProviderOptions(s.baseUrl, s.cimdAllowLoopbackForTests ? { allowHttp: true, allowLoopback: true } : {}, s.oauthAllowLoopback ?? true))],
   } satisfies BetterAuthOptions;
+}
+
+// better-auth stores string[] fields as JSON text on SQLite, then its own schema check calls that a
+// type mismatch: seventeen lines on every start that read like corruption. Only that false alarm is dropped.
+const SQLITE_ARRAY_FALSE_ALARM = /has a different type in the database\. Expected string\[\] but got TEXT\.$/;
+
+function authLog(s: AuthSettings, level: string, message: string): void {
+  if (s.dialect === 'sqlite' && SQLITE_ARRAY_FALSE_ALARM.test(message)) return;
+  if (level === 'error') s.log.error(`auth: ${message}`);
+  else s.log.warn(`auth: ${message}`);
 }
 
 /** Creates its tables if needed (idempotent), then the better-auth instance. */

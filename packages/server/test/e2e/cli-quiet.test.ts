@@ -1,0 +1,49 @@
+// The cairn CLI on a healthy database says what it was asked and nothing else: no warnings that read
+// like corruption (issue 12: seventeen better-auth schema lines on every SQLite command).
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { createTestDatabase, postgresTestUrl } from '../../src/testing/postgres.js';
+
+const SERVER = fileURLToPath(new URL('../../', import.meta.url));
+const pg = postgresTestUrl();
+
+function cli(args: string[], env: Record<string, string>, input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = execFile(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: SERVER, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number((error as { code?: unknown }).code) || 1 : 0, stdout, stderr });
+    });
+    child.stdin?.end(input ?? '');
+  });
+}
+
+for (const backend of ['sqlite', 'postgres'] as const) {
+  describe(`the cairn CLI on a healthy ${backend} database`, { skip: backend === 'postgres' && 'skip' in pg ? pg.skip : false }, () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'cairn-cli-'));
+    let drop: (() => Promise<void>) | undefined;
+    after(async () => {
+      rmSync(dataDir, { recursive: true, force: true });
+      await drop?.();
+    });
+
+    test('prints no warnings, on the first command and on later ones', async () => {
+      const env: Record<string, string> = { CAIRN_DATA_DIR: dataDir };
+      if (backend === 'postgres' && 'url' in pg) {
+        const db = await createTestDatabase(pg.url);
+        drop = db.drop;
+        env.DATABASE_URL = db.url;
+      }
+      const created = await cli(['users', 'create', '--email', 'quiet@example.test', '--password-stdin'], env, 'a quiet long passphrase 2026\n');
+      assert.equal(created.code, 0, created.stderr);
+      for (const run of [created, await cli(['keys', 'list', '--user', 'quiet@example.test'], env), await cli(['keys', 'list', '--user', 'quiet@example.test'], env)]) {
+        // stderr carries the CLI's own one-line messages ("Created …"); log lines would carry a level.
+        assert.doesNotMatch(run.stderr, /\b(WARN|ERROR)\b|different type/);
+        assert.doesNotMatch(run.stdout, /\b(WARN|ERROR)\b|different type/);
+      }
+    });
+  });
+}
