@@ -10,13 +10,15 @@ export async function runServe(config: CairnConfig): Promise<number> {
   const users = await cairn.store.countUsers();
   const lines = [
     'Cairn is running.',
+    `  Portal:   ${config.baseUrl}/`,
     `  MCP URL:  ${config.baseUrl}/mcp`,
     `  Storage:  ${describeStore(config)}`,
   ];
   if (users === 0) {
     lines.push(
       '',
-      'No users yet. Create the first one (it owns a new organization); the password is read from standard input:',
+      `No users yet. Open the portal at ${config.baseUrl}/ and sign up: the first account owns a new organization.`,
+      'Or create it from the command line (the password is read from standard input):',
       '  npx cairn users create --email you@example.com --name "Your Name" --password-stdin',
       'Then make an API key for your AI clients:',
       '  npx cairn keys create --user you@example.com --name "my laptop"',

@@ -62,7 +62,8 @@ export async function startTestCairn(options: TestCairnOptions = {}): Promise<Te
   };
 }
 
-function freePort(): Promise<number> {
+/** A TCP port free on 127.0.0.1 at the time of asking. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);

@@ -1,13 +1,14 @@
-// The cairn CLI on a healthy database says what it was asked and nothing else: no warnings that read
-// like corruption (issue 12: seventeen better-auth schema lines on every SQLite command).
+// What the cairn CLI prints: on a healthy database no warnings that read like corruption (issue 12:
+// seventeen better-auth schema lines on every SQLite command); a first start that names the portal.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { createTestDatabase, postgresTestUrl } from '../../src/testing/postgres.js';
+import { freePort } from '../../src/testing/test-cairn.js';
 
 const SERVER = fileURLToPath(new URL('../../', import.meta.url));
 const pg = postgresTestUrl();
@@ -47,3 +48,26 @@ for (const backend of ['sqlite', 'postgres'] as const) {
     });
   });
 }
+
+test('the first start names the portal and says the first account can be made there', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'cairn-banner-'));
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], { cwd: SERVER, env: { PATH: process.env.PATH ?? '', CAIRN_DATA_DIR: dataDir, PORT: String(port) } });
+  try {
+    let out = '';
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no banner within 60 s: ${out}`)), 60_000);
+      child.stdout.on('data', (chunk) => {
+        out += chunk;
+        if (out.includes('keys create')) { clearTimeout(timer); resolve(); }
+      });
+      child.once('exit', (code) => reject(new Error(`cairn serve exited with ${code}: ${out}`)));
+    });
+    const base = `http://127.0.0.1:${port}`;
+    assert.match(out, new RegExp(`Portal: +${base}/\n`));
+    assert.match(out, new RegExp(`Open the portal at ${base}/ and sign up`));
+  } finally {
+    child.kill('SIGTERM');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
