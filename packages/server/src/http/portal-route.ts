@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Context } from 'hono';
 import type { Auth } from '../auth/better-auth.js';
 import { matchesRegisteredRedirect, registeredRedirectUris } from '../auth/oauth/clients.js';
+import { precompressedVariant } from './precompressed.js';
 
 /** The portal's build output; the same place whether the server runs from src/ (tsx) or dist/. */
 export const PORTAL_DIST = fileURLToPath(new URL('../../../portal/dist/', import.meta.url));
@@ -45,8 +46,14 @@ export function portalRoute(options: { dist?: string; redirectUrisFor?: Redirect
     if (inside && existsSync(path) && statSync(path).isFile()) {
       // Vite fingerprints everything under assets/, so those never change under the same name.
       const cache = c.req.path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache';
-      return c.body(readFileSync(path), 200, { 'Content-Type': TYPES[extname(path)] ?? 'application/octet-stream', 'Cache-Control': cache, ...SECURITY_HEADERS });
+      const variant = precompressedVariant(path, c.req.header('accept-encoding'));
+      return c.body(readFileSync(variant.file), 200, {
+        'Content-Type': TYPES[extname(path)] ?? 'application/octet-stream', 'Cache-Control': cache, Vary: 'Accept-Encoding',
+        ...(variant.encoding && { 'Content-Encoding': variant.encoding }), ...SECURITY_HEADERS,
+      });
     }
+    // A missing asset (an old fingerprint, a source map) is a 404, not the portal's HTML.
+    if (c.req.path.startsWith('/assets/')) return c.text('Not found', 404, SECURITY_HEADERS);
     return c.body(readFileSync(index), 200, { 'Content-Type': TYPES['.html']!, 'Cache-Control': 'no-cache', ...SECURITY_HEADERS, ...(await consentPageHeaders(c, options.redirectUrisFor)) });
   };
 }
