@@ -10,6 +10,8 @@ export interface PortalConfig {
   baseUrl: string;
   mcpUrl: string;
   signUpOpen?: boolean;
+  /** The operator declared cairn-mcp-installer published on the npm registry (CAIRN_INSTALLER_PUBLISHED). */
+  installerPublished?: boolean;
 }
 
 /** Who owns a datapack. */

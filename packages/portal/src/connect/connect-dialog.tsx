@@ -14,6 +14,7 @@ import {
   installerCommands,
   manualSnippets,
   oauthSnippets,
+  installerRunner,
   removalFor,
   stepsFor,
 } from './snippets.js';
@@ -130,7 +131,7 @@ function VerifyAndRemove({ client, method }: { client: ClientId; method: Method 
       </div>
       <div>
         <h4>To remove it</h4>
-        <p>{removalFor(client, method, config.mcpUrl)}</p>
+        <p>{removalFor(client, method, config.mcpUrl, installerRunner(config.baseUrl, config.installerPublished === true))}</p>
         {method === 'automated' && <p className="hint">{CLIENTS[client].staysAfterUninstall}</p>}
       </div>
     </div>
@@ -165,7 +166,7 @@ function AutomatedPanel({ client }: { client: ClientId }) {
       setBusy(false);
     }
   };
-  const cmds = code && installerCommands(client, config.baseUrl, config.mcpUrl, code.code);
+  const cmds = code && installerCommands(client, config.baseUrl, config.mcpUrl, code.code, config.installerPublished === true);
   return (
     <div className="panel-body">
       <p>
@@ -180,11 +181,12 @@ function AutomatedPanel({ client }: { client: ClientId }) {
         </div>
       ) : (
         <>
-          <Snippet label="Installer command" text={cmds.npm} />
+          <Snippet label="Installer command" text={cmds.command} />
           <p className="hint">
-            The setup code works once and expires <time dateTime={code!.expiresAt}>{new Date(code!.expiresAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}</time>. If npm cannot reach the installer package, run this server's own copy instead:
+            The setup code works once and expires <time dateTime={code!.expiresAt}>{new Date(code!.expiresAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}</time>.
+            {cmds.fromThisServer && ' If npm cannot reach the installer package, run this server\'s own copy instead:'}
           </p>
-          <Snippet label="Installer command (from this server)" text={cmds.selfHosted} />
+          {cmds.fromThisServer && <Snippet label="Installer command (from this server)" text={cmds.fromThisServer} />}
           <p className="hint">{CLIENTS[client].afterInstall}</p>
         </>
       )}

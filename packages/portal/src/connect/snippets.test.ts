@@ -3,7 +3,7 @@ import { posix, win32 } from 'node:path';
 import { test } from 'node:test';
 import { CLIENTS, CLIENT_IDS, VERIFICATION_PROMPT } from '@cairn/clients';
 import * as shim from '../shims/node-path.js';
-import { KEY_PLACEHOLDER, configFileFor, entryDocument, installerCommands, manualSnippets, oauthSnippets, removalFor, stepsFor } from './snippets.js';
+import { KEY_PLACEHOLDER, configFileFor, entryDocument, installerCommands, installerRunner, manualSnippets, oauthSnippets, removalFor, stepsFor } from './snippets.js';
 
 const URL_ = 'https://cairn.example.com/mcp';
 const KEY = 'cairn_tkn_abcdefghijklmnop';
@@ -54,10 +54,21 @@ test('steps carry no placeholders and leave the verification prompt to its own b
   }
 });
 
-test('installer commands: npm, and this server’s own tarball', () => {
-  const c = installerCommands('cursor', 'https://cairn.example.com', URL_, 'abc123');
-  assert.equal(c.npm, `npx cairn-mcp-installer@latest --client cursor --url ${URL_} --setup-code abc123`);
-  assert.equal(c.selfHosted, `npx -y https://cairn.example.com/install/cairn-mcp-installer.tgz --client cursor --url ${URL_} --setup-code abc123`);
+test('installer commands: this server’s own tarball, and the registry package only once the operator declares it published', () => {
+  const own = `npx -y https://cairn.example.com/install/cairn-mcp-installer.tgz --client cursor --url ${URL_} --setup-code abc123`;
+  const unpublished = installerCommands('cursor', 'https://cairn.example.com/', URL_, 'abc123', false);
+  assert.deepEqual(unpublished, { command: own });
+  const published = installerCommands('cursor', 'https://cairn.example.com', URL_, 'abc123', true);
+  assert.deepEqual(published, { command: `npx cairn-mcp-installer@latest --client cursor --url ${URL_} --setup-code abc123`, fromThisServer: own });
+});
+
+test('removal commands run the same installer as the install command', () => {
+  for (const id of CLIENT_IDS) {
+    const removal = removalFor(id, 'automated', URL_, installerRunner('https://cairn.example.com', false));
+    if (!removal.includes('--uninstall')) continue;
+    assert.match(removal, /^npx -y https:\/\/cairn\.example\.com\/install\/cairn-mcp-installer\.tgz --client \S+ --uninstall/, id);
+    assert.doesNotMatch(removal, /cairn-mcp-installer@latest/, id);
+  }
 });
 
 test('config paths as users type them', () => {

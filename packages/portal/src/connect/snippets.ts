@@ -47,9 +47,25 @@ export function stepsFor(id: ClientId, method: Method, mcpUrl: string, os: Os, s
   return { supported: true, steps: steps.filter((s) => !isVerify(s)).map((s) => fill(s, mcpUrl, serverName)) };
 }
 
+/** The catalog's installer invocation; the portal swaps in the one that works for this server. */
+const REGISTRY_INSTALLER = 'npx cairn-mcp-installer@latest';
+
+/**
+ * How to run the installer for this server: its own copy at /install, unless the operator says the
+ * package is on the registry (CAIRN_INSTALLER_PUBLISHED). An unpublished registry name must never be
+ * shown: whoever registered it would receive the setup code.
+ */
+export function installerRunner(baseUrl: string, published: boolean): string {
+  return published ? REGISTRY_INSTALLER : selfHostedRunner(baseUrl);
+}
+
+function selfHostedRunner(baseUrl: string): string {
+  return `npx -y ${baseUrl.replace(/\/+$/, '')}/install/cairn-mcp-installer.tgz`;
+}
+
 /** How to remove what a method set up (spec part 4.2, installer rule 6). */
-export function removalFor(id: ClientId, method: Method, mcpUrl: string, serverName = DEFAULT_SERVER_NAME): string {
-  return fill(CLIENTS[id].removal[method], mcpUrl, serverName);
+export function removalFor(id: ClientId, method: Method, mcpUrl: string, runner = REGISTRY_INSTALLER, serverName = DEFAULT_SERVER_NAME): string {
+  return fill(CLIENTS[id].removal[method], mcpUrl, serverName).replace(REGISTRY_INSTALLER, runner);
 }
 
 /** The config-file fragment holding the client's entry, exactly as the installer writes it. */
@@ -80,13 +96,16 @@ export function oauthSnippets(id: ClientId, mcpUrl: string, os: Os, serverName =
   return [{ label: `Entry in ${configFileFor(id, os)}`, text: entryDocument(id, mcpUrl, undefined, serverName) }];
 }
 
-/** Automated method: the installer command with a one-time setup code; the second runs this server's own copy of the installer. */
-export function installerCommands(id: ClientId, baseUrl: string, mcpUrl: string, setupCode: string): { npm: string; selfHosted: string } {
+/**
+ * Automated method: the installer command with a one-time setup code, run the way that works for this
+ * server; when the package is published, this server's own copy is the alternative.
+ */
+export function installerCommands(id: ClientId, baseUrl: string, mcpUrl: string, setupCode: string, published: boolean): { command: string; fromThisServer?: string } {
   const m = CLIENTS[id].methods.automated;
-  const fromCatalog = m.supported ? m.steps({ mcpUrl, serverName: DEFAULT_SERVER_NAME, configPath: '' })[0]! : `npx cairn-mcp-installer@latest --client ${id} --url ${mcpUrl}`;
-  const npm = `${fromCatalog} --setup-code ${setupCode}`;
-  const selfHosted = npm.replace('npx cairn-mcp-installer@latest', `npx -y ${baseUrl.replace(/\/+$/, '')}/install/cairn-mcp-installer.tgz`);
-  return { npm, selfHosted };
+  const fromCatalog = m.supported ? m.steps({ mcpUrl, serverName: DEFAULT_SERVER_NAME, configPath: '' })[0]! : `${REGISTRY_INSTALLER} --client ${id} --url ${mcpUrl}`;
+  const withCode = `${fromCatalog} --setup-code ${setupCode}`;
+  const command = withCode.replace(REGISTRY_INSTALLER, installerRunner(baseUrl, published));
+  return published ? { command, fromThisServer: withCode.replace(REGISTRY_INSTALLER, selfHostedRunner(baseUrl)) } : { command };
 }
 
 /** The OS this browser runs on, for config paths. */

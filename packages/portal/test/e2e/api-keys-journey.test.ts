@@ -66,7 +66,7 @@ test('Generate API key → shown once → Manual snippet from Connect works thro
   await connect.getByRole('tab', { name: 'Automated' }).waitFor();
   await connect.getByRole('button', { name: 'Create installer command' }).click();
   const installer = await connect.getByLabel('Installer command', { exact: true }).textContent();
-  assert.match(installer!, new RegExp(`^npx cairn-mcp-installer@latest --client cursor --url ${server.mcpUrl} --setup-code \\S+$`));
+  assert.match(installer!, new RegExp(`^npx -y ${server.baseUrl}/install/cairn-mcp-installer\\.tgz --client cursor --url ${server.mcpUrl} --setup-code \\S+$`));
   await shot(page, 'connect-automated');
   await connect.getByRole('radio', { name: 'Kiro (IDE and CLI)' }).check();
   await connect.getByRole('tab', { name: 'OAuth' }).click();

@@ -37,7 +37,12 @@ test('Connect > Automated: the shown installer command, run in a fresh home for 
   await connect.getByRole('radio', { name: 'Cursor' }).check();
   await connect.getByRole('tab', { name: 'Automated' }).click();
   await connect.getByRole('button', { name: 'Create installer command' }).click();
-  const command = (await connect.getByLabel('Installer command (from this server)', { exact: true }).textContent())!.trim();
+  const command = (await connect.getByLabel('Installer command', { exact: true }).textContent())!.trim();
+  // Unless the operator declares the registry package published, only this server's own copy is offered:
+  // an unpublished name on the registry could be taken by anyone, who would then receive the setup code.
+  assert.match(command, new RegExp(`^npx -y ${server.baseUrl}/install/cairn-mcp-installer\\.tgz --client cursor `));
+  assert.equal(await connect.getByLabel('Installer command (from this server)', { exact: true }).count(), 0);
+  const removal = (await connect.getByText(/--uninstall/).textContent())!.trim();
   await shot(page, 'connect-automated-cursor');
 
   // Run it exactly as shown (it has no quoting: split on spaces), where npx can only fetch the installer from this Cairn.
@@ -61,5 +66,15 @@ test('Connect > Automated: the shown installer command, run in a fresh home for 
   await connect.getByRole('button', { name: 'Close' }).click();
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API keys' }).click();
   await page.getByRole('row', { name: /cursor on / }).waitFor();
+
+  // The shown removal command, run as shown, takes the entry out again.
+  const [rmProgram, ...rmArgs] = removal.split(' ');
+  assert.equal(rmProgram, 'npx');
+  await run(rmProgram!, [...rmArgs, '--yes'], {
+    cwd: home,
+    timeout: 120_000,
+    env: { PATH: process.env.PATH, HOME: home, npm_config_cache: join(home, '.npm'), npm_config_update_notifier: 'false' },
+  });
+  assert.equal(JSON.parse(readFileSync(file, 'utf8')).mcpServers?.cairn, undefined, 'the removal command removed the entry');
   assert.deepEqual(b.errors, []);
 });

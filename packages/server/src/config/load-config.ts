@@ -38,6 +38,7 @@ const envSchema = z.object({
     .optional()
     .transform((v) => (v === undefined ? [...DEFAULT_OAUTH_CLIENT_SCHEMES] : v.split(',').map((s) => s.trim().toLowerCase().replace(/:$/, '')).filter(Boolean)))
     .pipe(z.array(z.string().regex(/^[a-z][a-z0-9+.-]*$/, 'must be a comma-separated list of URI schemes, e.g. cursor,vscode').refine((s) => !['http', 'https', 'javascript', 'data', 'vbscript', 'file', 'ftp', 'mailto'].includes(s), 'http(s) and unsafe schemes cannot be listed'))),
+  CAIRN_INSTALLER_PUBLISHED: bool(false),
   CAIRN_CAPTURE_TURNS_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   CAIRN_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
@@ -64,6 +65,8 @@ export interface CairnConfig {
   oauthCimdAllowLoopbackForTests: boolean;
   /** Per API key; bursts of twice this are allowed. */
   captureTurnsPerMinute: number;
+  /** cairn-mcp-installer is on the npm registry the users' machines reach; otherwise the portal shows only this server's own copy. */
+  installerPublished: boolean;
 }
 
 /** Thrown when a setting is invalid; the message names the variable and what to do. */
@@ -99,6 +102,7 @@ export function loadConfig(env: Record<string, string | undefined>): CairnConfig
     oauthClientSchemes: e.CAIRN_OAUTH_CLIENT_SCHEMES,
     oauthCimdAllowLoopbackForTests: e.CAIRN_OAUTH_CIMD_ALLOW_LOOPBACK_FOR_TESTS,
     captureTurnsPerMinute: e.CAIRN_CAPTURE_TURNS_PER_MINUTE,
+    installerPublished: e.CAIRN_INSTALLER_PUBLISHED,
   };
 }
 

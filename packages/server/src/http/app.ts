@@ -22,6 +22,7 @@ export interface HttpDeps {
   oauthAllowLoopback: boolean;
   oauthClientSchemes: string[];
   captureTurnsPerMinute: number;
+  installerPublished: boolean;
   log: Logger;
 }
 
@@ -35,7 +36,7 @@ export function createHttpApp(deps: HttpDeps): { app: Hono; close: () => Promise
   // Before better-auth's catch-all and the JSON 404 for /.well-known/*.
   app.route('/', createOAuthRoutes({ auth: deps.auth, baseUrl: deps.baseUrl, allowLoopback: deps.oauthAllowLoopback, clientSchemes: deps.oauthClientSchemes }));
   app.on(['GET', 'POST'], '/api/auth/*', (c) => deps.auth.handler(c.req.raw));
-  app.route('/api/v1', createApiRoutes(deps.domain, deps.auth, deps.keys, deps.baseUrl, deps.captureTurnsPerMinute));
+  app.route('/api/v1', createApiRoutes(deps.domain, deps.auth, deps.keys, deps.baseUrl, deps.captureTurnsPerMinute, deps.installerPublished));
   // Unknown API and discovery paths answer JSON 404s; they must never fall through to the portal's HTML.
   for (const prefix of ['/api/*', '/.well-known/*', '/install/*']) {
     app.all(prefix, (c) => c.json({ error: { code: 'not_found', message: `Nothing at ${c.req.path}.` } }, 404));

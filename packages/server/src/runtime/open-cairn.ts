@@ -38,7 +38,7 @@ export async function openCairn(config: CairnConfig, options: { log?: Logger; st
     const keys = new KeyVerifier(store);
     const oauth = new OAuthTokenVerifier(auth, mcpResource(config.baseUrl));
     const mcpAuth = { config, keys, oauth, log };
-    const http = createHttpApp({ domain, auth, mcpAuth, keys, baseUrl: config.baseUrl, oauthAllowLoopback: config.oauthAllowLoopback, oauthClientSchemes: config.oauthClientSchemes, captureTurnsPerMinute: config.captureTurnsPerMinute, log });
+    const http = createHttpApp({ domain, auth, mcpAuth, keys, baseUrl: config.baseUrl, oauthAllowLoopback: config.oauthAllowLoopback, oauthClientSchemes: config.oauthClientSchemes, captureTurnsPerMinute: config.captureTurnsPerMinute, installerPublished: config.installerPublished, log });
     return {
       config, store, auth, domain, keys, log, app: http.app,
       async close() {
