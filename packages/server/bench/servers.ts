@@ -81,7 +81,7 @@ async function runCairn(options: CairnChildOptions): Promise<void> {
 /** Saves `entries` LoCoMo dialogue turns through the domain layer, alternating the owner's personal and organization datapacks. */
 async function seedEntries(cairn: Cairn, ownerId: string, options: CairnChildOptions): Promise<SeedReport> {
   const started = Date.now();
-  const access = await loadAccess(cairn.domain, { userId: ownerId, client: 'cairn-bench', via: 'cli' });
+  const access = await loadAccess(cairn.domain, { userId: ownerId, client: 'cairn-bench', via: 'cli', scope: 'read-write' });
   const packs = await listDatapacks(cairn.domain, access);
   const turns = await loadTurns(options.dataPath);
   let created = 0;

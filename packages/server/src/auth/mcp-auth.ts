@@ -4,7 +4,7 @@ import type { Caller } from '../domain/caller.js';
 import type { Logger } from '../log/logger.js';
 import type { KeyVerifier } from './api-keys/key-verifier.js';
 import { KEY_PREFIX } from './api-keys/key-format.js';
-import type { OAuthTokenVerifier } from './oauth/access-tokens.js';
+import { MCP_SCOPE, type OAuthTokenVerifier } from './oauth/access-tokens.js';
 import { OAUTH_SCOPES } from './oauth/oauth-options.js';
 
 /** The User-Agent the contract requires beside an API key (spec parts 2 and 5). */
@@ -62,7 +62,7 @@ export async function authenticateMcpRequest(req: Request, deps: McpAuthDeps): P
       );
     }
     deps.keys.noteUse(record.id, userAgent);
-    return { ok: true, caller: { userId: record.userId, client: userAgent, via: 'api_key', keyId: record.id }, responseHeaders: {} };
+    return { ok: true, caller: { userId: record.userId, client: userAgent, via: 'api_key', keyId: record.id, scope: record.scope }, responseHeaders: {} };
   }
 
   const legacyKey = req.headers.get('api_key');
@@ -76,7 +76,7 @@ export async function authenticateMcpRequest(req: Request, deps: McpAuthDeps): P
     deps.keys.noteUse(record.id, userAgent);
     return {
       ok: true,
-      caller: { userId: record.userId, client: userAgent, via: 'legacy_api_key', keyId: record.id },
+      caller: { userId: record.userId, client: userAgent, via: 'legacy_api_key', keyId: record.id, scope: record.scope },
       responseHeaders: {
         Deprecation: 'true',
         Warning: `299 - "The API_KEY header is deprecated; send Authorization: Bearer <key> and User-Agent: ${INSTALLER_USER_AGENT}"`,
@@ -99,7 +99,12 @@ async function authenticateOAuth(token: string, userAgent: string | null, deps: 
         : invalidKeyMessage();
     return refuse(deps, 401, 'invalid_token', message);
   }
-  return { ok: true, caller: { userId: check.grant.userId, client: userAgent, via: 'oauth' }, responseHeaders: {} };
+  if (!check.grant.scopes.includes(MCP_SCOPE)) {
+    // RFC 6750 §3.1: a genuine token without the needed scope is a 403 insufficient_scope, naming the scope.
+    return refuse(deps, 403, 'insufficient_scope', `This OAuth token was not granted the "${MCP_SCOPE}" scope, which the Cairn MCP tools need. Reconnect the client and allow access when Cairn asks.`);
+  }
+  // The "mcp" scope grants what the user may do; narrower OAuth scopes would map to "read" here.
+  return { ok: true, caller: { userId: check.grant.userId, client: userAgent, via: 'oauth', scope: 'read-write' }, responseHeaders: {} };
 }
 
 /** The URL of the protected-resource metadata that 401 answers point to. */
@@ -114,8 +119,9 @@ function invalidKeyMessage(): string {
 
 function refuse(deps: McpAuthDeps, status: 401 | 403, error: string | undefined, message: string): McpAuthResult {
   const headers: Record<string, string> = { 'Content-Type': 'application/json' };
-  if (status === 401) {
-    const params = [`resource_metadata="${resourceMetadataUrl(deps.config.baseUrl)}"`, `scope="${OAUTH_SCOPES.join(' ')}"`];
+  if (status === 401 || error === 'insufficient_scope') {
+    const scope = error === 'insufficient_scope' ? MCP_SCOPE : OAUTH_SCOPES.join(' ');
+    const params = [`resource_metadata="${resourceMetadataUrl(deps.config.baseUrl)}"`, `scope="${scope}"`];
     // Header values must be printable ASCII (RFC 6750 error-description): no quotes, backslashes or "…".
     if (error) params.push(`error="${error}"`, `error_description="${message.replace(/…/g, '...').replace(/["\\]/g, "'").replace(/[^\x20-\x7e]/g, '')}"`);
     headers['WWW-Authenticate'] = `Bearer ${params.join(', ')}`;

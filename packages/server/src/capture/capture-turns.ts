@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Caller } from '../domain/caller.js';
 import { ensurePersonalDatapack } from '../domain/datapacks.js';
 import type { DomainDeps } from '../domain/deps.js';
+import { assertMayWrite } from '../domain/key-scope.js';
 import { parse } from '../domain/parse-input.js';
 import type { Entry } from '../store/types.js';
 import { redactSecrets } from './redact.js';
@@ -32,6 +33,7 @@ export const captureInput = z.object({
 
 /** Stores each new turn (redacted again: the client may be old or modified); a turn id seen before is a duplicate. */
 export async function captureTurns(deps: DomainDeps, caller: Caller, raw: unknown): Promise<{ stored: number; duplicates: number }> {
+  assertMayWrite(caller);
   const { turns } = parse(captureInput, raw);
   const datapackId = await conversationsDatapack(deps, caller.userId);
   let stored = 0;

@@ -2,6 +2,7 @@ import { CairnError } from '../errors/cairn-error.js';
 import type { Datapack, Memberships, OwnerRef } from '../store/types.js';
 import type { Caller } from './caller.js';
 import type { DomainDeps } from './deps.js';
+import { assertMayWrite, mayWrite } from './key-scope.js';
 
 const ADMIN_ROLES = new Set(['owner', 'admin']);
 
@@ -31,6 +32,7 @@ export class Access {
   }
 
   canWrite(d: Datapack): boolean {
+    if (!mayWrite(this.caller)) return false;
     if (d.scope === 'organization') return this.isOrgAdmin(d.ownerId);
     return this.canRead(d);
   }
@@ -45,7 +47,13 @@ export class Access {
     if (!d || !this.canRead(d)) throw new CairnError('not_found', `No ${what} with that id is visible to you; list your datapacks to see what you can use.`);
   }
 
+  /** Refuses any change by a read-only caller; every write verb passes through here or assertWrite. */
+  assertMayWrite(): void {
+    assertMayWrite(this.caller);
+  }
+
   assertWrite(d: Datapack): void {
+    this.assertMayWrite();
     if (this.canWrite(d)) return;
     const why =
       d.scope === 'organization'

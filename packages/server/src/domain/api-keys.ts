@@ -3,15 +3,33 @@ import { displayParts, generateApiKey, hashApiKey } from '../auth/api-keys/key-f
 import { CairnError } from '../errors/cairn-error.js';
 import type { ApiKeyRecord } from '../store/types.js';
 import type { DomainDeps } from './deps.js';
+import { KEY_SCOPES, type KeyScope } from './key-scope.js';
 import { parse } from './parse-input.js';
 
 const keyName = z.string().trim().min(1, 'give the key a name').max(64);
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** The longest lifetime a key may be given; beyond it, choose no expiry. */
+export const MAX_KEY_DAYS = 3650;
+
+/** How a key is scoped and when it expires, as an adapter received it (checked here, not there). */
+export interface KeyOptions {
+  /** `read` or `read-write` (default). */
+  scope?: unknown;
+  /** A date (`2027-01-31`, the key works through that day, UTC) or an ISO timestamp; null or absent: no expiry. */
+  expiresAt?: unknown;
+  /** Days from now; the alternative to `expiresAt`. */
+  expiresInDays?: unknown;
+}
 
 /** Mints a named key for a user. The plaintext key is in the result and nowhere else, ever. */
-export async function createApiKey(deps: DomainDeps, userId: string, name: string): Promise<{ key: string; record: ApiKeyRecord }> {
+export async function createApiKey(deps: DomainDeps, userId: string, name: string, options: KeyOptions = {}): Promise<{ key: string; record: ApiKeyRecord }> {
+  const validName = parse(keyName, name);
+  const scope = parseScope(options.scope);
+  const createdAt = deps.now();
+  const expiresAt = parseExpiry(options, createdAt);
   const key = generateApiKey();
   const record: ApiKeyRecord = {
-    id: deps.newId('key'), userId, name: parse(keyName, name), ...displayParts(key), createdAt: deps.now(),
+    id: deps.newId('key'), userId, name: validName, ...displayParts(key), scope, createdAt, expiresAt,
     revokedAt: null, lastUsedAt: null, lastUsedClient: null,
   };
   await deps.store.insertApiKey(record, hashApiKey(key));
@@ -31,4 +49,66 @@ export async function revokeApiKey(deps: DomainDeps, id: string, ownerId?: strin
   const at = deps.now();
   await deps.store.revokeApiKey(id, at);
   return { ...key, revokedAt: at };
+}
+
+/** Whether a stored key may still be used at `now`: neither revoked nor past its expiry. Checked on every request. */
+export function keyState(record: Pick<ApiKeyRecord, 'revokedAt' | 'expiresAt'>, now: string): 'active' | 'revoked' | 'expired' {
+  if (record.revokedAt) return 'revoked';
+  if (record.expiresAt !== null && Date.parse(record.expiresAt) <= Date.parse(now)) return 'expired';
+  return 'active';
+}
+
+/**
+ * Reads the CLI's `--expires` value: `30d`, `90d` (any number of days), a date `YYYY-MM-DD`, or `never`.
+ * Returns the options createApiKey checks further (range, future).
+ */
+export function parseExpiresFlag(value: string): Pick<KeyOptions, 'expiresAt' | 'expiresInDays'> {
+  const text = value.trim().toLowerCase();
+  if (text === 'never') return {};
+  const days = /^(\d{1,6})d$/.exec(text);
+  if (days) return { expiresInDays: Number(days[1]) };
+  if (/^\d{4}-\d{2}-\d{2}$/.test(text)) return { expiresAt: text };
+  throw new CairnError('invalid_input', `--expires must be a number of days such as 30d or 90d, a date such as 2027-01-31, or "never" (got "${value.slice(0, 40)}").`);
+}
+
+function parseScope(raw: unknown): KeyScope {
+  if (raw === undefined || raw === null) return 'read-write';
+  if (typeof raw === 'string' && (KEY_SCOPES as readonly string[]).includes(raw)) return raw as KeyScope;
+  throw new CairnError('invalid_input', `The key scope must be "read" (list, search, guidance, get) or "read-write" (everything) (got ${JSON.stringify(raw)?.slice(0, 40)}).`);
+}
+
+function parseExpiry(options: KeyOptions, now: string): string | null {
+  const { expiresAt, expiresInDays } = options;
+  const hasAt = expiresAt !== undefined && expiresAt !== null && expiresAt !== '';
+  const hasDays = expiresInDays !== undefined && expiresInDays !== null;
+  if (hasAt && hasDays) throw new CairnError('invalid_input', 'Give either expiresAt or expiresInDays, not both.');
+  const nowMs = Date.parse(now);
+  if (hasDays) {
+    if (typeof expiresInDays !== 'number' || !Number.isInteger(expiresInDays) || expiresInDays < 1 || expiresInDays > MAX_KEY_DAYS) {
+      throw new CairnError('invalid_input', `The expiry must be a whole number of days from 1 to ${MAX_KEY_DAYS} (got ${JSON.stringify(expiresInDays)?.slice(0, 40)}); omit it for a key that never expires.`);
+    }
+    return new Date(nowMs + expiresInDays * DAY_MS).toISOString();
+  }
+  if (!hasAt) return null;
+  const at = typeof expiresAt === 'string' ? expiryInstant(expiresAt.trim()) : undefined;
+  if (at === undefined) {
+    throw new CairnError('invalid_input', `The expiry date must be a date such as 2027-01-31 or an ISO timestamp such as 2027-01-31T12:00:00Z (got ${JSON.stringify(expiresAt)?.slice(0, 40)}).`);
+  }
+  if (at <= nowMs) throw new CairnError('invalid_input', `The expiry ${new Date(at).toISOString()} is not in the future; choose a later date, or no expiry.`);
+  if (at > nowMs + MAX_KEY_DAYS * DAY_MS) throw new CairnError('invalid_input', `The expiry is more than ${MAX_KEY_DAYS} days away; choose an earlier date, or no expiry.`);
+  return new Date(at).toISOString();
+}
+
+/** A date means "through that day (UTC)"; a timestamp needs an explicit offset so it is not read in the server's zone. */
+function expiryInstant(text: string): number | undefined {
+  const date = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (date) {
+    const start = Date.UTC(Number(date[1]), Number(date[2]) - 1, Number(date[3]));
+    // Date.UTC rolls 2027-02-30 over to March; refuse it instead.
+    if (new Date(start).toISOString().slice(0, 10) !== text) return undefined;
+    return start + DAY_MS - 1;
+  }
+  if (!z.iso.datetime({ offset: true }).safeParse(text).success) return undefined;
+  const ms = Date.parse(text);
+  return Number.isNaN(ms) ? undefined : ms;
 }

@@ -1,3 +1,5 @@
+import type { KeyScope } from '../store/types.js';
+
 /** Who is asking, and through what; every domain verb takes one. */
 export interface Caller {
   userId: string;
@@ -5,4 +7,6 @@ export interface Caller {
   client: string | null;
   via: 'api_key' | 'legacy_api_key' | 'oauth' | 'session' | 'cli';
   keyId?: string;
+  /** What the credential allows: a `read` key reaches only the reading verbs. Sessions, the CLI and OAuth `mcp` grants are read-write. */
+  scope: KeyScope;
 }

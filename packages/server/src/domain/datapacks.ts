@@ -45,6 +45,7 @@ export function readableDatapacks(deps: DomainDeps, access: Access): Promise<Dat
 
 /** Creates a datapack at the requested scope if the caller may. */
 export async function createDatapack(deps: DomainDeps, access: Access, raw: z.input<typeof createDatapackInput>): Promise<Datapack> {
+  access.assertMayWrite();
   const input = parse(createDatapackInput, raw);
   const { ownerId, organizationId } = resolveOwner(access, input);
   const now = deps.now();

@@ -97,5 +97,7 @@ function assertMember(access: Access, organizationId: string): void {
 
 function assertAdmin(access: Access, organizationId: string): void {
   assertMember(access, organizationId);
+  // Every admin verb changes something, so a read-only key stops here whatever its owner's role.
+  access.assertMayWrite();
   if (!access.isOrgAdmin(organizationId)) throw new CairnError('forbidden', 'Only organization admins and owners can do this; ask one of them.');
 }

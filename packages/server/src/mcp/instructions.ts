@@ -9,3 +9,6 @@ When to use Cairn:
 - Search before saving; if save_entry reports a near-duplicate, update that entry instead.
 
 Never save secrets, API keys, passwords or tokens. When you use something from Cairn, say which entry it came from.`;
+
+/** Added for a read-only key, so the agent does not offer to save and then fail. */
+export const READ_ONLY_INSTRUCTIONS = `This connection uses a read-only Cairn API key: list_datapacks, search, get_guidance and get_entry work; save_entry, update_entry, delete_entry and create_datapack are refused. If the user wants something saved, tell them to connect with a read-write key (Cairn portal: Settings > API Keys > Generate API key, "Read and write").`;

@@ -14,7 +14,9 @@ import { listDatapacksTool } from './tools/list-datapacks.js';
 import { saveEntryTool } from './tools/save-entry.js';
 import { searchEntriesTool } from './tools/search-entries.js';
 import { updateEntryTool } from './tools/update-entry.js';
-import { SERVER_INSTRUCTIONS } from './instructions.js';
+import { READ_ONLY_INSTRUCTIONS, SERVER_INSTRUCTIONS } from './instructions.js';
+import { isWriteTool, refuseWriteToolCalls } from './read-only-gate.js';
+import { mayWrite } from '../domain/key-scope.js';
 
 /** Every tool Cairn serves, in the order tools/list shows them. */
 export const TOOLS = [
@@ -37,9 +39,12 @@ export const SERVER_INFO = { name: 'cairn', version: '0.1.0' };
  */
 export function createServerFactory(deps: DomainDeps, log: Logger): McpServerFactory {
   const prepared: PreparedTool[] = TOOLS.map(prepareTool);
+  const writeTools = new Set(TOOLS.filter(isWriteTool).map((t) => t.name));
   return ({ authInfo }) => {
     const caller = authInfo?.extra?.caller as Caller | undefined;
-    const server = new McpServer(SERVER_INFO, { instructions: SERVER_INSTRUCTIONS, capabilities: { tools: {} } });
+    const readOnly = !caller || !mayWrite(caller);
+    const instructions = readOnly ? `${SERVER_INSTRUCTIONS}\n\n${READ_ONLY_INSTRUCTIONS}` : SERVER_INSTRUCTIONS;
+    const server = new McpServer(SERVER_INFO, { instructions, capabilities: { tools: {} } });
     let access: Promise<Access> | undefined;
     for (const { definition, inputSchema, outputSchema } of prepared) {
       server.registerTool(
@@ -57,6 +62,8 @@ export function createServerFactory(deps: DomainDeps, log: Logger): McpServerFac
         },
       );
     }
+    // Write tools stay listed (one tool list for every client, and the agent learns why a save fails); calling one is refused here.
+    if (readOnly) refuseWriteToolCalls(server, writeTools);
     return server;
   };
 }

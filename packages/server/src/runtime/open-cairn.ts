@@ -35,7 +35,8 @@ export async function openCairn(config: CairnConfig, options: { log?: Logger; st
       return created;
     });
     const domain = createDomainDeps(store);
-    const keys = new KeyVerifier(store);
+    // A closure, not domain.now itself: tests that move the domain's clock move expiry with it.
+    const keys = new KeyVerifier(store, undefined, () => domain.now());
     const oauth = new OAuthTokenVerifier(auth, mcpResource(config.baseUrl));
     const mcpAuth = { config, keys, oauth, log };
     const http = createHttpApp({ domain, auth, mcpAuth, keys, baseUrl: config.baseUrl, oauthAllowLoopback: config.oauthAllowLoopback, oauthClientSchemes: config.oauthClientSchemes, captureTurnsPerMinute: config.captureTurnsPerMinute, installerPublished: config.installerPublished, log });

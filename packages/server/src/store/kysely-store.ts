@@ -277,8 +277,8 @@ export abstract class KyselyStore implements Store {
     await this.db
       .insertInto('api_key')
       .values({
-        id: r.id, user_id: r.userId, name: r.name, start: r.start, last4: r.last4, key_hash: keyHash,
-        created_at: r.createdAt, revoked_at: r.revokedAt, last_used_at: r.lastUsedAt, last_used_client: r.lastUsedClient,
+        id: r.id, user_id: r.userId, name: r.name, start: r.start, last4: r.last4, key_hash: keyHash, scope: r.scope,
+        created_at: r.createdAt, expires_at: r.expiresAt, revoked_at: r.revokedAt, last_used_at: r.lastUsedAt, last_used_client: r.lastUsedClient,
       })
       .execute();
   }
@@ -379,8 +379,8 @@ function toDatapack(r: Selectable<Database['datapack']>): Datapack {
 
 function toApiKey(r: Selectable<Database['api_key']>): ApiKeyRecord {
   return {
-    id: r.id, userId: r.user_id, name: r.name, start: r.start, last4: r.last4, createdAt: iso(r.created_at),
-    revokedAt: r.revoked_at ? iso(r.revoked_at) : null, lastUsedAt: r.last_used_at ? iso(r.last_used_at) : null,
+    id: r.id, userId: r.user_id, name: r.name, start: r.start, last4: r.last4, scope: r.scope, createdAt: iso(r.created_at),
+    expiresAt: r.expires_at ? iso(r.expires_at) : null, revokedAt: r.revoked_at ? iso(r.revoked_at) : null, lastUsedAt: r.last_used_at ? iso(r.last_used_at) : null,
     lastUsedClient: r.last_used_client,
   };
 }

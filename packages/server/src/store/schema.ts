@@ -74,7 +74,9 @@ interface ApiKeyTable {
   start: string;
   last4: string;
   key_hash: string;
+  scope: 'read' | 'read-write';
   created_at: Timestamp;
+  expires_at: Timestamp | null;
   revoked_at: Timestamp | null;
   last_used_at: Timestamp | null;
   last_used_client: string | null;

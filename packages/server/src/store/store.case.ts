@@ -7,7 +7,7 @@ import { CairnError } from '../errors/cairn-error.js';
 import type { TestCairn } from '../testing/test-cairn.js';
 import { type TestTenant, createTenant } from '../testing/tenants.js';
 import type { KyselyStore } from './kysely-store.js';
-import type { Datapack, Entry } from './types.js';
+import type { ApiKeyRecord, Datapack, Entry } from './types.js';
 
 /**
  * The one conformance suite every store backend runs against a real database.
@@ -149,11 +149,13 @@ export function runStoreConformance(backend: string, start: () => Promise<TestCa
     test('API keys: lookup by hash, newest first, revoke once, usage only moves forward', async () => {
       const deps = createDomainDeps(store);
       const base = { userId: tenant.owner.id, start: 'cairn_tkn_abcd', last4: 'wxyz', revokedAt: null, lastUsedAt: null, lastUsedClient: null };
-      const older = { ...base, id: deps.newId('key'), name: 'older', createdAt: tick() };
-      const newer = { ...base, id: deps.newId('key'), name: 'newer', createdAt: tick() };
+      const older: ApiKeyRecord = { ...base, id: deps.newId('key'), name: 'older', scope: 'read-write', createdAt: tick(), expiresAt: null };
+      const newer: ApiKeyRecord = { ...base, id: deps.newId('key'), name: 'newer', scope: 'read', createdAt: tick(), expiresAt: '2026-04-01T12:30:45.678Z' };
       await store.insertApiKey(older, `hash-${older.id}`);
       await store.insertApiKey(newer, `hash-${newer.id}`);
       assert.deepEqual(await store.findApiKeyByHash(`hash-${older.id}`), older);
+      assert.deepEqual(await store.findApiKeyByHash(`hash-${newer.id}`), newer, 'scope and expiry round-trip to the millisecond');
+      assert.deepEqual(await store.getApiKey(newer.id), newer);
       assert.equal(await store.findApiKeyByHash('nope'), undefined);
       const names = (await store.listApiKeys(tenant.owner.id)).map((k) => k.name);
       assert.ok(names.indexOf('newer') < names.indexOf('older'));
@@ -166,6 +168,22 @@ export function runStoreConformance(backend: string, start: () => Promise<TestCa
       await store.recordKeyUsage([{ id: newer.id, at: '2020-01-01T00:00:00.000Z', client: 'stale-client' }]);
       const used = (await store.getApiKey(newer.id))!;
       assert.deepEqual([used.lastUsedAt, used.lastUsedClient], [late, 'later-client']);
+      assert.deepEqual([used.scope, used.expiresAt], ['read', newer.expiresAt], 'usage leaves scope and expiry alone');
+    });
+
+    test('API keys made before scopes existed read back as read-write without expiry; an unknown scope is refused', async () => {
+      const id = newId('key');
+      // The columns the first migration made, and nothing else: what a row written by an older Cairn holds.
+      await sql`INSERT INTO api_key (id, user_id, name, start, last4, key_hash, created_at)
+        VALUES (${id}, ${tenant.owner.id}, 'legacy', 'cairn_tkn_lega', 'acy1', ${`hash-${id}`}, ${tick()})`.execute(store.db);
+      const legacy = (await store.getApiKey(id))!;
+      assert.deepEqual([legacy.scope, legacy.expiresAt], ['read-write', null]);
+      const bad = newId('key');
+      await assert.rejects(
+        sql`INSERT INTO api_key (id, user_id, name, start, last4, key_hash, created_at, scope)
+          VALUES (${bad}, ${tenant.owner.id}, 'bad', 'cairn_tkn_badd', 'bad1', ${`hash-${bad}`}, ${tick()}, 'admin')`.execute(store.db),
+      );
+      assert.equal(await store.getApiKey(bad), undefined);
     });
   });
 }

@@ -60,6 +60,9 @@ export interface SearchHit {
   score: number;
 }
 
+/** What a key may do: `read` reaches only the reading verbs; `read-write` everything a key may do. */
+export type KeyScope = 'read' | 'read-write';
+
 /** An API key as stored: never the key itself. */
 export interface ApiKeyRecord {
   id: string;
@@ -67,7 +70,10 @@ export interface ApiKeyRecord {
   name: string;
   start: string;
   last4: string;
+  scope: KeyScope;
   createdAt: string;
+  /** After this instant the key is refused exactly like a revoked one; null: it never expires. */
+  expiresAt: string | null;
   revokedAt: string | null;
   lastUsedAt: string | null;
   lastUsedClient: string | null;

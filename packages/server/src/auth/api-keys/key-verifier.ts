@@ -1,3 +1,4 @@
+import { keyState } from '../../domain/api-keys.js';
 import type { Store } from '../../store/store.js';
 import type { ApiKeyRecord, KeyUsage } from '../../store/types.js';
 import { hashApiKey, isWellFormedApiKey } from './key-format.js';
@@ -14,6 +15,8 @@ export class KeyVerifier {
   constructor(
     private readonly store: Store,
     flushIntervalMs = 15_000,
+    /** The clock expiry is judged by (the domain's, so tests can move time). */
+    private readonly now: () => string = () => new Date().toISOString(),
   ) {
     if (flushIntervalMs > 0) {
       this.timer = setInterval(() => void this.flush().catch(() => {}), flushIntervalMs);
@@ -21,11 +24,15 @@ export class KeyVerifier {
     }
   }
 
-  /** The key's record when it is well-formed, known and not revoked; otherwise undefined. */
+  /**
+   * The key's record when it is well-formed, known, not revoked and not expired; otherwise undefined.
+   * Revocation and expiry are judged on every call against the current clock, never remembered,
+   * so a revoked or expired key stops at once (and the same on every instance).
+   */
   async verify(key: string): Promise<ApiKeyRecord | undefined> {
     if (!isWellFormedApiKey(key)) return undefined;
     const record = await this.store.findApiKeyByHash(hashApiKey(key));
-    return record && !record.revokedAt ? record : undefined;
+    return record && keyState(record, this.now()) === 'active' ? record : undefined;
   }
 
   /** Notes that a key was used now by a client; persisted on the next flush. */

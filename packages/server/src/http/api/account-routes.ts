@@ -48,8 +48,8 @@ export function createAccountRoutes(deps: DomainDeps, auth: Auth): Hono<ApiEnv> 
   });
   routes.get('/keys', async (c) => c.json({ keys: await listApiKeys(deps, sessionUser(c)) }));
   routes.post('/keys', async (c) => {
-    const { name } = (await c.req.json()) as { name?: string };
-    return c.json(await createApiKey(deps, sessionUser(c), name ?? ''), 201);
+    const { name, scope, expiresAt, expiresInDays } = (await c.req.json()) as { name?: string; scope?: unknown; expiresAt?: unknown; expiresInDays?: unknown };
+    return c.json(await createApiKey(deps, sessionUser(c), name ?? '', { scope, expiresAt, expiresInDays }), 201);
   });
   routes.delete('/keys/:id', async (c) => c.json({ key: await revokeApiKey(deps, c.req.param('id'), sessionUser(c)) }));
 

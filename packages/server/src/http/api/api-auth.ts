@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { KeyVerifier } from '../../auth/api-keys/key-verifier.js';
 import type { Auth } from '../../auth/better-auth.js';
 import type { Caller } from '../../domain/caller.js';
+import { assertMayWrite } from '../../domain/key-scope.js';
 import { CairnError } from '../../errors/cairn-error.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -22,7 +23,7 @@ export function apiAuth(auth: Auth, keys: KeyVerifier, portalOrigin: string): Mi
       const record = match ? await keys.verify(match[1]!) : undefined;
       if (!record) throw new CairnError('unauthenticated', 'Send a valid API key as "Authorization: Bearer cairn_tkn_…" (Settings > API Keys > Generate API key).');
       keys.noteUse(record.id, client);
-      c.set('caller', { userId: record.userId, client, via: 'api_key', keyId: record.id });
+      c.set('caller', { userId: record.userId, client, via: 'api_key', keyId: record.id, scope: record.scope });
       return next();
     }
     const session = await auth.api.getSession({ headers: c.req.raw.headers });
@@ -32,7 +33,18 @@ export function apiAuth(auth: Auth, keys: KeyVerifier, portalOrigin: string): Mi
       throw new CairnError('forbidden', 'This change must come from the Cairn portal itself (the Origin header did not match); reload the portal and try again.');
     }
     // Provenance names the client; for a signed-in browser that is the portal, not the browser's User-Agent.
-    c.set('caller', { userId: session.user.id, client: 'cairn-portal', via: 'session' });
+    c.set('caller', { userId: session.user.id, client: 'cairn-portal', via: 'session', scope: 'read-write' });
+    return next();
+  };
+}
+
+/**
+ * The JSON API's one read-only gate: a read-scoped key may use the safe methods only; any other
+ * method answers 403 with the message that says how to get a read-write key (before the body is read).
+ */
+export function refuseWritesForReadOnlyKeys(): MiddlewareHandler<ApiEnv> {
+  return async (c, next) => {
+    if (!SAFE_METHODS.has(c.req.method)) assertMayWrite(c.get('caller'));
     return next();
   };
 }

@@ -12,7 +12,7 @@ import { deleteEntry, getEntry, listEntries, saveEntry, searchEntries, updateEnt
 import { getGuidance } from '../../domain/guidance.js';
 import { createSetupCode, exchangeSetupCode } from '../../domain/setup-codes.js';
 import { createAccountRoutes, createPublicAccountRoutes } from './account-routes.js';
-import { type ApiEnv, apiAuth } from './api-auth.js';
+import { type ApiEnv, apiAuth, refuseWritesForReadOnlyKeys } from './api-auth.js';
 import { createOAuthAppsRoutes } from './oauth-apps-routes.js';
 
 /** `/api/v1`: the JSON API over the same domain verbs as the MCP tools and the CLI. */
@@ -22,7 +22,7 @@ export function createApiRoutes(deps: DomainDeps, auth: Auth, keys: KeyVerifier,
   // The exchange is authenticated by the one-time code itself; it sits before the auth middleware.
   api.post('/setup-codes/exchange', async (c) => c.json(await exchangeSetupCode(deps, await c.req.json())));
   api.route('/', createPublicAccountRoutes(deps, auth, baseUrl, installerPublished));
-  api.use('*', apiAuth(auth, keys, origin));
+  api.use('*', apiAuth(auth, keys, origin), refuseWritesForReadOnlyKeys());
   api.route('/', createAccountRoutes(deps, auth));
   api.route('/', createOAuthAppsRoutes(auth));
   api.post('/setup-codes', async (c) => c.json(await createSetupCode(deps, c.get('caller').userId), 201));

@@ -102,4 +102,11 @@ export const postgresMigrations: Record<string, Migration> = {
         used_by text)`.execute(db);
     },
   },
+  '0005_api_key_scope_expiry': {
+    async up(db: Kysely<unknown>) {
+      // Keys made before scopes existed could do everything, so they stay read-write and never expire.
+      await sql`ALTER TABLE api_key ADD COLUMN scope text NOT NULL DEFAULT 'read-write' CHECK (scope IN ('read', 'read-write'))`.execute(db);
+      await sql`ALTER TABLE api_key ADD COLUMN expires_at timestamptz`.execute(db);
+    },
+  },
 };

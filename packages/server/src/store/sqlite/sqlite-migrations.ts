@@ -111,4 +111,11 @@ export const sqliteMigrations: Record<string, Migration> = {
         used_by TEXT)`.execute(db);
     },
   },
+  '0005_api_key_scope_expiry': {
+    async up(db: Kysely<unknown>) {
+      // Keys made before scopes existed could do everything, so they stay read-write and never expire.
+      await sql`ALTER TABLE api_key ADD COLUMN scope TEXT NOT NULL DEFAULT 'read-write' CHECK (scope IN ('read', 'read-write'))`.execute(db);
+      await sql`ALTER TABLE api_key ADD COLUMN expires_at TEXT`.execute(db);
+    },
+  },
 };
