@@ -1,4 +1,4 @@
-import { createApiKey, listApiKeys, revokeApiKey } from '../domain/api-keys.js';
+import { createApiKey, keyState, listApiKeys, parseExpiresFlag, revokeApiKey } from '../domain/api-keys.js';
 import { addUserToTeam, createTeam, createUser } from '../domain/accounts.js';
 import { createSetupCode } from '../domain/setup-codes.js';
 import { CairnError } from '../errors/cairn-error.js';
@@ -21,9 +21,17 @@ export async function usersCreate(cairn: Cairn, o: Options): Promise<void> {
 
 /** `cairn keys create`: prints the key, and only the key, on stdout. */
 export async function keysCreate(cairn: Cairn, o: Options): Promise<void> {
+  const name = required(o, 'name');
+  // Flags are checked before anything is looked up or written, so a typo never leaves a key behind.
+  const scope = str(o.scope);
+  if (scope !== undefined && scope !== 'read' && scope !== 'read-write') {
+    throw new CairnError('invalid_input', `--scope must be "read" (list, search, guidance, get) or "read-write" (everything) (got "${scope.slice(0, 40)}").`);
+  }
+  const expiry = typeof o.expires === 'string' ? parseExpiresFlag(o.expires) : {};
   const user = await userByEmail(cairn, required(o, 'user'));
-  const { key, record } = await createApiKey(cairn.domain, user.id, required(o, 'name'));
-  process.stderr.write(`Created key ${record.id} "${record.name}" for ${user.email}. It is shown only now: store it safely.\n`);
+  const { key, record } = await createApiKey(cairn.domain, user.id, name, { scope, ...expiry });
+  const expires = record.expiresAt ? `expires ${record.expiresAt}` : 'never expires';
+  process.stderr.write(`Created ${record.scope} key ${record.id} "${record.name}" for ${user.email} (${expires}). It is shown only now: store it safely.\n`);
   process.stdout.write(`${key}\n`);
 }
 
@@ -32,10 +40,12 @@ export async function keysList(cairn: Cairn, o: Options): Promise<void> {
   const user = await userByEmail(cairn, required(o, 'user'));
   const keys = await listApiKeys(cairn.domain, user.id);
   if (keys.length === 0) process.stderr.write(`${user.email} has no API keys.\n`);
+  const now = cairn.domain.now();
   for (const k of keys) {
-    const state = k.revokedAt ? `revoked ${k.revokedAt}` : 'active';
+    const state = { active: 'active', revoked: `revoked ${k.revokedAt}`, expired: `expired ${k.expiresAt}` }[keyState(k, now)];
+    const expires = k.expiresAt ? `expires ${k.expiresAt}` : 'no expiry';
     const used = k.lastUsedAt ? `last used ${k.lastUsedAt} by ${k.lastUsedClient ?? 'unknown client'}` : 'never used';
-    process.stdout.write(`${k.id}\t${k.name}\t${k.start}…${k.last4}\tcreated ${k.createdAt}\t${used}\t${state}\n`);
+    process.stdout.write(`${k.id}\t${k.name}\t${k.start}…${k.last4}\t${k.scope}\tcreated ${k.createdAt}\t${expires}\t${used}\t${state}\n`);
   }
 }
 

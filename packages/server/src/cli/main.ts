@@ -10,7 +10,8 @@ const USAGE = `Usage: cairn <command>
 
   serve                                         start Cairn (HOST, PORT, CAIRN_DATA_DIR or DATABASE_URL)
   users create --email E [--name N] [--org NAME] --password-stdin
-  keys create --user E --name N                 prints the new API key (shown only once)
+  keys create --user E --name N [--scope read|read-write] [--expires 30d|90d|YYYY-MM-DD|never]
+                                                prints the new API key (shown only once); default read-write, no expiry
   keys list --user E
   keys revoke <key id>
   setup-codes create --user E                   prints a one-time code for the installer (--setup-code)
@@ -37,7 +38,8 @@ async function main(argv: string[]): Promise<number> {
     strict: true,
     options: {
       email: { type: 'string' }, name: { type: 'string' }, org: { type: 'string' }, user: { type: 'string' },
-      team: { type: 'string' }, 'password-stdin': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      team: { type: 'string' }, scope: { type: 'string' }, expires: { type: 'string' },
+      'password-stdin': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
     },
   });
   const [group, verb, ...rest] = positionals;

@@ -136,6 +136,10 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       assert.deepEqual(await visibleEntries(), before);
       const packs = JSON.parse((await api('/datapacks', { key: tenant.member.key })).body) as { datapacks: { name: string }[] };
       assert.ok(!packs.datapacks.some((d) => d.name === 'Reader API pack' || d.name === 'Conversations'), 'no datapack was created, not even by capture');
+      // A setup code is traded for a read-write key: a read key must not reach it (that would widen its own scope).
+      const code = await api('/setup-codes', { key: readKey, method: 'POST' });
+      assert.equal(code.status, 403, code.body);
+      assert.doesNotMatch(code.body, /cairn_stp_/);
     });
 
     test('a read-write key still writes through both doors', async () => {

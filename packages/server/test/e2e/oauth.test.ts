@@ -66,11 +66,11 @@ async function token(form: Record<string, string>): Promise<Response> {
 }
 
 /** The whole code flow for the tenant's member; returns the token response. */
-async function codeFlow(): Promise<{ clientId: string; access_token: string; refresh_token?: string; code: string; verifier: string }> {
+async function codeFlow(params: Record<string, string> = {}): Promise<{ clientId: string; access_token: string; refresh_token?: string; code: string; verifier: string }> {
   const clientId = await registerClient();
   const cookie = await signIn(server.baseUrl, tenant.member.email);
   const { verifier, challenge } = pkce();
-  const redirect = await authorize(cookie, clientId, { code_challenge: challenge, code_challenge_method: 'S256' });
+  const redirect = await authorize(cookie, clientId, { code_challenge: challenge, code_challenge_method: 'S256', ...params });
   const code = redirect.searchParams.get('code')!;
   assert.ok(code, `no code in ${redirect}`);
   const answer = await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: clientId, code_verifier: verifier });
@@ -413,6 +413,17 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         assert.equal(answer.status, 401);
         assert.match(answer.headers.get('www-authenticate')!, /error="invalid_token"/);
         assert.match(((await answer.json()) as { error: { message: string } }).error.message, /expired/);
+      });
+
+      test('a token granted without the mcp scope gets 403 insufficient_scope naming the scope, and reaches no tool', async () => {
+        const { access_token } = await codeFlow({ scope: 'offline_access' });
+        const answer = await postMcp({ authorization: `Bearer ${access_token}` });
+        assert.equal(answer.status, 403);
+        assert.match(answer.headers.get('www-authenticate')!, /error="insufficient_scope"/);
+        assert.match(answer.headers.get('www-authenticate')!, /scope="mcp"/);
+        const body = await answer.text();
+        assert.match((JSON.parse(body) as { error: { message: string } }).error.message, /not granted the "mcp" scope/);
+        assert.ok(!body.includes('list_datapacks'));
       });
 
       test('an unknown bearer token that is not an API key gets 401 invalid_token', async () => {
