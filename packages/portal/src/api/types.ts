@@ -65,7 +65,11 @@ export interface ApiKeyRecord {
   name: string;
   start?: string | null;
   last4?: string | null;
+  /** `read` reaches list, search, guidance and get only; older servers send none (read-write). */
+  scope?: 'read' | 'read-write';
   createdAt: string;
+  /** Null or absent: the key never expires. */
+  expiresAt?: string | null;
   revokedAt?: string | null;
   lastUsedAt?: string | null;
   lastUsedClient?: string | null;

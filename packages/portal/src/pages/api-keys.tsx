@@ -7,7 +7,18 @@ import { RevokeDialog } from '../ui/revoke-dialog.js';
 import { useLoad } from '../ui/use-load.js';
 import { clientLabel } from './people.js';
 
-/** Settings > API Keys: generate (shown once), list (start…last4, last use), revoke. */
+/** How long a new key may live; `undefined` days means it never expires. */
+const EXPIRY_CHOICES: { label: string; days?: number }[] = [
+  { label: 'No expiry' },
+  { label: '30 days', days: 30 },
+  { label: '90 days', days: 90 },
+  { label: '365 days', days: 365 },
+];
+
+const scopeLabel = (k: Pick<ApiKeyRecord, 'scope'>) => (k.scope === 'read' ? 'Read only' : 'Read and write');
+const isExpired = (k: Pick<ApiKeyRecord, 'expiresAt'>, now = Date.now()) => !!k.expiresAt && Date.parse(k.expiresAt) <= now;
+
+/** Settings > API Keys: generate (scope, expiry; shown once), list (start…last4, access, expiry, last use), revoke. */
 export function ApiKeysPage() {
   const { data, error, loading, reload } = useLoad(() => api<{ keys: ApiKeyRecord[] }>('GET', '/api/v1/keys'));
   const [dialog, setDialog] = useState<{ kind: 'generate' } | { kind: 'revoke'; key: ApiKeyRecord }>();
@@ -41,17 +52,21 @@ export function ApiKeysPage() {
             <tr>
               <th scope="col">Name</th>
               <th scope="col">Key</th>
+              <th scope="col">Access</th>
               <th scope="col">Created</th>
+              <th scope="col">Expires</th>
               <th scope="col">Last used</th>
               <th scope="col"><span className="visually-hidden">Actions</span></th>
             </tr>
           </thead>
           <tbody>
             {keys.map((k) => (
-              <tr key={k.id} className={k.revokedAt ? 'revoked' : undefined}>
+              <tr key={k.id} className={k.revokedAt || isExpired(k) ? 'revoked' : undefined}>
                 <td data-label="Name" className="strong">{k.name}</td>
                 <td data-label="Key"><code>{k.start ?? 'cairn_tkn_'}…{k.last4 ?? ''}</code></td>
+                <td data-label="Access"><span className={`badge ${k.scope === 'read' ? 'scope-personal' : 'scope-team'}`}>{scopeLabel(k)}</span></td>
                 <td data-label="Created"><When at={k.createdAt} /></td>
+                <td data-label="Expires"><Expiry at={k.expiresAt} /></td>
                 <td data-label="Last used">
                   <When at={k.lastUsedAt} never="Never" />
                   {k.lastUsedClient && <span className="muted small"> by {clientLabel(k.lastUsedClient)}</span>}
@@ -85,18 +100,30 @@ export function ApiKeysPage() {
   );
 }
 
+/** The expiry cell: the date, "Never", or an "Expired" badge once it has passed (the key then works no more). */
+function Expiry({ at }: { at: string | null | undefined }) {
+  if (!at) return <span className="muted">Never</span>;
+  const date = new Date(at);
+  const day = date.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+  if (isExpired({ expiresAt: at })) return <span className="badge revoked-badge" title={date.toLocaleString()}>Expired {day}</span>;
+  return <time dateTime={date.toISOString()} title={date.toLocaleString()}>{day}</time>;
+}
+
 function GenerateKeyDialog({ onClose }: { onClose: () => void }) {
-  const [key, setKey] = useState<{ key: string; name: string }>();
+  const [key, setKey] = useState<{ key: string; record: ApiKeyRecord }>();
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const submit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    const name = String(new FormData(e.currentTarget).get('name') ?? '').trim();
+    const form = new FormData(e.currentTarget);
+    const name = String(form.get('name') ?? '').trim();
+    const scope = form.get('scope') === 'read' ? 'read' : 'read-write';
+    const days = Number(form.get('expires') ?? 0);
     setBusy(true);
     setError(undefined);
     try {
-      const r = await api<{ key: string; record: ApiKeyRecord }>('POST', '/api/v1/keys', { name });
-      setKey({ key: r.key, name: r.record?.name ?? name });
+      const r = await api<{ key: string; record: ApiKeyRecord }>('POST', '/api/v1/keys', { name, scope, ...(days > 0 && { expiresInDays: days }) });
+      setKey({ key: r.key, record: { ...r.record, name: r.record?.name ?? name } });
     } catch (err) {
       setError(messageOf(err));
     } finally {
@@ -110,12 +137,18 @@ function GenerateKeyDialog({ onClose }: { onClose: () => void }) {
           <p><strong>Copy or download this key now.</strong> It is shown only this once: after you close this dialog, nobody — not you, not an admin — can see it again. If you lose it, revoke it and generate a new one.</p>
         </div>
         <div className="field">
-          <label htmlFor="new-api-key">API key “{key.name}”</label>
+          <label htmlFor="new-api-key">API key “{key.record.name}”</label>
           <input id="new-api-key" readOnly value={key.key} className="mono" onFocus={(e) => e.currentTarget.select()} />
+          <small className="hint">
+            {scopeLabel(key.record)}
+            {key.record.scope === 'read' && ' (list, search, guidance and reading entries; saving is refused)'}
+            {' · '}
+            {key.record.expiresAt ? <>expires <Expiry at={key.record.expiresAt} /></> : 'never expires'}
+          </small>
         </div>
         <div className="form-actions start">
           <CopyButton text={key.key} label="Copy API key" className="button" />
-          <button type="button" className="button secondary" onClick={() => downloadText(`cairn-api-key-${slug(key.name)}.txt`, `${key.key}\n`)}>
+          <button type="button" className="button secondary" onClick={() => downloadText(`cairn-api-key-${slug(key.record.name)}.txt`, `${key.key}\n`)}>
             Download
           </button>
         </div>
@@ -130,6 +163,29 @@ function GenerateKeyDialog({ onClose }: { onClose: () => void }) {
           <span>Key name</span>
           <input name="name" required maxLength={64} autoFocus placeholder="Claude Code on my laptop" />
           <small className="hint">Name it after where it will be used, so you know which one to revoke.</small>
+        </label>
+        <fieldset className="field">
+          <legend>Access</legend>
+          <div className="radio-row">
+            <label className="radio">
+              <input type="radio" name="scope" value="read-write" defaultChecked />
+              <span>Read and write</span>
+            </label>
+            <label className="radio">
+              <input type="radio" name="scope" value="read" />
+              <span>Read only</span>
+            </label>
+          </div>
+          <small className="hint">Read only: list, search, guidance and reading entries; saving, changing and deleting are refused. Give a read-only key to clients that only need to look things up.</small>
+        </fieldset>
+        <label className="field">
+          <span>Expires</span>
+          <select name="expires" aria-label="Expires" defaultValue="0">
+            {EXPIRY_CHOICES.map((c) => (
+              <option key={c.label} value={c.days ?? 0}>{c.label}</option>
+            ))}
+          </select>
+          <small className="hint">An expired key stops working, just like a revoked one. Generate a new key before then.</small>
         </label>
         {error && <ErrorNotice message={error} />}
         <div className="form-actions">

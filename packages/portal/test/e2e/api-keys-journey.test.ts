@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { CLIENTS, INSTALLER_USER_AGENT } from '@cairn/clients';
 import type { Page } from 'playwright-core';
+import { displayParts, generateApiKey, hashApiKey } from '../../../server/src/auth/api-keys/key-format.js';
 import { type BridgeEntry, listDatapacksThrough } from './bridge.js';
 import { openBrowser, shot, signUpFirst, skipReason, startPortalServer } from './harness.js';
 
@@ -24,6 +25,31 @@ after(async () => {
   await b?.close();
   await server?.close();
 });
+
+/** A tools/call over /mcp, as a client with this key would send it; the JSON-RPC answer. */
+async function mcpCall(key: string, name: string, args: Record<string, unknown>): Promise<{ result?: unknown; error?: { code: number; message: string } }> {
+  const answer = await fetch(server.mcpUrl, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${key}`, 'User-Agent': INSTALLER_USER_AGENT, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-06-18' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
+  });
+  const text = await answer.text();
+  const data = text.split('\n').find((l) => l.startsWith('data: '))?.slice(6) ?? text;
+  return JSON.parse(data) as { result?: unknown; error?: { code: number; message: string } };
+}
+
+/** A key whose expiry has passed, stored the way an old key would be (the portal cannot make one). */
+async function createExpiredKey(email: string, name: string): Promise<string> {
+  const store = server.cairn.cairn.store;
+  const user = (await store.findUserByEmail(email))!;
+  const key = generateApiKey();
+  const day = 86_400_000;
+  await store.insertApiKey(
+    { id: `key_${name.replace(/\W/g, '').toLowerCase()}`, userId: user.id, name, ...displayParts(key), scope: 'read-write', createdAt: new Date(Date.now() - 40 * day).toISOString(), expiresAt: new Date(Date.now() - day).toISOString(), revokedAt: null, lastUsedAt: null, lastUsedClient: null },
+    hashApiKey(key),
+  );
+  return key;
+}
 
 const datapacksWith = (key: string) => fetch(`${server.baseUrl}/api/v1/datapacks`, { headers: { Authorization: `Bearer ${key}`, 'User-Agent': INSTALLER_USER_AGENT } });
 
@@ -56,6 +82,42 @@ test('Generate API key → shown once → Manual snippet from Connect works thro
   await row.getByText(`…${key.slice(-4)}`).waitFor();
   assert.equal((await page.content()).includes(key), false);
   assert.equal((await datapacksWith(key)).status, 200);
+  await row.getByText('Read and write').waitFor();
+  assert.equal(await row.getByRole('cell').nth(4).textContent(), 'Never', 'no expiry');
+
+  // A read-only key that expires in 90 days: the dialog offers both, the list shows both.
+  await page.getByRole('button', { name: 'Generate API key' }).click();
+  const genRead = page.getByRole('dialog', { name: 'Generate API key' });
+  await genRead.getByLabel('Key name').fill('CI reader');
+  await genRead.getByRole('radio', { name: 'Read only' }).check();
+  await genRead.getByLabel('Expires').selectOption({ label: '90 days' });
+  await shot(page, 'api-key-generate-read-only');
+  await genRead.getByRole('button', { name: 'Generate' }).click();
+  const shownRead = page.getByRole('dialog', { name: 'Your new API key' });
+  const readKey = await shownRead.getByLabel(/API key “CI reader”/).inputValue();
+  await shownRead.getByText(/Read only .*saving is refused/).waitFor();
+  await shownRead.getByRole('button', { name: /I have saved it/ }).click();
+  const readRow = page.getByRole('row', { name: /CI reader/ });
+  await readRow.getByText('Read only').waitFor();
+  const expiresText = (await readRow.getByRole('cell').nth(4).textContent())!;
+  const inNinetyDays = new Date(Date.now() + 90 * 24 * 60 * 60 * 1000).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
+  assert.equal(expiresText, inNinetyDays, 'the list shows the expiry date');
+  const stored = (await server.cairn.cairn.store.listApiKeys((await server.cairn.cairn.store.findUserByEmail('grace@example.com'))!.id)).find((k) => k.name === 'CI reader')!;
+  assert.deepEqual([stored.scope, Math.round((Date.parse(stored.expiresAt!) - Date.parse(stored.createdAt)) / 86_400_000)], ['read', 90]);
+
+  // The read-only key reads, and an MCP write with it is refused with a JSON-RPC error that says what to do.
+  assert.equal((await datapacksWith(readKey)).status, 200);
+  const write = await mcpCall(readKey, 'save_entry', { kind: 'note', title: 'From a reader', content: 'Must not be stored.' });
+  assert.equal(write.result, undefined);
+  assert.match(write.error?.message ?? '', /read-only.*Settings > API Keys/);
+  const search = await fetch(`${server.baseUrl}/api/v1/search?q=reader`, { headers: { Authorization: `Bearer ${key}` } });
+  assert.deepEqual(((await search.json()) as { results: unknown[] }).results, [], 'nothing was stored');
+
+  // A key past its expiry is marked, and refused like a revoked one.
+  const expired = await createExpiredKey('grace@example.com', 'Old script');
+  await page.reload();
+  await page.getByRole('row', { name: /Old script/ }).getByText(/^Expired /).waitFor();
+  assert.equal((await datapacksWith(expired)).status, 401);
   await shot(page, 'api-keys');
 
   // Datapacks > Connect > Claude Desktop > Manual: the bridge entry with a key made right there.
