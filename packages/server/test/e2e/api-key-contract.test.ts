@@ -82,18 +82,21 @@ describe('the API-key contract on /mcp', () => {
     assert.equal(answer.headers['www-authenticate'], `Bearer resource_metadata="${server.baseUrl}/.well-known/oauth-protected-resource/mcp", scope="mcp offline_access"`);
   });
 
-  test('unknown, revoked and malformed keys get the same 401; a bad checksum never reaches the database', async () => {
+  test('unknown, revoked, expired and malformed keys get the same 401; a bad checksum never reaches the database', async () => {
     const { key: revoked, record } = await createApiKey(server.cairn.domain, tenant.member.id, 'to revoke');
     assert.ok(served(await post(server.mcpUrl, { authorization: `Bearer ${revoked}`, 'user-agent': UA })), 'works before revocation');
     await revokeApiKey(server.cairn.domain, record.id);
+    const { key: expired, record: expiring } = await createApiKey(server.cairn.domain, tenant.member.id, 'to expire', { expiresInDays: 1 });
+    assert.ok(served(await post(server.mcpUrl, { authorization: `Bearer ${expired}`, 'user-agent': UA })), 'works before it expires');
+    await server.cairn.store.db.updateTable('api_key').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('id', '=', expiring.id).execute();
     const unknown = generateApiKey();
     const badChecksum = `${tenant.member.key.slice(0, -1)}${tenant.member.key.endsWith('A') ? 'B' : 'A'}`;
     const answers = [];
-    for (const key of [unknown, revoked, badChecksum, 'cairn_tkn_short', 'sk-something-else']) {
+    for (const key of [unknown, revoked, expired, badChecksum, 'cairn_tkn_short', 'sk-something-else']) {
       const before = lookups;
       answers.push(await post(server.mcpUrl, { authorization: `Bearer ${key}`, 'user-agent': UA }));
       const looked = lookups - before;
-      assert.equal(looked, key === unknown || key === revoked ? 1 : 0, `database lookups for ${key.slice(0, 14)}…`);
+      assert.equal(looked, [unknown, revoked, expired].includes(key) ? 1 : 0, `database lookups for ${key.slice(0, 14)}…`);
     }
     for (const a of answers) {
       assert.equal(a.status, 401);
