@@ -35,6 +35,9 @@ function authOptions(s: AuthSettings) {
     basePath: AUTH_BASE_PATH,
     emailAndPassword: { enabled: true },
     telemetry: { enabled: false },
+    // Unexpected errors (a lost database above all) reach Cairn's error handler, which answers 503 for an
+    // outage, instead of becoming better-auth's bare 500 and a stack trace on the console.
+    onAPIError: { throw: true },
     logger: { level: 'warn', log: (level: string, message: string) => authLog(s, level, message) },
     plugins: [organization(orgOptions), oauthProvider(oauthProviderOptions(s.baseUrl, s.cimdAllowLoopbackForTests ? { allowHttp: true, allowLoopback: true } : {}, s.oauthAllowLoopback ?? true))],
   } satisfies BetterAuthOptions;

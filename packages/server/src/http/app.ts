@@ -4,6 +4,7 @@ import type { KeyVerifier } from '../auth/api-keys/key-verifier.js';
 import type { Auth } from '../auth/better-auth.js';
 import { CairnError, httpStatusFor } from '../errors/cairn-error.js';
 import type { McpAuthDeps } from '../auth/mcp-auth.js';
+import { isDatabaseUnavailable, unavailableJsonResponse } from '../errors/database-unavailable.js';
 import type { DomainDeps } from '../domain/deps.js';
 import type { Logger } from '../log/logger.js';
 import { createApiRoutes } from './api/api-routes.js';
@@ -11,6 +12,7 @@ import { installerRoute } from './install-route.js';
 import { portalRoute, redirectUrisFromAuth } from './portal-route.js';
 import { createMcpRoute } from './mcp-route.js';
 import { createOAuthRoutes } from './oauth-routes.js';
+import { type Readiness, readinessRoute, unavailableIfDatabaseDown } from './readiness.js';
 
 /** Everything the HTTP edge needs, built once by openCairn. */
 export interface HttpDeps {
@@ -23,6 +25,7 @@ export interface HttpDeps {
   oauthClientSchemes: string[];
   captureTurnsPerMinute: number;
   installerPublished: boolean;
+  readiness: Readiness;
   log: Logger;
 }
 
@@ -30,12 +33,14 @@ export interface HttpDeps {
 export function createHttpApp(deps: HttpDeps): { app: Hono; close: () => Promise<void> } {
   const app = new Hono();
   const mcp = createMcpRoute(deps.domain, deps.mcpAuth, deps.log);
+  // Liveness (the process answers) and readiness (its database answers): see README, "Load balancers".
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  app.get('/readyz', readinessRoute(deps.readiness));
   app.get('/install/cairn-mcp-installer.tgz', installerRoute());
   app.all('/mcp', mcp.route);
   // Before better-auth's catch-all and the JSON 404 for /.well-known/*.
   app.route('/', createOAuthRoutes({ auth: deps.auth, baseUrl: deps.baseUrl, allowLoopback: deps.oauthAllowLoopback, clientSchemes: deps.oauthClientSchemes }));
-  app.on(['GET', 'POST'], '/api/auth/*', (c) => deps.auth.handler(c.req.raw));
+  app.on(['GET', 'POST'], '/api/auth/*', async (c) => unavailableIfDatabaseDown(await deps.auth.handler(c.req.raw), deps.readiness));
   app.route('/api/v1', createApiRoutes(deps.domain, deps.auth, deps.keys, deps.baseUrl, deps.captureTurnsPerMinute, deps.installerPublished));
   // Unknown API and discovery paths answer JSON 404s; they must never fall through to the portal's HTML.
   for (const prefix of ['/api/*', '/.well-known/*', '/install/*']) {
@@ -48,6 +53,7 @@ export function createHttpApp(deps: HttpDeps): { app: Hono; close: () => Promise
     if (error instanceof CairnError) {
       return c.json({ error: { code: error.code, message: error.message, ...(error.details && { details: error.details }) } }, httpStatusFor[error.code] as 400);
     }
+    if (isDatabaseUnavailable(error)) return unavailableJsonResponse();
     if (error instanceof SyntaxError) return c.json({ error: { code: 'invalid_input', message: 'The request body is not valid JSON.' } }, 400);
     deps.log.error('request failed', { path: c.req.path, error: error.message });
     return c.json({ error: { code: 'internal_error', message: 'Cairn could not handle this request; the server log has the details.' } }, 500);

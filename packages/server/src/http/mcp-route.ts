@@ -2,8 +2,9 @@ import { createMcpHandler } from '@modelcontextprotocol/server';
 import type { Context } from 'hono';
 import { type McpAuthDeps, authenticateMcpRequest } from '../auth/mcp-auth.js';
 import type { DomainDeps } from '../domain/deps.js';
+import { isDatabaseUnavailable, unavailableJsonRpcResponse } from '../errors/database-unavailable.js';
 import type { Logger } from '../log/logger.js';
-import { createServerFactory } from '../mcp/server-factory.js';
+import { type OutageLatch, createServerFactory } from '../mcp/server-factory.js';
 
 /** The `/mcp` endpoint: the contract's auth gate, then the stateless MCP handler (no per-process session state). */
 export function createMcpRoute(deps: DomainDeps, authDeps: McpAuthDeps, log: Logger) {
@@ -11,14 +12,67 @@ export function createMcpRoute(deps: DomainDeps, authDeps: McpAuthDeps, log: Log
     onerror: (error) => log.debug('mcp request rejected', { error: error.message }),
   });
   const route = async (c: Context): Promise<Response> => {
-    const auth = await authenticateMcpRequest(c.req.raw, authDeps);
+    let auth: Awaited<ReturnType<typeof authenticateMcpRequest>>;
+    try {
+      auth = await authenticateMcpRequest(c.req.raw, authDeps);
+    } catch (error) {
+      if (isDatabaseUnavailable(error)) return unavailableJsonRpcResponse(await jsonRpcId(c.req.raw));
+      throw error;
+    }
     if (!auth.ok) return auth.response;
     const { caller } = auth;
+    const outage: OutageLatch = {};
     const response = await handler.fetch(c.req.raw, {
-      authInfo: { token: `cairn:${caller.via}:${caller.keyId ?? caller.userId}`, clientId: caller.keyId ?? caller.userId, scopes: [], extra: { caller } },
+      authInfo: { token: `cairn:${caller.via}:${caller.keyId ?? caller.userId}`, clientId: caller.keyId ?? caller.userId, scopes: [], extra: { caller, outage } },
     });
     for (const [name, value] of Object.entries(auth.responseHeaders)) response.headers.set(name, value);
-    return response;
+    return unavailableIfTripped(response, outage);
   };
   return { route, close: () => handler.close() };
+}
+
+/**
+ * A tool call that failed on an unreachable database becomes HTTP 503 with a JSON-RPC error, so clients
+ * and load balancers see the outage instead of a 200. A streamed (SSE) answer is held until its first
+ * event: a stateless call's first event is its result, so the latch is settled by then.
+ */
+async function unavailableIfTripped(response: Response, outage: OutageLatch): Promise<Response> {
+  if (outage.tripped) {
+    await response.body?.cancel().catch(() => {});
+    return unavailableJsonRpcResponse(outage.tripped.id);
+  }
+  if (!response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) return response;
+  const reader = response.body.getReader();
+  const first = await reader.read();
+  // Re-read: the tool may have tripped the latch while the first event was awaited.
+  const tripped = (outage as OutageLatch).tripped;
+  if (tripped) {
+    await reader.cancel().catch(() => {});
+    return unavailableJsonRpcResponse(tripped.id);
+  }
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      if (first.done) controller.close();
+      else controller.enqueue(first.value);
+    },
+    async pull(controller) {
+      const next = await reader.read();
+      if (next.done) controller.close();
+      else controller.enqueue(next.value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+/** The id of the JSON-RPC request in the body, or null when there is none to read (batch, notification, bad JSON). */
+async function jsonRpcId(req: Request): Promise<string | number | null> {
+  try {
+    // Read only small bodies: this answer is a courtesy, and /mcp bodies are bounded elsewhere.
+    if (Number(req.headers.get('content-length') ?? Infinity) > 1024 * 1024) return null;
+    const id = (JSON.parse(await req.text()) as { id?: unknown }).id;
+    return typeof id === 'string' || typeof id === 'number' ? id : null;
+  } catch {
+    return null;
+  }
 }

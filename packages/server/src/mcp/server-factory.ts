@@ -4,6 +4,7 @@ import { loadAccess } from '../domain/access.js';
 import type { Caller } from '../domain/caller.js';
 import type { DomainDeps } from '../domain/deps.js';
 import type { Logger } from '../log/logger.js';
+import { isDatabaseUnavailable } from '../errors/database-unavailable.js';
 import { toolErrorResult } from './tool-error.js';
 import { type PreparedTool, type ToolContext, prepareTool, toolResult } from './tool-definition.js';
 import { createDatapackTool } from './tools/create-datapack.js';
@@ -30,6 +31,14 @@ export const TOOLS = [
   createDatapackTool,
 ];
 
+/**
+ * Set by a tool whose call failed because the database is unreachable, so that the `/mcp` route can
+ * answer HTTP 503 with a JSON-RPC error instead of a tool result (see mcp-route.ts).
+ */
+export interface OutageLatch {
+  tripped?: { id: string | number };
+}
+
 /** Server name and version reported in the initialize result. */
 export const SERVER_INFO = { name: 'cairn', version: '0.1.0' };
 
@@ -45,18 +54,20 @@ export function createServerFactory(deps: DomainDeps, log: Logger): McpServerFac
     const readOnly = !caller || !mayWrite(caller);
     const instructions = readOnly ? `${SERVER_INSTRUCTIONS}\n\n${READ_ONLY_INSTRUCTIONS}` : SERVER_INSTRUCTIONS;
     const server = new McpServer(SERVER_INFO, { instructions, capabilities: { tools: {} } });
+    const outage = authInfo?.extra?.outage as OutageLatch | undefined;
     let access: Promise<Access> | undefined;
     for (const { definition, inputSchema, outputSchema } of prepared) {
       server.registerTool(
         definition.name,
         { title: definition.title, description: definition.description, inputSchema, outputSchema, annotations: definition.annotations },
-        async (input: unknown) => {
+        async (input: unknown, mcpContext: { mcpReq: { id: string | number } }) => {
           if (!caller) return toolErrorResult(new Error('unauthenticated request reached a tool'), log);
           const ctx: ToolContext = { deps, caller, access: () => (access ??= loadAccess(deps, caller)) };
           try {
             const { structured, text } = await definition.run(input, ctx);
             return toolResult(structured, text);
           } catch (error) {
+            if (outage && isDatabaseUnavailable(error)) outage.tripped = { id: mcpContext.mcpReq.id };
             return toolErrorResult(error, log, definition.name);
           }
         },

@@ -7,6 +7,7 @@ import { type Auth, createAuth } from '../auth/better-auth.js';
 import type { CairnConfig } from '../config/load-config.js';
 import { type DomainDeps, createDomainDeps } from '../domain/deps.js';
 import { createHttpApp } from '../http/app.js';
+import { Readiness } from '../http/readiness.js';
 import { type Logger, createLogger } from '../log/logger.js';
 import type { KyselyStore } from '../store/kysely-store.js';
 import { openStore } from './open-store.js';
@@ -27,6 +28,7 @@ export interface Cairn {
 export async function openCairn(config: CairnConfig, options: { log?: Logger; store?: KyselyStore } = {}): Promise<Cairn> {
   const log = options.log ?? createLogger(config.logLevel);
   const store = options.store ?? openStore(config);
+  store.health.useLog(log);
   try {
     const auth = await store.withStartupLock(async () => {
       const secret = config.authSecret ?? (await store.getOrInitSetting('auth_secret', randomBytes(32).toString('base64url')));
@@ -39,7 +41,8 @@ export async function openCairn(config: CairnConfig, options: { log?: Logger; st
     const keys = new KeyVerifier(store, undefined, () => domain.now());
     const oauth = new OAuthTokenVerifier(auth, mcpResource(config.baseUrl));
     const mcpAuth = { config, keys, oauth, log };
-    const http = createHttpApp({ domain, auth, mcpAuth, keys, baseUrl: config.baseUrl, oauthAllowLoopback: config.oauthAllowLoopback, oauthClientSchemes: config.oauthClientSchemes, captureTurnsPerMinute: config.captureTurnsPerMinute, installerPublished: config.installerPublished, log });
+    const readiness = new Readiness(store);
+    const http = createHttpApp({ domain, auth, mcpAuth, keys, baseUrl: config.baseUrl, oauthAllowLoopback: config.oauthAllowLoopback, oauthClientSchemes: config.oauthClientSchemes, captureTurnsPerMinute: config.captureTurnsPerMinute, installerPublished: config.installerPublished, readiness, log });
     return {
       config, store, auth, domain, keys, log, app: http.app,
       async close() {

@@ -1,5 +1,6 @@
 import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely';
 import { CairnError } from '../errors/cairn-error.js';
+import { DatabaseHealth } from './database-health.js';
 import type { Database } from './schema.js';
 import type { Store } from './store.js';
 import type {
@@ -30,8 +31,11 @@ export const ENTRY_COLUMNS = [
 /** Everything both backends share; each dialect adds its connection, migrations and full-text search. */
 export abstract class KyselyStore implements Store {
   abstract readonly dialect: 'sqlite' | 'postgres';
-
-  constructor(readonly db: Kysely<Database>) {}
+  constructor(
+    readonly db: Kysely<Database>,
+    /** Outage bookkeeping: logs once when the database becomes unreachable and once when it is back. */
+    readonly health = new DatabaseHealth(),
+  ) {}
 
   abstract migrate(): Promise<void>;
   abstract withStartupLock<T>(work: () => Promise<T>): Promise<T>;
@@ -40,6 +44,11 @@ export abstract class KyselyStore implements Store {
 
   async close(): Promise<void> {
     await this.db.destroy();
+  }
+
+  /** Throws unless the database answers a trivial query (the readiness probe). */
+  async ping(): Promise<void> {
+    await sql`SELECT 1`.execute(this.db);
   }
 
   async getOrInitSetting(name: string, candidate: string): Promise<string> {

@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { ENTRY_COLUMNS, KyselyStore, toEntry } from '../kysely-store.js';
+import { DatabaseHealth } from '../database-health.js';
 import { runMigrations } from '../run-migrations.js';
 import type { Database } from '../schema.js';
 import { searchTerms } from '../search-terms.js';
@@ -10,9 +11,13 @@ import { postgresMigrations } from './postgres-migrations.js';
 /** Arbitrary but fixed: every Cairn instance must use the same key. */
 const STARTUP_LOCK_KEY = 0x636169726e; // "cairn"
 
+/** How long to wait for a connection (new, or a free one from the pool) before answering 503. */
+export const CONNECT_TIMEOUT_MS = 5_000;
+
 /** Opens a connection pool; many Cairn instances may share the database behind it. */
 export function openPostgresPool(connectionString: string): pg.Pool {
-  return new pg.Pool({ connectionString, max: 10 });
+  // keepAlive: a peer that vanished without closing (network partition) is noticed instead of waited on forever.
+  return new pg.Pool({ connectionString, max: 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
 }
 
 /** The scale-out backend: PostgreSQL, tsvector for search. */
@@ -20,12 +25,29 @@ export class PostgresStore extends KyselyStore {
   readonly dialect = 'postgres';
 
   constructor(readonly pool: pg.Pool) {
-    super(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }));
+    const health = new DatabaseHealth();
+    const connect = () => pool.connect().catch((error: unknown) => {
+      health.noteError(error);
+      throw error;
+    });
+    super(new Kysely<Database>({ dialect: new PostgresDialect({ pool: { connect, end: () => pool.end() } }) }), health);
+    this.connect = connect;
+    // A pooled connection the server drops (restart, pg_terminate_backend, network) emits 'error';
+    // unheard, Node ends the process. Idle ones reach the pool's listener, checked-out ones their own.
+    // The pool discards a broken client (idle at once, checked-out on release); the next query opens a new one.
+    pool.on('error', (error) => this.health.noteConnectionError(error));
+    pool.on('connect', (client) => {
+      client.on('error', (error) => this.health.noteConnectionError(error));
+      this.health.noteReachable();
+    });
   }
+
+  /** A connection from the pool; a failure to get one counts towards the outage state. */
+  private readonly connect: () => Promise<pg.PoolClient>;
 
   async withStartupLock<T>(work: () => Promise<T>): Promise<T> {
     // A session-level advisory lock on a connection of its own: the work itself uses the pool.
-    const client = await this.pool.connect();
+    const client = await this.connect();
     try {
       await client.query('SELECT pg_advisory_lock($1)', [STARTUP_LOCK_KEY]);
       try {

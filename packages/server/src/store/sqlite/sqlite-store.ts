@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { accessSync, constants, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
@@ -36,6 +36,12 @@ export class SqliteStore extends KyselyStore {
 
   async migrate(): Promise<void> {
     await runMigrations(this.db, sqliteMigrations);
+  }
+
+  /** The open handle keeps answering after its file is deleted, so the file itself is checked too. */
+  override async ping(): Promise<void> {
+    if (!this.database.memory) accessSync(this.database.name, constants.R_OK | constants.W_OK);
+    this.database.prepare('SELECT 1').get();
   }
 
   async searchEntries(query: SearchQuery): Promise<SearchHit[]> {
