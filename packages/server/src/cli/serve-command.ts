@@ -6,6 +6,11 @@ import { listen, stopListening } from '../runtime/serve.js';
 /** `cairn serve`: runs until SIGINT/SIGTERM, then drains and closes everything. */
 export async function runServe(config: CairnConfig): Promise<number> {
   const cairn = await openCairn(config);
+  // Safety net: background work that failed only because the database is unreachable must not end the
+  // instance (it is logged once per outage); any other unhandled rejection still ends it, as by default.
+  process.on('unhandledRejection', (reason) => {
+    if (!cairn.store.health.noteError(reason)) throw reason;
+  });
   const { server } = await listen(cairn);
   const users = await cairn.store.countUsers();
   const lines = [

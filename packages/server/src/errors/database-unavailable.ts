@@ -33,7 +33,7 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
 }
 
 /** A short description for the log: the code and message, never a connection string. */
-export function describeDatabaseError(error: unknown): Record<string, string> {
+export function describeDatabaseError(error: unknown): { code?: string; message: string } {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   return { ...(typeof code === 'string' && { code }), message: typeof message === 'string' ? message.replace(/\w+:\/\/[^\s]*/g, '<url>') : String(error) };
 }
