@@ -14,10 +14,6 @@ export class DatabaseHealth {
     this.log = log;
   }
 
-  get unreachable(): boolean {
-    return this.down;
-  }
-
   /** Notes a failure; returns whether it means the database is unreachable. */
   noteError(error: unknown): boolean {
     if (!isDatabaseUnavailable(error)) return false;

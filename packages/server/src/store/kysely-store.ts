@@ -31,6 +31,7 @@ export const ENTRY_COLUMNS = [
 /** Everything both backends share; each dialect adds its connection, migrations and full-text search. */
 export abstract class KyselyStore implements Store {
   abstract readonly dialect: 'sqlite' | 'postgres';
+
   constructor(
     readonly db: Kysely<Database>,
     /** Outage bookkeeping: logs once when the database becomes unreachable and once when it is back. */

@@ -12,7 +12,8 @@ import { type CairnProcess, startCairnProcess } from '../../src/testing/cairn-pr
 import { callTool, connectMcpClient } from '../../src/testing/mcp-client.js';
 import { createTestDatabase, postgresTestUrl } from '../../src/testing/postgres.js';
 import { type PrivatePostgres, startPrivatePostgres } from '../../src/testing/private-postgres.js';
-import { freePort } from '../../src/testing/test-cairn.js';
+import { isDatabaseUnavailable } from '../../src/errors/database-unavailable.js';
+import { type TestCairn, freePort, startTestCairn } from '../../src/testing/test-cairn.js';
 import { createTenant } from '../../src/testing/tenants.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -309,6 +310,37 @@ describe('PostgreSQL: a full restart of the database server during a stream of w
     assert.equal(server.output().match(/database unreachable/g)?.length, 1, `one outage, logged once:\n${server.output()}`);
     assert.match(server.output(), /database reachable again/);
     await assertExactlyOnce(pgServer.url, traffic);
+  });
+});
+
+describe('PostgreSQL: API-key usage written in the background survives an outage', { skip: 'skip' in target ? target.skip : undefined }, () => {
+  let server: TestCairn;
+  before(async () => {
+    server = await startTestCairn({ postgresServerUrl: 'url' in target ? target.url : '' });
+  });
+  after(async () => {
+    await server?.close();
+  });
+
+  test('a usage flush that meets the outage fails softly, keeps the usage, and writes it once the database is back', async () => {
+    const { cairn } = server;
+    const key = (await createTenant(cairn)).owner.key;
+    const record = (await cairn.keys.verify(key))!;
+    cairn.keys.noteUse(record.id, 'outage-probe/1.0');
+    const admin = new pg.Client({ connectionString: 'url' in target ? target.url : '' });
+    await admin.connect();
+    const dbName = new URL(cairn.config.databaseUrl!).pathname.slice(1);
+    try {
+      await admin.query(`ALTER DATABASE ${dbName} ALLOW_CONNECTIONS false`);
+      await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [dbName]);
+      await assert.rejects(cairn.keys.flush(), (error) => isDatabaseUnavailable(error));
+    } finally {
+      await admin.query(`ALTER DATABASE ${dbName} ALLOW_CONNECTIONS true`);
+      await admin.end();
+    }
+    assert.equal((await cairn.store.getApiKey(record.id))?.lastUsedClient, null, 'nothing was written during the outage');
+    await cairn.keys.flush();
+    assert.equal((await cairn.store.getApiKey(record.id))?.lastUsedClient, 'outage-probe/1.0', 'the usage kept for the next flush is written');
   });
 });
 

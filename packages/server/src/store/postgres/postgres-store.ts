@@ -32,9 +32,9 @@ export class PostgresStore extends KyselyStore {
     });
     super(new Kysely<Database>({ dialect: new PostgresDialect({ pool: { connect, end: () => pool.end() } }) }), health);
     this.connect = connect;
-    // A pooled connection the server drops (restart, pg_terminate_backend, network) emits 'error';
-    // unheard, Node ends the process. Idle ones reach the pool's listener, checked-out ones their own.
-    // The pool discards a broken client (idle at once, checked-out on release); the next query opens a new one.
+    // A pooled connection the server drops (restart, pg_terminate_backend, network) emits 'error', and
+    // an unheard 'error' ends the process. The pool hears idle clients; checked-out ones need their own
+    // listener. Either way the pool discards the broken client and the next query opens a new one.
     pool.on('error', (error) => this.health.noteConnectionError(error));
     pool.on('connect', (client) => {
       client.on('error', (error) => this.health.noteConnectionError(error));
