@@ -3,6 +3,7 @@ import { type AuthContext, type BetterAuthOptions, betterAuth } from 'better-aut
 import { getMigrations } from 'better-auth/db/migration';
 import { getOrgAdapter, organization } from 'better-auth/plugins/organization';
 import type { Kysely } from 'kysely';
+import { isDatabaseUnavailable } from '../errors/database-unavailable.js';
 import type { Logger } from '../log/logger.js';
 import { AUTH_BASE_PATH, oauthProviderOptions } from './oauth/oauth-options.js';
 
@@ -38,7 +39,7 @@ function authOptions(s: AuthSettings) {
     // Unexpected errors (a lost database above all) reach Cairn's error handler, which answers 503 for an
     // outage, instead of becoming better-auth's bare 500 and a stack trace on the console.
     onAPIError: { throw: true },
-    logger: { level: 'warn', log: (level: string, message: string) => authLog(s, level, message) },
+    logger: { level: 'warn', log: (level: string, message: string, ...args: unknown[]) => authLog(s, level, message, args) },
     plugins: [organization(orgOptions), oauthProvider(oauthProviderOptions(s.baseUrl, s.cimdAllowLoopbackForTests ? { allowHttp: true, allowLoopback: true } : {}, s.oauthAllowLoopback ?? true))],
   } satisfies BetterAuthOptions;
 }
@@ -47,8 +48,10 @@ function authOptions(s: AuthSettings) {
 // type mismatch: seventeen lines on every start that read like corruption. Only that false alarm is dropped.
 const SQLITE_ARRAY_FALSE_ALARM = /has a different type in the database\. Expected string\[\] but got TEXT\.$/;
 
-function authLog(s: AuthSettings, level: string, message: string): void {
+function authLog(s: AuthSettings, level: string, message: string, args: unknown[] = []): void {
   if (s.dialect === 'sqlite' && SQLITE_ARRAY_FALSE_ALARM.test(message)) return;
+  // A lost database is logged once per outage by the store, not once per request here.
+  if (args.some((a) => isDatabaseUnavailable(a))) return;
   if (level === 'error') s.log.error(`auth: ${message}`);
   else s.log.warn(`auth: ${message}`);
 }

@@ -48,13 +48,15 @@ export function createHttpApp(deps: HttpDeps): { app: Hono; close: () => Promise
   }
   // Last: every other GET is a portal page (the API, /mcp and /install are matched above).
   app.get('*', portalRoute({ redirectUrisFor: redirectUrisFromAuth(deps.auth) }));
-  app.onError((error, c) => {
+  app.onError(async (error, c) => {
     if (error instanceof HTTPException) return error.getResponse();
     if (error instanceof CairnError) {
       return c.json({ error: { code: error.code, message: error.message, ...(error.details && { details: error.details }) } }, httpStatusFor[error.code] as 400);
     }
-    if (isDatabaseUnavailable(error)) return unavailableJsonResponse();
     if (error instanceof SyntaxError) return c.json({ error: { code: 'invalid_input', message: 'The request body is not valid JSON.' } }, 400);
+    // better-auth rethrows some database failures as its own "500" without the cause: while the database
+    // does not answer, an unexpected error is the outage's 503.
+    if (isDatabaseUnavailable(error) || !(await deps.readiness.ready())) return unavailableJsonResponse();
     deps.log.error('request failed', { path: c.req.path, error: error.message });
     return c.json({ error: { code: 'internal_error', message: 'Cairn could not handle this request; the server log has the details.' } }, 500);
   });

@@ -10,6 +10,7 @@ import { loadConfig } from '../../src/config/load-config.js';
 import { openCairn } from '../../src/runtime/open-cairn.js';
 import { type CairnProcess, startCairnProcess } from '../../src/testing/cairn-process.js';
 import { callTool, connectMcpClient } from '../../src/testing/mcp-client.js';
+import { signIn } from '../../src/testing/oauth-flow.js';
 import { createTestDatabase, postgresTestUrl } from '../../src/testing/postgres.js';
 import { type PrivatePostgres, startPrivatePostgres } from '../../src/testing/private-postgres.js';
 import { isDatabaseUnavailable } from '../../src/errors/database-unavailable.js';
@@ -137,10 +138,11 @@ async function mcpCall(baseUrl: string, key: string, id: number, method: string,
 }
 
 /** A user and API key on the database, made in-process before the server starts (as the CLI would). */
-async function provision(databaseUrl: string, dataDir: string): Promise<string> {
+async function provision(databaseUrl: string, dataDir: string): Promise<{ email: string; key: string }> {
   const cairn = await openCairn(loadConfig({ DATABASE_URL: databaseUrl, CAIRN_DATA_DIR: dataDir, CAIRN_LOG_LEVEL: 'silent' }));
   try {
-    return (await createTenant(cairn)).owner.key;
+    const { owner } = await createTenant(cairn);
+    return { email: owner.email, key: owner.key };
   } finally {
     await cairn.close();
   }
@@ -194,7 +196,7 @@ describe('PostgreSQL: pg_terminate_backend on all of Cairn\'s connections, repea
   before(async () => {
     database = await createTestDatabase(serverUrl);
     dataDir = mkdtempSync(join(tmpdir(), 'cairn-outage-'));
-    key = await provision(database.url, dataDir);
+    ({ key } = await provision(database.url, dataDir));
     server = await startCairnProcess({ DATABASE_URL: database.url, CAIRN_DATA_DIR: dataDir }, await freePort());
   });
   after(async () => {
@@ -254,13 +256,14 @@ describe('PostgreSQL: a full restart of the database server during a stream of w
   let postgres: PrivatePostgres | undefined;
   let dataDir: string;
   let key: string;
+  let email: string;
   let server: CairnProcess;
 
   before(async () => {
     // Our own cluster: the shared server on 5432 must never be restarted.
     postgres = await startPrivatePostgres();
     dataDir = mkdtempSync(join(tmpdir(), 'cairn-outage-'));
-    key = await provision(postgres.url, dataDir);
+    ({ key, email } = await provision(postgres.url, dataDir));
     server = await startCairnProcess({ DATABASE_URL: postgres.url, CAIRN_DATA_DIR: dataDir }, await freePort());
   });
   after(async () => {
@@ -275,6 +278,8 @@ describe('PostgreSQL: a full restart of the database server during a stream of w
     traffic.start(2);
     let ackedBeforeRestart: number;
     try {
+      const cookie = await signIn(server.baseUrl, email);
+      const me = () => fetch(`${server.baseUrl}/api/v1/me`, { headers: { cookie }, signal: AbortSignal.timeout(10_000) });
       await sleep(1_500);
       assert.deepEqual(await getJson(`${server.baseUrl}/readyz`), { status: 200, retryAfter: null, body: { status: 'ready' } });
       pgServer.stop('fast');
@@ -286,14 +291,18 @@ describe('PostgreSQL: a full restart of the database server during a stream of w
       assert.deepEqual((await getJson(`${server.baseUrl}/healthz`)).body, { status: 'ok' }, 'liveness does not depend on the database');
       const mcp = await mcpCall(server.baseUrl, key, 99, 'tools/list', {});
       assert.deepEqual(mcp, { status: 503 }, '/mcp answers a JSON-RPC error with 503');
-      const signIn = await fetch(`${server.baseUrl}/api/auth/sign-in/email`, {
+      const signInAnswer = await fetch(`${server.baseUrl}/api/auth/sign-in/email`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', Origin: server.baseUrl },
         body: JSON.stringify({ email: 'nobody@example.test', password: 'not the password' }),
       });
-      assert.equal(signIn.status, 503, `better-auth's routes answer 503 too: ${await signIn.clone().text()}`);
-      assert.equal(signIn.headers.get('retry-after'), '3');
-      assert.equal(((await signIn.json()) as { error: { code: string } }).error.code, 'unavailable');
+      assert.equal(signInAnswer.status, 503, `better-auth's routes answer 503 too: ${await signInAnswer.clone().text()}`);
+      assert.equal(signInAnswer.headers.get('retry-after'), '3');
+      assert.equal(((await signInAnswer.json()) as { error: { code: string } }).error.code, 'unavailable');
+      // better-auth turns a failed session lookup into its own 500 without the cause; the portal must see 503, not a sign-out.
+      const session = await me();
+      assert.equal(session.status, 503, `a portal session request answers 503: ${await session.clone().text()}`);
+      assert.equal(session.headers.get('retry-after'), '3');
       await waitFor('writes to meet the outage', async () => traffic.count('write 503') > writes503 + 3);
       await sleep(1_500);
       assert.equal(server.exited(), undefined, `cairn exited while the database was down:\n${server.output()}`);
@@ -301,6 +310,7 @@ describe('PostgreSQL: a full restart of the database server during a stream of w
       pgServer.start();
       await waitFor('/readyz to say ready again', async () => (await getJson(`${server.baseUrl}/readyz`)).status === 200);
       await waitFor('writes to be acknowledged again', async () => traffic.acked.size > ackedBeforeRestart + 10);
+      assert.equal((await me()).status, 200, 'the portal session outlived the outage');
     } finally {
       await traffic.stop();
     }
