@@ -11,14 +11,8 @@ export function createMcpRoute(deps: DomainDeps, authDeps: McpAuthDeps, log: Log
   const handler = createMcpHandler(createServerFactory(deps, log), {
     onerror: (error) => log.debug('mcp request rejected', { error: error.message }),
   });
-  const route = async (c: Context): Promise<Response> => {
-    let auth: Awaited<ReturnType<typeof authenticateMcpRequest>>;
-    try {
-      auth = await authenticateMcpRequest(c.req.raw, authDeps);
-    } catch (error) {
-      if (isDatabaseUnavailable(error)) return unavailableJsonRpcResponse(await jsonRpcId(c.req.raw));
-      throw error;
-    }
+  const serve = async (c: Context): Promise<Response> => {
+    const auth = await authenticateMcpRequest(c.req.raw, authDeps);
     if (!auth.ok) return auth.response;
     const { caller } = auth;
     const outage: OutageLatch = {};
@@ -27,6 +21,15 @@ export function createMcpRoute(deps: DomainDeps, authDeps: McpAuthDeps, log: Log
     });
     for (const [name, value] of Object.entries(auth.responseHeaders)) response.headers.set(name, value);
     return unavailableIfTripped(response, outage);
+  };
+  const route = async (c: Context): Promise<Response> => {
+    try {
+      return await serve(c);
+    } catch (error) {
+      // Mostly the key or token lookup meeting the outage, before the body was read.
+      if (isDatabaseUnavailable(error)) return unavailableJsonRpcResponse(await jsonRpcId(c.req.raw));
+      throw error;
+    }
   };
   return { route, close: () => handler.close() };
 }
@@ -68,6 +71,7 @@ async function unavailableIfTripped(response: Response, outage: OutageLatch): Pr
 /** The id of the JSON-RPC request in the body, or null when there is none to read (batch, notification, bad JSON). */
 async function jsonRpcId(req: Request): Promise<string | number | null> {
   try {
+    if (req.bodyUsed) return null;
     // Read only small bodies: this answer is a courtesy, and /mcp bodies are bounded elsewhere.
     if (Number(req.headers.get('content-length') ?? Infinity) > 1024 * 1024) return null;
     const id = (JSON.parse(await req.text()) as { id?: unknown }).id;

@@ -291,6 +291,12 @@ describe('PostgreSQL: a full restart of the database server during a stream of w
       assert.deepEqual((await getJson(`${server.baseUrl}/healthz`)).body, { status: 'ok' }, 'liveness does not depend on the database');
       const mcp = await mcpCall(server.baseUrl, key, 99, 'tools/list', {});
       assert.deepEqual(mcp, { status: 503 }, '/mcp answers a JSON-RPC error with 503');
+      // The official SDK client surfaces that as an error saying what happened.
+      await assert.rejects(connectMcpClient(`${server.baseUrl}/mcp`, key), (error: Error & { data?: { status?: number } }) => {
+        assert.equal(error.data?.status, 503);
+        assert.match(error.message, /database unreachable\); retry in 3 s/);
+        return true;
+      });
       const signInAnswer = await fetch(`${server.baseUrl}/api/auth/sign-in/email`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', Origin: server.baseUrl },
