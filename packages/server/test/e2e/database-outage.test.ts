@@ -131,7 +131,7 @@ async function mcpCall(baseUrl: string, key: string, id: number, method: string,
     return { status: res.status, violation: `mcp answered ${res.status} with no JSON-RPC message: ${text.slice(0, 300)}` };
   }
   if (res.status === 200 && message.id === id && message.result && !message.result.isError) return { status: 200 };
-  if (res.status === 503 && message.id === id && message.error?.code === -32003 && res.headers.get('retry-after') === '3' && /database unreachable/.test(message.error.message ?? '')) {
+  if (res.status === 503 && message.id === id && message.error?.code === -32053 && res.headers.get('retry-after') === '3' && /database unreachable/.test(message.error.message ?? '')) {
     return { status: 503 };
   }
   return { status: res.status, violation: `mcp answered ${res.status}: ${text.slice(0, 300)}` };
