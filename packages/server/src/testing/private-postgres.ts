@@ -43,7 +43,8 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     const command = asRoot ? 'runuser' : join(bin, tool);
     const argv = asRoot ? ['-u', 'postgres', '--', join(bin, tool), ...args] : args;
     try {
-      execFileSync(command, argv, { stdio: 'pipe', timeout: 60_000 });
+      // cwd: the postgres user may not be allowed into the checkout (CI runs as root, e.g. under /root).
+      execFileSync(command, argv, { cwd: dir, stdio: 'pipe', timeout: 60_000 });
     } catch (error) {
       const { stderr, stdout } = error as { stderr?: Buffer; stdout?: Buffer };
       const serverLog = existsSync(logFile) ? readFileSync(logFile, 'utf8').slice(-2000) : '';
