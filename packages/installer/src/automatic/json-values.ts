@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import type { ClientId } from '@cairn/clients';
-import { editJson, parseJsonConfig } from '../files/json-edit.js';
+import { appendToJsonArray, editJson, parseJsonConfig, removeFromJsonArray } from '../files/json-edit.js';
 import { readConfig, writeConfig } from '../files/write-config.js';
 import { sameValue } from '../install/edit-entry.js';
 import type { InsertedValue, Manifest } from './manifest.js';
@@ -42,8 +42,10 @@ export function syncValues(manifest: Manifest, client: ClientId, path: string, d
   // Measured before any insertion: two values sharing a new parent both count it as created, whichever goes last.
   const untouched = parseJsonConfig(path, next, false);
   for (const value of desired) {
-    const kept = previous.find((v) => sameSpot(v, value))?.createdFrom;
-    const createdFrom = kept ?? missingFrom(untouched, value.keyPath);
+    const ours = previous.find((v) => sameSpot(v, value));
+    // A value that was there before the installer is the user's: uninstall must not take it away.
+    if (!ours && isPresent(untouched, value)) continue;
+    const createdFrom = ours?.createdFrom ?? missingFrom(untouched, value.keyPath);
     next = insertValue(path, next, value);
     inserted.push({ client, ...value, createdFile, ...(createdFrom !== undefined && { createdFrom }) });
   }
@@ -60,10 +62,14 @@ export function syncValues(manifest: Manifest, client: ClientId, path: string, d
 
 function insertValue(path: string, text: string, desired: DesiredValue): string {
   const current = valueAt(parseJsonConfig(path, text, false), desired.keyPath);
-  if (!desired.arrayItem) return sameValue(current, desired.value) ? text : editJson(text, desired.keyPath, desired.value);
-  const list = Array.isArray(current) ? current : [];
-  if (list.some((item) => sameValue(item, desired.value))) return text;
-  return editJson(text, desired.keyPath, [...list, desired.value]);
+  if (!desired.arrayItem) return sameValue(current, desired.value) ? text : editJson(text, desired.keyPath, desired.value, path);
+  if (Array.isArray(current) && current.some((item) => sameValue(item, desired.value))) return text;
+  return appendToJsonArray(text, desired.keyPath, desired.value, path);
+}
+
+function isPresent(doc: unknown, desired: DesiredValue): boolean {
+  const current = valueAt(doc, desired.keyPath);
+  return desired.arrayItem ? Array.isArray(current) && current.some((item) => sameValue(item, desired.value)) : current !== undefined && sameValue(current, desired.value);
 }
 
 /** The text without the value; undefined when it is no longer there as written (the user changed it), so it stays. */
@@ -71,12 +77,12 @@ function removeValue(path: string, text: string, old: InsertedValue): string | u
   const current = valueAt(parseJsonConfig(path, text, false), old.keyPath);
   if (!old.arrayItem) {
     if (current === undefined) return text;
-    return sameValue(current, old.value) ? pruneCreated(path, editJson(text, old.keyPath, undefined), old) : undefined;
+    return sameValue(current, old.value) ? pruneCreated(path, editJson(text, old.keyPath, undefined, path), old) : undefined;
   }
   if (!Array.isArray(current)) return text;
-  const rest = current.filter((item) => !sameValue(item, old.value));
-  if (rest.length === current.length) return text;
-  return pruneCreated(path, editJson(text, old.keyPath, rest.length === 0 ? undefined : rest), old);
+  const index = current.findIndex((item) => sameValue(item, old.value));
+  if (index < 0) return text;
+  return pruneCreated(path, removeFromJsonArray(text, old.keyPath, index), old);
 }
 
 /** Takes out the containers the installer made to hold the value, once they are empty; ones that were there before stay. */
@@ -88,7 +94,7 @@ function pruneCreated(path: string, text: string, old: InsertedValue): string {
     if (value === undefined) continue;
     const empty = Array.isArray(value) ? value.length === 0 : value !== null && typeof value === 'object' && Object.keys(value).length === 0;
     if (!empty) break;
-    next = editJson(next, spot, undefined);
+    next = editJson(next, spot, undefined, path);
   }
   return next;
 }

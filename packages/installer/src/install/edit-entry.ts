@@ -11,7 +11,7 @@ export function editEntry(client: ClientInfo, config: ConfigInspection, serverNa
     const method = 'bearer_token_env_var' in (entry ?? {}) ? 'api-key' : 'oauth';
     return editTomlTable(config.path, config.text, client.containerKey, serverName, entry, codexTomlTable(serverName, mcpUrl, method));
   }
-  return editJson(config.text, [client.containerKey, serverName], entry);
+  return editJson(config.text, [client.containerKey, serverName], entry, config.path);
 }
 
 /** Deep equality of plain JSON/TOML values, key order included (so a reordered entry is rewritten once, then stable). */
