@@ -35,7 +35,9 @@ export function classifyEntry(value: unknown): EntryInfo | undefined {
 }
 
 function classifyBridge(args: string[], env: Record<string, unknown>): EntryInfo {
-  const url = args.find((a) => /^https?:\/\//.test(a));
+  // The address follows the package; a scheme-less one is still reported (as the entry's address) so it can be diagnosed.
+  const afterPackage = args[args.findIndex((a) => a.startsWith('mcp-remote')) + 1];
+  const url = args.find((a) => /^https?:\/\//.test(a)) ?? (afterPackage !== undefined && !afterPackage.startsWith('-') ? afterPackage : undefined);
   const authHeader = text(env[BRIDGE_AUTH_ENV]);
   const legacyName = Object.keys(env).find((name) => /(^|_)API_KEY$/.test(name));
   const legacy = args.includes('--allow-http') || (legacyName !== undefined && authHeader === undefined);

@@ -24,3 +24,19 @@ export function mcpUrlFor(baseOrMcpUrl: string): string {
   const trimmed = baseOrMcpUrl.trim().replace(/\/+$/, '');
   return trimmed.endsWith('/mcp') ? trimmed : `${trimmed}/mcp`;
 }
+
+/** Why a Cairn address cannot be used as given (no scheme, not http(s), a query…); undefined when it can. */
+export function urlProblem(url: string): string | undefined {
+  const trimmed = url.trim();
+  if (!/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(trimmed)) return 'has no scheme';
+  let parsed: URL;
+  try {
+    parsed = new URL(trimmed);
+  } catch {
+    return 'is not a valid address';
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return 'must start with https:// (or http:// for a server on this machine or network)';
+  if (parsed.search !== '' || parsed.hash !== '' || /[?#]/.test(trimmed)) return 'must have no ?query or #fragment';
+  if (parsed.username !== '' || parsed.password !== '') return 'must not hold a user name or password';
+  return undefined;
+}

@@ -1,6 +1,6 @@
 import type { ClientInfo } from './catalog.js';
 import { type EntryInfo, classifyEntry } from './classify-entry.js';
-import { BRIDGE_AUTH_ENV, BRIDGE_PACKAGE, CODEX_TOKEN_ENV, DEFAULT_SERVER_NAME, INSTALLER_USER_AGENT, KEY_PREFIX } from './constants.js';
+import { BRIDGE_AUTH_ENV, BRIDGE_PACKAGE, CODEX_TOKEN_ENV, DEFAULT_SERVER_NAME, INSTALLER_USER_AGENT, KEY_PREFIX, urlProblem } from './constants.js';
 import { type McpEntry, codexEntry } from './entries.js';
 
 /** What can be wrong with an entry that points at Cairn. */
@@ -12,7 +12,8 @@ export type EntryProblemCode =
   | 'bridge-header-space'
   | 'legacy'
   | 'missing-key'
-  | 'oauth-unsupported';
+  | 'oauth-unsupported'
+  | 'bad-url';
 
 /** One problem of an entry: what is wrong and how to put it right. */
 export interface EntryProblem {
@@ -61,6 +62,13 @@ export function diagnoseEntry(client: ClientInfo, value: unknown): EntryDiagnosi
   const codexEnv = client.id === 'codex' && typeof entry.bearer_token_env_var === 'string';
   if (info.method === 'api-key' && !apiKey && !codexEnv) {
     problems.push({ code: 'missing-key', problem: 'the entry holds no API key', fix: `run the installer again with --api-key or --setup-code (create a key in the portal: Settings > API Keys)` });
+  }
+  const badUrl = info.url === undefined ? undefined : urlProblem(info.url);
+  if (badUrl) {
+    const example = badUrl === 'has no scheme' ? `https://${info.url!.replace(/\/mcp\/?$/, '')}` : 'https://<your Cairn>';
+    problems.unshift({ code: 'bad-url', problem: `the address "${info.url}" ${badUrl}, so the client cannot connect`, fix: `run the installer again with the whole address: --url ${example}` });
+    // The scheme (or the address) cannot be guessed: no rebuilt entry.
+    return { info, ...(apiKey && { apiKey }), problems };
   }
   if (problems.length === 0) return { info, ...(apiKey && { apiKey }), problems };
   const repaired = rebuild(client, entry, info, apiKey);

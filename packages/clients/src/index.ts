@@ -37,6 +37,7 @@ export {
   KEY_PREFIX,
   VERIFICATION_PROMPT,
   mcpUrlFor,
+  urlProblem,
 } from './constants.js';
 export {
   type McpEntry,

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { AUTOMATIC, CLIENT_IDS, CLIENTS, type ClientId, DEFAULT_SERVER_NAME, resolveClientId } from '@cairn/clients';
+import { AUTOMATIC, CLIENT_IDS, CLIENTS, type ClientId, DEFAULT_SERVER_NAME, resolveClientId, urlProblem } from '@cairn/clients';
 import { InstallerError } from '../files/config-error.js';
 import type { InstallRequest } from '../install/context.js';
 
@@ -58,6 +58,7 @@ export function parseCommandLine(argv: string[]): Command {
   if (!client) throw new InstallerError(`--client is required: one of ${CLIENT_IDS.join(', ')}.`, 2);
   if (values.oauth && (values['api-key'] || values['setup-code'])) throw new InstallerError('--oauth takes no key: choose --oauth or an API key, not both (one method per client).', 2);
   checkAutomaticFlags(client, values);
+  if (values.url !== undefined && !values.uninstall) checkUrl(values.url);
   return {
     kind: 'run',
     request: {
@@ -85,4 +86,15 @@ function checkAutomaticFlags(client: ClientId, values: { auto: boolean; 'auto-up
   if (!AUTOMATIC[client]) throw new InstallerError(`Automatic mode (skills and capture hooks) is not available for ${CLIENTS[client].displayName}: only for ${supported}. Without --auto the installer sets up the on-demand connection.`, 2);
   if (client !== 'claude-code' && (values['auto-update'] || values.marketplace !== undefined)) throw new InstallerError('--auto-update and --marketplace are for --client claude-code (its plugin marketplace).', 2);
   if (values.oauth) throw new InstallerError('Automatic mode sends captured turns with an API key: choose --auto or --oauth, not both.', 2);
+}
+
+/** Refuses an address the clients could not use, before anything is written or a setup code is spent (exit 2). */
+function checkUrl(url: string): void {
+  const problem = urlProblem(url);
+  if (!problem) return;
+  const given = url.trim();
+  if (problem === 'has no scheme') {
+    throw new InstallerError(`--url ${given} has no scheme: write the whole address, for example --url https://${given.replace(/\/mcp\/?$/, '')} (or http://… for a test server on this machine). Nothing was written.`, 2);
+  }
+  throw new InstallerError(`--url ${given} ${problem}. Nothing was written.`, 2);
 }

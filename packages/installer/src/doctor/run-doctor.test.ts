@@ -11,6 +11,8 @@ const KEY = 'cairn_tkn_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAA123456';
 const UA = 'cairn-mcp-installer/1.0';
 const headers = { Authorization: `Bearer ${KEY}`, 'User-Agent': UA };
 const bridge = bridgeEntry(URL, KEY) as { command: string; args: string[]; env: Record<string, string> };
+// A second key, so the two bridge entries are not duplicates of each other once repaired.
+const spacedBridge = bridgeEntry(URL, 'cairn_tkn_SSSSSSSSSSSSSSSSSSSSSSSSSSSSSS000000') as typeof bridge;
 
 type Client = Parameters<typeof configPath>[0];
 const write = (path: string, text: string, mode = 0o600) => {
@@ -40,7 +42,7 @@ function repairableFixtures(m: TempMachine) {
   writeJson(m, 'claude-desktop', {
     mcpServers: {
       cairn: { ...bridge, env: { AUTH_TOKEN: `Bearer ${KEY}` } },
-      'cairn-spaced': { ...bridge, args: bridge.args.map((a) => a.replace(/^(Authorization|User-Agent):/, '$1: ')) },
+      'cairn-spaced': { ...spacedBridge, args: spacedBridge.args.map((a) => a.replace(/^(Authorization|User-Agent):/, '$1: ')) },
       other: { command: 'node', args: ['x.js'] },
     },
   });
@@ -83,7 +85,7 @@ test('doctor --fix repairs through the install write path, then a second doctor 
     deepStrictEqual(readJson(configPath('kiro', m)).mcpServers.cairn, { url: URL, headers, autoApprove: ['list_datapacks'] });
     deepStrictEqual(readJson(configPath('windsurf', m)).mcpServers.cairn, { serverUrl: URL, headers });
     const desktop = readJson(configPath('claude-desktop', m)).mcpServers;
-    deepStrictEqual([desktop.cairn, desktop['cairn-spaced'], desktop.other], [bridge, bridge, { command: 'node', args: ['x.js'] }]);
+    deepStrictEqual([desktop.cairn, desktop['cairn-spaced'], desktop.other], [bridge, spacedBridge, { command: 'node', args: ['x.js'] }]);
     deepStrictEqual(readJson(configPath('gemini-cli', m)), { theme: 'dark', mcpServers: { cairn: { type: 'http', url: URL, headers } } });
     const vscode = readFileSync(configPath('vscode', m), 'utf8');
     ok(vscode.includes('// my servers'));

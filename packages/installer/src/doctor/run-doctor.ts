@@ -20,6 +20,7 @@ export async function runDoctor(request: DoctorRequest, machine: Machine, nodeVe
   }
   const nodeProblems = await nodeFindings(machine, nodeVersion, reports);
   let open = 0;
+  let fixable = false;
   for (const report of reports) {
     const where = `${report.path}${report.inUse ? '' : ' (not the file in use: an environment variable points the client elsewhere)'}`;
     const fixed = request.fix ? fixConfig(report) : undefined;
@@ -29,6 +30,7 @@ export async function runDoctor(request: DoctorRequest, machine: Machine, nodeVe
       if (done) say(`Fixed: ${subject}`);
       else {
         open++;
+        if (finding.repair) fixable = true;
         say(`${request.fix ? 'Left for you: ' : ''}${subject}. Fix: ${finding.fix}${request.fix || !finding.repair ? '' : ' (doctor --fix does this)'}`);
       }
     }
@@ -45,7 +47,9 @@ export async function runDoctor(request: DoctorRequest, machine: Machine, nodeVe
   open += nodeProblems.length;
   const entries = reports.reduce((n, r) => n + r.cairnEntries.length, 0);
   if (open === 0) say(`No problems: ${entries} Cairn ${entries === 1 ? 'entry' : 'entries'} in ${reports.length} config ${reports.length === 1 ? 'file' : 'files'} checked.`);
-  else say(`${open} ${open === 1 ? 'problem' : 'problems'}${request.fix ? ' left' : ''}.${request.fix ? '' : ' Run doctor --fix to repair what can be repaired safely.'}`);
+  else if (request.fix) say(`${open} ${open === 1 ? 'problem' : 'problems'} left.`);
+  else if (fixable) say(`${open} ${open === 1 ? 'problem' : 'problems'}. Run doctor --fix to repair what can be repaired safely.`);
+  else say(`${open} ${open === 1 ? 'problem. doctor --fix cannot repair it: follow the Fix above' : 'problems. doctor --fix cannot repair them: follow each Fix above'}.`);
   return open === 0 ? 0 : 1;
 }
 

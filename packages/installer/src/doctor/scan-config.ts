@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { type ClientInfo, type McpEntry, KEY_PREFIX, classifyEntry, diagnoseEntry, looksLikeCairn, mcpUrlFor } from '@cairn/clients';
-import { ConfigParseError } from '../files/config-error.js';
+import { ConfigParseError, ConfigShapeError } from '../files/config-error.js';
+import { installerCommand } from '../cli/self-command.js';
 import type { Machine } from '../install/context.js';
 import { type ConfigInspection, inspectConfig } from '../install/inspect-config.js';
 
@@ -30,7 +31,7 @@ export function scanConfig(client: ClientInfo, path: string, inUse: boolean, ser
     inspection = inspectConfig(client, serverName, machine, path);
   } catch (error) {
     if (!(error instanceof ConfigParseError)) throw error;
-    const findings = [{ problem: `does not parse (${error.line}:${error.column}: ${error.problem})`, fix: 'repair the file by hand (doctor leaves it untouched)' }];
+    const findings = [{ problem: `${error instanceof ConfigShapeError ? 'cannot be used' : 'does not parse'} (${error.line}:${error.column}: ${error.problem})`, fix: 'repair the file by hand (doctor leaves it untouched)' }];
     return { client, path, inUse, cairnEntries: [], findings };
   }
   if (!inspection.exists) return undefined;
@@ -44,7 +45,7 @@ export function scanConfig(client: ClientInfo, path: string, inUse: boolean, ser
       findings.push({ entry: name, problem, fix, ...(repaired && info.url && { repair: { kind: 'entry' as const, value: repaired, url: info.url, ...(apiKey && { apiKey }) } }) });
     }
   }
-  findings.push(...bothMethods(client, inspection, cairnEntries));
+  findings.push(...bothMethods(client, inspection, cairnEntries), ...duplicates(client, inspection, cairnEntries));
   const mode = machine.platform === 'win32' ? undefined : statSync(inspection.target).mode & 0o777;
   if (mode !== undefined && (mode & 0o077) !== 0 && inspection.text.includes(KEY_PREFIX)) {
     findings.push({ problem: `holds an API key but is mode 0${mode.toString(8)}: other users can read it`, fix: `chmod 600 ${inspection.target}`, repair: { kind: 'mode' } });
@@ -73,6 +74,29 @@ function bothMethods(client: ClientInfo, inspection: ConfigInspection, names: st
     problem: `both methods configured for ${url}: OAuth entry "${g.oauth.join('", "')}" and API-key entry "${g.apiKey.join('", "')}"; the client may pick OAuth and ignore the key`,
     fix: `decide which to keep, then remove the other: npx cairn-mcp-installer --client ${client.id} --uninstall --server-name <name>`,
   }));
+}
+
+/** Entries with the same address and the same key: the client starts Cairn twice (and shows every tool twice). */
+function duplicates(client: ClientInfo, inspection: ConfigInspection, names: string[]): Finding[] {
+  const first = new Map<string, string>();
+  const findings: Finding[] = [];
+  for (const name of names) {
+    const info = classifyEntry(inspection.entries[name]);
+    const url = urlOf(inspection.entries[name]);
+    if (!info || !url) continue;
+    const id = `${url}\0${info.method}\0${info.apiKey ?? ''}`;
+    const earlier = first.get(id);
+    if (earlier === undefined) {
+      first.set(id, name);
+      continue;
+    }
+    findings.push({
+      entry: name,
+      problem: `repeats "${earlier}": same address (${url}) and same ${info.method === 'oauth' ? 'sign-in' : 'key'}, so the client runs Cairn twice`,
+      fix: `remove one: ${installerCommand(`--client ${client.id} --uninstall --server-name ${name}`, url)}`,
+    });
+  }
+  return findings;
 }
 
 function urlOf(value: unknown): string | undefined {

@@ -22,6 +22,9 @@ export class ConfigParseError extends InstallerError {
   }
 }
 
+/** A config file that parses but holds something else where the entries must be (e.g. `"mcpServers": "oops"`); left untouched too. */
+export class ConfigShapeError extends ConfigParseError {}
+
 /** 1-based line and column of a character offset. */
 export function lineColumn(text: string, offset: number): { line: number; column: number } {
   const before = text.slice(0, offset);

@@ -1,4 +1,4 @@
-import { CLIENTS, CODEX_TOKEN_ENV, type ClientInfo, codexTokenCommand, mcpUrlFor, shellCommand, claudeMcpAddArgs, claudeMcpRemoveArgs } from '@cairn/clients';
+import { CLIENTS, CODEX_TOKEN_ENV, type ClientInfo, codexTokenCommand, mcpUrlFor, shellCommand, claudeMcpAddArgs, claudeMcpRemoveArgs, urlProblem } from '@cairn/clients';
 import { prepareAutomatic } from '../automatic/set-up-automatic.js';
 import { InstallerError } from '../files/config-error.js';
 import { unifiedDiff } from '../files/unified-diff.js';
@@ -20,6 +20,11 @@ export async function runInstall(request: InstallRequest, machine: Machine): Pro
   const existing = config.existing?.info;
   const url = request.url ?? existing?.url;
   if (!url) throw new InstallerError('--url is required: the address of your Cairn, for example --url https://cairn.example.com', 2);
+  const stored = request.url === undefined ? urlProblem(url) : undefined;
+  if (stored) {
+    const example = stored === 'has no scheme' ? `https://${url.replace(/\/mcp\/?$/, '')}` : 'https://<your Cairn>';
+    throw new InstallerError(`The "${request.serverName}" entry in ${config.path} has the address ${url}, which ${stored}: run again with --url ${example} (the whole address). Nothing was written.`, 2);
+  }
   const mcpUrl = mcpUrlFor(url);
   assertOneMethod(client, config, request.serverName, mcpUrl, method);
   const automatic = await prepareAutomatic(client, request, machine);
