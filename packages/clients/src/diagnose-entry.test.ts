@@ -33,7 +33,7 @@ test('each problem is named, and the repair keeps URL, key and the fields the us
 test('bridge problems: env name vs ${…} reference, spaces in header args, no User-Agent, no Bearer', () => {
   const good = bridgeEntry(URL, KEY) as { command: string; args: string[]; env: Record<string, string> };
   deepStrictEqual(codes('claude-desktop', { ...good, env: { AUTH_TOKEN: `Bearer ${KEY}` } }), ['bridge-env-mismatch']);
-  deepStrictEqual(codes('claude-desktop', { ...good, args: good.args.map((a) => a.replace(':', ': ')) }), ['bridge-header-space']);
+  deepStrictEqual(codes('claude-desktop', { ...good, args: good.args.map((a) => a.replace(/^(Authorization|User-Agent):/, '$1: ')) }), ['bridge-header-space']);
   deepStrictEqual(codes('claude-desktop', { ...good, args: good.args.slice(0, -2) }), ['missing-user-agent']);
   deepStrictEqual(codes('claude-desktop', { ...good, env: { AUTH_HEADER: KEY } }), ['missing-bearer']);
   deepStrictEqual(diagnoseEntry(CLIENTS['claude-desktop'], { ...good, env: { AUTH_TOKEN: `Bearer ${KEY}` } })?.repaired, good);
@@ -44,4 +44,13 @@ test('looksLikeCairn: by name, by key, by User-Agent', () => {
   ok(looksLikeCairn('cairn-work', {}));
   ok(looksLikeCairn('notes', { headers: { Authorization: `Bearer ${KEY}` } }));
   ok(!looksLikeCairn('github', { url: 'https://api.github.com/mcp' }));
+});
+
+test('an address without a scheme is a problem of its own, never rebuilt by guessing (direct and bridge)', () => {
+  const noScheme = 'cairn.example.com/mcp';
+  deepStrictEqual(codes('cursor', { url: noScheme, headers: { Authorization: `Bearer ${KEY}`, 'User-Agent': 'cairn-mcp-installer/1.0' } }), ['bad-url']);
+  const bridge = bridgeEntry(URL, KEY) as { args: string[] };
+  const diagnosis = diagnoseEntry(CLIENTS['claude-desktop'], { ...bridge, args: bridge.args.map((a) => (a === URL ? noScheme : a)) });
+  deepStrictEqual(diagnosis?.problems.map((p) => p.code), ['bad-url']);
+  equal(diagnosis?.repaired, undefined);
 });
