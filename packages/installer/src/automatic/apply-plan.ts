@@ -1,6 +1,7 @@
 import type { ClientId } from '@cairn/clients';
 import { type ValuesResult, syncValues } from './json-values.js';
 import type { Manifest } from './manifest.js';
+import { removeEmptyDirs } from '../files/write-config.js';
 import { type FileChange, type Release, placeFile, releaseFile } from './owned-files.js';
 import type { AutomaticPlan } from './plan.js';
 
@@ -29,8 +30,10 @@ export function applyPlan(manifest: Manifest, client: ClientId, plan: Pick<Autom
     else outcome.written.push(file.path);
   }
   const wanted = new Set(plan.files.map((f) => f.path));
+  const dirs: string[] = [];
   for (const record of manifest.files.filter((f) => f.clients.includes(client) && !wanted.has(f.path))) {
     const release: Release = releaseFile(manifest, client, record.path);
+    if (release.kind === 'removed' || release.kind === 'gone') dirs.push(...release.dirs);
     if (release.kind === 'removed') outcome.removed.push(record.path);
     if (release.kind === 'edited') outcome.keptEdited.push(`${record.path} (changed since the installer wrote it)`);
     if (release.kind === 'still-used') outcome.stillUsed.push(`${record.path} (still used by ${release.by.join(', ')})`);
@@ -38,11 +41,13 @@ export function applyPlan(manifest: Manifest, client: ClientId, plan: Pick<Autom
   const paths = [...new Set([...plan.values.map((v) => v.path), ...manifest.values.filter((v) => v.client === client).map((v) => v.path)])];
   for (const path of paths) {
     const result: ValuesResult = syncValues(manifest, client, path, plan.values.filter((v) => v.path === path));
+    dirs.push(...result.dirs);
     if (result.change === 'unchanged') outcome.unchanged++;
     else if (result.change === 'deleted') outcome.removed.push(path);
     else if (result.change === 'removed') outcome.removed.push(`Cairn's entries in ${path}`);
     else outcome.hooked.push(path);
     outcome.keptEdited.push(...result.keptEdited.map((what) => `${what} (changed since the installer set it)`));
   }
+  removeEmptyDirs(dirs);
   return outcome;
 }

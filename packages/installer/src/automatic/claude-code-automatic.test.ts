@@ -62,13 +62,14 @@ test('--auto-update adds autoUpdate beside an existing source, which survives; u
     deepStrictEqual(readJson(settings), declared);
   }));
 
-test('--auto-update never writes an entry holding only autoUpdate', () =>
+test('--auto-update never writes an entry holding only autoUpdate; without --marketplace a source-less entry is refused before anything is written', () =>
   inHome(async (m, settings) => {
     const sourceless = `${JSON.stringify({ extraKnownMarketplaces: { cairn: { autoUpdate: false } } }, null, 2)}\n`;
     writeFile(settings, sourceless);
-    equal(await install(m, '--auto-update'), 1);
-    match(m.errors.join('\n'), /an entry holding only autoUpdate would drop the source\. Nothing was written for auto-update/);
+    equal(await install(m, '--auto-update'), 2);
+    match(m.errors.join('\n'), /has no source, so Claude Code cannot find the marketplace .*Run again with --marketplace <git URL or path> to repair it .*Nothing was written\./);
     equal(readFileSync(settings, 'utf8'), sourceless);
+    ok(!existsSync(join(m.home, 'claude-config', '.claude.json')), 'no MCP entry written either');
     throws(() => autoUpdateValue(settings, {}), /no "cairn" entry with a source/);
     deepStrictEqual(autoUpdateValue(settings, { extraKnownMarketplaces: { cairn: { source: { source: 'git', url: GIT } } } }), {
       path: settings,
@@ -76,4 +77,19 @@ test('--auto-update never writes an entry holding only autoUpdate', () =>
       value: true,
       arrayItem: false,
     });
+  }));
+
+test('--auto-update with --marketplace repairs the source-less {"autoUpdate": true} entry, keeping its other keys; uninstall takes back only the source', () =>
+  inHome(async (m, settings) => {
+    const sourceless = `${JSON.stringify({ model: 'opus', extraKnownMarketplaces: { cairn: { autoUpdate: true, note: 'mine' } } }, null, 2)}\n`;
+    writeFile(settings, sourceless);
+    equal(await install(m, '--auto', '--marketplace', GIT, '--auto-update'), 0, m.errors.join('\n'));
+    deepStrictEqual(readJson(settings).extraKnownMarketplaces.cairn, { autoUpdate: true, note: 'mine', source: { source: 'git', url: GIT } });
+    equal(readJson(settings).enabledPlugins['cairn@cairn'], true);
+    match(m.lines.join('\n'), /Repaired the "cairn" entry under extraKnownMarketplaces .*it had no source; its other keys are kept/);
+    const repaired = readFileSync(settings, 'utf8');
+    equal(await install(m), 0, m.errors.join('\n'));
+    equal(readFileSync(settings, 'utf8'), repaired, 'a re-run keeps the repair and changes nothing');
+    equal(await m.install('--client', 'claude-code', '--uninstall'), 0, m.errors.join('\n'));
+    equal(readFileSync(settings, 'utf8'), sourceless, 'only what the installer added is taken back');
   }));

@@ -26,9 +26,14 @@ export function claudeCodePlan(paths: AutomaticPaths, manifest: Manifest, baseUr
   const path = paths.claudeSettings;
   const settings = parseJsonConfig(path, readConfig(path) ?? '', false);
   const existing = (settings.extraKnownMarketplaces as Record<string, unknown> | undefined)?.[MARKETPLACE_NAME];
-  const ownsEntry = manifest.values.some((v) => v.client === 'claude-code' && v.path === path && v.keyPath.join('.') === ENTRY.join('.'));
-  if (!route.viaCli && route.source && (existing === undefined || ownsEntry)) {
+  const owns = (keyPath: string[]) => manifest.values.some((v) => v.client === 'claude-code' && v.path === path && v.keyPath.join('.') === keyPath.join('.'));
+  if (!route.viaCli && route.source && (existing === undefined || owns(ENTRY))) {
     plan.values.push({ path, keyPath: ENTRY, value: { source: route.source, ...(route.autoUpdate && { autoUpdate: true }) }, arrayItem: false });
+  } else if (!route.viaCli && route.source && (!hasSource(existing) || owns([...ENTRY, 'source']))) {
+    // The source-less entry the README warns about (e.g. only {"autoUpdate": true}): the source goes back beside its other keys.
+    if (!hasSource(existing)) plan.notes.unshift(`Repaired the "${MARKETPLACE_NAME}" entry under extraKnownMarketplaces in ${path}: it had no source; its other keys are kept.`);
+    plan.values.push({ path, keyPath: [...ENTRY, 'source'], value: route.source, arrayItem: false });
+    if (route.autoUpdate) plan.values.push({ path, keyPath: [...ENTRY, 'autoUpdate'], value: true, arrayItem: false });
   } else {
     if (!route.viaCli && route.source && JSON.stringify((existing as { source?: unknown }).source) !== JSON.stringify(route.source)) {
       plan.skipped.push(`${path}: kept your own "${MARKETPLACE_NAME}" marketplace entry; to switch it to ${JSON.stringify(route.source)}, remove it and run again`);
@@ -52,4 +57,10 @@ export function autoUpdateValue(path: string, settings: Record<string, unknown>)
     );
   }
   return { path, keyPath: [...ENTRY, 'autoUpdate'], value: true, arrayItem: false };
+}
+
+/** Whether a marketplace entry carries the `source` object Claude Code needs to find the marketplace. */
+export function hasSource(entry: unknown): boolean {
+  const source = (entry as { source?: unknown } | null | undefined)?.source;
+  return source !== null && typeof source === 'object';
 }

@@ -28,13 +28,13 @@ export async function hasCairnMarketplace(machine: Machine): Promise<boolean> {
 /**
  * Adds the marketplace (or, when it is there, updates it) and installs `cairn@cairn` (or updates it), as
  * spec part 4.2 has re-running the installer do. Only what it added is recorded, so uninstall never
- * removes a marketplace or plugin the user had before. Returns the commands it ran.
+ * removes a marketplace or plugin the user had before. Says each command as it succeeds, and adds it to `ran`.
  */
-export async function installClaudePlugin(machine: Machine, manifest: Manifest, source: string | undefined): Promise<string[]> {
-  const ran: string[] = [];
+export async function installClaudePlugin(machine: Machine, manifest: Manifest, source: string | undefined, ran: string[] = []): Promise<string[]> {
   const run = async (args: string[]) => {
     await runClaude(machine, args, shellCommand('claude', args));
     ran.push(shellCommand('claude', args));
+    machine.out(`Ran: ${shellCommand('claude', args)}`);
   };
   const added = manifest.cli.find((c) => c.client === 'claude-code' && c.step === 'marketplace-add');
   if (!(await hasCairnMarketplace(machine))) {

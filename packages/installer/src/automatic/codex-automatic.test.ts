@@ -30,7 +30,9 @@ test('codex without --auto stays on-demand: no hooks, no skills, no capture conf
   inHome(async (m, codex) => {
     equal(await m.install('--client', 'codex', '--url', BASE, '--api-key', KEY, '--yes'), 0, m.errors.join('\n'));
     ok(!existsSync(join(codex, 'hooks.json')));
-    ok(!existsSync(join(m.home, '.cairn')));
+    ok(!existsSync(join(m.home, '.cairn', 'capture.json')));
+    ok(!existsSync(join(m.home, '.cairn', 'bin')));
+    ok(!existsSync(join(codex, 'skills')));
   }));
 
 test('codex --auto: hooks beside the existing ones, skills, capture config 0600; a re-run (even without --auto) changes no byte', () =>

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import type { ClientId } from '@cairn/clients';
 import { appendToJsonArray, editJson, parseJsonConfig, removeFromJsonArray } from '../files/json-edit.js';
-import { readConfig, writeConfig } from '../files/write-config.js';
+import { missingDirs, readConfig, removeBackups, removeEmptyDirs, writeConfig } from '../files/write-config.js';
 import { sameValue } from '../install/edit-entry.js';
 import type { InsertedValue, Manifest } from './manifest.js';
 
@@ -17,6 +17,8 @@ export interface DesiredValue {
 export interface ValuesResult {
   change: 'added' | 'updated' | 'removed' | 'deleted' | 'unchanged';
   keptEdited: string[];
+  /** Folders the installer made for a file it deleted now: the caller removes them once empty. */
+  dirs: string[];
 }
 
 /**
@@ -30,6 +32,7 @@ export function syncValues(manifest: Manifest, client: ClientId, path: string, d
   parseJsonConfig(path, text, false);
   const previous = manifest.values.filter((v) => v.client === client && v.path === path);
   const createdFile = before === undefined || previous.some((v) => v.createdFile);
+  const createdDirs = previous.find((v) => v.createdDirs)?.createdDirs ?? (before === undefined ? missingDirs(path) : []);
   const keptEdited: string[] = [];
   let next = text;
   for (const old of previous) {
@@ -47,17 +50,21 @@ export function syncValues(manifest: Manifest, client: ClientId, path: string, d
     if (!ours && isPresent(untouched, value)) continue;
     const createdFrom = ours?.createdFrom ?? missingFrom(untouched, value.keyPath);
     next = insertValue(path, next, value);
-    inserted.push({ client, ...value, createdFile, ...(createdFrom !== undefined && { createdFrom }) });
+    inserted.push({ client, ...value, createdFile, ...(createdFrom !== undefined && { createdFrom }), ...(createdFile && createdDirs.length > 0 && { createdDirs }) });
   }
   const others = manifest.values.filter((v) => !(v.client === client && v.path === path));
   manifest.values = [...others, ...inserted];
-  if (next === text) return { change: 'unchanged', keptEdited };
+  if (next === text) return { change: 'unchanged', keptEdited, dirs: [] };
   if (createdFile && desired.length === 0 && isHollow(parseJsonConfig(path, next, false))) {
     rmSync(path, { force: true });
-    return { change: 'deleted', keptEdited };
+    removeBackups(path);
+    removeEmptyDirs(createdDirs);
+    return { change: 'deleted', keptEdited, dirs: createdDirs };
   }
-  writeConfig(path, next, { secret: false, backup: before !== undefined && !createdFile });
-  return { change: before === undefined ? 'added' : desired.length === 0 ? 'removed' : 'updated', keptEdited };
+  // Taking the installer's own values out needs no backup, and the ones it made (holding old hooks) go.
+  writeConfig(path, next, { secret: false, backup: desired.length > 0 && before !== undefined && !createdFile });
+  if (desired.length === 0) removeBackups(path);
+  return { change: before === undefined ? 'added' : desired.length === 0 ? 'removed' : 'updated', keptEdited, dirs: [] };
 }
 
 function insertValue(path: string, text: string, desired: DesiredValue): string {

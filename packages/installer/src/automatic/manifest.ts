@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import type { ClientId } from '@cairn/clients';
-import { writeConfig } from '../files/write-config.js';
+import { dirname } from 'node:path';
+import { removeEmptyDirs, writeConfig } from '../files/write-config.js';
 
 /** A whole file the installer created; `sha256` is what it last wrote, so a later edit by the user is recognised. */
 export interface OwnedFile {
@@ -9,8 +10,10 @@ export interface OwnedFile {
   sha256: string;
   /** The clients that need it (capture.json serves several); the file goes when the last one is uninstalled. */
   clients: ClientId[];
-  /** Its folder did not exist before either: removed too when left empty. */
+  /** Its folder did not exist before either: removed too when left empty (older manifests). */
   createdDir?: boolean;
+  /** The folders made to hold it: removed too when left empty. */
+  createdDirs?: string[];
 }
 
 /** A value the installer put inside a file it does not own: a hook entry appended to an array, or a settings key. */
@@ -25,6 +28,8 @@ export interface InsertedValue {
   createdFile: boolean;
   /** `keyPath[createdFrom…]` did not exist before (containers made to hold the value): removed again once empty. */
   createdFrom?: number;
+  /** With createdFile: the folders made to hold the file, removed with it once empty. */
+  createdDirs?: string[];
 }
 
 /** Something done through a client's own CLI, undone through it on uninstall. */
@@ -35,17 +40,30 @@ export interface CliStep {
   source?: string;
 }
 
-/** `~/.cairn/installed.json`: exactly what automatic mode added. */
+/** A client config file that did not exist (or had no entry container) before the installer wrote an MCP entry there. */
+export interface ConfigCreated {
+  client: ClientId;
+  path: string;
+  /** The file did not exist: deleted once no entry is left in it. */
+  createdFile: boolean;
+  /** `mcpServers` (or `servers`, `mcp_servers`) did not exist: removed once empty. */
+  createdContainer: boolean;
+  /** Folders made to hold the file: removed once empty. */
+  createdDirs: string[];
+}
+
+/** `~/.cairn/installed.json`: exactly what automatic mode added, and what writing MCP entries created. */
 export interface Manifest {
   version: 1;
   files: OwnedFile[];
   values: InsertedValue[];
   cli: CliStep[];
+  configs: ConfigCreated[];
 }
 
 /** The empty manifest. */
 export function emptyManifest(): Manifest {
-  return { version: 1, files: [], values: [], cli: [] };
+  return { version: 1, files: [], values: [], cli: [], configs: [] };
 }
 
 /** Reads the manifest; a missing or unreadable one is empty (nothing is then removed that it does not list). */
@@ -53,7 +71,7 @@ export function readManifest(path: string): Manifest {
   if (!existsSync(path)) return emptyManifest();
   try {
     const parsed = JSON.parse(readFileSync(path, 'utf8')) as Partial<Manifest>;
-    return { version: 1, files: parsed.files ?? [], values: parsed.values ?? [], cli: parsed.cli ?? [] };
+    return { version: 1, files: parsed.files ?? [], values: parsed.values ?? [], cli: parsed.cli ?? [], configs: parsed.configs ?? [] };
   } catch {
     return emptyManifest();
   }
@@ -61,8 +79,10 @@ export function readManifest(path: string): Manifest {
 
 /** Writes the manifest in a stable order (so an unchanged install rewrites nothing), or deletes it when it lists nothing. */
 export function saveManifest(path: string, manifest: Manifest): void {
-  if (manifest.files.length + manifest.values.length + manifest.cli.length === 0) {
+  if (manifest.files.length + manifest.values.length + manifest.cli.length + manifest.configs.length === 0) {
     rmSync(path, { force: true });
+    // ~/.cairn is the installer's own folder: once it lists nothing and holds nothing, it goes too.
+    removeEmptyDirs([dirname(path)]);
     return;
   }
   const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -71,6 +91,7 @@ export function saveManifest(path: string, manifest: Manifest): void {
     files: [...manifest.files].map((f) => ({ ...f, clients: [...f.clients].sort() })).sort((a, b) => byText(a.path, b.path)),
     values: [...manifest.values].sort((a, b) => byText(`${a.path}\0${a.keyPath.join('\0')}\0${JSON.stringify(a.value)}\0${a.client}`, `${b.path}\0${b.keyPath.join('\0')}\0${JSON.stringify(b.value)}\0${b.client}`)),
     cli: [...manifest.cli].sort((a, b) => byText(`${a.client}${a.step}`, `${b.client}${b.step}`)),
+    configs: [...manifest.configs].sort((a, b) => byText(`${a.path}\0${a.client}`, `${b.path}\0${b.client}`)),
   };
   const text = `${JSON.stringify(sorted, null, 2)}\n`;
   if (existsSync(path) && readFileSync(path, 'utf8') === text) return;

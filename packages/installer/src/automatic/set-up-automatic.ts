@@ -5,13 +5,25 @@ import { parseJsonConfig } from '../files/json-edit.js';
 import { readConfig } from '../files/write-config.js';
 import type { InstallRequest, Machine } from '../install/context.js';
 import { applyPlan } from './apply-plan.js';
-import { type ClaudePluginRoute, claudeCodePlan } from './claude-code-plan.js';
+import { type ClaudePluginRoute, claudeCodePlan, hasSource } from './claude-code-plan.js';
 import { MARKETPLACE_NEEDED, hasCairnMarketplace, installClaudePlugin } from './claude-plugin.js';
 import { codexPlan } from './codex-plan.js';
 import { kiroPlan } from './kiro-plan.js';
 import { type Manifest, hasClient, readManifest, saveManifest } from './manifest.js';
 import type { AutomaticPlan } from './plan.js';
 import { reportOutcome } from './report.js';
+
+/** Automatic mode failed part-way, after the MCP entry was written: what failed, and which commands had run. */
+export class AutomaticIncomplete extends Error {
+  constructor(
+    readonly reason: string,
+    readonly ran: string[],
+    readonly adds: string[],
+  ) {
+    super(reason);
+    this.name = 'AutomaticIncomplete';
+  }
+}
 
 /** Automatic mode for one install: decided and checked before anything is written, applied after the MCP entry. */
 export interface AutomaticRun {
@@ -39,11 +51,13 @@ export async function prepareAutomatic(client: ClientInfo, request: InstallReque
       mkdirSync(paths.cairnDir, { recursive: true, mode: 0o700 });
       if (machine.platform !== 'win32') chmodSync(paths.cairnDir, 0o700);
       const baseUrl = mcpUrl.replace(/\/mcp$/, '');
+      const ran: string[] = [];
       try {
-        const ran = route?.viaCli ? await installClaudePlugin(machine, manifest, request.marketplace ?? recordedSource(manifest)) : [];
-        for (const command of ran) machine.out(`Ran: ${command}`);
+        if (route?.viaCli) await installClaudePlugin(machine, manifest, request.marketplace ?? recordedSource(manifest), ran);
         const plan = planFor(client, paths, manifest, baseUrl, apiKey, route);
         reportOutcome(machine, applyPlan(manifest, client.id, plan, machine.platform), plan);
+      } catch (error) {
+        throw new AutomaticIncomplete(error instanceof InstallerError ? error.message : (error as Error).message, ran, info.adds);
       } finally {
         saveManifest(paths.manifest, manifest);
       }
@@ -70,9 +84,17 @@ async function claudeRoute(request: InstallRequest, machine: Machine, paths: Aut
     return { viaCli: true, autoUpdate };
   }
   const ownEntry = ours.find((v) => v.keyPath.at(-1) === MARKETPLACE_NAME)?.value as { source?: ClaudePluginRoute['source'] } | undefined;
-  const source = request.marketplace ? marketplaceSource(request.marketplace, machine.cwd) : ownEntry?.source;
+  const ownSource = ours.find((v) => v.keyPath.join('.') === `extraKnownMarketplaces.${MARKETPLACE_NAME}.source`)?.value as ClaudePluginRoute['source'] | undefined;
+  const source = request.marketplace ? marketplaceSource(request.marketplace, machine.cwd) : (ownEntry?.source ?? ownSource);
   const settings = parseJsonConfig(paths.claudeSettings, readConfig(paths.claudeSettings) ?? '', false);
-  const declared = (settings.extraKnownMarketplaces as Record<string, unknown> | undefined)?.[MARKETPLACE_NAME] !== undefined;
-  if (!source && !declared) throw new InstallerError(MARKETPLACE_NEEDED, 2);
+  const declared = (settings.extraKnownMarketplaces as Record<string, unknown> | undefined)?.[MARKETPLACE_NAME];
+  if (!source && declared === undefined) throw new InstallerError(MARKETPLACE_NEEDED, 2);
+  if (!source && !hasSource(declared)) {
+    throw new InstallerError(
+      `${paths.claudeSettings}: the "${MARKETPLACE_NAME}" entry under extraKnownMarketplaces has no source, so Claude Code cannot find the marketplace (an entry holding only autoUpdate drops it). ` +
+        'Run again with --marketplace <git URL or path> to repair it (its other keys are kept), or fix it in /plugin > Marketplaces. Nothing was written.',
+      2,
+    );
+  }
   return { viaCli: false, autoUpdate, ...(source && { source }) };
 }

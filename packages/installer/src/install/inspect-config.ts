@@ -11,6 +11,8 @@ export interface ConfigInspection {
   /** The file actually edited (a symlink's target). */
   target: string;
   exists: boolean;
+  /** The file already has the entries' container (mcpServers, servers, mcp_servers). */
+  hasContainer: boolean;
   text: string;
   entries: Record<string, unknown>;
   existing?: { value: unknown; info?: EntryInfo };
@@ -30,6 +32,7 @@ export function inspectConfig(client: ClientInfo, serverName: string, machine: M
     path,
     target: resolveConfigTarget(path),
     exists: current !== undefined,
+    hasContainer: container !== undefined,
     text,
     entries,
     ...(value !== undefined && { existing: { value, ...(info && { info }) } }),

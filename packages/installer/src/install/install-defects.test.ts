@@ -116,3 +116,58 @@ test('doctor reports two entries with the same address and key, and suggests --f
     equal(await m.install('doctor'), 1);
     equal(m.lines.at(-1), '1 problem. Run doctor --fix to repair what can be repaired safely.');
   }));
+
+/** Every file and folder under the home, with the bytes (and, with `modes`, the mode) of each file. */
+function tree(dir: string, root = dir, modes = false): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    const name = path.slice(root.length + 1);
+    if (entry.isDirectory()) {
+      out[`${name}/`] = 'dir';
+      Object.assign(out, tree(path, root, modes));
+    } else out[name] = `${modes ? (statSync(path).mode & 0o777).toString(8) : ''} ${readFileSync(path, 'utf8')}`;
+  }
+  return out;
+}
+
+const CLIENTS_WITH_FILES = ['claude-desktop', 'claude-code', 'cursor', 'vscode', 'codex', 'kiro', 'gemini-cli', 'windsurf'];
+
+test('install then uninstall in a fresh home leaves nothing behind: no file, no empty {} and no empty folder, no backup', () =>
+  inHome(async (m) => {
+    for (const client of CLIENTS_WITH_FILES) {
+      const auto = client === 'claude-code' ? ['--auto', '--marketplace', 'https://git.example.com/cairn.git'] : client === 'codex' ? ['--auto'] : [];
+      equal(await m.install('--client', client, '--url', BASE, '--api-key', KEY, '--yes', ...auto), 0, m.errors.join('\n'));
+      equal(await m.install('--client', client, '--url', BASE, '--api-key', KEY, '--yes'), 0, 'a re-run');
+      equal(await m.install('--client', client, '--uninstall'), 0, m.errors.join('\n'));
+      deepStrictEqual(tree(m.home), {}, `after ${client}`);
+    }
+  }));
+
+test('install then uninstall restores existing files byte for byte, and leaves no backup holding the key', () =>
+  inHome(async (m) => {
+    const files: Record<string, string> = {
+      [configPath('cursor', m)]: '{\n  "mcpServers": {\n    "other": { "command": "x", "args": ["--x"] }\n  }\n}\n',
+      [configPath('vscode', m)]: '{\n  // mine\n  "servers": {\n    "other": { "type": "stdio", "command": "x" } // keep\n  },\n  "inputs": []\n}\n',
+      [configPath('gemini-cli', m)]: '{\n  "theme": "dark"\n}\n',
+      [configPath('claude-code', m)]: '{"numStartups":3,"projects":{}}',
+      [configPath('codex', m)]: '# mine\nmodel = "o3"\n',
+      [join(m.home, '.claude', 'settings.json')]: '{\n  "model": "opus",\n  "enabledPlugins": { "x@y": true }\n}\n',
+    };
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, text);
+    }
+    const before = tree(m.home);
+    for (const client of ['cursor', 'vscode', 'gemini-cli', 'claude-code', 'codex']) {
+      const auto = client === 'claude-code' ? ['--auto', '--marketplace', 'https://git.example.com/cairn.git'] : [];
+      equal(await m.install('--client', client, '--url', BASE, '--api-key', KEY, '--yes', ...auto), 0, m.errors.join('\n'));
+      equal(await m.install('--client', client, '--url', BASE, '--api-key', 'cairn_tkn_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBB654321', '--yes'), 0, m.errors.join('\n'));
+    }
+    const backups = Object.keys(tree(m.home)).filter((f) => f.endsWith('.cairn-backup'));
+    deepStrictEqual(backups.sort(), ['.claude.json.cairn-backup', '.claude/settings.json.cairn-backup', '.codex/config.toml.cairn-backup', '.config/Code/User/mcp.json.cairn-backup', '.cursor/mcp.json.cairn-backup', '.gemini/settings.json.cairn-backup'], 'one backup per changed file');
+    for (const backup of backups) equal(statSync(join(m.home, backup)).mode & 0o777, 0o600, backup);
+    for (const client of ['cursor', 'vscode', 'gemini-cli', 'claude-code', 'codex']) equal(await m.install('--client', client, '--uninstall'), 0, m.errors.join('\n'));
+    deepStrictEqual(tree(m.home), before);
+    match(m.lines.join('\n'), /Removed the installer's backup .*\.cursor\/mcp\.json\.cairn-backup \(it held the key\)/);
+  }));

@@ -1,15 +1,21 @@
-import { CLIENTS, CODEX_TOKEN_ENV, type ClientInfo, codexTokenCommand, mcpUrlFor, shellCommand, claudeMcpAddArgs, claudeMcpRemoveArgs, urlProblem } from '@cairn/clients';
-import { prepareAutomatic } from '../automatic/set-up-automatic.js';
+import { CLIENTS, CODEX_TOKEN_ENV, KEY_PREFIX, type ClientInfo, codexTokenCommand, mcpUrlFor, shellCommand, claudeMcpAddArgs, claudeMcpRemoveArgs, urlProblem } from '@cairn/clients';
+import { AutomaticIncomplete, prepareAutomatic } from '../automatic/set-up-automatic.js';
+import { installerCommand } from '../cli/self-command.js';
 import { InstallerError } from '../files/config-error.js';
 import { unifiedDiff } from '../files/unified-diff.js';
 import { protectConfig, writeConfig } from '../files/write-config.js';
 import { claudeCliInstall } from './claude-cli.js';
 import type { InstallRequest, Machine } from './context.js';
+import { rememberCreated, whatWriteCreates } from './created-configs.js';
 import { editEntry, sameValue } from './edit-entry.js';
 import { inspectConfig } from './inspect-config.js';
 import { assertOneMethod } from './one-method.js';
 import { maskKey, resolveApiKey } from './resolve-key.js';
+import { retireReplacedKey } from './retire-key.js';
 import { verifyInstall } from './verify-install.js';
+
+/** Exit code when the entry is written (and checked) but automatic mode could not be finished: the report says what is in place and the command that finishes it. */
+export const AUTOMATIC_INCOMPLETE_EXIT = 4;
 
 /** Writes (or updates) the client's Cairn entry; returns the exit code. */
 export async function runInstall(request: InstallRequest, machine: Machine): Promise<number> {
@@ -28,12 +34,14 @@ export async function runInstall(request: InstallRequest, machine: Machine): Pro
   const mcpUrl = mcpUrlFor(url);
   assertOneMethod(client, config, request.serverName, mcpUrl, method);
   const automatic = await prepareAutomatic(client, request, machine);
-  const fallbackKey = existing?.apiKey ?? (client.id === 'codex' ? machine.env[CODEX_TOKEN_ENV] : undefined);
-  const apiKey = method === 'api-key' ? await resolveApiKey(request, machine, request.url, fallbackKey) : undefined;
+  const codexToken = client.id === 'codex' ? machine.env[CODEX_TOKEN_ENV] : undefined;
+  const previousKey = existing?.apiKey ?? codexToken;
+  const apiKey = method === 'api-key' ? await resolveApiKey(request, machine, request.url, previousKey) : undefined;
   const mask = (text: string) => (apiKey ? text.split(apiKey).join(maskKey(apiKey)) : text);
   const entry = client.entry(mcpUrl, apiKey);
   const upToDate = config.existing !== undefined && sameValue(config.existing.value, entry);
   if (config.existing && existing?.legacy) machine.out(`Found the older "${request.serverName}" entry (API_KEY header or --allow-http bridge): it is migrated to the current shape.`);
+  const replacedKey = apiKey !== undefined && previousKey?.startsWith(KEY_PREFIX) && previousKey !== apiKey ? previousKey : undefined;
 
   if (client.id === 'claude-code' && machine.which('claude')) {
     if (upToDate) machine.out(`Already up to date: ${config.path} (no command run).`);
@@ -46,10 +54,8 @@ export async function runInstall(request: InstallRequest, machine: Machine): Pro
     } else {
       for (const command of await claudeCliInstall(machine, request.serverName, mcpUrl, apiKey, config.existing !== undefined, mask)) machine.out(`Ran: ${command}`);
     }
-    if (!request.dryRun && apiKey && protectConfig(config.path)) machine.out(`Set ${config.target} to mode 0600 (it holds a key).`);
-    await automatic?.apply(mcpUrl, apiKey!);
-    finish(client, machine, request, apiKey);
-    return request.check && !request.dryRun ? verifyInstall(client, request.serverName, entry, apiKey, machine) : 0;
+    if (apiKey && protectConfig(config.path)) machine.out(`Set ${config.target} to mode 0600 (it holds a key).`);
+    return afterWriting(client, request, machine, { mcpUrl, apiKey, entry, replacedKey, automatic, tokenReady: true });
   }
 
   const after = editEntry(client, config, request.serverName, entry, mcpUrl);
@@ -58,9 +64,11 @@ export async function runInstall(request: InstallRequest, machine: Machine): Pro
     machine.out(after === config.text ? `Dry run: no change to ${config.path}.` : `Dry run: nothing written. The change to ${config.target}:`);
     if (after !== config.text) machine.out(mask(unifiedDiff(config.target, config.text, after)).trimEnd());
     if (client.id === 'codex' && apiKey) machine.out(`Would set ${CODEX_TOKEN_ENV} for your user.`);
+    if (replacedKey) machine.out(`Would revoke the key it replaces (${maskKey(replacedKey)}) once the new one connects.`);
     await automatic?.apply(mcpUrl, apiKey!);
     return 0;
   }
+  const created = whatWriteCreates(client, config);
   if (after === config.text) {
     machine.out(`Already up to date: ${config.path}`);
     if (secret && protectConfig(config.path)) machine.out(`Set ${config.target} to mode 0600 (it holds a key).`);
@@ -75,33 +83,77 @@ export async function runInstall(request: InstallRequest, machine: Machine): Pro
     const written = writeConfig(config.path, after, { secret });
     const link = written.target === config.path ? '' : ` (the target of the symlink ${config.path})`;
     machine.out(`${config.existing ? 'Updated' : 'Added'} "${request.serverName}" in ${written.target}${link}${secret ? ', mode 0600' : ''}.`);
-    if (written.backup) machine.out(`Backup of the previous file: ${written.backup}`);
+    if (written.backup) machine.out(`Backup of the previous file (one is kept per file; uninstall removes it): ${written.backup}`);
   }
-  if (client.id === 'codex' && apiKey) await setCodexToken(machine, apiKey);
-  await automatic?.apply(mcpUrl, apiKey!);
-  finish(client, machine, request, apiKey);
-  return request.check ? verifyInstall(client, request.serverName, entry, apiKey, machine) : 0;
+  const tokenReady = client.id === 'codex' && apiKey ? await setCodexToken(machine, apiKey) : true;
+  return afterWriting(client, request, machine, { mcpUrl, apiKey, entry, replacedKey, automatic, tokenReady, created: { path: config.path, ...created } });
 }
 
-async function setCodexToken(machine: Machine, apiKey: string): Promise<void> {
+interface Written {
+  mcpUrl: string;
+  apiKey: string | undefined;
+  entry: Record<string, unknown>;
+  /** The key the entry held before, when this run put another one in its place. */
+  replacedKey: string | undefined;
+  automatic: Awaited<ReturnType<typeof prepareAutomatic>>;
+  /** Codex: CAIRN_MCP_TOKEN holds the key where Codex will read it. */
+  tokenReady: boolean;
+  /** What writing the entry created (file, container, folders), for uninstall to take away. */
+  created?: ReturnType<typeof whatWriteCreates> & { path: string };
+}
+
+/** Automatic mode, the check, and the replaced key, once the entry is written; returns the exit code. */
+async function afterWriting(client: ClientInfo, request: InstallRequest, machine: Machine, w: Written): Promise<number> {
+  let incomplete: AutomaticIncomplete | undefined;
+  try {
+    await w.automatic?.apply(w.mcpUrl, w.apiKey!);
+  } catch (error) {
+    if (!(error instanceof AutomaticIncomplete)) throw error;
+    incomplete = error;
+  }
+  // After automatic mode, which saves the manifest it read before the entry was written.
+  if (w.created) rememberCreated(machine, client, w.created.path, w.created);
+  finish(client, machine, request, w.apiKey);
+  const code = request.check ? await verifyInstall(client, request.serverName, w.entry, w.apiKey, machine, undefined, w.tokenReady) : 0;
+  if (w.replacedKey) await retireReplacedKey(machine, client, w.mcpUrl, w.replacedKey, code === 0 && request.check);
+  if (!incomplete) return code;
+  reportIncomplete(client, request, machine, w, incomplete);
+  return code === 0 ? AUTOMATIC_INCOMPLETE_EXIT : code;
+}
+
+/** Says what is in place, what is not, and the one command that finishes the job (no setup code: the installed key is reused). */
+function reportIncomplete(client: ClientInfo, request: InstallRequest, machine: Machine, w: Written, failure: AutomaticIncomplete): void {
+  const flags = [`--client ${client.id}`, client.id === 'kiro' ? '' : '--auto', client.id === 'claude-code' && request.marketplace ? `--marketplace ${shellCommand('', [request.marketplace]).trim()}` : '', request.autoUpdate ? '--auto-update' : '', request.serverName === 'cairn' ? '' : `--server-name ${request.serverName}`];
+  machine.out(`✘ Automatic mode is not complete: ${failure.reason}`);
+  machine.out(`In place: the "${request.serverName}" MCP entry for ${client.displayName} with the API key ${maskKey(w.apiKey ?? '')}: the agent can use Cairn when asked.`);
+  if (failure.ran.length > 0) machine.out(`Also done: ${failure.ran.join('; ')}.`);
+  machine.out(`Not done: ${failure.adds.join('; ')}.`);
+  const hint = client.id === 'claude-code' ? ' (for --marketplace: a git URL, owner/repo, or a folder holding .claude-plugin/marketplace.json)' : '';
+  machine.out(`To finish, fix the cause${hint} and run:\n  ${installerCommand(flags.filter(Boolean).join(' '), w.mcpUrl)} --yes`);
+  machine.out('It reuses the key now in the entry: no new setup code or key is needed.');
+}
+
+/** Sets Codex's token variable where possible; true when Codex will find the key there. */
+async function setCodexToken(machine: Machine, apiKey: string): Promise<boolean> {
   if (machine.platform === 'darwin') {
     const set = await machine.run('launchctl', ['setenv', CODEX_TOKEN_ENV, apiKey]);
     const get = await machine.run('launchctl', ['getenv', CODEX_TOKEN_ENV]);
     if (set.code === 0 && get.stdout.trim() === apiKey) {
       machine.out(`Set ${CODEX_TOKEN_ENV} for your user session (launchctl setenv; checked with launchctl getenv). It lasts until you log out: add the same line to a login item to keep it.`);
-      return;
+      return true;
     }
     machine.out(`Could not set ${CODEX_TOKEN_ENV} with launchctl (${(set.stderr || get.stderr).trim() || 'value not read back'}). Run it yourself:`);
     machine.out(`  ${codexTokenCommand('darwin', apiKey)}`);
-    return;
+    return false;
   }
   if (machine.env[CODEX_TOKEN_ENV] === apiKey) {
     machine.out(`${CODEX_TOKEN_ENV} is already set to this key in your environment.`);
-    return;
+    return true;
   }
   const profile = machine.platform === 'win32' ? 'a terminal' : 'your shell profile (~/.bashrc, ~/.zshrc or ~/.profile)';
   machine.out(`Codex reads the key from ${CODEX_TOKEN_ENV}. Add this line to ${profile}, then open a new terminal:`);
   machine.out(`  ${codexTokenCommand(machine.platform, apiKey)}`);
+  return false;
 }
 
 function finish(client: ClientInfo, machine: Machine, request: InstallRequest, apiKey: string | undefined): void {

@@ -1,13 +1,19 @@
+import { rmSync } from 'node:fs';
 import { CLIENTS } from '@cairn/clients';
 import { removeAutomatic } from '../automatic/remove-automatic.js';
 import { unifiedDiff } from '../files/unified-diff.js';
-import { writeConfig } from '../files/write-config.js';
+import { removeBackups, removeEmptyDirs, writeConfig } from '../files/write-config.js';
 import { claudeCliUninstall } from './claude-cli.js';
 import type { InstallRequest, Machine } from './context.js';
+import { forgetCreated, tidyAfterRemoval } from './created-configs.js';
 import { editEntry } from './edit-entry.js';
 import { inspectConfig } from './inspect-config.js';
 
-/** Removes only the named entry, then what automatic mode added (as its manifest lists it), and says what stays; returns the exit code. */
+/**
+ * Removes only the named entry, then what automatic mode added (as its manifest lists it), and says
+ * what stays. What the installer created to hold the entry (the file, its container, its folders)
+ * goes too once nothing else is in it, and so do its backups of the file, which hold the key.
+ */
 export async function runUninstall(request: InstallRequest, machine: Machine): Promise<number> {
   const client = CLIENTS[request.client];
   const config = inspectConfig(client, request.serverName, machine);
@@ -17,23 +23,36 @@ export async function runUninstall(request: InstallRequest, machine: Machine): P
     await removeAutomatic(client, request, machine);
     return 0;
   }
+  const kept = Object.keys(config.entries).filter((name) => name !== request.serverName);
+  let createdDirs: string[] = [];
   if (client.id === 'claude-code' && machine.which('claude')) {
     if (request.dryRun) machine.out(`Dry run: would run claude mcp remove ${request.serverName} -s user`);
     else machine.out(`Ran: ${await claudeCliUninstall(machine, request.serverName)}`);
   } else {
-    const after = editEntry(client, config, request.serverName, undefined);
+    const tidy = tidyAfterRemoval(machine, client, config, editEntry(client, config, request.serverName, undefined));
     if (request.dryRun) {
       machine.out(`Dry run: nothing written. The change to ${config.target}:`);
-      machine.out(unifiedDiff(config.target, config.text, after).replace(/(Bearer |cairn_tkn_)[A-Za-z0-9]+/g, '$1…').trimEnd());
+      machine.out(unifiedDiff(config.target, config.text, tidy.deleteFile ? '' : tidy.text).replace(/(Bearer |cairn_tkn_)[A-Za-z0-9]+/g, '$1…').trimEnd());
       await removeAutomatic(client, request, machine);
       return 0;
     }
-    const written = writeConfig(config.path, after, { secret: false });
-    machine.out(`Removed "${request.serverName}" from ${written.target}.${written.backup ? ` Backup: ${written.backup}` : ''}`);
+    if (tidy.deleteFile) {
+      rmSync(config.target, { force: true });
+      if (config.target !== config.path) rmSync(config.path, { force: true });
+      machine.out(`Removed "${request.serverName}" and ${config.target}: the installer had created that file and nothing else is in it.`);
+      createdDirs = tidy.record?.createdDirs ?? [];
+    } else {
+      const written = writeConfig(config.path, tidy.text, { secret: false, backup: false });
+      machine.out(`Removed "${request.serverName}" from ${written.target}.`);
+    }
+    const backups = removeBackups(config.path);
+    if (backups.length > 0) machine.out(`Removed the installer's backup ${backups.join(', ')} (it held the key).`);
+    if (tidy.record && kept.length === 0) forgetCreated(machine, tidy.record);
   }
-  const kept = Object.keys(config.entries).filter((name) => name !== request.serverName);
   if (kept.length > 0) machine.out(`Kept the other entries: ${kept.join(', ')}.`);
   await removeAutomatic(client, request, machine);
+  const dirs = removeEmptyDirs(createdDirs);
+  if (dirs.length > 0) machine.out(`Removed the folders it had created, now empty: ${dirs.join(', ')}.`);
   machine.out(client.staysAfterUninstall);
   machine.out(`Restart ${client.displayName} so it stops using the entry.`);
   return 0;

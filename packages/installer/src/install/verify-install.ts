@@ -1,4 +1,4 @@
-import type { ClientInfo, McpEntry } from '@cairn/clients';
+import { CODEX_TOKEN_ENV, type ClientInfo, type McpEntry } from '@cairn/clients';
 import { CHECK_TIMEOUT_MS, checkConnection } from '../check/check-connection.js';
 import { clientRequest } from '../check/client-request.js';
 import type { Machine } from './context.js';
@@ -11,7 +11,7 @@ export const CHECK_FAILED_EXIT = 3;
  * Connects exactly as the client will: the entry read back from its file (what the client reads,
  * also after `claude mcp add`), its URL and headers. Prints "Connected as …" or the diagnosis; returns the exit code.
  */
-export async function verifyInstall(client: ClientInfo, serverName: string, written: McpEntry, apiKey: string | undefined, machine: Machine, timeoutMs = CHECK_TIMEOUT_MS): Promise<number> {
+export async function verifyInstall(client: ClientInfo, serverName: string, written: McpEntry, apiKey: string | undefined, machine: Machine, timeoutMs = CHECK_TIMEOUT_MS, tokenReady = true): Promise<number> {
   let entry: unknown = written;
   let path: string | undefined;
   try {
@@ -28,7 +28,10 @@ export async function verifyInstall(client: ClientInfo, serverName: string, writ
   }
   const result = request.kind === 'unusable' ? { ok: false as const, message: request.reason } : await checkConnection(request.url, request.headers, machine.fetch, timeoutMs);
   if (result.ok) {
-    machine.out(`Connected as ${result.user} — ${result.datapacks} ${result.datapacks === 1 ? 'datapack' : 'datapacks'}`);
+    const packs = `${result.datapacks} ${result.datapacks === 1 ? 'datapack' : 'datapacks'}`;
+    // Codex sends the key from its environment: until the variable holds it there, Codex is not connected, whatever the key is worth.
+    if (!tokenReady) machine.out(`Key checked: Cairn accepts it as ${result.user} — ${packs}. Codex is not connected yet: it sends the key from ${CODEX_TOKEN_ENV}, which does not hold it in this environment. Set it as shown above, open a new terminal, then start Codex.`);
+    else machine.out(`Connected as ${result.user} — ${packs}`);
     return 0;
   }
   machine.out(`✘ Check failed, connecting as ${client.displayName} will: ${result.message}`);

@@ -1,0 +1,50 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { CLIENT_IDS, CODEX_TOKEN_ENV, type ClientInfo, INSTALLER_USER_AGENT, automaticPaths, configPaths } from '@cairn/clients';
+import { resolveConfigTarget } from '../files/write-config.js';
+import type { Machine } from './context.js';
+import { maskKey } from './resolve-key.js';
+
+/** How long revoking the replaced key may take before the installer gives up and says so. */
+const REVOKE_TIMEOUT_MS = 5_000;
+
+/**
+ * The entry now holds a new key; the one it replaced would otherwise stay active, unseen. Once the new
+ * key has connected, the old one revokes itself (`DELETE /api/v1/keys/self`, authenticated by that
+ * very key) unless another config on this machine still uses it. Every outcome is said.
+ */
+export async function retireReplacedKey(machine: Machine, client: ClientInfo, mcpUrl: string, oldKey: string, newKeyWorks: boolean): Promise<void> {
+  const old = maskKey(oldKey);
+  const portal = 'revoke it in the portal (Settings > API Keys)';
+  if (!newKeyWorks) {
+    machine.out(`The key it replaced (${old}) is still active: once the new one works, ${portal}.`);
+    return;
+  }
+  const users = stillUsedBy(machine, client, oldKey);
+  if (users.length > 0) {
+    machine.out(`The key it replaced (${old}) stays active: ${users.join(', ')} still ${users.length === 1 ? 'uses' : 'use'} it. When nothing needs it, ${portal}.`);
+    return;
+  }
+  const url = `${mcpUrl.replace(/\/mcp$/, '')}/api/v1/keys/self`;
+  let status: number;
+  try {
+    const response = await machine.fetch(url, { method: 'DELETE', headers: { Authorization: `Bearer ${oldKey}`, 'User-Agent': INSTALLER_USER_AGENT, Accept: 'application/json' }, signal: AbortSignal.timeout(REVOKE_TIMEOUT_MS) });
+    status = response.status;
+    await response.body?.cancel();
+  } catch (error) {
+    machine.out(`Could not revoke the key it replaced (${old}): ${(error as Error).message}. It is still active: ${portal}.`);
+    return;
+  }
+  if (status === 200) machine.out(`Revoked the key it replaced (${old}): no other config on this machine used it.`);
+  else if (status === 401) machine.out(`The key it replaced (${old}) was already revoked.`);
+  else machine.out(`Could not revoke the key it replaced (${old}): Cairn answered HTTP ${status}${status === 404 ? ' (a Cairn older than this installer)' : ''}. It is still active: ${portal}.`);
+}
+
+/** The other places on this machine that hold the key: every client's config (but this entry's own file) and the capture config. */
+function stillUsedBy(machine: Machine, client: ClientInfo, key: string): string[] {
+  const files = new Set<string>();
+  for (const id of CLIENT_IDS) for (const path of configPaths(id, machine)) files.add(resolveConfigTarget(path));
+  files.add(automaticPaths(machine).captureConfig);
+  const users = [...files].filter((file) => existsSync(file) && readFileSync(file, 'utf8').includes(key));
+  if (client.id !== 'codex' && machine.env[CODEX_TOKEN_ENV] === key) users.push(`Codex (through ${CODEX_TOKEN_ENV})`);
+  return users;
+}
