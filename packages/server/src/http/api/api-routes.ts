@@ -13,6 +13,7 @@ import { getGuidance } from '../../domain/guidance.js';
 import { createSetupCode, exchangeSetupCode } from '../../domain/setup-codes.js';
 import { createAccountRoutes, createPublicAccountRoutes } from './account-routes.js';
 import { type ApiEnv, apiAuth, refuseWritesForReadOnlyKeys } from './api-auth.js';
+import { createKeySelfRoutes } from './key-self-routes.js';
 import { createOAuthAppsRoutes } from './oauth-apps-routes.js';
 
 /** `/api/v1`: the JSON API over the same domain verbs as the MCP tools and the CLI. */
@@ -23,6 +24,8 @@ export function createApiRoutes(deps: DomainDeps, auth: Auth, keys: KeyVerifier,
   api.post('/setup-codes/exchange', async (c) => c.json(await exchangeSetupCode(deps, await c.req.json())));
   api.route('/', createPublicAccountRoutes(deps, auth, baseUrl, installerPublished));
   api.use('*', apiAuth(auth, keys, origin), refuseWritesForReadOnlyKeys());
+  // Before the account routes, whose /keys/:id would otherwise take "self" for an id.
+  api.route('/', createKeySelfRoutes(deps));
   api.route('/', createAccountRoutes(deps, auth));
   api.route('/', createOAuthAppsRoutes(auth));
   api.post('/setup-codes', async (c) => c.json(await createSetupCode(deps, c.get('caller').userId), 201));
