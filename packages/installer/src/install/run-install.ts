@@ -123,7 +123,7 @@ async function afterWriting(client: ClientInfo, request: InstallRequest, machine
 
 /** Says what is in place, what is not, and the one command that finishes the job (no setup code: the installed key is reused). */
 function reportIncomplete(client: ClientInfo, request: InstallRequest, machine: Machine, w: Written, failure: AutomaticIncomplete): void {
-  const flags = [`--client ${client.id}`, client.id === 'kiro' ? '' : '--auto', client.id === 'claude-code' && request.marketplace ? `--marketplace ${shellCommand('', [request.marketplace]).trim()}` : '', request.autoUpdate ? '--auto-update' : '', request.serverName === 'cairn' ? '' : `--server-name ${request.serverName}`];
+  const flags = [`--client ${client.id}`, client.id === 'kiro' ? '' : '--auto', client.id === 'claude-code' && request.marketplace ? `--marketplace ${shellCommand(request.marketplace, [])}` : '', request.autoUpdate ? '--auto-update' : '', request.serverName === 'cairn' ? '' : `--server-name ${request.serverName}`];
   machine.out(`✘ Automatic mode is not complete: ${failure.reason}`);
   machine.out(`In place: the "${request.serverName}" MCP entry for ${client.displayName} with the API key ${maskKey(w.apiKey ?? '')}: the agent can use Cairn when asked.`);
   if (failure.ran.length > 0) machine.out(`Also done: ${failure.ran.join('; ')}.`);

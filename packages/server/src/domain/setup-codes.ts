@@ -34,7 +34,7 @@ export async function exchangeSetupCode(deps: DomainDeps, raw: z.input<typeof ex
   const input = parse(exchangeInput, raw);
   const userId = await deps.store.consumeSetupCode(hash(input.code), deps.now());
   if (!userId) {
-    throw new CairnError('unauthenticated', 'This setup code is not valid: it was already used, has expired (codes last 10 minutes) or was mistyped. Get a new one from the portal (Datapacks > Connect) and run the command again.');
+    throw new CairnError('unauthenticated', 'This setup code is not valid: it was already used, has expired (codes last 10 minutes) or was mistyped. Get a new one (in the portal: Datapacks > Connect; or on the server: cairn setup-codes create --user <email>) and run the command again.');
   }
   const name = `${input.client} on ${input.host}`;
   const { key, record } = await createApiKey(deps, userId, name);
