@@ -1,4 +1,4 @@
-import { classifyEntry } from '@cairn/clients';
+import { classifyEntry, urlProblem } from '@cairn/clients';
 
 /** What a client will send for an entry: its URL and headers; or OAuth (a browser sign-in, nothing to send); or why it cannot send anything. */
 export type ClientRequest = { kind: 'http'; url: string; headers: Record<string, string> } | { kind: 'oauth' } | { kind: 'unusable'; reason: string };
@@ -14,6 +14,8 @@ const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filt
 export function clientRequest(value: unknown, apiKey: string | undefined): ClientRequest {
   const info = classifyEntry(value);
   if (!info?.url) return { kind: 'unusable', reason: 'the entry has no URL' };
+  const bad = urlProblem(info.url);
+  if (bad) return { kind: 'unusable', reason: `the entry's address "${info.url}" ${bad}` };
   if (info.method === 'oauth') return { kind: 'oauth' };
   const entry = record(value);
   if (info.bridge) {

@@ -15,7 +15,7 @@ Clients: ${CLIENT_IDS.join(', ')} (kiro-cli and kiro-ide are aliases of kiro)
 
 Options:
   --client <id>          the client to set up (required)
-  --url <url>            your Cairn address (…/mcp is added when missing)
+  --url <url>            your Cairn address with its scheme, https://… (…/mcp is added when missing)
   --api-key <key>        the API key (cairn_tkn_…); or set CAIRN_API_KEY; otherwise asked for, hidden
   --setup-code <code>    a one-time code from the portal, traded for a fresh key (keeps keys out of shell history)
   --oauth                url-only entry: the client signs in in the browser (not for kiro)
@@ -32,6 +32,7 @@ Options:
   --help, --version
 
 After writing, the installer connects as the client will and lists your datapacks; if that fails
-the entry stays written, the cause is named, and the exit code is 3.
+the entry stays written, the cause is named, and the exit code is 3. If automatic mode cannot be
+finished, the entry stays, the command that finishes it is printed, and the exit code is 4.
 doctor checks every client's config on this machine: one line per problem, exit 1 if any.
 Re-running updates the entry in place; a file that does not parse is left untouched.`;
