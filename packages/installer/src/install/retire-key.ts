@@ -36,7 +36,7 @@ export async function retireReplacedKey(machine: Machine, client: ClientInfo, mc
   }
   if (status === 200) machine.out(`Revoked the key it replaced (${old}): no other config on this machine used it.`);
   else if (status === 401) machine.out(`The key it replaced (${old}) was already revoked.`);
-  else machine.out(`Could not revoke the key it replaced (${old}): Cairn answered HTTP ${status}${status === 404 ? ' (a Cairn older than this installer)' : ''}. It is still active: ${portal}.`);
+  else machine.out(`Could not revoke the key it replaced (${old}): Cairn answered HTTP ${status}${status === 404 ? ' (a Cairn older than this installer)' : status === 403 ? ' (a read-only key cannot revoke itself)' : ''}. It is still active: ${portal}.`);
 }
 
 /** The other places on this machine that hold the key: every client's config (but this entry's own file) and the capture config. */

@@ -47,5 +47,11 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       assert.equal(byKey.status, 403, 'a key still cannot revoke another key');
       assert.equal((await datapacks(tenant.owner.key)).status, 200);
     });
+
+    test('a read-only key stays under the read-only gate: it cannot revoke itself either', async () => {
+      const { key } = await createApiKey(server.cairn.domain, tenant.member.id, 'reader', { scope: 'read' });
+      assert.equal((await revokeSelf(key)).status, 403);
+      assert.equal((await datapacks(key)).status, 200, 'still active');
+    });
   });
 }
