@@ -110,7 +110,7 @@ test('doctor --fix leaves what it cannot decide or has no key for, and says what
     const before = readFileSync(configPath('cursor', m), 'utf8');
     equal(await doctor(m, '--fix'), 1);
     const out = m.lines.join('\n');
-    match(out, /Left for you: .*cursor.*both methods configured.*Fix: decide which to keep, then remove the other: npx cairn-mcp-installer --client cursor --uninstall --server-name <name>/);
+    match(out, /Left for you: .*cursor.*both methods configured.*Fix: decide which to keep, then remove the other: npx -y https:\/\/cairn\.example\.com\/install\/cairn-mcp-installer\.tgz --client cursor --uninstall --server-name <name>/);
     match(out, /Left for you: .*claude_desktop_config\.json: "cairn" the entry holds no API key\. Fix: run the installer again with --api-key/);
     match(out, /Left for you: .*kiro.*does not parse \(1:\d+: .*\)\. Fix: repair the file by hand/);
     equal(readFileSync(configPath('cursor', m), 'utf8'), before);

@@ -72,7 +72,7 @@ function bothMethods(client: ClientInfo, inspection: ConfigInspection, names: st
   }
   return [...byUrl].filter(([, g]) => g.oauth.length > 0 && g.apiKey.length > 0).map(([url, g]) => ({
     problem: `both methods configured for ${url}: OAuth entry "${g.oauth.join('", "')}" and API-key entry "${g.apiKey.join('", "')}"; the client may pick OAuth and ignore the key`,
-    fix: `decide which to keep, then remove the other: npx cairn-mcp-installer --client ${client.id} --uninstall --server-name <name>`,
+    fix: `decide which to keep, then remove the other: ${installerCommand(`--client ${client.id} --uninstall --server-name <name>`, url)}`,
   }));
 }
 

@@ -1,4 +1,5 @@
 import { type ClientInfo, classifyEntry, mcpUrlFor } from '@cairn/clients';
+import { installerCommand } from '../cli/self-command.js';
 import { InstallerError } from '../files/config-error.js';
 import type { ConfigInspection } from './inspect-config.js';
 
@@ -15,7 +16,7 @@ export function assertOneMethod(client: ClientInfo, config: ConfigInspection, se
     throw new InstallerError(
       `${client.displayName} already has ${has} entry "${name}" for ${info.url ?? mcpUrl} in ${config.path}. ` +
         'Configure one method per client: with both, the client may pick OAuth and ignore the key.\n' +
-        `To switch to ${wants}, remove it first:\n  npx cairn-mcp-installer --client ${client.id} --uninstall --server-name ${name}\n` +
+        `To switch to ${wants}, remove it first:\n  ${installerCommand(`--client ${client.id} --uninstall --server-name ${name}`, mcpUrl)}\n` +
         `then run this command again${rerun ? ` (with${rerun})` : ''}.`,
       2,
     );

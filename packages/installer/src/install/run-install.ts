@@ -113,7 +113,7 @@ async function afterWriting(client: ClientInfo, request: InstallRequest, machine
   }
   // After automatic mode, which saves the manifest it read before the entry was written.
   if (w.created) rememberCreated(machine, client, w.created.path, w.created);
-  finish(client, machine, request, w.apiKey);
+  finish(client, machine, request, w.apiKey, w.mcpUrl);
   const code = request.check ? await verifyInstall(client, request.serverName, w.entry, w.apiKey, machine, undefined, w.tokenReady) : 0;
   if (w.replacedKey) await retireReplacedKey(machine, client, w.mcpUrl, w.replacedKey, code === 0 && request.check);
   if (!incomplete) return code;
@@ -156,8 +156,8 @@ async function setCodexToken(machine: Machine, apiKey: string): Promise<boolean>
   return false;
 }
 
-function finish(client: ClientInfo, machine: Machine, request: InstallRequest, apiKey: string | undefined): void {
+function finish(client: ClientInfo, machine: Machine, request: InstallRequest, apiKey: string | undefined, mcpUrl: string): void {
   machine.out(`${client.displayName} is set up with ${apiKey ? `the API key ${maskKey(apiKey)}` : 'OAuth (sign in in the browser when the client asks)'}.`);
   machine.out(client.afterInstall);
-  if (request.serverName !== 'cairn') machine.out(`To remove it later: npx cairn-mcp-installer --client ${client.id} --uninstall --server-name ${request.serverName}`);
+  if (request.serverName !== 'cairn') machine.out(`To remove it later: ${installerCommand(`--client ${client.id} --uninstall --server-name ${request.serverName}`, mcpUrl)}`);
 }

@@ -2,6 +2,7 @@ import { CODEX_TOKEN_ENV, type ClientInfo, type McpEntry } from '@cairn/clients'
 import { CHECK_TIMEOUT_MS, checkConnection } from '../check/check-connection.js';
 import { clientRequest } from '../check/client-request.js';
 import type { Machine } from './context.js';
+import { installerCommand } from '../cli/self-command.js';
 import { inspectConfig } from './inspect-config.js';
 
 /** Exit code when the entry is written but the check could not connect: distinct from 1 (nothing written) and 2 (usage). */
@@ -35,6 +36,6 @@ export async function verifyInstall(client: ClientInfo, serverName: string, writ
     return 0;
   }
   machine.out(`✘ Check failed, connecting as ${client.displayName} will: ${result.message}`);
-  machine.out(`The entry stays written${path ? ` in ${path}` : ''}. Fix the cause and run the same command again, or run: npx cairn-mcp-installer doctor`);
+  machine.out(`The entry stays written${path ? ` in ${path}` : ''}. Fix the cause and run the same command again, or run: ${installerCommand('doctor', request.kind === 'http' ? request.url : undefined)}`);
   return CHECK_FAILED_EXIT;
 }
