@@ -1,7 +1,7 @@
 // Turns gitleaks' config/gitleaks.toml (Go RE2 regexes) into a TypeScript module of JavaScript regex
 // sources, so the redaction runtime (server and capture hook) never parses TOML or RE2.
 //
-//   node packages/server/scripts/vendor-gitleaks-rules.mjs <gitleaks git dir or checkout> [ref]
+//   node packages/server/scripts/vendor-gitleaks-rules.mjs <gitleaks git dir, e.g. clone/.git> [ref]
 //
 // Writes src/redaction/vendor/gitleaks/{rules.generated.ts,LICENSE}. Rules whose syntax cannot be
 // translated faithfully (or that only make sense for file paths) are dropped and listed in the output.
@@ -11,16 +11,14 @@ import { parse } from '@decimalturn/toml-patch';
 
 const [source, ref = 'HEAD'] = process.argv.slice(2);
 if (!source) {
-  console.error('usage: node scripts/vendor-gitleaks-rules.mjs <gitleaks git dir or checkout> [ref]');
+  console.error('usage: node scripts/vendor-gitleaks-rules.mjs <gitleaks git dir, e.g. clone/.git> [ref]');
   process.exit(2);
 }
 const git = (...args) => execFileSync('git', [`--git-dir=${source}`, ...args], { encoding: 'utf8', maxBuffer: 64 << 20 });
-const gitDir = git('rev-parse', '--git-dir').trim() && source;
 const commit = git('rev-parse', ref).trim();
 const version = git('describe', '--tags', ref).trim();
 const toml = git('show', `${commit}:config/gitleaks.toml`);
 const license = git('show', `${commit}:LICENSE`);
-void gitDir;
 
 class Untranslatable extends Error {}
 
