@@ -396,8 +396,8 @@ describe('claude -p with the cairn plugin, against a real Cairn', { skip }, () =
     const response = results.find((r) => r.entry.title.startsWith('Response'));
     assert.ok(prompt && response, `one Prompt and one Response: ${results.map((r) => r.entry.title).join(' | ')}`);
     assert.match(prompt.entry.content, new RegExp(`Remember the ${marker} deployment checklist`));
-    assert.match(prompt.entry.content, /\[REDACTED:cairn-key\]/);
-    assert.equal(response.entry.content, fakeAnswer(marker).replace(PLANTED_SECRETS[1].secret, '[REDACTED:aws-access-key]'));
+    assert.match(prompt.entry.content, /\[redacted:cairn-key\]/);
+    assert.equal(response.entry.content, fakeAnswer(marker).replace(PLANTED_SECRETS[1].secret, '[redacted:aws-access-key]'));
     assert.ok(prompt.entry.tags.includes('claude-code') && prompt.entry.tags.includes('project:billing-service'), prompt.entry.tags.join(','));
 
     const stored = await conversationRows();
