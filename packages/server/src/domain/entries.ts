@@ -11,11 +11,12 @@ import { NEAR_DUPLICATE_THRESHOLD, contentHash, similarity } from './similarity.
 /** The kinds of knowledge Cairn holds; guidance ranks them by the level of their datapack. */
 export const ENTRY_KINDS = ['preference', 'standard', 'policy', 'decision', 'note', 'conversation'] as const;
 
+// Lower-cased and de-duplicated by the domain (normalTags), after redaction: lower-casing first
+// would hide secrets from case-sensitive patterns such as AWS key ids.
 const tags = z
-  .array(z.string().trim().toLowerCase().min(1).max(40))
+  .array(z.string().trim().min(1).max(40))
   .max(20)
   .default([])
-  .transform((t) => [...new Set(t)])
   .describe('Short lower-case labels such as "testing" or "python"');
 
 /** Input of saveEntry. */
@@ -70,7 +71,7 @@ export async function saveEntry(deps: DomainDeps, access: Access, raw: z.input<t
   const { userId, client } = access.caller;
   const entry: Entry = {
     id: deps.newId('ent'), datapackId: datapack.id, kind: input.kind, title: input.title, content: input.content,
-    tags: input.tags, contentHash: hash, version: 1, createdBy: userId, createdClient: client, createdAt: now,
+    tags: normalTags(input.tags), contentHash: hash, version: 1, createdBy: userId, createdClient: client, createdAt: now,
     updatedBy: userId, updatedClient: client, updatedAt: now, deletedAt: null,
   };
   await deps.store.insertEntry(entry);
@@ -85,7 +86,7 @@ export async function updateEntry(deps: DomainDeps, access: Access, raw: z.input
   const title = input.title ?? current.title;
   const content = input.content ?? current.content;
   const next: Entry = {
-    ...current, kind: input.kind ?? current.kind, title, content, tags: input.tags ?? current.tags,
+    ...current, kind: input.kind ?? current.kind, title, content, tags: input.tags ? normalTags(input.tags) : current.tags,
     contentHash: contentHash(title, content), version: current.version + 1,
     updatedBy: access.caller.userId, updatedClient: access.caller.client, updatedAt: deps.now(),
   };
@@ -93,10 +94,13 @@ export async function updateEntry(deps: DomainDeps, access: Access, raw: z.input
   return { entry: next, redacted };
 }
 
+function normalTags(tags: readonly string[]): string[] {
+  return [...new Set(tags.map((t) => t.toLowerCase()))];
+}
+
 /**
  * Removes secrets from the text a caller sent (title, content, tags) before anything validates,
- * stores or compares it, so whatever the adapter, no secret is stored or echoed back. Tags are
- * redacted before they are lower-cased, while case-sensitive patterns still recognize them.
+ * stores or compares it, so whatever the adapter, no secret is stored or echoed back.
  */
 function redactFields<T>(raw: T): { fields: T; redacted: RedactionFinding[] } {
   if (!raw || typeof raw !== 'object') return { fields: raw, redacted: [] };
