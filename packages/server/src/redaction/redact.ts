@@ -102,12 +102,6 @@ export function redact(input: string): Redaction {
   return apply(input, spans);
 }
 
-/** Redacts several fields at once (say an entry's title, content and tags) and adds up the findings. */
-export function redactAll<T extends readonly string[]>(texts: T): { texts: { [K in keyof T]: string }; findings: RedactionFinding[] } {
-  const results = texts.map((t) => redact(t));
-  return { texts: results.map((r) => r.text) as { [K in keyof T]: string }, findings: mergeFindings(results.flatMap((r) => r.findings)) };
-}
-
 /** Adds up findings by rule, keeping first-seen order. */
 export function mergeFindings(findings: readonly RedactionFinding[]): RedactionFinding[] {
   const byRule = new Map<string, number>();
