@@ -243,7 +243,7 @@ function isBasicCredential(candidate) {
 
 // packages/server/src/redaction/cairn-rules.ts
 var SECRET_NAME = /(?:secret|token|password|passwd|pwd|passphrase|api[_.-]?key|apikey|access[_.-]?key|secret[_.-]?key|private[_.-]?key|account[_.-]?key|shared[_.-]?access[_.-]?key|master[_.-]?key|signing[_.-]?key|encryption[_.-]?key|auth[_.-]?key|credentials?|client[_.-]?secret)/.source;
-var PLACEHOLDER = /^(?:\[redacted:|\$|<|\{|%|\*+$|x+$|\.\.\.|…|(?:true|false|null|nil|none|undefined|required|optional|string|changeme|your[_-]|example|placeholder|env\b|process\.env|os\.environ|getenv))/i;
+var PLACEHOLDER = /^(?:\[redacted:|\$|<|\{|%|\*+$|x+$|\.\.\.|…|(?:true|false|null|nil|none|undefined|required|optional|string|changeme|your[_-]|example|placeholder|env\b|process\.env|os\.environ|getenv)|(?:include|omit|same-origin)$)/i;
 var CODE_VALUE = /^(?:[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:\(|\.[A-Za-z_$][\w$]*$)|(?:await|new|yield|typeof|function|lambda|require|this|self)$|[=<>!])/;
 var PATH_VALUE = /^(?:~|\.{1,2})?\/[\w./-]*$/;
 var PROSE_AFTER_PASSWORD_IS = new Set(

@@ -21,7 +21,7 @@ const SECRET_NAME =
 
 /** Values that name or point at a secret instead of being one. */
 const PLACEHOLDER =
-  /^(?:\[redacted:|\$|<|\{|%|\*+$|x+$|\.\.\.|…|(?:true|false|null|nil|none|undefined|required|optional|string|changeme|your[_-]|example|placeholder|env\b|process\.env|os\.environ|getenv))/i;
+  /^(?:\[redacted:|\$|<|\{|%|\*+$|x+$|\.\.\.|…|(?:true|false|null|nil|none|undefined|required|optional|string|changeme|your[_-]|example|placeholder|env\b|process\.env|os\.environ|getenv)|(?:include|omit|same-origin)$)/i;
 /** A value that is code, not a literal: a call, a member access such as config.password, a keyword, a comparison. */
 const CODE_VALUE = /^(?:[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:\(|\.[A-Za-z_$][\w$]*$)|(?:await|new|yield|typeof|function|lambda|require|this|self)$|[=<>!])/;
 

@@ -80,6 +80,8 @@ describe('redact', () => {
       'docker run -p 5432:5432 -e POSTGRES_DB=app postgres:16; see https://github.com/gitleaks/gitleaks/blob/master/README.md',
       'Base64 of hello world is aGVsbG8gd29ybGQ= and the sha256 is b94d27b9934d3e08a52e52d7da7dabfac484efe37a5380ee9088f7ace2efcde9.',
       'function AbstractSingletonProxyFactoryBean2() {} // ThisIsAVeryLongCamelCaseIdentifier1234',
+      'const apiKey = process.env.API_KEY;\napi_key = os.environ["OPENAI_API_KEY"]\nheaders = {"Authorization": f"Bearer {token}"}\nfetch(url, { credentials: include })',
+      'export const TOKEN_EXPIRY_SECONDS = 3600;\npassword_min_length = 12\ntokenizer = AutoTokenizer.from_pretrained("bert-base-uncased")\ntoken_type: "bearer"',
     ];
     for (const sample of samples) assert.deepEqual(redact(sample), { text: sample, findings: [] }, sample);
   });
