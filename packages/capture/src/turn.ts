@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
-import { redactSecrets } from '../../server/src/capture/redact.js';
+import { redact } from '../../server/src/redaction/redact.js';
 import type { CaptureEvent, ClientId, HookText } from './hook-input.js';
 
 /** Longest text the capture endpoint accepts per turn. */
@@ -20,7 +20,7 @@ export interface CaptureTurn {
 /** Redacts, bounds and identifies one turn. The id is computed once here and travels with the turn, so any resend is a duplicate. */
 export function buildTurn(client: ClientId, event: CaptureEvent, input: HookText, at: Date): CaptureTurn {
   // Redact before truncating: a cut through a secret could leave a fragment no pattern recognizes.
-  const text = redactSecrets(input.text).text.slice(0, MAX_TURN_TEXT);
+  const text = redact(input.text).text.slice(0, MAX_TURN_TEXT);
   const iso = at.toISOString();
   // Without a session (Kiro IDE) the same words would collide across sessions forever; the time separates them.
   const scope = input.turnId ?? (input.sessionId ? '' : iso);

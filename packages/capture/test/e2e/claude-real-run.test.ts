@@ -47,8 +47,10 @@ interface FakeModel {
   close(): Promise<void>;
 }
 
+/** The planted secret the fake model repeats. */
+const AWS_KEY = PLANTED_SECRETS.find((p) => p.kind === 'aws-access-key')!.secret;
 /** What the fake model says to a prompt holding `marker`. It repeats a planted secret: responses are redacted too. */
-const fakeAnswer = (marker: string) => `Fake model answer for ${marker}: noted, and I will not repeat ${PLANTED_SECRETS[1].secret} anywhere.`;
+const fakeAnswer = (marker: string) => `Fake model answer for ${marker}: noted, and I will not repeat ${AWS_KEY} anywhere.`;
 /** A prompt holding this word makes the fake model call the Read tool on `toolFile` before answering. */
 const USE_TOOL = 'pleasereadthenotes';
 
@@ -396,8 +398,8 @@ describe('claude -p with the cairn plugin, against a real Cairn', { skip }, () =
     const response = results.find((r) => r.entry.title.startsWith('Response'));
     assert.ok(prompt && response, `one Prompt and one Response: ${results.map((r) => r.entry.title).join(' | ')}`);
     assert.match(prompt.entry.content, new RegExp(`Remember the ${marker} deployment checklist`));
-    assert.match(prompt.entry.content, /\[REDACTED:cairn-key\]/);
-    assert.equal(response.entry.content, fakeAnswer(marker).replace(PLANTED_SECRETS[1].secret, '[REDACTED:aws-access-key]'));
+    assert.match(prompt.entry.content, /\[redacted:cairn-key\]/);
+    assert.equal(response.entry.content, fakeAnswer(marker).replace(AWS_KEY, '[redacted:aws-access-key]'));
     assert.ok(prompt.entry.tags.includes('claude-code') && prompt.entry.tags.includes('project:billing-service'), prompt.entry.tags.join(','));
 
     const stored = await conversationRows();

@@ -6,7 +6,7 @@ import type { DomainDeps } from '../domain/deps.js';
 import { assertMayWrite } from '../domain/key-scope.js';
 import { parse } from '../domain/parse-input.js';
 import type { Entry } from '../store/types.js';
-import { redactSecrets } from './redact.js';
+import { mergeFindings, redact, type RedactionFinding } from '../redaction/redact.js';
 
 /** Captured turns land here, a personal datapack of their own. */
 export const CONVERSATIONS_DATAPACK = 'Conversations';
@@ -31,14 +31,19 @@ export const captureInput = z.object({
     .max(50),
 });
 
-/** Stores each new turn (redacted again: the client may be old or modified); a turn id seen before is a duplicate. */
-export async function captureTurns(deps: DomainDeps, caller: Caller, raw: unknown): Promise<{ stored: number; duplicates: number }> {
+/**
+ * Stores each new turn (redacted again: the client may be old or modified); a turn id seen before
+ * is a duplicate. `redacted` says which secrets the server still found, by rule.
+ */
+export async function captureTurns(deps: DomainDeps, caller: Caller, raw: unknown): Promise<{ stored: number; duplicates: number; redacted: RedactionFinding[] }> {
   assertMayWrite(caller);
   const { turns } = parse(captureInput, raw);
   const datapackId = await conversationsDatapack(deps, caller.userId);
   let stored = 0;
+  const found: RedactionFinding[] = [];
   for (const turn of turns) {
-    const text = redactSecrets(turn.text).text;
+    const { text, findings } = redact(turn.text);
+    found.push(...findings);
     const now = deps.now();
     const title = `${turn.role === 'user' ? 'Prompt' : 'Response'}${turn.project ? ` · ${turn.project}` : ''} · ${snippet(text)}`;
     const tags = ['captured', turn.client, ...(turn.sessionId ? [`session:${turn.sessionId}`] : []), ...(turn.project ? [`project:${turn.project}`] : [])].map((t) => t.toLowerCase());
@@ -50,7 +55,7 @@ export async function captureTurns(deps: DomainDeps, caller: Caller, raw: unknow
     };
     if (await deps.store.insertCapturedTurn(entry, caller.userId, turn.id)) stored++;
   }
-  return { stored, duplicates: turns.length - stored };
+  return { stored, duplicates: turns.length - stored, redacted: mergeFindings(found) };
 }
 
 async function conversationsDatapack(deps: DomainDeps, userId: string): Promise<string> {

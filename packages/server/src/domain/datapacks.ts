@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CairnError } from '../errors/cairn-error.js';
+import { redact } from '../redaction/redact.js';
 import type { Datapack, DatapackSummary, Scope } from '../store/types.js';
 import type { Access } from './access.js';
 import type { DomainDeps } from './deps.js';
@@ -43,14 +44,14 @@ export function readableDatapacks(deps: DomainDeps, access: Access): Promise<Dat
   return packs;
 }
 
-/** Creates a datapack at the requested scope if the caller may. */
+/** Creates a datapack at the requested scope if the caller may. A secret in its name or description is stored as a visible [redacted:<rule>] marker. */
 export async function createDatapack(deps: DomainDeps, access: Access, raw: z.input<typeof createDatapackInput>): Promise<Datapack> {
   access.assertMayWrite();
   const input = parse(createDatapackInput, raw);
   const { ownerId, organizationId } = resolveOwner(access, input);
   const now = deps.now();
   const datapack: Datapack = {
-    id: deps.newId('dpk'), scope: input.scope, ownerId, organizationId, name: input.name, description: input.description,
+    id: deps.newId('dpk'), scope: input.scope, ownerId, organizationId, name: redact(input.name).text, description: redact(input.description).text,
     createdBy: access.caller.userId, createdAt: now, updatedAt: now,
   };
   await deps.store.insertDatapack(datapack);

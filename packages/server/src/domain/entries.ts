@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CairnError } from '../errors/cairn-error.js';
+import { mergeFindings, redact, type RedactionFinding } from '../redaction/redact.js';
 import type { Datapack, Entry, EntryVersion, SearchHit } from '../store/types.js';
 import type { Access } from './access.js';
 import { readableDatapacks, resolveDatapack } from './datapacks.js';
@@ -10,11 +11,12 @@ import { NEAR_DUPLICATE_THRESHOLD, contentHash, similarity } from './similarity.
 /** The kinds of knowledge Cairn holds; guidance ranks them by the level of their datapack. */
 export const ENTRY_KINDS = ['preference', 'standard', 'policy', 'decision', 'note', 'conversation'] as const;
 
+// Lower-cased and de-duplicated by the domain (normalTags), after redaction: lower-casing first
+// would hide secrets from case-sensitive patterns such as AWS key ids.
 const tags = z
-  .array(z.string().trim().toLowerCase().min(1).max(40))
+  .array(z.string().trim().min(1).max(40))
   .max(20)
   .default([])
-  .transform((t) => [...new Set(t)])
   .describe('Short lower-case labels such as "testing" or "python"');
 
 /** Input of saveEntry. */
@@ -44,47 +46,77 @@ export const searchEntriesInput = z.object({
   limit: z.number().int().min(1).max(50).default(10),
 });
 
-/** What saving produced: a new entry, or the existing one it nearly duplicates. */
-export type SaveResult = { status: 'created'; entry: Entry } | { status: 'duplicate'; entry: Entry; similarity: number };
+/**
+ * What saving produced: a new entry, or the existing one it nearly duplicates; and which secrets
+ * were removed from what the caller sent (by rule and count, never the secrets).
+ */
+export type SaveResult = ({ status: 'created'; entry: Entry } | { status: 'duplicate'; entry: Entry; similarity: number }) & { redacted: RedactionFinding[] };
 
 /** Saves an entry unless the datapack already holds the same or nearly the same knowledge. */
 export async function saveEntry(deps: DomainDeps, access: Access, raw: z.input<typeof saveEntryInput>): Promise<SaveResult> {
-  const input = parse(saveEntryInput, raw);
+  const { fields, redacted } = redactFields(raw);
+  const input = parse(saveEntryInput, fields);
   const datapack = await resolveDatapack(deps, access, input.datapack);
   access.assertWrite(datapack);
   const hash = contentHash(input.title, input.content);
   const exact = await deps.store.findEntryByContentHash(datapack.id, hash);
-  if (exact) return { status: 'duplicate', entry: exact, similarity: 1 };
+  if (exact) return { status: 'duplicate', entry: exact, similarity: 1, redacted };
   const text = `${input.title}\n${input.content}`;
   const candidates = await deps.store.searchEntries({ datapackIds: [datapack.id], text, limit: 5 });
   for (const { entry } of candidates) {
     const score = similarity(text, `${entry.title}\n${entry.content}`);
-    if (score >= NEAR_DUPLICATE_THRESHOLD) return { status: 'duplicate', entry, similarity: round(score) };
+    if (score >= NEAR_DUPLICATE_THRESHOLD) return { status: 'duplicate', entry, similarity: round(score), redacted };
   }
   const now = deps.now();
   const { userId, client } = access.caller;
   const entry: Entry = {
     id: deps.newId('ent'), datapackId: datapack.id, kind: input.kind, title: input.title, content: input.content,
-    tags: input.tags, contentHash: hash, version: 1, createdBy: userId, createdClient: client, createdAt: now,
+    tags: normalTags(input.tags), contentHash: hash, version: 1, createdBy: userId, createdClient: client, createdAt: now,
     updatedBy: userId, updatedClient: client, updatedAt: now, deletedAt: null,
   };
   await deps.store.insertEntry(entry);
-  return { status: 'created', entry };
+  return { status: 'created', entry, redacted };
 }
 
-/** Changes an entry if it is still at the version the caller saw. */
-export async function updateEntry(deps: DomainDeps, access: Access, raw: z.input<typeof updateEntryInput>): Promise<Entry> {
-  const input = parse(updateEntryInput, raw);
+/** Changes an entry if it is still at the version the caller saw; says which secrets were removed from the change. */
+export async function updateEntry(deps: DomainDeps, access: Access, raw: z.input<typeof updateEntryInput>): Promise<{ entry: Entry; redacted: RedactionFinding[] }> {
+  const { fields, redacted } = redactFields(raw);
+  const input = parse(updateEntryInput, fields);
   const current = await writableEntry(deps, access, input.id);
   const title = input.title ?? current.title;
   const content = input.content ?? current.content;
   const next: Entry = {
-    ...current, kind: input.kind ?? current.kind, title, content, tags: input.tags ?? current.tags,
+    ...current, kind: input.kind ?? current.kind, title, content, tags: input.tags ? normalTags(input.tags) : current.tags,
     contentHash: contentHash(title, content), version: current.version + 1,
     updatedBy: access.caller.userId, updatedClient: access.caller.client, updatedAt: deps.now(),
   };
   await replaceOrConflict(deps, next, input.expectedVersion, 'update');
-  return next;
+  return { entry: next, redacted };
+}
+
+function normalTags(tags: readonly string[]): string[] {
+  return [...new Set(tags.map((t) => t.toLowerCase()))];
+}
+
+/**
+ * Removes secrets from the text a caller sent (title, content, tags) before anything validates,
+ * stores or compares it, so whatever the adapter, no secret is stored or echoed back.
+ */
+function redactFields<T>(raw: T): { fields: T; redacted: RedactionFinding[] } {
+  if (!raw || typeof raw !== 'object') return { fields: raw, redacted: [] };
+  const found: RedactionFinding[] = [];
+  const clean = (value: unknown) => {
+    if (typeof value !== 'string') return value;
+    const { text, findings } = redact(value);
+    found.push(...findings);
+    return text;
+  };
+  const input = raw as Record<string, unknown>;
+  const fields: Record<string, unknown> = { ...input };
+  if ('title' in input) fields.title = clean(input.title);
+  if ('content' in input) fields.content = clean(input.content);
+  if (Array.isArray(input.tags)) fields.tags = input.tags.map(clean);
+  return { fields: fields as T, redacted: mergeFindings(found) };
 }
 
 /** Soft-deletes an entry; its history stays. Without expectedVersion, deletes whatever version is current. */

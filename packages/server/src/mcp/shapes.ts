@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { RedactionFinding } from '../redaction/redact.js';
 import type { Datapack, Entry } from '../store/types.js';
 
 /** An entry as tools return it, with its provenance. */
@@ -17,6 +18,11 @@ export const entryShape = z.object({
   updatedClient: z.string().nullable(),
   updatedAt: z.string(),
 });
+
+/** Secrets removed from what the agent sent, by rule (never the secrets themselves). */
+export const redactedShape = z
+  .array(z.object({ rule: z.string(), count: z.number().int() }))
+  .describe('Secrets removed before storing, by rule; each is stored as a [redacted:<rule>] marker');
 
 /** Where an entry lives. */
 export const datapackRefShape = z.object({ id: z.string(), name: z.string(), scope: z.enum(['personal', 'team', 'organization']) });
@@ -49,4 +55,12 @@ export function datapackOut(d: Datapack): z.output<typeof datapackShape> {
 /** One line naming an entry, for text results. */
 export function entryLine(e: Entry): string {
   return `[${e.kind}] ${e.title} (id ${e.id}, v${e.version}${e.tags.length ? `, tags: ${e.tags.join(', ')}` : ''})`;
+}
+
+/** A sentence telling the agent which secrets were removed, or '' when none were. */
+export function redactionNote(findings: readonly RedactionFinding[]): string {
+  if (findings.length === 0) return '';
+  const total = findings.reduce((n, f) => n + f.count, 0);
+  const list = findings.map((f) => `${f.rule} ×${f.count}`).join(', ');
+  return ` Removed ${total} secret${total === 1 ? '' : 's'} before storing (${list}); each is stored as a [redacted:<rule>] marker. Never save secrets, keys or passwords.`;
 }

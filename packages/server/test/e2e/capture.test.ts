@@ -39,8 +39,8 @@ describe('POST /api/v1/capture', () => {
   test('turns land in the Conversations datapack, searchable through MCP, and a resend is a duplicate', async () => {
     const turns = [turn('t-1', 'user', 'How do we rotate the billing database credentials?'), turn('t-2', 'assistant', 'Rotate them through the vault runbook, then restart the billing workers.')];
     const first = await capture(tenant.member.key, { turns });
-    assert.deepEqual(await first.json(), { stored: 2, duplicates: 0 });
-    assert.deepEqual(await (await capture(tenant.member.key, { turns })).json(), { stored: 0, duplicates: 2 });
+    assert.deepEqual(await first.json(), { stored: 2, duplicates: 0, redacted: [] });
+    assert.deepEqual(await (await capture(tenant.member.key, { turns })).json(), { stored: 0, duplicates: 2, redacted: [] });
     const client = await connectMcpClient(server.mcpUrl, tenant.member.key);
     const { results } = await callTool(client, 'search', { query: 'rotate billing credentials vault' });
     const packs = await callTool(client, 'list_datapacks');
@@ -59,7 +59,7 @@ describe('POST /api/v1/capture', () => {
     const versions = await server.cairn.store.db.selectFrom('entry_version').select(['content', 'title']).execute();
     const stored = JSON.stringify([rows, versions]);
     for (const { secret, kind } of PLANTED_SECRETS) assert.ok(!stored.includes(secret), `${kind} reached storage`);
-    assert.match(stored, /REDACTED:cairn-key/);
+    assert.match(stored, /\[redacted:cairn-key\]/);
   });
 
   test('size limits and bad input are refused with a reason; nothing partial is stored', async () => {

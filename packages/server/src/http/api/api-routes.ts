@@ -68,7 +68,7 @@ export function createApiRoutes(deps: DomainDeps, auth: Auth, keys: KeyVerifier,
     return c.json(result, result.status === 'created' ? 201 : 200);
   });
   api.get('/entries/:id', async (c) => c.json(await getEntry(deps, await access(c), c.req.param('id'), c.req.query('history') === 'true')));
-  api.patch('/entries/:id', async (c) => c.json({ entry: await updateEntry(deps, await access(c), { ...(await c.req.json()), id: c.req.param('id') }) }));
+  api.patch('/entries/:id', async (c) => c.json(await updateEntry(deps, await access(c), { ...(await c.req.json()), id: c.req.param('id') })));
   api.delete('/entries/:id', async (c) => {
     const expected = c.req.query('expectedVersion');
     return c.json({ entry: await deleteEntry(deps, await access(c), c.req.param('id'), expected ? Number(expected) : undefined) });

@@ -1,0 +1,92 @@
+import { isBasicCredential, isCardNumber, looksLikeAwsSecret } from './checks.js';
+
+/** A rule of Cairn's own, for what gitleaks misses, finds only near a product name, or finds only with entropy. */
+export interface CairnRule {
+  id: string;
+  /** Lower-case substrings; the rule runs only if the text contains one. Empty: always runs (keep the regex cheap). */
+  keywords: readonly string[];
+  pattern: RegExp;
+  /** Capture group holding the secret (the rest, such as `PASSWORD=`, stays readable); 0: the whole match; absent: the first non-empty group, else the whole match. */
+  secretGroup?: number;
+  /** A further test of the secret, for what a regex cannot say (checksums, randomness). */
+  validate?: (secret: string) => boolean;
+  /** A generic rule labels a secret only when no specific rule found it. */
+  generic?: boolean;
+}
+
+/** Names whose value is a secret: NAME=value, "name": "value", name: value. */
+const SECRET_NAME =
+  /(?:secret|token|password|passwd|pwd|passphrase|api[_.-]?key|apikey|access[_.-]?key|secret[_.-]?key|private[_.-]?key|account[_.-]?key|shared[_.-]?access[_.-]?key|master[_.-]?key|signing[_.-]?key|encryption[_.-]?key|auth[_.-]?key|credentials?|client[_.-]?secret)/
+    .source;
+
+/** Values that name or point at a secret instead of being one. */
+const PLACEHOLDER =
+  /^(?:\[redacted:|\$|<|\{|%|\*+$|x+$|\.\.\.|…|(?:true|false|null|nil|none|undefined|required|optional|string|changeme|your[_-]|example|placeholder|env\b|process\.env|os\.environ|getenv)|(?:include|omit|same-origin)$)/i;
+/** A value that is code, not a literal: a call, a member access such as config.password, a keyword, a comparison. */
+const CODE_VALUE = /^(?:[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:\(|\.[A-Za-z_$][\w$]*$)|(?:await|new|yield|typeof|function|lambda|require|this|self)$|[=<>!])/;
+
+/** A path (the shell's PWD=/home/me) is not a password. */
+const PATH_VALUE = /^(?:~|\.{1,2})?\/[\w./-]*$/;
+
+/** Words that follow "password is" in ordinary prose. */
+const PROSE_AFTER_PASSWORD_IS = new Set(
+  'a an the not no now still too very also and or but in on at for of to by with without being been set stored saved expired weak strong empty missing hidden changed reset secure long short same different wrong incorrect correct invalid valid required case what that this which unknown written somewhere there here please'.split(' '),
+);
+
+/** Rules in priority order: when two find overlapping text, the earlier rule's id labels it. */
+export const CAIRN_RULES: readonly CairnRule[] = [
+  { id: 'private-key', keywords: ['private key'], pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)/ },
+  { id: 'cairn-key', keywords: ['cairn_'], pattern: /\bcairn_(?:tkn|stp)_[A-Za-z0-9_-]{10,}/ },
+  { id: 'jwt', keywords: ['eyj'], pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/ },
+  { id: 'aws-access-key', keywords: ['akia', 'asia', 'agpa', 'aida', 'aroa', 'anpa', 'anva', 'aipa', 'abia', 'acca'], pattern: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA|ABIA|ACCA)[A-Z0-9]{16}\b/ },
+  { id: 'github-token', keywords: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_'], pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})/ },
+  { id: 'gitlab-token', keywords: ['glpat-'], pattern: /\bglpat-[A-Za-z0-9_-]{20,}/ },
+  { id: 'slack-webhook', keywords: ['hooks.slack.com'], pattern: /\bhttps?:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/+-]{20,}/ },
+  { id: 'slack-token', keywords: ['xox'], pattern: /\bxox[abposre]-[A-Za-z0-9-]{10,}/ },
+  { id: 'anthropic-key', keywords: ['sk-ant-'], pattern: /\bsk-ant-[A-Za-z0-9_-]{20,}/ },
+  { id: 'openai-key', keywords: ['sk-'], pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/ },
+  { id: 'stripe-key', keywords: ['sk_', 'rk_'], pattern: /\b[rs]k_(?:live|test)_[A-Za-z0-9]{16,}/ },
+  { id: 'google-api-key', keywords: ['aiza'], pattern: /\bAIza[A-Za-z0-9_-]{35}\b/ },
+  { id: 'npm-token', keywords: ['npm_'], pattern: /\bnpm_[A-Za-z0-9]{36}\b/ },
+  { id: 'huggingface-token', keywords: ['hf_'], pattern: /\bhf_[A-Za-z0-9]{30,40}\b/ },
+  { id: 'sendgrid-api-key', keywords: ['sg.'], pattern: /\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{30,50}\b/ },
+  { id: 'telegram-bot-token', keywords: [':aa'], pattern: /\b\d{8,10}:AA[A-Za-z0-9_-]{30,40}(?![A-Za-z0-9_-])/ },
+  // Discord bot tokens: base64 of the bot's numeric id (M, N or O first), a 6-character timestamp, an HMAC.
+  { id: 'discord-bot-token', keywords: [], pattern: /\b[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}(?![A-Za-z0-9_-])/ },
+  { id: 'azure-storage-key', keywords: ['accountkey', 'sharedaccesskey'], pattern: /\b((?:AccountKey|SharedAccessKey)\s*=\s*)([A-Za-z0-9+/]{40,100}={0,2})/i, secretGroup: 2 },
+  // scheme://user:password@host and scheme://:password@host; a password may itself hold an @.
+  { id: 'url-credentials', keywords: ['://'], pattern: /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:(?!\[redacted:)([^\s/]+)@(?=[^\s@/]+)/i, secretGroup: 1 },
+  { id: 'authorization-header', keywords: ['authorization'], pattern: /\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:(?:basic|bearer|token|bot|digest|apikey)\s+(?!\[redacted:)|(?!(?:basic|bearer|token|bot|digest|apikey)\b|\[redacted:))([A-Za-z0-9._~+/=:@-]{6,})/i, secretGroup: 1 },
+  { id: 'bearer-token', keywords: ['bearer'], pattern: /\bbearer\s+(?!\[redacted:)([A-Za-z0-9._~+/=-]{16,})/i, secretGroup: 1 },
+  { id: 'basic-auth', keywords: ['basic'], pattern: /\bbasic\s+([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])/i, secretGroup: 1, validate: isBasicCredential },
+  {
+    id: 'credit-card',
+    keywords: [],
+    pattern: /(?<![\d.,-])(?:\d{12,19}|\d{4}([ -])\d{4}\1\d{4}\1\d{1,4}(?:\1\d{1,3})?|\d{4}([ -])\d{6}\2\d{4,5})(?![\d]|[.,-]\d)/,
+    secretGroup: 0,
+    validate: isCardNumber,
+  },
+  // An AWS secret key nobody labelled: exactly 40 base64 characters that look random.
+  { id: 'aws-secret-key', keywords: [], pattern: /(?<![A-Za-z0-9/+=_-])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=_-])/, validate: looksLikeAwsSecret, generic: true },
+  {
+    id: 'secret-assignment',
+    keywords: ['secret', 'token', 'passw', 'pwd', 'passphrase', 'key', 'credential'],
+    // NAME = "quoted, with spaces" | NAME: unquoted-to-whitespace (no ; so connection strings keep their other fields).
+    // Only the end of the name is matched: a pattern for the whole name would backtrack quadratically.
+    pattern: new RegExp(
+      String.raw`${SECRET_NAME}["'\x60]?\s*(?:=|:=|=>|:)\s*(?:"([^"\n]{1,200})"|'([^'\n]{1,200})'|\x60([^\x60\n]{1,200})\x60|([^\s"'\x60;]{1,200}))`,
+      'i',
+    ),
+    generic: true,
+    validate: (value) => !PLACEHOLDER.test(value) && !CODE_VALUE.test(value) && !PATH_VALUE.test(value),
+  },
+  {
+    id: 'password-phrase',
+    keywords: ['pass', 'pw', 'pin', 'code'],
+    // "my password is X", "the wifi password was X", "pw: X", "passcode = X".
+    pattern: /\b(?:(?:my|the|our|your|his|her|their|new|old|admin|root|wifi|wi-fi)\s+(?:[\w-]+\s+)?(?:password|passphrase|passcode|pass|pw|pin)\s+(?:is|was|=|:)|\bpw\s*[:=])\s*[:=]?\s*["'“]?([^\s"'”]+?)["'”]?(?=[.,;!?)]*(?:\s|$))/i,
+    secretGroup: 1,
+    generic: true,
+    validate: (value) => !PROSE_AFTER_PASSWORD_IS.has(value.toLowerCase()) && !PLACEHOLDER.test(value),
+  },
+];
