@@ -20,7 +20,8 @@ export const captureInput = z.object({
       z.object({
         id: z.string().min(1).max(128).describe('Idempotency key, stable per turn'),
         role: z.enum(['user', 'assistant']),
-        text: z.string().min(1).max(MAX_TURN_CHARS),
+        // A NUL cannot be stored (PostgreSQL text); the turn is kept with U+FFFD in its place rather than lost.
+        text: z.string().min(1).max(MAX_TURN_CHARS).transform((t) => t.replaceAll('\u0000', '\uFFFD')),
         client: z.string().regex(/^[a-z0-9-]{1,40}$/),
         sessionId: z.string().max(200).optional(),
         project: z.string().max(200).optional(),

@@ -46,6 +46,12 @@ export const searchEntriesInput = z.object({
   limit: z.number().int().min(1).max(50).default(10),
 });
 
+/** A page of a list. Out of range is refused, not clamped: a client that reads "fewer than limit" as "the end" must not be misled. */
+export const pageInput = z.object({
+  limit: z.number().int().min(1, 'must be at least 1').max(200, 'must be at most 200; page with offset for more').default(50).describe('How many entries, 1 to 200'),
+  offset: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0).describe('How many to skip'),
+});
+
 /**
  * What saving produced: a new entry, or the existing one it nearly duplicates; and which secrets
  * were removed from what the caller sent (by rule and count, never the secrets).
@@ -138,11 +144,11 @@ export async function getEntry(deps: DomainDeps, access: Access, id: string, wit
 }
 
 /** A page of a readable datapack's live entries, most recently changed first. */
-export async function listEntries(deps: DomainDeps, access: Access, datapackId: string, page: { limit?: number; offset?: number } = {}): Promise<Entry[]> {
+export async function listEntries(deps: DomainDeps, access: Access, datapackId: string, page: z.input<typeof pageInput> = {}): Promise<Entry[]> {
   const datapack = await deps.store.getDatapack(datapackId);
   access.assertRead(datapack);
-  const limit = Math.min(Math.max(page.limit ?? 50, 1), 200);
-  return deps.store.listEntries(datapack.id, { limit, offset: Math.max(page.offset ?? 0, 0) });
+  const { limit, offset } = parse(pageInput, page);
+  return deps.store.listEntries(datapack.id, { limit, offset });
 }
 
 /** Ranked full-text search over every datapack the caller can read (or one of them). */

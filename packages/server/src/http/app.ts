@@ -8,11 +8,13 @@ import { isDatabaseUnavailable, unavailableJsonResponse } from '../errors/databa
 import type { DomainDeps } from '../domain/deps.js';
 import type { Logger } from '../log/logger.js';
 import { createApiRoutes } from './api/api-routes.js';
+import { bodyLimits } from './body-limits.js';
 import { installerRoute } from './install-route.js';
 import { portalRoute, redirectUrisFromAuth } from './portal-route.js';
 import { createMcpRoute } from './mcp-route.js';
 import { createOAuthRoutes } from './oauth-routes.js';
 import { type Readiness, readinessRoute, unavailableIfDatabaseDown } from './readiness.js';
+import { urlGuard } from './url-guard.js';
 
 /** Everything the HTTP edge needs, built once by openCairn. */
 export interface HttpDeps {
@@ -33,6 +35,8 @@ export interface HttpDeps {
 export function createHttpApp(deps: HttpDeps): { app: Hono; close: () => Promise<void> } {
   const app = new Hono();
   const mcp = createMcpRoute(deps.domain, deps.mcpAuth, deps.log);
+  app.use('*', urlGuard());
+  app.use('*', bodyLimits());
   // Liveness (the process answers) and readiness (its database answers): see README, "Load balancers".
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', readinessRoute(deps.readiness));

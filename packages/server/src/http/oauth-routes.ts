@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { Auth } from '../auth/better-auth.js';
 import { AUTH_BASE_PATH, OAUTH_PAGES, OAUTH_SCOPES, mcpResource, oauthIssuer } from '../auth/oauth/oauth-options.js';
+import { clientMetadataProblem } from '../auth/oauth/client-metadata-limits.js';
 import { LOOPBACK_REFUSED_MESSAGE, isLoopbackUri } from '../auth/oauth/loopback.js';
 
 /** What the OAuth edge needs. */
@@ -47,6 +48,8 @@ export function createOAuthRoutes(deps: OAuthRouteDeps): Hono {
   app.post(`${AUTH_BASE_PATH}/oauth2/register`, async (c) => {
     const body: unknown = await c.req.raw.clone().json().catch(() => undefined);
     if (!isObject(body)) return deps.auth.handler(c.req.raw);
+    const tooBig = clientMetadataProblem(body);
+    if (tooBig) return c.json({ error: 'invalid_client_metadata', error_description: tooBig }, 400, NO_STORE);
     const redirects = Array.isArray(body.redirect_uris) ? body.redirect_uris.filter((u): u is string => typeof u === 'string') : [];
     if (!deps.allowLoopback && redirects.some(isLoopbackUri)) {
       return c.json({ error: 'invalid_redirect_uri', error_description: LOOPBACK_REFUSED_MESSAGE }, 400, NO_STORE);

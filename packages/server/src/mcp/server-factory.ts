@@ -3,6 +3,7 @@ import type { Access } from '../domain/access.js';
 import { loadAccess } from '../domain/access.js';
 import type { Caller } from '../domain/caller.js';
 import type { DomainDeps } from '../domain/deps.js';
+import { assertNoNul } from '../domain/parse-input.js';
 import type { Logger } from '../log/logger.js';
 import { isDatabaseUnavailable } from '../errors/database-unavailable.js';
 import { toolErrorResult } from './tool-error.js';
@@ -64,6 +65,7 @@ export function createServerFactory(deps: DomainDeps, log: Logger): McpServerFac
           if (!caller) return toolErrorResult(new Error('unauthenticated request reached a tool'), log);
           const ctx: ToolContext = { deps, caller, access: () => (access ??= loadAccess(deps, caller)) };
           try {
+            assertNoNul(input, 'arguments');
             const { structured, text } = await definition.run(input, ctx);
             return toolResult(structured, text);
           } catch (error) {

@@ -1,5 +1,4 @@
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { captureTurns } from '../../capture/capture-turns.js';
 import { RateLimiter } from '../../capture/rate-limit.js';
 import type { KeyVerifier } from '../../auth/api-keys/key-verifier.js';
@@ -14,6 +13,7 @@ import { createSetupCode, exchangeSetupCode } from '../../domain/setup-codes.js'
 import { createAccountRoutes, createPublicAccountRoutes } from './account-routes.js';
 import { type ApiEnv, apiAuth, refuseWritesForReadOnlyKeys } from './api-auth.js';
 import { createKeySelfRoutes } from './key-self-routes.js';
+import { queryInt } from './query-params.js';
 import { createOAuthAppsRoutes } from './oauth-apps-routes.js';
 
 /** `/api/v1`: the JSON API over the same domain verbs as the MCP tools and the CLI. */
@@ -30,20 +30,17 @@ export function createApiRoutes(deps: DomainDeps, auth: Auth, keys: KeyVerifier,
   api.route('/', createOAuthAppsRoutes(auth));
   api.post('/setup-codes', async (c) => c.json(await createSetupCode(deps, c.get('caller').userId), 201));
   const captureLimit = new RateLimiter(captureTurnsPerMinute, captureTurnsPerMinute * 2);
-  api.post(
-    '/capture',
-    bodyLimit({ maxSize: 1024 * 1024, onError: (c) => c.json({ error: { code: 'invalid_input', message: 'At most 1 MiB per request: send fewer turns at a time.' } }, 413) }),
-    async (c) => {
-      const body = (await c.req.json()) as { turns?: unknown[] };
-      const caller = c.get('caller');
-      const wait = captureLimit.take(caller.keyId ?? caller.userId, Array.isArray(body.turns) ? Math.max(body.turns.length, 1) : 1);
-      if (wait > 0) {
-        c.header('Retry-After', String(wait));
-        return c.json({ error: { code: 'rate_limited', message: `Too many captured turns for this key; retry in ${wait} s.` } }, 429);
-      }
-      return c.json(await captureTurns(deps, caller, body));
-    },
-  );
+  // Its 1 MiB body limit is in ../body-limits.ts with every other route's.
+  api.post('/capture', async (c) => {
+    const body = (await c.req.json()) as { turns?: unknown[] };
+    const caller = c.get('caller');
+    const wait = captureLimit.take(caller.keyId ?? caller.userId, Array.isArray(body.turns) ? Math.max(body.turns.length, 1) : 1);
+    if (wait > 0) {
+      c.header('Retry-After', String(wait));
+      return c.json({ error: { code: 'rate_limited', message: `Too many captured turns for this key; retry in ${wait} s.` } }, 429);
+    }
+    return c.json(await captureTurns(deps, caller, body));
+  });
   const access = (c: { get(key: 'caller'): ApiEnv['Variables']['caller'] }) => loadAccess(deps, c.get('caller'));
 
   api.get('/datapacks', async (c) => c.json({ datapacks: await listDatapacks(deps, await access(c)) }));
@@ -55,11 +52,11 @@ export function createApiRoutes(deps: DomainDeps, auth: Auth, keys: KeyVerifier,
     return c.json({ datapack });
   });
   api.get('/datapacks/:id/entries', async (c) => {
-    const page = { limit: Number(c.req.query('limit') ?? 50), offset: Number(c.req.query('offset') ?? 0) };
+    const page = { limit: queryInt(c, 'limit'), offset: queryInt(c, 'offset') };
     return c.json({ entries: await listEntries(deps, await access(c), c.req.param('id'), page) });
   });
   api.get('/search', async (c) => {
-    const hits = await searchEntries(deps, await access(c), { query: c.req.query('q') ?? '', datapack: c.req.query('datapack'), limit: Number(c.req.query('limit') ?? 10) });
+    const hits = await searchEntries(deps, await access(c), { query: c.req.query('q') ?? '', datapack: c.req.query('datapack'), limit: queryInt(c, 'limit') });
     return c.json({ results: hits });
   });
   api.get('/guidance', async (c) => c.json(await getGuidance(deps, await access(c), { task: c.req.query('task') ?? '' })));
@@ -70,8 +67,7 @@ export function createApiRoutes(deps: DomainDeps, auth: Auth, keys: KeyVerifier,
   api.get('/entries/:id', async (c) => c.json(await getEntry(deps, await access(c), c.req.param('id'), c.req.query('history') === 'true')));
   api.patch('/entries/:id', async (c) => c.json(await updateEntry(deps, await access(c), { ...(await c.req.json()), id: c.req.param('id') })));
   api.delete('/entries/:id', async (c) => {
-    const expected = c.req.query('expectedVersion');
-    return c.json({ entry: await deleteEntry(deps, await access(c), c.req.param('id'), expected ? Number(expected) : undefined) });
+    return c.json({ entry: await deleteEntry(deps, await access(c), c.req.param('id'), queryInt(c, 'expectedVersion')) });
   });
   return api;
 }

@@ -1,0 +1,83 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { findNul, nulMessage } from '../domain/parse-input.js';
+import { edgeError } from './edge-error.js';
+import { MAX_JSON_DEPTH, scanJson } from './json-scan.js';
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+
+/** The body limit of one group of routes. */
+export interface BodyLimitRule {
+  /** An exact path, or a prefix ending in `/*`; `*` matches every path. */
+  path: string;
+  maxBytes: number;
+  /** What to do instead, said in the 413. */
+  hint: string;
+  /** Leave NUL characters to the handler: MCP tools name the argument, capture replaces them so no turn is lost. */
+  nulsHandledDownstream?: boolean;
+}
+
+/** Every body limit, first match wins. Unauthenticated routes get small limits: they are read before anyone is known. */
+export const BODY_LIMIT_RULES: readonly BodyLimitRule[] = [
+  { path: '/mcp', maxBytes: 4 * MiB, nulsHandledDownstream: true, hint: 'send less in one call (an entry holds at most 20,000 characters)' },
+  { path: '/api/auth/*', maxBytes: 64 * KiB, hint: 'sign-in, sign-up and OAuth requests need only a few hundred bytes' },
+  { path: '/api/v1/signup', maxBytes: 64 * KiB, hint: 'sign-up needs only an email, a name, a password and an invite' },
+  { path: '/api/v1/setup-codes/exchange', maxBytes: 64 * KiB, hint: 'the exchange needs only the code, the client and the host name' },
+  { path: '/api/v1/capture', maxBytes: 1 * MiB, nulsHandledDownstream: true, hint: 'send fewer turns at a time' },
+  { path: '/api/v1/*', maxBytes: 1 * MiB, hint: 'an entry holds at most 20,000 characters; send less at a time' },
+  { path: '*', maxBytes: 64 * KiB, hint: 'send a smaller request' },
+];
+
+/**
+ * Enforces the body limits while reading (a declared Content-Length over the limit is refused
+ * before a byte is read; a chunked body is cut off as soon as it passes the limit), then checks a
+ * JSON body's nesting depth and NUL characters, and hands the body on, readable again, as
+ * `c.req.raw`: better-auth and the MCP SDK read that Request themselves.
+ */
+export function bodyLimits(rules: readonly BodyLimitRule[] = BODY_LIMIT_RULES): MiddlewareHandler {
+  const limiters = rules.map((rule) => ({
+    rule,
+    limit: bodyLimit({ maxSize: rule.maxBytes, onError: (c) => edgeError(c, 413, tooLargeMessage(c, rule)) }),
+  }));
+  return async (c, next) => {
+    if (!c.req.raw.body) return next();
+    const { rule, limit } = limiters.find((l) => matches(l.rule.path, c.req.path))!;
+    let withinLimit = false;
+    const refused = await limit(c, async () => {
+      withinLimit = true;
+    });
+    if (!withinLimit) return refused as Response;
+    const bytes = new Uint8Array(await c.req.raw.arrayBuffer());
+    const scan = scanJson(bytes);
+    if (scan.tooDeep) {
+      return edgeError(c, 400, `The JSON body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels, the most Cairn accepts; flatten it and send it again.`);
+    }
+    if (scan.hasNul && !rule.nulsHandledDownstream) return edgeError(c, 400, nulMessage(nulPath(bytes)));
+    c.req.raw = new Request(c.req.raw, { body: bytes });
+    return next();
+  };
+}
+
+function matches(pattern: string, path: string): boolean {
+  if (pattern === '*') return true;
+  if (pattern.endsWith('/*')) return path.startsWith(pattern.slice(0, -1));
+  return path === pattern || path === `${pattern}/`;
+}
+
+function tooLargeMessage(c: Context, rule: BodyLimitRule): string {
+  return `The request body is larger than ${formatBytes(rule.maxBytes)}, the most ${c.req.path} accepts: ${rule.hint}.`;
+}
+
+function formatBytes(n: number): string {
+  return n >= MiB ? `${n / MiB} MiB` : `${n / KiB} KiB`;
+}
+
+/** Where in the body the NUL is, for the message: `title`, `turns.0.text`, or `body` when it does not parse. */
+function nulPath(bytes: Uint8Array): string {
+  try {
+    return findNul(JSON.parse(new TextDecoder().decode(bytes))) || 'body';
+  } catch {
+    return 'body';
+  }
+}
