@@ -9,10 +9,19 @@ export function listen(cairn: Cairn, port = cairn.config.port): Promise<{ server
   });
 }
 
-/** Closes the listener, waiting for requests in flight. */
+/** Longest a shutdown waits for requests in flight before closing their connections. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+/** Closes the listener, waiting for requests in flight (at most SHUTDOWN_GRACE_MS). */
 export function stopListening(server: ServerType): Promise<void> {
   return new Promise((resolve) => {
-    server.close(() => resolve());
+    // A connection still draining a refused body (413) is waited on through timers that do not keep
+    // the process alive; without this one the process could exit halfway through shutting down.
+    const grace = setTimeout(() => 'closeAllConnections' in server && server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+    server.close(() => {
+      clearTimeout(grace);
+      resolve();
+    });
     if ('closeIdleConnections' in server) server.closeIdleConnections();
   });
 }
