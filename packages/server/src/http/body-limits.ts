@@ -53,7 +53,10 @@ export function bodyLimits(rules: readonly BodyLimitRule[] = BODY_LIMIT_RULES): 
     if (scan.tooDeep) {
       return edgeError(c, 400, `The JSON body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels, the most Cairn accepts; flatten it and send it again.`);
     }
-    if (scan.hasNul && !rule.nulsHandledDownstream) return edgeError(c, 400, nulMessage(nulPath(bytes)));
+    if (!rule.nulsHandledDownstream) {
+      const nulAt = scan.hasNul ? nulPath(bytes) : isForm(c) ? formNulField(bytes) : undefined;
+      if (nulAt !== undefined) return edgeError(c, 400, nulMessage(nulAt));
+    }
     c.req.raw = new Request(c.req.raw, { body: bytes });
     return next();
   };
@@ -80,4 +83,16 @@ function nulPath(bytes: Uint8Array): string {
   } catch {
     return 'body';
   }
+}
+
+function isForm(c: Context): boolean {
+  return (c.req.header('content-type') ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded');
+}
+
+/** The first form field (OAuth token requests, the consent form) whose name or value holds a NUL (`%00`). */
+function formNulField(bytes: Uint8Array): string | undefined {
+  for (const [name, value] of new URLSearchParams(new TextDecoder().decode(bytes))) {
+    if (name.includes('\u0000') || value.includes('\u0000')) return name.replaceAll('\u0000', '') || 'body';
+  }
+  return undefined;
 }

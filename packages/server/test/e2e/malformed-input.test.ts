@@ -122,6 +122,8 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       await assertInvalid(await post('/api/v1/signup', JSON.stringify({ email: `x${NUL}@example.test`, password: 'long enough password', invite: 'x' })), nulField('email'));
       await assertInvalid(await post('/api/v1/setup-codes/exchange', JSON.stringify({ code: `cairn_stp_${NUL}`, client: 'cursor', host: 'laptop' })), nulField('code'));
       await assertInvalid(await fetch(`${server.baseUrl}/api/auth/oauth2/authorize?client_id=a%00b&response_type=code`), /query parameter "client_id" contains a NUL/);
+      const token = await fetch(`${server.baseUrl}/api/auth/oauth2/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=authorization_code&client_id=a%00b&code=c%00d&code_verifier=x' });
+      await assertInvalid(token, nulField('client_id'));
       const after = ((await (await api('/api/v1/search?q=nulcheck&limit=50')).json()) as { results: unknown[] }).results.length;
       assert.equal(after, before + 1, 'only the clean entry was stored');
       const entry = (await (await api(`/api/v1/entries/${saved.entry.id}`)).json()) as { entry: { version: number } };
