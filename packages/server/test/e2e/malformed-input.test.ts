@@ -150,7 +150,8 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       const turn = { id: `nul-turn-${backend}`, role: 'user', text: `Deploy the capturenul service${NUL}now`, client: 'claude-code', at: new Date().toISOString() };
       const captured = await api('/api/v1/capture', { method: 'POST', body: JSON.stringify({ turns: [turn] }), headers: { 'user-agent': 'cairn-capture/1.0' } });
       assert.equal(captured.status, 200, await captured.clone().text());
-      assert.deepEqual(await captured.json(), { stored: 1, duplicates: 0 });
+      const { stored, duplicates } = (await captured.json()) as { stored: number; duplicates: number };
+      assert.deepEqual({ stored, duplicates }, { stored: 1, duplicates: 0 });
       const { results } = (await (await api('/api/v1/search?q=capturenul')).json()) as { results: { entry: { content: string } }[] };
       assert.equal(results.length, 1);
       assert.equal(results[0]!.entry.content, 'Deploy the capturenul service\uFFFDnow');
