@@ -24,6 +24,8 @@ export interface AuthSettings {
   cimdAllowLoopbackForTests?: boolean;
   /** Operator setting CAIRN_OAUTH_ALLOW_LOOPBACK, applied to CIMD clients' redirect URIs. */
   oauthAllowLoopback?: boolean;
+  /** Counts a Client ID Metadata Document fetch against the requester's limit: 0 to go ahead, else seconds to wait. */
+  cimdBeforeFetch?: () => Promise<number>;
 }
 
 function authOptions(s: AuthSettings) {
@@ -40,7 +42,7 @@ function authOptions(s: AuthSettings) {
     // outage, instead of becoming better-auth's bare 500 and a stack trace on the console.
     onAPIError: { throw: true },
     logger: { level: 'warn', log: (level: string, message: string, ...args: unknown[]) => authLog(s, level, message, args) },
-    plugins: [organization(orgOptions), oauthProvider(oauthProviderOptions(s.baseUrl, s.cimdAllowLoopbackForTests ? { allowHttp: true, allowLoopback: true } : {}, s.oauthAllowLoopback ?? true))],
+    plugins: [organization(orgOptions), oauthProvider(oauthProviderOptions(s.baseUrl, s.cimdAllowLoopbackForTests ? { allowHttp: true, allowLoopback: true } : {}, s.oauthAllowLoopback ?? true, s.cimdBeforeFetch))],
   } satisfies BetterAuthOptions;
 }
 

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import proxyAddr from 'proxy-addr';
 import { z } from 'zod';
 
 const bool = (fallback: boolean) =>
@@ -11,6 +12,8 @@ const list = z
   .string()
   .optional()
   .transform((v) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : []));
+
+const count = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
 
 /** Custom URI schemes of known MCP clients whose callbacks register by default (not RFC 8252 reverse-domain ones). */
 export const DEFAULT_OAUTH_CLIENT_SCHEMES = ['cursor', 'vscode', 'vscode-insiders', 'windsurf'] as const;
@@ -40,6 +43,21 @@ const envSchema = z.object({
     .pipe(z.array(z.string().regex(/^[a-z][a-z0-9+.-]*$/, 'must be a comma-separated list of URI schemes, e.g. cursor,vscode').refine((s) => !['http', 'https', 'javascript', 'data', 'vbscript', 'file', 'ftp', 'mailto'].includes(s), 'http(s) and unsafe schemes cannot be listed'))),
   CAIRN_INSTALLER_PUBLISHED: bool(false),
   CAIRN_CAPTURE_TURNS_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  // Unset or empty: no proxy is trusted and X-Forwarded-For is ignored.
+  CAIRN_TRUSTED_PROXIES: list.superRefine((entries, ctx) => {
+    try {
+      proxyAddr.compile(entries);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: `${(error as Error).message}; list proxy addresses or CIDR ranges (e.g. 10.0.0.0/8,::1) or loopback, linklocal, uniquelocal, comma-separated` });
+    }
+  }),
+  CAIRN_SIGN_IN_FAILURES_PER_ACCOUNT_AND_ADDRESS: count(10),
+  CAIRN_SIGN_IN_FAILURES_PER_ACCOUNT: count(50),
+  CAIRN_SIGN_IN_FAILURES_PER_ADDRESS: count(100),
+  CAIRN_CODE_FAILURES_PER_ADDRESS: count(20),
+  CAIRN_OAUTH_REGISTRATIONS_PER_ADDRESS: count(20),
+  CAIRN_OAUTH_CIMD_FETCHES_PER_ADDRESS: count(20),
+  CAIRN_REQUESTS_PER_MINUTE: count(600),
   CAIRN_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 
@@ -67,6 +85,27 @@ export interface CairnConfig {
   captureTurnsPerMinute: number;
   /** cairn-mcp-installer is on the npm registry the users' machines reach; otherwise the portal shows only this server's own copy. */
   installerPublished: boolean;
+  /** Proxies (addresses, CIDR ranges or proxy-addr names) whose X-Forwarded-For is believed; empty: the socket address is the client's. */
+  trustedProxies: string[];
+  rateLimits: RateLimitSettings;
+}
+
+/** How many attempts each limit allows in its window (the windows are fixed; see README). */
+export interface RateLimitSettings {
+  /** Failed sign-ins per account from one address, per 15 minutes. */
+  signInFailuresPerAccountAndAddress: number;
+  /** Failed sign-ins per account from all addresses, per hour (distributed guessing). */
+  signInFailuresPerAccount: number;
+  /** Failed sign-ins from one address to any accounts, per hour (password spraying). */
+  signInFailuresPerAddress: number;
+  /** Failed invite sign-ups and setup-code exchanges per address, per hour. */
+  codeFailuresPerAddress: number;
+  /** OAuth dynamic client registrations per address, per 10 minutes. */
+  oauthRegistrationsPerAddress: number;
+  /** Client ID Metadata Document fetches caused by one address, per 10 minutes. */
+  oauthCimdFetchesPerAddress: number;
+  /** Requests per minute per API key, OAuth user or portal user on /mcp and /api/v1 (per instance). */
+  requestsPerMinute: number;
 }
 
 /** Thrown when a setting is invalid; the message names the variable and what to do. */
@@ -103,6 +142,16 @@ export function loadConfig(env: Record<string, string | undefined>): CairnConfig
     oauthCimdAllowLoopbackForTests: e.CAIRN_OAUTH_CIMD_ALLOW_LOOPBACK_FOR_TESTS,
     captureTurnsPerMinute: e.CAIRN_CAPTURE_TURNS_PER_MINUTE,
     installerPublished: e.CAIRN_INSTALLER_PUBLISHED,
+    trustedProxies: e.CAIRN_TRUSTED_PROXIES,
+    rateLimits: {
+      signInFailuresPerAccountAndAddress: e.CAIRN_SIGN_IN_FAILURES_PER_ACCOUNT_AND_ADDRESS,
+      signInFailuresPerAccount: e.CAIRN_SIGN_IN_FAILURES_PER_ACCOUNT,
+      signInFailuresPerAddress: e.CAIRN_SIGN_IN_FAILURES_PER_ADDRESS,
+      codeFailuresPerAddress: e.CAIRN_CODE_FAILURES_PER_ADDRESS,
+      oauthRegistrationsPerAddress: e.CAIRN_OAUTH_REGISTRATIONS_PER_ADDRESS,
+      oauthCimdFetchesPerAddress: e.CAIRN_OAUTH_CIMD_FETCHES_PER_ADDRESS,
+      requestsPerMinute: e.CAIRN_REQUESTS_PER_MINUTE,
+    },
   };
 }
 

@@ -15,6 +15,9 @@ import { createMcpRoute } from './mcp-route.js';
 import { createOAuthRoutes } from './oauth-routes.js';
 import { type Readiness, readinessRoute, unavailableIfDatabaseDown } from './readiness.js';
 import { urlGuard } from './url-guard.js';
+import type { RateLimits } from '../rate-limits/rate-limits.js';
+import { type ClientAddressOf, rememberClientAddress } from './client-address.js';
+import { authRouteLimits } from './rate-limit/auth-limits.js';
 
 /** Everything the HTTP edge needs, built once by openCairn. */
 export interface HttpDeps {
@@ -25,7 +28,8 @@ export interface HttpDeps {
   baseUrl: string;
   oauthAllowLoopback: boolean;
   oauthClientSchemes: string[];
-  captureTurnsPerMinute: number;
+  limits: RateLimits;
+  clientAddress: ClientAddressOf;
   installerPublished: boolean;
   readiness: Readiness;
   log: Logger;
@@ -34,18 +38,21 @@ export interface HttpDeps {
 /** The one HTTP app: `/mcp`, the JSON API under `/api/v1`, better-auth under `/api/auth`, and health. */
 export function createHttpApp(deps: HttpDeps): { app: Hono; close: () => Promise<void> } {
   const app = new Hono();
-  const mcp = createMcpRoute(deps.domain, deps.mcpAuth, deps.log);
+  const mcp = createMcpRoute(deps.domain, deps.mcpAuth, deps.log, deps.limits.requestsPerCredential);
+  // Size and shape first: nothing else reads a body that is too big, too deep or malformed.
   app.use('*', urlGuard());
   app.use('*', bodyLimits());
+  app.use('*', rememberClientAddress(deps.clientAddress));
   // Liveness (the process answers) and readiness (its database answers): see README, "Load balancers".
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', readinessRoute(deps.readiness));
   app.get('/install/cairn-mcp-installer.tgz', installerRoute());
   app.all('/mcp', mcp.route);
+  app.use('/api/auth/*', authRouteLimits(deps.limits));
   // Before better-auth's catch-all and the JSON 404 for /.well-known/*.
   app.route('/', createOAuthRoutes({ auth: deps.auth, baseUrl: deps.baseUrl, allowLoopback: deps.oauthAllowLoopback, clientSchemes: deps.oauthClientSchemes }));
   app.on(['GET', 'POST'], '/api/auth/*', async (c) => unavailableIfDatabaseDown(await deps.auth.handler(c.req.raw), deps.readiness));
-  app.route('/api/v1', createApiRoutes(deps.domain, deps.auth, deps.keys, deps.baseUrl, deps.captureTurnsPerMinute, deps.installerPublished));
+  app.route('/api/v1', createApiRoutes(deps.domain, deps.auth, deps.keys, deps.baseUrl, deps.limits, deps.installerPublished));
   // Unknown API and discovery paths answer JSON 404s; they must never fall through to the portal's HTML.
   for (const prefix of ['/api/*', '/.well-known/*', '/install/*']) {
     app.all(prefix, (c) => c.json({ error: { code: 'not_found', message: `Nothing at ${c.req.path}.` } }, 404));

@@ -5,9 +5,12 @@ import type { DomainDeps } from '../domain/deps.js';
 import { isDatabaseUnavailable, unavailableJsonRpcResponse } from '../errors/database-unavailable.js';
 import type { Logger } from '../log/logger.js';
 import { type OutageLatch, createServerFactory } from '../mcp/server-factory.js';
+import type { Limit } from '../rate-limits/rate-limits.js';
+import { requestLimitMessage, takeRequest } from './rate-limit/request-limit.js';
+import { tooManyJsonRpc } from './rate-limit/too-many.js';
 
 /** The `/mcp` endpoint: the contract's auth gate, then the stateless MCP handler (no per-process session state). */
-export function createMcpRoute(deps: DomainDeps, authDeps: McpAuthDeps, log: Logger) {
+export function createMcpRoute(deps: DomainDeps, authDeps: McpAuthDeps, log: Logger, requestLimit: Limit) {
   const handler = createMcpHandler(createServerFactory(deps, log), {
     onerror: (error) => log.debug('mcp request rejected', { error: error.message }),
   });
@@ -15,6 +18,8 @@ export function createMcpRoute(deps: DomainDeps, authDeps: McpAuthDeps, log: Log
     const auth = await authenticateMcpRequest(c.req.raw, authDeps);
     if (!auth.ok) return auth.response;
     const { caller } = auth;
+    const wait = await takeRequest(requestLimit, caller);
+    if (wait > 0) return tooManyJsonRpc(wait, requestLimitMessage(caller, requestLimit.points));
     const outage: OutageLatch = {};
     const response = await handler.fetch(c.req.raw, {
       authInfo: { token: `cairn:${caller.via}:${caller.keyId ?? caller.userId}`, clientId: caller.keyId ?? caller.userId, scopes: [], extra: { caller, outage } },

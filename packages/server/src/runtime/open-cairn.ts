@@ -8,6 +8,8 @@ import type { CairnConfig } from '../config/load-config.js';
 import { type DomainDeps, createDomainDeps } from '../domain/deps.js';
 import { createHttpApp } from '../http/app.js';
 import { Readiness } from '../http/readiness.js';
+import { addressKey, clientAddressResolver, currentClientAddress } from '../http/client-address.js';
+import { type RateLimits, openRateLimits } from '../rate-limits/rate-limits.js';
 import { type Logger, createLogger } from '../log/logger.js';
 import type { KyselyStore } from '../store/kysely-store.js';
 import { openStore } from './open-store.js';
@@ -29,29 +31,38 @@ export async function openCairn(config: CairnConfig, options: { log?: Logger; st
   const log = options.log ?? createLogger(config.logLevel);
   const store = options.store ?? openStore(config);
   store.health.useLog(log);
+  let rateLimits: RateLimits | undefined;
   try {
     const auth = await store.withStartupLock(async () => {
+      // Inside the lock: on PostgreSQL this creates the shared limits' table, once for all instances.
+      const limits = (rateLimits = await openRateLimits(store, { ...config.rateLimits, captureTurnsPerMinute: config.captureTurnsPerMinute }));
       const secret = config.authSecret ?? (await store.getOrInitSetting('auth_secret', randomBytes(32).toString('base64url')));
-      const created = await createAuth({ db: store.db, dialect: store.dialect, secret, baseUrl: config.baseUrl, log, cimdAllowLoopbackForTests: config.oauthCimdAllowLoopbackForTests, oauthAllowLoopback: config.oauthAllowLoopback });
+      const created = await createAuth({
+        db: store.db, dialect: store.dialect, secret, baseUrl: config.baseUrl, log, cimdAllowLoopbackForTests: config.oauthCimdAllowLoopbackForTests, oauthAllowLoopback: config.oauthAllowLoopback,
+        cimdBeforeFetch: () => limits.oauthCimdFetchesPerAddress.take(addressKey(currentClientAddress())),
+      });
       await store.migrate();
       return created;
     });
+    const limits = rateLimits!;
     const domain = createDomainDeps(store);
     // A closure, not domain.now itself: tests that move the domain's clock move expiry with it.
     const keys = new KeyVerifier(store, undefined, () => domain.now());
     const oauth = new OAuthTokenVerifier(auth, mcpResource(config.baseUrl));
     const mcpAuth = { config, keys, oauth, log };
     const readiness = new Readiness(store);
-    const http = createHttpApp({ domain, auth, mcpAuth, keys, baseUrl: config.baseUrl, oauthAllowLoopback: config.oauthAllowLoopback, oauthClientSchemes: config.oauthClientSchemes, captureTurnsPerMinute: config.captureTurnsPerMinute, installerPublished: config.installerPublished, readiness, log });
+    const http = createHttpApp({ domain, auth, mcpAuth, keys, baseUrl: config.baseUrl, oauthAllowLoopback: config.oauthAllowLoopback, oauthClientSchemes: config.oauthClientSchemes, limits, clientAddress: clientAddressResolver(config.trustedProxies), installerPublished: config.installerPublished, readiness, log });
     return {
       config, store, auth, domain, keys, log, app: http.app,
       async close() {
         await http.close();
+        limits.close();
         await keys.close().catch((error: Error) => log.warn('could not save key usage', { error: error.message }));
         await store.close();
       },
     };
   } catch (error) {
+    rateLimits?.close();
     await store.close().catch(() => {});
     throw error;
   }

@@ -197,7 +197,8 @@ describe('PostgreSQL: pg_terminate_backend on all of Cairn\'s connections, repea
     database = await createTestDatabase(serverUrl);
     dataDir = mkdtempSync(join(tmpdir(), 'cairn-outage-'));
     ({ key } = await provision(database.url, dataDir));
-    server = await startCairnProcess({ DATABASE_URL: database.url, CAIRN_DATA_DIR: dataDir }, await freePort());
+    // A load test from one key: the per-key request limit (600 a minute) must not answer before the outage does.
+    server = await startCairnProcess({ DATABASE_URL: database.url, CAIRN_DATA_DIR: dataDir, CAIRN_REQUESTS_PER_MINUTE: '1000000' }, await freePort());
   });
   after(async () => {
     await server?.stop();
@@ -264,7 +265,8 @@ describe('PostgreSQL: a full restart of the database server during a stream of w
     postgres = await startPrivatePostgres();
     dataDir = mkdtempSync(join(tmpdir(), 'cairn-outage-'));
     ({ key, email } = await provision(postgres.url, dataDir));
-    server = await startCairnProcess({ DATABASE_URL: postgres.url, CAIRN_DATA_DIR: dataDir }, await freePort());
+    // A load test from one key: the per-key request limit (600 a minute) must not answer before the outage does.
+    server = await startCairnProcess({ DATABASE_URL: postgres.url, CAIRN_DATA_DIR: dataDir, CAIRN_REQUESTS_PER_MINUTE: '1000000' }, await freePort());
   });
   after(async () => {
     await server?.stop();

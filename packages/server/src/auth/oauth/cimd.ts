@@ -17,7 +17,7 @@ function refuse(message: string): never {
  * a URL names the client's metadata. Cairn fetches it itself, only through the SSRF guard, and the
  * provider's own persistence seam stores it; the provider never fetches the document.
  */
-export function cimdDiscovery(getOptions: () => OAuthOptions<any>, guard: Omit<SafeFetchOptions, 'headers'> = {}, allowLoopbackRedirects = true): ClientDiscovery {
+export function cimdDiscovery(getOptions: () => OAuthOptions<any>, guard: Omit<SafeFetchOptions, 'headers'> = {}, allowLoopbackRedirects = true, beforeFetch?: () => Promise<number>): ClientDiscovery {
   return {
     id: 'cimd',
     matches(clientId) {
@@ -33,6 +33,11 @@ export function cimdDiscovery(getOptions: () => OAuthOptions<any>, guard: Omit<S
     async resolve(ctx, clientId, existing) {
       const updated = existing?.updatedAt ? new Date(existing.updatedAt).getTime() : 0;
       if (existing && Date.now() - updated < REFRESH_AFTER_MS) return existing;
+      // Each fetch is counted against the address that caused it, so nobody can make Cairn fetch without limit.
+      const wait = (await beforeFetch?.()) ?? 0;
+      if (wait > 0) {
+        throw new APIError('TOO_MANY_REQUESTS', { error: 'temporarily_unavailable', error_description: `Too many Client ID Metadata Document fetches from your network; try again in ${wait} seconds.` }, { 'Retry-After': String(wait) });
+      }
       const answer = await safeFetch(clientId, { ...guard, headers: { accept: 'application/json' } }).catch((e: unknown) => refuse(e instanceof Error ? e.message : String(e)));
       if (answer.status !== 200) refuse(`${clientId} answered HTTP ${answer.status}`);
       let doc: unknown;

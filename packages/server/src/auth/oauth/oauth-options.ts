@@ -28,7 +28,7 @@ export function hashOAuthToken(token: string): string {
 }
 
 /** Options for better-auth's OAuth provider, as Cairn runs it. */
-export function oauthProviderOptions(baseUrl: string, cimdPolicy: Partial<SafeFetchPolicy> = {}, allowLoopbackRedirects = true): Parameters<typeof oauthProvider>[0] {
+export function oauthProviderOptions(baseUrl: string, cimdPolicy: Partial<SafeFetchPolicy> = {}, allowLoopbackRedirects = true, cimdBeforeFetch?: () => Promise<number>): Parameters<typeof oauthProvider>[0] {
   const resource = mcpResource(baseUrl);
   const options: Parameters<typeof oauthProvider>[0] = {
     loginPage: OAUTH_PAGES.login,
@@ -45,7 +45,7 @@ export function oauthProviderOptions(baseUrl: string, cimdPolicy: Partial<SafeFe
     codeExpiresIn: 600,
     refreshTokenReuseInterval: 0,
     // Client ID Metadata Documents: fetched by Cairn through its SSRF guard (safe-fetch.ts), never by the plugin.
-    extensions: [{ clientDiscovery: cimdDiscovery(() => options as OAuthOptions<any>, { policy: cimdPolicy }, allowLoopbackRedirects) }],
+    extensions: [{ clientDiscovery: cimdDiscovery(() => options as OAuthOptions<any>, { policy: cimdPolicy }, allowLoopbackRedirects, cimdBeforeFetch) }],
   };
   return options;
 }

@@ -10,7 +10,26 @@ describe('refusedAddressReason', () => {
   for (const address of ['10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '127.0.0.1', '127.9.9.9', '169.254.169.254', '0.0.0.0', '::', '::1', 'fe80::1', 'fc00::1', 'fd12:3456::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', '::ffff:169.254.169.254', '::ffff:7f00:1', '::ffff:a9fe:a9fe', '::127.0.0.1']) {
     it(`refuses ${address}`, () => assert.ok(refusedAddressReason(address, strict)));
   }
-  for (const address of ['93.184.216.34', '172.32.0.1', '8.8.8.8', '2606:4700::1111', '::ffff:8.8.8.8']) {
+  // Forms the hand-written check missed (issue 9, finding 7): 6to4 and Teredo embedding private IPv4, the
+  // uncompressed and hex IPv4-mapped spellings, IPv4-translated, NAT64 (both prefixes), IPv4-compatible.
+  for (const address of [
+    '2002:a00:1::1', '2002:7f00:1::', '2002:c0a8:101::1', '2002:808:808::1', '2001:0:a00:1::', '2001::1',
+    '0:0:0:0:0:ffff:a00:1', '0:0:0:0:0:ffff:7f00:1', '::ffff:0a00:0001', '::FFFF:A9FE:A9FE', '::ffff:0:a00:1', '::ffff:0:7f00:1',
+    '64:ff9b::a00:1', '64:ff9b::8.8.8.8', '64:ff9b:1::a00:1', '::a00:1', '::10.0.0.1', '::7f00:1',
+    '100.64.0.1', '192.0.0.1', '192.0.2.1', '198.18.0.1', '198.51.100.1', '203.0.113.1', '224.0.0.1', '240.0.0.1', '255.255.255.255',
+    'fec0::1', 'ff02::1', '2001:db8::1', '100::1', 'fe80::1%eth0',
+  ]) {
+    it(`refuses ${address}`, () => assert.ok(refusedAddressReason(address, strict)));
+  }
+  it('names why, so a refused client can be told', () => {
+    assert.match(refusedAddressReason('2002:a00:1::1', strict)!, /6to4/);
+    assert.match(refusedAddressReason('2001:0:a00:1::', strict)!, /Teredo/);
+    assert.match(refusedAddressReason('64:ff9b::a00:1', strict)!, /NAT64/);
+    assert.match(refusedAddressReason('0:0:0:0:0:ffff:a00:1', strict)!, /private/);
+    assert.match(refusedAddressReason('::a00:1', strict)!, /IPv4-compatible/);
+    assert.match(refusedAddressReason('not-an-ip', strict)!, /not an IP address/);
+  });
+  for (const address of ['93.184.216.34', '172.32.0.1', '8.8.8.8', '2606:4700::1111', '::ffff:8.8.8.8', '0:0:0:0:0:ffff:808:808', '2a00:1450:4001:80b::200e']) {
     it(`accepts ${address}`, () => assert.equal(refusedAddressReason(address, strict), undefined));
   }
   it('the test policy lets loopback through, and nothing else', () => {
@@ -18,6 +37,8 @@ describe('refusedAddressReason', () => {
     assert.equal(refusedAddressReason('::1', { allowLoopback: true }), undefined);
     assert.ok(refusedAddressReason('10.0.0.1', { allowLoopback: true }));
     assert.ok(refusedAddressReason('169.254.169.254', { allowLoopback: true }));
+    assert.equal(refusedAddressReason('::ffff:127.0.0.1', { allowLoopback: true }), undefined);
+    assert.ok(refusedAddressReason('2002:7f00:1::', { allowLoopback: true }), '6to4 wrapping loopback is not loopback');
   });
 });
 

@@ -1,7 +1,8 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /**
  * SSRF guard for every fetch of a URL a client supplied (a Client ID Metadata Document, its jwks_uri):
@@ -44,52 +45,40 @@ export interface SafeFetchResult {
   url: string;
 }
 
-const refused = new BlockList();
-refused.addSubnet('0.0.0.0', 8, 'ipv4'); // "this network", incl. unspecified
-refused.addSubnet('10.0.0.0', 8, 'ipv4');
-refused.addSubnet('100.64.0.0', 10, 'ipv4'); // carrier-grade NAT
-refused.addSubnet('169.254.0.0', 16, 'ipv4');
-refused.addSubnet('172.16.0.0', 12, 'ipv4');
-refused.addSubnet('192.168.0.0', 16, 'ipv4');
-refused.addSubnet('192.0.0.0', 24, 'ipv4');
-refused.addSubnet('198.18.0.0', 15, 'ipv4');
-refused.addSubnet('224.0.0.0', 4, 'ipv4'); // multicast
-refused.addSubnet('240.0.0.0', 4, 'ipv4'); // reserved, broadcast
-refused.addAddress('::', 'ipv6');
-refused.addSubnet('fe80::', 10, 'ipv6');
-refused.addSubnet('fc00::', 7, 'ipv6');
-refused.addSubnet('ff00::', 8, 'ipv6');
-refused.addSubnet('64:ff9b::', 96, 'ipv6'); // NAT64 can reach any IPv4 target
+/** What each non-unicast range is, in words a log reader understands. */
+const RANGE_NAMES: Record<string, string> = {
+  unspecified: 'an unspecified address',
+  broadcast: 'a broadcast address',
+  multicast: 'a multicast address',
+  linkLocal: 'a link-local address',
+  loopback: 'a loopback address',
+  carrierGradeNat: 'a carrier-grade NAT address',
+  private: 'a private address',
+  uniqueLocal: 'a unique-local (private) address',
+  reserved: 'a reserved or documentation address',
+  rfc6145: 'an IPv4-translated address (RFC 6145)',
+  rfc6052: 'a NAT64 address (64:ff9b::/96), which can reach any IPv4 target',
+  '6to4': 'a 6to4 address (2002::/16), which embeds an IPv4 target',
+  teredo: 'a Teredo address (2001::/32), which embeds an IPv4 target',
+};
 
-const loopback = new BlockList();
-loopback.addSubnet('127.0.0.0', 8, 'ipv4');
-loopback.addAddress('::1', 'ipv6');
+/** IPv4-compatible IPv6 (::a.b.c.d, deprecated): ipaddr.js calls these unicast, but they embed an IPv4 target. */
+const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
 
-/** The IPv4 address an IPv4-mapped or -compatible IPv6 address stands for, if it is one. */
-function embeddedIPv4(address: string): string | undefined {
-  const lower = address.toLowerCase();
-  const dotted = /^(?:0{0,4}:){0,5}(?:ffff:)?(\d+\.\d+\.\d+\.\d+)$/.exec(lower.replace(/^::/, '0:'));
-  if (dotted) return dotted[1];
-  const hex = /^::(?:ffff:)?([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (hex) {
-    const hi = Number.parseInt(hex[1]!, 16);
-    const lo = Number.parseInt(hex[2]!, 16);
-    return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
-  }
-  return undefined;
-}
-
-/** Why an address may not be connected to, or undefined when it may. */
+/**
+ * Why an address may not be connected to, or undefined when it may. Only globally routable
+ * unicast passes (ipaddr.js's special-range table); IPv4-mapped addresses are judged by the IPv4
+ * address they carry, and the transition forms that embed one (6to4, Teredo, NAT64, IPv4-compatible)
+ * are refused outright.
+ */
 export function refusedAddressReason(address: string, policy: Pick<SafeFetchPolicy, 'allowLoopback'>): string | undefined {
-  const family = isIP(address);
-  if (family === 0) return `${address} is not an IP address`;
-  if (family === 6) {
-    const v4 = embeddedIPv4(address);
-    if (v4 !== undefined) return refusedAddressReason(v4, policy);
-  }
-  const type = family === 4 ? 'ipv4' : 'ipv6';
-  if (loopback.check(address, type)) return policy.allowLoopback ? undefined : `${address} is a loopback address`;
-  if (refused.check(address, type)) return `${address} is a private, link-local or special-use address`;
+  if (isIP(address) === 0 || !ipaddr.isValid(address)) return `${address} is not an IP address`;
+  const parsed = ipaddr.parse(address);
+  const ip = parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress() ? (parsed as ipaddr.IPv6).toIPv4Address() : parsed;
+  const range = ip.range();
+  if (range === 'loopback' && policy.allowLoopback) return undefined;
+  if (range !== 'unicast') return `${address} is ${RANGE_NAMES[range] ?? `a special-use address (${range})`}`;
+  if (ip.kind() === 'ipv6' && ip.match(IPV4_COMPATIBLE)) return `${address} is an IPv4-compatible address (::/96), which embeds an IPv4 target`;
   return undefined;
 }
 

@@ -1,6 +1,5 @@
 import { Hono } from 'hono';
 import { captureTurns } from '../../capture/capture-turns.js';
-import { RateLimiter } from '../../capture/rate-limit.js';
 import type { KeyVerifier } from '../../auth/api-keys/key-verifier.js';
 import type { Auth } from '../../auth/better-auth.js';
 import { loadAccess } from '../../domain/access.js';
@@ -15,30 +14,38 @@ import { type ApiEnv, apiAuth, refuseWritesForReadOnlyKeys } from './api-auth.js
 import { createKeySelfRoutes } from './key-self-routes.js';
 import { queryInt } from './query-params.js';
 import { createOAuthAppsRoutes } from './oauth-apps-routes.js';
+import type { RateLimits } from '../../rate-limits/rate-limits.js';
+import { codeFailureLimit } from '../rate-limit/auth-limits.js';
+import { requestLimitMessage, takeRequest } from '../rate-limit/request-limit.js';
+import { tooManyJson } from '../rate-limit/too-many.js';
 
 /** `/api/v1`: the JSON API over the same domain verbs as the MCP tools and the CLI. */
-export function createApiRoutes(deps: DomainDeps, auth: Auth, keys: KeyVerifier, baseUrl: string, captureTurnsPerMinute: number, installerPublished = false): Hono<ApiEnv> {
+export function createApiRoutes(deps: DomainDeps, auth: Auth, keys: KeyVerifier, baseUrl: string, limits: RateLimits, installerPublished = false): Hono<ApiEnv> {
   const origin = new URL(baseUrl).origin;
   const api = new Hono<ApiEnv>();
+  // Guessable one-time secrets: failures are limited per address.
+  api.use('/setup-codes/exchange', codeFailureLimit(limits, 'setup-code exchanges'));
+  api.use('/signup', codeFailureLimit(limits, 'sign-ups'));
   // The exchange is authenticated by the one-time code itself; it sits before the auth middleware.
   api.post('/setup-codes/exchange', async (c) => c.json(await exchangeSetupCode(deps, await c.req.json())));
   api.route('/', createPublicAccountRoutes(deps, auth, baseUrl, installerPublished));
   api.use('*', apiAuth(auth, keys, origin), refuseWritesForReadOnlyKeys());
+  api.use('*', async (c, next) => {
+    const wait = await takeRequest(limits.requestsPerCredential, c.get('caller'));
+    if (wait > 0) return tooManyJson(wait, requestLimitMessage(c.get('caller'), limits.requestsPerCredential.points));
+    return next();
+  });
   // Before the account routes, whose /keys/:id would otherwise take "self" for an id.
   api.route('/', createKeySelfRoutes(deps));
   api.route('/', createAccountRoutes(deps, auth));
   api.route('/', createOAuthAppsRoutes(auth));
   api.post('/setup-codes', async (c) => c.json(await createSetupCode(deps, c.get('caller').userId), 201));
-  const captureLimit = new RateLimiter(captureTurnsPerMinute, captureTurnsPerMinute * 2);
   // Its 1 MiB body limit is in ../body-limits.ts with every other route's.
   api.post('/capture', async (c) => {
     const body = (await c.req.json()) as { turns?: unknown[] };
     const caller = c.get('caller');
-    const wait = captureLimit.take(caller.keyId ?? caller.userId, Array.isArray(body.turns) ? Math.max(body.turns.length, 1) : 1);
-    if (wait > 0) {
-      c.header('Retry-After', String(wait));
-      return c.json({ error: { code: 'rate_limited', message: `Too many captured turns for this key; retry in ${wait} s.` } }, 429);
-    }
+    const wait = await limits.captureTurnsPerKey.take(caller.keyId ?? caller.userId, Array.isArray(body.turns) ? Math.max(body.turns.length, 1) : 1);
+    if (wait > 0) return tooManyJson(wait, 'Too many captured turns for this key.');
     return c.json(await captureTurns(deps, caller, body));
   });
   const access = (c: { get(key: 'caller'): ApiEnv['Variables']['caller'] }) => loadAccess(deps, c.get('caller'));
