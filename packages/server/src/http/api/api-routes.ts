@@ -17,12 +17,12 @@ import { queryInt } from './query-params.js';
 import { createOAuthAppsRoutes } from './oauth-apps-routes.js';
 
 /** `/api/v1`: the JSON API over the same domain verbs as the MCP tools and the CLI. */
-export function createApiRoutes(deps: DomainDeps, auth: Auth, keys: KeyVerifier, baseUrl: string, captureTurnsPerMinute: number, installerPublished = false): Hono<ApiEnv> {
+export function createApiRoutes(deps: DomainDeps, auth: Auth, keys: KeyVerifier, baseUrl: string, captureTurnsPerMinute: number, installerPublished = false, oauthLoopbackAllowed = true): Hono<ApiEnv> {
   const origin = new URL(baseUrl).origin;
   const api = new Hono<ApiEnv>();
   // The exchange is authenticated by the one-time code itself; it sits before the auth middleware.
   api.post('/setup-codes/exchange', async (c) => c.json(await exchangeSetupCode(deps, await c.req.json())));
-  api.route('/', createPublicAccountRoutes(deps, auth, baseUrl, installerPublished));
+  api.route('/', createPublicAccountRoutes(deps, auth, baseUrl, installerPublished, oauthLoopbackAllowed));
   api.use('*', apiAuth(auth, keys, origin), refuseWritesForReadOnlyKeys());
   // Before the account routes, whose /keys/:id would otherwise take "self" for an id.
   api.route('/', createKeySelfRoutes(deps));
