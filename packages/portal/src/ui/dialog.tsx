@@ -16,7 +16,7 @@ export function Dialog({ title, onClose, children, wide, footer, closeOnBackdrop
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     unmounting.current = false;
     if (d && !d.open) d.showModal();
-    const first = d?.querySelector<HTMLElement>(`.dialog-body :is(${FIELD})`) ?? d?.querySelector<HTMLElement>(`.dialog-foot :is(${FIELD})`);
+    const first = d?.querySelector<HTMLElement>(`:scope > .dialog-body :is(${FIELD})`) ?? d?.querySelector<HTMLElement>(`:scope > .dialog-foot :is(${FIELD})`);
     first?.focus();
     return () => {
       unmounting.current = true;
