@@ -38,7 +38,8 @@ export function Dialog({ title, onClose, children, wide, footer, closeOnBackdrop
       }}
       onClose={(e) => {
         // Chromium closes without a cancelable event on a repeated Escape: reopen and let onClose decide (it may ask first).
-        if (e.target !== ref.current || unmounting.current) return;
+        // A close that is ours (unmounting), or stale (already reopened, as after StrictMode's second mount), is left alone.
+        if (e.target !== ref.current || unmounting.current || ref.current.open) return;
         ref.current?.showModal();
         onClose();
       }}
