@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
+import { startTestCairn } from '../../../server/src/testing/test-cairn.js';
 import { openBrowser, signUpFirst, skipReason, startPortalServer } from './harness.js';
 
 const skip = skipReason();
@@ -130,4 +131,24 @@ test('Connect from a datapack page: first field focused, accessible tabs, a Manu
   assert.equal(await focused(), 'button:Add entry');
 
   assert.deepEqual(b.errors, []);
+});
+
+test('with CAIRN_OAUTH_ALLOW_LOOPBACK=false the OAuth tab sends local-callback clients to an API key, and keeps OAuth for the others', { skip, timeout: 120_000 }, async () => {
+  const strict = await startTestCairn({ env: { CAIRN_OAUTH_ALLOW_LOOPBACK: 'false' } });
+  const p = await b.context.newPage();
+  try {
+    await signUpFirst(p, strict.baseUrl, { name: 'Mary Jackson', email: 'mary@example.com', password: 'a long enough secret', organization: 'Wind Tunnel' });
+    await p.getByRole('button', { name: 'Connect a client' }).first().click();
+    const connect = p.getByRole('dialog', { name: 'Connect a client' });
+    await connect.getByRole('tab', { name: 'OAuth' }).click();
+    assert.deepEqual(JSON.parse((await connect.getByLabel(/^Entry in /).textContent())!), { mcpServers: { cairn: { url: strict.mcpUrl } } }, 'Cursor returns to its own app, not a local callback');
+    await connect.getByRole('radio', { name: 'Kiro (IDE and CLI)' }).check();
+    await connect.getByText(/local callback \(localhost\), and this Cairn's operator has turned those off/).waitFor();
+    assert.equal(await connect.getByLabel(/^Entry in /).count(), 0);
+    await connect.getByRole('button', { name: 'Open the Manual (API key) tab' }).click();
+    assert.equal(await connect.getByRole('tab', { name: 'Manual (API key)' }).getAttribute('aria-selected'), 'true');
+  } finally {
+    await p.close();
+    await strict.close();
+  }
 });
