@@ -135,7 +135,7 @@ function GenerateKeyDialog({ onClose }: { onClose: () => void }) {
   };
   if (key) {
     return (
-      <Dialog title="Your new API key" onClose={() => (saved ? onClose() : setConfirming(true))} footer={<button type="button" className="button" onClick={onClose}>I have saved it — close</button>}>
+      <Dialog key="shown" title="Your new API key" onClose={() => (saved ? onClose() : setConfirming(true))} footer={<button type="button" className="button" onClick={onClose}>I have saved it — close</button>}>
         <div className="notice warning" role="alert">
           <p><strong>Copy or download this key now.</strong> It is shown only this once: after you close this dialog, nobody — not you, not an admin — can see it again. If you lose it, revoke it and generate a new one.</p>
         </div>

@@ -88,6 +88,8 @@ test('Generate API key → shown once → Manual snippet from Connect works thro
   // A read-only key that expires in 90 days: the dialog offers both, the list shows both.
   await page.getByRole('button', { name: 'Generate API key' }).click();
   const genRead = page.getByRole('dialog', { name: 'Generate API key' });
+  await genRead.waitFor();
+  assert.equal(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name), 'name', 'the first field has focus, not the ×');
   await genRead.getByLabel('Key name').fill('CI reader');
   await genRead.getByRole('radio', { name: 'Read only' }).check();
   await genRead.getByLabel('Expires').selectOption({ label: '90 days' });
@@ -95,6 +97,7 @@ test('Generate API key → shown once → Manual snippet from Connect works thro
   await genRead.getByRole('button', { name: 'Generate' }).click();
   const shownRead = page.getByRole('dialog', { name: 'Your new API key' });
   const readKey = await shownRead.getByLabel(/API key “CI reader”/).inputValue();
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'new-api-key', 'the new key has focus');
   await shownRead.getByText(/Read only .*saving is refused/).waitFor();
   // Escape before copying or downloading asks first; Keep goes back to the same key.
   await page.keyboard.press('Escape');
@@ -105,6 +108,7 @@ test('Generate API key → shown once → Manual snippet from Connect works thro
   await unsaved.waitFor({ state: 'detached' });
   assert.equal(await shownRead.getByLabel(/API key “CI reader”/).inputValue(), readKey);
   await shownRead.getByRole('button', { name: /I have saved it/ }).click();
+  assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Generate API key', 'focus is back on the opener');
   const readRow = page.getByRole('row', { name: /CI reader/ });
   await readRow.getByText('Read only').waitFor();
   const expiresText = (await readRow.getByRole('cell').nth(4).textContent())!;
