@@ -82,24 +82,24 @@ export function ConnectDialog({ onClose }: { onClose: () => void }) {
 
       <div className="tabs">
         <div className="tab-list" role="tablist" aria-label="Connection method">
-        {METHODS.map((m, i) => (
-          <button
-            key={m.id}
-            ref={(el) => {
-              tabRefs.current[i] = el;
-            }}
-            type="button"
-            role="tab"
-            id={`${tabsId}-${m.id}`}
-            aria-selected={method === m.id}
-            aria-controls={`${tabsId}-panel`}
-            tabIndex={method === m.id ? 0 : -1}
-            onClick={() => setMethod(m.id)}
-            onKeyDown={(e) => onTabKey(e, i)}
-          >
-            {m.label}
-          </button>
-        ))}
+          {METHODS.map((m, i) => (
+            <button
+              key={m.id}
+              ref={(el) => {
+                tabRefs.current[i] = el;
+              }}
+              type="button"
+              role="tab"
+              id={`${tabsId}-${m.id}`}
+              aria-selected={method === m.id}
+              aria-controls={`${tabsId}-panel`}
+              tabIndex={method === m.id ? 0 : -1}
+              onClick={() => setMethod(m.id)}
+              onKeyDown={(e) => onTabKey(e, i)}
+            >
+              {m.label}
+            </button>
+          ))}
         </div>
         <label className="os-select">
           <span>System</span>
