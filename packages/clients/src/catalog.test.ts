@@ -1,6 +1,6 @@
 import { deepStrictEqual, equal, ok } from 'node:assert/strict';
 import { test } from 'node:test';
-import { CLIENTS } from './catalog.js';
+import { CLIENTS, type Method, type MethodInfo } from './catalog.js';
 import { classifyEntry } from './classify-entry.js';
 import { resolveClientId } from './client-ids.js';
 import { bridgeEntry, headerEntry, oauthEntry } from './entries.js';
@@ -14,11 +14,56 @@ test('aliases kiro-cli and kiro-ide run the kiro install', () => {
   equal(resolveClientId('emacs'), undefined);
 });
 
-test('OAuth is not offered for kiro, with the reason', () => {
+test('Kiro: OAuth by hand with its local callback; the installer always writes a key, and says why', () => {
   const kiro = CLIENTS.kiro;
-  equal(kiro.methods.oauth.supported, false);
+  equal(kiro.methods.oauth.supported, true);
+  equal(kiro.oauthCallback, 'loopback');
   equal(kiro.installerOAuth.supported, false);
-  ok(!kiro.methods.oauth.supported && /callback/.test(kiro.methods.oauth.reason));
+  ok(!kiro.installerOAuth.supported && /API key/.test(kiro.installerOAuth.reason) && !/callback/.test(kiro.installerOAuth.reason));
+});
+
+const ctx = { mcpUrl: URL, serverName: 'cairn', configPath: '/x' };
+const stepsOf = (info: MethodInfo) => (info.supported ? info.steps(ctx) : [info.reason]);
+
+/** Every string a user can read from the catalog: names, kinds, steps, reasons, removal, after-install texts. */
+export function userFacingTexts(): { where: string; text: string }[] {
+  const out: { where: string; text: string }[] = [];
+  for (const c of Object.values(CLIENTS)) {
+    out.push({ where: `${c.id} displayName`, text: c.displayName }, { where: `${c.id} kind`, text: c.kind });
+    out.push({ where: `${c.id} afterInstall`, text: c.afterInstall }, { where: `${c.id} staysAfterUninstall`, text: c.staysAfterUninstall });
+    if (!c.installerOAuth.supported) out.push({ where: `${c.id} installerOAuth`, text: c.installerOAuth.reason });
+    for (const [method, info] of Object.entries(c.methods)) {
+      for (const text of stepsOf(info)) out.push({ where: `${c.id} ${method} steps`, text });
+      out.push({ where: `${c.id} ${method} removal`, text: c.removal[method as Method] });
+    }
+  }
+  return out;
+}
+
+/** Phrases from the spec's own vocabulary that must never reach a user. */
+export const INTERNAL_PHRASES = [/spec part/i, /\bspec\b/i, /rule \d/i, /second desktop coding client/i, /IDE and CLI pair/i, /pair of one vendor/i, /chat desktop client/i, /code-editor desktop client/i];
+
+test('no user-facing catalog text quotes the spec or its internal names', () => {
+  const texts = userFacingTexts();
+  ok(texts.length > 50);
+  for (const { where, text } of texts) for (const phrase of INTERNAL_PHRASES) ok(!phrase.test(text), `${where}: ${JSON.stringify(text)} matches ${phrase}`);
+});
+
+test('each file-based client\'s steps name the fields its entry really has (Gemini CLI "type", Windsurf "serverUrl")', () => {
+  for (const c of Object.values(CLIENTS)) {
+    if (c.format === 'toml' || c.id === 'claude-desktop' || c.id === 'claude-code') continue;
+    for (const [method, key] of [['oauth', undefined], ['manual', '<API_KEY>']] as const) {
+      const info = c.methods[method];
+      if (!info.supported) continue;
+      const text = info.steps(ctx).join(' ');
+      const entry = c.entry('<mcp_url>', key);
+      for (const field of Object.keys(entry).filter((k) => k !== 'headers')) ok(text.includes(`"${field}": ${JSON.stringify(entry[field])}`), `${c.id} ${method}: ${text} lacks "${field}"`);
+      for (const field of ['url', 'serverUrl', 'type']) if (!(field in entry)) ok(!text.includes(`"${field}"`), `${c.id} ${method}: ${text} names "${field}", which its entry lacks`);
+      ok(text.includes(c.containerKey), `${c.id} ${method}: container ${c.containerKey}`);
+    }
+  }
+  ok(stepsOf(CLIENTS.windsurf.methods.oauth)[0]!.includes('"serverUrl": "<mcp_url>"'));
+  ok(stepsOf(CLIENTS['gemini-cli'].methods.manual)[0]!.includes('"type": "http", "url": "<mcp_url>"'));
 });
 
 test('every supported method has steps ending with the verification prompt, and every method a removal', () => {

@@ -3,7 +3,7 @@ import { claudeMcpAddCommand } from './commands.js';
 import { CODEX_TOKEN_ENV, INSTALLER_USER_AGENT, VERIFICATION_PROMPT } from './constants.js';
 import { type McpEntry, bridgeEntry, codexEntry, headerEntry, oauthEntry, typedHttpEntry, windsurfEntry } from './entries.js';
 
-/** How a client is connected (spec part 4.2). */
+/** How a client is connected. */
 export type Method = 'automated' | 'oauth' | 'manual';
 
 /** What the steps of a method are filled in with. */
@@ -20,8 +20,10 @@ export type MethodInfo = { supported: true; steps: (ctx: StepContext) => string[
 export interface ClientInfo {
   id: ClientId;
   displayName: string;
-  /** The client kind as spec part 4.2 names it. */
+  /** What kind of client it is, in words a user recognises. */
   kind: string;
+  /** `loopback`: its OAuth sign-in returns to a local (127.0.0.1/localhost) callback, which an operator may refuse. */
+  oauthCallback?: 'loopback';
   format: 'json' | 'jsonc' | 'toml';
   /** The key holding the entries: `mcpServers`, VS Code's `servers`, Codex's `mcp_servers`. */
   containerKey: 'mcpServers' | 'servers' | 'mcp_servers';
@@ -40,12 +42,24 @@ export interface ClientInfo {
 const verify = `Verify: ask the agent "${VERIFICATION_PROMPT}"`;
 const automated = (id: string): MethodInfo => ({ supported: true, steps: ({ mcpUrl }) => [`npx cairn-mcp-installer@latest --client ${id} --url ${mcpUrl}`, verify] });
 const headersText = `Authorization: Bearer <API_KEY> and User-Agent: ${INSTALLER_USER_AGENT}`;
-const manualFile = (what: string): MethodInfo => ({
+/** An entry's fields other than headers, as the user will see them in the snippet: `"type": "http", "url": "<mcp_url>"`. */
+export function entryFieldsText(entry: McpEntry): string {
+  return Object.entries(entry)
+    .filter(([k]) => k !== 'headers')
+    .map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`)
+    .join(', ');
+}
+/** The Manual step of a file-based client, derived from the entry it writes so the text and the snippet agree. */
+const manualFile = (containerKey: string, entry: ClientInfo['entry']): MethodInfo => ({
   supported: true,
-  steps: ({ configPath, serverName }) => [`Open ${configPath} and add ${what} "${serverName}" with the URL and the headers ${headersText}.`, verify],
+  steps: ({ configPath, serverName }) => [`Open ${configPath} and add under ${containerKey} the entry "${serverName}" with ${entryFieldsText(entry('<mcp_url>', '<API_KEY>'))} and the headers ${headersText}.`, verify],
+});
+/** The OAuth step of a file-based client: its url-only entry, exactly as the snippet shows it. */
+const oauthFile = (containerKey: string, entry: ClientInfo['entry'], then = 'Complete the browser sign-in.'): MethodInfo => ({
+  supported: true,
+  steps: ({ configPath, serverName }) => [`Add "${serverName}": { ${entryFieldsText(entry('<mcp_url>'))} } under ${containerKey} in ${configPath}, with no headers.`, then, verify],
 });
 const deleteEntry = (key: string) => `Delete ${key}.<server_name> from the config file and restart the client.`;
-const callbackRejected = 'its OAuth sign-in uses a local callback that the service does not accept (spec part 5, rule 4): use an API key.';
 
 const jsonClient = (id: ClientId, displayName: string, kind: string, entry: ClientInfo['entry'], extra: Partial<ClientInfo> = {}): ClientInfo => ({
   id,
@@ -57,8 +71,8 @@ const jsonClient = (id: ClientId, displayName: string, kind: string, entry: Clie
   installerOAuth: { supported: true },
   methods: {
     automated: automated(id),
-    oauth: { supported: true, steps: ({ configPath, serverName }) => [`Add "${serverName}": { "url": "<mcp_url>" } under mcpServers in ${configPath}, with no headers.`, 'Complete the browser sign-in.', verify] },
-    manual: manualFile('an entry'),
+    oauth: oauthFile('mcpServers', entry),
+    manual: manualFile('mcpServers', entry),
   },
   removal: { automated: `npx cairn-mcp-installer@latest --client ${id} --uninstall`, oauth: deleteEntry('mcpServers'), manual: deleteEntry('mcpServers') },
   afterInstall: `Restart ${displayName}, then ask "${VERIFICATION_PROMPT}"`,
@@ -68,7 +82,7 @@ const jsonClient = (id: ClientId, displayName: string, kind: string, entry: Clie
 
 /** The one catalog of clients, used by the installer, the portal's Connect dialog and the docs. */
 export const CLIENTS: Readonly<Record<ClientId, ClientInfo>> = {
-  'claude-desktop': jsonClient('claude-desktop', 'Claude Desktop', 'Chat desktop client', (url, key) => (key === undefined ? oauthEntry(url) : bridgeEntry(url, key)), {
+  'claude-desktop': jsonClient('claude-desktop', 'Claude Desktop', 'Chat desktop app', (url, key) => (key === undefined ? oauthEntry(url) : bridgeEntry(url, key)), {
     installerOAuth: { supported: false, reason: 'Claude Desktop signs in with OAuth through a custom connector, not through its config file: Settings > Customize > Connectors.' },
     methods: {
       automated: automated('claude-desktop'),
@@ -83,6 +97,7 @@ export const CLIENTS: Readonly<Record<ClientId, ClientInfo>> = {
     staysAfterUninstall: 'Every other entry stays. A skill bundle imported in Claude Desktop is not removed: remove it in Settings > Extensions.',
   }),
   'claude-code': jsonClient('claude-code', 'Claude Code', 'Command-line coding agent', typedHttpEntry, {
+    oauthCallback: 'loopback',
     methods: {
       automated: automated('claude-code'),
       oauth: { supported: true, steps: ({ mcpUrl, serverName }) => [claudeMcpAddCommand(serverName, mcpUrl), 'Run /mcp in a session and complete the browser sign-in.', verify] },
@@ -91,20 +106,22 @@ export const CLIENTS: Readonly<Record<ClientId, ClientInfo>> = {
     removal: { automated: 'npx cairn-mcp-installer@latest --client claude-code --uninstall', oauth: 'claude mcp remove <server_name> -s user', manual: 'claude mcp remove <server_name> -s user' },
     afterInstall: `Start a new Claude Code session, then ask "${VERIFICATION_PROMPT}"`,
   }),
-  cursor: jsonClient('cursor', 'Cursor', 'Code-editor desktop client', (url, key) => (key === undefined ? oauthEntry(url) : headerEntry(url, key))),
-  vscode: jsonClient('vscode', 'VS Code', 'General-purpose editor', typedHttpEntry, {
+  cursor: jsonClient('cursor', 'Cursor', 'Code editor', (url, key) => (key === undefined ? oauthEntry(url) : headerEntry(url, key))),
+  vscode: jsonClient('vscode', 'VS Code', 'Code editor', typedHttpEntry, {
     format: 'jsonc',
     containerKey: 'servers',
+    oauthCallback: 'loopback',
     methods: {
       automated: automated('vscode'),
-      oauth: { supported: true, steps: ({ configPath, serverName }) => [`Add "${serverName}": { "type": "http", "url": "<mcp_url>" } under servers in ${configPath}.`, 'Start the server and complete the browser sign-in.', verify] },
-      manual: manualFile('under "servers" a "type": "http" entry'),
+      oauth: oauthFile('servers', typedHttpEntry, 'Start the server and complete the browser sign-in.'),
+      manual: manualFile('servers', typedHttpEntry),
     },
     removal: { automated: 'npx cairn-mcp-installer@latest --client vscode --uninstall', oauth: deleteEntry('servers'), manual: deleteEntry('servers') },
   }),
-  codex: jsonClient('codex', 'Codex', 'Second desktop coding client', (url, key) => codexEntry(url, key === undefined ? 'oauth' : 'api-key'), {
+  codex: jsonClient('codex', 'Codex', 'Coding agent (app and command line)', (url, key) => codexEntry(url, key === undefined ? 'oauth' : 'api-key'), {
     format: 'toml',
     containerKey: 'mcp_servers',
+    oauthCallback: 'loopback',
     methods: {
       automated: automated('codex'),
       oauth: { supported: true, steps: ({ mcpUrl }) => [`Settings > MCP servers > Add server > Streamable HTTP; URL ${mcpUrl}; leave the Bearer token field empty.`, 'Press Authenticate beside the server and complete the browser sign-in.', verify] },
@@ -122,19 +139,25 @@ export const CLIENTS: Readonly<Record<ClientId, ClientInfo>> = {
     afterInstall: `Quit and restart Codex, then ask "${VERIFICATION_PROMPT}"`,
     staysAfterUninstall: `Every other table stays. The ${CODEX_TOKEN_ENV} variable is not unset: on macOS run launchctl unsetenv ${CODEX_TOKEN_ENV}, elsewhere delete its line from your shell profile.`,
   }),
-  kiro: jsonClient('kiro', 'Kiro (IDE and CLI)', 'IDE and CLI pair of one vendor', (url, key) => (key === undefined ? oauthEntry(url) : headerEntry(url, key)), {
-    installerOAuth: { supported: false, reason: `Kiro: ${callbackRejected}` },
+  kiro: jsonClient('kiro', 'Kiro (IDE and CLI)', 'Code editor and command-line agent', (url, key) => (key === undefined ? oauthEntry(url) : headerEntry(url, key)), {
+    oauthCallback: 'loopback',
+    // Automatic mode is Kiro's default, and its skills and capture hooks send the key: the installer always writes one.
+    installerOAuth: { supported: false, reason: 'Kiro: the installer sets Kiro up with an API key, which its skills and capture hooks use too. To sign in with OAuth instead, add the url-only entry yourself (Connect > OAuth in the portal).' },
     methods: {
       automated: automated('kiro'),
-      oauth: { supported: false, reason: `Kiro: ${callbackRejected}` },
+      oauth: oauthFile('mcpServers', oauthEntry, 'Kiro opens your browser: complete the sign-in.'),
       manual: {
         supported: true,
-        steps: ({ configPath }) => [`Add the header-based entry under mcpServers in ${configPath} ($KIRO_HOME replaces ~/.kiro when set).`, `chmod 600 ${configPath}`, verify],
+        steps: ({ configPath, serverName }) => [
+          `Open ${configPath} ($KIRO_HOME replaces ~/.kiro when set) and add under mcpServers the entry "${serverName}" with ${entryFieldsText(headerEntry('<mcp_url>', '<API_KEY>'))} and the headers ${headersText}.`,
+          `chmod 600 ${configPath}`,
+          verify,
+        ],
       },
     },
   }),
-  'gemini-cli': jsonClient('gemini-cli', 'Gemini CLI', 'Command-line coding agent', typedHttpEntry, { format: 'jsonc' }),
-  windsurf: jsonClient('windsurf', 'Windsurf', 'Code-editor desktop client', windsurfEntry),
+  'gemini-cli': jsonClient('gemini-cli', 'Gemini CLI', 'Command-line coding agent', typedHttpEntry, { format: 'jsonc', oauthCallback: 'loopback' }),
+  windsurf: jsonClient('windsurf', 'Windsurf', 'Code editor', windsurfEntry),
 };
 
 /** The catalog entry of a client. */

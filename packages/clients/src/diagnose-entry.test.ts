@@ -22,7 +22,8 @@ test('each problem is named, and the repair keeps URL, key and the fields the us
   deepStrictEqual(codes('kiro', { url: URL, headers: { Authorization: `Bearer ${KEY}` } }), ['missing-user-agent']);
   deepStrictEqual(codes('windsurf', { url: URL, headers }), ['wrong-shape']);
   deepStrictEqual(codes('cursor', { url: URL, headers: { API_KEY: KEY } }), ['legacy']);
-  deepStrictEqual(codes('kiro', { url: URL }), ['oauth-unsupported']);
+  // Kiro signs in with OAuth when the server accepts its local callback (the default): a url-only entry is no problem.
+  deepStrictEqual(codes('kiro', { url: URL }), []);
   deepStrictEqual(codes('claude-desktop', { url: URL, headers }), ['wrong-shape']);
   deepStrictEqual(codes('cursor', { url: URL, headers: { Authorization: 'Bearer ', 'User-Agent': 'cairn-mcp-installer/1.0' } }), ['missing-key']);
   const repaired = diagnoseEntry(CLIENTS['claude-code'], { url: URL, headers: { ...headers, 'X-Team': 'a' }, timeout: 5 })?.repaired;

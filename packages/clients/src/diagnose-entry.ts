@@ -115,8 +115,9 @@ function directProblems(client: ClientInfo, entry: Record<string, unknown>, info
   if (client.id === 'claude-desktop') {
     const fix = info.method === 'oauth' ? 'delete it and add Cairn under Settings > Customize > Connectors' : `rewrite it as the ${BRIDGE_PACKAGE} bridge entry`;
     problems.push({ code: 'wrong-shape', problem: 'Claude Desktop runs only command (stdio) entries from this file: this url entry is ignored', fix });
-  } else if (info.method === 'oauth' && !client.installerOAuth.supported) {
-    problems.push({ code: 'oauth-unsupported', problem: `OAuth entry, but ${client.installerOAuth.reason}`, fix: `npx cairn-mcp-installer@latest --client ${client.id} --api-key <key>` });
+  } else if (info.method === 'oauth' && !client.methods.oauth.supported) {
+    // Only where OAuth is not offered at all: a url-only entry the user added by hand (Connect > OAuth) is fine.
+    problems.push({ code: 'oauth-unsupported', problem: `OAuth entry, but ${client.methods.oauth.reason}`, fix: `npx cairn-mcp-installer@latest --client ${client.id} --api-key <key>` });
   }
   if (info.legacy) {
     problems.push({ code: 'legacy', problem: 'older entry with an API_KEY header (no Bearer, no User-Agent)', fix: 'rewrite with Authorization: Bearer <key> and the User-Agent header' });

@@ -137,7 +137,7 @@ withMachine('a symlinked config is edited at its target; the link stays a link',
   equal(mode(target), 0o600);
 });
 
-withMachine('kiro: aliases run the same install into ~/.kiro, OAuth is refused with the reason', async (m) => {
+withMachine('kiro: aliases run the same install into ~/.kiro, --oauth is refused with the reason (its hooks use the key)', async (m) => {
   const path = join(m.home, '.kiro', 'settings', 'mcp.json');
   equal(await m.install('--client', 'kiro-cli', '--url', BASE, '--api-key', KEY, '--yes'), 0);
   deepStrictEqual(readJson(path).mcpServers.cairn, { url: URL, headers });
@@ -145,7 +145,7 @@ withMachine('kiro: aliases run the same install into ~/.kiro, OAuth is refused w
   equal(await m.install('--client', 'kiro-ide', '--url', BASE, '--api-key', KEY, '--yes'), 0);
   ok(m.lines.some((l) => l.startsWith('Already up to date')), 'kiro-ide edits the same file as kiro-cli');
   equal(await m.install('--client', 'kiro-ide', '--url', BASE, '--oauth', '--yes'), 2);
-  match(m.errors.join('\n'), /callback/);
+  match(m.errors.join('\n'), /skills and capture hooks use too.*Connect > OAuth/s);
 }, { env: { KIRO_HOME: '' } });
 
 test('kiro with $KIRO_HOME set', async () => {

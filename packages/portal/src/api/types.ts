@@ -12,6 +12,8 @@ export interface PortalConfig {
   signUpOpen?: boolean;
   /** The operator declared cairn-mcp-installer published on the npm registry (CAIRN_INSTALLER_PUBLISHED). */
   installerPublished?: boolean;
+  /** OAuth clients may register loopback callbacks (CAIRN_OAUTH_ALLOW_LOOPBACK); absent from older servers means yes. */
+  oauthLoopbackAllowed?: boolean;
 }
 
 /** Who owns a datapack. */

@@ -3,6 +3,7 @@ import { api, messageOf } from '../api/client.js';
 import { useSession } from '../session.js';
 import { CopyButton, CopyField, ErrorNotice, Snippet } from '../ui/bits.js';
 import { Dialog } from '../ui/dialog.js';
+import { UnsavedKeyDialog } from '../ui/unsaved-key.js';
 import {
   CLIENTS,
   CLIENT_IDS,
@@ -13,6 +14,7 @@ import {
   guessOs,
   installerCommands,
   manualSnippets,
+  oauthObstacle,
   oauthSnippets,
   installerRunner,
   removalFor,
@@ -30,12 +32,22 @@ const OSES: { id: Os; label: string }[] = [
   { id: 'linux', label: 'Linux' },
 ];
 
+/** A key made in the Manual tab: kept per client while the dialog is open; saved once copied. */
+interface MadeKey {
+  key: string;
+  saved: boolean;
+}
+
 /** Datapacks > Connect: the MCP URL and, per client and method, what to run or paste. */
 export function ConnectDialog({ onClose }: { onClose: () => void }) {
   const { config } = useSession();
   const [client, setClient] = useState<ClientId>('cursor');
   const [method, setMethod] = useState<Method>('automated');
   const [os, setOs] = useState<Os>(() => guessOs(navigator.userAgent));
+  const [keys, setKeys] = useState<Partial<Record<ClientId, MadeKey>>>({});
+  const [confirming, setConfirming] = useState(false);
+  const unsaved = Object.values(keys).some((k) => k && !k.saved);
+  const requestClose = () => (unsaved ? setConfirming(true) : onClose());
   const tabsId = useId();
   const tabRefs = useRef<(HTMLButtonElement | null)[]>([]);
 
@@ -49,7 +61,7 @@ export function ConnectDialog({ onClose }: { onClose: () => void }) {
   };
 
   return (
-    <Dialog title="Connect a client" onClose={onClose} wide>
+    <Dialog title="Connect a client" onClose={requestClose} wide closeOnBackdrop>
       <CopyField label="MCP server URL" value={config.mcpUrl} copyLabel="Copy MCP server URL" hint="Every client uses this one address." />
 
       <fieldset className="client-picker">
@@ -61,32 +73,34 @@ export function ConnectDialog({ onClose }: { onClose: () => void }) {
               <span>{CLIENTS[id].displayName}</span>
             </label>
           ))}
-          <span className="pill disabled" aria-disabled="true" title="Code-editor web client">
-            Code-editor web client: coming soon
+          <span className="pill disabled" aria-disabled="true" title="Code editors that run in the browser">
+            Browser-based code editors: coming soon
           </span>
         </div>
         <p className="hint">{CLIENTS[client].kind}</p>
       </fieldset>
 
-      <div className="tabs" role="tablist" aria-label="Connection method">
-        {METHODS.map((m, i) => (
-          <button
-            key={m.id}
-            ref={(el) => {
-              tabRefs.current[i] = el;
-            }}
-            type="button"
-            role="tab"
-            id={`${tabsId}-${m.id}`}
-            aria-selected={method === m.id}
-            aria-controls={`${tabsId}-panel`}
-            tabIndex={method === m.id ? 0 : -1}
-            onClick={() => setMethod(m.id)}
-            onKeyDown={(e) => onTabKey(e, i)}
-          >
-            {m.label}
-          </button>
-        ))}
+      <div className="tabs">
+        <div className="tab-list" role="tablist" aria-label="Connection method">
+          {METHODS.map((m, i) => (
+            <button
+              key={m.id}
+              ref={(el) => {
+                tabRefs.current[i] = el;
+              }}
+              type="button"
+              role="tab"
+              id={`${tabsId}-${m.id}`}
+              aria-selected={method === m.id}
+              aria-controls={`${tabsId}-panel`}
+              tabIndex={method === m.id ? 0 : -1}
+              onClick={() => setMethod(m.id)}
+              onKeyDown={(e) => onTabKey(e, i)}
+            >
+              {m.label}
+            </button>
+          ))}
+        </div>
         <label className="os-select">
           <span>System</span>
           <select aria-label="System" value={os} onChange={(e) => setOs(e.target.value as Os)}>
@@ -101,9 +115,19 @@ export function ConnectDialog({ onClose }: { onClose: () => void }) {
 
       <div className="tab-panel" role="tabpanel" id={`${tabsId}-panel`} aria-labelledby={`${tabsId}-${method}`}>
         {method === 'automated' && <AutomatedPanel key={client} client={client} />}
-        {method === 'oauth' && <OAuthPanel client={client} os={os} />}
-        {method === 'manual' && <ManualPanel key={client} client={client} os={os} />}
+        {method === 'oauth' && <OAuthPanel client={client} os={os} onUseManual={() => setMethod('manual')} />}
+        {method === 'manual' && (
+          <ManualPanel
+            key={client}
+            client={client}
+            os={os}
+            made={keys[client]}
+            onMade={(key) => setKeys((all) => ({ ...all, [client]: { key, saved: false } }))}
+            onSaved={() => setKeys((all) => (all[client] ? { ...all, [client]: { ...all[client]!, saved: true } } : all))}
+          />
+        )}
       </div>
+      {confirming && <UnsavedKeyDialog onKeep={() => setConfirming(false)} onDiscard={onClose} />}
     </Dialog>
   );
 }
@@ -123,14 +147,14 @@ function VerifyAndRemove({ client, method }: { client: ClientId; method: Method 
   return (
     <div className="verify-remove">
       <div>
-        <h4>Check it works</h4>
+        <h3>Check it works</h3>
         <p>
           Ask the agent: <q>{VERIFICATION_PROMPT}</q> <CopyButton text={VERIFICATION_PROMPT} label="Copy verification prompt" />
         </p>
         <p className="hint">It should answer with your datapacks from Cairn.</p>
       </div>
       <div>
-        <h4>To remove it</h4>
+        <h3>To remove it</h3>
         <p>{removalFor(client, method, config.mcpUrl, installerRunner(config.baseUrl, config.installerPublished === true))}</p>
         {method === 'automated' && <p className="hint">{CLIENTS[client].staysAfterUninstall}</p>}
       </div>
@@ -196,10 +220,25 @@ function AutomatedPanel({ client }: { client: ClientId }) {
   );
 }
 
-function OAuthPanel({ client, os }: { client: ClientId; os: Os }) {
+function OAuthPanel({ client, os, onUseManual }: { client: ClientId; os: Os; onUseManual: () => void }) {
   const { config } = useSession();
   const s = stepsFor(client, 'oauth', config.mcpUrl, os);
   if (!s.supported) return <Unsupported reason={s.reason} />;
+  const obstacle = oauthObstacle(client, config);
+  if (obstacle) {
+    return (
+      <div className="panel-body">
+        <div className="notice warning" role="note">
+          <p>
+            <strong>OAuth cannot work here.</strong> {obstacle}
+          </p>
+          <button type="button" className="button secondary small" onClick={onUseManual}>
+            Open the Manual (API key) tab
+          </button>
+        </div>
+      </div>
+    );
+  }
   return (
     <div className="panel-body">
       <p>No key: the client opens your browser once to sign in to Cairn.</p>
@@ -212,9 +251,9 @@ function OAuthPanel({ client, os }: { client: ClientId; os: Os }) {
   );
 }
 
-function ManualPanel({ client, os }: { client: ClientId; os: Os }) {
+function ManualPanel({ client, os, made, onMade, onSaved }: { client: ClientId; os: Os; made?: MadeKey; onMade: (key: string) => void; onSaved: () => void }) {
   const { config } = useSession();
-  const [key, setKey] = useState<string>();
+  const key = made?.key;
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const s = stepsFor(client, 'manual', config.mcpUrl, os);
@@ -226,7 +265,7 @@ function ManualPanel({ client, os }: { client: ClientId; os: Os }) {
     setError(undefined);
     try {
       const res = await api<{ key: string }>('POST', '/api/v1/keys', { name });
-      setKey(res.key);
+      onMade(res.key);
     } catch (err) {
       setError(messageOf(err));
     } finally {
@@ -239,7 +278,7 @@ function ManualPanel({ client, os }: { client: ClientId; os: Os }) {
       {key ? (
         <div className="notice warning" role="status">
           <p>
-            <strong>Your new key is in the snippet below, and only there.</strong> Copy it now: Cairn cannot show it again after this dialog closes.
+            <strong>Your new key is in the snippet below, and only there.</strong> Copy it now: it stays here while this dialog is open, but Cairn cannot show it again after the dialog closes.
           </p>
         </div>
       ) : (
@@ -256,7 +295,7 @@ function ManualPanel({ client, os }: { client: ClientId; os: Os }) {
       )}
       {error && <ErrorNotice message={error} />}
       {manualSnippets(client, config.mcpUrl, os, key).map((sn) => (
-        <Snippet key={sn.label} label={sn.label} text={sn.text} />
+        <Snippet key={sn.label} label={sn.label} text={sn.text} onCopied={(text) => key && text.includes(key) && onSaved()} />
       ))}
       <VerifyAndRemove client={client} method="manual" />
     </div>

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { posix, win32 } from 'node:path';
 import { test } from 'node:test';
 import { CLIENTS, CLIENT_IDS, VERIFICATION_PROMPT } from '@cairn/clients';
 import * as shim from '../shims/node-path.js';
-import { KEY_PLACEHOLDER, configFileFor, entryDocument, installerCommands, installerRunner, manualSnippets, oauthSnippets, removalFor, stepsFor } from './snippets.js';
+import { KEY_PLACEHOLDER, configFileFor, entryDocument, installerCommands, installerRunner, isPrivateAddress, manualSnippets, oauthObstacle, oauthSnippets, removalFor, stepsFor } from './snippets.js';
 
 const URL_ = 'https://cairn.example.com/mcp';
 const KEY = 'cairn_tkn_abcdefghijklmnop';
@@ -32,12 +33,62 @@ test('Claude Code and Codex get their command and TOML table', () => {
   assert.equal(token!.text, `launchctl setenv CAIRN_MCP_TOKEN ${KEY}`);
 });
 
-test('OAuth: url-only entries; Kiro is refused with the reason', () => {
+test('OAuth: url-only entries, Kiro\'s too; each step quotes the entry its snippet shows', () => {
   assert.deepEqual(JSON.parse(oauthSnippets('cursor', URL_, 'linux')[0]!.text), { mcpServers: { cairn: { url: URL_ } } });
-  assert.equal(oauthSnippets('kiro', URL_, 'linux').length, 0);
-  const kiro = stepsFor('kiro', 'oauth', URL_, 'linux');
-  assert.equal(kiro.supported, false);
-  assert.match(!kiro.supported ? kiro.reason : '', /local callback/);
+  assert.deepEqual(JSON.parse(oauthSnippets('kiro', URL_, 'linux')[0]!.text), { mcpServers: { cairn: { url: URL_ } } });
+  for (const id of CLIENT_IDS) {
+    for (const [method, snippets] of [['oauth', oauthSnippets(id, URL_, 'linux')], ['manual', manualSnippets(id, URL_, 'linux', KEY)]] as const) {
+      const s = stepsFor(id, method, URL_, 'linux');
+      if (!s.supported || !snippets[0]?.label.startsWith('Entry in')) continue;
+      const entry = Object.values(JSON.parse(snippets[0].text) as Record<string, Record<string, Record<string, unknown>>>)[0]!.cairn!;
+      const text = s.steps.join(' ');
+      for (const [field, value] of Object.entries(entry)) if (field !== 'headers' && field !== 'env' && field !== 'args' && field !== 'command') assert.ok(text.includes(`"${field}": ${JSON.stringify(value)}`), `${id} ${method}: ${text} lacks "${field}"`);
+      for (const field of ['url', 'serverUrl', 'type']) if (!(field in entry)) assert.ok(!text.includes(`"${field}"`), `${id} ${method}: ${text} names "${field}"`);
+    }
+  }
+});
+
+test('private and loopback addresses are told apart from public ones', () => {
+  for (const u of ['http://127.0.0.1:3000', 'http://localhost:8080', 'http://[::1]:3000', 'http://10.1.2.3', 'http://172.20.0.1', 'http://192.168.1.9', 'http://100.101.102.103', 'http://cairn.local', 'http://cairn', 'http://169.254.1.1', 'http://[fd00::1]']) {
+    assert.equal(isPrivateAddress(u), true, u);
+  }
+  for (const u of ['https://cairn.example.com', 'https://8.8.8.8', 'http://172.32.0.1', 'https://[2001:db8::1]']) assert.equal(isPrivateAddress(u), false, u);
+});
+
+test('OAuth guidance follows what the server allows: Claude Desktop on a private URL and loopback callbacks when refused go to the Manual tab', () => {
+  assert.match(oauthObstacle('claude-desktop', { baseUrl: 'http://127.0.0.1:3000' }) ?? '', /cannot reach 127\.0\.0\.1:3000.*Manual \(API key\) tab.*bridge/);
+  assert.match(oauthObstacle('claude-desktop', { baseUrl: 'http://192.168.1.9' }) ?? '', /cannot reach/);
+  assert.equal(oauthObstacle('claude-desktop', { baseUrl: 'https://cairn.example.com' }), undefined);
+  assert.equal(oauthObstacle('kiro', { baseUrl: 'http://127.0.0.1:3000', oauthLoopbackAllowed: true }), undefined);
+  assert.equal(oauthObstacle('kiro', { baseUrl: 'http://127.0.0.1:3000' }), undefined);
+  assert.match(oauthObstacle('kiro', { baseUrl: 'https://cairn.example.com', oauthLoopbackAllowed: false }) ?? '', /local callback.*turned those off.*API key/);
+  assert.match(oauthObstacle('claude-code', { baseUrl: 'https://cairn.example.com', oauthLoopbackAllowed: false }) ?? '', /local callback/);
+  assert.equal(oauthObstacle('cursor', { baseUrl: 'https://cairn.example.com', oauthLoopbackAllowed: false }), undefined);
+});
+
+/** Strings a user reads in the Connect dialog, pulled from its sources (comments dropped) and from what the snippets module builds. */
+function connectTexts(): { where: string; text: string }[] {
+  const out: { where: string; text: string }[] = [];
+  for (const file of ['connect-dialog.tsx', 'snippets.ts', '../ui/unsaved-key.tsx']) {
+    const source = readFileSync(new URL(`./${file}`, import.meta.url), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+    out.push({ where: file, text: source });
+  }
+  for (const id of CLIENT_IDS) {
+    out.push({ where: `${id} kind`, text: CLIENTS[id].kind });
+    for (const method of ['automated', 'oauth', 'manual'] as const) {
+      const s = stepsFor(id, method, URL_, 'linux');
+      out.push({ where: `${id} ${method}`, text: s.supported ? s.steps.join('\n') : s.reason });
+      out.push({ where: `${id} ${method} removal`, text: removalFor(id, method, URL_) });
+    }
+    for (const sn of [...manualSnippets(id, URL_, 'win32'), ...oauthSnippets(id, URL_, 'darwin')]) out.push({ where: `${id} snippet`, text: `${sn.label}\n${sn.text}` });
+    for (const server of [{ baseUrl: 'http://127.0.0.1:3000', oauthLoopbackAllowed: false }]) out.push({ where: `${id} obstacle`, text: oauthObstacle(id, server) ?? '' });
+  }
+  return out;
+}
+
+test('no text in the Connect dialog quotes the spec or its internal names', () => {
+  const phrases = [/spec part/i, /\bspec\b/i, /rule \d/i, /second desktop coding client/i, /IDE and CLI pair/i, /pair of one vendor/i, /code-editor web client/i, /chat desktop client/i];
+  for (const { where, text } of connectTexts()) for (const p of phrases) assert.doesNotMatch(text, p, where);
 });
 
 test('steps carry no placeholders and leave the verification prompt to its own block', () => {

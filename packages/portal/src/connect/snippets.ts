@@ -63,7 +63,7 @@ function selfHostedRunner(baseUrl: string): string {
   return `npx -y ${baseUrl.replace(/\/+$/, '')}/install/cairn-mcp-installer.tgz`;
 }
 
-/** How to remove what a method set up (spec part 4.2, installer rule 6). */
+/** How to remove what a method set up. */
 export function removalFor(id: ClientId, method: Method, mcpUrl: string, runner = REGISTRY_INSTALLER, serverName = DEFAULT_SERVER_NAME): string {
   return fill(CLIENTS[id].removal[method], mcpUrl, serverName).replace(REGISTRY_INSTALLER, runner);
 }
@@ -113,4 +113,47 @@ export function guessOs(userAgent: string): Os {
   if (/Windows/i.test(userAgent)) return 'win32';
   if (/Mac OS X|Macintosh/i.test(userAgent)) return 'darwin';
   return 'linux';
+}
+
+/**
+ * Whether a URL's host is reachable only from this computer or this network: loopback, private and
+ * link-local ranges, carrier-grade NAT (Tailscale), and names with no public meaning.
+ */
+export function isPrivateAddress(url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  } catch {
+    return false;
+  }
+  if (host === 'localhost' || /\.(localhost|local|lan|internal|home\.arpa)$/.test(host)) return true;
+  const v4 = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(host)?.slice(1).map(Number);
+  if (v4) {
+    const [a, b] = v4 as [number, number];
+    return a === 127 || a === 10 || a === 0 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254) || (a === 100 && b >= 64 && b <= 127);
+  }
+  if (host.includes(':')) return host === '::1' || /^f[cd]/.test(host) || /^fe[89ab]/.test(host) || /^::ffff:(127|10|192\.168)\./.test(host);
+  return !host.includes('.');
+}
+
+/** What the server allows that decides whether a client's OAuth sign-in can work. */
+export interface OAuthServerFacts {
+  baseUrl: string;
+  oauthLoopbackAllowed?: boolean;
+}
+
+/**
+ * Why OAuth cannot work for this client on this server, with what to do instead (the Manual tab);
+ * undefined when it can. Chat-desktop connectors connect from the vendor's cloud, which cannot reach a
+ * loopback or private address; loopback-callback clients need the operator to allow those callbacks.
+ */
+export function oauthObstacle(id: ClientId, server: OAuthServerFacts): string | undefined {
+  const c = CLIENTS[id];
+  if (id === 'claude-desktop' && isPrivateAddress(server.baseUrl)) {
+    return `${c.displayName}'s custom connectors connect from Anthropic's cloud, which cannot reach ${new URL(server.baseUrl).host}: this Cairn is on a local or private address. Use the Manual (API key) tab instead: it runs a small bridge on your computer that reaches Cairn directly.`;
+  }
+  if (c.oauthCallback === 'loopback' && server.oauthLoopbackAllowed === false) {
+    return `${c.displayName}'s OAuth sign-in returns to a local callback (localhost), and this Cairn's operator has turned those off. Use an API key instead: the Automated or Manual (API key) tab.`;
+  }
+  return undefined;
 }

@@ -3,6 +3,7 @@ import { api, messageOf } from '../api/client.js';
 import type { ApiKeyRecord } from '../api/types.js';
 import { CopyButton, Empty, ErrorNotice, Loading, When, downloadText } from '../ui/bits.js';
 import { Dialog } from '../ui/dialog.js';
+import { UnsavedKeyDialog } from '../ui/unsaved-key.js';
 import { RevokeDialog } from '../ui/revoke-dialog.js';
 import { useLoad } from '../ui/use-load.js';
 import { clientLabel } from './people.js';
@@ -113,6 +114,8 @@ function GenerateKeyDialog({ onClose }: { onClose: () => void }) {
   const [key, setKey] = useState<{ key: string; record: ApiKeyRecord }>();
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  const [saved, setSaved] = useState(false);
+  const [confirming, setConfirming] = useState(false);
   const submit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = new FormData(e.currentTarget);
@@ -132,7 +135,7 @@ function GenerateKeyDialog({ onClose }: { onClose: () => void }) {
   };
   if (key) {
     return (
-      <Dialog title="Your new API key" onClose={onClose} footer={<button type="button" className="button" onClick={onClose}>I have saved it — close</button>}>
+      <Dialog key="shown" title="Your new API key" onClose={() => (saved ? onClose() : setConfirming(true))} footer={<button type="button" className="button" onClick={onClose}>I have saved it — close</button>}>
         <div className="notice warning" role="alert">
           <p><strong>Copy or download this key now.</strong> It is shown only this once: after you close this dialog, nobody — not you, not an admin — can see it again. If you lose it, revoke it and generate a new one.</p>
         </div>
@@ -147,12 +150,13 @@ function GenerateKeyDialog({ onClose }: { onClose: () => void }) {
           </small>
         </div>
         <div className="form-actions start">
-          <CopyButton text={key.key} label="Copy API key" className="button" />
-          <button type="button" className="button secondary" onClick={() => downloadText(`cairn-api-key-${slug(key.record.name)}.txt`, `${key.key}\n`)}>
+          <CopyButton text={key.key} label="Copy API key" className="button" onCopied={() => setSaved(true)} />
+          <button type="button" className="button secondary" onClick={() => { downloadText(`cairn-api-key-${slug(key.record.name)}.txt`, `${key.key}\n`); setSaved(true); }}>
             Download
           </button>
         </div>
         <p className="hint">Send it as <code>Authorization: Bearer &lt;key&gt;</code> with <code>User-Agent: cairn-mcp-installer/1.0</code>, or paste it into a snippet from Datapacks › Connect a client.</p>
+        {confirming && <UnsavedKeyDialog onKeep={() => setConfirming(false)} onDiscard={onClose} />}
       </Dialog>
     );
   }

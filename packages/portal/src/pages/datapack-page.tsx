@@ -1,5 +1,6 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { api, messageOf } from '../api/client.js';
+import { ConnectDialog } from '../connect/connect-dialog.js';
 import type { Datapack, Entry } from '../api/types.js';
 import { Link } from '../router.js';
 import { useSession } from '../session.js';
@@ -27,6 +28,7 @@ export function DatapackPage({ id }: { id: string }) {
   }, [id, limit, submitted]);
   const [open, setOpen] = useState<string>();
   const [adding, setAdding] = useState(false);
+  const [connecting, setConnecting] = useState(false);
   const name = usePeople();
   const pack = packs.data?.datapacks.find((p) => p.id === id);
 
@@ -69,6 +71,9 @@ export function DatapackPage({ id }: { id: string }) {
           </p>
         </div>
         <div className="actions">
+          <button type="button" className="button secondary" onClick={() => setConnecting(true)}>
+            Connect a client
+          </button>
           <button type="button" className="button" onClick={() => setAdding(true)}>
             Add entry
           </button>
@@ -98,7 +103,9 @@ export function DatapackPage({ id }: { id: string }) {
           <Empty title={`Nothing matches “${submitted}”`}><p>Try fewer or different words.</p></Empty>
         ) : (
           <Empty title="No entries yet — connect a client">
-            <p>Ask a connected agent to remember something here, or add an entry yourself.</p>
+            <p>
+              Ask a connected agent to remember something here (<button type="button" className="link-button" onClick={() => setConnecting(true)}>connect a client</button>), or add an entry yourself.
+            </p>
           </Empty>
         )
       )}
@@ -126,6 +133,7 @@ export function DatapackPage({ id }: { id: string }) {
           Show more
         </button>
       )}
+      {connecting && <ConnectDialog onClose={() => setConnecting(false)} />}
       {adding && <EntryFormDialog datapackId={pack.id} onClose={() => setAdding(false)} onSaved={() => { setAdding(false); changed(); }} />}
       {open && <EntryDialog id={open} onClose={() => setOpen(undefined)} onChanged={changed} />}
     </section>

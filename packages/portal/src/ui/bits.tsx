@@ -1,12 +1,13 @@
 import { type ReactNode, useId, useState } from 'react';
 
 /** Copies text; says so for a moment (and to screen readers). */
-export function CopyButton({ text, label = 'Copy', className }: { text: string; label?: string; className?: string }) {
+export function CopyButton({ text, label = 'Copy', className, onCopied }: { text: string; label?: string; className?: string; onCopied?: (text: string) => void }) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(text);
       setState('copied');
+      onCopied?.(text);
     } catch {
       setState('failed');
     }
@@ -20,13 +21,13 @@ export function CopyButton({ text, label = 'Copy', className }: { text: string; 
 }
 
 /** A block of text to paste somewhere, with a copy button. */
-export function Snippet({ text, label }: { text: string; label: string }) {
+export function Snippet({ text, label, onCopied }: { text: string; label: string; onCopied?: (text: string) => void }) {
   return (
     <div className="snippet">
       <pre aria-label={label} tabIndex={0}>
         <code>{text}</code>
       </pre>
-      <CopyButton text={text} label={`Copy ${label.toLowerCase()}`} />
+      <CopyButton text={text} label={`Copy ${label.toLowerCase()}`} onCopied={onCopied} />
     </div>
   );
 }

@@ -1,22 +1,53 @@
 import { type ReactNode, useEffect, useId, useRef } from 'react';
 
-/** A modal dialog (native <dialog>: focus moves in, Escape closes, the page behind is inert). */
-export function Dialog({ title, onClose, children, wide, footer }: { title: string; onClose: () => void; children: ReactNode; wide?: boolean; footer?: ReactNode }) {
+/** What counts as the first field a dialog puts focus on (the × in the header comes after it). */
+const FIELD = 'input:not([type=hidden]):not([disabled]), select:not([disabled]), textarea:not([disabled]), button:not([disabled]), [href], [tabindex]:not([tabindex="-1"])';
+
+/**
+ * A modal dialog (native <dialog>: Escape closes, the page behind is inert). Focus goes to the first
+ * field, not the ×, and returns to whatever opened the dialog when it closes.
+ */
+export function Dialog({ title, onClose, children, wide, footer, closeOnBackdrop, role }: { title: string; onClose: () => void; children: ReactNode; wide?: boolean; footer?: ReactNode; closeOnBackdrop?: boolean; role?: 'alertdialog' }) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
+  const unmounting = useRef(false);
   useEffect(() => {
     const d = ref.current;
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    unmounting.current = false;
     if (d && !d.open) d.showModal();
-    return () => d?.close();
+    const first = d?.querySelector<HTMLElement>(`:scope > .dialog-body :is(${FIELD})`) ?? d?.querySelector<HTMLElement>(`:scope > .dialog-foot :is(${FIELD})`);
+    first?.focus();
+    return () => {
+      unmounting.current = true;
+      d?.close();
+      if (opener?.isConnected) opener.focus();
+    };
   }, []);
   return (
     <dialog
       ref={ref}
+      role={role}
       aria-labelledby={titleId}
       className={wide ? 'dialog dialog-wide' : 'dialog'}
       onCancel={(e) => {
+        // React passes a nested dialog's cancel up the tree: only this dialog's own Escape closes it.
+        if (e.target !== ref.current) return;
         e.preventDefault();
         onClose();
+      }}
+      onClose={(e) => {
+        // Chromium closes without a cancelable event on a repeated Escape: reopen and let onClose decide (it may ask first).
+        // A close that is ours (unmounting), or stale (already reopened, as after StrictMode's second mount), is left alone.
+        if (e.target !== ref.current || unmounting.current || ref.current.open) return;
+        ref.current?.showModal();
+        onClose();
+      }}
+      onClick={(e) => {
+        if (!closeOnBackdrop || e.target !== ref.current) return;
+        const r = ref.current.getBoundingClientRect();
+        const outside = e.clientX < r.left || e.clientX > r.right || e.clientY < r.top || e.clientY > r.bottom;
+        if (outside) onClose();
       }}
     >
       <header className="dialog-head">

@@ -88,6 +88,8 @@ test('Generate API key → shown once → Manual snippet from Connect works thro
   // A read-only key that expires in 90 days: the dialog offers both, the list shows both.
   await page.getByRole('button', { name: 'Generate API key' }).click();
   const genRead = page.getByRole('dialog', { name: 'Generate API key' });
+  await genRead.waitFor();
+  assert.equal(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name), 'name', 'the first field has focus, not the ×');
   await genRead.getByLabel('Key name').fill('CI reader');
   await genRead.getByRole('radio', { name: 'Read only' }).check();
   await genRead.getByLabel('Expires').selectOption({ label: '90 days' });
@@ -95,8 +97,18 @@ test('Generate API key → shown once → Manual snippet from Connect works thro
   await genRead.getByRole('button', { name: 'Generate' }).click();
   const shownRead = page.getByRole('dialog', { name: 'Your new API key' });
   const readKey = await shownRead.getByLabel(/API key “CI reader”/).inputValue();
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'new-api-key', 'the new key has focus');
   await shownRead.getByText(/Read only .*saving is refused/).waitFor();
+  // Escape before copying or downloading asks first; Keep goes back to the same key.
+  await page.keyboard.press('Escape');
+  const unsaved = page.getByRole('alertdialog', { name: "You haven't saved this key" });
+  await unsaved.getByRole('button', { name: 'Keep' }).waitFor();
+  assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Keep', 'the safe choice has focus');
+  await unsaved.getByRole('button', { name: 'Keep' }).click();
+  await unsaved.waitFor({ state: 'detached' });
+  assert.equal(await shownRead.getByLabel(/API key “CI reader”/).inputValue(), readKey);
   await shownRead.getByRole('button', { name: /I have saved it/ }).click();
+  assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Generate API key', 'focus is back on the opener');
   const readRow = page.getByRole('row', { name: /CI reader/ });
   await readRow.getByText('Read only').waitFor();
   const expiresText = (await readRow.getByRole('cell').nth(4).textContent())!;
@@ -130,14 +142,18 @@ test('Generate API key → shown once → Manual snippet from Connect works thro
   const installer = await connect.getByLabel('Installer command', { exact: true }).textContent();
   assert.match(installer!, new RegExp(`^npx -y ${server.baseUrl}/install/cairn-mcp-installer\\.tgz --client cursor --url ${server.mcpUrl} --setup-code \\S+$`));
   await shot(page, 'connect-automated');
+  // Kiro signs in with a local callback, which this Cairn accepts (the default): its OAuth tab gives the entry.
   await connect.getByRole('radio', { name: 'Kiro (IDE and CLI)' }).check();
   await connect.getByRole('tab', { name: 'OAuth' }).click();
-  await connect.getByText(/Not available for this client/).waitFor();
-  await connect.getByText(/local callback that the service does not accept/).waitFor();
+  assert.deepEqual(JSON.parse((await connect.getByLabel(/^Entry in /).textContent())!), { mcpServers: { cairn: { url: server.mcpUrl } } });
+  assert.equal(await connect.getByText(/Not available for this client/).count(), 0);
+  // Claude Desktop's connectors connect from the vendor's cloud, which cannot reach 127.0.0.1: the bridge instead.
   await connect.getByRole('radio', { name: 'Claude Desktop' }).check();
+  await connect.getByText(new RegExp(`cannot reach ${new URL(server.baseUrl).host.replace(/\./g, '\\.')}`)).waitFor();
+  assert.equal(await connect.getByText(/add a custom connector/).count(), 0);
   await connect.getByRole('tab', { name: 'OAuth' }).press('ArrowRight');
   assert.equal(await connect.getByRole('tab', { name: 'Manual (API key)' }).getAttribute('aria-selected'), 'true');
-  await connect.getByText('Code-editor web client: coming soon').waitFor();
+  await connect.getByText('Browser-based code editors: coming soon').waitFor();
   await connect.getByLabel('Key name').fill('Claude Desktop at home');
   await connect.getByRole('button', { name: 'Generate API key' }).click();
   await connect.getByText(/Cairn cannot show it again/).waitFor();

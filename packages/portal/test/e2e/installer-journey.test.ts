@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -75,6 +75,8 @@ test('Connect > Automated: the shown installer command, run in a fresh home for 
     timeout: 120_000,
     env: { PATH: process.env.PATH, HOME: home, npm_config_cache: join(home, '.npm'), npm_config_update_notifier: 'false' },
   });
-  assert.equal(JSON.parse(readFileSync(file, 'utf8')).mcpServers?.cairn, undefined, 'the removal command removed the entry');
+  // The installer created this file, so uninstall removes it with the entry (packages/installer/README.md).
+  assert.equal(existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')).mcpServers?.cairn : undefined, undefined, 'the removal command removed the entry');
+  assert.equal(existsSync(file), false, 'the file the installer created is gone');
   assert.deepEqual(b.errors, []);
 });

@@ -52,7 +52,7 @@ export function createHttpApp(deps: HttpDeps): { app: Hono; close: () => Promise
   // Before better-auth's catch-all and the JSON 404 for /.well-known/*.
   app.route('/', createOAuthRoutes({ auth: deps.auth, baseUrl: deps.baseUrl, allowLoopback: deps.oauthAllowLoopback, clientSchemes: deps.oauthClientSchemes }));
   app.on(['GET', 'POST'], '/api/auth/*', async (c) => unavailableIfDatabaseDown(await deps.auth.handler(c.req.raw), deps.readiness));
-  app.route('/api/v1', createApiRoutes(deps.domain, deps.auth, deps.keys, deps.baseUrl, deps.limits, deps.installerPublished));
+  app.route('/api/v1', createApiRoutes(deps.domain, deps.auth, deps.keys, deps.baseUrl, deps.limits, deps.installerPublished, deps.oauthAllowLoopback));
   // Unknown API and discovery paths answer JSON 404s; they must never fall through to the portal's HTML.
   for (const prefix of ['/api/*', '/.well-known/*', '/install/*']) {
     app.all(prefix, (c) => c.json({ error: { code: 'not_found', message: `Nothing at ${c.req.path}.` } }, 404));

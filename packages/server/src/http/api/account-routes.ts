@@ -9,10 +9,10 @@ import { CairnError } from '../../errors/cairn-error.js';
 import type { ApiEnv } from './api-auth.js';
 
 /** Routes that need no sign-in: sign-up and what the portal must know before it. */
-export function createPublicAccountRoutes(deps: DomainDeps, auth: Auth, baseUrl: string, installerPublished = false): Hono {
+export function createPublicAccountRoutes(deps: DomainDeps, auth: Auth, baseUrl: string, installerPublished = false, oauthLoopbackAllowed = true): Hono {
   const routes = new Hono();
   const origin = new URL(baseUrl).origin;
-  routes.get('/config', async (c) => c.json({ baseUrl, mcpUrl: `${baseUrl}/mcp`, signUpOpen: (await deps.store.countUsers()) === 0, installerPublished }));
+  routes.get('/config', async (c) => c.json({ baseUrl, mcpUrl: `${baseUrl}/mcp`, signUpOpen: (await deps.store.countUsers()) === 0, installerPublished, oauthLoopbackAllowed }));
   routes.post('/signup', async (c) => {
     const from = c.req.header('origin');
     if (from !== undefined && from !== origin) throw new CairnError('forbidden', 'Sign up from the Cairn portal itself.');

@@ -20,7 +20,7 @@ import { requestLimitMessage, takeRequest } from '../rate-limit/request-limit.js
 import { tooManyJson } from '../rate-limit/too-many.js';
 
 /** `/api/v1`: the JSON API over the same domain verbs as the MCP tools and the CLI. */
-export function createApiRoutes(deps: DomainDeps, auth: Auth, keys: KeyVerifier, baseUrl: string, limits: RateLimits, installerPublished = false): Hono<ApiEnv> {
+export function createApiRoutes(deps: DomainDeps, auth: Auth, keys: KeyVerifier, baseUrl: string, limits: RateLimits, installerPublished = false, oauthLoopbackAllowed = true): Hono<ApiEnv> {
   const origin = new URL(baseUrl).origin;
   const api = new Hono<ApiEnv>();
   // Guessable one-time secrets: failures are limited per address.
@@ -28,7 +28,7 @@ export function createApiRoutes(deps: DomainDeps, auth: Auth, keys: KeyVerifier,
   api.use('/signup', codeFailureLimit(limits, 'sign-ups'));
   // The exchange is authenticated by the one-time code itself; it sits before the auth middleware.
   api.post('/setup-codes/exchange', async (c) => c.json(await exchangeSetupCode(deps, await c.req.json())));
-  api.route('/', createPublicAccountRoutes(deps, auth, baseUrl, installerPublished));
+  api.route('/', createPublicAccountRoutes(deps, auth, baseUrl, installerPublished, oauthLoopbackAllowed));
   api.use('*', apiAuth(auth, keys, origin), refuseWritesForReadOnlyKeys());
   api.use('*', async (c, next) => {
     const wait = await takeRequest(limits.requestsPerCredential, c.get('caller'));
