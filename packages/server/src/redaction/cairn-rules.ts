@@ -62,7 +62,7 @@ export const CAIRN_RULES: readonly CairnRule[] = [
   {
     id: 'credit-card',
     keywords: [],
-    pattern: /(?<![\d.,-])(?:\d{12,19}|\d{4}([ -])\d{4}\1\d{4}\1\d{1,4}(?:\1\d{1,3})?|\d{4}([ -])\d{6}\2\d{4,5})(?![\d]|[.,-]\d)/,
+    pattern: /(?<![\w.,-])(?:\d{12,19}|\d{4}([ -])\d{4}\1\d{4}\1\d{1,4}(?:\1\d{1,3})?|\d{4}([ -])\d{6}\2\d{4,5})(?!\w|[.,-]\d)/,
     secretGroup: 0,
     validate: isCardNumber,
   },

@@ -66,6 +66,14 @@ describe('redact', () => {
     assert.equal(redact('charge 4012-8888-8888-1881 now').text, 'charge [redacted:credit-card] now');
   });
 
+  test('card numbers: a Luhn-valid digit run inside a hex id or a word is not a card', () => {
+    // Found by the outage test: this SHA-1 holds 4711786722361, which passes Luhn.
+    const sha = 'c1cc05ed291d78ee8cf94d4711786722361bf9ae';
+    assert.equal(redact(`note ${sha}`).text, `note ${sha}`);
+    assert.equal(redact('ref x4111111111111111y and id_4012888888881881').text, 'ref x4111111111111111y and id_4012888888881881');
+    assert.equal(redact('card 4012888888881881.').text, 'card [redacted:credit-card].');
+  });
+
   test('ordinary code and prose stay as they are', () => {
     const samples = [
       'Always use pnpm. The password policy says 12 characters. See https://example.com/docs and sk-learn docs.',
