@@ -2,6 +2,8 @@ import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysel
 import { CairnError } from '../errors/cairn-error.js';
 import { DatabaseHealth } from './database-health.js';
 import type { Database } from './schema.js';
+import { rankCandidates } from './search-ranking.js';
+import { searchTerms } from './search-terms.js';
 import type { Store } from './store.js';
 import type {
   ApiKeyRecord,
@@ -22,6 +24,9 @@ import type {
 
 type EntryRow = Selectable<Database['entry']>;
 
+/** At most this many matches of one search are ranked; beyond it the backend's own rank picks which. */
+const MAX_CANDIDATES = 1000;
+
 /** Columns of `entry` in the order the mappers expect; never `*`, the SQLite table has an extra rowid column. */
 export const ENTRY_COLUMNS = [
   'id', 'datapack_id', 'kind', 'title', 'content', 'tags', 'content_hash', 'version',
@@ -40,8 +45,27 @@ export abstract class KyselyStore implements Store {
 
   abstract migrate(): Promise<void>;
   abstract withStartupLock<T>(work: () => Promise<T>): Promise<T>;
-  abstract searchEntries(query: SearchQuery): Promise<SearchHit[]>;
+  /**
+   * Live entries of these datapacks (and kinds) that match any of the terms, at most `max`:
+   * found by each dialect's full-text index, ranked by rankCandidates.
+   */
+  protected abstract searchCandidates(datapackIds: string[], terms: string[], kinds: string[] | undefined, max: number): Promise<Entry[]>;
   protected abstract isUniqueViolation(error: unknown): boolean;
+
+  async searchEntries(query: SearchQuery): Promise<SearchHit[]> {
+    const terms = searchTerms(query.text);
+    if (terms.length === 0 || query.datapackIds.length === 0) return [];
+    const candidates = await this.searchCandidates(query.datapackIds, terms, query.kinds, MAX_CANDIDATES);
+    if (candidates.length === 0) return [];
+    return rankCandidates(candidates, terms, await this.countLiveEntries(query.datapackIds, query.kinds), query.limit);
+  }
+
+  /** How many live entries these datapacks hold (of these kinds): the N of the ranking's statistics. */
+  protected async countLiveEntries(datapackIds: string[], kinds?: string[]): Promise<number> {
+    let q = this.db.selectFrom('entry').select((eb) => eb.fn.countAll<number | string>().as('n')).where('datapack_id', 'in', datapackIds).where('deleted_at', 'is', null);
+    if (kinds?.length) q = q.where('kind', 'in', kinds);
+    return Number((await q.executeTakeFirstOrThrow()).n);
+  }
 
   async close(): Promise<void> {
     await this.db.destroy();
