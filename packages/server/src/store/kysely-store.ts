@@ -24,7 +24,7 @@ import type {
 
 type EntryRow = Selectable<Database['entry']>;
 
-/** At most this many matches of one search are ranked; beyond it the backend's own rank picks which. */
+/** At most this many matches of one search are ranked (the most recent, if more match). */
 const MAX_CANDIDATES = 1000;
 
 /** Columns of `entry` in the order the mappers expect; never `*`, the SQLite table has an extra rowid column. */
@@ -55,9 +55,11 @@ export abstract class KyselyStore implements Store {
   async searchEntries(query: SearchQuery): Promise<SearchHit[]> {
     const terms = searchTerms(query.text);
     if (terms.length === 0 || query.datapackIds.length === 0) return [];
-    const candidates = await this.searchCandidates(query.datapackIds, terms, query.kinds, MAX_CANDIDATES);
-    if (candidates.length === 0) return [];
-    return rankCandidates(candidates, terms, await this.countLiveEntries(query.datapackIds, query.kinds), query.limit);
+    const [candidates, docCount] = await Promise.all([
+      this.searchCandidates(query.datapackIds, terms, query.kinds, MAX_CANDIDATES),
+      this.countLiveEntries(query.datapackIds, query.kinds),
+    ]);
+    return rankCandidates(candidates, terms, docCount, query.limit);
   }
 
   /** How many live entries these datapacks hold (of these kinds): the N of the ranking's statistics. */

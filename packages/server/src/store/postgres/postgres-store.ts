@@ -66,21 +66,22 @@ export class PostgresStore extends KyselyStore {
 
   protected async searchCandidates(datapackIds: string[], terms: string[], kinds: string[] | undefined, max: number): Promise<Entry[]> {
     const kindFilter = kinds?.length ? sql`AND kind = ANY(${kinds})` : sql``;
-    const columns = sql.join(ENTRY_COLUMNS.map((c) => sql.ref(c)));
     // Each term as itself (english stemming) or as a prefix of its rough stem, as on SQLite.
     const query = terms.map((t) => { const stem = termStem(t); return stem ? `${t} | ${stem}:*` : t; }).join(' | ');
-    // Starts from the caller's datapacks (the entry_datapack index) and tests only their rows
-    // against the query: a global GIN lookup would match every tenant's rows first.
-    // ts_rank_cd only picks which candidates to keep when there are more than `max`.
+    // Starts from the caller's datapacks (the entry_datapack index) and tests only their rows'
+    // tsvectors against the query: a global GIN lookup would match every tenant's rows first.
+    // Beyond `max` matches the most recent are kept: a choice that depends on the caller's data only.
     const { rows } = await sql<Parameters<typeof toEntry>[0]>`
       WITH mine AS MATERIALIZED (
-        SELECT ${columns}, search FROM entry
-        WHERE datapack_id = ANY(${datapackIds}) AND deleted_at IS NULL ${kindFilter})
-      SELECT ${columns}
-      FROM mine, to_tsquery('english', ${query}) q
-      WHERE mine.search @@ q
-      ORDER BY ts_rank_cd(mine.search, q, 32) DESC
-      LIMIT ${max}`.execute(this.db);
+        SELECT id, updated_at, search FROM entry
+        WHERE datapack_id = ANY(${datapackIds}) AND deleted_at IS NULL ${kindFilter}),
+      matched AS (
+        SELECT mine.id FROM mine, to_tsquery('english', ${query}) q
+        WHERE mine.search @@ q
+        ORDER BY mine.updated_at DESC, mine.id
+        LIMIT ${max})
+      SELECT ${sql.join(ENTRY_COLUMNS.map((c) => sql.ref(`e.${c}`)))}
+      FROM matched JOIN entry e ON e.id = matched.id`.execute(this.db);
     return rows.map(toEntry);
   }
 

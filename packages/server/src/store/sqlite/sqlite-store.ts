@@ -47,14 +47,15 @@ export class SqliteStore extends KyselyStore {
     const match = sqliteMatchExpression(terms, datapackIds);
     const kindFilter = kinds?.length ? sql`AND e.kind IN (${sql.join(kinds)})` : sql``;
     const columns = sql.join(ENTRY_COLUMNS.map((c) => sql.ref(`e.${c}`)));
-    // FTS5's own bm25 only picks which candidates to keep when there are more than `max`.
+    // Beyond `max` matches the most recent are kept: a choice that depends on the caller's data only
+    // (FTS5's bm25 would weigh in every tenant's statistics).
     const { rows } = await sql<Parameters<typeof toEntry>[0]>`
       SELECT ${columns}
       FROM entry_fts JOIN entry e ON e.seq = entry_fts.rowid
       WHERE entry_fts MATCH ${match}
         AND e.deleted_at IS NULL
         ${kindFilter}
-      ORDER BY bm25(entry_fts, 8.0, 1.0, 4.0, 0.0)
+      ORDER BY e.updated_at DESC, e.id
       LIMIT ${max}`.execute(this.db);
     return rows.map(toEntry);
   }
