@@ -54,17 +54,34 @@ function count(words: string[], m: Matcher): number {
   return n;
 }
 
-interface EntryWords {
+/** An entry's words by field. */
+export interface EntryWords {
   title: string[];
   tags: string[];
   content: string[];
 }
 
-/** Entries' words by id and version: a user's searches keep meeting the same entries, and splitting them is most of ranking's cost. */
-const wordCache = new Map<string, EntryWords>();
-const WORD_CACHE_ENTRIES = 20_000;
+/** What ranking needs of a candidate. */
+export interface RankItem {
+  id: string;
+  updatedAt: string;
+  words: EntryWords;
+}
 
-function entryWords(entry: Entry): EntryWords {
+/**
+ * Entries' words by id and version: a user's searches keep meeting the same entries, so splitting
+ * them (most of ranking's cost) and fetching their text happen once per version, not per search.
+ */
+const wordCache = new Map<string, EntryWords>();
+const WORD_CACHE_ENTRIES = 10_000;
+
+/** The cached words of this version of an entry, if any. */
+export function cachedEntryWords(id: string, version: number): EntryWords | undefined {
+  return wordCache.get(`${id}:${version}`);
+}
+
+/** Splits an entry into words and caches them under its id and version. */
+export function entryWords(entry: Pick<Entry, 'id' | 'version' | 'title' | 'content' | 'tags'>): EntryWords {
   const key = `${entry.id}:${entry.version}`;
   const cached = wordCache.get(key);
   if (cached) return cached;
@@ -74,12 +91,18 @@ function entryWords(entry: Entry): EntryWords {
   return split;
 }
 
+/** rankCandidates over whole entries. */
+export function rankEntries(entries: Entry[], terms: string[], docCount: number, limit: number): SearchHit[] {
+  const byId = new Map(entries.map((e) => [e.id, e]));
+  return rankCandidates(entries.map((e) => ({ id: e.id, updatedAt: e.updatedAt, words: entryWords(e) })), terms, docCount, limit).map((r) => ({ entry: byId.get(r.id)!, score: r.score }));
+}
+
 /**
  * Ranks candidates by BM25 over title, tags and content. `docCount` is the number of live entries
  * searched (the caller's datapacks, after the kind filter); candidates with no term score nothing
  * and are dropped. Ties go to the most recently changed entry, then the id, so order is stable.
  */
-export function rankCandidates(candidates: Entry[], terms: string[], docCount: number, limit: number): SearchHit[] {
+export function rankCandidates(candidates: RankItem[], terms: string[], docCount: number, limit: number): { id: string; score: number }[] {
   if (candidates.length === 0 || terms.length === 0) return [];
   // A term with a stem counts twice, as the word and as the stem's prefix (the FTS5 query's two
   // phrases): a word that shares the stem is stronger evidence than one that only starts alike.
@@ -88,10 +111,10 @@ export function rankCandidates(candidates: Entry[], terms: string[], docCount: n
     const stem = termStem(word);
     return stem ? [{ same: lightStem(word), prefix: undefined }, { same: lightStem(stem), prefix: stem }] : [{ same: lightStem(word), prefix: undefined }];
   });
-  const docs = candidates.map((entry) => {
-    const { title, tags, content } = entryWords(entry);
+  const docs = candidates.map((item) => {
+    const { title, tags, content } = item.words;
     const tf = matchers.map((m) => WEIGHTS.title * count(title, m) + WEIGHTS.tags * count(tags, m) + WEIGHTS.content * count(content, m));
-    return { entry, tf, length: title.length + tags.length + content.length };
+    return { item, tf, length: title.length + tags.length + content.length };
   });
   const n = Math.max(docCount, docs.length);
   const avgLength = docs.reduce((s, d) => s + d.length, 0) / docs.length || 1;
@@ -101,15 +124,15 @@ export function rankCandidates(candidates: Entry[], terms: string[], docCount: n
     const df = docs.filter((d) => d.tf[i]! > 0).length;
     return Math.max(Math.log((n - df + 0.5) / (df + 0.5)), MIN_IDF);
   });
-  const hits: SearchHit[] = [];
+  const hits: { item: RankItem; score: number }[] = [];
   for (const d of docs) {
     const norm = K1 * (1 - B + (B * d.length) / avgLength);
     let score = 0;
     d.tf.forEach((w, i) => {
       if (w > 0) score += (idf[i]! * w * (K1 + 1)) / (w + norm);
     });
-    if (score > 0) hits.push({ entry: d.entry, score });
+    if (score > 0) hits.push({ item: d.item, score });
   }
-  hits.sort((a, b) => b.score - a.score || (a.entry.updatedAt < b.entry.updatedAt ? 1 : a.entry.updatedAt > b.entry.updatedAt ? -1 : a.entry.id < b.entry.id ? -1 : 1));
-  return hits.slice(0, limit);
+  hits.sort((a, b) => b.score - a.score || (a.item.updatedAt < b.item.updatedAt ? 1 : a.item.updatedAt > b.item.updatedAt ? -1 : a.item.id < b.item.id ? -1 : 1));
+  return hits.slice(0, limit).map((h) => ({ id: h.item.id, score: h.score }));
 }

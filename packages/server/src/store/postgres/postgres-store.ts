@@ -1,11 +1,10 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import { ENTRY_COLUMNS, KyselyStore, toEntry } from '../kysely-store.js';
+import { type CandidateRow, KyselyStore } from '../kysely-store.js';
 import { DatabaseHealth } from '../database-health.js';
 import { runMigrations } from '../run-migrations.js';
 import type { Database } from '../schema.js';
 import { termStem } from '../search-ranking.js';
-import type { Entry } from '../types.js';
 import { postgresMigrations } from './postgres-migrations.js';
 
 /** Arbitrary but fixed: every Cairn instance must use the same key. */
@@ -64,25 +63,22 @@ export class PostgresStore extends KyselyStore {
     await runMigrations(this.db, postgresMigrations);
   }
 
-  protected async searchCandidates(datapackIds: string[], terms: string[], kinds: string[] | undefined, max: number): Promise<Entry[]> {
+  protected async searchCandidates(datapackIds: string[], terms: string[], kinds: string[] | undefined, max: number): Promise<CandidateRow[]> {
     const kindFilter = kinds?.length ? sql`AND kind = ANY(${kinds})` : sql``;
     // Each term as itself (english stemming) or as a prefix of its rough stem, as on SQLite.
     const query = terms.map((t) => { const stem = termStem(t); return stem ? `${t} | ${stem}:*` : t; }).join(' | ');
     // Starts from the caller's datapacks (the entry_datapack index) and tests only their rows'
     // tsvectors against the query: a global GIN lookup would match every tenant's rows first.
     // Beyond `max` matches the most recent are kept: a choice that depends on the caller's data only.
-    const { rows } = await sql<Parameters<typeof toEntry>[0]>`
+    const { rows } = await sql<CandidateRow>`
       WITH mine AS MATERIALIZED (
-        SELECT id, updated_at, search FROM entry
-        WHERE datapack_id = ANY(${datapackIds}) AND deleted_at IS NULL ${kindFilter}),
-      matched AS (
-        SELECT mine.id FROM mine, to_tsquery('english', ${query}) q
-        WHERE mine.search @@ q
-        ORDER BY mine.updated_at DESC, mine.id
-        LIMIT ${max})
-      SELECT ${sql.join(ENTRY_COLUMNS.map((c) => sql.ref(`e.${c}`)))}
-      FROM matched JOIN entry e ON e.id = matched.id`.execute(this.db);
-    return rows.map(toEntry);
+        SELECT id, version, updated_at, search FROM entry
+        WHERE datapack_id = ANY(${datapackIds}) AND deleted_at IS NULL ${kindFilter})
+      SELECT mine.id, mine.version, mine.updated_at FROM mine, to_tsquery('english', ${query}) q
+      WHERE mine.search @@ q
+      ORDER BY mine.updated_at DESC, mine.id
+      LIMIT ${max}`.execute(this.db);
+    return rows;
   }
 
   protected isUniqueViolation(error: unknown): boolean {

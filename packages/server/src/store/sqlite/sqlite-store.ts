@@ -2,10 +2,9 @@ import { accessSync, constants, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
-import { ENTRY_COLUMNS, KyselyStore, toEntry } from '../kysely-store.js';
+import { type CandidateRow, KyselyStore } from '../kysely-store.js';
 import { runMigrations } from '../run-migrations.js';
 import type { Database } from '../schema.js';
-import type { Entry } from '../types.js';
 import { sqliteMatchExpression } from './sqlite-match.js';
 import { sqliteMigrations } from './sqlite-migrations.js';
 
@@ -43,21 +42,20 @@ export class SqliteStore extends KyselyStore {
     this.database.prepare('SELECT 1').get();
   }
 
-  protected async searchCandidates(datapackIds: string[], terms: string[], kinds: string[] | undefined, max: number): Promise<Entry[]> {
+  protected async searchCandidates(datapackIds: string[], terms: string[], kinds: string[] | undefined, max: number): Promise<CandidateRow[]> {
     const match = sqliteMatchExpression(terms, datapackIds);
     const kindFilter = kinds?.length ? sql`AND e.kind IN (${sql.join(kinds)})` : sql``;
-    const columns = sql.join(ENTRY_COLUMNS.map((c) => sql.ref(`e.${c}`)));
     // Beyond `max` matches the most recent are kept: a choice that depends on the caller's data only
     // (FTS5's bm25 would weigh in every tenant's statistics).
-    const { rows } = await sql<Parameters<typeof toEntry>[0]>`
-      SELECT ${columns}
+    const { rows } = await sql<CandidateRow>`
+      SELECT e.id, e.version, e.updated_at
       FROM entry_fts JOIN entry e ON e.seq = entry_fts.rowid
       WHERE entry_fts MATCH ${match}
         AND e.deleted_at IS NULL
         ${kindFilter}
       ORDER BY e.updated_at DESC, e.id
       LIMIT ${max}`.execute(this.db);
-    return rows.map(toEntry);
+    return rows;
   }
 
   protected isUniqueViolation(error: unknown): boolean {
