@@ -25,7 +25,7 @@ import type {
 type EntryRow = Selectable<Database['entry']>;
 
 /** A search candidate as a dialect finds it: enough to look up its words and break ties. */
-export type CandidateRow = Pick<EntryRow, 'id' | 'version' | 'updated_at'>;
+export type CandidateRow = Pick<EntryRow, 'id' | 'kind' | 'version' | 'updated_at'>;
 
 /** At most this many matches of one search are ranked (the most recent, if more match). */
 const MAX_CANDIDATES = 1000;
@@ -72,7 +72,7 @@ export abstract class KyselyStore implements Store {
     }
     const items = candidates.flatMap((c) => {
       const words = known.get(c.id);
-      return words ? [{ id: c.id, updatedAt: iso(c.updated_at), words }] : [];
+      return words ? [{ id: c.id, kind: c.kind, updatedAt: iso(c.updated_at), words }] : [];
     });
     const ranked = rankCandidates(items, terms, docCount, query.limit);
     if (ranked.length === 0) return [];

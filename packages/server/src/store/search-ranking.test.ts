@@ -30,3 +30,12 @@ test('ranking: a rare term weighs more than a common one; ties go to the most re
 test('words fold case and accents like the full-text indexes', () => {
   assert.deepEqual(words('Crème BRÛLÉE, v2!'), ['creme', 'brulee', 'v2']);
 });
+
+test("ranking: a captured turn's title (a snippet of its text) weighs like text, not like a title", () => {
+  const turn = { ...entry('turn', 'Prompt · Deploy tonight?', 'Deploy tonight? Sure.'), kind: 'conversation' };
+  const note = entry('note', 'Checklist', 'Deploy checklist, then deploy again, deploy.');
+  const [first] = rankCandidates([turn, note], ['deploy'], 10, 2);
+  assert.equal(first!.entry.id, 'note');
+  const asNote = rankCandidates([{ ...turn, kind: 'note' }, note], ['deploy'], 10, 2);
+  assert.equal(asNote[0]!.entry.id, 'turn', 'the same entry with an 8× title would lead');
+});

@@ -72,9 +72,9 @@ export class PostgresStore extends KyselyStore {
     // Beyond `max` matches the most recent are kept: a choice that depends on the caller's data only.
     const { rows } = await sql<CandidateRow>`
       WITH mine AS MATERIALIZED (
-        SELECT id, version, updated_at, search FROM entry
+        SELECT id, kind, version, updated_at, search FROM entry
         WHERE datapack_id = ANY(${datapackIds}) AND deleted_at IS NULL ${kindFilter})
-      SELECT mine.id, mine.version, mine.updated_at FROM mine, to_tsquery('english', ${query}) q
+      SELECT mine.id, mine.kind, mine.version, mine.updated_at FROM mine, to_tsquery('english', ${query}) q
       WHERE mine.search @@ q
       ORDER BY mine.updated_at DESC, mine.id
       LIMIT ${max}`.execute(this.db);

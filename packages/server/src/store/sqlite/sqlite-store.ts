@@ -48,7 +48,7 @@ export class SqliteStore extends KyselyStore {
     // Beyond `max` matches the most recent are kept: a choice that depends on the caller's data only
     // (FTS5's bm25 would weigh in every tenant's statistics).
     const { rows } = await sql<CandidateRow>`
-      SELECT e.id, e.version, e.updated_at
+      SELECT e.id, e.kind, e.version, e.updated_at
       FROM entry_fts JOIN entry e ON e.seq = entry_fts.rowid
       WHERE entry_fts MATCH ${match}
         AND e.deleted_at IS NULL
