@@ -18,6 +18,7 @@ import { saveEntry } from '../src/domain/entries.js';
 import type { Cairn } from '../src/runtime/open-cairn.js';
 import { startTestCairn } from '../src/testing/test-cairn.js';
 import { createTenant } from '../src/testing/tenants.js';
+import { seedOthers } from './seed-others.js';
 
 export interface CairnChildOptions {
   postgresServerUrl?: string;
@@ -36,9 +37,16 @@ export type ChildMessage =
   | { type: 'ready'; url: string; key?: string; seed?: SeedReport }
   | { type: 'profile-started' }
   | { type: 'profile-saved'; path: string }
+  | { type: 'seed-progress'; done: number; goal: number }
+  | { type: 'grown'; total: number; seconds: number; rssMb: number }
   | { type: 'failed'; message: string };
 
-export type ParentMessage = { type: 'profile-start' } | { type: 'profile-stop'; path: string } | { type: 'close' };
+export type ParentMessage =
+  | { type: 'profile-start' }
+  | { type: 'profile-stop'; path: string }
+  /** Fill the database with other tenants' entries until it holds `total` (bench/seed-others.ts). */
+  | { type: 'grow'; total: number; perTenant: number }
+  | { type: 'close' };
 
 function send(message: ChildMessage): Promise<void> {
   return new Promise((resolve) => process.send!(message, () => resolve()));
@@ -73,6 +81,17 @@ async function runCairn(options: CairnChildOptions): Promise<void> {
         const { profile } = await profiler.post('Profiler.stop');
         writeFileSync(message.path, JSON.stringify(profile));
         await send({ type: 'profile-saved', path: message.path });
+      } else if (message.type === 'grow') {
+        const started = Date.now();
+        const turns = (await loadTurns(options.dataPath)).map((t) => ({ title: t.title, content: t.content }));
+        let last = 0;
+        const total = await seedOthers(test.cairn.store, message.total, turns, message.perTenant, (done, goal) => {
+          if (done === goal || Date.now() - last > 2000) {
+            last = Date.now();
+            void send({ type: 'seed-progress', done, goal });
+          }
+        });
+        await send({ type: 'grown', total, seconds: (Date.now() - started) / 1000, rssMb: Math.round(process.memoryUsage().rss / 2 ** 20) });
       }
     },
     () => test.close(),

@@ -2,6 +2,8 @@ import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysel
 import { CairnError } from '../errors/cairn-error.js';
 import { DatabaseHealth } from './database-health.js';
 import type { Database } from './schema.js';
+import { cachedEntryWords, entryWords, rankCandidates } from './search-ranking.js';
+import { searchTerms } from './search-terms.js';
 import type { Store } from './store.js';
 import type {
   ApiKeyRecord,
@@ -22,6 +24,12 @@ import type {
 
 type EntryRow = Selectable<Database['entry']>;
 
+/** A search candidate as a dialect finds it: enough to look up its words and break ties. */
+export type CandidateRow = Pick<EntryRow, 'id' | 'kind' | 'version' | 'updated_at'>;
+
+/** At most this many matches of one search are ranked (the most recent, if more match). */
+const MAX_CANDIDATES = 1000;
+
 /** Columns of `entry` in the order the mappers expect; never `*`, the SQLite table has an extra rowid column. */
 export const ENTRY_COLUMNS = [
   'id', 'datapack_id', 'kind', 'title', 'content', 'tags', 'content_hash', 'version',
@@ -40,8 +48,48 @@ export abstract class KyselyStore implements Store {
 
   abstract migrate(): Promise<void>;
   abstract withStartupLock<T>(work: () => Promise<T>): Promise<T>;
-  abstract searchEntries(query: SearchQuery): Promise<SearchHit[]>;
+  /**
+   * Live entries of these datapacks (and kinds) that match any of the terms, at most `max`:
+   * found by each dialect's full-text index, ranked by rankCandidates.
+   */
+  protected abstract searchCandidates(datapackIds: string[], terms: string[], kinds: string[] | undefined, max: number): Promise<CandidateRow[]>;
   protected abstract isUniqueViolation(error: unknown): boolean;
+
+  async searchEntries(query: SearchQuery): Promise<SearchHit[]> {
+    const terms = searchTerms(query.text);
+    if (terms.length === 0 || query.datapackIds.length === 0) return [];
+    const [candidates, docCount] = await Promise.all([
+      this.searchCandidates(query.datapackIds, terms, query.kinds, MAX_CANDIDATES),
+      this.countLiveEntries(query.datapackIds, query.kinds),
+    ]);
+    if (candidates.length === 0) return [];
+    // Candidates come back as ids and versions; only text not split before is fetched.
+    const known = new Map(candidates.map((c) => [c.id, cachedEntryWords(c.id, Number(c.version))]));
+    const missing = candidates.filter((c) => !known.get(c.id)).map((c) => c.id);
+    for (let i = 0; i < missing.length; i += 500) {
+      const rows = await this.db.selectFrom('entry').select(['id', 'version', 'title', 'content', 'tags']).where('id', 'in', missing.slice(i, i + 500)).execute();
+      for (const r of rows) known.set(r.id, entryWords({ id: r.id, version: Number(r.version), title: r.title, content: r.content, tags: parseTags(r.tags) }));
+    }
+    const items = candidates.flatMap((c) => {
+      const words = known.get(c.id);
+      return words ? [{ id: c.id, kind: c.kind, updatedAt: iso(c.updated_at), words }] : [];
+    });
+    const ranked = rankCandidates(items, terms, docCount, query.limit);
+    if (ranked.length === 0) return [];
+    const rows = await this.db.selectFrom('entry').select(ENTRY_COLUMNS).where('id', 'in', ranked.map((r) => r.id)).execute();
+    const byId = new Map(rows.map((r) => [r.id, toEntry(r)]));
+    return ranked.flatMap((r) => {
+      const entry = byId.get(r.id);
+      return entry ? [{ entry, score: r.score }] : [];
+    });
+  }
+
+  /** How many live entries these datapacks hold (of these kinds): the N of the ranking's statistics. */
+  protected async countLiveEntries(datapackIds: string[], kinds?: string[]): Promise<number> {
+    let q = this.db.selectFrom('entry').select((eb) => eb.fn.countAll<number | string>().as('n')).where('datapack_id', 'in', datapackIds).where('deleted_at', 'is', null);
+    if (kinds?.length) q = q.where('kind', 'in', kinds);
+    return Number((await q.executeTakeFirstOrThrow()).n);
+  }
 
   async close(): Promise<void> {
     await this.db.destroy();

@@ -146,6 +146,49 @@ export function runStoreConformance(backend: string, start: () => Promise<TestCa
       }
     });
 
+    test("one user's search is the same whether or not the database holds other users' entries", async () => {
+      // The same entries of user A go into this database and into a second one that also holds a
+      // crowd of other tenants' entries sharing A's words: A's results, order and scores must not move.
+      const words = 'deployment canary rollback logging metrics pnpm testing review python typescript database backup camping painting adoption'.split(' ');
+      let seed = 7;
+      const pick = () => words[(seed = (seed * 1103515245 + 12345) % 2147483648) % words.length]!;
+      const sentence = (n: number) => Array.from({ length: n }, pick).join(' ');
+      const at = (i: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString();
+      const packOf = (id: string, ownerId: string): Datapack => ({ id, scope: 'personal', ownerId, organizationId: null, name: `pack ${id}`, description: '', createdBy: ownerId, createdAt: at(0), updatedAt: at(0) });
+      const entryOf = (id: string, datapackId: string, i: number, title: string, content: string): Entry => ({
+        id, datapackId, kind: 'note', title, content, tags: [], contentHash: contentHash(title, content), version: 1, createdBy: 'u', createdClient: null,
+        createdAt: at(i), updatedBy: 'u', updatedClient: null, updatedAt: at(i), deletedAt: null,
+      });
+      const mine = packOf(newId('dpk'), tenant.member.id);
+      const mineEntries = Array.from({ length: 40 }, (_, i) => entryOf(newId('ent'), mine.id, i + 1, sentence(3), sentence(12 + (i % 9))));
+      const queries = ['deployment rollback', 'camping painting adoption', 'pnpm testing', 'python database backup review', 'metrics'];
+      const searchA = async (s: KyselyStore) => Promise.all(queries.map(async (text) => (await s.searchEntries({ datapackIds: [mine.id], text, limit: 15 })).map((h) => [h.entry.id, h.score])));
+
+      await store.insertDatapack(mine);
+      for (const e of mineEntries) await store.insertEntry(e);
+      const alone = await searchA(store);
+      assert.ok(alone.every((hits) => hits.length > 3), 'every query finds several of A\'s entries');
+
+      const crowded = await start();
+      try {
+        const other = crowded.cairn.store;
+        await other.insertDatapack(mine);
+        for (const e of mineEntries) await other.insertEntry(e);
+        // Other tenants: a skewed vocabulary (half their entries say "deployment" and "metrics") in many datapacks.
+        for (let p = 0; p < 6; p++) {
+          const theirs = packOf(newId('dpk'), `someone-else-${p}`);
+          await other.insertDatapack(theirs);
+          for (let i = 0; i < 60; i++) {
+            const content = i % 2 ? `deployment metrics ${sentence(4)}` : sentence(20);
+            await other.insertEntry(entryOf(newId('ent'), theirs.id, 100 + i, `deployment ${pick()}`, content));
+          }
+        }
+        assert.deepEqual(await searchA(other), alone);
+      } finally {
+        await crowded.close();
+      }
+    });
+
     test('API keys: lookup by hash, newest first, revoke once, usage only moves forward', async () => {
       const deps = createDomainDeps(store);
       const base = { userId: tenant.owner.id, start: 'cairn_tkn_abcd', last4: 'wxyz', revokedAt: null, lastUsedAt: null, lastUsedClient: null };

@@ -1,11 +1,10 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import { ENTRY_COLUMNS, KyselyStore, toEntry } from '../kysely-store.js';
+import { type CandidateRow, KyselyStore } from '../kysely-store.js';
 import { DatabaseHealth } from '../database-health.js';
 import { runMigrations } from '../run-migrations.js';
 import type { Database } from '../schema.js';
-import { searchTerms } from '../search-terms.js';
-import type { SearchHit, SearchQuery } from '../types.js';
+import { termStem } from '../search-ranking.js';
 import { postgresMigrations } from './postgres-migrations.js';
 
 /** Arbitrary but fixed: every Cairn instance must use the same key. */
@@ -64,22 +63,22 @@ export class PostgresStore extends KyselyStore {
     await runMigrations(this.db, postgresMigrations);
   }
 
-  async searchEntries(query: SearchQuery): Promise<SearchHit[]> {
-    const terms = searchTerms(query.text);
-    if (terms.length === 0 || query.datapackIds.length === 0) return [];
-    const kinds = query.kinds?.length ? sql`AND e.kind = ANY(${query.kinds})` : sql``;
-    const columns = sql.join(ENTRY_COLUMNS.map((c) => sql.ref(`e.${c}`)));
-    // Normalisation 32 maps rank into 0..1 (rank / (rank + 1)) so scores stay comparable across queries.
-    const { rows } = await sql<Parameters<typeof toEntry>[0] & { score: number }>`
-      SELECT ${columns}, ts_rank_cd(e.search, q, 32) AS score
-      FROM entry e, to_tsquery('english', ${terms.join(' | ')}) q
-      WHERE e.search @@ q
-        AND e.deleted_at IS NULL
-        AND e.datapack_id = ANY(${query.datapackIds})
-        ${kinds}
-      ORDER BY score DESC, e.updated_at DESC
-      LIMIT ${query.limit}`.execute(this.db);
-    return rows.map((row) => ({ entry: toEntry(row), score: Number(row.score) }));
+  protected async searchCandidates(datapackIds: string[], terms: string[], kinds: string[] | undefined, max: number): Promise<CandidateRow[]> {
+    const kindFilter = kinds?.length ? sql`AND kind = ANY(${kinds})` : sql``;
+    // Each term as itself (english stemming) or as a prefix of its rough stem, as on SQLite.
+    const query = terms.map((t) => { const stem = termStem(t); return stem ? `${t} | ${stem}:*` : t; }).join(' | ');
+    // Starts from the caller's datapacks (the entry_datapack index) and tests only their rows'
+    // tsvectors against the query: a global GIN lookup would match every tenant's rows first.
+    // Beyond `max` matches the most recent are kept: a choice that depends on the caller's data only.
+    const { rows } = await sql<CandidateRow>`
+      WITH mine AS MATERIALIZED (
+        SELECT id, kind, version, updated_at, search FROM entry
+        WHERE datapack_id = ANY(${datapackIds}) AND deleted_at IS NULL ${kindFilter})
+      SELECT mine.id, mine.kind, mine.version, mine.updated_at FROM mine, to_tsquery('english', ${query}) q
+      WHERE mine.search @@ q
+      ORDER BY mine.updated_at DESC, mine.id
+      LIMIT ${max}`.execute(this.db);
+    return rows;
   }
 
   protected isUniqueViolation(error: unknown): boolean {

@@ -118,4 +118,38 @@ export const sqliteMigrations: Record<string, Migration> = {
       await sql`ALTER TABLE api_key ADD COLUMN expires_at TEXT`.execute(db);
     },
   },
+  '0006_search_per_datapack': {
+    async up(db: Kysely<unknown>) {
+      // The index gains a `pack` column holding one token per datapack (sqlitePackToken), so a
+      // search intersects its terms with the caller's datapacks inside MATCH instead of matching
+      // every tenant's rows first. The view is the external content FTS5 reads that column from.
+      for (const statement of [
+        sql`DROP TRIGGER entry_fts_insert`,
+        sql`DROP TRIGGER entry_fts_delete`,
+        sql`DROP TRIGGER entry_fts_update`,
+        sql`DROP TABLE entry_fts`,
+        sql`CREATE VIEW entry_fts_source AS
+          SELECT seq, title, content, tags, 'p' || lower(hex(datapack_id)) || '0' AS pack FROM entry`,
+        sql`CREATE VIRTUAL TABLE entry_fts USING fts5(
+          title, content, tags, pack, content='entry_fts_source', content_rowid='seq', tokenize='porter unicode61')`,
+        sql`CREATE TRIGGER entry_fts_insert AFTER INSERT ON entry BEGIN
+          INSERT INTO entry_fts (rowid, title, content, tags, pack)
+          VALUES (new.seq, new.title, new.content, new.tags, 'p' || lower(hex(new.datapack_id)) || '0');
+        END`,
+        sql`CREATE TRIGGER entry_fts_delete AFTER DELETE ON entry BEGIN
+          INSERT INTO entry_fts (entry_fts, rowid, title, content, tags, pack)
+          VALUES ('delete', old.seq, old.title, old.content, old.tags, 'p' || lower(hex(old.datapack_id)) || '0');
+        END`,
+        sql`CREATE TRIGGER entry_fts_update AFTER UPDATE OF title, content, tags, datapack_id ON entry BEGIN
+          INSERT INTO entry_fts (entry_fts, rowid, title, content, tags, pack)
+          VALUES ('delete', old.seq, old.title, old.content, old.tags, 'p' || lower(hex(old.datapack_id)) || '0');
+          INSERT INTO entry_fts (rowid, title, content, tags, pack)
+          VALUES (new.seq, new.title, new.content, new.tags, 'p' || lower(hex(new.datapack_id)) || '0');
+        END`,
+        sql`INSERT INTO entry_fts (entry_fts) VALUES ('rebuild')`,
+      ]) {
+        await statement.execute(db);
+      }
+    },
+  },
 };

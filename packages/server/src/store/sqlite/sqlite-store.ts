@@ -2,11 +2,9 @@ import { accessSync, constants, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
-import { ENTRY_COLUMNS, KyselyStore, toEntry } from '../kysely-store.js';
+import { type CandidateRow, KyselyStore } from '../kysely-store.js';
 import { runMigrations } from '../run-migrations.js';
 import type { Database } from '../schema.js';
-import { searchTerms } from '../search-terms.js';
-import type { SearchHit, SearchQuery } from '../types.js';
 import { sqliteMatchExpression } from './sqlite-match.js';
 import { sqliteMigrations } from './sqlite-migrations.js';
 
@@ -44,23 +42,20 @@ export class SqliteStore extends KyselyStore {
     this.database.prepare('SELECT 1').get();
   }
 
-  async searchEntries(query: SearchQuery): Promise<SearchHit[]> {
-    const terms = searchTerms(query.text);
-    if (terms.length === 0 || query.datapackIds.length === 0) return [];
-    const match = sqliteMatchExpression(terms);
-    const kinds = query.kinds?.length ? sql`AND e.kind IN (${sql.join(query.kinds)})` : sql``;
-    const columns = sql.join(ENTRY_COLUMNS.map((c) => sql.ref(`e.${c}`)));
-    // bm25 weights: a title hit counts most, then tags, then body text.
-    const { rows } = await sql<Parameters<typeof toEntry>[0] & { rank: number }>`
-      SELECT ${columns}, bm25(entry_fts, 8.0, 1.0, 4.0) AS rank
+  protected async searchCandidates(datapackIds: string[], terms: string[], kinds: string[] | undefined, max: number): Promise<CandidateRow[]> {
+    const match = sqliteMatchExpression(terms, datapackIds);
+    const kindFilter = kinds?.length ? sql`AND e.kind IN (${sql.join(kinds)})` : sql``;
+    // Beyond `max` matches the most recent are kept: a choice that depends on the caller's data only
+    // (FTS5's bm25 would weigh in every tenant's statistics).
+    const { rows } = await sql<CandidateRow>`
+      SELECT e.id, e.kind, e.version, e.updated_at
       FROM entry_fts JOIN entry e ON e.seq = entry_fts.rowid
       WHERE entry_fts MATCH ${match}
         AND e.deleted_at IS NULL
-        AND e.datapack_id IN (${sql.join(query.datapackIds)})
-        ${kinds}
-      ORDER BY rank
-      LIMIT ${query.limit}`.execute(this.db);
-    return rows.map((row) => ({ entry: toEntry(row), score: -row.rank }));
+        ${kindFilter}
+      ORDER BY e.updated_at DESC, e.id
+      LIMIT ${max}`.execute(this.db);
+    return rows;
   }
 
   protected isUniqueViolation(error: unknown): boolean {

@@ -1,0 +1,181 @@
+/**
+ * One user's search as the database grows with other tenants' entries. A real Cairn runs in a
+ * child process (bench/servers.ts) with one user holding `--entries` LoCoMo turns (saved through
+ * the domain layer); before each size the child fills the database with other tenants' entries
+ * through a bulk path (bench/seed-others.ts) until it holds that many. At each size this process
+ * sends `--searches` sequential MCP `tools/call search` requests, one LoCoMo question each
+ * (p50/p95/p99), then loads one question with autocannon at `--connections` (req/s, p99).
+ *
+ *   npm run bench:scale -w @cairn/server -- --scale 10k,100k [--backend sqlite|postgres
+ *     --database-url <postgres server url>] [--entries 2000] [--searches 200] [--duration 10]
+ *     [--connections 10] [--per-tenant 2000] [--data <locomo.json>] [--json]
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { availableParallelism, loadavg } from 'node:os';
+import { isAbsolute, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { INSTALLER_USER_AGENT } from '../src/auth/mcp-auth.js';
+import type { CairnChildOptions, ChildMessage, ParentMessage } from './servers.js';
+
+const PROTOCOL_VERSION = '2025-06-18';
+
+interface Options {
+  sizes: number[];
+  backend: 'sqlite' | 'postgres';
+  databaseUrl?: string;
+  entries: number;
+  searches: number;
+  duration: number;
+  connections: number;
+  perTenant: number;
+  dataPath: string;
+  json: boolean;
+}
+
+function parseSize(text: string): number {
+  const m = /^(\d+(?:\.\d+)?)([km]?)$/i.exec(text.trim());
+  if (!m) throw new Error(`--scale takes sizes such as 10k,100k,1m, not "${text}"`);
+  return Math.round(Number(m[1]) * (m[2]!.toLowerCase() === 'k' ? 1e3 : m[2]!.toLowerCase() === 'm' ? 1e6 : 1));
+}
+
+function parseOptions(): Options {
+  const { values } = parseArgs({
+    options: {
+      scale: { type: 'string', default: '10k,100k' },
+      backend: { type: 'string', default: 'sqlite' },
+      'database-url': { type: 'string' },
+      entries: { type: 'string', default: '2000' },
+      searches: { type: 'string', default: '200' },
+      duration: { type: 'string', default: '10' },
+      connections: { type: 'string', default: '10' },
+      'per-tenant': { type: 'string', default: '2000' },
+      data: { type: 'string', default: '../shared/data/locomo-dev.json' },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  const backend = values.backend;
+  if (backend !== 'sqlite' && backend !== 'postgres') throw new Error(`--backend must be sqlite or postgres, not ${backend}`);
+  const databaseUrl = values['database-url'] ?? (backend === 'postgres' ? process.env.CAIRN_TEST_DATABASE_URL : undefined);
+  if (backend === 'postgres' && !databaseUrl) throw new Error('--backend postgres needs --database-url <postgres server url> (a throwaway database is created on it)');
+  const sizes = values.scale.split(',').map(parseSize).sort((a, b) => a - b);
+  // npm runs workspace scripts in the workspace folder; a relative path means the caller's folder.
+  const base = process.env.INIT_CWD ?? process.cwd();
+  return {
+    sizes, backend, databaseUrl, entries: Number(values.entries), searches: Number(values.searches), duration: Number(values.duration),
+    connections: Number(values.connections), perTenant: Number(values['per-tenant']),
+    dataPath: isAbsolute(values.data) ? values.data : resolve(base, values.data), json: values.json,
+  };
+}
+
+interface Child {
+  process: ChildProcess;
+  url: string;
+  key: string;
+  created: number;
+}
+
+function startCairn(options: CairnChildOptions): Promise<Child> {
+  const child = fork(new URL('./servers.ts', import.meta.url), ['cairn', JSON.stringify(options)], { execArgv: ['--import', 'tsx'] });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`Cairn process exited (code ${code}) before it was ready`)));
+    child.once('message', (m: ChildMessage) => {
+      if (m.type === 'ready' && m.key && m.seed) resolve({ process: child, url: m.url, key: m.key, created: m.seed.created });
+      else reject(new Error(`Cairn process failed: ${m.type === 'failed' ? m.message : m.type}`));
+    });
+  });
+}
+
+function grow(child: Child, total: number, perTenant: number): Promise<Extract<ChildMessage, { type: 'grown' }>> {
+  return new Promise((resolve, reject) => {
+    const listen = (m: ChildMessage) => {
+      if (m.type === 'seed-progress') process.stderr.write(`  seeding other tenants: ${m.done}/${m.goal}\n`);
+      else {
+        child.process.off('message', listen);
+        if (m.type === 'grown') resolve(m);
+        else reject(new Error(`seeding failed: ${m.type === 'failed' ? m.message : m.type}`));
+      }
+    };
+    child.process.on('message', listen);
+    child.process.send({ type: 'grow', total, perTenant } satisfies ParentMessage);
+  });
+}
+
+function searchBody(query: string): string {
+  return JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search', arguments: { query, limit: 10 } } });
+}
+
+function headers(key: string): Record<string, string> {
+  return {
+    'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'mcp-protocol-version': PROTOCOL_VERSION,
+    Authorization: `Bearer ${key}`, 'User-Agent': INSTALLER_USER_AGENT,
+  };
+}
+
+/** Sequential searches, one question each; every answer must be a successful tool result. */
+async function sequential(child: Child, questions: string[], count: number): Promise<number[]> {
+  const latencies: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const started = performance.now();
+    const response = await fetch(child.url, { method: 'POST', headers: headers(child.key), body: searchBody(questions[i % questions.length]!) });
+    const text = await response.text();
+    latencies.push(performance.now() - started);
+    if (response.status !== 200 || !text.includes('"result"') || text.includes('"isError":true')) throw new Error(`search answered ${response.status}: ${text.slice(0, 300)}`);
+  }
+  return latencies.sort((a, b) => a - b);
+}
+
+async function underLoad(child: Child, query: string, options: Options): Promise<{ reqPerSec: number; loadP99Ms: number; failures: number }> {
+  const result = await autocannon({
+    url: child.url, method: 'POST', headers: headers(child.key), body: searchBody(query), connections: options.connections, duration: options.duration,
+    verifyBody: (body: string) => body.includes('"result"') && !body.includes('"isError":true'),
+  });
+  return { reqPerSec: Math.round(result.requests.average), loadP99Ms: result.latency.p99, failures: result.non2xx + result.errors + result.timeouts + result.mismatches };
+}
+
+function percentile(sorted: number[], q: number): number {
+  return sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]! * 10) / 10 : NaN;
+}
+
+async function loadQuestions(path: string): Promise<string[]> {
+  const samples = JSON.parse(await readFile(path, 'utf8')) as { qa: { question: string; category: number }[] }[];
+  return samples.flatMap((s) => s.qa.filter((q) => q.category <= 4).map((q) => q.question));
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions();
+  const questions = await loadQuestions(options.dataPath);
+  process.stderr.write(`starting Cairn (${options.backend}) with one user holding ${options.entries} entries …\n`);
+  const child = await startCairn({ postgresServerUrl: options.databaseUrl, entries: options.entries, dataPath: options.dataPath });
+  const rows = [];
+  try {
+    for (const size of options.sizes) {
+      process.stderr.write(`growing the database to ${size} entries …\n`);
+      const grown = await grow(child, size, options.perTenant);
+      process.stderr.write(`  ${grown.total} entries (${grown.seconds}s); ${options.searches} sequential searches …\n`);
+      await sequential(child, questions, 20);
+      const latencies = await sequential(child, questions, options.searches);
+      process.stderr.write(`  ${options.connections} connections for ${options.duration}s …\n`);
+      const load = await underLoad(child, questions[0]!, options);
+      rows.push({ entries: grown.total, userEntries: child.created, p50Ms: percentile(latencies, 0.5), p95Ms: percentile(latencies, 0.95), p99Ms: percentile(latencies, 0.99), ...load, seedSeconds: grown.seconds, rssMbAfterSeed: grown.rssMb });
+    }
+  } finally {
+    child.process.send({ type: 'close' } satisfies ParentMessage);
+  }
+  const meta = { date: new Date().toISOString(), backend: options.backend, node: process.version, cpus: availableParallelism(), loadavg: loadavg().map((l) => Math.round(l * 100) / 100), searches: options.searches, connections: options.connections, durationSeconds: options.duration };
+  if (options.json) {
+    console.log(JSON.stringify({ meta, rows }, null, 2));
+    return;
+  }
+  console.log(`\nOne user's MCP search (${child.created} entries of their own) as other tenants fill the database — ${options.backend}, ${options.searches} sequential searches, then ${options.connections} connections × ${options.duration}s; load ${meta.loadavg.join(' ')}`);
+  const header = ['entries in db', 'p50 ms', 'p95 ms', 'p99 ms', 'req/s', 'load p99 ms', 'failures'];
+  const lines = rows.map((r) => [String(r.entries), r.p50Ms.toFixed(1), r.p95Ms.toFixed(1), r.p99Ms.toFixed(1), String(r.reqPerSec), String(r.loadP99Ms), String(r.failures)]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+  for (const line of [header, ...lines]) console.log(line.map((c, i) => c.padStart(widths[i]!)).join('  '));
+}
+
+main().catch((error: Error) => {
+  console.error(`\nBENCHMARK ABORTED: ${error.message}`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,173 @@
+/**
+ * Retrieval recall on a LoCoMo-format file, measured the way an agent meets Cairn: every turn goes
+ * in through the public write path (POST /api/v1/capture), every category 1–4 question goes out
+ * through the MCP `search` tool (the official MCP SDK client), one user per conversation so each
+ * conversation is searched on its own.
+ *
+ *   npm run eval:recall -w @cairn/server -- <locomo.json> [--backend sqlite|postgres]
+ *     [--database-url <postgres server url>] [--limit 25] [--json]
+ *
+ * Prints strict evidence recall and hit rate at 5/10/25, per category, the load rate and search
+ * p50/p95. Progress goes to stderr; --json puts one JSON document on stdout instead of the table.
+ */
+import { randomBytes } from 'node:crypto';
+import { isAbsolute, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { INSTALLER_USER_AGENT } from '../src/auth/mcp-auth.js';
+import { createUser } from '../src/domain/accounts.js';
+import { createApiKey } from '../src/domain/api-keys.js';
+import { callTool, connectMcpClient } from '../src/testing/mcp-client.js';
+import { startTestCairn, type TestCairn } from '../src/testing/test-cairn.js';
+import { type LocomoConversation, loadLocomo } from './locomo.js';
+import { type Answered, CATEGORY_NAMES, CUTOFFS, type RecallFigures, percentile, recallFigures, round1 } from './recall-metrics.js';
+
+/** Turns per capture request: the endpoint's own maximum. */
+const CAPTURE_BATCH = 50;
+
+interface Options {
+  file: string;
+  backend: 'sqlite' | 'postgres';
+  databaseUrl?: string;
+  limit: number;
+  json: boolean;
+}
+
+function parseOptions(): Options {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      backend: { type: 'string', default: 'sqlite' },
+      'database-url': { type: 'string' },
+      limit: { type: 'string', default: '25' },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  const file = positionals[0];
+  if (!file) throw new Error('name the LoCoMo file: npm run eval:recall -w @cairn/server -- ../shared/data/locomo-dev.json');
+  const backend = values.backend;
+  if (backend !== 'sqlite' && backend !== 'postgres') throw new Error(`--backend must be sqlite or postgres, not ${backend}`);
+  const databaseUrl = values['database-url'] ?? (backend === 'postgres' ? process.env.CAIRN_TEST_DATABASE_URL : undefined);
+  if (backend === 'postgres' && !databaseUrl) throw new Error('--backend postgres needs --database-url <postgres server url> (or CAIRN_TEST_DATABASE_URL); a throwaway database is created on it');
+  const limit = Number(values.limit);
+  if (!Number.isInteger(limit) || limit < Math.max(...CUTOFFS) || limit > 50) throw new Error(`--limit must be an integer from ${Math.max(...CUTOFFS)} to 50`);
+  // npm runs workspace scripts in the workspace folder; a relative path means the caller's folder.
+  const base = process.env.INIT_CWD ?? process.cwd();
+  return { file: isAbsolute(file) ? file : resolve(base, file), backend, databaseUrl, limit, json: values.json };
+}
+
+interface Report {
+  file: string;
+  backend: string;
+  conversations: number;
+  turns: number;
+  questions: number;
+  limit: number;
+  load: { stored: number; seconds: number; turnsPerSecond: number };
+  search: { p50Ms: number; p95Ms: number; p99Ms: number };
+  overall: RecallFigures;
+  byCategory: Record<string, RecallFigures>;
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions();
+  const conversations = await loadLocomo(options.file);
+  const say = (line: string) => process.stderr.write(`${line}\n`);
+  say(`recall: ${conversations.length} conversations from ${options.file} on ${options.backend}`);
+  const cairn = await startTestCairn({
+    postgresServerUrl: options.databaseUrl,
+    // The harness sends a whole conversation in seconds; the per-key capture limit is for real clients.
+    env: { CAIRN_CAPTURE_TURNS_PER_MINUTE: '1000000' },
+  });
+  try {
+    const answered: Answered[] = [];
+    const latencies: number[] = [];
+    let stored = 0;
+    let loadMs = 0;
+    for (const [i, conversation] of conversations.entries()) {
+      const key = await newUserKey(cairn, conversation.sampleId);
+      const started = performance.now();
+      const diaOf = await capture(cairn, key, conversation);
+      loadMs += performance.now() - started;
+      stored += diaOf.size;
+      say(`[${i + 1}/${conversations.length}] ${conversation.sampleId}: ${diaOf.size} turns stored; asking ${conversation.questions.length} questions`);
+      const client = await connectMcpClient(cairn.mcpUrl, key);
+      try {
+        for (const [n, q] of conversation.questions.entries()) {
+          const t0 = performance.now();
+          const result = await callTool<{ results: { entry: { id: string } }[] }>(client, 'search', { query: q.question, limit: options.limit });
+          latencies.push(performance.now() - t0);
+          answered.push({ category: q.category, evidence: q.evidence, ranked: result.results.map((r) => diaOf.get(r.entry.id) ?? '?') });
+          if ((n + 1) % 50 === 0) say(`  ${n + 1}/${conversation.questions.length} questions`);
+        }
+      } finally {
+        await client.close();
+      }
+    }
+    latencies.sort((a, b) => a - b);
+    const byCategory: Record<string, RecallFigures> = {};
+    for (const category of [1, 2, 3, 4]) byCategory[CATEGORY_NAMES[category]!] = recallFigures(answered.filter((a) => a.category === category));
+    const report: Report = {
+      file: options.file,
+      backend: options.backend,
+      conversations: conversations.length,
+      turns: conversations.reduce((n, c) => n + c.turns.length, 0),
+      questions: answered.length,
+      limit: options.limit,
+      load: { stored, seconds: round1(loadMs / 1000), turnsPerSecond: Math.round(stored / (loadMs / 1000)) },
+      search: { p50Ms: round1(percentile(latencies, 0.5)), p95Ms: round1(percentile(latencies, 0.95)), p99Ms: round1(percentile(latencies, 0.99)) },
+      overall: recallFigures(answered),
+      byCategory,
+    };
+    if (options.json) console.log(JSON.stringify(report, null, 2));
+    else printReport(report);
+  } finally {
+    await cairn.close();
+  }
+}
+
+/** A fresh user (and organization) per conversation, with an API key. */
+async function newUserKey(cairn: TestCairn, sampleId: string): Promise<string> {
+  const tag = randomBytes(4).toString('hex');
+  const { user } = await createUser(cairn.cairn.domain, cairn.cairn.auth, {
+    email: `${sampleId.toLowerCase().replace(/[^a-z0-9]/g, '-')}-${tag}@recall.test`,
+    password: randomBytes(18).toString('base64url'),
+    org: `Recall ${sampleId} ${tag}`,
+    name: sampleId,
+  });
+  return (await createApiKey(cairn.cairn.domain, user.id, 'recall harness')).key;
+}
+
+/** Sends every turn through POST /api/v1/capture; returns stored entry id → dia_id. */
+async function capture(cairn: TestCairn, key: string, conversation: LocomoConversation): Promise<Map<string, string>> {
+  const prefix = `${conversation.sampleId}:`;
+  for (let i = 0; i < conversation.turns.length; i += CAPTURE_BATCH) {
+    const turns = conversation.turns.slice(i, i + CAPTURE_BATCH).map((t) => ({
+      id: `${prefix}${t.diaId}`, role: t.role, text: t.text, client: 'locomo', sessionId: `${conversation.sampleId}-s${t.session}`, at: t.at,
+    }));
+    const response = await fetch(`${cairn.baseUrl}/api/v1/capture`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'User-Agent': INSTALLER_USER_AGENT, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ turns }),
+    });
+    if (!response.ok) throw new Error(`capture answered ${response.status}: ${await response.text()}`);
+  }
+  // Capture answers with counts only, so the capture records (turn id → entry id) map results back.
+  const rows = await cairn.cairn.store.db.selectFrom('capture_turn').select(['turn_id', 'entry_id']).where('turn_id', 'like', `${prefix}%`).execute();
+  return new Map(rows.map((r) => [r.entry_id, r.turn_id.slice(prefix.length)]));
+}
+
+function printReport(r: Report): void {
+  console.log(`\nLoCoMo recall — ${r.backend}, ${r.conversations} conversations, ${r.turns} turns, ${r.questions} questions (categories 1–4), search limit ${r.limit}`);
+  console.log(`load: ${r.load.stored} turns in ${r.load.seconds}s through capture (${r.load.turnsPerSecond} turns/s); search p50 ${r.search.p50Ms} ms, p95 ${r.search.p95Ms} ms`);
+  const header = ['', 'questions', ...CUTOFFS.map((k) => `R@${k}`), ...CUTOFFS.map((k) => `hit@${k}`)];
+  const rows = [['all', r.overall] as const, ...Object.entries(r.byCategory)].map(([name, f]) => [
+    name, String(f.questions), ...CUTOFFS.map((k) => f.strict[k]!.toFixed(1)), ...CUTOFFS.map((k) => f.hit[k]!.toFixed(1)),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  for (const line of [header, ...rows]) console.log(line.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  '));
+}
+
+main().catch((error: Error) => {
+  console.error(`\nRECALL RUN ABORTED: ${error.message}`);
+  process.exitCode = 1;
+});

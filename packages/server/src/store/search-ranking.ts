@@ -1,0 +1,146 @@
+import type { Entry, SearchHit } from './types.js';
+
+/**
+ * The one ranking both backends share: BM25 computed here over the candidates a backend found in
+ * the caller's datapacks, with statistics (entry count, document frequency, average length) taken
+ * from those datapacks only. So a user's results and their order depend on what that user can
+ * read, never on other tenants' data, and SQLite and PostgreSQL rank alike.
+ */
+
+/** Field weights: a title hit counts most, then tags, then body text (as FTS5's bm25 weights did). */
+const WEIGHTS = { title: 8, tags: 4, content: 1 } as const;
+/**
+ * The kind capture stores turns as: their titles are a snippet of the text's first words, so they
+ * weigh like text, not 8× (short greetings floated up); measured on dev, 0 loses R@25, 1 loses nothing.
+ */
+const CAPTURED_KIND = 'conversation';
+/** The idf floor (FTS5's own), so an entry that matches only very common terms still ranks above nothing. */
+const MIN_IDF = 1e-6;
+const K1 = 1.2;
+const B = 0.75;
+/** Rough English suffixes; a term also matches words that start with what is left (deploying → deploy*). */
+const SUFFIXES = /(ations?|ments?|ings?|ness|ers?|ed|es|ly|s)$/;
+
+/** The shortest prefix a term may widen to; shorter stems match too much. */
+const MIN_STEM = 4;
+
+// eslint-disable-next-line no-control-regex
+const ASCII = /^[\x00-\x7f]*$/;
+
+/** Lower-case words of a text, accents removed, as the full-text indexes see them. */
+export function words(text: string): string[] {
+  if (ASCII.test(text)) return text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
+  return text.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+/** What a query term also matches as a prefix, or undefined when only the word itself matches. */
+export function termStem(term: string): string | undefined {
+  const stem = term.replace(SUFFIXES, '').replace(/[yi]$/, '');
+  return stem.length >= MIN_STEM && stem !== term ? stem : undefined;
+}
+
+/** A word without its rough suffix: "researching" and "research" meet, as a stemmer makes them. */
+export function lightStem(word: string): string {
+  const stem = word.replace(SUFFIXES, '').replace(/[yie]$/, '');
+  return stem.length >= 3 ? stem : word;
+}
+
+interface Matcher {
+  /** Matches a word whose light stem equals this… */
+  same: string;
+  /** …or, when set, a word starting with this. */
+  prefix: string | undefined;
+}
+
+function count(words: string[], m: Matcher): number {
+  let n = 0;
+  // A light stem is a prefix of its word, so most words are ruled out without stemming them.
+  for (const w of words) if ((w.startsWith(m.same) && lightStem(w) === m.same) || (m.prefix !== undefined && w.startsWith(m.prefix))) n++;
+  return n;
+}
+
+/** An entry's words by field. */
+export interface EntryWords {
+  title: string[];
+  tags: string[];
+  content: string[];
+}
+
+/** What ranking needs of a candidate. */
+export interface RankItem {
+  id: string;
+  /** A captured turn's title is a snippet of its own text, so for `conversation` entries it weighs like text. */
+  kind?: string;
+  updatedAt: string;
+  words: EntryWords;
+}
+
+/**
+ * Entries' words by id and version: a user's searches keep meeting the same entries, so splitting
+ * them (most of ranking's cost) and fetching their text happen once per version, not per search.
+ */
+const wordCache = new Map<string, EntryWords>();
+const WORD_CACHE_ENTRIES = 10_000;
+
+/** The cached words of this version of an entry, if any. */
+export function cachedEntryWords(id: string, version: number): EntryWords | undefined {
+  return wordCache.get(`${id}:${version}`);
+}
+
+/** Splits an entry into words and caches them under its id and version. */
+export function entryWords(entry: Pick<Entry, 'id' | 'version' | 'title' | 'content' | 'tags'>): EntryWords {
+  const key = `${entry.id}:${entry.version}`;
+  const cached = wordCache.get(key);
+  if (cached) return cached;
+  const split = { title: words(entry.title), tags: words(entry.tags.join(' ')), content: words(entry.content) };
+  if (wordCache.size >= WORD_CACHE_ENTRIES) wordCache.delete(wordCache.keys().next().value!);
+  wordCache.set(key, split);
+  return split;
+}
+
+/** rankCandidates over whole entries. */
+export function rankEntries(entries: Entry[], terms: string[], docCount: number, limit: number): SearchHit[] {
+  const byId = new Map(entries.map((e) => [e.id, e]));
+  return rankCandidates(entries.map((e) => ({ id: e.id, kind: e.kind, updatedAt: e.updatedAt, words: entryWords(e) })), terms, docCount, limit).map((r) => ({ entry: byId.get(r.id)!, score: r.score }));
+}
+
+/**
+ * Ranks candidates by BM25 over title, tags and content. `docCount` is the number of live entries
+ * searched (the caller's datapacks, after the kind filter); candidates with no term score nothing
+ * and are dropped. Ties go to the most recently changed entry, then the id, so order is stable.
+ */
+export function rankCandidates(candidates: RankItem[], terms: string[], docCount: number, limit: number): { id: string; score: number }[] {
+  if (candidates.length === 0 || terms.length === 0) return [];
+  // A term with a stem counts twice, as the word and as the stem's prefix (the FTS5 query's two
+  // phrases): a word that shares the stem is stronger evidence than one that only starts alike.
+  const matchers = terms.flatMap((t): Matcher[] => {
+    const word = words(t)[0] ?? t;
+    const stem = termStem(word);
+    return stem ? [{ same: lightStem(word), prefix: undefined }, { same: lightStem(stem), prefix: stem }] : [{ same: lightStem(word), prefix: undefined }];
+  });
+  const docs = candidates.map((item) => {
+    const { title, tags, content } = item.words;
+    const titleWeight = item.kind === CAPTURED_KIND ? WEIGHTS.content : WEIGHTS.title;
+    const tf = matchers.map((m) => titleWeight * count(title, m) + WEIGHTS.tags * count(tags, m) + WEIGHTS.content * count(content, m));
+    return { item, tf, length: title.length + tags.length + content.length };
+  });
+  const n = Math.max(docCount, docs.length);
+  const avgLength = docs.reduce((s, d) => s + d.length, 0) / docs.length || 1;
+  // Okapi idf as FTS5 computes it: a term in half the entries or more (a speaker's name) says
+  // almost nothing, so it gets only a token weight.
+  const idf = matchers.map((_, i) => {
+    const df = docs.filter((d) => d.tf[i]! > 0).length;
+    return Math.max(Math.log((n - df + 0.5) / (df + 0.5)), MIN_IDF);
+  });
+  const hits: { item: RankItem; score: number }[] = [];
+  for (const d of docs) {
+    const norm = K1 * (1 - B + (B * d.length) / avgLength);
+    let score = 0;
+    d.tf.forEach((w, i) => {
+      if (w > 0) score += (idf[i]! * w * (K1 + 1)) / (w + norm);
+    });
+    if (score > 0) hits.push({ item: d.item, score });
+  }
+  hits.sort((a, b) => b.score - a.score || (a.item.updatedAt < b.item.updatedAt ? 1 : a.item.updatedAt > b.item.updatedAt ? -1 : a.item.id < b.item.id ? -1 : 1));
+  return hits.slice(0, limit).map((h) => ({ id: h.item.id, score: h.score }));
+}
