@@ -90,7 +90,9 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       assert.deepEqual(await counts(), before);
     });
 
-    test('allow-listed endpoints still reach better-auth', async () => {
+    test('allow-listed endpoints still reach better-auth, and none of them creates a user', async () => {
+      const before = await counts();
+      const signUpBody = JSON.stringify({ email: `oscar-${backend}@evil.example`, password: 'evil password 123456', name: 'Oscar', requestSignUp: true });
       const gate404 = (status: number, text: string) => status === 404 && /"code":"not_found"/.test(text) && /Nothing at/.test(text);
       for (const r of AUTH_ROUTES) {
         const form = r.path === '/oauth2/token' || r.path === '/oauth2/revoke';
@@ -98,7 +100,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
           method: r.method,
           redirect: 'manual',
           headers: { 'content-type': form ? 'application/x-www-form-urlencoded' : 'application/json', origin: server.baseUrl },
-          body: r.method === 'POST' ? (form ? '' : '{}') : undefined,
+          body: r.method === 'POST' ? (form ? '' : signUpBody) : undefined,
         });
         assert.ok(!gate404(answer.status, await answer.text()), `${r.method} ${r.path} is served`);
       }
@@ -109,6 +111,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       const out = await fetch(`${server.baseUrl}${AUTH_BASE_PATH}/sign-out`, { method: 'POST', headers: { 'content-type': 'application/json', origin: server.baseUrl, cookie: session }, body: '{}' });
       assert.equal(out.status, 200);
       assert.equal((await fetch(`${server.baseUrl}/api/v1/me`, { headers: { cookie: session } })).status, 401);
+      assert.equal((await counts()).users, before.users);
     });
 
     test('defence in depth: better-auth itself refuses sign-up and user-made organizations, even past the allow-list', async () => {
