@@ -37,7 +37,7 @@ export function createAccountRoutes(deps: DomainDeps, auth: Auth, baseUrl: strin
   const sessionUser = (c: { get(key: 'caller'): ApiEnv['Variables']['caller'] }) => requireSession(c, 'Settings > API Keys');
   // Organization changes that grant access: a portal session only, then the usual admin checks.
   const sessionAccess = (c: { get(key: 'caller'): ApiEnv['Variables']['caller'] }) => {
-    requireSession(c, 'People');
+    requireSession(c, 'Settings > Organization');
     return access(c);
   };
 
