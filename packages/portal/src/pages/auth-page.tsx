@@ -67,8 +67,8 @@ export function AuthPage({ mode, config, invite, oauth, onSignedIn }: { mode: 's
             </label>
             <label className="field">
               <span>Password</span>
-              <input name="password" type="password" autoComplete={mode === 'signup' ? 'new-password' : 'current-password'} minLength={mode === 'signup' ? 8 : undefined} required />
-              {mode === 'signup' && <small className="hint">At least 8 characters.</small>}
+              <input name="password" type="password" autoComplete={mode === 'signup' ? 'new-password' : 'current-password'} minLength={mode === 'signup' ? 10 : undefined} required />
+              {mode === 'signup' && <small className="hint">At least 10 characters and not a common password: a few unrelated words work well.</small>}
             </label>
             {mode === 'signup' && first && (
               <label className="field">

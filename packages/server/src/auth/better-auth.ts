@@ -5,12 +5,15 @@ import { getOrgAdapter, organization } from 'better-auth/plugins/organization';
 import type { Kysely } from 'kysely';
 import { isDatabaseUnavailable } from '../errors/database-unavailable.js';
 import type { Logger } from '../log/logger.js';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './password-policy.js';
 import { AUTH_BASE_PATH, oauthProviderOptions } from './oauth/oauth-options.js';
 
 /** The same options object goes to organization() and getOrgAdapter(). */
 const orgOptions = {
   // An automatic team per organization would give every member a team datapack they never asked for.
   teams: { enabled: true, defaultTeam: { enabled: false } },
+  // Organizations come from the first sign-up and the CLI (server-side calls), never from a user's request.
+  allowUserToCreateOrganization: false,
 } as const;
 
 /** Settings better-auth needs from Cairn. */
@@ -36,7 +39,9 @@ function authOptions(s: AuthSettings) {
     secret: s.secret,
     baseURL: s.baseUrl,
     basePath: AUTH_BASE_PATH,
-    emailAndPassword: { enabled: true },
+    // Users are created only by Cairn (createUser: first sign-up, invitations, CLI), never by better-auth's
+    // sign-up endpoint; the /api/auth allow-list hides it too (defence in depth).
+    emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: PASSWORD_MIN_LENGTH, maxPasswordLength: PASSWORD_MAX_LENGTH },
     telemetry: { enabled: false },
     // Unexpected errors (a lost database above all) reach Cairn's error handler, which answers 503 for an
     // outage, instead of becoming better-auth's bare 500 and a stack trace on the console.
@@ -79,4 +84,21 @@ export type Auth = Awaited<ReturnType<typeof createAuth>>;
 export async function addTeamMember(auth: Auth, input: { teamId: string; userId: string }): Promise<void> {
   const ctx = (await auth.$context) as unknown as AuthContext;
   await getOrgAdapter(ctx, orgOptions).findOrCreateTeamMember(input);
+}
+
+/**
+ * Creates a user with an email-and-password account, server-side: what better-auth's sign-up does,
+ * without its endpoint (disabled) and without signing anyone in. The caller checks the password policy.
+ */
+export async function createCredentialUser(auth: Auth, input: { email: string; name: string; password: string }): Promise<{ id: string; email: string; name: string }> {
+  const ctx = (await auth.$context) as unknown as AuthContext;
+  const hash = await ctx.password.hash(input.password);
+  const user = await ctx.internalAdapter.createUser({ email: input.email, name: input.name, emailVerified: false }, { method: 'email-password' });
+  try {
+    await ctx.internalAdapter.linkAccount({ userId: user.id, providerId: 'credential', accountId: user.id, password: hash });
+  } catch (error) {
+    await ctx.internalAdapter.deleteUser(user.id);
+    throw error;
+  }
+  return { id: user.id, email: user.email, name: user.name };
 }

@@ -13,9 +13,10 @@ export async function usersCreate(cairn: Cairn, o: Options): Promise<void> {
   if (!o['password-stdin']) throw new CairnError('invalid_input', 'Pass --password-stdin and give the password on standard input (it never goes on the command line).');
   const password = await readSecret('Password for the new user (input hidden): ');
   const { user, organization } = await createUser(cairn.domain, cairn.auth, {
-    email: required(o, 'email'), name: str(o.name), org: str(o.org), password,
+    email: required(o, 'email'), name: str(o.name), org: str(o.org), join: o.join === true, password,
   });
-  process.stderr.write(`Created ${user.email} (${organization.role} of "${organization.name}").\n`);
+  const owners = organization.role === 'owner' ? 'a new organization' : `owners: ${organization.owners.join(', ') || 'none'}`;
+  process.stderr.write(`Created ${user.email} (${organization.role} of "${organization.name}", ${owners}).\n`);
   process.stdout.write(`${user.id}\n`);
 }
 

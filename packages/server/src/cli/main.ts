@@ -9,7 +9,9 @@ import { runServe } from './serve-command.js';
 const USAGE = `Usage: cairn <command>
 
   serve                                         start Cairn (HOST, PORT, CAIRN_DATA_DIR or DATABASE_URL)
-  users create --email E [--name N] [--org NAME] --password-stdin
+  users create --email E [--name N] [--org NAME [--join]] --password-stdin
+                                                --org NAME creates that organization (the user owns it);
+                                                --org NAME --join adds the user to the existing one
   keys create --user E --name N [--scope read|read-write] [--expires 30d|90d|YYYY-MM-DD|never]
                                                 prints the new API key (shown only once); default read-write, no expiry
   keys list --user E
@@ -38,7 +40,7 @@ async function main(argv: string[]): Promise<number> {
     strict: true,
     options: {
       email: { type: 'string' }, name: { type: 'string' }, org: { type: 'string' }, user: { type: 'string' },
-      team: { type: 'string' }, scope: { type: 'string' }, expires: { type: 'string' },
+      team: { type: 'string' }, scope: { type: 'string' }, expires: { type: 'string' }, join: { type: 'boolean' },
       'password-stdin': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
     },
   });

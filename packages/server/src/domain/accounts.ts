@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { type Auth, addTeamMember } from '../auth/better-auth.js';
+import { type Auth, addTeamMember, createCredentialUser } from '../auth/better-auth.js';
+import { assertPasswordPolicy } from '../auth/password-policy.js';
 import { CairnError } from '../errors/cairn-error.js';
 import type { UserRecord } from '../store/types.js';
 import { ensurePersonalDatapack } from './datapacks.js';
@@ -11,39 +12,46 @@ import { parse } from './parse-input.js';
 export const createUserInput = z.object({
   email: z.email('must be an email address').transform((e) => e.toLowerCase()),
   name: z.string().trim().min(1).max(100).optional(),
-  password: z.string().min(8, 'must be at least 8 characters').max(128),
+  // Length and strength are the password policy's (assertPasswordPolicy), with one message.
+  password: z.string(),
   org: z.string().trim().min(1).max(100).optional(),
+  /** Join the existing organization named by `org` (the CLI's --join); without it, an existing name is an error. */
+  join: z.boolean().optional(),
   invite: z.string().trim().min(1).max(200).optional(),
+  /** The open first sign-up: refused if someone else became the first user meanwhile. */
+  onlyIfFirst: z.boolean().optional(),
 });
 
 /** A created user and the organization they belong to. */
 export interface CreatedUser {
   user: UserRecord;
-  organization: { id: string; name: string; role: 'owner' | 'admin' | 'member' };
+  organization: { id: string; name: string; role: 'owner' | 'admin' | 'member'; owners: string[] };
 }
 
 /**
- * Creates a user with a password and a personal datapack. The first user (or anyone naming an
- * organization that does not exist yet) owns a new organization with its own datapack; otherwise
- * the user joins the named organization, or the only one there is, as a member.
+ * Creates a user with a password and a personal datapack. With an invitation the user joins the
+ * inviting organization; otherwise the user owns a new organization, or (only when asked with
+ * `join`) joins an existing one as a member: never silently someone else's organization.
  */
 export async function createUser(deps: DomainDeps, auth: Auth, raw: z.input<typeof createUserInput>): Promise<CreatedUser> {
   const input = parse(createUserInput, raw);
+  // The invitation is checked before the email, so a bad invite says nothing about who has an account.
+  const plan = input.invite ? await planFromInvite(deps, input.invite) : await planOrganization(deps, input.org, input.join === true);
+  await assertPasswordPolicy(input.password, [input.email, input.email.split('@')[0]!, input.name ?? '', plan.join?.name ?? plan.create ?? '', 'cairn']);
   if (await deps.store.findUserByEmail(input.email)) throw new CairnError('conflict', `A user with the email ${input.email} already exists.`);
-  const plan = input.invite ? await planFromInvite(deps, input.invite) : await planOrganization(deps, input.org);
   const name = input.name ?? input.email.split('@')[0]!;
-  const signUp = await auth.api.signUpEmail({ body: { email: input.email, password: input.password, name } });
+  const user = await createCredentialUser(auth, { email: input.email, name, password: input.password });
   const ctx = await auth.$context;
-  // signUpEmail signs the new user in; a session nobody holds is only a liability.
-  await ctx.internalAdapter.deleteSession(signUp.token!);
-  const user = { id: signUp.user.id, email: signUp.user.email, name: signUp.user.name };
   try {
+    if (input.onlyIfFirst && (await deps.store.countUsers()) > 1) {
+      throw new CairnError('forbidden', 'Someone else created the first account a moment ago: people now join by invitation. Ask an organization admin for an invite link.');
+    }
     if (plan.inviteHash && !(await deps.store.consumeInvite(plan.inviteHash, user.id, deps.now()))) {
       throw new CairnError('conflict', 'This invitation was used by someone else a moment ago. Ask your admin for a new invite link.');
     }
     const organization = plan.join
-      ? await joinOrganization(auth, plan.join, user.id, plan.role ?? 'member')
-      : await createOrganization(deps, auth, plan.create, user.id);
+      ? await joinOrganization(deps, auth, plan.join, user.id, plan.role ?? 'member')
+      : await createOrganization(deps, auth, plan.create, user.id, user.email);
     await ensurePersonalDatapack(deps, user.id);
     return { user, organization };
   } catch (error) {
@@ -82,23 +90,43 @@ async function planFromInvite(deps: DomainDeps, token: string): Promise<Organiza
   return { join: org, role: invite.role, inviteHash };
 }
 
-async function planOrganization(deps: DomainDeps, requested: string | undefined): Promise<OrganizationPlan> {
+async function planOrganization(deps: DomainDeps, requested: string | undefined, join: boolean): Promise<OrganizationPlan> {
   const orgs = await deps.store.listOrganizations();
-  if (requested) {
-    const match = orgs.find((o) => o.name.toLowerCase() === requested.toLowerCase());
-    return match ? { join: match } : { create: requested };
+  if (!requested) {
+    if (join) throw new CairnError('invalid_input', 'Name the organization to join: --org NAME --join.');
+    if (orgs.length === 0) return { create: 'My organization' };
+    const known = await Promise.all(orgs.map(async (o) => `"${o.name}" (${await ownedBy(deps, o.id)})`));
+    throw new CairnError('invalid_input', `Organizations exist already: ${known.join(', ')}. Say which one: --org NAME --join adds the user to an existing organization as a member; --org NEW-NAME creates a new one.`);
   }
-  if (orgs.length === 0) return { create: 'My organization' };
-  if (orgs.length === 1) return { join: orgs[0]! };
-  throw new CairnError('invalid_input', `Several organizations exist; pass --org with one of: ${orgs.map((o) => o.name).join(', ')}.`);
+  const matches = orgs.filter((o) => o.name.toLowerCase() === requested.toLowerCase());
+  if (matches.length === 0) {
+    if (join) throw new CairnError('not_found', `There is no organization named "${requested}" to join. Leave out --join to create it, or check the name: ${orgs.map((o) => `"${o.name}"`).join(', ') || 'none exist yet'}.`);
+    return { create: requested };
+  }
+  if (matches.length > 1) throw new CairnError('conflict', `Several organizations are named "${requested}"; add the user through an invite link from the right one instead.`);
+  const org = matches[0]!;
+  if (!join) {
+    throw new CairnError('conflict', `An organization named "${org.name}" exists already (${await ownedBy(deps, org.id)}). To add the user to it as a member, run the command again with --join; to create a separate organization, choose another --org name.`);
+  }
+  return { join: org };
 }
 
-async function joinOrganization(auth: Auth, org: { id: string; name: string }, userId: string, role: 'member' | 'admin'): Promise<CreatedUser['organization']> {
+/** "owners: a@x, b@y": who an operator is about to add someone to. */
+async function ownedBy(deps: DomainDeps, organizationId: string): Promise<string> {
+  const owners = await ownersOf(deps, organizationId);
+  return owners.length ? `owners: ${owners.join(', ')}` : 'no owners';
+}
+
+async function ownersOf(deps: DomainDeps, organizationId: string): Promise<string[]> {
+  return (await deps.store.listOrgMembers(organizationId)).filter((m) => m.role.split(',').some((r) => r.trim() === 'owner')).map((m) => m.email);
+}
+
+async function joinOrganization(deps: DomainDeps, auth: Auth, org: { id: string; name: string }, userId: string, role: 'member' | 'admin'): Promise<CreatedUser['organization']> {
   await auth.api.addMember({ body: { organizationId: org.id, userId, role } });
-  return { id: org.id, name: org.name, role };
+  return { id: org.id, name: org.name, role, owners: await ownersOf(deps, org.id) };
 }
 
-async function createOrganization(deps: DomainDeps, auth: Auth, name: string, userId: string): Promise<CreatedUser['organization']> {
+async function createOrganization(deps: DomainDeps, auth: Auth, name: string, userId: string, email: string): Promise<CreatedUser['organization']> {
   const base = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'org';
   const slug = `${base}-${deps.newId('dpk').slice(-6)}`;
   const org = await auth.api.createOrganization({ body: { name, slug, userId } });
@@ -108,5 +136,5 @@ async function createOrganization(deps: DomainDeps, auth: Auth, name: string, us
     id: deps.newId('dpk'), scope: 'organization', ownerId: org.id, organizationId: org.id, name,
     description: `Policies and shared knowledge of ${name}`, createdBy: userId, createdAt: now, updatedAt: now,
   });
-  return { id: org.id, name: org.name, role: 'owner' };
+  return { id: org.id, name: org.name, role: 'owner', owners: [email] };
 }

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { KeyVerifier } from '../auth/api-keys/key-verifier.js';
 import type { Auth } from '../auth/better-auth.js';
+import { isAllowedAuthRoute } from '../auth/auth-routes.js';
 import { CairnError, httpStatusFor } from '../errors/cairn-error.js';
 import type { McpAuthDeps } from '../auth/mcp-auth.js';
 import { isDatabaseUnavailable, unavailableJsonResponse } from '../errors/database-unavailable.js';
@@ -51,7 +52,8 @@ export function createHttpApp(deps: HttpDeps): { app: Hono; close: () => Promise
   app.use('/api/auth/*', authRouteLimits(deps.limits));
   // Before better-auth's catch-all and the JSON 404 for /.well-known/*.
   app.route('/', createOAuthRoutes({ auth: deps.auth, baseUrl: deps.baseUrl, allowLoopback: deps.oauthAllowLoopback, clientSchemes: deps.oauthClientSchemes }));
-  app.on(['GET', 'POST'], '/api/auth/*', async (c) => unavailableIfDatabaseDown(await deps.auth.handler(c.req.raw), deps.readiness));
+  // Only the allow-listed better-auth endpoints; the rest fall through to the JSON 404 below.
+  app.all('/api/auth/*', async (c, next) => (isAllowedAuthRoute(c.req.method, new URL(c.req.url).pathname) ? unavailableIfDatabaseDown(await deps.auth.handler(c.req.raw), deps.readiness) : next()));
   app.route('/api/v1', createApiRoutes(deps.domain, deps.auth, deps.keys, deps.baseUrl, deps.limits, deps.installerPublished, deps.oauthAllowLoopback));
   // Unknown API and discovery paths answer JSON 404s; they must never fall through to the portal's HTML.
   for (const prefix of ['/api/*', '/.well-known/*', '/install/*']) {

@@ -38,7 +38,9 @@ export function createOAuthRoutes(deps: OAuthRouteDeps): Hono {
 
   // RFC 8414 §3: the issuer has a path, so its metadata lives at the path-inserted URL.
   const serverMetadata = async () => {
-    const metadata = await deps.auth.api.getOAuthServerConfig();
+    const metadata: Record<string, unknown> = { ...(await deps.auth.api.getOAuthServerConfig()) };
+    // Introspection is not on the /api/auth allow-list (auth-routes.ts): Cairn is its own resource server.
+    for (const key of Object.keys(metadata)) if (key.startsWith('introspection_')) delete metadata[key];
     return { ...metadata, issuer, code_challenge_methods_supported: ['S256'] };
   };
   for (const path of [`/.well-known/oauth-authorization-server${issuerPath}`, `${issuerPath}/.well-known/oauth-authorization-server`]) {

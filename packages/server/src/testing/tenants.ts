@@ -24,14 +24,14 @@ export interface TestTenant {
 export async function createTenant(cairn: Cairn): Promise<TestTenant> {
   const tag = randomBytes(4).toString('hex');
   const orgName = `Org ${tag}`;
-  const user = async (who: string, org: string) => {
+  const user = async (who: string, org: string, join = false) => {
     const email = `${who}-${tag}@example.test`;
-    const { user: created } = await createUser(cairn.domain, cairn.auth, { email, password: 'correct horse battery', org, name: who });
+    const { user: created } = await createUser(cairn.domain, cairn.auth, { email, password: 'correct horse battery', org, join, name: who });
     const { key } = await createApiKey(cairn.domain, created.id, `${who} key`);
     return { id: created.id, email, key };
   };
   const owner = await user('owner', orgName);
-  const member = await user('member', orgName);
+  const member = await user('member', orgName, true);
   const outsider = await user('outsider', `Other ${tag}`);
   const orgId = (await cairn.store.getMemberships(owner.id)).organizations[0]!.id;
   const team = await createTeam(cairn.auth, orgId, `Team ${tag}`);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { callTool, connectMcpClient } from '../../src/testing/mcp-client.js';
+import { signIn } from '../../src/testing/oauth-flow.js';
 import { type TestCairn, startTestCairn } from '../../src/testing/test-cairn.js';
 import { type TestTenant, createTenant } from '../../src/testing/tenants.js';
 
@@ -13,8 +14,10 @@ before(async () => {
 });
 after(() => server?.close());
 
-const mint = async (key: string) => {
-  const res = await fetch(`${server.baseUrl}/api/v1/setup-codes`, { method: 'POST', headers: { authorization: `Bearer ${key}` } });
+/** Codes are minted from a portal session (an API key may not mint credentials). */
+const mint = async (user: { email: string }) => {
+  const cookie = await signIn(server.baseUrl, user.email);
+  const res = await fetch(`${server.baseUrl}/api/v1/setup-codes`, { method: 'POST', headers: { cookie, origin: server.baseUrl } });
   assert.equal(res.status, 201);
   return (await res.json()) as { code: string; expiresAt: string };
 };
@@ -27,7 +30,7 @@ const exchange = (body: unknown) =>
 
 describe('one-time setup codes', () => {
   test('a code is traded once for a fresh key named after the client and host, which then works on /mcp', async () => {
-    const { code, expiresAt } = await mint(tenant.member.key);
+    const { code, expiresAt } = await mint(tenant.member);
     assert.match(code, /^cairn_stp_[A-Za-z0-9_-]{24}$/);
     const ttl = Date.parse(expiresAt) - Date.now();
     assert.ok(ttl > 9 * 60_000 && ttl <= 10 * 60_000, `expires in 10 minutes (${ttl} ms)`);
@@ -45,13 +48,13 @@ describe('one-time setup codes', () => {
   });
 
   test('two installers racing with one code: exactly one key', async () => {
-    const { code } = await mint(tenant.owner.key);
+    const { code } = await mint(tenant.owner);
     const answers = await Promise.all(Array.from({ length: 5 }, (_, i) => exchange({ code, client: 'codex', host: `h${i}` })));
     assert.deepEqual(answers.map((a) => a.status).sort(), [200, 401, 401, 401, 401]);
   });
 
   test('an expired or unknown code is refused; bad input says which field', async () => {
-    const { code } = await mint(tenant.owner.key);
+    const { code } = await mint(tenant.owner);
     await server.cairn.store.db.updateTable('setup_code').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).execute();
     assert.equal((await exchange({ code, client: 'kiro', host: 'h' })).status, 401);
     assert.equal((await exchange({ code: 'cairn_stp_nope', client: 'kiro', host: 'h' })).status, 401);

@@ -6,7 +6,7 @@ import { createApiKey, listApiKeys, revokeApiKey } from '../../domain/api-keys.j
 import type { DomainDeps } from '../../domain/deps.js';
 import { addMemberToTeam, changeMemberRole, createInvite, createTeamIn, listMembers, listTeams } from '../../domain/organizations.js';
 import { CairnError } from '../../errors/cairn-error.js';
-import type { ApiEnv } from './api-auth.js';
+import { type ApiEnv, requireSession } from './api-auth.js';
 
 /** Routes that need no sign-in: sign-up and what the portal must know before it. */
 export function createPublicAccountRoutes(deps: DomainDeps, auth: Auth, baseUrl: string, installerPublished = false, oauthLoopbackAllowed = true): Hono {
@@ -21,7 +21,7 @@ export function createPublicAccountRoutes(deps: DomainDeps, auth: Auth, baseUrl:
       throw new CairnError('forbidden', 'This Cairn already has users: people join by invitation. Ask an organization admin for an invite link.');
     }
     const { user, organization } = await createUser(deps, auth, {
-      email: body.email ?? '', name: body.name, password: body.password ?? '', invite: body.invite, org: body.invite ? undefined : body.organization,
+      email: body.email ?? '', name: body.name, password: body.password ?? '', invite: body.invite, org: body.invite ? undefined : body.organization, onlyIfFirst: !body.invite,
     });
     const signedIn = await auth.api.signInEmail({ body: { email: user.email, password: body.password! }, returnHeaders: true });
     for (const cookie of signedIn.headers.getSetCookie()) c.header('Set-Cookie', cookie, { append: true });
@@ -31,14 +31,14 @@ export function createPublicAccountRoutes(deps: DomainDeps, auth: Auth, baseUrl:
 }
 
 /** Routes for a signed-in caller: who they are, their keys, their organization. */
-export function createAccountRoutes(deps: DomainDeps, auth: Auth): Hono<ApiEnv> {
+export function createAccountRoutes(deps: DomainDeps, auth: Auth, baseUrl: string): Hono<ApiEnv> {
   const routes = new Hono<ApiEnv>();
   const access = (c: { get(key: 'caller'): ApiEnv['Variables']['caller'] }) => loadAccess(deps, c.get('caller'));
-  const sessionUser = (c: { get(key: 'caller'): ApiEnv['Variables']['caller'] }) => {
-    const caller = c.get('caller');
-    // A leaked key must not be able to mint or revoke keys: key management needs a portal session.
-    if (caller.via !== 'session') throw new CairnError('forbidden', 'Manage API keys in the portal (Settings > API Keys) or with the cairn CLI, not with an API key.');
-    return caller.userId;
+  const sessionUser = (c: { get(key: 'caller'): ApiEnv['Variables']['caller'] }) => requireSession(c, 'Settings > API Keys');
+  // Organization changes that grant access: a portal session only, then the usual admin checks.
+  const sessionAccess = (c: { get(key: 'caller'): ApiEnv['Variables']['caller'] }) => {
+    requireSession(c, 'Settings > Organization');
+    return access(c);
   };
 
   routes.get('/me', async (c) => {
@@ -56,22 +56,22 @@ export function createAccountRoutes(deps: DomainDeps, auth: Auth): Hono<ApiEnv> 
   routes.get('/organizations/:id/members', async (c) => c.json({ members: await listMembers(deps, await access(c), c.req.param('id')) }));
   routes.patch('/organizations/:id/members/:userId', async (c) => {
     const { role } = (await c.req.json()) as { role?: unknown };
-    return c.json({ member: await changeMemberRole(deps, await access(c), c.req.param('id'), c.req.param('userId'), role) });
+    return c.json({ member: await changeMemberRole(deps, await sessionAccess(c), c.req.param('id'), c.req.param('userId'), role) });
   });
   routes.get('/organizations/:id/teams', async (c) => c.json({ teams: await listTeams(deps, await access(c), c.req.param('id')) }));
   routes.post('/organizations/:id/teams', async (c) => {
     const { name } = (await c.req.json()) as { name?: unknown };
-    return c.json({ team: await createTeamIn(deps, auth, await access(c), c.req.param('id'), name) }, 201);
+    return c.json({ team: await createTeamIn(deps, auth, await sessionAccess(c), c.req.param('id'), name) }, 201);
   });
   routes.post('/organizations/:id/invitations', async (c) => {
     const { role } = (await c.req.json().catch(() => ({}))) as { role?: unknown };
-    const { token, expiresAt } = await createInvite(deps, await access(c), c.req.param('id'), role);
-    const inviteUrl = new URL(`/signup?invite=${token}`, c.req.url);
-    return c.json({ inviteUrl: inviteUrl.toString(), expiresAt }, 201);
+    const { token, expiresAt } = await createInvite(deps, await sessionAccess(c), c.req.param('id'), role);
+    // From CAIRN_BASE_URL only: the request's Host header is the sender's to choose.
+    return c.json({ inviteUrl: `${baseUrl}/signup?invite=${encodeURIComponent(token)}`, expiresAt }, 201);
   });
   routes.post('/teams/:id/members', async (c) => {
     const { userId } = (await c.req.json()) as { userId?: string };
-    await addMemberToTeam(deps, auth, await access(c), c.req.param('id'), userId ?? '');
+    await addMemberToTeam(deps, auth, await sessionAccess(c), c.req.param('id'), userId ?? '');
     return c.body(null, 204);
   });
   return routes;

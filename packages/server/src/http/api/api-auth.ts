@@ -49,3 +49,16 @@ export function refuseWritesForReadOnlyKeys(): MiddlewareHandler<ApiEnv> {
   };
 }
 
+
+/**
+ * The signed-in portal user, or 403: credentials (API keys, setup codes, invitations, OAuth grants)
+ * and access (teams, roles) are managed only from a portal session or the operator's CLI, so a
+ * leaked key cannot mint new credentials that outlive its revocation. `where` names the portal page.
+ */
+export function requireSession(c: { get(key: 'caller'): Caller }, where: string): string {
+  const caller = c.get('caller');
+  if (caller.via !== 'session') {
+    throw new CairnError('forbidden', `An API key cannot do this: credentials and access are managed only when signed in to the Cairn portal (${where}) or with the cairn CLI on the server.`);
+  }
+  return caller.userId;
+}

@@ -10,7 +10,7 @@ import { deleteEntry, getEntry, listEntries, saveEntry, searchEntries, updateEnt
 import { getGuidance } from '../../domain/guidance.js';
 import { createSetupCode, exchangeSetupCode } from '../../domain/setup-codes.js';
 import { createAccountRoutes, createPublicAccountRoutes } from './account-routes.js';
-import { type ApiEnv, apiAuth, refuseWritesForReadOnlyKeys } from './api-auth.js';
+import { type ApiEnv, apiAuth, refuseWritesForReadOnlyKeys, requireSession } from './api-auth.js';
 import { createKeySelfRoutes } from './key-self-routes.js';
 import { queryInt } from './query-params.js';
 import { createOAuthAppsRoutes } from './oauth-apps-routes.js';
@@ -37,9 +37,9 @@ export function createApiRoutes(deps: DomainDeps, auth: Auth, keys: KeyVerifier,
   });
   // Before the account routes, whose /keys/:id would otherwise take "self" for an id.
   api.route('/', createKeySelfRoutes(deps));
-  api.route('/', createAccountRoutes(deps, auth));
+  api.route('/', createAccountRoutes(deps, auth, baseUrl));
   api.route('/', createOAuthAppsRoutes(auth));
-  api.post('/setup-codes', async (c) => c.json(await createSetupCode(deps, c.get('caller').userId), 201));
+  api.post('/setup-codes', async (c) => c.json(await createSetupCode(deps, requireSession(c, 'Datapacks > Connect')), 201));
   // Its 1 MiB body limit is in ../body-limits.ts with every other route's.
   api.post('/capture', async (c) => {
     const body = (await c.req.json()) as { turns?: unknown[] };

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { Auth } from '../../auth/better-auth.js';
 import { CairnError } from '../../errors/cairn-error.js';
-import type { ApiEnv } from './api-auth.js';
+import { type ApiEnv, requireSession } from './api-auth.js';
 
 /** An OAuth client a user has let in, as Settings > Connected apps lists it. */
 export interface ConnectedApp {
@@ -38,11 +38,7 @@ interface TokenRow {
  */
 export function createOAuthAppsRoutes(auth: Auth): Hono<ApiEnv> {
   const routes = new Hono<ApiEnv>();
-  const sessionUser = (c: { get(key: 'caller'): ApiEnv['Variables']['caller'] }) => {
-    const caller = c.get('caller');
-    if (caller.via !== 'session') throw new CairnError('forbidden', 'Manage connected apps in the portal (Settings > Connected apps), signed in.');
-    return caller.userId;
-  };
+  const sessionUser = (c: { get(key: 'caller'): ApiEnv['Variables']['caller'] }) => requireSession(c, 'Settings > Connected apps');
   const adapter = async () => (await auth.$context).adapter;
   const clientById = async (clientId: string) => (await adapter()).findOne<ClientRow>({ model: 'oauthClient', where: [{ field: 'clientId', value: clientId }] });
 
