@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { bridgeEntry, configPath } from '@cairn/clients';
 import { main } from '../main.js';
-import { type TempMachine, tempMachine } from '../testing/temp-machine.js';
+import { type TempMachine, inHome, tempMachine } from '../testing/temp-machine.js';
 
 const URL = 'https://cairn.example.com/mcp';
 const KEY = 'cairn_tkn_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAA123456';
@@ -24,15 +24,6 @@ const writeJson = (m: TempMachine, client: Client, value: unknown, mode?: number
 const readJson = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
 const doctor = (m: TempMachine, ...flags: string[]) => main(['doctor', ...flags], m, 'v20.20.2', (line) => m.errors.push(line));
 const mode = (path: string) => statSync(path).mode & 0o777;
-
-async function inHome(fn: (m: TempMachine) => Promise<void>, options?: Parameters<typeof tempMachine>[0]) {
-  const m = tempMachine(options);
-  try {
-    await fn(m);
-  } finally {
-    m.cleanup();
-  }
-}
 
 /** One fixture per repairable finding, each in its client's own file. */
 function repairableFixtures(m: TempMachine) {

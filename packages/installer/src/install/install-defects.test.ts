@@ -3,22 +3,13 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSy
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { configPath } from '@cairn/clients';
-import { type TempMachine, tempMachine } from '../testing/temp-machine.js';
+import { inHome, tempMachine } from '../testing/temp-machine.js';
 
 // Defects a newcomer met in their first hour (issue 12), each reproduced here before it was fixed.
 
 const BASE = 'https://cairn.example.com';
 const URL = `${BASE}/mcp`;
 const KEY = 'cairn_tkn_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAA123456';
-
-async function inHome(fn: (m: TempMachine) => Promise<void>, options?: Parameters<typeof tempMachine>[0]) {
-  const m = tempMachine(options);
-  try {
-    await fn(m);
-  } finally {
-    m.cleanup();
-  }
-}
 
 test('a config whose entry container is not an object is refused with the file and the key named; nothing is written', () =>
   inHome(async (m) => {

@@ -3,21 +3,13 @@ import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { test } from 'node:test';
 import { configPath } from '@cairn/clients';
-import { type TempMachine, tempMachine } from '../testing/temp-machine.js';
+import { inHome } from '../testing/temp-machine.js';
 
 const BASE = 'https://cairn.example.com';
 const URL = `${BASE}/mcp`;
 const KEY = 'cairn_tkn_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAA123456';
 const headers = { Authorization: `Bearer ${KEY}`, 'User-Agent': 'cairn-mcp-installer/1.0' };
 
-async function inHome(fn: (m: TempMachine) => Promise<void>) {
-  const m = tempMachine();
-  try {
-    await fn(m);
-  } finally {
-    m.cleanup();
-  }
-}
 const write = (path: string, value: unknown) => {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, `${JSON.stringify(value, null, 2)}\n`);

@@ -71,3 +71,13 @@ export function tempMachine(options: TempMachineOptions = {}): TempMachine {
   };
   return machine;
 }
+
+/** Runs `fn` on a fresh temporary machine and removes it afterwards, whatever happens. */
+export async function inHome(fn: (m: TempMachine) => Promise<void>, options?: TempMachineOptions): Promise<void> {
+  const m = tempMachine(options);
+  try {
+    await fn(m);
+  } finally {
+    m.cleanup();
+  }
+}

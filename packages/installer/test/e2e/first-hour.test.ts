@@ -12,7 +12,7 @@ import { createSetupCode } from '../../../server/src/domain/setup-codes.js';
 import { clientBin } from '../../../server/src/testing/client-bins.js';
 import { type TestCairn, startTestCairn } from '../../../server/src/testing/test-cairn.js';
 import { type TestTenant, createTenant } from '../../../server/src/testing/tenants.js';
-import { type TempMachine, tempMachine } from '../../src/testing/temp-machine.js';
+import { type TempMachine, inHome, tempMachine } from '../../src/testing/temp-machine.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url)).replace(/\/$/, '');
 
@@ -24,14 +24,6 @@ before(async () => {
 });
 after(() => cairn.close());
 
-async function inHome(fn: (m: TempMachine) => Promise<void>, options?: Parameters<typeof tempMachine>[0]) {
-  const m = tempMachine(options);
-  try {
-    await fn(m);
-  } finally {
-    m.cleanup();
-  }
-}
 const out = (m: TempMachine) => `${m.lines.join('\n')}\n${m.errors.join('\n')}`;
 const code = async () => (await createSetupCode(cairn.cairn.domain, tenant.member.id)).code;
 const activeKeys = async (name: string) => (await cairn.cairn.store.listApiKeys(tenant.member.id)).filter((k) => k.name === name && !k.revokedAt);

@@ -13,7 +13,7 @@ import { createApiKey, revokeApiKey } from '../../../server/src/domain/api-keys.
 import { type TestCairn, startTestCairn } from '../../../server/src/testing/test-cairn.js';
 import { type TestTenant, createTenant } from '../../../server/src/testing/tenants.js';
 import { checkConnection } from '../../src/check/check-connection.js';
-import { type TempMachine, tempMachine } from '../../src/testing/temp-machine.js';
+import { type TempMachine, inHome } from '../../src/testing/temp-machine.js';
 
 let cairn: TestCairn;
 let tenant: TestTenant;
@@ -23,14 +23,6 @@ before(async () => {
 });
 after(() => cairn.close());
 
-async function inHome(fn: (m: TempMachine) => Promise<void>, options?: Parameters<typeof tempMachine>[0]) {
-  const m = tempMachine(options);
-  try {
-    await fn(m);
-  } finally {
-    m.cleanup();
-  }
-}
 async function serve(server: Server & { closeAllConnections?: () => void }, protocol = 'http'): Promise<{ base: string; close: () => Promise<void> }> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
