@@ -29,10 +29,14 @@ export interface TestCairnOptions {
   wrapStore?: (store: KyselyStore) => KyselyStore;
 }
 
-/** Starts a real Cairn (real database, real HTTP) for one test. */
+/**
+ * Starts a real Cairn (real database, real HTTP) for one test. Without an explicit backend it follows
+ * CAIRN_TEST_BACKEND, which the test runner sets to run every storage suite once per backend.
+ */
 export async function startTestCairn(options: TestCairnOptions = {}): Promise<TestCairn> {
   const dataDir = mkdtempSync(join(tmpdir(), 'cairn-test-'));
-  const database = options.postgresServerUrl ? await createTestDatabase(options.postgresServerUrl) : undefined;
+  const serverUrl = options.postgresServerUrl ?? (options.databaseUrl ? undefined : backendFromEnvironment());
+  const database = serverUrl ? await createTestDatabase(serverUrl) : undefined;
   const port = await freePort();
   const config: CairnConfig = loadConfig({
     HOST: '127.0.0.1',
@@ -60,6 +64,14 @@ export async function startTestCairn(options: TestCairnOptions = {}): Promise<Te
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The PostgreSQL server to use when the runner asks for the postgres pass, else undefined (SQLite). */
+function backendFromEnvironment(): string | undefined {
+  if (process.env.CAIRN_TEST_BACKEND !== 'postgres') return undefined;
+  const url = process.env.CAIRN_TEST_DATABASE_URL;
+  if (!url) throw new Error('CAIRN_TEST_BACKEND=postgres needs CAIRN_TEST_DATABASE_URL (a PostgreSQL server URL)');
+  return url;
 }
 
 /** A TCP port free on 127.0.0.1 at the time of asking. */
