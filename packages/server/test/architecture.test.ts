@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+// The layers of ARCHITECTURE.md, lowest first. A module may import its own layer and the layers below it.
+const LAYERS: string[][] = [
+  ['errors', 'log', 'config'],
+  ['store', 'redaction'],
+  ['domain', 'auth', 'rate-limits', 'capture'],
+  ['mcp'],
+  ['http'],
+  ['runtime'],
+  ['cli'],
+];
+const SRC = fileURLToPath(new URL('../src/', import.meta.url));
+// Test support may reach anything; tests, shared test cases and fixtures are not part of the running service.
+const isTestSupport = (file: string) => /\.(test|case|fixture)\.ts$/.test(file) || file.startsWith(`testing${sep}`);
+
+function* sources(dir: string): Generator<string> {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* sources(path);
+    else if (entry.name.endsWith('.ts')) yield relative(SRC, path);
+  }
+}
+
+const layerOf = (folder: string) => LAYERS.findIndex((names) => names.includes(folder));
+const topFolder = (file: string) => file.split(sep)[0]!;
+
+/** Every relative import of a file, as a path under src/ (or outside it). */
+function importsOf(file: string): string[] {
+  const text = readFileSync(join(SRC, file), 'utf8');
+  return [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].map((m) => relative(SRC, resolve(dirname(join(SRC, file)), m[1]!)));
+}
+
+test('every folder of src/ has a layer', () => {
+  const folders = new Set([...sources(SRC)].filter((f) => f.includes(sep) && !isTestSupport(f)).map(topFolder));
+  const unplaced = [...folders].filter((f) => layerOf(f) < 0);
+  assert.deepEqual(unplaced, [], `add these folders to LAYERS here and to ARCHITECTURE.md: ${unplaced.join(', ')}`);
+});
+
+test('no module imports a higher layer (adapters over domain over auth and store)', () => {
+  const violations: string[] = [];
+  for (const file of sources(SRC)) {
+    if (isTestSupport(file) || !file.includes(sep)) continue;
+    const own = layerOf(topFolder(file));
+    for (const target of importsOf(file)) {
+      if (target.startsWith('..')) {
+        violations.push(`${file} reaches outside src/: ${target}`);
+        continue;
+      }
+      const theirs = layerOf(topFolder(target));
+      if (theirs > own) violations.push(`${file} (${topFolder(file)}) imports ${target} (${topFolder(target)})`);
+    }
+  }
+  assert.deepEqual(violations, []);
+});
+
+test('the check itself catches an upward import', () => {
+  // Guards the regex and the resolution above against silently matching nothing.
+  const domainFiles = [...sources(SRC)].filter((f) => topFolder(f) === 'domain' && !isTestSupport(f));
+  assert.ok(domainFiles.length > 5, 'the domain folder is found');
+  const seen = domainFiles.flatMap(importsOf).map(topFolder);
+  assert.ok(seen.includes('store') && seen.includes('errors'), 'imports of domain modules are read');
+  assert.ok(layerOf('http') > layerOf('domain') && layerOf('domain') > layerOf('store'));
+});
