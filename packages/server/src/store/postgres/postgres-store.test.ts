@@ -1,7 +1,9 @@
 import { postgresTestUrl } from '../../testing/postgres.js';
 import { startTestCairn } from '../../testing/test-cairn.js';
+import { runStoreAccountsConformance } from '../store-accounts.case.js';
 import { runStoreConformance } from '../store.case.js';
 
 const target = postgresTestUrl();
 if ('skip' in target) console.log(`# PostgreSQL store conformance skipped: ${target.skip}`);
 runStoreConformance('postgres', () => startTestCairn({ postgresServerUrl: 'url' in target ? target.url : '' }), 'skip' in target ? target.skip : undefined);
+runStoreAccountsConformance('postgres', () => startTestCairn({ postgresServerUrl: 'url' in target ? target.url : '' }), 'skip' in target ? target.skip : undefined);
