@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { newId } from '../domain/deps.js';
 import { contentHash } from '../domain/similarity.js';
@@ -58,7 +59,7 @@ export function runStoreAccountsConformance(backend: string, start: () => Promis
 
     test('an invitation is found until it expires or is used, and racing users get it once', async () => {
       const invite = { organizationId: tenant.orgId, role: 'member' as const, createdBy: tenant.owner.id, createdAt: at(0), expiresAt: at(60_000) };
-      const token = newId('inv');
+      const token = randomUUID();
       await store.insertInvite(token, invite);
       assert.deepEqual(await store.findInvite(token, at(1000)), invite);
       assert.equal(await store.findInvite(token, at(60_001)), undefined, 'expired');
@@ -70,12 +71,12 @@ export function runStoreAccountsConformance(backend: string, start: () => Promis
     });
 
     test('a setup code is consumed once by five racing exchanges, never after it expires', async () => {
-      const code = { codeHash: newId('hash'), userId: tenant.member.id, createdAt: at(0), expiresAt: at(600_000) };
+      const code = { codeHash: randomUUID(), userId: tenant.member.id, createdAt: at(0), expiresAt: at(600_000) };
       await store.insertSetupCode(code);
       const results = await Promise.all(Array.from({ length: 5 }, () => store.consumeSetupCode(code.codeHash, at(1000))));
       assert.deepEqual(results.filter((r) => r !== undefined), [tenant.member.id]);
       assert.equal(await store.consumeSetupCode(code.codeHash, at(2000)), undefined);
-      const late = { ...code, codeHash: newId('hash') };
+      const late = { ...code, codeHash: randomUUID() };
       await store.insertSetupCode(late);
       assert.equal(await store.consumeSetupCode(late.codeHash, at(600_001)), undefined, 'expired');
       assert.equal(await store.consumeSetupCode('unknown', at(1000)), undefined);
@@ -83,7 +84,7 @@ export function runStoreAccountsConformance(backend: string, start: () => Promis
 
     test('a captured turn is stored once per user and turn id, even when sent five times at once', async () => {
       const now = at(5000);
-      const pack: Datapack = { id: newId('dpk'), scope: 'personal', ownerId: tenant.member.id, organizationId: null, name: `Turns ${newId('x')}`, description: '', createdBy: tenant.member.id, createdAt: now, updatedAt: now };
+      const pack: Datapack = { id: newId('dpk'), scope: 'personal', ownerId: tenant.member.id, organizationId: null, name: `Turns ${randomUUID()}`, description: '', createdBy: tenant.member.id, createdAt: now, updatedAt: now };
       await store.insertDatapack(pack);
       const turn = (content: string): Entry => ({
         id: newId('ent'), datapackId: pack.id, kind: 'conversation', title: '', content, tags: [], contentHash: contentHash('', content), version: 1,
