@@ -2,7 +2,7 @@ import { deepStrictEqual, equal, match, ok } from 'node:assert/strict';
 import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
-import { bridgeEntry, configPath } from '@cairn/clients';
+import { configPath } from '@cairn/clients';
 import { type TempMachine, tempMachine } from '../testing/temp-machine.js';
 
 const BASE = 'https://cairn.example.com';
@@ -31,7 +31,16 @@ const write = (path: string, text: string) => {
 };
 
 const golden: Array<[Parameters<typeof configPath>[0], string, unknown]> = [
-  ['claude-desktop', 'mcpServers', bridgeEntry(URL, KEY)],
+  // The spec's bridge entry, written out here rather than taken from the code under test.
+  [
+    'claude-desktop',
+    'mcpServers',
+    {
+      command: 'npx',
+      args: ['-y', 'mcp-remote@0.1.38', URL, '--transport', 'http-only', '--header', 'Authorization:${AUTH_HEADER}', '--header', 'User-Agent:cairn-mcp-installer/1.0'],
+      env: { AUTH_HEADER: `Bearer ${KEY}` },
+    },
+  ],
   ['claude-code', 'mcpServers', { type: 'http', url: URL, headers }],
   ['cursor', 'mcpServers', { url: URL, headers }],
   ['vscode', 'servers', { type: 'http', url: URL, headers }],

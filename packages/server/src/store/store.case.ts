@@ -45,9 +45,17 @@ export function runStoreConformance(backend: string, start: () => Promise<TestCa
       };
     };
 
-    test('migrations are idempotent', async () => {
+    test('migrations are idempotent: running them again applies nothing and keeps the data', async () => {
+      const d = await datapack();
+      const kept = entry(d.id);
+      await store.insertEntry(kept);
+      const applied = async () => (await sql<{ name: string }>`SELECT name FROM cairn_migration ORDER BY name`.execute(store.db)).rows.map((r) => r.name);
+      const before = await applied();
+      assert.ok(before.length >= 5, `migrations are recorded: ${before}`);
       await store.migrate();
       await store.migrate();
+      assert.deepEqual(await applied(), before);
+      assert.deepEqual(await store.getEntry(kept.id), kept);
     });
 
     test('a setting keeps the first value stored', async () => {
@@ -141,9 +149,14 @@ export function runStoreConformance(backend: string, start: () => Promise<TestCa
       assert.deepEqual((await store.searchEntries({ datapackIds: [d.id], text: 'café', limit: 5 })).map((h) => h.entry.id), [unicode.id]);
       assert.deepEqual(await store.searchEntries({ datapackIds: [d.id], text: 'the and of', limit: 5 }), []);
       assert.deepEqual(await store.searchEntries({ datapackIds: [], text: 'deployment', limit: 5 }), []);
+      // Query syntax is inert: each text finds only this datapack's entries by its words, and the table survives.
+      const mine = new Set([title.id, body.id, unicode.id]);
       for (const hostile of ['"unbalanced', 'a OR b AND NOT c', 'title:x', 'x* NEAR(y z)', "'; DROP TABLE entry; --", '!&|():*']) {
-        await store.searchEntries({ datapackIds: [d.id], text: hostile, limit: 5 });
+        const found = await store.searchEntries({ datapackIds: [d.id], text: hostile, limit: 5 });
+        assert.ok(found.every((h) => mine.has(h.entry.id)), `${hostile}: ${found.map((h) => h.entry.title)}`);
       }
+      assert.deepEqual((await store.searchEntries({ datapackIds: [d.id], text: 'deployment" OR (', limit: 10 })).map((h) => h.entry.id), [title.id, body.id]);
+      assert.deepEqual(await store.getEntry(title.id), title);
     });
 
     test("one user's search is the same whether or not the database holds other users' entries", async () => {

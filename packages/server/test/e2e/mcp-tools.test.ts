@@ -171,8 +171,11 @@ describe('search and guidance', () => {
     assert.ok(results.some((r: { entry: { title: string } }) => r.entry.title === 'Logging'));
     const decisions = await callTool(member, 'search', { query: 'deployment', kinds: ['decision'] });
     assert.deepEqual(decisions.results.map((r: { entry: { title: string } }) => r.entry.title), ['Logging']);
+    // Query syntax in user text is inert: the words still match as words, and nothing else is found.
     const odd = await callTool(member, 'search', { query: 'deploy* OR "x" NEAR(a b) : -- ;' });
-    assert.ok(Array.isArray(odd.results), 'query syntax in user text is inert');
+    assert.deepEqual(odd.results.map((r: { entry: { title: string } }) => r.entry.title).sort(), ['Deployment checklist', 'Logging']);
+    const inert = await callTool(member, 'search', { query: 'NEAR(x y) OR "' });
+    assert.deepEqual(inert.results, []);
   });
 
   test('guidance orders organization policy, team standard, personal preference and shows conflicts', async () => {
