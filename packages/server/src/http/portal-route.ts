@@ -1,18 +1,13 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { extname, join, normalize, sep } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { serveStatic } from '@hono/node-server/serve-static';
 import type { Context } from 'hono';
 import type { Auth } from '../auth/better-auth.js';
 import { matchesRegisteredRedirect, registeredRedirectUris } from '../auth/oauth/clients.js';
-import { precompressedVariant } from './precompressed.js';
 
 /** The portal's build output; the same place whether the server runs from src/ (tsx) or dist/. */
 export const PORTAL_DIST = fileURLToPath(new URL('../../../portal/dist/', import.meta.url));
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon', '.json': 'application/json', '.woff2': 'font/woff2', '.txt': 'text/plain; charset=utf-8',
-};
 
 /** Pages may not be framed (clickjacking) and load nothing from elsewhere. */
 const SECURITY_HEADERS = {
@@ -36,25 +31,27 @@ export function redirectUrisFromAuth(auth: Auth): RedirectUrisFor {
  */
 export function portalRoute(options: { dist?: string; redirectUrisFor?: RedirectUrisFor } = {}) {
   const dist = options.dist ?? PORTAL_DIST;
+  // Serves only what the build wrote, its .br/.gz sibling when the browser accepts one; never a dot path.
+  const files = serveStatic({ root: dist, precompressed: true });
   return async (c: Context): Promise<Response> => {
     const index = join(dist, 'index.html');
     if (!existsSync(index)) {
       return c.html('<!doctype html><title>Cairn</title><p>Cairn is running, but its portal was not built. Run <code>npm run build</code> in the repository and restart.</p>', 503, SECURITY_HEADERS);
     }
-    const path = normalize(join(dist, decodeURIComponent(c.req.path)));
-    const inside = path.startsWith(dist.endsWith(sep) ? dist : dist + sep);
-    if (inside && existsSync(path) && statSync(path).isFile()) {
+    if (c.req.path !== '/' && c.req.path !== '/index.html') {
+      for (const [name, value] of Object.entries(SECURITY_HEADERS)) c.header(name, value);
       // Vite fingerprints everything under assets/, so those never change under the same name.
-      const cache = c.req.path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache';
-      const variant = precompressedVariant(path, c.req.header('accept-encoding'));
-      return c.body(readFileSync(variant.file), 200, {
-        'Content-Type': TYPES[extname(path)] ?? 'application/octet-stream', 'Cache-Control': cache, Vary: 'Accept-Encoding',
-        ...(variant.encoding && { 'Content-Encoding': variant.encoding }), ...SECURITY_HEADERS,
-      });
+      c.header('Cache-Control', c.req.path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+      const served = await files(c, async () => {});
+      if (served) {
+        // serveStatic names Vary only on a compressed answer; caches must know the plain one depends on it too.
+        if (!served.headers.has('vary')) served.headers.set('Vary', 'Accept-Encoding');
+        return served;
+      }
     }
     // A missing asset (an old fingerprint, a source map) is a 404, not the portal's HTML.
-    if (c.req.path.startsWith('/assets/')) return c.text('Not found', 404, SECURITY_HEADERS);
-    return c.body(readFileSync(index), 200, { 'Content-Type': TYPES['.html']!, 'Cache-Control': 'no-cache', ...SECURITY_HEADERS, ...(await consentPageHeaders(c, options.redirectUrisFor)) });
+    if (c.req.path.startsWith('/assets/')) return c.text('Not found', 404, { ...SECURITY_HEADERS, 'Cache-Control': 'no-store' });
+    return c.body(readFileSync(index), 200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache', ...SECURITY_HEADERS, ...(await consentPageHeaders(c, options.redirectUrisFor)) });
   };
 }
 

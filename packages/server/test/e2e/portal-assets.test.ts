@@ -57,4 +57,19 @@ describe('portal assets', () => {
       assert.doesNotMatch(await res.text(), /<html|<!doctype/i);
     }
   });
+
+  test('no path reaches a file outside the portal build, however it is spelled', async () => {
+    const secret = readFileSync(join(PORTAL_DIST, '..', 'package.json'), 'utf8');
+    for (const path of ['/../package.json', '/%2e%2e/package.json', '/..%2fpackage.json', '/assets/..%2f..%2fpackage.json', '/%2e%2e%2f%2e%2e%2fserver%2fpackage.json', '/.%2e/package.json', '/assets%5c..%5c..%5cpackage.json']) {
+      // node:http sends the path as written (fetch would normalise the dots away first).
+      const body = await new Promise<string>((resolve, reject) => {
+        httpGet({ host: '127.0.0.1', port: new URL(server.baseUrl).port, path }, (res) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+          res.on('end', () => resolve(text));
+        }).on('error', reject);
+      });
+      assert.ok(!body.includes('"name": "@cairn/portal"') && body !== secret, `${path} served a file outside dist`);
+    }
+  });
 });
