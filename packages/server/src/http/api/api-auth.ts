@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { KeyVerifier } from '../../auth/api-keys/key-verifier.js';
 import type { Auth } from '../../auth/better-auth.js';
+import { callerForApiKey, readBearer, unusableHeader } from '../../auth/credentials.js';
 import type { Caller } from '../../domain/caller.js';
 import { assertMayWrite } from '../../domain/key-scope.js';
 import { CairnError } from '../../errors/cairn-error.js';
@@ -16,16 +17,12 @@ export type ApiEnv = { Variables: { caller: Caller } };
  */
 export function apiAuth(auth: Auth, keys: KeyVerifier, portalOrigin: string): MiddlewareHandler<ApiEnv> {
   return async (c, next) => {
-    const authorization = c.req.header('authorization');
-    const client = c.req.header('user-agent') ?? null;
-    if (authorization !== undefined) {
-      const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization);
-      const record = match ? await keys.verify(match[1]!) : undefined;
-      if (!record) throw new CairnError('unauthenticated', 'Send a valid API key as "Authorization: Bearer cairn_tkn_…" (Settings > API Keys > Generate API key).');
-      keys.noteUse(record.id, client);
-      c.set('caller', { userId: record.userId, client, via: 'api_key', keyId: record.id, scope: record.scope });
+    const header = readBearer(c.req.header('authorization'));
+    if (header.kind === 'token') {
+      c.set('caller', await callerForApiKey(keys, header.token, c.req.header('user-agent') ?? null));
       return next();
     }
+    if (header.kind !== 'absent') throw unusableHeader(header);
     const session = await auth.api.getSession({ headers: c.req.raw.headers });
     if (!session) throw new CairnError('unauthenticated', 'Sign in to the Cairn portal, or send an API key as "Authorization: Bearer cairn_tkn_…".');
     // CSRF: a write riding on the session cookie must come from the portal's own origin.
