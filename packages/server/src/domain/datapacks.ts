@@ -24,6 +24,15 @@ export async function listDatapacks(deps: DomainDeps, access: Access): Promise<D
   return (await deps.store.listDatapacks(access.readableOwners())).sort(byScopeThenName);
 }
 
+/** One datapack the caller can read, with its counts; not_found for any other (existence never leaks). */
+export async function getDatapack(deps: DomainDeps, access: Access, id: string): Promise<DatapackSummary> {
+  const datapack = await deps.store.getDatapack(id);
+  access.assertRead(datapack);
+  const [summary] = (await deps.store.listDatapacks([{ scope: datapack.scope, ownerId: datapack.ownerId }])).filter((d) => d.id === id);
+  access.assertRead(summary);
+  return summary;
+}
+
 const readableMemo = new WeakMap<Access, Promise<Datapack[]>>();
 
 /** Every datapack the caller can read, without counts; fetched once per request (per Access). */

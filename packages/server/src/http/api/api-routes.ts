@@ -3,8 +3,7 @@ import { captureTurns } from '../../capture/capture-turns.js';
 import type { KeyVerifier } from '../../auth/api-keys/key-verifier.js';
 import type { Auth } from '../../auth/better-auth.js';
 import { loadAccess } from '../../domain/access.js';
-import { createDatapack, listDatapacks } from '../../domain/datapacks.js';
-import { CairnError } from '../../errors/cairn-error.js';
+import { createDatapack, getDatapack, listDatapacks } from '../../domain/datapacks.js';
 import type { DomainDeps } from '../../domain/deps.js';
 import { deleteEntry, getEntry, listEntries, saveEntry, searchEntries, updateEntry } from '../../domain/entries.js';
 import { getGuidance } from '../../domain/guidance.js';
@@ -53,10 +52,7 @@ export function createApiRoutes(deps: DomainDeps, auth: Auth, keys: KeyVerifier,
   api.get('/datapacks', async (c) => c.json({ datapacks: await listDatapacks(deps, await access(c)) }));
   api.post('/datapacks', async (c) => c.json({ datapack: await createDatapack(deps, await access(c), await c.req.json()) }, 201));
   api.get('/datapacks/:id', async (c) => {
-    const a = await access(c);
-    const datapack = (await listDatapacks(deps, a)).find((d) => d.id === c.req.param('id'));
-    if (!datapack) throw new CairnError('not_found', 'No datapack with that id is visible to you; list your datapacks to see what you can use.');
-    return c.json({ datapack });
+    return c.json({ datapack: await getDatapack(deps, await access(c), c.req.param('id')) });
   });
   api.get('/datapacks/:id/entries', async (c) => {
     const page = { limit: queryInt(c, 'limit'), offset: queryInt(c, 'offset') };
