@@ -1,5 +1,6 @@
 import { createApiKey, keyState, listApiKeys, parseExpiresFlag, revokeApiKey } from '../domain/api-keys.js';
-import { addUserToTeam, createTeam, createUser } from '../domain/accounts.js';
+import { createUser } from '../domain/accounts.js';
+import { addUserToTeam, createTeam } from '../domain/teams.js';
 import { createSetupCode } from '../domain/setup-codes.js';
 import { CairnError } from '../errors/cairn-error.js';
 import type { Cairn } from '../runtime/open-cairn.js';
@@ -71,7 +72,7 @@ export async function teamsCreate(cairn: Cairn, o: Options): Promise<void> {
   const orgName = required(o, 'org');
   const org = (await cairn.store.listOrganizations()).find((x) => x.name.toLowerCase() === orgName.toLowerCase());
   if (!org) throw new CairnError('not_found', `No organization named "${orgName}".`);
-  const team = await createTeam(cairn.auth, org.id, required(o, 'name'));
+  const team = await createTeam(cairn.domain, cairn.auth, org.id, required(o, 'name'));
   process.stdout.write(`${team.id}\n`);
 }
 

@@ -3,8 +3,7 @@ import type { Datapack, Memberships, OwnerRef } from '../store/types.js';
 import type { Caller } from './caller.js';
 import type { DomainDeps } from './deps.js';
 import { assertMayWrite, mayWrite } from './key-scope.js';
-
-const ADMIN_ROLES = new Set(['owner', 'admin']);
+import { isAdminRole } from './roles.js';
 
 /**
  * A caller's reach: their personal datapacks, their teams' and their organizations'.
@@ -38,8 +37,7 @@ export class Access {
   }
 
   isOrgAdmin(organizationId: string): boolean {
-    // better-auth stores several roles comma-joined ("admin,member").
-    return this.memberships.organizations.some((o) => o.id === organizationId && o.role.split(',').some((r) => ADMIN_ROLES.has(r.trim())));
+    return this.memberships.organizations.some((o) => o.id === organizationId && isAdminRole(o.role));
   }
 
   /** Throws a not_found (not forbidden) error, so a datapack's existence never leaks to outsiders. */

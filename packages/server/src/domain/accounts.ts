@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type Auth, addTeamMember, createCredentialUser } from '../auth/better-auth.js';
+import { type Auth, createCredentialUser } from '../auth/better-auth.js';
 import { assertPasswordPolicy } from '../auth/password-policy.js';
 import { CairnError } from '../errors/cairn-error.js';
 import type { UserRecord } from '../store/types.js';
@@ -58,24 +58,6 @@ export async function createUser(deps: DomainDeps, auth: Auth, raw: z.input<type
     await ctx.internalAdapter.deleteUser(user.id); // nothing half-made stays behind
     throw error;
   }
-}
-
-/** Creates a team in an organization. */
-export async function createTeam(auth: Auth, organizationId: string, name: string): Promise<{ id: string; name: string }> {
-  const team = await auth.api.createTeam({ body: { organizationId, name } });
-  return { id: team.id, name: team.name };
-}
-
-/** Adds an organization member to one of its teams. */
-export async function addUserToTeam(deps: DomainDeps, auth: Auth, teamId: string, userId: string): Promise<void> {
-  const memberships = await deps.store.getMemberships(userId);
-  const ctx = await auth.$context;
-  const team = await ctx.adapter.findOne<{ organizationId: string }>({ model: 'team', where: [{ field: 'id', value: teamId }] });
-  if (!team) throw new CairnError('not_found', `No team ${teamId}.`);
-  if (!memberships.organizations.some((o) => o.id === team.organizationId)) {
-    throw new CairnError('invalid_input', 'The user must be a member of the team\'s organization first.');
-  }
-  await addTeamMember(auth, { teamId, userId });
 }
 
 type OrganizationPlan =

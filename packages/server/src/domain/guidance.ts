@@ -5,6 +5,7 @@ import type { Access } from './access.js';
 import { readableDatapacks } from './datapacks.js';
 import type { DomainDeps } from './deps.js';
 import { parse } from './parse-input.js';
+import { jaccard } from './similarity.js';
 
 /** Input of getGuidance. */
 export const guidanceInput = z.object({
@@ -95,9 +96,9 @@ function sharedTopic(a: Entry, b: Entry): string | undefined {
   if (sharedTags.length > 0) return sharedTags.join(', ');
   const left = new Set(searchTerms(`${a.title} ${a.tags.join(' ')}`));
   const right = new Set(searchTerms(`${b.title} ${b.tags.join(' ')}`));
-  const shared = [...left].filter((t) => right.has(t));
-  const overlap = shared.length / (left.size + right.size - shared.length || 1);
-  return overlap >= TOPIC_OVERLAP ? shared.join(', ') : undefined;
+  // Two titles without terms share no topic (jaccard calls two empty sets the same).
+  if (left.size === 0 || right.size === 0) return undefined;
+  return jaccard(left, right) >= TOPIC_OVERLAP ? [...left].filter((t) => right.has(t)).join(', ') : undefined;
 }
 
 function singular(label: string): string {

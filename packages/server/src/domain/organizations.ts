@@ -1,11 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { type Auth, addTeamMember } from '../auth/better-auth.js';
+import type { Auth } from '../auth/better-auth.js';
 import { CairnError } from '../errors/cairn-error.js';
 import type { OrgMember, TeamWithMembers } from '../store/types.js';
 import type { Access } from './access.js';
 import type { DomainDeps } from './deps.js';
 import { parse } from './parse-input.js';
+import { hasRole } from './roles.js';
+import { addUserToTeam, createTeam, teamOrganization } from './teams.js';
 
 /** Invite links are good for one sign-up within seven days. */
 export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -53,10 +55,6 @@ export async function changeMemberRole(deps: DomainDeps, access: Access, organiz
   return { ...target, role };
 }
 
-function hasRole(roles: string, role: string): boolean {
-  return roles.split(',').some((r) => r.trim() === role);
-}
-
 /** The organization's teams with their members (any member may look). */
 export async function listTeams(deps: DomainDeps, access: Access, organizationId: string): Promise<TeamWithMembers[]> {
   assertMember(access, organizationId);
@@ -66,29 +64,13 @@ export async function listTeams(deps: DomainDeps, access: Access, organizationId
 /** Creates a team (admins only). */
 export async function createTeamIn(deps: DomainDeps, auth: Auth, access: Access, organizationId: string, rawName: unknown): Promise<{ id: string; name: string }> {
   assertAdmin(access, organizationId);
-  const name = parse(z.string().trim().min(1, 'give the team a name').max(80), rawName);
-  if ((await deps.store.listTeams(organizationId)).some((t) => t.name.toLowerCase() === name.toLowerCase())) {
-    throw new CairnError('conflict', `A team named "${name}" already exists.`);
-  }
-  const team = await auth.api.createTeam({ body: { organizationId, name } });
-  return { id: team.id, name: team.name };
+  return createTeam(deps, auth, organizationId, rawName);
 }
 
 /** Adds an organization member to one of its teams (admins only). */
 export async function addMemberToTeam(deps: DomainDeps, auth: Auth, access: Access, teamId: string, userId: string): Promise<void> {
-  const orgId = await teamOrganization(auth, teamId);
-  assertAdmin(access, orgId);
-  if (!(await deps.store.listOrgMembers(orgId)).some((m) => m.userId === userId)) {
-    throw new CairnError('invalid_input', 'Only members of the organization can join its teams; invite them first.');
-  }
-  await addTeamMember(auth, { teamId, userId });
-}
-
-async function teamOrganization(auth: Auth, teamId: string): Promise<string> {
-  const ctx = await auth.$context;
-  const team = await ctx.adapter.findOne<{ organizationId: string }>({ model: 'team', where: [{ field: 'id', value: teamId }] });
-  if (!team) throw new CairnError('not_found', `No team ${teamId}.`);
-  return team.organizationId;
+  assertAdmin(access, await teamOrganization(auth, teamId));
+  await addUserToTeam(deps, auth, teamId, userId);
 }
 
 function assertMember(access: Access, organizationId: string): void {

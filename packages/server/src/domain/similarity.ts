@@ -12,8 +12,11 @@ export function contentHash(title: string, content: string): string {
 
 /** Jaccard similarity of two texts' term sets, 0..1. */
 export function similarity(a: string, b: string): number {
-  const left = new Set(searchTerms(a, Infinity));
-  const right = new Set(searchTerms(b, Infinity));
+  return jaccard(new Set(searchTerms(a, Infinity)), new Set(searchTerms(b, Infinity)));
+}
+
+/** Jaccard index of two sets, 0..1; two empty sets are the same. */
+export function jaccard<T>(left: Set<T>, right: Set<T>): number {
   if (left.size === 0 && right.size === 0) return 1;
   let shared = 0;
   for (const t of left) if (right.has(t)) shared++;

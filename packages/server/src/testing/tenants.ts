@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { addUserToTeam, createTeam, createUser } from '../domain/accounts.js';
+import { createUser } from '../domain/accounts.js';
+import { addUserToTeam, createTeam } from '../domain/teams.js';
 import { createApiKey } from '../domain/api-keys.js';
 import type { Cairn } from '../runtime/open-cairn.js';
 
@@ -34,7 +35,7 @@ export async function createTenant(cairn: Cairn): Promise<TestTenant> {
   const member = await user('member', orgName, true);
   const outsider = await user('outsider', `Other ${tag}`);
   const orgId = (await cairn.store.getMemberships(owner.id)).organizations[0]!.id;
-  const team = await createTeam(cairn.auth, orgId, `Team ${tag}`);
+  const team = await createTeam(cairn.domain, cairn.auth, orgId, `Team ${tag}`);
   await addUserToTeam(cairn.domain, cairn.auth, team.id, member.id);
   return { orgId, orgName, teamId: team.id, owner, member, outsider };
 }

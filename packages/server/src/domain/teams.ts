@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { type Auth, addTeamMember } from '../auth/better-auth.js';
+import { CairnError } from '../errors/cairn-error.js';
+import type { DomainDeps } from './deps.js';
+import { parse } from './parse-input.js';
+
+/**
+ * The team rules, whoever asks: names are required and unique in the organization (ignoring case),
+ * and only the organization's members join its teams. Callers check who may ask (an admin in the
+ * portal, the operator on the CLI).
+ */
+export async function createTeam(deps: DomainDeps, auth: Auth, organizationId: string, rawName: unknown): Promise<{ id: string; name: string }> {
+  const name = parse(z.string().trim().min(1, 'give the team a name').max(80), rawName);
+  if ((await deps.store.listTeams(organizationId)).some((t) => t.name.toLowerCase() === name.toLowerCase())) {
+    throw new CairnError('conflict', `A team named "${name}" already exists.`);
+  }
+  const team = await auth.api.createTeam({ body: { organizationId, name } });
+  return { id: team.id, name: team.name };
+}
+
+/** Adds an organization member to one of its teams. */
+export async function addUserToTeam(deps: DomainDeps, auth: Auth, teamId: string, userId: string): Promise<void> {
+  const organizationId = await teamOrganization(auth, teamId);
+  if (!(await deps.store.listOrgMembers(organizationId)).some((m) => m.userId === userId)) {
+    throw new CairnError('invalid_input', 'Only members of the organization can join its teams; invite them first.');
+  }
+  await addTeamMember(auth, { teamId, userId });
+}
+
+/** The organization a team belongs to; not_found for an unknown team. */
+export async function teamOrganization(auth: Auth, teamId: string): Promise<string> {
+  const ctx = await auth.$context;
+  const team = await ctx.adapter.findOne<{ organizationId: string }>({ model: 'team', where: [{ field: 'id', value: teamId }] });
+  if (!team) throw new CairnError('not_found', `No team ${teamId}.`);
+  return team.organizationId;
+}
