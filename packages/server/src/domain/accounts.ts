@@ -28,6 +28,33 @@ export interface CreatedUser {
   organization: { id: string; name: string; role: 'owner' | 'admin' | 'member'; owners: string[] };
 }
 
+/** What the portal's sign-up form sends. */
+export interface SignUpForm {
+  email?: string;
+  name?: string;
+  password?: string;
+  invite?: string;
+  organization?: string;
+}
+
+/** Whether anyone may sign up without an invitation: only while this Cairn has no user. */
+export async function signUpOpen(deps: DomainDeps): Promise<boolean> {
+  return (await deps.store.countUsers()) === 0;
+}
+
+/**
+ * The portal's sign-up policy: the first person to sign up owns a new organization; after that,
+ * people join only with an invitation (the operator's CLI can still create users).
+ */
+export async function signUp(deps: DomainDeps, auth: Auth, form: SignUpForm): Promise<CreatedUser> {
+  if (!form.invite && !(await signUpOpen(deps))) {
+    throw new CairnError('forbidden', 'This Cairn already has users: people join by invitation. Ask an organization admin for an invite link.');
+  }
+  return createUser(deps, auth, {
+    email: form.email ?? '', name: form.name, password: form.password ?? '', invite: form.invite, org: form.invite ? undefined : form.organization, onlyIfFirst: !form.invite,
+  });
+}
+
 /**
  * Creates a user with a password and a personal datapack. With an invitation the user joins the
  * inviting organization; otherwise the user owns a new organization, or (only when asked with

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { Auth } from '../../auth/better-auth.js';
 import { loadAccess } from '../../domain/access.js';
-import { createUser } from '../../domain/accounts.js';
+import { type SignUpForm, signUp, signUpOpen } from '../../domain/accounts.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../domain/api-keys.js';
 import type { DomainDeps } from '../../domain/deps.js';
 import { addMemberToTeam, changeMemberRole, createInvite, createTeamIn, listMembers, listTeams } from '../../domain/organizations.js';
@@ -12,17 +12,12 @@ import { type ApiEnv, requireSession } from './api-auth.js';
 export function createPublicAccountRoutes(deps: DomainDeps, auth: Auth, baseUrl: string, installerPublished = false, oauthLoopbackAllowed = true): Hono {
   const routes = new Hono();
   const origin = new URL(baseUrl).origin;
-  routes.get('/config', async (c) => c.json({ baseUrl, mcpUrl: `${baseUrl}/mcp`, signUpOpen: (await deps.store.countUsers()) === 0, installerPublished, oauthLoopbackAllowed }));
+  routes.get('/config', async (c) => c.json({ baseUrl, mcpUrl: `${baseUrl}/mcp`, signUpOpen: await signUpOpen(deps), installerPublished, oauthLoopbackAllowed }));
   routes.post('/signup', async (c) => {
     const from = c.req.header('origin');
     if (from !== undefined && from !== origin) throw new CairnError('forbidden', 'Sign up from the Cairn portal itself.');
-    const body = (await c.req.json()) as { email?: string; name?: string; password?: string; invite?: string; organization?: string };
-    if (!body.invite && (await deps.store.countUsers()) > 0) {
-      throw new CairnError('forbidden', 'This Cairn already has users: people join by invitation. Ask an organization admin for an invite link.');
-    }
-    const { user, organization } = await createUser(deps, auth, {
-      email: body.email ?? '', name: body.name, password: body.password ?? '', invite: body.invite, org: body.invite ? undefined : body.organization, onlyIfFirst: !body.invite,
-    });
+    const body = (await c.req.json()) as SignUpForm;
+    const { user, organization } = await signUp(deps, auth, body);
     const signedIn = await auth.api.signInEmail({ body: { email: user.email, password: body.password! }, returnHeaders: true });
     for (const cookie of signedIn.headers.getSetCookie()) c.header('Set-Cookie', cookie, { append: true });
     return c.json({ user, organization }, 201);
