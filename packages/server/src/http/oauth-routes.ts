@@ -1,17 +1,12 @@
 import { Hono } from 'hono';
 import type { Auth } from '../auth/better-auth.js';
 import { AUTH_BASE_PATH, OAUTH_PAGES, OAUTH_SCOPES, mcpResource, oauthIssuer } from '../auth/oauth/oauth-options.js';
-import { clientMetadataProblem } from '../auth/oauth/client-metadata-limits.js';
-import { LOOPBACK_REFUSED_MESSAGE, isLoopbackUri } from '../auth/oauth/loopback.js';
+import { type RegistrationSettings, planRegistration } from '../auth/oauth/registration-policy.js';
 
 /** What the OAuth edge needs. */
-export interface OAuthRouteDeps {
+export interface OAuthRouteDeps extends RegistrationSettings {
   auth: Auth;
   baseUrl: string;
-  /** Operator setting: accept loopback redirect URIs (RFC 8252) at registration. */
-  allowLoopback: boolean;
-  /** Operator setting: custom schemes of known clients (`cursor`, `vscode`…) whose callbacks may register. */
-  clientSchemes: readonly string[];
 }
 
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
@@ -50,28 +45,12 @@ export function createOAuthRoutes(deps: OAuthRouteDeps): Hono {
   app.post(`${AUTH_BASE_PATH}/oauth2/register`, async (c) => {
     const body: unknown = await c.req.raw.clone().json().catch(() => undefined);
     if (!isObject(body)) return deps.auth.handler(c.req.raw);
-    const tooBig = clientMetadataProblem(body);
-    if (tooBig) return c.json({ error: 'invalid_client_metadata', error_description: tooBig }, 400, NO_STORE);
-    const redirects = Array.isArray(body.redirect_uris) ? body.redirect_uris.filter((u): u is string => typeof u === 'string') : [];
-    if (!deps.allowLoopback && redirects.some(isLoopbackUri)) {
-      return c.json({ error: 'invalid_redirect_uri', error_description: LOOPBACK_REFUSED_MESSAGE }, 400, NO_STORE);
-    }
-    // better-auth treats a registration without application_type as a web client and refuses its
-    // loopback callbacks; MCP clients (RFC 8252 native apps) rarely send it.
-    const adjusted = { ...body, application_type: body.application_type ?? 'native' };
-    // The plugin accepts only reverse-domain private-use schemes (RFC 8252 §7.1), but Cursor and
-    // VS Code call back on `cursor://…` and `vscode://…`. Those (from the operator's list) pass the
-    // plugin's checks as stand-ins, and the client row then gets the real URIs.
-    const known = redirects.filter((uri) => isKnownClientScheme(uri, deps.clientSchemes));
-    if (known.length === 0 || !Array.isArray(body.redirect_uris)) return deps.auth.handler(withJsonBody(c.req.raw, adjusted));
-    for (const uri of known) {
-      if (!isSafeSchemeUri(uri)) return c.json({ error: 'invalid_redirect_uri', error_description: `redirect URI must not include credentials or a fragment: ${uri}` }, 400, NO_STORE);
-    }
-    const standIn = (uri: string) => (known.includes(uri) ? `${STAND_IN_SCHEME}:/${known.indexOf(uri)}` : uri);
-    const answer = await deps.auth.handler(withJsonBody(c.req.raw, { ...adjusted, application_type: 'native', redirect_uris: body.redirect_uris.map((u) => (typeof u === 'string' ? standIn(u) : u)) }));
-    if (answer.status !== 201) return answer;
+    const plan = planRegistration(body, deps);
+    if ('refuse' in plan) return c.json(plan.refuse, 400, NO_STORE);
+    const answer = await deps.auth.handler(withJsonBody(c.req.raw, plan.forward));
+    if (!plan.rewritten || answer.status !== 201) return answer;
     const registered = (await answer.json()) as Record<string, unknown> & { client_id: string };
-    const real = (Array.isArray(registered.redirect_uris) ? registered.redirect_uris : []).map((u: unknown) => (typeof u === 'string' && u.startsWith(`${STAND_IN_SCHEME}:/`) ? known[Number(u.slice(STAND_IN_SCHEME.length + 2))] ?? u : u));
+    const real = plan.realRedirectUris(Array.isArray(registered.redirect_uris) ? registered.redirect_uris : []);
     const ctx = await deps.auth.$context;
     await ctx.adapter.update({ model: 'oauthClient', where: [{ field: 'clientId', value: registered.client_id }], update: { redirectUris: real } });
     const headers = new Headers(answer.headers);
@@ -135,24 +114,6 @@ export function createOAuthRoutes(deps: OAuthRouteDeps): Hono {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** A reverse-domain scheme no client uses: what a known-scheme callback is registered as until its row is fixed. */
-const STAND_IN_SCHEME = 'internal.cairn.redirect-stand-in';
-
-function isKnownClientScheme(uri: string, schemes: readonly string[]): boolean {
-  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(uri)?.[1]?.toLowerCase();
-  return scheme !== undefined && schemes.includes(scheme);
-}
-
-/** The plugin's rules for any redirect URI: absolute, no fragment, no credentials. */
-function isSafeSchemeUri(uri: string): boolean {
-  try {
-    const url = new URL(uri);
-    return !uri.includes('#') && url.username === '' && url.password === '';
-  } catch {
-    return false;
-  }
 }
 
 function withJsonBody(original: Request, body: unknown): Request {
