@@ -38,7 +38,14 @@ test('bridge entry: command, args in the exact order, key only in env.AUTH_HEADE
 test('per-client entries, API key and OAuth', () => {
   const headers = { Authorization: `Bearer ${KEY}`, 'User-Agent': 'cairn-mcp-installer/1.0' };
   const expected: Record<string, [unknown, unknown]> = {
-    'claude-desktop': [bridgeEntry(URL, KEY), { url: URL }],
+    'claude-desktop': [
+      {
+        command: 'npx',
+        args: ['-y', 'mcp-remote@0.1.38', URL, '--transport', 'http-only', '--header', 'Authorization:${AUTH_HEADER}', '--header', 'User-Agent:cairn-mcp-installer/1.0'],
+        env: { AUTH_HEADER: `Bearer ${KEY}` },
+      },
+      { url: URL },
+    ],
     'claude-code': [{ type: 'http', url: URL, headers }, { type: 'http', url: URL }],
     cursor: [{ url: URL, headers }, { url: URL }],
     vscode: [{ type: 'http', url: URL, headers }, { type: 'http', url: URL }],
