@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { type Plugin, defineConfig } from 'vite';
+import { type Plugin, defaultClientConditions, defineConfig } from 'vite';
 
 /** Writes .br and .gz beside every text asset once at build time, so Cairn serves them without compressing per request. */
 function precompress(): Plugin {
@@ -24,6 +24,8 @@ function precompress(): Plugin {
 export default defineConfig({
   plugins: [react(), precompress()],
   resolve: {
+    // Workspace packages (@cairn/contract) are bundled from their sources, never from a stale build.
+    conditions: ['source', ...defaultClientConditions],
     // @cairn/clients computes config paths with node:path (posix/win32 join only); the browser gets a tiny stand-in.
     alias: { 'node:path': fileURLToPath(new URL('./src/shims/node-path.ts', import.meta.url)) },
   },

@@ -20,6 +20,8 @@ export async function bundleCapture() {
     minify: false,
     legalComments: 'none',
     banner: { js: '#!/usr/bin/env node\n// Generated from packages/capture by `npm run build -w @cairn/capture`. Do not edit.' },
+    // Workspace packages (@cairn/contract) are bundled from their sources, never from a stale build.
+    conditions: ['source'],
     logLevel: 'warning',
   });
   return result.outputFiles[0].text;

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { PLANTED_SECRETS, plantedSecretsText } from '../../server/src/capture/planted-secrets.fixture.js';
+import { PLANTED_SECRETS, plantedSecretsText } from '@cairn/contract/testing/planted-secrets';
 import { runCapture, type CaptureRun } from './capture.js';
 import { capturePaths, type CapturePaths } from './paths.js';
 import { appendToSpool } from './spool.js';

@@ -1,3 +1,4 @@
+import { CAPTURE_LIMITS } from '@cairn/contract';
 import { loadCaptureConfig, type CaptureConfig } from './config.js';
 import { CLIENT_IDS, EVENTS, readHookInput } from './hook-input.js';
 import { logReason } from './log.js';
@@ -7,9 +8,9 @@ import { appendToSpool, claimSpool, settleClaim } from './spool.js';
 import { buildTurn, type CaptureTurn } from './turn.js';
 
 /** Most turns the endpoint takes in one request. */
-export const MAX_TURNS_PER_REQUEST = 50;
-/** Keeps a spool batch well under any sensible body limit; one turn alone always goes in a batch of its own. */
-const MAX_BATCH_BYTES = 1_000_000;
+const MAX_TURNS_PER_REQUEST = CAPTURE_LIMITS.maxTurnsPerRequest;
+/** Keeps a spool batch under the endpoint's body limit with room for the wrapper; one turn alone always goes in a batch of its own. */
+const MAX_BATCH_BYTES = CAPTURE_LIMITS.maxBodyBytes - 48 * 1024;
 
 /** Everything one hook invocation needs, passed in so tests can run it in-process. */
 export interface CaptureRun {

@@ -1,7 +1,9 @@
+import { CAPTURE_CLIENT_IDS, type CaptureClientId } from '@cairn/contract';
+
 /** The clients whose hooks run the capture script. */
-export const CLIENT_IDS = ['claude-code', 'codex', 'kiro-cli', 'kiro-ide'] as const;
+export const CLIENT_IDS = CAPTURE_CLIENT_IDS;
 /** One of CLIENT_IDS. */
-export type ClientId = (typeof CLIENT_IDS)[number];
+export type ClientId = CaptureClientId;
 
 /** The hook events: the user submitted a prompt, or the agent finished its answer. */
 export const EVENTS = ['prompt', 'stop'] as const;

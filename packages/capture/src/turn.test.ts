@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { PLANTED_SECRETS, plantedSecretsText } from '../../server/src/capture/planted-secrets.fixture.js';
+import { PLANTED_SECRETS, plantedSecretsText } from '@cairn/contract/testing/planted-secrets';
 import { buildTurn, MAX_TURN_TEXT } from './turn.js';
 
 const at = new Date('2026-05-01T10:00:00.000Z');

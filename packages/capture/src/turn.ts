@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
-import { redact } from '../../server/src/redaction/redact.js';
+import { CAPTURE_LIMITS } from '@cairn/contract';
+import { redact } from '@cairn/contract/redaction';
 import type { CaptureEvent, ClientId, HookText } from './hook-input.js';
 
 /** Longest text the capture endpoint accepts per turn. */
-export const MAX_TURN_TEXT = 65_536;
+export const MAX_TURN_TEXT = CAPTURE_LIMITS.maxTurnChars;
 
 /** One turn as the capture endpoint takes it (and as the spool keeps it). */
 export interface CaptureTurn {

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { PLANTED_SECRETS, plantedSecretsText } from '../../server/src/capture/planted-secrets.fixture.js';
+import { PLANTED_SECRETS, plantedSecretsText } from '@cairn/contract/testing/planted-secrets';
 import { capturePaths, type CapturePaths } from '../src/paths.js';
 import { startStubCaptureServer, unreachableUrl, type StubCaptureServer } from '../src/testing/stub-capture-server.js';
 import { freshBundle, runHook, type HookRun } from './run-hook.js';

@@ -1,5 +1,7 @@
-/** The User-Agent every API-key request to Cairn must carry (spec parts 2, 5 and 9). */
-export const INSTALLER_USER_AGENT = 'cairn-mcp-installer/1.0';
+import { INSTALLER_USER_AGENT, KEY_PREFIX } from '@cairn/contract';
+
+/** The User-Agent every API-key request to Cairn must carry, and the key prefix (spec parts 2, 5 and 9). */
+export { INSTALLER_USER_AGENT, KEY_PREFIX };
 
 /** The stdio-to-HTTP bridge the chat desktop client runs, pinned as spec part 9 requires. */
 export const BRIDGE_PACKAGE = 'mcp-remote@0.1.38';
@@ -13,8 +15,6 @@ export const CODEX_TOKEN_ENV = 'CAIRN_MCP_TOKEN';
 /** The default name of the MCP entry in a client's configuration. */
 export const DEFAULT_SERVER_NAME = 'cairn';
 
-/** Every API key starts with this. */
-export const KEY_PREFIX = 'cairn_tkn_';
 
 /** The prompt that verifies a connection from inside any client (spec part 4.2, rule 7). */
 export const VERIFICATION_PROMPT = 'List my Cairn datapacks.';

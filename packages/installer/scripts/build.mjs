@@ -18,6 +18,8 @@ await build({
   target: 'node18',
   // jsonc-parser's "main" is UMD with dynamic requires esbuild cannot follow; its "module" build is plain ESM.
   mainFields: ['module', 'main'],
+  // Workspace packages (@cairn/contract) are bundled from their sources, never from a stale build.
+  conditions: ['source'],
   minify: true,
   legalComments: 'none',
   logLevel: 'warning',

@@ -66,3 +66,36 @@ test('the check itself catches an upward import', () => {
   assert.ok(seen.includes('store') && seen.includes('errors'), 'imports of domain modules are read');
   assert.ok(layerOf('http') > layerOf('domain') && layerOf('domain') > layerOf('store'));
 });
+
+test('packages meet only through their declared names, never by a path into another package', () => {
+  const packages = fileURLToPath(new URL('../../', import.meta.url));
+  const violations: string[] = [];
+  for (const name of readdirSync(packages)) {
+    const src = join(packages, name, 'src');
+    let files: string[];
+    try {
+      files = [...sourcesUnder(src)];
+    } catch {
+      continue;
+    }
+    const declared = JSON.parse(readFileSync(join(packages, name, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
+    const deps = new Set(Object.keys({ ...declared.dependencies, ...declared.devDependencies }));
+    for (const file of files.filter((f) => !/\.(test|case|fixture)\.tsx?$/.test(f) && !f.includes(`${sep}testing${sep}`))) {
+      const text = readFileSync(file, 'utf8');
+      for (const m of text.matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)) {
+        const spec = m[1]!;
+        if (spec.startsWith('.') && !resolve(dirname(file), spec).startsWith(join(packages, name) + sep)) violations.push(`${relative(packages, file)} reaches into ${spec}`);
+        if (spec.startsWith('@cairn/') && !deps.has(spec.split('/').slice(0, 2).join('/'))) violations.push(`${relative(packages, file)} imports ${spec} without declaring it`);
+      }
+    }
+  }
+  assert.deepEqual(violations, []);
+});
+
+function* sourcesUnder(dir: string): Generator<string> {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* sourcesUnder(path);
+    else if (/\.tsx?$/.test(entry.name)) yield path;
+  }
+}

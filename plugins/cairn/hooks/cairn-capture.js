@@ -4,6 +4,17 @@
 // packages/capture/src/bin.ts
 import { performance } from "node:perf_hooks";
 
+// packages/contract/src/index.ts
+var CAPTURE_CLIENT_IDS = ["claude-code", "codex", "kiro-cli", "kiro-ide"];
+var CAPTURE_LIMITS = {
+  /** Longest text of one turn, in UTF-16 code units (JavaScript string length). */
+  maxTurnChars: 65536,
+  /** Most turns in one request. */
+  maxTurnsPerRequest: 50,
+  /** Largest request body, in bytes. */
+  maxBodyBytes: 1024 * 1024
+};
+
 // packages/capture/src/config.ts
 import { readFileSync, statSync } from "node:fs";
 function loadCaptureConfig(env, paths2) {
@@ -38,7 +49,7 @@ function captureEndpoint(url) {
 }
 
 // packages/capture/src/hook-input.ts
-var CLIENT_IDS = ["claude-code", "codex", "kiro-cli", "kiro-ide"];
+var CLIENT_IDS = CAPTURE_CLIENT_IDS;
 var EVENTS = ["prompt", "stop"];
 function readsStdin(client2) {
   return client2 !== "kiro-ide";
@@ -189,7 +200,7 @@ function readTurns(file) {
 import { createHash } from "node:crypto";
 import { basename as basename2 } from "node:path";
 
-// packages/server/src/redaction/checks.ts
+// packages/contract/src/redaction/checks.ts
 function shannonEntropy(text) {
   if (!text) return 0;
   const counts = /* @__PURE__ */ new Map();
@@ -241,7 +252,7 @@ function isBasicCredential(candidate) {
   return /^[\x20-\x7e]+:[\x20-\x7e]*$/.test(decoded);
 }
 
-// packages/server/src/redaction/cairn-rules.ts
+// packages/contract/src/redaction/cairn-rules.ts
 var SECRET_NAME = /(?:secret|token|password|passwd|pwd|passphrase|api[_.-]?key|apikey|access[_.-]?key|secret[_.-]?key|private[_.-]?key|account[_.-]?key|shared[_.-]?access[_.-]?key|master[_.-]?key|signing[_.-]?key|encryption[_.-]?key|auth[_.-]?key|credentials?|client[_.-]?secret)/.source;
 var PLACEHOLDER = /^(?:\[redacted:|\$|<|\{|%|\*+$|x+$|\.\.\.|…|(?:true|false|null|nil|none|undefined|required|optional|string|changeme|your[_-]|example|placeholder|env\b|process\.env|os\.environ|getenv)|(?:include|omit|same-origin)$)/i;
 var CODE_VALUE = /^(?:[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:\(|\.[A-Za-z_$][\w$]*$)|(?:await|new|yield|typeof|function|lambda|require|this|self)$|[=<>!])/;
@@ -306,7 +317,7 @@ var CAIRN_RULES = [
   }
 ];
 
-// packages/server/src/redaction/vendor/gitleaks/rules.generated.ts
+// packages/contract/src/redaction/vendor/gitleaks/rules.generated.ts
 var GITLEAKS_GLOBAL_ALLOWLIST = { "target": "secret", "regexes": [{ "source": "^true|false|null$", "flags": "i" }, { "source": "^(?:[aA]+|[bB]+|[cC]+|[dD]+|[eE]+|[fF]+|[gG]+|[hH]+|[iI]+|[jJ]+|[kK]+|[lL]+|[mM]+|[nN]+|[oO]+|[pP]+|[qQ]+|[rR]+|[sS]+|[tT]+|[uU]+|[vV]+|[wW]+|[xX]+|[yY]+|[zZ]+|\\*+|\\.+)$", "flags": "" }, { "source": "^\\$(?:\\d+|{\\d+})$", "flags": "" }, { "source": "^\\$(?:[A-Z_]+|[a-z_]+)$", "flags": "" }, { "source": "^\\${(?:[A-Z_]+|[a-z_]+)}$", "flags": "" }, { "source": "^\\{\\{[ \\x09]*[\\w ().|]+[ \\x09]*}}$", "flags": "" }, { "source": `^\\$\\{\\{[ \\x09]*(?:(?:env|github|secrets|vars)(?:\\.[A-Za-z]\\w+)+[\\w "'&./=|]*)[ \\x09]*}}$`, "flags": "" }, { "source": "^%(?:[A-Z_]+|[a-z_]+)%$", "flags": "" }, { "source": "^%[+\\-# 0]?[bcdeEfFgGoOpqstTUvxX]$", "flags": "" }, { "source": "^\\{\\d{0,2}}$", "flags": "" }, { "source": "^@(?:[A-Z_]+|[a-z_]+)@$", "flags": "" }, { "source": "^/Users/[a-z0-9A-Z]+/[\\w .-/]+$", "flags": "" }, { "source": "^/(?:bin|etc|home|opt|tmp|usr|var)/[\\w ./\\-]+$", "flags": "" }], "stopwords": ["014df517-39d1-4453-b7b3-9930c563627c", "abcdefghijklmnopqrstuvwxyz"], "all": false };
 var GITLEAKS_RULES = [
   { "id": "1password-secret-key", "source": "\\bA3-[A-Z0-9]{6}-(?:(?:[A-Z0-9]{11})|(?:[A-Z0-9]{6}-[A-Z0-9]{5}))-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}\\b", "flags": "", "keywords": ["a3-"], "entropy": 3.8 },
@@ -528,7 +539,7 @@ var GITLEAKS_RULES = [
   { "id": "zendesk-secret-key", "source": `(?:zendesk)(?:[ \\x09\\w.\\-]{0,20})[\\s'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\`'"\\s=]{0,5}([a-z0-9]{40})(?:[\`'"\\s;]|\\\\[nr]|$)`, "flags": "i", "namePrefix": true, "keywords": ["zendesk"] }
 ];
 
-// packages/server/src/redaction/redact.ts
+// packages/contract/src/redaction/redact.ts
 var redactionMarker = (rule) => `[redacted:${rule}]`;
 var GITLEAKS_GENERIC = "generic-api-key";
 var rules;
@@ -651,7 +662,7 @@ function apply(input, spans) {
 }
 
 // packages/capture/src/turn.ts
-var MAX_TURN_TEXT = 65536;
+var MAX_TURN_TEXT = CAPTURE_LIMITS.maxTurnChars;
 function buildTurn(client2, event2, input, at) {
   const text = redact(input.text).text.slice(0, MAX_TURN_TEXT);
   const iso = at.toISOString();
@@ -670,8 +681,8 @@ function buildTurn(client2, event2, input, at) {
 }
 
 // packages/capture/src/capture.ts
-var MAX_TURNS_PER_REQUEST = 50;
-var MAX_BATCH_BYTES = 1e6;
+var MAX_TURNS_PER_REQUEST = CAPTURE_LIMITS.maxTurnsPerRequest;
+var MAX_BATCH_BYTES = CAPTURE_LIMITS.maxBodyBytes - 48 * 1024;
 async function runCapture(run) {
   const context = `${run.client ?? "?"} ${run.event ?? "?"}`;
   try {

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { PLANTED_SECRETS, plantedSecretsText } from '../../../server/src/capture/planted-secrets.fixture.js';
+import { PLANTED_SECRETS, plantedSecretsText } from '@cairn/contract/testing/planted-secrets';
 import { listen, stopListening } from '../../../server/src/runtime/serve.js';
 import { clientBin } from '../../../server/src/testing/client-bins.js';
 import { callTool, connectMcpClient } from '../../../server/src/testing/mcp-client.js';

@@ -7,8 +7,9 @@ import { CredentialRefusal, callerForApiKey, invalidCredentialMessage, readBeare
 import { MCP_SCOPE, type OAuthTokenVerifier } from './oauth/access-tokens.js';
 import { OAUTH_SCOPES } from './oauth/oauth-options.js';
 
-/** The User-Agent the contract requires beside an API key (spec parts 2 and 5). */
-export const INSTALLER_USER_AGENT = 'cairn-mcp-installer/1.0';
+import { INSTALLER_USER_AGENT } from '@cairn/contract';
+
+export { INSTALLER_USER_AGENT };
 const INSTALLER_USER_AGENT_PATTERN = /^cairn-mcp-installer\/1\.\d+(\s|$)/;
 
 /** The outcome of the gate in front of `/mcp`: a caller to serve, or the response that refuses. */

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { CAPTURE_LIMITS } from '@cairn/contract';
 import { z } from 'zod';
 import type { Caller } from '../domain/caller.js';
 import { ensurePersonalDatapack } from '../domain/datapacks.js';
@@ -6,12 +7,10 @@ import type { DomainDeps } from '../domain/deps.js';
 import { assertMayWrite } from '../domain/key-scope.js';
 import { parse } from '../domain/parse-input.js';
 import type { Entry } from '../store/types.js';
-import { mergeFindings, redact, type RedactionFinding } from '../redaction/redact.js';
+import { mergeFindings, redact, type RedactionFinding } from '@cairn/contract/redaction';
 
 /** Captured turns land here, a personal datapack of their own. */
 export const CONVERSATIONS_DATAPACK = 'Conversations';
-/** Longest text one turn may carry. */
-export const MAX_TURN_CHARS = 65_536;
 
 /** Body of POST /api/v1/capture. */
 export const captureInput = z.object({
@@ -21,7 +20,7 @@ export const captureInput = z.object({
         id: z.string().min(1).max(128).describe('Idempotency key, stable per turn'),
         role: z.enum(['user', 'assistant']),
         // A NUL cannot be stored (PostgreSQL text); the turn is kept with U+FFFD in its place rather than lost.
-        text: z.string().min(1).max(MAX_TURN_CHARS).transform((t) => t.replaceAll('\u0000', '\uFFFD')),
+        text: z.string().min(1).max(CAPTURE_LIMITS.maxTurnChars).transform((t) => t.replaceAll('\u0000', '\uFFFD')),
         client: z.string().regex(/^[a-z0-9-]{1,40}$/),
         sessionId: z.string().max(200).optional(),
         project: z.string().max(200).optional(),
@@ -29,7 +28,7 @@ export const captureInput = z.object({
       }),
     )
     .min(1)
-    .max(50),
+    .max(CAPTURE_LIMITS.maxTurnsPerRequest),
 });
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CairnError } from '../errors/cairn-error.js';
-import { redact } from '../redaction/redact.js';
+import { redact } from '@cairn/contract/redaction';
 import type { Datapack, DatapackSummary, Scope } from '../store/types.js';
 import type { Access } from './access.js';
 import type { DomainDeps } from './deps.js';

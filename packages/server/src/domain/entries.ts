@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CairnError } from '../errors/cairn-error.js';
-import { mergeFindings, redact, type RedactionFinding } from '../redaction/redact.js';
+import { mergeFindings, redact, type RedactionFinding } from '@cairn/contract/redaction';
 import type { Datapack, Entry, EntryVersion, SearchHit } from '../store/types.js';
 import type { Access } from './access.js';
 import { readableDatapacks, resolveDatapack } from './datapacks.js';

@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { CAPTURE_LIMITS } from '@cairn/contract';
 import { findNul, nulMessage } from '../domain/parse-input.js';
 import { edgeError } from './edge-error.js';
 import { MAX_JSON_DEPTH, scanJson } from './json-scan.js';
@@ -24,7 +25,7 @@ export const BODY_LIMIT_RULES: readonly BodyLimitRule[] = [
   { path: '/api/auth/*', maxBytes: 64 * KiB, hint: 'sign-in, sign-up and OAuth requests need only a few hundred bytes' },
   { path: '/api/v1/signup', maxBytes: 64 * KiB, hint: 'sign-up needs only an email, a name, a password and an invite' },
   { path: '/api/v1/setup-codes/exchange', maxBytes: 64 * KiB, hint: 'the exchange needs only the code, the client and the host name' },
-  { path: '/api/v1/capture', maxBytes: 1 * MiB, nulsHandledDownstream: true, hint: 'send fewer turns at a time' },
+  { path: '/api/v1/capture', maxBytes: CAPTURE_LIMITS.maxBodyBytes, nulsHandledDownstream: true, hint: 'send fewer turns at a time' },
   { path: '/api/v1/*', maxBytes: 1 * MiB, hint: 'an entry holds at most 20,000 characters; send less at a time' },
   { path: '*', maxBytes: 64 * KiB, hint: 'send a smaller request' },
 ];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RedactionFinding } from '../redaction/redact.js';
+import type { RedactionFinding } from '@cairn/contract/redaction';
 import type { Datapack, Entry } from '../store/types.js';
 
 /** An entry as tools return it, with its provenance. */

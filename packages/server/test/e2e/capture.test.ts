@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import { PLANTED_SECRETS, plantedSecretsText } from '../../src/capture/planted-secrets.fixture.js';
+import { PLANTED_SECRETS, plantedSecretsText } from '@cairn/contract/testing/planted-secrets';
 import { callTool, connectMcpClient } from '../../src/testing/mcp-client.js';
 import { type TestCairn, startTestCairn } from '../../src/testing/test-cairn.js';
 import { type TestTenant, createTenant } from '../../src/testing/tenants.js';

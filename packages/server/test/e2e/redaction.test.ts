@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/client';
 import { after, before, describe, test } from 'node:test';
-import { PLANTED_SECRETS, plantedSecretsText } from '../../src/capture/planted-secrets.fixture.js';
+import { PLANTED_SECRETS, plantedSecretsText } from '@cairn/contract/testing/planted-secrets';
 import { callTool, connectMcpClient } from '../../src/testing/mcp-client.js';
 import { postgresTestUrl } from '../../src/testing/postgres.js';
 import { type TestCairn, startTestCairn } from '../../src/testing/test-cairn.js';

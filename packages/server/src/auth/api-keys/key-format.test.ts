@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { redact } from '@cairn/contract/redaction';
 import { KEY_LENGTH, KEY_PREFIX, displayParts, generateApiKey, hashApiKey, isWellFormedApiKey } from './key-format.js';
 
 test('a generated key has the prefix, the length and a valid checksum', () => {
@@ -34,4 +35,10 @@ test('the hash is stable and never contains the key', () => {
   assert.equal(hashApiKey(key), hashApiKey(key));
   assert.ok(!hashApiKey(key).includes(key.slice(KEY_PREFIX.length, 20)));
   assert.deepEqual(displayParts(key), { start: key.slice(0, 14), last4: key.slice(-4) });
+});
+
+test('a freshly minted key is caught by the shared redaction rules wherever it appears', () => {
+  const key = generateApiKey();
+  assert.equal(redact(`use ${key} please`).text, 'use [redacted:cairn-key] please');
+  assert.ok(!redact(`Authorization: Bearer ${key}`).text.includes(key));
 });

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
+import { KEY_PREFIX } from '@cairn/contract';
 
-/** Every Cairn API key starts with this (spec: `<KEY_PREFIX>` ending in `tkn_`). */
-export const KEY_PREFIX = 'cairn_tkn_';
+export { KEY_PREFIX };
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 /** 30 base62 characters carry 178 bits, above the 160 the contract asks for. */
