@@ -1,13 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { dirname, join, sep } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { Context } from 'hono';
 import type { Auth } from '../auth/better-auth.js';
 import { matchesRegisteredRedirect, registeredRedirectUris } from '../auth/oauth/clients.js';
 
-/** The portal's build output; the same place whether the server runs from src/ (tsx) or dist/. */
-export const PORTAL_DIST = fileURLToPath(new URL('../../../portal/dist/', import.meta.url));
+/** The portal's build output, found through the @cairn/portal package the server depends on. */
+export const PORTAL_DIST = join(dirname(createRequire(import.meta.url).resolve('@cairn/portal/package.json')), 'dist') + sep;
 
 /** Pages may not be framed (clickjacking) and load nothing from elsewhere. */
 const SECURITY_HEADERS = {
