@@ -91,9 +91,9 @@ describe('runCapture', () => {
     stub.mode = 'bad-request';
     await run('claude-code', 'prompt', prompt('do not keep'));
     assert.deepEqual(spooledIds(), []);
-    assert.match(log(), /dropped 1 turn: HTTP 400 invalid_turn/);
+    assert.match(log(), /dropped 1 turn: HTTP 400 invalid_input/);
     await run('claude-code', 'prompt', prompt('wrong key'), { env: { CAIRN_URL: stub.url, CAIRN_API_KEY: 'cairn_tkn_wrongwrongwrong' } });
-    assert.match(log(), /dropped 1 turn: HTTP 401 unauthorized/);
+    assert.match(log(), /dropped 1 turn: HTTP 401 unauthenticated/);
     assert.ok(!log().includes('cairn_tkn_'));
   });
 
@@ -132,7 +132,7 @@ describe('runCapture', () => {
     const realFetch = globalThis.fetch;
     // A server that refuses any batch holding "bad" the way a validator would.
     globalThis.fetch = async (input, init) => (String(init?.body).includes('"bad"')
-      ? new Response(JSON.stringify({ error: { code: 'invalid_turn', message: 'x' } }), { status: 400 })
+      ? new Response(JSON.stringify({ error: { code: 'invalid_input', message: 'x' } }), { status: 400 })
       : realFetch(input, init));
     try {
       await run('claude-code', 'prompt', prompt('now'));
@@ -141,7 +141,7 @@ describe('runCapture', () => {
     }
     assert.deepEqual([...stub.stored.keys()].filter((k) => k.startsWith('good')).sort(), ['good-1', 'good-2']);
     assert.deepEqual(spooledIds(), []);
-    assert.match(log(), /dropped 1 spooled turn: HTTP 400 invalid_turn/);
+    assert.match(log(), /dropped 1 spooled turn: HTTP 400 invalid_input/);
   });
 
   it('does nothing without a configuration, and records why', async () => {

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { clientBin } from '../../server/src/testing/client-bins.js';
 import { bundleCapture } from '../scripts/bundle.mjs';
-import { startStubCaptureServer, type StubCaptureServer } from '../src/testing/stub-capture-server.js';
+import { type CaptureCairn, startCaptureCairn } from '../../server/src/testing/capture-cairn.js';
 
 const repo = new URL('../../../', import.meta.url).pathname;
 const plugin = join(repo, 'plugins/cairn');
@@ -67,22 +67,22 @@ describe('the cairn plugin marketplace', () => {
 });
 
 describe('the hook command as Claude Code runs it', () => {
-  let stub: StubCaptureServer;
+  let cairn: CaptureCairn;
   before(async () => {
-    stub = await startStubCaptureServer();
+    cairn = await startCaptureCairn();
   });
-  after(() => stub.close());
+  after(() => cairn.close());
 
   it('captures through the committed file', async () => {
     const { hooks } = readJson(join(plugin, 'hooks/hooks.json'));
     const home = mkdtempSync(join(tmpdir(), 'cairn-capture-plugin-'));
     const child = execFile('/bin/sh', ['-c', hooks.UserPromptSubmit[0].hooks[0].command], {
-      env: { PATH: process.env.PATH, HOME: home, CLAUDE_PLUGIN_ROOT: plugin, CAIRN_URL: stub.url, CAIRN_API_KEY: stub.apiKey },
+      env: { PATH: process.env.PATH, HOME: home, CLAUDE_PLUGIN_ROOT: plugin, CAIRN_URL: cairn.url, CAIRN_API_KEY: cairn.apiKey },
     });
     child.stdin!.end(JSON.stringify({ session_id: 's', cwd: '/src/app', prompt: 'from the plugin', hook_event_name: 'UserPromptSubmit' }));
     const code = await new Promise((resolve) => child.on('close', resolve));
     assert.equal(code, 0);
-    assert.deepEqual([...stub.stored.values()].map((t) => t.text), ['from the plugin']);
+    assert.deepEqual((await cairn.turns()).map((t) => t.text), ['from the plugin']);
     assert.equal(existsSync(join(home, '.cairn/capture-spool.jsonl')), false);
   });
 });

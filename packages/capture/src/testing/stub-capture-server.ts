@@ -1,3 +1,4 @@
+import { CAPTURE_LIMITS } from '@cairn/contract';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { CaptureTurn } from '../turn.js';
@@ -13,7 +14,7 @@ export interface StubRequest {
   body: string;
 }
 
-/** A local HTTP server implementing the capture endpoint's contract, for tests. */
+/** A local HTTP server answering as the capture endpoint does, for unit tests that need failures on demand and to record the exact bytes a hook sends. */
 export interface StubCaptureServer {
   url: string;
   mode: StubMode;
@@ -43,11 +44,15 @@ export async function startStubCaptureServer(apiKey = 'cairn_tkn_stubkey01234567
       if (stub.mode === 'rate-limited') return send(429, { error: { code: 'rate_limited', message: 'slow down' } }, { 'Retry-After': '30' });
       if (req.method !== 'POST' || req.url !== '/api/v1/capture') return send(404, { error: { code: 'not_found', message: 'no route' } });
       if (stub.mode === 'unauthorized' || req.headers.authorization !== `Bearer ${stub.apiKey}`) {
-        return send(401, { error: { code: 'unauthorized', message: 'bad key' } });
+        return send(401, { error: { code: 'unauthenticated', message: 'bad key' } });
       }
-      if (stub.mode === 'bad-request') return send(400, { error: { code: 'invalid_turn', message: 'bad turn' } });
+      if (stub.mode === 'bad-request') return send(400, { error: { code: 'invalid_input', message: 'bad turn' } });
+      // The real endpoint's limits and error codes (packages/server: body-limits.ts, capture-turns.ts).
+      if (Buffer.byteLength(body) > CAPTURE_LIMITS.maxBodyBytes) return send(413, { error: { code: 'payload_too_large', message: 'body too large' } });
       const turns = (JSON.parse(body) as { turns: CaptureTurn[] }).turns;
-      if (!Array.isArray(turns) || turns.length > 50) return send(400, { error: { code: 'too_many_turns', message: 'at most 50' } });
+      if (!Array.isArray(turns) || turns.length === 0 || turns.length > CAPTURE_LIMITS.maxTurnsPerRequest || turns.some((t) => t.text.length > CAPTURE_LIMITS.maxTurnChars)) {
+        return send(400, { error: { code: 'invalid_input', message: 'turns out of limits' } });
+      }
       let stored = 0;
       for (const t of turns) {
         stub.arrivals.set(t.id, (stub.arrivals.get(t.id) ?? 0) + 1);
