@@ -19,6 +19,7 @@ test('hook shapes, exactly as each client reads them', () => {
     description: 'd',
     version: '1',
     when: { type: 'promptSubmit' },
+    // biome-ignore lint/suspicious/noThenProperty: Kiro's hook file format names this field "then"
     then: { type: 'runCommand', command: 'node "/home/u/.cairn/bin/cairn-capture.js" kiro-ide prompt' },
   });
   deepStrictEqual(claudeStyleHookGroup('x'), { hooks: [{ type: 'command', command: 'x', timeout: 10 }] });

@@ -66,6 +66,7 @@ export function kiroIdePromptHook(command: string): Record<string, unknown> {
     description: 'Sends the submitted prompt (secrets redacted) to Cairn. Installed by cairn-mcp-installer.',
     version: '1',
     when: { type: 'promptSubmit' },
+    // biome-ignore lint/suspicious/noThenProperty: Kiro's hook file format names this field "then"
     then: { type: 'runCommand', command },
   };
 }

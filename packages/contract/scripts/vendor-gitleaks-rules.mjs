@@ -52,7 +52,7 @@ for (const rule of config.rules) {
     continue;
   }
   if (rule.path) {
-    dropped.push({ id: rule.id, reason: 'only meaningful for files named like ' + rule.path });
+    dropped.push({ id: rule.id, reason: `only meaningful for files named like ${rule.path}` });
     continue;
   }
   try {

@@ -56,7 +56,7 @@ export function App() {
     }
     if (state.kind === 'signed-in' && (PUBLIC.has(path) || path === '/')) {
       const next = query.get('next');
-      navigate(next && next.startsWith('/') && !next.startsWith('//') ? next : '/datapacks', { replace: true });
+      navigate(next?.startsWith('/') && !next.startsWith('//') ? next : '/datapacks', { replace: true });
     }
   }, [state, path, query]);
 

@@ -169,7 +169,10 @@ function startGitServer(root: string): Promise<{ url: string; close(): Promise<v
       headersSent = true;
       res.write(head.subarray(end + (crlf >= 0 ? 4 : 2)));
     });
-    cgi.stdout.on('end', () => (headersSent ? res.end() : (res.writeHead(502), res.end())));
+    cgi.stdout.on('end', () => {
+      if (!headersSent) res.writeHead(502);
+      res.end();
+    });
     cgi.stderr.on('data', (c: Buffer) => console.log(`# git http-backend: ${String(c).trim()}`));
     cgi.on('error', () => res.destroy());
   });
@@ -319,7 +322,10 @@ describe('claude -p with the cairn plugin, against a real Cairn', { skip }, () =
     cairn = await startTestCairn({
       wrapStore: (store) => {
         const insert = store.insertCapturedTurn.bind(store);
-        store.insertCapturedTurn = (entry, userId, turnId) => (received.push(turnId), insert(entry, userId, turnId));
+        store.insertCapturedTurn = (entry, userId, turnId) => {
+          received.push(turnId);
+          return insert(entry, userId, turnId);
+        };
         return store;
       },
     });

@@ -55,7 +55,10 @@ describe('redact', () => {
     assert.equal(redact('order 4111 1111 1111 1112 shipped').text, 'order 4111 1111 1111 1112 shipped');
     // Random 16-digit order numbers that fail Luhn, with and without separators, are never touched.
     let seed = 7;
-    const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    const random = () => {
+      seed = (seed * 48271) % 2147483647;
+      return seed / 2147483647;
+    };
     let kept = 0;
     while (kept < 200) {
       const digits = `4${Array.from({ length: 15 }, () => Math.floor(random() * 10)).join('')}`;

@@ -17,7 +17,7 @@ export async function removeAutomatic(client: ClientInfo, request: InstallReques
     machine.out(`Dry run: automatic mode would remove ${[...files, ...values.map((p) => `Cairn's entries in ${p}`)].join(', ')}.`);
     return;
   }
-  let outcome;
+  let outcome: ReturnType<typeof applyPlan>;
   let cli = { ran: [] as string[], left: [] as string[] };
   try {
     outcome = applyPlan(manifest, client.id, { files: [], values: [] }, machine.platform);

@@ -16,35 +16,13 @@ export type Command = { kind: 'help' } | { kind: 'version' } | { kind: 'run'; re
 
 /** Parses the installer's flags; unknown flags and missing values are InstallerErrors (exit 2). */
 export function parseCommandLine(argv: string[]): Command {
-  let values;
-  let positionals: string[];
+  let parsed: ReturnType<typeof parseFlags>;
   try {
-    ({ values, positionals } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: true,
-      options: {
-        client: { type: 'string' },
-        url: { type: 'string' },
-        'api-key': { type: 'string' },
-        'setup-code': { type: 'string' },
-        oauth: { type: 'boolean', default: false },
-        auto: { type: 'boolean', default: false },
-        'auto-update': { type: 'boolean', default: false },
-        marketplace: { type: 'string' },
-        'server-name': { type: 'string', default: DEFAULT_SERVER_NAME },
-        uninstall: { type: 'boolean', default: false },
-        'dry-run': { type: 'boolean', default: false },
-        'no-check': { type: 'boolean', default: false },
-        fix: { type: 'boolean', default: false },
-        yes: { type: 'boolean', short: 'y', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-        version: { type: 'boolean', short: 'v', default: false },
-      },
-    }));
+    parsed = parseFlags(argv);
   } catch (error) {
     throw new InstallerError(`${(error as Error).message}\nRun with --help for the options.`, 2);
   }
+  const { values, positionals } = parsed;
   if (values.help) return { kind: 'help' };
   if (values.version) return { kind: 'version' };
   const [subcommand, ...extra] = positionals;
@@ -97,4 +75,31 @@ function checkUrl(url: string): void {
     throw new InstallerError(`--url ${given} has no scheme: write the whole address, for example --url https://${given.replace(/\/mcp\/?$/, '')} (or http://… for a test server on this machine). Nothing was written.`, 2);
   }
   throw new InstallerError(`--url ${given} ${problem}. Nothing was written.`, 2);
+}
+
+/** The installer's flags, parsed strictly: an unknown flag or a missing value throws. */
+function parseFlags(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    strict: true,
+    allowPositionals: true,
+    options: {
+    client: { type: 'string' },
+    url: { type: 'string' },
+    'api-key': { type: 'string' },
+    'setup-code': { type: 'string' },
+    oauth: { type: 'boolean', default: false },
+    auto: { type: 'boolean', default: false },
+    'auto-update': { type: 'boolean', default: false },
+    marketplace: { type: 'string' },
+    'server-name': { type: 'string', default: DEFAULT_SERVER_NAME },
+    uninstall: { type: 'boolean', default: false },
+    'dry-run': { type: 'boolean', default: false },
+    'no-check': { type: 'boolean', default: false },
+    fix: { type: 'boolean', default: false },
+    yes: { type: 'boolean', short: 'y', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+    version: { type: 'boolean', short: 'v', default: false },
+  },
+  });
 }

@@ -46,7 +46,7 @@ export function editJson(text: string, keyPath: string[], value: unknown, path =
     return `${JSON.stringify(nest(keyPath, value), null, 2)}\n`;
   }
   const root = parseTree(body, [], { allowTrailingComma: true });
-  if (!root || root.type !== 'object') throw new ConfigParseError(path, 1, 1, 'the top level is not a JSON object');
+  if (root?.type !== 'object') throw new ConfigParseError(path, 1, 1, 'the top level is not a JSON object');
   const style = detectStyle(body);
   let container = root;
   for (let i = 0; i < keyPath.length; i++) {

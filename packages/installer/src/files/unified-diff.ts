@@ -17,7 +17,7 @@ export function unifiedDiff(path: string, before: string, after: string): string
     ...ops,
     ...a.slice(endA).map((text) => ({ op: ' ' as const, text })),
   ];
-  return [`--- ${before === '' ? '/dev/null' : path}`, `+++ ${path}`, ...hunks(lines)].join('\n') + '\n';
+  return `${[`--- ${before === '' ? '/dev/null' : path}`, `+++ ${path}`, ...hunks(lines)].join('\n')}\n`;
 }
 
 function splitLines(text: string): string[] {

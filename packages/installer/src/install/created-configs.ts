@@ -7,7 +7,7 @@ import type { Machine } from './context.js';
 import type { ConfigInspection } from './inspect-config.js';
 
 /** What writing an entry into this config will create: measured before the write. */
-export function whatWriteCreates(client: ClientInfo, config: ConfigInspection): Omit<ConfigCreated, 'client' | 'path'> {
+export function whatWriteCreates(config: ConfigInspection): Omit<ConfigCreated, 'client' | 'path'> {
   return { createdFile: !config.exists, createdContainer: !config.hasContainer, createdDirs: missingDirs(config.path) };
 }
 

@@ -8,7 +8,6 @@ import { type TempMachine, tempMachine } from '../testing/temp-machine.js';
 const BASE = 'https://cairn.example.com';
 const URL = `${BASE}/mcp`;
 const KEY = 'cairn_tkn_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAA123456';
-const KEY2 = 'cairn_tkn_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBB654321';
 const headers = { Authorization: `Bearer ${KEY}`, 'User-Agent': 'cairn-mcp-installer/1.0' };
 
 function withMachine(name: string, fn: (m: TempMachine) => Promise<void>, options?: Parameters<typeof tempMachine>[0]) {

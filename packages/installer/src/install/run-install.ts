@@ -68,7 +68,7 @@ export async function runInstall(request: InstallRequest, machine: Machine): Pro
     await automatic?.apply(mcpUrl, apiKey!);
     return 0;
   }
-  const created = whatWriteCreates(client, config);
+  const created = whatWriteCreates(config);
   if (after === config.text) {
     machine.out(`Already up to date: ${config.path}`);
     if (secret && protectConfig(config.path)) machine.out(`Set ${config.target} to mode 0600 (it holds a key).`);

@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useState } from 'react';
-import { api, messageOf } from '../api/client.js';
+import { api, } from '../api/client.js';
 import { ConnectDialog } from '../connect/connect-dialog.js';
 import type { Datapack, Entry } from '../api/types.js';
 import { Link } from '../router.js';
@@ -80,6 +80,7 @@ export function DatapackPage({ id }: { id: string }) {
         </div>
       </div>
 
+      {/* biome-ignore lint/a11y/useSemanticElements: <search> is too new for some screen readers; role=search on the form is announced everywhere */}
       <form className="search" role="search" onSubmit={onSearch}>
         <label className="field grow">
           <span className="visually-hidden">Search entries</span>

@@ -131,6 +131,7 @@ export function EntryDialog({ id, onClose, onChanged }: { id: string; onClose: (
             <div className="notice warning" role="alert">
               <p>Delete “{entry.title}”? Agents will no longer find it.</p>
               <div className="form-actions">
+                {/* biome-ignore lint/a11y/noAutofocus: a destructive confirmation opens on its safe choice */}
                 <button type="button" className="button secondary" onClick={() => setMode('view')} autoFocus>Keep it</button>
                 <button type="button" className="button danger" onClick={remove} disabled={busy}>{busy ? 'Deleting…' : 'Delete entry'}</button>
               </div>

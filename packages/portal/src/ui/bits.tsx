@@ -24,6 +24,8 @@ export function CopyButton({ text, label = 'Copy', className, onCopied }: { text
 export function Snippet({ text, label, onCopied }: { text: string; label: string; onCopied?: (text: string) => void }) {
   return (
     <div className="snippet">
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable block must take keyboard focus to scroll (axe: scrollable-region-focusable) */}
+      {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: the label names the snippet for screen readers when focused */}
       <pre aria-label={label} tabIndex={0}>
         <code>{text}</code>
       </pre>

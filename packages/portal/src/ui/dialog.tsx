@@ -25,6 +25,7 @@ export function Dialog({ title, onClose, children, wide, footer, closeOnBackdrop
     };
   }, []);
   return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: the click closes on the backdrop; the keyboard's way out is Escape (onCancel)
     <dialog
       ref={ref}
       role={role}

@@ -29,6 +29,7 @@ export function RevokeDialog({ name, explanation, path, confirmLabel, onClose, o
       <p>{explanation}</p>
       {error && <ErrorNotice message={error} />}
       <div className="form-actions">
+        {/* biome-ignore lint/a11y/noAutofocus: a destructive confirmation opens on its safe choice */}
         <button type="button" className="button secondary" onClick={onClose} autoFocus>Cancel</button>
         <button type="button" className="button danger" onClick={revoke} disabled={busy}>{busy ? 'Revoking…' : confirmLabel}</button>
       </div>

@@ -7,6 +7,7 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[] = []): { data
   const [error, setError] = useState<string>();
   const [loading, setLoading] = useState(true);
   const [tick, setTick] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the caller's deps (and reload's tick) decide when to load again, not `load`'s identity
   useEffect(() => {
     let live = true;
     setLoading(true);
@@ -26,7 +27,6 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[] = []): { data
     return () => {
       live = false;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [tick, ...deps]);
   const reload = useCallback(() => setTick((t) => t + 1), []);
   return { data, error, loading, reload };

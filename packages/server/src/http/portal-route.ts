@@ -72,7 +72,7 @@ async function consentPageHeaders(c: Context, redirectUrisFor: RedirectUrisFor |
   } catch {
     source = undefined;
   }
-  if (!source || !/^[a-z][a-z0-9+.-]*:(\/\/[a-z0-9.\-\[\]:]+)?$/i.test(source)) return {};
+  if (!source || !/^[a-z][a-z0-9+.-]*:(\/\/[a-z0-9.\-[\]:]+)?$/i.test(source)) return {};
   const registered = await redirectUrisFor(clientId).catch(() => []);
   if (!matchesRegisteredRedirect(registered, target)) return {};
   return { 'Content-Security-Policy': SECURITY_HEADERS['Content-Security-Policy'].replace("form-action 'self'", `form-action 'self' ${source}`) };

@@ -35,7 +35,8 @@ export async function openCairn(config: CairnConfig, options: { log?: Logger; st
   try {
     const auth = await store.withStartupLock(async () => {
       // Inside the lock: on PostgreSQL this creates the shared limits' table, once for all instances.
-      const limits = (rateLimits = await openRateLimits(store, { ...config.rateLimits, captureTurnsPerMinute: config.captureTurnsPerMinute }));
+      const limits = await openRateLimits(store, { ...config.rateLimits, captureTurnsPerMinute: config.captureTurnsPerMinute });
+      rateLimits = limits;
       const secret = config.authSecret ?? (await store.getOrInitSetting('auth_secret', randomBytes(32).toString('base64url')));
       const created = await createAuth({
         db: store.db, dialect: store.dialect, secret, baseUrl: config.baseUrl, log, cimdAllowLoopbackForTests: config.oauthCimdAllowLoopbackForTests, oauthAllowLoopback: config.oauthAllowLoopback,

@@ -24,7 +24,7 @@ const SUFFIXES = /(ations?|ments?|ings?|ness|ers?|ed|es|ly|s)$/;
 /** The shortest prefix a term may widen to; shorter stems match too much. */
 const MIN_STEM = 4;
 
-// eslint-disable-next-line no-control-regex
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the range starts at NUL on purpose: every ASCII character
 const ASCII = /^[\x00-\x7f]*$/;
 
 /** Lower-case words of a text, accents removed, as the full-text indexes see them. */

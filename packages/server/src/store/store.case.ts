@@ -19,7 +19,10 @@ export function runStoreConformance(backend: string, start: () => Promise<TestCa
     let store: KyselyStore;
     let tenant: TestTenant;
     let clock = Date.parse('2026-01-01T00:00:00.000Z');
-    const tick = () => new Date((clock += 1000)).toISOString();
+    const tick = () => {
+      clock += 1000;
+      return new Date(clock).toISOString();
+    };
 
     before(async () => {
       server = await start();
@@ -164,7 +167,10 @@ export function runStoreConformance(backend: string, start: () => Promise<TestCa
       // crowd of other tenants' entries sharing A's words: A's results, order and scores must not move.
       const words = 'deployment canary rollback logging metrics pnpm testing review python typescript database backup camping painting adoption'.split(' ');
       let seed = 7;
-      const pick = () => words[(seed = (seed * 1103515245 + 12345) % 2147483648) % words.length]!;
+      const pick = () => {
+        seed = (seed * 1103515245 + 12345) % 2147483648;
+        return words[seed % words.length]!;
+      };
       const sentence = (n: number) => Array.from({ length: n }, pick).join(' ');
       const at = (i: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString();
       const packOf = (id: string, ownerId: string): Datapack => ({ id, scope: 'personal', ownerId, organizationId: null, name: `pack ${id}`, description: '', createdBy: ownerId, createdAt: at(0), updatedAt: at(0) });

@@ -49,7 +49,12 @@ export async function startCairnProcess(env: Record<string, string>, port: numbe
   let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', (code, signal) => ((exit = { code, signal }), resolve())));
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', (code, signal) => {
+      exit = { code, signal };
+      resolve();
+    }),
+  );
   const deadline = Date.now() + 60_000;
   while (!output.includes('Cairn is running.')) {
     if (exit) throw new Error(`cairn serve exited (${JSON.stringify(exit)}) before it listened:\n${output}`);

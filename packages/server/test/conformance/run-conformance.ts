@@ -119,6 +119,7 @@ export async function runConformanceServerSuite(options: {
         resolve({ code, signal, output });
       });
     });
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: strips the CLI's ANSI colour escapes (ESC [ … m)
     const raw = output.replace(/\x1b\[[0-9;]*m/g, '');
 
     const summary = new Map<string, boolean>();

@@ -76,7 +76,7 @@ describe('a stranger cannot make Cairn buffer a large body (cairn serve in a chi
         for (const answer of await Promise.all(signIns)) assertTooLarge(answer, '/api/auth/sign-in/email', /64 KiB/);
         const mixed = Array.from({ length: 10 }, (_, i) => UNAUTHENTICATED_ROUTES[i % UNAUTHENTICATED_ROUTES.length]!);
         const answers = await Promise.all(mixed.map((path) => sendBody(`${cairn.baseUrl}${path}`, TEN_MB, framing)));
-        answers.forEach((answer, i) => assertTooLarge(answer, mixed[i]!, limitOf(mixed[i]!)));
+        for (const [i, answer] of answers.entries()) assertTooLarge(answer, mixed[i]!, limitOf(mixed[i]!));
       }
     } finally {
       clearInterval(sampler);

@@ -36,7 +36,7 @@ export class OAuthTokenVerifier {
   async verify(token: string): Promise<OAuthTokenCheck> {
     const ctx = await this.auth.$context;
     const row = await ctx.adapter.findOne<AccessTokenRow>({ model: 'oauthAccessToken', where: [{ field: 'token', value: hashOAuthToken(token) }] });
-    if (!row || !row.userId) return { ok: false, reason: 'unknown' };
+    if (!row?.userId) return { ok: false, reason: 'unknown' };
     if (row.revoked) return { ok: false, reason: 'revoked' };
     if (new Date(row.expiresAt).getTime() <= Date.now()) return { ok: false, reason: 'expired' };
     // RFC 8707: a token minted for another resource must never open Cairn's MCP endpoint.
