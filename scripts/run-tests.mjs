@@ -3,7 +3,7 @@
 // Suites that start a Cairn run once per backend (see runPass below).
 // With CAIRN_TEST_STRICT set (CI sets it), a run that skipped any test fails: nothing goes green by skipping.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 // npm runs a workspace's scripts in that workspace's folder.
@@ -19,7 +19,10 @@ function* walk(dir) {
   }
 }
 
-const files = ['src', 'test'].filter((dir) => existsSync(join(root, dir))).flatMap((dir) => [...walk(join(root, dir))]).filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
+const files = ['src', 'test']
+  .filter((dir) => existsSync(join(root, dir)))
+  .flatMap((dir) => [...walk(join(root, dir))])
+  .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
 if (files.length === 0) {
   console.error(`No test files match ${filters.join(' ')}`);
   process.exit(1);

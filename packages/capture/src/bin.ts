@@ -2,7 +2,7 @@
 // nothing, exits 0 and is gone within 2 seconds of starting: the agent must never wait for Cairn.
 import { performance } from 'node:perf_hooks';
 import { runCapture } from './capture.js';
-import { readsStdin, CLIENT_IDS, type ClientId } from './hook-input.js';
+import { CLIENT_IDS, type ClientId, readsStdin } from './hook-input.js';
 import { logReason } from './log.js';
 import { capturePaths } from './paths.js';
 import { readStdin } from './read-stdin.js';
@@ -27,9 +27,7 @@ process.on('uncaughtException', crash);
 process.on('unhandledRejection', crash);
 
 const signal = AbortSignal.timeout(msLeftUntil(NETWORK_DEADLINE_MS));
-const stdin = (CLIENT_IDS as readonly string[]).includes(client ?? '') && readsStdin(client as ClientId)
-  ? await readStdin(MAX_STDIN_BYTES, AbortSignal.timeout(msLeftUntil(STDIN_DEADLINE_MS)))
-  : '';
+const stdin = (CLIENT_IDS as readonly string[]).includes(client ?? '') && readsStdin(client as ClientId) ? await readStdin(MAX_STDIN_BYTES, AbortSignal.timeout(msLeftUntil(STDIN_DEADLINE_MS))) : '';
 await runCapture({ client, event, stdin, env: process.env, cwd: process.cwd(), paths, now: new Date(), signal });
 exit();
 

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { PLANTED_SECRETS, plantedSecretsText } from '@cairn/contract/testing/planted-secrets';
-import { runCapture, type CaptureRun } from './capture.js';
-import { capturePaths, type CapturePaths } from './paths.js';
+import { type CaptureRun, runCapture } from './capture.js';
+import { type CapturePaths, capturePaths } from './paths.js';
 import { appendToSpool } from './spool.js';
-import { startStubCaptureServer, unreachableUrl, type StubCaptureServer } from './testing/stub-capture-server.js';
+import { type StubCaptureServer, startStubCaptureServer, unreachableUrl } from './testing/stub-capture-server.js';
 import type { CaptureTurn } from './turn.js';
 
 let stub: StubCaptureServer;
@@ -26,13 +26,26 @@ beforeEach(() => {
 
 function run(client: string, event: string, stdin: string, extra: Partial<CaptureRun> = {}): Promise<void> {
   return runCapture({
-    client, event, stdin, cwd: '/work/site', paths, now: new Date(), signal: AbortSignal.timeout(1500),
+    client,
+    event,
+    stdin,
+    cwd: '/work/site',
+    paths,
+    now: new Date(),
+    signal: AbortSignal.timeout(1500),
     env: { CAIRN_URL: stub.url, CAIRN_API_KEY: stub.apiKey },
     ...extra,
   });
 }
 const prompt = (text: string, session = 's-1') => JSON.stringify({ session_id: session, cwd: '/src/billing', prompt: text, transcript_path: '/x.jsonl' });
-const spooledIds = () => (existsSync(paths.spool) ? readFileSync(paths.spool, 'utf8').trim().split('\n').filter(Boolean).map((l) => (JSON.parse(l) as CaptureTurn).id) : []);
+const spooledIds = () =>
+  existsSync(paths.spool)
+    ? readFileSync(paths.spool, 'utf8')
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => (JSON.parse(l) as CaptureTurn).id)
+    : [];
 const log = () => (existsSync(paths.log) ? readFileSync(paths.log, 'utf8') : '');
 
 describe('runCapture', () => {
@@ -116,7 +129,10 @@ describe('runCapture', () => {
   });
 
   it('two hooks finishing at once send each spooled turn exactly once and lose none', async () => {
-    appendToSpool(paths, Array.from({ length: 80 }, (_, i): CaptureTurn => ({ id: `sp-${i}`, role: 'assistant', text: `r ${i}`, client: 'claude-code', at: new Date(i).toISOString() })));
+    appendToSpool(
+      paths,
+      Array.from({ length: 80 }, (_, i): CaptureTurn => ({ id: `sp-${i}`, role: 'assistant', text: `r ${i}`, client: 'claude-code', at: new Date(i).toISOString() })),
+    );
     await Promise.all([run('claude-code', 'prompt', prompt('a')), run('claude-code', 'stop', JSON.stringify({ session_id: 's', last_assistant_message: 'b' }))]);
     assert.equal(stub.stored.size, 82);
     assert.ok([...stub.arrivals.values()].every((n) => n === 1));
@@ -131,9 +147,8 @@ describe('runCapture', () => {
     ]);
     const realFetch = globalThis.fetch;
     // A server that refuses any batch holding "bad" the way a validator would.
-    globalThis.fetch = async (input, init) => (String(init?.body).includes('"bad"')
-      ? new Response(JSON.stringify({ error: { code: 'invalid_input', message: 'x' } }), { status: 400 })
-      : realFetch(input, init));
+    globalThis.fetch = async (input, init) =>
+      String(init?.body).includes('"bad"') ? new Response(JSON.stringify({ error: { code: 'invalid_input', message: 'x' } }), { status: 400 }) : realFetch(input, init);
     try {
       await run('claude-code', 'prompt', prompt('now'));
     } finally {

@@ -1,5 +1,5 @@
 import { CAPTURE_LIMITS } from '@cairn/contract';
-import { loadCaptureConfig, type CaptureConfig } from './config.js';
+import { type CaptureConfig, loadCaptureConfig } from './config.js';
 import { CLIENT_IDS, EVENTS, readHookInput } from './hook-input.js';
 import { logReason } from './log.js';
 import type { CapturePaths } from './paths.js';

@@ -1,4 +1,4 @@
-import { captureEndpoint, type CaptureConfig } from './config.js';
+import { type CaptureConfig, captureEndpoint } from './config.js';
 import type { CaptureTurn } from './turn.js';
 
 /** What the server made of one request. */
@@ -25,7 +25,7 @@ export async function postTurns(config: CaptureConfig, turns: CaptureTurn[], sig
   } catch (error) {
     return { kind: 'retry', reason: signal.aborted ? 'timed out' : `unreachable (${causeCode(error)})` };
   }
-  const body = await response.json().catch(() => undefined) as { stored?: unknown; duplicates?: unknown; error?: { code?: unknown } } | undefined;
+  const body = (await response.json().catch(() => undefined)) as { stored?: unknown; duplicates?: unknown; error?: { code?: unknown } } | undefined;
   if (response.ok) return { kind: 'acknowledged', stored: num(body?.stored), duplicates: num(body?.duplicates) };
   if (response.status === 429 || response.status >= 500) return { kind: 'retry', reason: `HTTP ${response.status}` };
   // The error code only: a message could in principle echo what was sent.

@@ -16,14 +16,23 @@ describe('spool', () => {
     appendToSpool(paths, [turn(1), turn(2)]);
     assert.equal(statSync(paths.dir).mode & 0o777, 0o700);
     assert.equal(statSync(paths.spool).mode & 0o777, 0o600);
-    assert.deepEqual(readFileSync(paths.spool, 'utf8').trim().split('\n').map((l) => JSON.parse(l).id), ['id-1', 'id-2']);
+    assert.deepEqual(
+      readFileSync(paths.spool, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).id),
+      ['id-1', 'id-2'],
+    );
   });
 
   it('can be claimed by one run only', () => {
     const paths = freshPaths();
     appendToSpool(paths, [turn(1)]);
     const first = claimSpool(paths);
-    assert.deepEqual(first?.turns.map((t) => t.id), ['id-1']);
+    assert.deepEqual(
+      first?.turns.map((t) => t.id),
+      ['id-1'],
+    );
     assert.equal(claimSpool(paths), null);
     assert.equal(existsSync(paths.spool), false);
   });
@@ -38,8 +47,17 @@ describe('spool', () => {
     renameSync(paths.spool, claim.files[0]!);
     appendToSpool(paths, [turn(5)]);
     settleClaim(paths, claim, new Set(['id-1', 'id-3']));
-    assert.deepEqual(readFileSync(paths.spool, 'utf8').trim().split('\n').map((l) => JSON.parse(l).id), ['id-5', 'id-2', 'id-4']);
-    assert.deepEqual(readdirSync(paths.dir).filter((n) => n.endsWith('.processing')), []);
+    assert.deepEqual(
+      readFileSync(paths.spool, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).id),
+      ['id-5', 'id-2', 'id-4'],
+    );
+    assert.deepEqual(
+      readdirSync(paths.dir).filter((n) => n.endsWith('.processing')),
+      [],
+    );
   });
 
   it('takes over the claim of a run that died, oldest first, each turn once, and skips torn lines', () => {
@@ -49,7 +67,10 @@ describe('spool', () => {
     appendToSpool(paths, [turn(2), turn(3)]);
     appendFileSync(paths.spool, '{"id":"id-9","te');
     const takeover = claimSpool(paths)!;
-    assert.deepEqual(takeover.turns.map((t) => t.id), ['id-1', 'id-2', 'id-3']);
+    assert.deepEqual(
+      takeover.turns.map((t) => t.id),
+      ['id-1', 'id-2', 'id-3'],
+    );
     assert.equal(takeover.files.length, 2);
   });
 

@@ -33,9 +33,7 @@ export function claimSpool(paths: CapturePaths, now = Date.now()): SpoolClaim | 
   } catch {
     return null;
   }
-  const stale = names
-    .filter((n) => n.startsWith(prefix) && n.endsWith('.processing') && now - Number(n.slice(prefix.length).split('.')[0]) > STALE_CLAIM_MS)
-    .sort();
+  const stale = names.filter((n) => n.startsWith(prefix) && n.endsWith('.processing') && now - Number(n.slice(prefix.length).split('.')[0]) > STALE_CLAIM_MS).sort();
   for (const source of [...stale.map((n) => join(paths.dir, n)), paths.spool]) {
     const claimed = join(dirname(paths.spool), `${prefix}${now}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.processing`);
     try {

@@ -25,7 +25,9 @@ export function buildTurn(client: ClientId, event: CaptureEvent, input: HookText
   const iso = at.toISOString();
   // Without a session (Kiro IDE) the same words would collide across sessions forever; the time separates them.
   const scope = input.turnId ?? (input.sessionId ? '' : iso);
-  const id = createHash('sha256').update(JSON.stringify([client, input.sessionId ?? '', scope, event, text])).digest('hex');
+  const id = createHash('sha256')
+    .update(JSON.stringify([client, input.sessionId ?? '', scope, event, text]))
+    .digest('hex');
   const project = input.cwd ? basename(input.cwd) : undefined;
   return {
     id,

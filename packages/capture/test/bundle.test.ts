@@ -8,9 +8,9 @@ import { basename, join } from 'node:path';
 import { afterEach, before, beforeEach, describe, it } from 'node:test';
 import { PLANTED_SECRETS, plantedSecretsText } from '@cairn/contract/testing/planted-secrets';
 import { type CaptureCairn, startCaptureCairn } from '../../server/src/testing/capture-cairn.js';
-import { capturePaths, type CapturePaths } from '../src/paths.js';
+import { type CapturePaths, capturePaths } from '../src/paths.js';
 import { startStubCaptureServer, unreachableUrl } from '../src/testing/stub-capture-server.js';
-import { freshBundle, runHook, type HookRun } from './run-hook.js';
+import { freshBundle, type HookRun, runHook } from './run-hook.js';
 
 /**
  * The hook promises the agent to be gone within 2 s. Wall-clock limits flake on a loaded machine, so
@@ -45,7 +45,11 @@ describe('the bundled capture script', () => {
     const runs = await Promise.all([
       runHook(script, ['claude-code', 'prompt'], { home, env: env(), stdin: claudePrompt('cc prompt') }),
       runHook(script, ['claude-code', 'stop'], { home, env: env(), stdin: JSON.stringify({ session_id: 'sess-1', last_assistant_message: 'cc answer', stop_hook_active: false }) }),
-      runHook(script, ['codex', 'stop'], { home, env: env(), stdin: JSON.stringify({ session_id: 'cx', turn_id: 't1', cwd: '/w/api', hook_event_name: 'Stop', last_assistant_message: 'codex answer', stop_hook_active: false }) }),
+      runHook(script, ['codex', 'stop'], {
+        home,
+        env: env(),
+        stdin: JSON.stringify({ session_id: 'cx', turn_id: 't1', cwd: '/w/api', hook_event_name: 'Stop', last_assistant_message: 'codex answer', stop_hook_active: false }),
+      }),
       runHook(script, ['kiro-cli', 'prompt'], { home, env: env(), stdin: JSON.stringify({ hook_event_name: 'userPromptSubmit', cwd: '/k/site', prompt: 'kiro cli prompt' }) }),
       runHook(script, ['kiro-ide', 'prompt'], { home, env: { ...env(), USER_PROMPT: 'kiro ide prompt' }, stdin: null }),
       runHook(script, ['kiro-ide', 'stop'], { home, env: env(), stdin: null }),
@@ -92,7 +96,10 @@ describe('the bundled capture script', () => {
     assert.equal(texts.length, 4);
     assert.ok(texts.includes('offline answer') && texts.includes('online again') && texts.includes('and once more'));
     assert.equal(cairn.arrivals.size, 4);
-    assert.ok([...cairn.arrivals.values()].every((n) => n === 1), `a turn reached Cairn twice: ${[...cairn.arrivals.values()]}`);
+    assert.ok(
+      [...cairn.arrivals.values()].every((n) => n === 1),
+      `a turn reached Cairn twice: ${[...cairn.arrivals.values()]}`,
+    );
     assert.equal(existsSync(paths.spool), false);
   });
 
@@ -143,4 +150,3 @@ describe('the bundled capture script', () => {
     assert.ok(!log.includes(cairn.apiKey) && !log.includes('hello'));
   });
 });
-

@@ -13,15 +13,18 @@ test('automatic mode: the default for kiro (rule 4), opt-in for claude-code and 
 test('hook shapes, exactly as each client reads them', () => {
   equal(captureCommand(SCRIPT, 'kiro-ide', 'prompt'), 'node "/home/u/.cairn/bin/cairn-capture.js" kiro-ide prompt');
   const ide = kiroIdePromptHook(captureCommand(SCRIPT, 'kiro-ide', 'prompt'));
-  deepStrictEqual({ ...ide, name: 'n', description: 'd' }, {
-    enabled: true,
-    name: 'n',
-    description: 'd',
-    version: '1',
-    when: { type: 'promptSubmit' },
-    // biome-ignore lint/suspicious/noThenProperty: Kiro's hook file format names this field "then"
-    then: { type: 'runCommand', command: 'node "/home/u/.cairn/bin/cairn-capture.js" kiro-ide prompt' },
-  });
+  deepStrictEqual(
+    { ...ide, name: 'n', description: 'd' },
+    {
+      enabled: true,
+      name: 'n',
+      description: 'd',
+      version: '1',
+      when: { type: 'promptSubmit' },
+      // biome-ignore lint/suspicious/noThenProperty: Kiro's hook file format names this field "then"
+      then: { type: 'runCommand', command: 'node "/home/u/.cairn/bin/cairn-capture.js" kiro-ide prompt' },
+    },
+  );
   deepStrictEqual(claudeStyleHookGroup('x'), { hooks: [{ type: 'command', command: 'x', timeout: 10 }] });
   const agent = kiroCairnAgent('/home/u/.kiro', 'p', 's');
   deepStrictEqual(agent.hooks, { userPromptSubmit: [{ command: 'p' }], stop: [{ command: 's' }] });

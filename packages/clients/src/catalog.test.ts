@@ -41,7 +41,16 @@ export function userFacingTexts(): { where: string; text: string }[] {
 }
 
 /** Phrases from the spec's own vocabulary that must never reach a user. */
-export const INTERNAL_PHRASES = [/spec part/i, /\bspec\b/i, /rule \d/i, /second desktop coding client/i, /IDE and CLI pair/i, /pair of one vendor/i, /chat desktop client/i, /code-editor desktop client/i];
+export const INTERNAL_PHRASES = [
+  /spec part/i,
+  /\bspec\b/i,
+  /rule \d/i,
+  /second desktop coding client/i,
+  /IDE and CLI pair/i,
+  /pair of one vendor/i,
+  /chat desktop client/i,
+  /code-editor desktop client/i,
+];
 
 test('no user-facing catalog text quotes the spec or its internal names', () => {
   const texts = userFacingTexts();
@@ -52,7 +61,10 @@ test('no user-facing catalog text quotes the spec or its internal names', () => 
 test('each file-based client\'s steps name the fields its entry really has (Gemini CLI "type", Windsurf "serverUrl")', () => {
   for (const c of Object.values(CLIENTS)) {
     if (c.format === 'toml' || c.id === 'claude-desktop' || c.id === 'claude-code') continue;
-    for (const [method, key] of [['oauth', undefined], ['manual', '<API_KEY>']] as const) {
+    for (const [method, key] of [
+      ['oauth', undefined],
+      ['manual', '<API_KEY>'],
+    ] as const) {
       const info = c.methods[method];
       if (!info.supported) continue;
       const text = info.steps(ctx).join(' ');
@@ -84,7 +96,11 @@ test('classifyEntry tells current, OAuth and legacy entries apart and recovers t
   deepStrictEqual(classifyEntry({ url: URL, headers: { API_KEY: 'cairn_tkn_old' } }), { method: 'api-key', bridge: false, legacy: true, url: URL, apiKey: 'cairn_tkn_old' });
   deepStrictEqual(classifyEntry(bridgeEntry(URL, 'cairn_tkn_k')), { method: 'api-key', bridge: true, legacy: false, url: URL, apiKey: 'cairn_tkn_k' });
   deepStrictEqual(classifyEntry({ command: 'npx', args: ['-y', 'mcp-remote', URL, '--allow-http'], env: { API_KEY: 'cairn_tkn_old' } }), {
-    method: 'api-key', bridge: true, legacy: true, url: URL, apiKey: 'cairn_tkn_old',
+    method: 'api-key',
+    bridge: true,
+    legacy: true,
+    url: URL,
+    apiKey: 'cairn_tkn_old',
   });
   deepStrictEqual(classifyEntry({ url: URL, bearer_token_env_var: 'CAIRN_MCP_TOKEN' }), { method: 'api-key', bridge: false, legacy: false, url: URL });
   equal(classifyEntry({ command: 'node', args: ['server.js'] }), undefined);

@@ -1,7 +1,7 @@
 import type { ClientId } from './client-ids.js';
 import { claudeMcpAddCommand } from './commands.js';
 import { CODEX_TOKEN_ENV, INSTALLER_USER_AGENT, VERIFICATION_PROMPT } from './constants.js';
-import { type McpEntry, bridgeEntry, codexEntry, headerEntry, oauthEntry, typedHttpEntry, windsurfEntry } from './entries.js';
+import { bridgeEntry, codexEntry, headerEntry, type McpEntry, oauthEntry, typedHttpEntry, windsurfEntry } from './entries.js';
 
 /** How a client is connected. */
 export type Method = 'automated' | 'oauth' | 'manual';
@@ -52,7 +52,10 @@ export function entryFieldsText(entry: McpEntry): string {
 /** The Manual step of a file-based client, derived from the entry it writes so the text and the snippet agree. */
 const manualFile = (containerKey: string, entry: ClientInfo['entry']): MethodInfo => ({
   supported: true,
-  steps: ({ configPath, serverName }) => [`Open ${configPath} and add under ${containerKey} the entry "${serverName}" with ${entryFieldsText(entry('<mcp_url>', '<API_KEY>'))} and the headers ${headersText}.`, verify],
+  steps: ({ configPath, serverName }) => [
+    `Open ${configPath} and add under ${containerKey} the entry "${serverName}" with ${entryFieldsText(entry('<mcp_url>', '<API_KEY>'))} and the headers ${headersText}.`,
+    verify,
+  ],
 });
 /** The OAuth step of a file-based client: its url-only entry, exactly as the snippet shows it. */
 const oauthFile = (containerKey: string, entry: ClientInfo['entry'], then = 'Complete the browser sign-in.'): MethodInfo => ({
@@ -124,7 +127,14 @@ export const CLIENTS: Readonly<Record<ClientId, ClientInfo>> = {
     oauthCallback: 'loopback',
     methods: {
       automated: automated('codex'),
-      oauth: { supported: true, steps: ({ mcpUrl }) => [`Settings > MCP servers > Add server > Streamable HTTP; URL ${mcpUrl}; leave the Bearer token field empty.`, 'Press Authenticate beside the server and complete the browser sign-in.', verify] },
+      oauth: {
+        supported: true,
+        steps: ({ mcpUrl }) => [
+          `Settings > MCP servers > Add server > Streamable HTTP; URL ${mcpUrl}; leave the Bearer token field empty.`,
+          'Press Authenticate beside the server and complete the browser sign-in.',
+          verify,
+        ],
+      },
       manual: {
         supported: true,
         steps: ({ mcpUrl }) => [
@@ -142,7 +152,11 @@ export const CLIENTS: Readonly<Record<ClientId, ClientInfo>> = {
   kiro: jsonClient('kiro', 'Kiro (IDE and CLI)', 'Code editor and command-line agent', (url, key) => (key === undefined ? oauthEntry(url) : headerEntry(url, key)), {
     oauthCallback: 'loopback',
     // Automatic mode is Kiro's default, and its skills and capture hooks send the key: the installer always writes one.
-    installerOAuth: { supported: false, reason: 'Kiro: the installer sets Kiro up with an API key, which its skills and capture hooks use too. To sign in with OAuth instead, add the url-only entry yourself (Connect > OAuth in the portal).' },
+    installerOAuth: {
+      supported: false,
+      reason:
+        'Kiro: the installer sets Kiro up with an API key, which its skills and capture hooks use too. To sign in with OAuth instead, add the url-only entry yourself (Connect > OAuth in the portal).',
+    },
     methods: {
       automated: automated('kiro'),
       oauth: oauthFile('mcpServers', oauthEntry, 'Kiro opens your browser: complete the sign-in.'),

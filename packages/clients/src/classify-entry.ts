@@ -12,8 +12,7 @@ export interface EntryInfo {
   apiKey?: string;
 }
 
-const record = (value: unknown): Record<string, unknown> | undefined =>
-  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+const record = (value: unknown): Record<string, unknown> | undefined => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined);
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 const stripBearer = (value: string): string => value.replace(/^Bearer\s+/i, '');
 

@@ -1,5 +1,5 @@
-import { CODEX_TOKEN_ENV, INSTALLER_USER_AGENT } from './constants.js';
 import { MARKETPLACE_NAME, PLUGIN_ID } from './automatic.js';
+import { CODEX_TOKEN_ENV, INSTALLER_USER_AGENT } from './constants.js';
 
 /** Arguments (after `claude`) that add the entry at user scope, as spec part 4.2 gives them; no key means OAuth. */
 export function claudeMcpAddArgs(serverName: string, mcpUrl: string, apiKey?: string): string[] {

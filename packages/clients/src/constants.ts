@@ -15,7 +15,6 @@ export const CODEX_TOKEN_ENV = 'CAIRN_MCP_TOKEN';
 /** The default name of the MCP entry in a client's configuration. */
 export const DEFAULT_SERVER_NAME = 'cairn';
 
-
 /** The prompt that verifies a connection from inside any client (spec part 4.2, rule 7). */
 export const VERIFICATION_PROMPT = 'List my Cairn datapacks.';
 

@@ -52,6 +52,9 @@ test('an address without a scheme is a problem of its own, never rebuilt by gues
   deepStrictEqual(codes('cursor', { url: noScheme, headers: { Authorization: `Bearer ${KEY}`, 'User-Agent': 'cairn-mcp-installer/1.0' } }), ['bad-url']);
   const bridge = bridgeEntry(URL, KEY) as { args: string[] };
   const diagnosis = diagnoseEntry(CLIENTS['claude-desktop'], { ...bridge, args: bridge.args.map((a) => (a === URL ? noScheme : a)) });
-  deepStrictEqual(diagnosis?.problems.map((p) => p.code), ['bad-url']);
+  deepStrictEqual(
+    diagnosis?.problems.map((p) => p.code),
+    ['bad-url'],
+  );
   equal(diagnosis?.repaired, undefined);
 });

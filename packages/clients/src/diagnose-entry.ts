@@ -1,19 +1,10 @@
 import type { ClientInfo } from './catalog.js';
-import { type EntryInfo, classifyEntry } from './classify-entry.js';
+import { classifyEntry, type EntryInfo } from './classify-entry.js';
 import { BRIDGE_AUTH_ENV, BRIDGE_PACKAGE, CODEX_TOKEN_ENV, DEFAULT_SERVER_NAME, INSTALLER_USER_AGENT, KEY_PREFIX, urlProblem } from './constants.js';
-import { type McpEntry, codexEntry } from './entries.js';
+import { codexEntry, type McpEntry } from './entries.js';
 
 /** What can be wrong with an entry that points at Cairn. */
-export type EntryProblemCode =
-  | 'wrong-shape'
-  | 'missing-bearer'
-  | 'missing-user-agent'
-  | 'bridge-env-mismatch'
-  | 'bridge-header-space'
-  | 'legacy'
-  | 'missing-key'
-  | 'oauth-unsupported'
-  | 'bad-url';
+export type EntryProblemCode = 'wrong-shape' | 'missing-bearer' | 'missing-user-agent' | 'bridge-env-mismatch' | 'bridge-header-space' | 'legacy' | 'missing-key' | 'oauth-unsupported' | 'bad-url';
 
 /** One problem of an entry: what is wrong and how to put it right. */
 export interface EntryProblem {
@@ -37,8 +28,7 @@ const USER_AGENT_OK = /^cairn-mcp-installer\/1\.\d+/;
 const SHAPE_KEYS = new Set(['url', 'serverUrl', 'httpUrl', 'type', 'headers', 'http_headers', 'command', 'args', 'env', 'bearer_token_env_var']);
 const AUTH_HEADERS = new Set(['authorization', 'user-agent', 'api_key']);
 
-const record = (value: unknown): Record<string, unknown> | undefined =>
-  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+const record = (value: unknown): Record<string, unknown> | undefined => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined);
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((a): a is string => typeof a === 'string') : []);
 const header = (headers: Record<string, unknown>, name: string): string | undefined => {
   const found = Object.keys(headers).find((k) => k.toLowerCase() === name);
@@ -76,7 +66,14 @@ export function diagnoseEntry(client: ClientInfo, value: unknown): EntryDiagnosi
 }
 
 function bridgeProblems(entry: Record<string, unknown>, info: EntryInfo): EntryProblem[] {
-  if (info.legacy) return [{ code: 'legacy', problem: 'older bridge entry (--allow-http, key in env API_KEY)', fix: `rewrite as ${BRIDGE_PACKAGE} with --header Authorization:\${${BRIDGE_AUTH_ENV}} and env ${BRIDGE_AUTH_ENV}` }];
+  if (info.legacy)
+    return [
+      {
+        code: 'legacy',
+        problem: 'older bridge entry (--allow-http, key in env API_KEY)',
+        fix: `rewrite as ${BRIDGE_PACKAGE} with --header Authorization:\${${BRIDGE_AUTH_ENV}} and env ${BRIDGE_AUTH_ENV}`,
+      },
+    ];
   const problems: EntryProblem[] = [];
   const args = strings(entry.args);
   const env = record(entry.env) ?? {};
@@ -85,7 +82,11 @@ function bridgeProblems(entry: Record<string, unknown>, info: EntryInfo): EntryP
   if (!args.includes(BRIDGE_PACKAGE)) problems.push({ code: 'wrong-shape', problem: `the bridge is not pinned to ${BRIDGE_PACKAGE}`, fix: `use ${BRIDGE_PACKAGE} in args` });
   const spaced = headerArgs.filter((a) => /\s/.test(a));
   if (spaced.length > 0) {
-    problems.push({ code: 'bridge-header-space', problem: `space in bridge header arg ${spaced.map((a) => JSON.stringify(a)).join(', ')} (some clients split it)`, fix: `write it without spaces: "Authorization:\${${BRIDGE_AUTH_ENV}}"; the space of "Bearer <key>" lives in env` });
+    problems.push({
+      code: 'bridge-header-space',
+      problem: `space in bridge header arg ${spaced.map((a) => JSON.stringify(a)).join(', ')} (some clients split it)`,
+      fix: `write it without spaces: "Authorization:\${${BRIDGE_AUTH_ENV}}"; the space of "Bearer <key>" lives in env`,
+    });
   }
   if (info.method === 'api-key' && auth === undefined) {
     problems.push({ code: 'wrong-shape', problem: 'no --header Authorization argument: the bridge sends no key', fix: `add --header Authorization:\${${BRIDGE_AUTH_ENV}} to args` });
@@ -101,11 +102,16 @@ function bridgeProblems(entry: Record<string, unknown>, info: EntryInfo): EntryP
     });
   } else if (auth !== undefined) {
     const value = auth.replace(/^[^:]*:\s*/, '').replace(/\$\{(\w+)\}/g, (_, name: string) => String(env[name]));
-    if (!/^Bearer\s/i.test(value) && value.trim() !== '') problems.push({ code: 'missing-bearer', problem: 'the Authorization value lacks the "Bearer " prefix', fix: `set env.${BRIDGE_AUTH_ENV} to "Bearer <key>"` });
+    if (!/^Bearer\s/i.test(value) && value.trim() !== '')
+      problems.push({ code: 'missing-bearer', problem: 'the Authorization value lacks the "Bearer " prefix', fix: `set env.${BRIDGE_AUTH_ENV} to "Bearer <key>"` });
   }
   const userAgent = headerArgs.find((a) => /^user-agent\s*:/i.test(a));
   if (info.method === 'api-key' && !USER_AGENT_OK.test(userAgent?.replace(/^[^:]*:\s*/, '') ?? '')) {
-    problems.push({ code: 'missing-user-agent', problem: `no --header User-Agent:${INSTALLER_USER_AGENT} argument (Cairn refuses a key without it)`, fix: `add --header User-Agent:${INSTALLER_USER_AGENT} to args` });
+    problems.push({
+      code: 'missing-user-agent',
+      problem: `no --header User-Agent:${INSTALLER_USER_AGENT} argument (Cairn refuses a key without it)`,
+      fix: `add --header User-Agent:${INSTALLER_USER_AGENT} to args`,
+    });
   }
   return problems;
 }
@@ -132,7 +138,11 @@ function directProblems(client: ClientInfo, entry: Record<string, unknown>, info
     }
     const userAgent = header(headers, 'user-agent');
     if (!USER_AGENT_OK.test(userAgent ?? '')) {
-      problems.push({ code: 'missing-user-agent', problem: `no "User-Agent: ${INSTALLER_USER_AGENT}" header${userAgent ? ` (it is "${userAgent}")` : ''}; Cairn refuses a key without it`, fix: `add "User-Agent": "${INSTALLER_USER_AGENT}"` });
+      problems.push({
+        code: 'missing-user-agent',
+        problem: `no "User-Agent: ${INSTALLER_USER_AGENT}" header${userAgent ? ` (it is "${userAgent}")` : ''}; Cairn refuses a key without it`,
+        fix: `add "User-Agent": "${INSTALLER_USER_AGENT}"`,
+      });
     }
   }
   if (client.id !== 'claude-desktop' && info.url !== undefined) {
@@ -140,7 +150,11 @@ function directProblems(client: ClientInfo, entry: Record<string, unknown>, info
     const urlKey = 'serverUrl' in expected ? 'serverUrl' : 'url';
     if (entry[urlKey] === undefined) problems.push({ code: 'wrong-shape', problem: `the address is not under "${urlKey}", which ${client.displayName} reads`, fix: `move it to "${urlKey}"` });
     if (expected.type !== undefined && entry.type !== expected.type) {
-      problems.push({ code: 'wrong-shape', problem: `no "type": "${String(expected.type)}" (${client.displayName} skips or misreads the entry without it)`, fix: `add "type": "${String(expected.type)}"` });
+      problems.push({
+        code: 'wrong-shape',
+        problem: `no "type": "${String(expected.type)}" (${client.displayName} skips or misreads the entry without it)`,
+        fix: `add "type": "${String(expected.type)}"`,
+      });
     }
   }
   return problems;

@@ -46,12 +46,21 @@ test('per-client entries, API key and OAuth', () => {
       },
       { url: URL },
     ],
-    'claude-code': [{ type: 'http', url: URL, headers }, { type: 'http', url: URL }],
+    'claude-code': [
+      { type: 'http', url: URL, headers },
+      { type: 'http', url: URL },
+    ],
     cursor: [{ url: URL, headers }, { url: URL }],
-    vscode: [{ type: 'http', url: URL, headers }, { type: 'http', url: URL }],
+    vscode: [
+      { type: 'http', url: URL, headers },
+      { type: 'http', url: URL },
+    ],
     codex: [{ url: URL, bearer_token_env_var: 'CAIRN_MCP_TOKEN', http_headers: { 'User-Agent': 'cairn-mcp-installer/1.0' } }, { url: URL }],
     kiro: [{ url: URL, headers }, { url: URL }],
-    'gemini-cli': [{ type: 'http', url: URL, headers }, { type: 'http', url: URL }],
+    'gemini-cli': [
+      { type: 'http', url: URL, headers },
+      { type: 'http', url: URL },
+    ],
     windsurf: [{ serverUrl: URL, headers }, { serverUrl: URL }],
   };
   deepStrictEqual(Object.keys(CLIENTS).sort(), Object.keys(expected).sort());
@@ -75,8 +84,18 @@ test('codex TOML table, exactly as Codex reads it', () => {
 
 test('claude mcp add: user scope, http transport, headers with a space after the colon', () => {
   deepStrictEqual(claudeMcpAddArgs('cairn', URL, KEY), [
-    'mcp', 'add', '--scope', 'user', '--transport', 'http', 'cairn', URL,
-    '--header', 'Authorization: Bearer cairn_tkn_abc123', '--header', 'User-Agent: cairn-mcp-installer/1.0',
+    'mcp',
+    'add',
+    '--scope',
+    'user',
+    '--transport',
+    'http',
+    'cairn',
+    URL,
+    '--header',
+    'Authorization: Bearer cairn_tkn_abc123',
+    '--header',
+    'User-Agent: cairn-mcp-installer/1.0',
   ]);
   equal(
     claudeMcpAddCommand('cairn', URL, KEY),

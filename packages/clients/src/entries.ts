@@ -20,17 +20,7 @@ export function oauthEntry(mcpUrl: string): McpEntry {
 
 /** The bridge arguments in the exact order of spec part 2; the key never appears here, only `${AUTH_HEADER}`. */
 export function bridgeArgs(mcpUrl: string): string[] {
-  return [
-    '-y',
-    BRIDGE_PACKAGE,
-    mcpUrl,
-    '--transport',
-    'http-only',
-    '--header',
-    `Authorization:\${${BRIDGE_AUTH_ENV}}`,
-    '--header',
-    `User-Agent:${INSTALLER_USER_AGENT}`,
-  ];
+  return ['-y', BRIDGE_PACKAGE, mcpUrl, '--transport', 'http-only', '--header', `Authorization:\${${BRIDGE_AUTH_ENV}}`, '--header', `User-Agent:${INSTALLER_USER_AGENT}`];
 }
 
 /** Bridge-based entry for the chat desktop client: `npx` + bridge args, the key only in `env.AUTH_HEADER`. */

@@ -1,23 +1,23 @@
-export { CLIENT_ALIASES, CLIENT_IDS, type ClientId, resolveClientId } from './client-ids.js';
 export {
-  AUTOMATIC,
   AUTO_FLAG,
+  AUTOMATIC,
   type AutomaticInfo,
   type CaptureClientId,
   type CaptureEvent,
-  MARKETPLACE_NAME,
-  type MarketplaceSource,
-  PLUGIN_ID,
   captureCommand,
   claudeStyleHookGroup,
   kiroCairnAgent,
   kiroCliHookEntry,
   kiroIdePromptHook,
+  MARKETPLACE_NAME,
+  type MarketplaceSource,
   marketplaceSource,
+  PLUGIN_ID,
 } from './automatic.js';
 export { type AutomaticPaths, automaticPaths } from './automatic-paths.js';
-export { CLIENTS, type ClientInfo, type Method, type MethodInfo, type StepContext, clientInfo } from './catalog.js';
-export { type EntryInfo, classifyEntry } from './classify-entry.js';
+export { CLIENTS, type ClientInfo, clientInfo, type Method, type MethodInfo, type StepContext } from './catalog.js';
+export { classifyEntry, type EntryInfo } from './classify-entry.js';
+export { CLIENT_ALIASES, CLIENT_IDS, type ClientId, resolveClientId } from './client-ids.js';
 export {
   claudeMcpAddArgs,
   claudeMcpAddCommand,
@@ -26,8 +26,7 @@ export {
   codexTokenCommand,
   shellCommand,
 } from './commands.js';
-export { type PathContext, configPath, configPaths } from './config-paths.js';
-export { type EntryDiagnosis, type EntryProblem, type EntryProblemCode, diagnoseEntry, looksLikeCairn } from './diagnose-entry.js';
+export { configPath, configPaths, type PathContext } from './config-paths.js';
 export {
   BRIDGE_AUTH_ENV,
   BRIDGE_PACKAGE,
@@ -35,18 +34,19 @@ export {
   DEFAULT_SERVER_NAME,
   INSTALLER_USER_AGENT,
   KEY_PREFIX,
-  VERIFICATION_PROMPT,
   mcpUrlFor,
   urlProblem,
+  VERIFICATION_PROMPT,
 } from './constants.js';
+export { diagnoseEntry, type EntryDiagnosis, type EntryProblem, type EntryProblemCode, looksLikeCairn } from './diagnose-entry.js';
 export {
-  type McpEntry,
   apiKeyHeaders,
   bridgeArgs,
   bridgeEntry,
   codexEntry,
   codexTomlTable,
   headerEntry,
+  type McpEntry,
   oauthEntry,
   typedHttpEntry,
   windsurfEntry,

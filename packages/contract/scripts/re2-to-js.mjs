@@ -86,7 +86,10 @@ function readClass(src, i, ci) {
       parts.push(`${classChar(a.ch)}-${classChar(b.ch)}`);
       if (ci) {
         // Case-fold the letters the range covers, as RE2's (?i) does.
-        for (const [lo, hi, shift] of [['a', 'z', -32], ['A', 'Z', 32]]) {
+        for (const [lo, hi, shift] of [
+          ['a', 'z', -32],
+          ['A', 'Z', 32],
+        ]) {
           const from = Math.max(a.ch.charCodeAt(0), lo.charCodeAt(0));
           const to = Math.min(b.ch.charCodeAt(0), hi.charCodeAt(0));
           if (from <= to) extra.push(`${String.fromCharCode(from + shift)}-${String.fromCharCode(to + shift)}`);

@@ -8,7 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { parse } from '@decimalturn/toml-patch';
-import { Untranslatable, linearize, translate } from './re2-to-js.mjs';
+import { linearize, translate, Untranslatable } from './re2-to-js.mjs';
 
 const [source, ref = 'HEAD'] = process.argv.slice(2);
 if (!source) {

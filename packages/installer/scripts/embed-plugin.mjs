@@ -8,7 +8,9 @@ const out = new URL('../src/automatic/plugin-files.generated.ts', import.meta.ur
 
 /** The embedded files, by path inside plugins/cairn/, in a stable order. */
 export function pluginFileNames() {
-  const skills = readdirSync(join(plugin, 'skills'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => `skills/${d.name}/SKILL.md`);
+  const skills = readdirSync(join(plugin, 'skills'), { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => `skills/${d.name}/SKILL.md`);
   return [...skills.sort(), 'steering/cairn.md', 'hooks/cairn-capture.js'];
 }
 

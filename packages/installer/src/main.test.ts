@@ -1,7 +1,7 @@
 import { equal, match } from 'node:assert/strict';
 import { test } from 'node:test';
-import { tempMachine } from './testing/temp-machine.js';
 import { main } from './main.js';
+import { tempMachine } from './testing/temp-machine.js';
 
 test('Node older than 20.18.1: names the found and needed versions, exits non-zero', async () => {
   const m = tempMachine();

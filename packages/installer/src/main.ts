@@ -1,11 +1,11 @@
-import { ConfigParseError, InstallerError } from './files/config-error.js';
-import type { Machine } from './install/context.js';
-import { runDoctor } from './doctor/run-doctor.js';
-import { runInstall } from './install/run-install.js';
-import { runUninstall } from './install/run-uninstall.js';
 import { HELP, INSTALLER_VERSION } from './cli/help.js';
 import { nodeTooOld } from './cli/node-version.js';
 import { parseCommandLine } from './cli/parse-args.js';
+import { runDoctor } from './doctor/run-doctor.js';
+import { ConfigParseError, InstallerError } from './files/config-error.js';
+import type { Machine } from './install/context.js';
+import { runInstall } from './install/run-install.js';
+import { runUninstall } from './install/run-uninstall.js';
 
 /** Runs the installer for one command line; returns the exit code. Errors are printed, never thrown. */
 export async function main(argv: string[], machine: Machine, nodeVersion = process.version, err: (line: string) => unknown = (line) => process.stderr.write(`${line}\n`)): Promise<number> {

@@ -1,11 +1,11 @@
 import { useCallback, useEffect, useState } from 'react';
 import { api, messageOf, setUnauthorizedHandler } from './api/client.js';
 import type { Me, PortalConfig } from './api/types.js';
+import { isOAuthSignIn, resumeAuthorizeUrl } from './oauth/oauth-query.js';
 import { ApiKeysPage } from './pages/api-keys.js';
 import { AuthPage } from './pages/auth-page.js';
 import { ConnectedAppsPage } from './pages/connected-apps.js';
 import { ConsentPage } from './pages/consent-page.js';
-import { isOAuthSignIn, resumeAuthorizeUrl } from './oauth/oauth-query.js';
 import { DatapackPage } from './pages/datapack-page.js';
 import { DatapacksPage } from './pages/datapacks-page.js';
 import { OrganizationPage } from './pages/organization-page.js';
@@ -64,23 +64,43 @@ export function App() {
     document.title = `${titleFor(path)} · Cairn`;
   }, [path]);
 
-  if (state.kind === 'loading') return <Shell><Loading what="Cairn" /></Shell>;
-  if (state.kind === 'error') return <Shell><ErrorNotice message={state.message} onRetry={() => void load()} /></Shell>;
+  if (state.kind === 'loading')
+    return (
+      <Shell>
+        <Loading what="Cairn" />
+      </Shell>
+    );
+  if (state.kind === 'error')
+    return (
+      <Shell>
+        <ErrorNotice message={state.message} onRetry={() => void load()} />
+      </Shell>
+    );
   if (state.kind === 'signed-out') {
     return (
       <Shell>
-        <AuthPage mode={path === '/signup' ? 'signup' : 'signin'} config={state.config} invite={query.get('invite') ?? undefined} oauth={path === '/signin' && isOAuthSignIn(query) ? query : undefined} onSignedIn={load} />
+        <AuthPage
+          mode={path === '/signup' ? 'signup' : 'signin'}
+          config={state.config}
+          invite={query.get('invite') ?? undefined}
+          oauth={path === '/signin' && isOAuthSignIn(query) ? query : undefined}
+          onSignedIn={load}
+        />
       </Shell>
     );
   }
   const session = { me: state.me, config: state.config, refresh: load };
   return (
     <SessionContext.Provider value={session}>
-      <Shell me={state.me} path={path} onSignOut={async () => {
-        await api('POST', '/api/auth/sign-out', {}).catch(() => undefined);
-        setState({ kind: 'signed-out', config: state.config });
-        navigate('/signin', { replace: true });
-      }}>
+      <Shell
+        me={state.me}
+        path={path}
+        onSignOut={async () => {
+          await api('POST', '/api/auth/sign-out', {}).catch(() => undefined);
+          setState({ kind: 'signed-out', config: state.config });
+          navigate('/signin', { replace: true });
+        }}
+      >
         <Routes path={path} query={query} />
       </Shell>
     </SessionContext.Provider>

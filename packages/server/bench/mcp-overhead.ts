@@ -213,7 +213,13 @@ function mcpTargets(cairn: Child, options: Options): Target[] {
 function checkMcpResponse(status: number, contentType: string, text: string, check: (result: any) => string | undefined): string | undefined {
   if (status !== 200) return `status ${status}: ${text.slice(0, 500)}`;
   // The stateless handler may answer as JSON or as one SSE event; accept both.
-  const json = contentType.includes('text/event-stream') ? text.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5)).pop() : text;
+  const json = contentType.includes('text/event-stream')
+    ? text
+        .split('\n')
+        .filter((l) => l.startsWith('data:'))
+        .map((l) => l.slice(5))
+        .pop()
+    : text;
   const message = JSON.parse(json ?? 'null');
   if (!message?.result) return `not a JSON-RPC result: ${text.slice(0, 500)}`;
   if (message.result.isError) return `tool error: ${JSON.stringify(message.result.content).slice(0, 500)}`;
@@ -328,8 +334,14 @@ async function profileTarget(cairn: Child, target: Target, options: Options): Pr
 function printTable(rows: Row[]): void {
   const header = ['target', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'req/s ×slower', 'p50 ×slower'];
   const lines = rows.map((r) => [
-    r.target, String(r.reqPerSec), r.p50Ms.toFixed(2), r.p99Ms.toFixed(2), String(r.non2xx),
-    String(r.errors + r.timeouts + r.mismatches), r.reqPerSecSlowdown.toFixed(2), r.p50Slowdown.toFixed(2),
+    r.target,
+    String(r.reqPerSec),
+    r.p50Ms.toFixed(2),
+    r.p99Ms.toFixed(2),
+    String(r.non2xx),
+    String(r.errors + r.timeouts + r.mismatches),
+    r.reqPerSecSlowdown.toFixed(2),
+    r.p50Slowdown.toFixed(2),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   for (const line of [header, ...lines]) console.log(line.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  '));
@@ -370,11 +382,23 @@ async function main(): Promise<void> {
     const profile = profiled && (await profileTarget(cairn, profiled, options));
 
     const meta = {
-      date: new Date().toISOString(), node: process.version, cpus: availableParallelism(), loadavgBefore: startLoad, loadavgAfter: loadavg(),
-      backend: options.backend, durationSeconds: options.duration, warmupSeconds: options.warmup, connections: options.connections,
-      rounds: options.rounds, seeded: seed, query: options.query, argv: process.argv.slice(2),
+      date: new Date().toISOString(),
+      node: process.version,
+      cpus: availableParallelism(),
+      loadavgBefore: startLoad,
+      loadavgAfter: loadavg(),
+      backend: options.backend,
+      durationSeconds: options.duration,
+      warmupSeconds: options.warmup,
+      connections: options.connections,
+      rounds: options.rounds,
+      seeded: seed,
+      query: options.query,
+      argv: process.argv.slice(2),
     };
-    console.log(`\nCairn MCP overhead — ${options.backend}, ${seed.created} entries, ${options.connections} connections, ${options.duration}s × ${options.rounds} round(s), node ${process.version}, ${meta.cpus} CPUs, load ${startLoad.map((l) => l.toFixed(2)).join(' ')}`);
+    console.log(
+      `\nCairn MCP overhead — ${options.backend}, ${seed.created} entries, ${options.connections} connections, ${options.duration}s × ${options.rounds} round(s), node ${process.version}, ${meta.cpus} CPUs, load ${startLoad.map((l) => l.toFixed(2)).join(' ')}`,
+    );
     printTable(rows);
     console.log(verdict(rows));
     if (profile) printProfile(profiled.name, profile, options.profileOut);

@@ -59,13 +59,23 @@ function parseOptions(): Options {
   if (backend !== 'sqlite' && backend !== 'postgres') throw new Error(`--backend must be sqlite or postgres, not ${backend}`);
   const databaseUrl = values['database-url'] ?? (backend === 'postgres' ? process.env.CAIRN_TEST_DATABASE_URL : undefined);
   if (backend === 'postgres' && !databaseUrl) throw new Error('--backend postgres needs --database-url <postgres server url> (a throwaway database is created on it)');
-  const sizes = values.scale.split(',').map(parseSize).sort((a, b) => a - b);
+  const sizes = values.scale
+    .split(',')
+    .map(parseSize)
+    .sort((a, b) => a - b);
   // npm runs workspace scripts in the workspace folder; a relative path means the caller's folder.
   const base = process.env.INIT_CWD ?? process.cwd();
   return {
-    sizes, backend, databaseUrl, entries: Number(values.entries), searches: Number(values.searches), duration: Number(values.duration),
-    connections: Number(values.connections), perTenant: Number(values['per-tenant']),
-    dataPath: isAbsolute(values.data) ? values.data : resolve(base, values.data), json: values.json,
+    sizes,
+    backend,
+    databaseUrl,
+    entries: Number(values.entries),
+    searches: Number(values.searches),
+    duration: Number(values.duration),
+    connections: Number(values.connections),
+    perTenant: Number(values['per-tenant']),
+    dataPath: isAbsolute(values.data) ? values.data : resolve(base, values.data),
+    json: values.json,
   };
 }
 
@@ -108,8 +118,11 @@ function searchBody(query: string): string {
 
 function headers(key: string): Record<string, string> {
   return {
-    'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'mcp-protocol-version': PROTOCOL_VERSION,
-    Authorization: `Bearer ${key}`, 'User-Agent': INSTALLER_USER_AGENT,
+    'Content-Type': 'application/json',
+    Accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': PROTOCOL_VERSION,
+    Authorization: `Bearer ${key}`,
+    'User-Agent': INSTALLER_USER_AGENT,
   };
 }
 
@@ -128,7 +141,12 @@ async function sequential(child: Child, questions: string[], count: number): Pro
 
 async function underLoad(child: Child, query: string, options: Options): Promise<{ reqPerSec: number; loadP99Ms: number; failures: number }> {
   const result = await autocannon({
-    url: child.url, method: 'POST', headers: headers(child.key), body: searchBody(query), connections: options.connections, duration: options.duration,
+    url: child.url,
+    method: 'POST',
+    headers: headers(child.key),
+    body: searchBody(query),
+    connections: options.connections,
+    duration: options.duration,
     verifyBody: (body: string) => body.includes('"result"') && !body.includes('"isError":true'),
   });
   return { reqPerSec: Math.round(result.requests.average), loadP99Ms: result.latency.p99, failures: result.non2xx + result.errors + result.timeouts + result.mismatches };
@@ -158,17 +176,37 @@ async function main(): Promise<void> {
       const latencies = await sequential(child, questions, options.searches);
       process.stderr.write(`  ${options.connections} connections for ${options.duration}s …\n`);
       const load = await underLoad(child, questions[0]!, options);
-      rows.push({ entries: grown.total, userEntries: child.created, p50Ms: percentile(latencies, 0.5), p95Ms: percentile(latencies, 0.95), p99Ms: percentile(latencies, 0.99), ...load, seedSeconds: grown.seconds, rssMbAfterSeed: grown.rssMb });
+      rows.push({
+        entries: grown.total,
+        userEntries: child.created,
+        p50Ms: percentile(latencies, 0.5),
+        p95Ms: percentile(latencies, 0.95),
+        p99Ms: percentile(latencies, 0.99),
+        ...load,
+        seedSeconds: grown.seconds,
+        rssMbAfterSeed: grown.rssMb,
+      });
     }
   } finally {
     child.process.send({ type: 'close' } satisfies ParentMessage);
   }
-  const meta = { date: new Date().toISOString(), backend: options.backend, node: process.version, cpus: availableParallelism(), loadavg: loadavg().map((l) => Math.round(l * 100) / 100), searches: options.searches, connections: options.connections, durationSeconds: options.duration };
+  const meta = {
+    date: new Date().toISOString(),
+    backend: options.backend,
+    node: process.version,
+    cpus: availableParallelism(),
+    loadavg: loadavg().map((l) => Math.round(l * 100) / 100),
+    searches: options.searches,
+    connections: options.connections,
+    durationSeconds: options.duration,
+  };
   if (options.json) {
     console.log(JSON.stringify({ meta, rows }, null, 2));
     return;
   }
-  console.log(`\nOne user's MCP search (${child.created} entries of their own) as other tenants fill the database — ${options.backend}, ${options.searches} sequential searches, then ${options.connections} connections × ${options.duration}s; load ${meta.loadavg.join(' ')}`);
+  console.log(
+    `\nOne user's MCP search (${child.created} entries of their own) as other tenants fill the database — ${options.backend}, ${options.searches} sequential searches, then ${options.connections} connections × ${options.duration}s; load ${meta.loadavg.join(' ')}`,
+  );
   const header = ['entries in db', 'p50 ms', 'p95 ms', 'p99 ms', 'req/s', 'load p99 ms', 'failures'];
   const lines = rows.map((r) => [String(r.entries), r.p50Ms.toFixed(1), r.p95Ms.toFixed(1), r.p99Ms.toFixed(1), String(r.reqPerSec), String(r.loadP99Ms), String(r.failures)]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));

@@ -48,13 +48,30 @@ export async function seedOthers(store: KyselyStore, total: number, turns: Other
       const content = `${turn.content} (${done + i})`;
       const stamp = new Date(at + (done + i) * 1000).toISOString();
       return {
-        id: `ent_bench_${count + done + i}`, datapack_id: packId, kind: 'conversation', title: turn.title, content, tags: '[]',
-        content_hash: contentHash(turn.title, content), version: 1, created_by: owner, created_client: null, created_at: stamp,
-        updated_by: owner, updated_client: null, updated_at: stamp, deleted_at: null,
+        id: `ent_bench_${count + done + i}`,
+        datapack_id: packId,
+        kind: 'conversation',
+        title: turn.title,
+        content,
+        tags: '[]',
+        content_hash: contentHash(turn.title, content),
+        version: 1,
+        created_by: owner,
+        created_client: null,
+        created_at: stamp,
+        updated_by: owner,
+        updated_client: null,
+        updated_at: stamp,
+        deleted_at: null,
       };
     });
     if (store.dialect === 'sqlite') insertSqlite(store as SqliteStore, rows);
-    else for (let i = 0; i < rows.length; i += PG_ROWS_PER_INSERT) await store.db.insertInto('entry').values(rows.slice(i, i + PG_ROWS_PER_INSERT)).execute();
+    else
+      for (let i = 0; i < rows.length; i += PG_ROWS_PER_INSERT)
+        await store.db
+          .insertInto('entry')
+          .values(rows.slice(i, i + PG_ROWS_PER_INSERT))
+          .execute();
     done += n;
     progress(done, goal);
   }

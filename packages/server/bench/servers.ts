@@ -16,8 +16,8 @@ import { loadAccess } from '../src/domain/access.js';
 import { listDatapacks } from '../src/domain/datapacks.js';
 import { saveEntry } from '../src/domain/entries.js';
 import type { Cairn } from '../src/runtime/open-cairn.js';
-import { startTestCairn } from '../src/testing/test-cairn.js';
 import { createTenant } from '../src/testing/tenants.js';
+import { startTestCairn } from '../src/testing/test-cairn.js';
 import { seedOthers } from './seed-others.js';
 
 export interface CairnChildOptions {
@@ -55,7 +55,10 @@ function send(message: ChildMessage): Promise<void> {
 async function runBaseline(): Promise<void> {
   const app = new Hono().post('/json', (c) => c.json({ ok: true }));
   const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info) => void send({ type: 'ready', url: `http://127.0.0.1:${info.port}/json` }));
-  onParentMessage(async () => {}, () => new Promise<void>((resolve) => server.close(() => resolve())));
+  onParentMessage(
+    async () => {},
+    () => new Promise<void>((resolve) => server.close(() => resolve())),
+  );
 }
 
 async function runCairn(options: CairnChildOptions): Promise<void> {
@@ -109,9 +112,7 @@ async function seedEntries(cairn: Cairn, ownerId: string, options: CairnChildOpt
   // Small batches: sequential saves make the PostgreSQL seeding needlessly slow; unbounded ones flood the pool.
   for (let i = 0; i < turns.length && created < options.entries; i += 8) {
     const batch = turns.slice(i, Math.min(i + 8, i + options.entries - created));
-    const results = await Promise.all(
-      batch.map((turn, j) => saveEntry(cairn.domain, access, { ...turn, datapack: packs[(i + j) % packs.length]!.id })),
-    );
+    const results = await Promise.all(batch.map((turn, j) => saveEntry(cairn.domain, access, { ...turn, datapack: packs[(i + j) % packs.length]!.id })));
     for (const r of results) r.status === 'created' ? created++ : duplicates++;
   }
   if (created < options.entries) throw new Error(`only ${created} distinct entries could be seeded from ${options.dataPath} (asked for ${options.entries})`);

@@ -79,7 +79,7 @@ export async function loadLocomo(path: string): Promise<LocomoConversation[]> {
     });
     const questions = sample.qa
       .filter((q) => q.category >= 1 && q.category <= 4 && (q.evidence?.length ?? 0) > 0)
-      .map((q) => ({ question: q.question, evidence: [...new Set(q.evidence!.flatMap((e) => e.split(";")).map((e) => e.trim()))], category: q.category }));
+      .map((q) => ({ question: q.question, evidence: [...new Set(q.evidence!.flatMap((e) => e.split(';')).map((e) => e.trim()))], category: q.category }));
     return { sampleId: sample.sample_id, turns, questions };
   });
 }

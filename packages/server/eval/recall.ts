@@ -19,7 +19,7 @@ import { createApiKey } from '../src/domain/api-keys.js';
 import { callTool, connectMcpClient } from '../src/testing/mcp-client.js';
 import { startTestCairn, type TestCairn } from '../src/testing/test-cairn.js';
 import { type LocomoConversation, loadLocomo } from './locomo.js';
-import { type Answered, CATEGORY_NAMES, CUTOFFS, type RecallFigures, percentile, recallFigures, round1 } from './recall-metrics.js';
+import { type Answered, CATEGORY_NAMES, CUTOFFS, percentile, type RecallFigures, recallFigures, round1 } from './recall-metrics.js';
 
 /** Turns per capture request: the endpoint's own maximum. */
 const CAPTURE_BATCH = 50;
@@ -142,7 +142,12 @@ async function capture(cairn: TestCairn, key: string, conversation: LocomoConver
   const prefix = `${conversation.sampleId}:`;
   for (let i = 0; i < conversation.turns.length; i += CAPTURE_BATCH) {
     const turns = conversation.turns.slice(i, i + CAPTURE_BATCH).map((t) => ({
-      id: `${prefix}${t.diaId}`, role: t.role, text: t.text, client: 'locomo', sessionId: `${conversation.sampleId}-s${t.session}`, at: t.at,
+      id: `${prefix}${t.diaId}`,
+      role: t.role,
+      text: t.text,
+      client: 'locomo',
+      sessionId: `${conversation.sampleId}-s${t.session}`,
+      at: t.at,
     }));
     const response = await fetch(`${cairn.baseUrl}/api/v1/capture`, {
       method: 'POST',
@@ -161,7 +166,10 @@ function printReport(r: Report): void {
   console.log(`load: ${r.load.stored} turns in ${r.load.seconds}s through capture (${r.load.turnsPerSecond} turns/s); search p50 ${r.search.p50Ms} ms, p95 ${r.search.p95Ms} ms`);
   const header = ['', 'questions', ...CUTOFFS.map((k) => `R@${k}`), ...CUTOFFS.map((k) => `hit@${k}`)];
   const rows = [['all', r.overall] as const, ...Object.entries(r.byCategory)].map(([name, f]) => [
-    name, String(f.questions), ...CUTOFFS.map((k) => f.strict[k]!.toFixed(1)), ...CUTOFFS.map((k) => f.hit[k]!.toFixed(1)),
+    name,
+    String(f.questions),
+    ...CUTOFFS.map((k) => f.strict[k]!.toFixed(1)),
+    ...CUTOFFS.map((k) => f.hit[k]!.toFixed(1)),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   for (const line of [header, ...rows]) console.log(line.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  '));

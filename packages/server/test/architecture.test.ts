@@ -1,19 +1,11 @@
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 // The layers of ARCHITECTURE.md, lowest first. A module may import its own layer and the layers below it.
-const LAYERS: string[][] = [
-  ['errors', 'log', 'config'],
-  ['store', 'redaction'],
-  ['domain', 'auth', 'rate-limits', 'capture'],
-  ['mcp'],
-  ['http'],
-  ['runtime'],
-  ['cli'],
-];
+const LAYERS: string[][] = [['errors', 'log', 'config'], ['store', 'redaction'], ['domain', 'auth', 'rate-limits', 'capture'], ['mcp'], ['http'], ['runtime'], ['cli']];
 const SRC = fileURLToPath(new URL('../src/', import.meta.url));
 // Test support may reach anything; tests, shared test cases and fixtures are not part of the running service.
 const isTestSupport = (file: string) => /\.(test|case|fixture)\.ts$/.test(file) || file.startsWith(`testing${sep}`);

@@ -1,6 +1,6 @@
-import { CAPTURE_LIMITS } from '@cairn/contract';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { CAPTURE_LIMITS } from '@cairn/contract';
 import type { CaptureTurn } from '../turn.js';
 
 /** How the stub answers: the contract's normal path, or one of its failures. */
@@ -66,10 +66,11 @@ export async function startStubCaptureServer(apiKey = 'cairn_tkn_stubkey01234567
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   stub.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  stub.close = () => new Promise((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
+  stub.close = () =>
+    new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
   return stub;
 }
 

@@ -16,8 +16,8 @@ import { PLANTED_SECRETS, plantedSecretsText } from '@cairn/contract/testing/pla
 import { listen, stopListening } from '../../../server/src/runtime/serve.js';
 import { clientBin } from '../../../server/src/testing/client-bins.js';
 import { callTool, connectMcpClient } from '../../../server/src/testing/mcp-client.js';
-import { type TestCairn, startTestCairn } from '../../../server/src/testing/test-cairn.js';
-import { type TestTenant, createTenant } from '../../../server/src/testing/tenants.js';
+import { createTenant, type TestTenant } from '../../../server/src/testing/tenants.js';
+import { startTestCairn, type TestCairn } from '../../../server/src/testing/test-cairn.js';
 
 const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
 const CLAUDE = clientBin('claude');
@@ -84,9 +84,7 @@ function startFakeModel(toolFile: string): Promise<FakeModel> {
     const marker = /\bmark[0-9a-f]{10}\b/.exec(messages)?.[0] ?? 'no marker';
     // The CLI sends the conversation so far: a tool_result means the tool ran and the final answer is due.
     const wantsTool = messages.includes(USE_TOOL) && !messages.includes('"tool_result"');
-    const block = wantsTool
-      ? { type: 'tool_use', id: `toolu_${randomBytes(8).toString('hex')}`, name: 'Read', input: { file_path: toolFile } }
-      : { type: 'text', text: fakeAnswer(marker) };
+    const block = wantsTool ? { type: 'tool_use', id: `toolu_${randomBytes(8).toString('hex')}`, name: 'Read', input: { file_path: toolFile } } : { type: 'text', text: fakeAnswer(marker) };
     const stopReason = wantsTool ? 'tool_use' : 'end_turn';
     const message = { id: `msg_${randomBytes(8).toString('hex')}`, type: 'message', role: 'assistant', model: body.model ?? 'claude-fake', stop_sequence: null };
     const usage = { input_tokens: Math.ceil(messages.length / 4), output_tokens: 20, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
@@ -142,10 +140,18 @@ function startGitServer(root: string): Promise<{ url: string; close(): Promise<v
     const url = new URL(req.url ?? '/', 'http://x');
     const cgi = spawn('git', ['http-backend'], {
       env: {
-        PATH: process.env.PATH ?? '', GIT_PROJECT_ROOT: root, GIT_HTTP_EXPORT_ALL: '1', GIT_CONFIG_NOSYSTEM: '1', HOME: root,
-        REQUEST_METHOD: req.method ?? 'GET', PATH_INFO: url.pathname, QUERY_STRING: url.search.slice(1),
-        CONTENT_TYPE: req.headers['content-type'] ?? '', HTTP_CONTENT_ENCODING: req.headers['content-encoding'] ?? '',
-        GIT_PROTOCOL: String(req.headers['git-protocol'] ?? ''), REMOTE_ADDR: '127.0.0.1',
+        PATH: process.env.PATH ?? '',
+        GIT_PROJECT_ROOT: root,
+        GIT_HTTP_EXPORT_ALL: '1',
+        GIT_CONFIG_NOSYSTEM: '1',
+        HOME: root,
+        REQUEST_METHOD: req.method ?? 'GET',
+        PATH_INFO: url.pathname,
+        QUERY_STRING: url.search.slice(1),
+        CONTENT_TYPE: req.headers['content-type'] ?? '',
+        HTTP_CONTENT_ENCODING: req.headers['content-encoding'] ?? '',
+        GIT_PROTOCOL: String(req.headers['git-protocol'] ?? ''),
+        REMOTE_ADDR: '127.0.0.1',
       },
     });
     req.pipe(cgi.stdin);
@@ -192,7 +198,10 @@ function marketplaceRepository(dir: string): string {
   cpSync(join(REPO, 'plugins'), join(work, 'plugins'), { recursive: true });
   const git = (args: string[], cwd: string) => {
     const r = spawnSync('git', ['-c', 'user.name=Cairn Test', '-c', 'user.email=test@example.test', '-c', 'init.defaultBranch=main', ...args], {
-      cwd, env: { PATH: process.env.PATH ?? '', HOME: dir, GIT_CONFIG_NOSYSTEM: '1' }, encoding: 'utf8', timeout: 30_000,
+      cwd,
+      env: { PATH: process.env.PATH ?? '', HOME: dir, GIT_CONFIG_NOSYSTEM: '1' },
+      encoding: 'utf8',
+      timeout: 30_000,
     });
     assert.equal(r.status, 0, `git ${args.join(' ')}: ${r.stderr}`);
   };
@@ -395,11 +404,21 @@ describe('claude -p with the cairn plugin, against a real Cairn', { skip }, () =
     assert.equal(run.code, 0, explain(run));
     assert.equal(run.stdout.trim(), fakeAnswer(marker), explain(run));
     // The Read tool really ran: its result went back to the model.
-    assert.ok(model.requests.some((r) => r.messages.includes('"tool_result"') && r.messages.includes(toolResultWord)), 'the fake model never got the tool result');
+    assert.ok(
+      model.requests.some((r) => r.messages.includes('"tool_result"') && r.messages.includes(toolResultWord)),
+      'the fake model never got the tool result',
+    );
 
     const results = await search(marker);
-    assert.deepEqual(results.map((r) => r.datapack.name), ['Conversations', 'Conversations'], `${JSON.stringify(results, null, 1)}\n${explain(run)}`);
-    assert.deepEqual(results.map((r) => r.entry.kind), ['conversation', 'conversation']);
+    assert.deepEqual(
+      results.map((r) => r.datapack.name),
+      ['Conversations', 'Conversations'],
+      `${JSON.stringify(results, null, 1)}\n${explain(run)}`,
+    );
+    assert.deepEqual(
+      results.map((r) => r.entry.kind),
+      ['conversation', 'conversation'],
+    );
     const prompt = results.find((r) => r.entry.title.startsWith('Prompt'));
     const response = results.find((r) => r.entry.title.startsWith('Response'));
     assert.ok(prompt && response, `one Prompt and one Response: ${results.map((r) => r.entry.title).join(' | ')}`);
@@ -425,8 +444,15 @@ describe('claude -p with the cairn plugin, against a real Cairn', { skip }, () =
     assert.equal(down.run.code, 0, explain(down.run));
     assert.equal(down.run.stdout.trim(), fakeAnswer(down.marker), explain(down.run));
     assert.ok(down.run.ms < 20_000, `took ${down.run.ms} ms`);
-    const spooled = readFileSync(spoolFile(), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { id: string; role: string; text: string });
-    assert.deepEqual(spooled.map((t) => t.role), ['user', 'assistant'], explain(down.run));
+    const spooled = readFileSync(spoolFile(), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: string; role: string; text: string });
+    assert.deepEqual(
+      spooled.map((t) => t.role),
+      ['user', 'assistant'],
+      explain(down.run),
+    );
     for (const { kind, secret } of PLANTED_SECRETS) assert.ok(!JSON.stringify(spooled).includes(secret), `${kind} was written to the spool`);
     assert.match(captureLog(), /spooled 1 turn: unreachable/);
     assert.equal((await search(down.marker)).length, 0, 'nothing arrived while Cairn was down');
@@ -446,7 +472,11 @@ describe('claude -p with the cairn plugin, against a real Cairn', { skip }, () =
     const sent = received.slice(receivedBefore);
     for (const { id } of spooled) assert.equal(sent.filter((s) => s === id).length, 1, `spooled turn ${id} sent ${sent.filter((s) => s === id).length} times`);
     assert.equal(existsSync(spoolFile()), false, 'the spool is gone once sent');
-    assert.deepEqual(readdirSync(join(home, '.cairn')).filter((n) => n.includes('processing')), [], 'no claim is left behind');
+    assert.deepEqual(
+      readdirSync(join(home, '.cairn')).filter((n) => n.includes('processing')),
+      [],
+      'no claim is left behind',
+    );
 
     const stored = await conversationRows();
     assert.equal(stored.entries.length, 6, stored.entries.map((e) => e.title).join(' | '));

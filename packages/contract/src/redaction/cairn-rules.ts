@@ -30,7 +30,9 @@ const PATH_VALUE = /^(?:~|\.{1,2})?\/[\w./-]*$/;
 
 /** Words that follow "password is" in ordinary prose. */
 const PROSE_AFTER_PASSWORD_IS = new Set(
-  'a an the not no now still too very also and or but in on at for of to by with without being been set stored saved expired weak strong empty missing hidden changed reset secure long short same different wrong incorrect correct invalid valid required case what that this which unknown written somewhere there here please'.split(' '),
+  'a an the not no now still too very also and or but in on at for of to by with without being been set stored saved expired weak strong empty missing hidden changed reset secure long short same different wrong incorrect correct invalid valid required case what that this which unknown written somewhere there here please'.split(
+    ' ',
+  ),
 );
 
 /** Rules in priority order: when two find overlapping text, the earlier rule's id labels it. */
@@ -38,7 +40,11 @@ export const CAIRN_RULES: readonly CairnRule[] = [
   { id: 'private-key', keywords: ['private key'], pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)/ },
   { id: 'cairn-key', keywords: ['cairn_'], pattern: /\bcairn_(?:tkn|stp)_[A-Za-z0-9_-]{10,}/ },
   { id: 'jwt', keywords: ['eyj'], pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/ },
-  { id: 'aws-access-key', keywords: ['akia', 'asia', 'agpa', 'aida', 'aroa', 'anpa', 'anva', 'aipa', 'abia', 'acca'], pattern: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA|ABIA|ACCA)[A-Z0-9]{16}\b/ },
+  {
+    id: 'aws-access-key',
+    keywords: ['akia', 'asia', 'agpa', 'aida', 'aroa', 'anpa', 'anva', 'aipa', 'abia', 'acca'],
+    pattern: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA|ABIA|ACCA)[A-Z0-9]{16}\b/,
+  },
   { id: 'github-token', keywords: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_'], pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})/ },
   { id: 'gitlab-token', keywords: ['glpat-'], pattern: /\bglpat-[A-Za-z0-9_-]{20,}/ },
   { id: 'slack-webhook', keywords: ['hooks.slack.com'], pattern: /\bhttps?:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/+-]{20,}/ },
@@ -56,7 +62,13 @@ export const CAIRN_RULES: readonly CairnRule[] = [
   { id: 'azure-storage-key', keywords: ['accountkey', 'sharedaccesskey'], pattern: /\b((?:AccountKey|SharedAccessKey)\s*=\s*)([A-Za-z0-9+/]{40,100}={0,2})/i, secretGroup: 2 },
   // scheme://user:password@host and scheme://:password@host; a password may itself hold an @.
   { id: 'url-credentials', keywords: ['://'], pattern: /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:(?!\[redacted:)([^\s/]+)@(?=[^\s@/]+)/i, secretGroup: 1 },
-  { id: 'authorization-header', keywords: ['authorization'], pattern: /\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:(?:basic|bearer|token|bot|digest|apikey)\s+(?!\[redacted:)|(?!(?:basic|bearer|token|bot|digest|apikey)\b|\[redacted:))([A-Za-z0-9._~+/=:@-]{6,})/i, secretGroup: 1 },
+  {
+    id: 'authorization-header',
+    keywords: ['authorization'],
+    pattern:
+      /\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:(?:basic|bearer|token|bot|digest|apikey)\s+(?!\[redacted:)|(?!(?:basic|bearer|token|bot|digest|apikey)\b|\[redacted:))([A-Za-z0-9._~+/=:@-]{6,})/i,
+    secretGroup: 1,
+  },
   { id: 'bearer-token', keywords: ['bearer'], pattern: /\bbearer\s+(?!\[redacted:)([A-Za-z0-9._~+/=-]{16,})/i, secretGroup: 1 },
   { id: 'basic-auth', keywords: ['basic'], pattern: /\bbasic\s+([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])/i, secretGroup: 1, validate: isBasicCredential },
   {
@@ -73,10 +85,7 @@ export const CAIRN_RULES: readonly CairnRule[] = [
     keywords: ['secret', 'token', 'passw', 'pwd', 'passphrase', 'key', 'credential'],
     // NAME = "quoted, with spaces" | NAME: unquoted-to-whitespace (no ; so connection strings keep their other fields).
     // Only the end of the name is matched: a pattern for the whole name would backtrack quadratically.
-    pattern: new RegExp(
-      String.raw`${SECRET_NAME}["'\x60]?\s*(?:=|:=|=>|:)\s*(?:"([^"\n]{1,200})"|'([^'\n]{1,200})'|\x60([^\x60\n]{1,200})\x60|([^\s"'\x60;]{1,200}))`,
-      'i',
-    ),
+    pattern: new RegExp(String.raw`${SECRET_NAME}["'\x60]?\s*(?:=|:=|=>|:)\s*(?:"([^"\n]{1,200})"|'([^'\n]{1,200})'|\x60([^\x60\n]{1,200})\x60|([^\s"'\x60;]{1,200}))`, 'i'),
     generic: true,
     validate: (value) => !PLACEHOLDER.test(value) && !CODE_VALUE.test(value) && !PATH_VALUE.test(value),
   },
@@ -84,7 +93,8 @@ export const CAIRN_RULES: readonly CairnRule[] = [
     id: 'password-phrase',
     keywords: ['pass', 'pw', 'pin', 'code'],
     // "my password is X", "the wifi password was X", "pw: X", "passcode = X".
-    pattern: /\b(?:(?:my|the|our|your|his|her|their|new|old|admin|root|wifi|wi-fi)\s+(?:[\w-]+\s+)?(?:password|passphrase|passcode|pass|pw|pin)\s+(?:is|was|=|:)|\bpw\s*[:=])\s*[:=]?\s*["'“]?([^\s"'”]+?)["'”]?(?=[.,;!?)]*(?:\s|$))/i,
+    pattern:
+      /\b(?:(?:my|the|our|your|his|her|their|new|old|admin|root|wifi|wi-fi)\s+(?:[\w-]+\s+)?(?:password|passphrase|passcode|pass|pw|pin)\s+(?:is|was|=|:)|\bpw\s*[:=])\s*[:=]?\s*["'“]?([^\s"'”]+?)["'”]?(?=[.,;!?)]*(?:\s|$))/i,
     secretGroup: 1,
     generic: true,
     validate: (value) => !PROSE_AFTER_PASSWORD_IS.has(value.toLowerCase()) && !PLACEHOLDER.test(value),

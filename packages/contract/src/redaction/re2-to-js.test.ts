@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { Untranslatable, linearize, translate } from '../../scripts/re2-to-js.mjs';
+import { linearize, translate, Untranslatable } from '../../scripts/re2-to-js.mjs';
 
 /** Whether the translated pattern finds a match in `text`. */
 const finds = (re2: string, text: string) => {

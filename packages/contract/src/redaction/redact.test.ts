@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { randomBytes } from 'node:crypto';
 import { KEY_PREFIX } from '../index.js';
 import { PLANTED_SECRETS, plantedSecretsText } from '../testing/planted-secrets.js';
 import { passesLuhn } from './checks.js';
@@ -120,11 +120,24 @@ describe('redact', () => {
     assert.deepEqual(changed, []);
   });
 
-  test('hostile 64 KB texts stay fast (JavaScript backtracks where gitleaks\' RE2 does not)', (t) => {
+  test("hostile 64 KB texts stay fast (JavaScript backtracks where gitleaks' RE2 does not)", (t) => {
     const fill = (s: string) => s.repeat(Math.ceil(65_536 / s.length)).slice(0, 65_536);
     const hostile = [
-      'access_token_value_', 'password_', 'curl -H "Authorization: ', 'authorization: ', 'basic ', 'key = "', '"key": "', 'my password is x',
-      'ab:cd@', '://a:', '4111 1111 ', 'QWxhZGRpbjpvcGVuIHNlc2FtZQ', 'a', 'the quick brown fox jumps over the lazy dog ', 'kind: secret\ndata:\n',
+      'access_token_value_',
+      'password_',
+      'curl -H "Authorization: ',
+      'authorization: ',
+      'basic ',
+      'key = "',
+      '"key": "',
+      'my password is x',
+      'ab:cd@',
+      '://a:',
+      '4111 1111 ',
+      'QWxhZGRpbjpvcGVuIHNlc2FtZQ',
+      'a',
+      'the quick brown fox jumps over the lazy dog ',
+      'kind: secret\ndata:\n',
     ];
     let worst = 0;
     for (const unit of hostile) {

@@ -44,12 +44,23 @@ let rules: Rule[] | undefined;
 function allRules(): Rule[] {
   rules ??= [
     ...CAIRN_RULES.map((r) => ({
-      id: r.id, keywords: r.keywords, source: { source: r.pattern.source, flags: r.pattern.flags }, secretGroup: r.secretGroup,
-      allowlists: [], validate: r.validate, rank: r.generic ? 2 : 0,
+      id: r.id,
+      keywords: r.keywords,
+      source: { source: r.pattern.source, flags: r.pattern.flags },
+      secretGroup: r.secretGroup,
+      allowlists: [],
+      validate: r.validate,
+      rank: r.generic ? 2 : 0,
     })),
     ...GITLEAKS_RULES.map((r) => ({
-      id: r.id, keywords: r.keywords, source: r, secretGroup: r.secretGroup, entropy: r.entropy,
-      allowlists: [GITLEAKS_GLOBAL_ALLOWLIST, ...(r.allowlists ?? [])], namePrefix: r.namePrefix, rank: r.id === GITLEAKS_GENERIC ? 2 : 1,
+      id: r.id,
+      keywords: r.keywords,
+      source: r,
+      secretGroup: r.secretGroup,
+      entropy: r.entropy,
+      allowlists: [GITLEAKS_GLOBAL_ALLOWLIST, ...(r.allowlists ?? [])],
+      namePrefix: r.namePrefix,
+      rank: r.id === GITLEAKS_GENERIC ? 2 : 1,
     })),
   ];
   return rules;

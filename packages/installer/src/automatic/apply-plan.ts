@@ -1,8 +1,8 @@
 import type { ClientId } from '@cairn/clients';
-import { type ValuesResult, syncValues } from './json-values.js';
-import type { Manifest } from './manifest.js';
 import { removeEmptyDirs } from '../files/write-config.js';
-import { type FileChange, type Release, placeFile, releaseFile } from './owned-files.js';
+import { syncValues, type ValuesResult } from './json-values.js';
+import type { Manifest } from './manifest.js';
+import { type FileChange, placeFile, type Release, releaseFile } from './owned-files.js';
 import type { AutomaticPlan } from './plan.js';
 
 /** What applying a plan did, for the user. */
@@ -40,7 +40,12 @@ export function applyPlan(manifest: Manifest, client: ClientId, plan: Pick<Autom
   }
   const paths = [...new Set([...plan.values.map((v) => v.path), ...manifest.values.filter((v) => v.client === client).map((v) => v.path)])];
   for (const path of paths) {
-    const result: ValuesResult = syncValues(manifest, client, path, plan.values.filter((v) => v.path === path));
+    const result: ValuesResult = syncValues(
+      manifest,
+      client,
+      path,
+      plan.values.filter((v) => v.path === path),
+    );
     dirs.push(...result.dirs);
     if (result.change === 'unchanged') outcome.unchanged++;
     else if (result.change === 'deleted') outcome.removed.push(path);

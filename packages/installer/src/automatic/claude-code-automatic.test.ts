@@ -2,8 +2,8 @@ import { deepStrictEqual, equal, match, ok, throws } from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { type TempMachine, tempMachine } from '../testing/temp-machine.js';
 import { readJson, snapshot, writeFile } from '../testing/automatic-fixtures.js';
+import { type TempMachine, tempMachine } from '../testing/temp-machine.js';
 import { autoUpdateValue } from './claude-code-plan.js';
 
 const BASE = 'https://cairn.example.com';
@@ -21,7 +21,7 @@ async function inHome(fn: (m: TempMachine, settings: string) => Promise<void>) {
   }
 }
 
-test('claude-code --auto without the CLI: declares the git marketplace and enables cairn@cairn in settings.json, others\' keys kept; re-run is byte-identical', () =>
+test("claude-code --auto without the CLI: declares the git marketplace and enables cairn@cairn in settings.json, others' keys kept; re-run is byte-identical", () =>
   inHome(async (m, settings) => {
     writeFile(settings, `${JSON.stringify({ theme: 'dark', enabledPlugins: { 'other@market': true } }, null, 2)}\n`);
     equal(await install(m, '--auto', '--marketplace', GIT), 0, m.errors.join('\n'));

@@ -22,7 +22,12 @@ export interface ClaudePluginRoute {
  * marketplace entry beside its `source`, never instead of it.
  */
 export function claudeCodePlan(paths: AutomaticPaths, manifest: Manifest, baseUrl: string, apiKey: string, route: ClaudePluginRoute): AutomaticPlan {
-  const plan: AutomaticPlan = { files: [captureConfigFile(paths, baseUrl, apiKey)], values: [], notes: ['Start a new Claude Code session (or run /reload-plugins) to load the cairn plugin.'], skipped: [] };
+  const plan: AutomaticPlan = {
+    files: [captureConfigFile(paths, baseUrl, apiKey)],
+    values: [],
+    notes: ['Start a new Claude Code session (or run /reload-plugins) to load the cairn plugin.'],
+    skipped: [],
+  };
   const path = paths.claudeSettings;
   const settings = parseJsonConfig(path, readConfig(path) ?? '', false);
   const existing = (settings.extraKnownMarketplaces as Record<string, unknown> | undefined)?.[MARKETPLACE_NAME];

@@ -1,7 +1,7 @@
-import { MARKETPLACE_NAME, PLUGIN_ID, claudePluginArgs, shellCommand } from '@cairn/clients';
+import { claudePluginArgs, MARKETPLACE_NAME, PLUGIN_ID, shellCommand } from '@cairn/clients';
 import { InstallerError } from '../files/config-error.js';
-import type { Machine } from '../install/context.js';
 import { runClaude } from '../install/claude-cli.js';
+import type { Machine } from '../install/context.js';
 import type { Manifest } from './manifest.js';
 
 /** The JSON list a `claude plugin … --json` command prints; empty when it prints none. */

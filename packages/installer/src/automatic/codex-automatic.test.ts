@@ -2,8 +2,8 @@ import { deepStrictEqual, equal, match, ok } from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { type TempMachine, tempMachine } from '../testing/temp-machine.js';
 import { modeOf, readJson, snapshot, writeFile } from '../testing/automatic-fixtures.js';
+import { type TempMachine, tempMachine } from '../testing/temp-machine.js';
 import { PLUGIN_FILES } from './plugin-files.generated.js';
 
 const BASE = 'https://cairn.example.com';

@@ -1,9 +1,9 @@
 import { deepStrictEqual, equal, match, ok } from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { type TempMachine, tempMachine } from '../testing/temp-machine.js';
 import { modeOf, readJson, snapshot, writeFile } from '../testing/automatic-fixtures.js';
+import { type TempMachine, tempMachine } from '../testing/temp-machine.js';
 import { PLUGIN_FILES } from './plugin-files.generated.js';
 
 const BASE = 'https://cairn.example.com';
@@ -68,7 +68,10 @@ test('kiro: a second run changes no byte; a new URL updates capture.json in plac
     m.lines.length = 0;
     equal(await install(m), 0);
     deepStrictEqual(snapshot(m.home), first);
-    ok(m.lines.some((l) => l.startsWith('Automatic mode is already up to date')), m.lines.join('\n'));
+    ok(
+      m.lines.some((l) => l.startsWith('Automatic mode is already up to date')),
+      m.lines.join('\n'),
+    );
     equal(await m.install('--client', 'kiro', '--url', 'https://other.example.com', '--api-key', KEY, '--yes'), 0);
     deepStrictEqual(readJson(join(m.home, '.cairn', 'capture.json')), { url: 'https://other.example.com', apiKey: KEY });
     equal(readJson(join(kiro, 'agents', 'reviewer.json')).hooks.userPromptSubmit.length, 2, 'no duplicate hook entries');

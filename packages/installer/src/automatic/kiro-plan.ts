@@ -30,7 +30,11 @@ export function kiroPlan(paths: AutomaticPaths, baseUrl: string, apiKey: string)
     notes: ['Kiro CLI: the "cairn" agent carries the steering, skills and capture hooks: kiro-cli chat --agent cairn (or /agent swap cairn in a session).'],
     skipped: [],
   };
-  const agents = existsSync(paths.kiroAgents) ? readdirSync(paths.kiroAgents).filter((f) => f.endsWith('.json')).sort() : [];
+  const agents = existsSync(paths.kiroAgents)
+    ? readdirSync(paths.kiroAgents)
+        .filter((f) => f.endsWith('.json'))
+        .sort()
+    : [];
   for (const file of agents.map((f) => join(paths.kiroAgents, f)).filter((f) => f !== paths.kiroCairnAgent)) {
     try {
       parseJsonConfig(file, readConfig(file) ?? '', false);

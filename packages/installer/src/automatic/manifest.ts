@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import type { ClientId } from '@cairn/clients';
 import { dirname } from 'node:path';
+import type { ClientId } from '@cairn/clients';
 import { removeEmptyDirs, writeConfig } from '../files/write-config.js';
 
 /** A whole file the installer created; `sha256` is what it last wrote, so a later edit by the user is recognised. */
@@ -89,7 +89,9 @@ export function saveManifest(path: string, manifest: Manifest): void {
   const sorted: Manifest = {
     version: 1,
     files: [...manifest.files].map((f) => ({ ...f, clients: [...f.clients].sort() })).sort((a, b) => byText(a.path, b.path)),
-    values: [...manifest.values].sort((a, b) => byText(`${a.path}\0${a.keyPath.join('\0')}\0${JSON.stringify(a.value)}\0${a.client}`, `${b.path}\0${b.keyPath.join('\0')}\0${JSON.stringify(b.value)}\0${b.client}`)),
+    values: [...manifest.values].sort((a, b) =>
+      byText(`${a.path}\0${a.keyPath.join('\0')}\0${JSON.stringify(a.value)}\0${a.client}`, `${b.path}\0${b.keyPath.join('\0')}\0${JSON.stringify(b.value)}\0${b.client}`),
+    ),
     cli: [...manifest.cli].sort((a, b) => byText(`${a.client}${a.step}`, `${b.client}${b.step}`)),
     configs: [...manifest.configs].sort((a, b) => byText(`${a.path}\0${a.client}`, `${b.path}\0${b.client}`)),
   };

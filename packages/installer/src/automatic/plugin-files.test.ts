@@ -5,7 +5,7 @@ import { PLUGIN_FILES } from './plugin-files.generated.js';
 
 const plugin = new URL('../../../../plugins/cairn/', import.meta.url);
 
-test('the embedded plugin files equal the repository\'s (if not: npm run build -w cairn-mcp-installer)', () => {
+test("the embedded plugin files equal the repository's (if not: npm run build -w cairn-mcp-installer)", () => {
   const skills = readdirSync(new URL('skills/', plugin)).map((name) => `skills/${name}/SKILL.md`);
   deepStrictEqual(Object.keys(PLUGIN_FILES).sort(), [...skills, 'steering/cairn.md', 'hooks/cairn-capture.js'].sort());
   for (const [name, text] of Object.entries(PLUGIN_FILES)) equal(text, readFileSync(new URL(name, plugin), 'utf8'), name);

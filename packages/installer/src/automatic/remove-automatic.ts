@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { type ClientInfo, automaticPaths } from '@cairn/clients';
+import { automaticPaths, type ClientInfo } from '@cairn/clients';
 import type { InstallRequest, Machine } from '../install/context.js';
 import { applyPlan } from './apply-plan.js';
 import { removeClaudePlugin } from './claude-plugin.js';

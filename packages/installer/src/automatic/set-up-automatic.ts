@@ -1,15 +1,15 @@
 import { chmodSync, mkdirSync } from 'node:fs';
-import { AUTOMATIC, type AutomaticPaths, type ClientInfo, MARKETPLACE_NAME, automaticPaths, marketplaceSource } from '@cairn/clients';
+import { AUTOMATIC, type AutomaticPaths, automaticPaths, type ClientInfo, MARKETPLACE_NAME, marketplaceSource } from '@cairn/clients';
 import { InstallerError } from '../files/config-error.js';
 import { parseJsonConfig } from '../files/json-edit.js';
 import { readConfig } from '../files/write-config.js';
 import type { InstallRequest, Machine } from '../install/context.js';
 import { applyPlan } from './apply-plan.js';
 import { type ClaudePluginRoute, claudeCodePlan, hasSource } from './claude-code-plan.js';
-import { MARKETPLACE_NEEDED, hasCairnMarketplace, installClaudePlugin } from './claude-plugin.js';
+import { hasCairnMarketplace, installClaudePlugin, MARKETPLACE_NEEDED } from './claude-plugin.js';
 import { codexPlan } from './codex-plan.js';
 import { kiroPlan } from './kiro-plan.js';
-import { type Manifest, hasClient, readManifest, saveManifest } from './manifest.js';
+import { hasClient, type Manifest, readManifest, saveManifest } from './manifest.js';
 import type { AutomaticPlan } from './plan.js';
 import { reportOutcome } from './report.js';
 

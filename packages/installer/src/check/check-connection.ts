@@ -37,7 +37,8 @@ export async function checkConnection(url: string, headers: Record<string, strin
   const answer = readRpcAnswer(contentType, body);
   const said = answer?.error?.message ?? '';
   const fail = (cause: CheckCause, message: string): CheckResult => ({ ok: false, cause, message });
-  if (status >= 300 && status < 400) return fail('redirect', `${url} redirects (HTTP ${status}) to ${location || 'another address'}: MCP clients do not follow it. Install with the final address as --url.`);
+  if (status >= 300 && status < 400)
+    return fail('redirect', `${url} redirects (HTTP ${status}) to ${location || 'another address'}: MCP clients do not follow it. Install with the final address as --url.`);
   if (status === 401) {
     if (!answer) return fail('not-cairn', `${url} asks for a login (HTTP 401) but not the way Cairn does: a proxy in front of it? Check --url.`);
     const error = /error="([^"]+)"/.exec(authenticate)?.[1];
@@ -80,7 +81,8 @@ function networkFailure(url: string, error: unknown, timeoutMs: number): CheckRe
     };
   }
   if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ETIMEDOUT') return { ok: false, cause: 'timeout', message: `${where} did not accept a connection: server unreachable (${code}).` };
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { ok: false, cause: 'unreachable', message: `server unreachable: the name ${new URL(url).hostname} does not resolve (${code}). Check --url, DNS or VPN.` };
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return { ok: false, cause: 'unreachable', message: `server unreachable: the name ${new URL(url).hostname} does not resolve (${code}). Check --url, DNS or VPN.` };
   if (code === 'ECONNREFUSED') return { ok: false, cause: 'unreachable', message: `server unreachable: nothing listens at ${where} (ECONNREFUSED). Is Cairn running, and is the port right?` };
   if (detail === 'bad port') return { ok: false, cause: 'unreachable', message: `port ${new URL(url).port} is on the list of ports HTTP clients refuse to use: run Cairn on another port.` };
   return { ok: false, cause: 'unreachable', message: `server unreachable: ${where}: ${code || detail}.` };

@@ -9,7 +9,13 @@ export interface RpcAnswer {
 /** The JSON-RPC answer in a body that is plain JSON or an SSE stream (`event: message` / `data: {…}`); undefined when there is none. */
 export function readRpcAnswer(contentType: string, body: string): RpcAnswer | undefined {
   const candidates = /text\/event-stream/i.test(contentType)
-    ? body.split(/\r?\n\r?\n/).map((event) => event.split(/\r?\n/).filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trimStart()).join('\n'))
+    ? body.split(/\r?\n\r?\n/).map((event) =>
+        event
+          .split(/\r?\n/)
+          .filter((l) => l.startsWith('data:'))
+          .map((l) => l.slice(5).trimStart())
+          .join('\n'),
+      )
     : [body];
   for (const text of candidates) {
     try {

@@ -3,7 +3,11 @@ export const MINIMUM_NODE = '20.18.1';
 
 /** A message naming the found and needed versions when `found` is older than MINIMUM_NODE; undefined when it is new enough. */
 export function nodeTooOld(found: string): string | undefined {
-  const parse = (v: string) => v.replace(/^v/, '').split('.').map((n) => Number.parseInt(n, 10) || 0);
+  const parse = (v: string) =>
+    v
+      .replace(/^v/, '')
+      .split('.')
+      .map((n) => Number.parseInt(n, 10) || 0);
   const [a = 0, b = 0, c = 0] = parse(found);
   const [x = 0, y = 0, z = 0] = parse(MINIMUM_NODE);
   const older = a !== x ? a < x : b !== y ? b < y : c < z;

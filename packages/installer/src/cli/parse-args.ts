@@ -26,7 +26,8 @@ export function parseCommandLine(argv: string[]): Command {
   if (values.help) return { kind: 'help' };
   if (values.version) return { kind: 'version' };
   const [subcommand, ...extra] = positionals;
-  if ((subcommand !== undefined && subcommand !== 'doctor') || extra.length > 0) throw new InstallerError(`Unexpected argument "${extra[0] ?? subcommand}": the only command is doctor. Run with --help for the options.`, 2);
+  if ((subcommand !== undefined && subcommand !== 'doctor') || extra.length > 0)
+    throw new InstallerError(`Unexpected argument "${extra[0] ?? subcommand}": the only command is doctor. Run with --help for the options.`, 2);
   const client = values.client === undefined ? undefined : resolveClientId(values.client);
   if (values.client !== undefined && !client) throw new InstallerError(`Unknown client "${values.client}": use one of ${CLIENT_IDS.join(', ')} (or kiro-cli, kiro-ide).`, 2);
   const serverName = values['server-name'].trim();
@@ -61,8 +62,13 @@ function checkAutomaticFlags(client: ClientId, values: { auto: boolean; 'auto-up
   const wantsAuto = values.auto || values['auto-update'] || values.marketplace !== undefined;
   if (!wantsAuto || values.uninstall) return;
   const supported = Object.keys(AUTOMATIC).join(', ');
-  if (!AUTOMATIC[client]) throw new InstallerError(`Automatic mode (skills and capture hooks) is not available for ${CLIENTS[client].displayName}: only for ${supported}. Without --auto the installer sets up the on-demand connection.`, 2);
-  if (client !== 'claude-code' && (values['auto-update'] || values.marketplace !== undefined)) throw new InstallerError('--auto-update and --marketplace are for --client claude-code (its plugin marketplace).', 2);
+  if (!AUTOMATIC[client])
+    throw new InstallerError(
+      `Automatic mode (skills and capture hooks) is not available for ${CLIENTS[client].displayName}: only for ${supported}. Without --auto the installer sets up the on-demand connection.`,
+      2,
+    );
+  if (client !== 'claude-code' && (values['auto-update'] || values.marketplace !== undefined))
+    throw new InstallerError('--auto-update and --marketplace are for --client claude-code (its plugin marketplace).', 2);
   if (values.oauth) throw new InstallerError('Automatic mode sends captured turns with an API key: choose --auto or --oauth, not both.', 2);
 }
 
@@ -72,7 +78,10 @@ function checkUrl(url: string): void {
   if (!problem) return;
   const given = url.trim();
   if (problem === 'has no scheme') {
-    throw new InstallerError(`--url ${given} has no scheme: write the whole address, for example --url https://${given.replace(/\/mcp\/?$/, '')} (or http://… for a test server on this machine). Nothing was written.`, 2);
+    throw new InstallerError(
+      `--url ${given} has no scheme: write the whole address, for example --url https://${given.replace(/\/mcp\/?$/, '')} (or http://… for a test server on this machine). Nothing was written.`,
+      2,
+    );
   }
   throw new InstallerError(`--url ${given} ${problem}. Nothing was written.`, 2);
 }
@@ -84,22 +93,22 @@ function parseFlags(argv: string[]) {
     strict: true,
     allowPositionals: true,
     options: {
-    client: { type: 'string' },
-    url: { type: 'string' },
-    'api-key': { type: 'string' },
-    'setup-code': { type: 'string' },
-    oauth: { type: 'boolean', default: false },
-    auto: { type: 'boolean', default: false },
-    'auto-update': { type: 'boolean', default: false },
-    marketplace: { type: 'string' },
-    'server-name': { type: 'string', default: DEFAULT_SERVER_NAME },
-    uninstall: { type: 'boolean', default: false },
-    'dry-run': { type: 'boolean', default: false },
-    'no-check': { type: 'boolean', default: false },
-    fix: { type: 'boolean', default: false },
-    yes: { type: 'boolean', short: 'y', default: false },
-    help: { type: 'boolean', short: 'h', default: false },
-    version: { type: 'boolean', short: 'v', default: false },
-  },
+      client: { type: 'string' },
+      url: { type: 'string' },
+      'api-key': { type: 'string' },
+      'setup-code': { type: 'string' },
+      oauth: { type: 'boolean', default: false },
+      auto: { type: 'boolean', default: false },
+      'auto-update': { type: 'boolean', default: false },
+      marketplace: { type: 'string' },
+      'server-name': { type: 'string', default: DEFAULT_SERVER_NAME },
+      uninstall: { type: 'boolean', default: false },
+      'dry-run': { type: 'boolean', default: false },
+      'no-check': { type: 'boolean', default: false },
+      fix: { type: 'boolean', default: false },
+      yes: { type: 'boolean', short: 'y', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+      version: { type: 'boolean', short: 'v', default: false },
+    },
   });
 }

@@ -1,10 +1,10 @@
 import { deepStrictEqual, equal, match, ok } from 'node:assert/strict';
-import { chmodSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { bridgeEntry, configPath } from '@cairn/clients';
 import { main } from '../main.js';
-import { type TempMachine, inHome, tempMachine } from '../testing/temp-machine.js';
+import { inHome, type TempMachine, tempMachine } from '../testing/temp-machine.js';
 
 const URL = 'https://cairn.example.com/mcp';
 const KEY = 'cairn_tkn_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAA123456';
@@ -58,7 +58,7 @@ test('doctor reports each problem on one line with the file, the problem and the
     line('vscode', 'holds an API key but is mode 0644');
     line('codex', '"cairn" no "User-Agent: cairn-mcp-installer/1.0" header');
     line('cursor', 'both methods configured for https://cairn\\.example\\.com/mcp: OAuth entry "cairn-oauth" and API-key entry "cairn"');
-    ok(!out.includes('"other"'), 'entries that are not Cairn\'s are left alone');
+    ok(!out.includes('"other"'), "entries that are not Cairn's are left alone");
     ok(!out.includes(KEY), 'keys are masked');
     match(m.lines.at(-1)!, /^10 problems\. Run doctor --fix/);
   }));
@@ -84,7 +84,10 @@ test('doctor --fix repairs through the install write path, then a second doctor 
     match(readFileSync(configPath('codex', m), 'utf8'), /^# mine\n[\s\S]*http_headers = \{ "?User-Agent"? = "cairn-mcp-installer\/1\.0" \}/);
     deepStrictEqual(readJson(dotfile).mcpServers.cairn, { url: URL, headers }, 'a symlink is fixed at its target');
     equal(mode(dotfile), 0o600);
-    ok(readdirSync(dirname(configPath('claude-code', m))).some((f) => f.endsWith('.cairn-backup')), 'backed up first');
+    ok(
+      readdirSync(dirname(configPath('claude-code', m))).some((f) => f.endsWith('.cairn-backup')),
+      'backed up first',
+    );
     m.lines.length = 0;
     equal(await doctor(m), 0, m.lines.join('\n'));
     match(m.lines.join('\n'), /^No problems: 9 Cairn entries in 8 config files checked\.$/);
@@ -101,7 +104,10 @@ test('doctor --fix leaves what it cannot decide or has no key for, and says what
     const before = readFileSync(configPath('cursor', m), 'utf8');
     equal(await doctor(m, '--fix'), 1);
     const out = m.lines.join('\n');
-    match(out, /Left for you: .*cursor.*both methods configured.*Fix: decide which to keep, then remove the other: npx -y https:\/\/cairn\.example\.com\/install\/cairn-mcp-installer\.tgz --client cursor --uninstall --server-name <name>/);
+    match(
+      out,
+      /Left for you: .*cursor.*both methods configured.*Fix: decide which to keep, then remove the other: npx -y https:\/\/cairn\.example\.com\/install\/cairn-mcp-installer\.tgz --client cursor --uninstall --server-name <name>/,
+    );
     match(out, /Left for you: .*claude_desktop_config\.json: "cairn" the entry holds no API key\. Fix: run the installer again with --api-key/);
     match(out, /Left for you: .*kiro.*does not parse \(1:\d+: .*\)\. Fix: repair the file by hand/);
     equal(readFileSync(configPath('cursor', m), 'utf8'), before);

@@ -1,4 +1,4 @@
-import { CLIENTS, CLIENT_IDS, CODEX_TOKEN_ENV, KEY_PREFIX, codexTokenCommand, configPaths } from '@cairn/clients';
+import { CLIENT_IDS, CLIENTS, CODEX_TOKEN_ENV, codexTokenCommand, configPaths, KEY_PREFIX } from '@cairn/clients';
 import { MINIMUM_NODE, nodeTooOld } from '../cli/node-version.js';
 import type { DoctorRequest } from '../cli/parse-args.js';
 import type { Machine } from '../install/context.js';
@@ -62,7 +62,9 @@ async function nodeFindings(machine: Machine, running: string, reports: ConfigRe
   if (node) {
     const found = (await machine.run('node', ['--version'])).stdout.trim();
     if (found && found !== running && nodeTooOld(found)) {
-      lines.push(`Node.js ${found.replace(/^v/, '')} at ${node} starts Claude Desktop's bridge: too old (needs ${MINIMUM_NODE}). Fix: install a current Node.js LTS and make it the first node on PATH.`);
+      lines.push(
+        `Node.js ${found.replace(/^v/, '')} at ${node} starts Claude Desktop's bridge: too old (needs ${MINIMUM_NODE}). Fix: install a current Node.js LTS and make it the first node on PATH.`,
+      );
     }
   }
   return lines;

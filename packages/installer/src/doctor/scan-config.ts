@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
-import { type ClientInfo, type McpEntry, KEY_PREFIX, classifyEntry, diagnoseEntry, looksLikeCairn, mcpUrlFor } from '@cairn/clients';
-import { ConfigParseError, ConfigShapeError } from '../files/config-error.js';
+import { type ClientInfo, classifyEntry, diagnoseEntry, KEY_PREFIX, looksLikeCairn, type McpEntry, mcpUrlFor } from '@cairn/clients';
 import { installerCommand } from '../cli/self-command.js';
+import { ConfigParseError, ConfigShapeError } from '../files/config-error.js';
 import type { Machine } from '../install/context.js';
 import { type ConfigInspection, inspectConfig } from '../install/inspect-config.js';
 
@@ -31,7 +31,12 @@ export function scanConfig(client: ClientInfo, path: string, inUse: boolean, ser
     inspection = inspectConfig(client, serverName, machine, path);
   } catch (error) {
     if (!(error instanceof ConfigParseError)) throw error;
-    const findings = [{ problem: `${error instanceof ConfigShapeError ? 'cannot be used' : 'does not parse'} (${error.line}:${error.column}: ${error.problem})`, fix: 'repair the file by hand (doctor leaves it untouched)' }];
+    const findings = [
+      {
+        problem: `${error instanceof ConfigShapeError ? 'cannot be used' : 'does not parse'} (${error.line}:${error.column}: ${error.problem})`,
+        fix: 'repair the file by hand (doctor leaves it untouched)',
+      },
+    ];
     return { client, path, inUse, cairnEntries: [], findings };
   }
   if (!inspection.exists) return undefined;
@@ -70,10 +75,12 @@ function bothMethods(client: ClientInfo, inspection: ConfigInspection, names: st
     (info.method === 'oauth' ? group.oauth : group.apiKey).push(name);
     byUrl.set(url, group);
   }
-  return [...byUrl].filter(([, g]) => g.oauth.length > 0 && g.apiKey.length > 0).map(([url, g]) => ({
-    problem: `both methods configured for ${url}: OAuth entry "${g.oauth.join('", "')}" and API-key entry "${g.apiKey.join('", "')}"; the client may pick OAuth and ignore the key`,
-    fix: `decide which to keep, then remove the other: ${installerCommand(`--client ${client.id} --uninstall --server-name <name>`, url)}`,
-  }));
+  return [...byUrl]
+    .filter(([, g]) => g.oauth.length > 0 && g.apiKey.length > 0)
+    .map(([url, g]) => ({
+      problem: `both methods configured for ${url}: OAuth entry "${g.oauth.join('", "')}" and API-key entry "${g.apiKey.join('", "')}"; the client may pick OAuth and ignore the key`,
+      fix: `decide which to keep, then remove the other: ${installerCommand(`--client ${client.id} --uninstall --server-name <name>`, url)}`,
+    }));
 }
 
 /** Entries with the same address and the same key: the client starts Cairn twice (and shows every tool twice). */

@@ -13,7 +13,7 @@ test('adding an entry leaves the neighbouring entries byte for byte; removing it
   equal(editJson(after, ['mcpServers', 'cairn'], undefined), before);
 });
 
-test('JSONC: a comment ending the last entry\'s line stays on that line', () => {
+test("JSONC: a comment ending the last entry's line stays on that line", () => {
   const before = '{\n  // my servers\n  "servers": {\n    "other": { "type": "stdio", "command": "x" } // keep me here\n  }\n}\n';
   const after = editJson(before, ['servers', 'cairn'], ENTRY);
   ok(after.includes('    "other": { "type": "stdio", "command": "x" }, // keep me here\n    "cairn": {'), after);

@@ -109,16 +109,24 @@ function property(object: Node, key: string): Node | undefined {
 
 /** A value's text: multi-line at `indent` in a multi-line file, single-line where it replaces a single-line value. */
 function render(value: unknown, body: string, replaced: Node | undefined, indent: string, style: Style): string {
-  const oneLine = replaced !== undefined && !/[\r\n]/.test(body.slice(replaced.offset, replaced.offset + replaced.length)) && (replaced.type === 'object' || replaced.type === 'array') && (replaced.children?.length ?? 0) > 0;
+  const oneLine =
+    replaced !== undefined &&
+    !/[\r\n]/.test(body.slice(replaced.offset, replaced.offset + replaced.length)) &&
+    (replaced.type === 'object' || replaced.type === 'array') &&
+    (replaced.children?.length ?? 0) > 0;
   if (oneLine) return compact(value, style.spaced);
-  return JSON.stringify(value, null, style.unit).split('\n').join(style.eol + indent);
+  return JSON.stringify(value, null, style.unit)
+    .split('\n')
+    .join(style.eol + indent);
 }
 
 function compact(value: unknown, spaced: boolean): string {
   if (!spaced) return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map((v) => compact(v, spaced)).join(', ')}]`;
   if (value !== null && typeof value === 'object') {
-    const inner = Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${compact(v, spaced)}`).join(', ');
+    const inner = Object.entries(value)
+      .map(([k, v]) => `${JSON.stringify(k)}: ${compact(v, spaced)}`)
+      .join(', ');
     return inner === '' ? '{}' : `{ ${inner} }`;
   }
   return JSON.stringify(value);

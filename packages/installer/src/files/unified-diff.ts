@@ -12,11 +12,7 @@ export function unifiedDiff(path: string, before: string, after: string): string
     endB--;
   }
   const ops = [...diffMiddle(a.slice(start, endA), b.slice(start, endB))];
-  const lines: Array<{ op: ' ' | '-' | '+'; text: string }> = [
-    ...a.slice(0, start).map((text) => ({ op: ' ' as const, text })),
-    ...ops,
-    ...a.slice(endA).map((text) => ({ op: ' ' as const, text })),
-  ];
+  const lines: Array<{ op: ' ' | '-' | '+'; text: string }> = [...a.slice(0, start).map((text) => ({ op: ' ' as const, text })), ...ops, ...a.slice(endA).map((text) => ({ op: ' ' as const, text }))];
   return `${[`--- ${before === '' ? '/dev/null' : path}`, `+++ ${path}`, ...hunks(lines)].join('\n')}\n`;
 }
 

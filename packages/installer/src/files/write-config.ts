@@ -1,5 +1,22 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, copyFileSync, chmodSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, rmdirSync, statSync, writeSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  copyFileSync,
+  existsSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 /** The file a config path really names: a symlink is followed so its target is edited and the link kept. */
@@ -97,7 +114,11 @@ function removeStampedBackups(target: string): string[] {
   const dir = dirname(target);
   const name = basename(target).replace(/[.*+?^$()|[\]\\{}]/g, '\\$&');
   const stamped = new RegExp(`^${name}\\.\\d{8}T\\d{6}(-\\d+)?\\.cairn-backup$`);
-  const found = existsSync(dir) ? readdirSync(dir).filter((name) => stamped.test(name)).map((name) => join(dir, name)) : [];
+  const found = existsSync(dir)
+    ? readdirSync(dir)
+        .filter((name) => stamped.test(name))
+        .map((name) => join(dir, name))
+    : [];
   for (const file of found) rmSync(file);
   return found;
 }

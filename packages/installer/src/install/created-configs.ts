@@ -1,5 +1,5 @@
 import { chmodSync, mkdirSync } from 'node:fs';
-import { type ClientInfo, automaticPaths } from '@cairn/clients';
+import { automaticPaths, type ClientInfo } from '@cairn/clients';
 import { type ConfigCreated, readManifest, saveManifest } from '../automatic/manifest.js';
 import { editJson, parseJsonConfig } from '../files/json-edit.js';
 import { missingDirs } from '../files/write-config.js';
@@ -33,7 +33,7 @@ export function tidyAfterRemoval(machine: Machine, client: ClientInfo, config: C
     const empty = container !== null && typeof container === 'object' && Object.keys(container).length === 0;
     if (record.createdContainer && empty) text = editJson(text, [client.containerKey], undefined, config.path);
     const rest = text.replace(/^\uFEFF/, '').trim();
-    return { text, deleteFile: record.createdFile && (rest === '' || Object.keys(parseJsonConfig(config.path, text, client.format === 'jsonc')).length === 0 && !/\/[/*]/.test(rest)), record };
+    return { text, deleteFile: record.createdFile && (rest === '' || (Object.keys(parseJsonConfig(config.path, text, client.format === 'jsonc')).length === 0 && !/\/[/*]/.test(rest))), record };
   }
   return { text, deleteFile: record.createdFile && text.trim() === '', record };
 }
@@ -45,4 +45,3 @@ export function forgetCreated(machine: Machine, record: ConfigCreated): void {
   manifest.configs = manifest.configs.filter((c) => !(c.client === record.client && c.path === record.path));
   saveManifest(path, manifest);
 }
-

@@ -1,4 +1,4 @@
-import { type ClientInfo, type McpEntry, codexTomlTable } from '@cairn/clients';
+import { type ClientInfo, codexTomlTable, type McpEntry } from '@cairn/clients';
 import { editJson } from '../files/json-edit.js';
 import { editTomlTable } from '../files/toml-edit.js';
 import type { ConfigInspection } from './inspect-config.js';

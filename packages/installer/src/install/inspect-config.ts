@@ -1,4 +1,4 @@
-import { type ClientInfo, type EntryInfo, classifyEntry, configPath } from '@cairn/clients';
+import { type ClientInfo, classifyEntry, configPath, type EntryInfo } from '@cairn/clients';
 import { ConfigShapeError, lineColumn } from '../files/config-error.js';
 import { parseJsonConfig, shapeProblem } from '../files/json-edit.js';
 import { parseTomlConfig } from '../files/toml-edit.js';

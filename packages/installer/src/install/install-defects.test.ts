@@ -1,5 +1,5 @@
 import { deepStrictEqual, equal, match, ok } from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { configPath } from '@cairn/clients';
@@ -95,10 +95,23 @@ test('doctor reports two entries with the same address and key, and suggests --f
     const headers = { Authorization: `Bearer ${KEY}`, 'User-Agent': 'cairn-mcp-installer/1.0' };
     const cursor = configPath('cursor', m);
     mkdirSync(dirname(cursor), { recursive: true });
-    writeFileSync(cursor, JSON.stringify({ mcpServers: { cairn: { url: URL, headers }, 'cairn-copy': { url: `${URL}/`, headers }, other: { url: URL, headers: { Authorization: 'Bearer cairn_tkn_other', 'User-Agent': 'cairn-mcp-installer/1.0' } } } }), { mode: 0o600 });
+    writeFileSync(
+      cursor,
+      JSON.stringify({
+        mcpServers: {
+          cairn: { url: URL, headers },
+          'cairn-copy': { url: `${URL}/`, headers },
+          other: { url: URL, headers: { Authorization: 'Bearer cairn_tkn_other', 'User-Agent': 'cairn-mcp-installer/1.0' } },
+        },
+      }),
+      { mode: 0o600 },
+    );
     equal(await m.install('doctor'), 1);
     const out = m.lines.join('\n');
-    match(out, /mcp\.json: "cairn-copy" repeats "cairn": same address \(https:\/\/cairn\.example\.com\/mcp\) and same key, so the client runs Cairn twice\. Fix: remove one: npx .*--client cursor --uninstall --server-name cairn-copy/);
+    match(
+      out,
+      /mcp\.json: "cairn-copy" repeats "cairn": same address \(https:\/\/cairn\.example\.com\/mcp\) and same key, so the client runs Cairn twice\. Fix: remove one: npx .*--client cursor --uninstall --server-name cairn-copy/,
+    );
     ok(!/"other" repeats/.test(out), 'another key for the same address is not a duplicate');
     equal(m.lines.at(-1), '1 problem. doctor --fix cannot repair it: follow the Fix above.');
     // One repairable problem beside it: then --fix is suggested.
@@ -156,7 +169,18 @@ test('install then uninstall restores existing files byte for byte, and leaves n
       equal(await m.install('--client', client, '--url', BASE, '--api-key', 'cairn_tkn_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBB654321', '--yes'), 0, m.errors.join('\n'));
     }
     const backups = Object.keys(tree(m.home)).filter((f) => f.endsWith('.cairn-backup'));
-    deepStrictEqual(backups.sort(), ['.claude.json.cairn-backup', '.claude/settings.json.cairn-backup', '.codex/config.toml.cairn-backup', '.config/Code/User/mcp.json.cairn-backup', '.cursor/mcp.json.cairn-backup', '.gemini/settings.json.cairn-backup'], 'one backup per changed file');
+    deepStrictEqual(
+      backups.sort(),
+      [
+        '.claude.json.cairn-backup',
+        '.claude/settings.json.cairn-backup',
+        '.codex/config.toml.cairn-backup',
+        '.config/Code/User/mcp.json.cairn-backup',
+        '.cursor/mcp.json.cairn-backup',
+        '.gemini/settings.json.cairn-backup',
+      ],
+      'one backup per changed file',
+    );
     for (const backup of backups) equal(statSync(join(m.home, backup)).mode & 0o777, 0o600, backup);
     for (const client of ['cursor', 'vscode', 'gemini-cli', 'claude-code', 'codex']) equal(await m.install('--client', client, '--uninstall'), 0, m.errors.join('\n'));
     deepStrictEqual(tree(m.home), before);

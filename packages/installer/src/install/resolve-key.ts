@@ -15,7 +15,9 @@ export async function resolveApiKey(request: InstallRequest, machine: Machine, b
   const codex = request.client === 'codex' ? `Codex's entry reads the key from ${CODEX_TOKEN_ENV}, which is not set in this shell: export ${CODEX_TOKEN_ENV}=<your key> and run again, or ` : '';
   key ??= await machine.askSecret(`API key for Cairn (starts with ${KEY_PREFIX}${codex ? `; for Codex, the one ${CODEX_TOKEN_ENV} should hold` : ''}; input hidden): `);
   if (!key) {
-    throw new InstallerError(`No API key: ${codex}pass --api-key, --setup-code or set CAIRN_API_KEY (create one in the portal: Settings > API Keys > Generate API key), or use --oauth where the client supports it.`);
+    throw new InstallerError(
+      `No API key: ${codex}pass --api-key, --setup-code or set CAIRN_API_KEY (create one in the portal: Settings > API Keys > Generate API key), or use --oauth where the client supports it.`,
+    );
   }
   key = key.trim();
   if (!key.startsWith(KEY_PREFIX) || /\s/.test(key)) throw new InstallerError(`That is not a Cairn API key: keys start with ${KEY_PREFIX} and contain no spaces.`);

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { CLIENT_IDS, CODEX_TOKEN_ENV, type ClientInfo, INSTALLER_USER_AGENT, automaticPaths, configPaths } from '@cairn/clients';
+import { automaticPaths, CLIENT_IDS, type ClientInfo, CODEX_TOKEN_ENV, configPaths, INSTALLER_USER_AGENT } from '@cairn/clients';
 import { resolveConfigTarget } from '../files/write-config.js';
 import type { Machine } from './context.js';
 import { maskKey } from './resolve-key.js';
@@ -27,7 +27,11 @@ export async function retireReplacedKey(machine: Machine, client: ClientInfo, mc
   const url = `${mcpUrl.replace(/\/mcp$/, '')}/api/v1/keys/self`;
   let status: number;
   try {
-    const response = await machine.fetch(url, { method: 'DELETE', headers: { Authorization: `Bearer ${oldKey}`, 'User-Agent': INSTALLER_USER_AGENT, Accept: 'application/json' }, signal: AbortSignal.timeout(REVOKE_TIMEOUT_MS) });
+    const response = await machine.fetch(url, {
+      method: 'DELETE',
+      headers: { Authorization: `Bearer ${oldKey}`, 'User-Agent': INSTALLER_USER_AGENT, Accept: 'application/json' },
+      signal: AbortSignal.timeout(REVOKE_TIMEOUT_MS),
+    });
     status = response.status;
     await response.body?.cancel();
   } catch (error) {
@@ -36,7 +40,10 @@ export async function retireReplacedKey(machine: Machine, client: ClientInfo, mc
   }
   if (status === 200) machine.out(`Revoked the key it replaced (${old}): no other config on this machine used it.`);
   else if (status === 401) machine.out(`The key it replaced (${old}) was already revoked.`);
-  else machine.out(`Could not revoke the key it replaced (${old}): Cairn answered HTTP ${status}${status === 404 ? ' (a Cairn older than this installer)' : status === 403 ? ' (a read-only key cannot revoke itself)' : ''}. It is still active: ${portal}.`);
+  else
+    machine.out(
+      `Could not revoke the key it replaced (${old}): Cairn answered HTTP ${status}${status === 404 ? ' (a Cairn older than this installer)' : status === 403 ? ' (a read-only key cannot revoke itself)' : ''}. It is still active: ${portal}.`,
+    );
 }
 
 /** The other places on this machine that hold the key: every client's config (but this entry's own file) and the capture config. */

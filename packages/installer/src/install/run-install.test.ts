@@ -1,5 +1,5 @@
 import { deepStrictEqual, equal, match, ok } from 'node:assert/strict';
-import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { configPath } from '@cairn/clients';
@@ -67,10 +67,7 @@ withMachine('codex: TOML table with the env var and User-Agent, comments and unk
   const original = '# my settings\nmodel = "o3" # favourite\n\n[mcp_servers.other]\ncommand = "x"\nfuture_key = true\n';
   write(path, original);
   equal(await m.install('--client', 'codex', '--url', BASE, '--api-key', KEY, '--yes'), 0, m.errors.join('\n'));
-  equal(
-    readFileSync(path, 'utf8'),
-    `${original}\n[mcp_servers.cairn]\nurl = "${URL}"\nbearer_token_env_var = "CAIRN_MCP_TOKEN"\nhttp_headers = { "User-Agent" = "cairn-mcp-installer/1.0" }\n`,
-  );
+  equal(readFileSync(path, 'utf8'), `${original}\n[mcp_servers.cairn]\nurl = "${URL}"\nbearer_token_env_var = "CAIRN_MCP_TOKEN"\nhttp_headers = { "User-Agent" = "cairn-mcp-installer/1.0" }\n`);
   ok(m.lines.includes(`  export CAIRN_MCP_TOKEN=${KEY}`), m.lines.join('\n'));
   const first = readFileSync(path, 'utf8');
   await m.install('--client', 'codex', '--url', BASE, '--api-key', KEY, '--yes');
@@ -81,13 +78,17 @@ withMachine('codex: TOML table with the env var and User-Agent, comments and unk
   equal(readFileSync(path, 'utf8'), original);
 });
 
-withMachine('codex on macOS: launchctl setenv, checked with launchctl getenv', async (m) => {
-  await m.install('--client', 'codex', '--url', BASE, '--api-key', KEY, '--yes');
-  deepStrictEqual(m.ran, [
-    ['launchctl', 'setenv', 'CAIRN_MCP_TOKEN', KEY],
-    ['launchctl', 'getenv', 'CAIRN_MCP_TOKEN'],
-  ]);
-}, { platform: 'darwin' });
+withMachine(
+  'codex on macOS: launchctl setenv, checked with launchctl getenv',
+  async (m) => {
+    await m.install('--client', 'codex', '--url', BASE, '--api-key', KEY, '--yes');
+    deepStrictEqual(m.ran, [
+      ['launchctl', 'setenv', 'CAIRN_MCP_TOKEN', KEY],
+      ['launchctl', 'getenv', 'CAIRN_MCP_TOKEN'],
+    ]);
+  },
+  { platform: 'darwin' },
+);
 
 withMachine('vscode JSONC: comments, BOM, CRLF and other servers kept', async (m) => {
   const path = pathOf(m, 'vscode');
@@ -145,16 +146,23 @@ withMachine('a symlinked config is edited at its target; the link stays a link',
   equal(mode(target), 0o600);
 });
 
-withMachine('kiro: aliases run the same install into ~/.kiro, --oauth is refused with the reason (its hooks use the key)', async (m) => {
-  const path = join(m.home, '.kiro', 'settings', 'mcp.json');
-  equal(await m.install('--client', 'kiro-cli', '--url', BASE, '--api-key', KEY, '--yes'), 0);
-  deepStrictEqual(readJson(path).mcpServers.cairn, { url: URL, headers });
-  equal(mode(path), 0o600);
-  equal(await m.install('--client', 'kiro-ide', '--url', BASE, '--api-key', KEY, '--yes'), 0);
-  ok(m.lines.some((l) => l.startsWith('Already up to date')), 'kiro-ide edits the same file as kiro-cli');
-  equal(await m.install('--client', 'kiro-ide', '--url', BASE, '--oauth', '--yes'), 2);
-  match(m.errors.join('\n'), /skills and capture hooks use too.*Connect > OAuth/s);
-}, { env: { KIRO_HOME: '' } });
+withMachine(
+  'kiro: aliases run the same install into ~/.kiro, --oauth is refused with the reason (its hooks use the key)',
+  async (m) => {
+    const path = join(m.home, '.kiro', 'settings', 'mcp.json');
+    equal(await m.install('--client', 'kiro-cli', '--url', BASE, '--api-key', KEY, '--yes'), 0);
+    deepStrictEqual(readJson(path).mcpServers.cairn, { url: URL, headers });
+    equal(mode(path), 0o600);
+    equal(await m.install('--client', 'kiro-ide', '--url', BASE, '--api-key', KEY, '--yes'), 0);
+    ok(
+      m.lines.some((l) => l.startsWith('Already up to date')),
+      'kiro-ide edits the same file as kiro-cli',
+    );
+    equal(await m.install('--client', 'kiro-ide', '--url', BASE, '--oauth', '--yes'), 2);
+    match(m.errors.join('\n'), /skills and capture hooks use too.*Connect > OAuth/s);
+  },
+  { env: { KIRO_HOME: '' } },
+);
 
 test('kiro with $KIRO_HOME set', async () => {
   const m = tempMachine();

@@ -1,4 +1,4 @@
-import { CLIENTS, CODEX_TOKEN_ENV, KEY_PREFIX, type ClientInfo, codexTokenCommand, mcpUrlFor, shellCommand, claudeMcpAddArgs, claudeMcpRemoveArgs, urlProblem } from '@cairn/clients';
+import { CLIENTS, type ClientInfo, CODEX_TOKEN_ENV, claudeMcpAddArgs, claudeMcpRemoveArgs, codexTokenCommand, KEY_PREFIX, mcpUrlFor, shellCommand, urlProblem } from '@cairn/clients';
 import { AutomaticIncomplete, prepareAutomatic } from '../automatic/set-up-automatic.js';
 import { installerCommand } from '../cli/self-command.js';
 import { InstallerError } from '../files/config-error.js';
@@ -29,7 +29,10 @@ export async function runInstall(request: InstallRequest, machine: Machine): Pro
   const stored = request.url === undefined ? urlProblem(url) : undefined;
   if (stored) {
     const example = stored === 'has no scheme' ? `https://${url.replace(/\/mcp\/?$/, '')}` : 'https://<your Cairn>';
-    throw new InstallerError(`The "${request.serverName}" entry in ${config.path} has the address ${url}, which ${stored}: run again with --url ${example} (the whole address). Nothing was written.`, 2);
+    throw new InstallerError(
+      `The "${request.serverName}" entry in ${config.path} has the address ${url}, which ${stored}: run again with --url ${example} (the whole address). Nothing was written.`,
+      2,
+    );
   }
   const mcpUrl = mcpUrlFor(url);
   assertOneMethod(client, config, request.serverName, mcpUrl, method);
@@ -123,7 +126,13 @@ async function afterWriting(client: ClientInfo, request: InstallRequest, machine
 
 /** Says what is in place, what is not, and the one command that finishes the job (no setup code: the installed key is reused). */
 function reportIncomplete(client: ClientInfo, request: InstallRequest, machine: Machine, w: Written, failure: AutomaticIncomplete): void {
-  const flags = [`--client ${client.id}`, client.id === 'kiro' ? '' : '--auto', client.id === 'claude-code' && request.marketplace ? `--marketplace ${shellCommand(request.marketplace, [])}` : '', request.autoUpdate ? '--auto-update' : '', request.serverName === 'cairn' ? '' : `--server-name ${request.serverName}`];
+  const flags = [
+    `--client ${client.id}`,
+    client.id === 'kiro' ? '' : '--auto',
+    client.id === 'claude-code' && request.marketplace ? `--marketplace ${shellCommand(request.marketplace, [])}` : '',
+    request.autoUpdate ? '--auto-update' : '',
+    request.serverName === 'cairn' ? '' : `--server-name ${request.serverName}`,
+  ];
   machine.out(`✘ Automatic mode is not complete: ${failure.reason}`);
   machine.out(`In place: the "${request.serverName}" MCP entry for ${client.displayName} with the API key ${maskKey(w.apiKey ?? '')}: the agent can use Cairn when asked.`);
   if (failure.ran.length > 0) machine.out(`Also done: ${failure.ran.join('; ')}.`);

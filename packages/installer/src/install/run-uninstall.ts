@@ -32,7 +32,11 @@ export async function runUninstall(request: InstallRequest, machine: Machine): P
     const tidy = tidyAfterRemoval(machine, client, config, editEntry(client, config, request.serverName, undefined));
     if (request.dryRun) {
       machine.out(`Dry run: nothing written. The change to ${config.target}:`);
-      machine.out(unifiedDiff(config.target, config.text, tidy.deleteFile ? '' : tidy.text).replace(/(Bearer |cairn_tkn_)[A-Za-z0-9]+/g, '$1…').trimEnd());
+      machine.out(
+        unifiedDiff(config.target, config.text, tidy.deleteFile ? '' : tidy.text)
+          .replace(/(Bearer |cairn_tkn_)[A-Za-z0-9]+/g, '$1…')
+          .trimEnd(),
+      );
       await removeAutomatic(client, request, machine);
       return 0;
     }

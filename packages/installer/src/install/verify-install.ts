@@ -1,8 +1,8 @@
-import { CODEX_TOKEN_ENV, type ClientInfo, type McpEntry } from '@cairn/clients';
+import { type ClientInfo, CODEX_TOKEN_ENV, type McpEntry } from '@cairn/clients';
 import { CHECK_TIMEOUT_MS, checkConnection } from '../check/check-connection.js';
 import { clientRequest } from '../check/client-request.js';
-import type { Machine } from './context.js';
 import { installerCommand } from '../cli/self-command.js';
+import type { Machine } from './context.js';
 import { inspectConfig } from './inspect-config.js';
 
 /** Exit code when the entry is written but the check could not connect: distinct from 1 (nothing written) and 2 (usage). */
@@ -12,7 +12,15 @@ export const CHECK_FAILED_EXIT = 3;
  * Connects exactly as the client will: the entry read back from its file (what the client reads,
  * also after `claude mcp add`), its URL and headers. Prints "Connected as …" or the diagnosis; returns the exit code.
  */
-export async function verifyInstall(client: ClientInfo, serverName: string, written: McpEntry, apiKey: string | undefined, machine: Machine, timeoutMs = CHECK_TIMEOUT_MS, tokenReady = true): Promise<number> {
+export async function verifyInstall(
+  client: ClientInfo,
+  serverName: string,
+  written: McpEntry,
+  apiKey: string | undefined,
+  machine: Machine,
+  timeoutMs = CHECK_TIMEOUT_MS,
+  tokenReady = true,
+): Promise<number> {
   let entry: unknown = written;
   let path: string | undefined;
   try {
@@ -31,11 +39,16 @@ export async function verifyInstall(client: ClientInfo, serverName: string, writ
   if (result.ok) {
     const packs = `${result.datapacks} ${result.datapacks === 1 ? 'datapack' : 'datapacks'}`;
     // Codex sends the key from its environment: until the variable holds it there, Codex is not connected, whatever the key is worth.
-    if (!tokenReady) machine.out(`Key checked: Cairn accepts it as ${result.user} — ${packs}. Codex is not connected yet: it sends the key from ${CODEX_TOKEN_ENV}, which does not hold it in this environment. Set it as shown above, open a new terminal, then start Codex.`);
+    if (!tokenReady)
+      machine.out(
+        `Key checked: Cairn accepts it as ${result.user} — ${packs}. Codex is not connected yet: it sends the key from ${CODEX_TOKEN_ENV}, which does not hold it in this environment. Set it as shown above, open a new terminal, then start Codex.`,
+      );
     else machine.out(`Connected as ${result.user} — ${packs}`);
     return 0;
   }
   machine.out(`✘ Check failed, connecting as ${client.displayName} will: ${result.message}`);
-  machine.out(`The entry stays written${path ? ` in ${path}` : ''}. Fix the cause and run the same command again, or run: ${installerCommand('doctor', request.kind === 'http' ? request.url : undefined)}`);
+  machine.out(
+    `The entry stays written${path ? ` in ${path}` : ''}. Fix the cause and run the same command again, or run: ${installerCommand('doctor', request.kind === 'http' ? request.url : undefined)}`,
+  );
   return CHECK_FAILED_EXIT;
 }

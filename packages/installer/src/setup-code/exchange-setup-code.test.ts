@@ -1,7 +1,7 @@
 import { deepStrictEqual, equal, match } from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { configPath } from '@cairn/clients';
 import { tempMachine } from '../testing/temp-machine.js';

@@ -33,7 +33,11 @@ test('kiro IDE and CLI hooks and codex hooks, as installed, send the prompt with
     assert.equal(await shell(cli, { HOME: m.home }, JSON.stringify({ hook_event_name: 'userPromptSubmit', cwd: m.home, prompt: 'from the kiro cli' })), 0);
     assert.equal(await shell(codex, { HOME: m.home }, JSON.stringify({ session_id: 's1', cwd: m.home, prompt: 'from codex' })), 0);
     const stored = (await cairn.turns()).map((t) => [t.client, t.role, t.text]).sort();
-    assert.deepEqual(stored, [['codex', 'user', 'from codex'], ['kiro-cli', 'user', 'from the kiro cli'], ['kiro-ide', 'user', 'from the kiro ide']]);
+    assert.deepEqual(stored, [
+      ['codex', 'user', 'from codex'],
+      ['kiro-cli', 'user', 'from the kiro cli'],
+      ['kiro-ide', 'user', 'from the kiro ide'],
+    ]);
   } finally {
     m.cleanup();
   }

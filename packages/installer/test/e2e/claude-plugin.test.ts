@@ -27,7 +27,10 @@ test('claude-code --auto: marketplace added and cairn@cairn installed and enable
     const run = () => m.install('--client', 'claude-code', '--url', BASE, '--api-key', KEY, '--yes', '--auto', '--marketplace', REPO_ROOT, '--auto-update');
     assert.equal(await run(), 0, `${m.lines.join('\n')}\n${m.errors.join('\n')}`);
     const plugins = await listJson(['plugin', 'list'], m.env);
-    assert.deepEqual(plugins.map((p) => [p.id, p.enabled, p.scope]), [['cairn@cairn', true, 'user']]);
+    assert.deepEqual(
+      plugins.map((p) => [p.id, p.enabled, p.scope]),
+      [['cairn@cairn', true, 'user']],
+    );
     const settings = JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8'));
     assert.deepEqual(settings.extraKnownMarketplaces.cairn, { source: { source: 'directory', path: REPO_ROOT }, autoUpdate: true });
     assert.equal(statSync(join(m.home, '.cairn', 'capture.json')).mode & 0o777, 0o600);
@@ -37,13 +40,20 @@ test('claude-code --auto: marketplace added and cairn@cairn installed and enable
     const before = ours.map((f) => readFileSync(f, 'utf8'));
     m.lines.length = 0;
     assert.equal(await run(), 0, m.errors.join('\n'));
-    assert.deepEqual(ours.map((f) => readFileSync(f, 'utf8')), before, 'a second run changes none of these files');
+    assert.deepEqual(
+      ours.map((f) => readFileSync(f, 'utf8')),
+      before,
+      'a second run changes none of these files',
+    );
     assert.ok(m.lines.includes('Ran: claude plugin update cairn@cairn'), 're-running updates the plugin (spec part 4.2)');
     assert.deepEqual(Object.keys(JSON.parse(readFileSync(join(dir, '.claude.json'), 'utf8')).mcpServers), ['cairn'], 'no duplicate MCP entry');
 
     assert.equal(await m.install('--client', 'claude-code', '--uninstall'), 0, m.errors.join('\n'));
     assert.deepEqual(await listJson(['plugin', 'list'], m.env), []);
-    assert.equal((await listJson(['plugin', 'marketplace', 'list'], m.env)).some((x) => x.name === 'cairn'), false);
+    assert.equal(
+      (await listJson(['plugin', 'marketplace', 'list'], m.env)).some((x) => x.name === 'cairn'),
+      false,
+    );
     assert.equal(JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8')).extraKnownMarketplaces?.cairn, undefined);
     assert.ok(!existsSync(join(m.home, '.cairn', 'capture.json')));
   } finally {
@@ -59,7 +69,11 @@ test('claude-code --auto leaves a marketplace the user added before in place on 
     assert.equal(await m.install('--client', 'claude-code', '--url', BASE, '--api-key', KEY, '--yes', '--auto'), 0, m.errors.join('\n'));
     assert.equal(await m.install('--client', 'claude-code', '--uninstall'), 0, m.errors.join('\n'));
     assert.deepEqual(await listJson(['plugin', 'list'], m.env), [], 'the plugin it installed is gone');
-    assert.equal((await listJson(['plugin', 'marketplace', 'list'], m.env)).some((x) => x.name === 'cairn'), true, 'the marketplace it did not add stays');
+    assert.equal(
+      (await listJson(['plugin', 'marketplace', 'list'], m.env)).some((x) => x.name === 'cairn'),
+      true,
+      'the marketplace it did not add stays',
+    );
   } finally {
     m.cleanup();
   }

@@ -10,9 +10,9 @@ import { configPath } from '@cairn/clients';
 import { createApiKey } from '../../../server/src/domain/api-keys.js';
 import { createSetupCode } from '../../../server/src/domain/setup-codes.js';
 import { clientBin } from '../../../server/src/testing/client-bins.js';
-import { type TestCairn, startTestCairn } from '../../../server/src/testing/test-cairn.js';
-import { type TestTenant, createTenant } from '../../../server/src/testing/tenants.js';
-import { type TempMachine, inHome, tempMachine } from '../../src/testing/temp-machine.js';
+import { createTenant, type TestTenant } from '../../../server/src/testing/tenants.js';
+import { startTestCairn, type TestCairn } from '../../../server/src/testing/test-cairn.js';
+import { inHome, type TempMachine, tempMachine } from '../../src/testing/temp-machine.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url)).replace(/\/$/, '');
 
@@ -37,7 +37,10 @@ describe('first hour with the installer', () => {
       for (let run = 0; run < 3; run++) assert.equal(await m.install('--client', 'cursor', '--url', cairn.baseUrl, '--setup-code', await code(), '--yes'), 0, out(m));
       assert.equal((await activeKeys(name)).length - before, 1, 'only the key in the entry stays active');
       const inEntry = JSON.parse(readFileSync(configPath('cursor', m), 'utf8')).mcpServers.cairn.headers.Authorization.replace('Bearer ', '');
-      assert.ok((await activeKeys(name)).some((k) => inEntry.endsWith(k.last4)), 'the active one is the one in the entry');
+      assert.ok(
+        (await activeKeys(name)).some((k) => inEntry.endsWith(k.last4)),
+        'the active one is the one in the entry',
+      );
       assert.equal(m.lines.filter((l) => /^Revoked the key it replaced \(cairn_tkn_…\w{4}\): no other config on this machine used it\.$/.test(l)).length, 2, out(m));
     }));
 
@@ -48,7 +51,10 @@ describe('first hour with the installer', () => {
       assert.equal(await m.install('--client', 'kiro', '--url', cairn.baseUrl, '--api-key', key, '--yes'), 0, out(m));
       assert.equal(await m.install('--client', 'cursor', '--url', cairn.baseUrl, '--setup-code', await code(), '--yes'), 0, out(m));
       assert.equal((await activeKeys('shared key')).length, 1, 'still active: Kiro uses it');
-      assert.match(out(m), new RegExp(`The key it replaced \\(${mask(key).replace('…', '…')}\\) stays active: .*kiro/settings/mcp\\.json.* still uses? it\\. When nothing needs it, revoke it in the portal`));
+      assert.match(
+        out(m),
+        new RegExp(`The key it replaced \\(${mask(key).replace('…', '…')}\\) stays active: .*kiro/settings/mcp\\.json.* still uses? it\\. When nothing needs it, revoke it in the portal`),
+      );
     }));
 
   test('a refused setup code: one message, no doubled period, naming both places a code comes from', () =>
@@ -71,7 +77,10 @@ describe('first hour with the installer', () => {
       assert.match(out(m), /Key checked: Cairn accepts it as member — \d+ datapacks?\. Codex is not connected yet: it sends the key from CAIRN_MCP_TOKEN, which does not hold it in this environment/);
       m.lines.length = 0;
       assert.equal(await m.install('--client', 'codex', '--url', cairn.baseUrl, '--yes'), 1);
-      assert.match(m.errors.at(-1)!, /^No API key: Codex's entry reads the key from CAIRN_MCP_TOKEN, which is not set in this shell: export CAIRN_MCP_TOKEN=<your key> and run again, or pass --api-key/);
+      assert.match(
+        m.errors.at(-1)!,
+        /^No API key: Codex's entry reads the key from CAIRN_MCP_TOKEN, which is not set in this shell: export CAIRN_MCP_TOKEN=<your key> and run again, or pass --api-key/,
+      );
       (m.env as Record<string, string>).CAIRN_MCP_TOKEN = key;
       assert.equal(await m.install('--client', 'codex', '--yes'), 0, out(m));
       assert.ok(m.lines.includes('Connected as member — 2 datapacks') || m.lines.some((l) => /^Connected as member — \d+ datapacks?$/.test(l)), out(m));
@@ -89,7 +98,9 @@ describe('first hour with the installer', () => {
       assert.match(said, new RegExp(`✘ Automatic mode is not complete: \`claude plugin marketplace add ${empty}\` failed \\(exit \\d+\\)`));
       assert.match(said, /In place: the "cairn" MCP entry for Claude Code with the API key cairn_tkn_…\w{4}: the agent can use Cairn when asked\./);
       assert.match(said, /Not done: the cairn plugin marketplace and cairn@cairn \(skills and capture hooks\)/);
-      const finish = new RegExp(`To finish, fix the cause .* and run:\\n  (npx -y ${cairn.baseUrl.replace(/[.]/g, '\\.')}/install/cairn-mcp-installer\\.tgz --client claude-code --auto --marketplace \\S+ --yes)\\n`);
+      const finish = new RegExp(
+        `To finish, fix the cause .* and run:\\n  (npx -y ${cairn.baseUrl.replace(/[.]/g, '\\.')}/install/cairn-mcp-installer\\.tgz --client claude-code --auto --marketplace \\S+ --yes)\\n`,
+      );
       assert.match(said, finish);
       assert.match(said, /no new setup code or key is needed/);
       assert.ok(!said.includes('Unexpected error'));

@@ -10,10 +10,10 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { configPath } from '@cairn/clients';
 import { createApiKey, revokeApiKey } from '../../../server/src/domain/api-keys.js';
-import { type TestCairn, startTestCairn } from '../../../server/src/testing/test-cairn.js';
-import { type TestTenant, createTenant } from '../../../server/src/testing/tenants.js';
+import { createTenant, type TestTenant } from '../../../server/src/testing/tenants.js';
+import { startTestCairn, type TestCairn } from '../../../server/src/testing/test-cairn.js';
 import { checkConnection } from '../../src/check/check-connection.js';
-import { type TempMachine, inHome } from '../../src/testing/temp-machine.js';
+import { inHome, type TempMachine } from '../../src/testing/temp-machine.js';
 
 let cairn: TestCairn;
 let tenant: TestTenant;
@@ -26,10 +26,11 @@ after(() => cairn.close());
 async function serve(server: Server & { closeAllConnections?: () => void }, protocol = 'http'): Promise<{ base: string; close: () => Promise<void> }> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  const close = () => new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections?.();
-  });
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections?.();
+    });
   return { base: `${protocol}://127.0.0.1:${port}`, close };
 }
 const out = (m: TempMachine) => m.lines.join('\n');
@@ -78,10 +79,12 @@ describe('post-install check', { concurrency: true }, () => {
 
   test('not a Cairn: 404 at /mcp, and an HTML page answering 200', () =>
     inHome(async (m) => {
-      const web = await serve(createServer((req, res) => {
-        if (req.url === '/app/mcp') res.writeHead(200, { 'content-type': 'text/html' }).end('<html>hello</html>');
-        else res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
-      }));
+      const web = await serve(
+        createServer((req, res) => {
+          if (req.url === '/app/mcp') res.writeHead(200, { 'content-type': 'text/html' }).end('<html>hello</html>');
+          else res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
+        }),
+      );
       try {
         assert.equal(await m.install('--client', 'cursor', '--url', web.base, '--api-key', tenant.owner.key, '--yes'), 3);
         assert.match(out(m), /nothing answers MCP at http:\/\/127\.0\.0\.1:\d+\/mcp \(HTTP 404\): this is not a Cairn/);
@@ -105,12 +108,17 @@ describe('post-install check', { concurrency: true }, () => {
     const dir = mkdtempSync(join(tmpdir(), 'cairn-tls-'));
     try {
       try {
-        execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=127.0.0.1', '-days', '1', '-keyout', join(dir, 'k.pem'), '-out', join(dir, 'c.pem')], { stdio: 'ignore' });
+        execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=127.0.0.1', '-days', '1', '-keyout', join(dir, 'k.pem'), '-out', join(dir, 'c.pem')], {
+          stdio: 'ignore',
+        });
       } catch {
         t.skip('openssl is not installed here, so no certificate can be made');
         return;
       }
-      const tls = await serve(createHttpsServer({ key: readFileSync(join(dir, 'k.pem')), cert: readFileSync(join(dir, 'c.pem')) }, (_, res) => res.end('{}')), 'https');
+      const tls = await serve(
+        createHttpsServer({ key: readFileSync(join(dir, 'k.pem')), cert: readFileSync(join(dir, 'c.pem')) }, (_, res) => res.end('{}')),
+        'https',
+      );
       try {
         const result = await checkConnection(`${tls.base}/mcp`, {}, globalThis.fetch);
         assert.equal(!result.ok && result.cause, 'tls');
@@ -129,13 +137,16 @@ describe('post-install check', { concurrency: true }, () => {
       calls.push(String(input));
       throw new Error('must not be called');
     };
-    return inHome(async (m) => {
-      assert.equal(await m.install('--client', 'cursor', '--url', cairn.baseUrl, '--oauth', '--yes'), 0);
-      assert.match(out(m), /Not checked: with OAuth, Cursor opens a browser/);
-      assert.equal(await m.install('--client', 'kiro', '--url', cairn.baseUrl, '--api-key', tenant.owner.key, '--dry-run'), 0);
-      assert.equal(await m.install('--client', 'kiro', '--url', cairn.baseUrl, '--api-key', tenant.owner.key, '--yes', '--no-check'), 0);
-      assert.deepEqual(calls, []);
-    }, { fetch: recording });
+    return inHome(
+      async (m) => {
+        assert.equal(await m.install('--client', 'cursor', '--url', cairn.baseUrl, '--oauth', '--yes'), 0);
+        assert.match(out(m), /Not checked: with OAuth, Cursor opens a browser/);
+        assert.equal(await m.install('--client', 'kiro', '--url', cairn.baseUrl, '--api-key', tenant.owner.key, '--dry-run'), 0);
+        assert.equal(await m.install('--client', 'kiro', '--url', cairn.baseUrl, '--api-key', tenant.owner.key, '--yes', '--no-check'), 0);
+        assert.deepEqual(calls, []);
+      },
+      { fetch: recording },
+    );
   });
 
   test('claude-desktop with a plain http:// address to another host: mcp-remote would refuse it, and the check says so', () =>

@@ -6,12 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { configPath } from '@cairn/clients';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { configPath } from '@cairn/clients';
 import { clientBin as bin } from '../../../server/src/testing/client-bins.js';
-import { type TestCairn, startTestCairn } from '../../../server/src/testing/test-cairn.js';
-import { type TestTenant, createTenant } from '../../../server/src/testing/tenants.js';
+import { createTenant, type TestTenant } from '../../../server/src/testing/tenants.js';
+import { startTestCairn, type TestCairn } from '../../../server/src/testing/test-cairn.js';
 import { tempMachine } from '../../src/testing/temp-machine.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));

@@ -5,20 +5,20 @@ import { CopyButton, CopyField, ErrorNotice, Snippet } from '../ui/bits.js';
 import { Dialog } from '../ui/dialog.js';
 import { UnsavedKeyDialog } from '../ui/unsaved-key.js';
 import {
-  CLIENTS,
   CLIENT_IDS,
+  CLIENTS,
   type ClientId,
-  type Method,
-  type Os,
-  VERIFICATION_PROMPT,
   guessOs,
   installerCommands,
+  installerRunner,
+  type Method,
   manualSnippets,
+  type Os,
   oauthObstacle,
   oauthSnippets,
-  installerRunner,
   removalFor,
   stepsFor,
+  VERIFICATION_PROMPT,
 } from './snippets.js';
 
 const METHODS: { id: Method; label: string }[] = [
@@ -194,7 +194,8 @@ function AutomatedPanel({ client }: { client: ClientId }) {
   return (
     <div className="panel-body">
       <p>
-        The installer writes {CLIENTS[client].displayName}'s entry with a fresh API key, and in automatic mode sets up skills and capture. It needs Node.js 20.18.1 or newer. Run it on the computer where {CLIENTS[client].displayName} runs.
+        The installer writes {CLIENTS[client].displayName}'s entry with a fresh API key, and in automatic mode sets up skills and capture. It needs Node.js 20.18.1 or newer. Run it on the computer
+        where {CLIENTS[client].displayName} runs.
       </p>
       {!cmds ? (
         <div className="reserve">
@@ -208,7 +209,7 @@ function AutomatedPanel({ client }: { client: ClientId }) {
           <Snippet label="Installer command" text={cmds.command} />
           <p className="hint">
             The setup code works once and expires <time dateTime={code!.expiresAt}>{new Date(code!.expiresAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}</time>.
-            {cmds.fromThisServer && ' If npm cannot reach the installer package, run this server\'s own copy instead:'}
+            {cmds.fromThisServer && " If npm cannot reach the installer package, run this server's own copy instead:"}
           </p>
           {cmds.fromThisServer && <Snippet label="Installer command (from this server)" text={cmds.fromThisServer} />}
           <p className="hint">{CLIENTS[client].afterInstall}</p>

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { posix, win32 } from 'node:path';
 import { test } from 'node:test';
-import { CLIENTS, CLIENT_IDS, VERIFICATION_PROMPT } from '@cairn/clients';
+import { CLIENT_IDS, CLIENTS, VERIFICATION_PROMPT } from '@cairn/clients';
 import * as shim from '../shims/node-path.js';
-import { KEY_PLACEHOLDER, configFileFor, entryDocument, installerCommands, installerRunner, isPrivateAddress, manualSnippets, oauthObstacle, oauthSnippets, removalFor, stepsFor } from './snippets.js';
+import { configFileFor, entryDocument, installerCommands, installerRunner, isPrivateAddress, KEY_PLACEHOLDER, manualSnippets, oauthObstacle, oauthSnippets, removalFor, stepsFor } from './snippets.js';
 
 const URL_ = 'https://cairn.example.com/mcp';
 const KEY = 'cairn_tkn_abcdefghijklmnop';
@@ -21,35 +21,61 @@ test('the Manual entry is the catalog entry the installer writes, under the clie
 test('without a generated key the snippet holds the placeholder, never a key', () => {
   for (const id of CLIENT_IDS) {
     const texts = manualSnippets(id, URL_, 'darwin').map((s) => s.text);
-    assert.ok(texts.some((t) => t.includes(KEY_PLACEHOLDER)), id);
-    assert.ok(texts.every((t) => !t.includes('cairn_tkn_')), id);
+    assert.ok(
+      texts.some((t) => t.includes(KEY_PLACEHOLDER)),
+      id,
+    );
+    assert.ok(
+      texts.every((t) => !t.includes('cairn_tkn_')),
+      id,
+    );
   }
 });
 
 test('Claude Code and Codex get their command and TOML table', () => {
-  assert.equal(manualSnippets('claude-code', URL_, 'linux', KEY)[0]!.text, `claude mcp add --scope user --transport http cairn ${URL_} --header "Authorization: Bearer ${KEY}" --header "User-Agent: cairn-mcp-installer/1.0"`);
+  assert.equal(
+    manualSnippets('claude-code', URL_, 'linux', KEY)[0]!.text,
+    `claude mcp add --scope user --transport http cairn ${URL_} --header "Authorization: Bearer ${KEY}" --header "User-Agent: cairn-mcp-installer/1.0"`,
+  );
   const [table, token] = manualSnippets('codex', URL_, 'darwin', KEY);
   assert.match(table!.text, /^\[mcp_servers\.cairn\]\nurl = "https:\/\/cairn\.example\.com\/mcp"\nbearer_token_env_var = "CAIRN_MCP_TOKEN"/);
   assert.equal(token!.text, `launchctl setenv CAIRN_MCP_TOKEN ${KEY}`);
 });
 
-test('OAuth: url-only entries, Kiro\'s too; each step quotes the entry its snippet shows', () => {
+test("OAuth: url-only entries, Kiro's too; each step quotes the entry its snippet shows", () => {
   assert.deepEqual(JSON.parse(oauthSnippets('cursor', URL_, 'linux')[0]!.text), { mcpServers: { cairn: { url: URL_ } } });
   assert.deepEqual(JSON.parse(oauthSnippets('kiro', URL_, 'linux')[0]!.text), { mcpServers: { cairn: { url: URL_ } } });
   for (const id of CLIENT_IDS) {
-    for (const [method, snippets] of [['oauth', oauthSnippets(id, URL_, 'linux')], ['manual', manualSnippets(id, URL_, 'linux', KEY)]] as const) {
+    for (const [method, snippets] of [
+      ['oauth', oauthSnippets(id, URL_, 'linux')],
+      ['manual', manualSnippets(id, URL_, 'linux', KEY)],
+    ] as const) {
       const s = stepsFor(id, method, URL_, 'linux');
       if (!s.supported || !snippets[0]?.label.startsWith('Entry in')) continue;
       const entry = Object.values(JSON.parse(snippets[0].text) as Record<string, Record<string, Record<string, unknown>>>)[0]!.cairn!;
       const text = s.steps.join(' ');
-      for (const [field, value] of Object.entries(entry)) if (field !== 'headers' && field !== 'env' && field !== 'args' && field !== 'command') assert.ok(text.includes(`"${field}": ${JSON.stringify(value)}`), `${id} ${method}: ${text} lacks "${field}"`);
+      for (const [field, value] of Object.entries(entry))
+        if (field !== 'headers' && field !== 'env' && field !== 'args' && field !== 'command')
+          assert.ok(text.includes(`"${field}": ${JSON.stringify(value)}`), `${id} ${method}: ${text} lacks "${field}"`);
       for (const field of ['url', 'serverUrl', 'type']) if (!(field in entry)) assert.ok(!text.includes(`"${field}"`), `${id} ${method}: ${text} names "${field}"`);
     }
   }
 });
 
 test('private and loopback addresses are told apart from public ones', () => {
-  for (const u of ['http://127.0.0.1:3000', 'http://localhost:8080', 'http://[::1]:3000', 'http://10.1.2.3', 'http://172.20.0.1', 'http://192.168.1.9', 'http://100.101.102.103', 'http://cairn.local', 'http://cairn', 'http://169.254.1.1', 'http://[fd00::1]']) {
+  for (const u of [
+    'http://127.0.0.1:3000',
+    'http://localhost:8080',
+    'http://[::1]:3000',
+    'http://10.1.2.3',
+    'http://172.20.0.1',
+    'http://192.168.1.9',
+    'http://100.101.102.103',
+    'http://cairn.local',
+    'http://cairn',
+    'http://169.254.1.1',
+    'http://[fd00::1]',
+  ]) {
     assert.equal(isPrivateAddress(u), true, u);
   }
   for (const u of ['https://cairn.example.com', 'https://8.8.8.8', 'http://172.32.0.1', 'https://[2001:db8::1]']) assert.equal(isPrivateAddress(u), false, u);
@@ -70,7 +96,9 @@ test('OAuth guidance follows what the server allows: Claude Desktop on a private
 function connectTexts(): { where: string; text: string }[] {
   const out: { where: string; text: string }[] = [];
   for (const file of ['connect-dialog.tsx', 'snippets.ts', '../ui/unsaved-key.tsx']) {
-    const source = readFileSync(new URL(`./${file}`, import.meta.url), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+    const source = readFileSync(new URL(`./${file}`, import.meta.url), 'utf8')
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .replace(/^\s*\/\/.*$/gm, '');
     out.push({ where: file, text: source });
   }
   for (const id of CLIENT_IDS) {
@@ -129,7 +157,12 @@ test('config paths as users type them', () => {
 });
 
 test('the browser stand-in for node:path joins like node:path', () => {
-  const cases = [['~', '.cursor', 'mcp.json'], ['/home/a/', 'x'], ['%APPDATA%', 'Code', 'User', 'mcp.json'], ['C:\\Users\\a', 'AppData', 'Roaming']];
+  const cases = [
+    ['~', '.cursor', 'mcp.json'],
+    ['/home/a/', 'x'],
+    ['%APPDATA%', 'Code', 'User', 'mcp.json'],
+    ['C:\\Users\\a', 'AppData', 'Roaming'],
+  ];
   for (const parts of cases) {
     assert.equal(shim.posix.join(...parts), posix.join(...parts), parts.join(' '));
     assert.equal(shim.win32.join(...parts), win32.join(...parts), parts.join(' '));

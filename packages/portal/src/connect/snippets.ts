@@ -1,18 +1,7 @@
 // Every snippet the Connect dialog shows, built from the client catalog (@cairn/clients) the installer also uses.
-import {
-  CLIENTS,
-  CLIENT_IDS,
-  type ClientId,
-  DEFAULT_SERVER_NAME,
-  type Method,
-  VERIFICATION_PROMPT,
-  claudeMcpAddCommand,
-  codexTokenCommand,
-  codexTomlTable,
-  configPath,
-} from '@cairn/clients';
+import { CLIENT_IDS, CLIENTS, type ClientId, claudeMcpAddCommand, codexTokenCommand, codexTomlTable, configPath, DEFAULT_SERVER_NAME, type Method, VERIFICATION_PROMPT } from '@cairn/clients';
 
-export { CLIENTS, CLIENT_IDS, type ClientId, type Method, VERIFICATION_PROMPT };
+export { CLIENT_IDS, CLIENTS, type ClientId, type Method, VERIFICATION_PROMPT };
 
 /** The operating systems a config path or command can differ by. */
 export type Os = 'darwin' | 'win32' | 'linux';

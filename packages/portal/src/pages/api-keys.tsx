@@ -1,20 +1,15 @@
 import { type FormEvent, useState } from 'react';
 import { api, messageOf } from '../api/client.js';
 import type { ApiKeyRecord } from '../api/types.js';
-import { CopyButton, Empty, ErrorNotice, Loading, When, downloadText } from '../ui/bits.js';
+import { CopyButton, downloadText, Empty, ErrorNotice, Loading, When } from '../ui/bits.js';
 import { Dialog } from '../ui/dialog.js';
-import { UnsavedKeyDialog } from '../ui/unsaved-key.js';
 import { RevokeDialog } from '../ui/revoke-dialog.js';
+import { UnsavedKeyDialog } from '../ui/unsaved-key.js';
 import { useLoad } from '../ui/use-load.js';
 import { clientLabel } from './people.js';
 
 /** How long a new key may live; `undefined` days means it never expires. */
-const EXPIRY_CHOICES: { label: string; days?: number }[] = [
-  { label: 'No expiry' },
-  { label: '30 days', days: 30 },
-  { label: '90 days', days: 90 },
-  { label: '365 days', days: 365 },
-];
+const EXPIRY_CHOICES: { label: string; days?: number }[] = [{ label: 'No expiry' }, { label: '30 days', days: 30 }, { label: '90 days', days: 90 }, { label: '365 days', days: 365 }];
 
 const scopeLabel = (k: Pick<ApiKeyRecord, 'scope'>) => (k.scope === 'read' ? 'Read only' : 'Read and write');
 const isExpired = (k: Pick<ApiKeyRecord, 'expiresAt'>, now = Date.now()) => !!k.expiresAt && Date.parse(k.expiresAt) <= now;
@@ -57,24 +52,40 @@ export function ApiKeysPage() {
               <th scope="col">Created</th>
               <th scope="col">Expires</th>
               <th scope="col">Last used</th>
-              <th scope="col"><span className="visually-hidden">Actions</span></th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
             {keys.map((k) => (
               <tr key={k.id} className={k.revokedAt || isExpired(k) ? 'revoked' : undefined}>
-                <td data-label="Name" className="strong">{k.name}</td>
-                <td data-label="Key"><code>{k.start ?? 'cairn_tkn_'}…{k.last4 ?? ''}</code></td>
-                <td data-label="Access"><span className={`badge ${k.scope === 'read' ? 'scope-personal' : 'scope-team'}`}>{scopeLabel(k)}</span></td>
-                <td data-label="Created"><When at={k.createdAt} /></td>
-                <td data-label="Expires"><Expiry at={k.expiresAt} /></td>
+                <td data-label="Name" className="strong">
+                  {k.name}
+                </td>
+                <td data-label="Key">
+                  <code>
+                    {k.start ?? 'cairn_tkn_'}…{k.last4 ?? ''}
+                  </code>
+                </td>
+                <td data-label="Access">
+                  <span className={`badge ${k.scope === 'read' ? 'scope-personal' : 'scope-team'}`}>{scopeLabel(k)}</span>
+                </td>
+                <td data-label="Created">
+                  <When at={k.createdAt} />
+                </td>
+                <td data-label="Expires">
+                  <Expiry at={k.expiresAt} />
+                </td>
                 <td data-label="Last used">
                   <When at={k.lastUsedAt} never="Never" />
                   {k.lastUsedClient && <span className="muted small"> by {clientLabel(k.lastUsedClient)}</span>}
                 </td>
                 <td data-label="" className="row-actions">
                   {k.revokedAt ? (
-                    <span className="badge revoked-badge">Revoked <When at={k.revokedAt} /></span>
+                    <span className="badge revoked-badge">
+                      Revoked <When at={k.revokedAt} />
+                    </span>
                   ) : (
                     <button type="button" className="button secondary small danger-text" aria-label={`Revoke ${k.name}`} onClick={() => setDialog({ kind: 'revoke', key: k })}>
                       Revoke
@@ -86,7 +97,14 @@ export function ApiKeysPage() {
           </tbody>
         </table>
       )}
-      {dialog?.kind === 'generate' && <GenerateKeyDialog onClose={() => { setDialog(undefined); reload(); }} />}
+      {dialog?.kind === 'generate' && (
+        <GenerateKeyDialog
+          onClose={() => {
+            setDialog(undefined);
+            reload();
+          }}
+        />
+      )}
       {dialog?.kind === 'revoke' && (
         <RevokeDialog
           name={dialog.key.name}
@@ -94,7 +112,10 @@ export function ApiKeysPage() {
           path={`/api/v1/keys/${encodeURIComponent(dialog.key.id)}`}
           confirmLabel="Revoke key"
           onClose={() => setDialog(undefined)}
-          onRevoked={() => { setDialog(undefined); reload(); }}
+          onRevoked={() => {
+            setDialog(undefined);
+            reload();
+          }}
         />
       )}
     </section>
@@ -106,8 +127,17 @@ function Expiry({ at }: { at: string | null | undefined }) {
   if (!at) return <span className="muted">Never</span>;
   const date = new Date(at);
   const day = date.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
-  if (isExpired({ expiresAt: at })) return <span className="badge revoked-badge" title={date.toLocaleString()}>Expired {day}</span>;
-  return <time dateTime={date.toISOString()} title={date.toLocaleString()}>{day}</time>;
+  if (isExpired({ expiresAt: at }))
+    return (
+      <span className="badge revoked-badge" title={date.toLocaleString()}>
+        Expired {day}
+      </span>
+    );
+  return (
+    <time dateTime={date.toISOString()} title={date.toLocaleString()}>
+      {day}
+    </time>
+  );
 }
 
 function GenerateKeyDialog({ onClose }: { onClose: () => void }) {
@@ -135,9 +165,21 @@ function GenerateKeyDialog({ onClose }: { onClose: () => void }) {
   };
   if (key) {
     return (
-      <Dialog key="shown" title="Your new API key" onClose={() => (saved ? onClose() : setConfirming(true))} footer={<button type="button" className="button" onClick={onClose}>I have saved it — close</button>}>
+      <Dialog
+        key="shown"
+        title="Your new API key"
+        onClose={() => (saved ? onClose() : setConfirming(true))}
+        footer={
+          <button type="button" className="button" onClick={onClose}>
+            I have saved it — close
+          </button>
+        }
+      >
         <div className="notice warning" role="alert">
-          <p><strong>Copy or download this key now.</strong> It is shown only this once: after you close this dialog, nobody — not you, not an admin — can see it again. If you lose it, revoke it and generate a new one.</p>
+          <p>
+            <strong>Copy or download this key now.</strong> It is shown only this once: after you close this dialog, nobody — not you, not an admin — can see it again. If you lose it, revoke it and
+            generate a new one.
+          </p>
         </div>
         <div className="field">
           <label htmlFor="new-api-key">API key “{key.record.name}”</label>
@@ -146,16 +188,31 @@ function GenerateKeyDialog({ onClose }: { onClose: () => void }) {
             {scopeLabel(key.record)}
             {key.record.scope === 'read' && ' (list, search, guidance and reading entries; saving is refused)'}
             {' · '}
-            {key.record.expiresAt ? <>expires <Expiry at={key.record.expiresAt} /></> : 'never expires'}
+            {key.record.expiresAt ? (
+              <>
+                expires <Expiry at={key.record.expiresAt} />
+              </>
+            ) : (
+              'never expires'
+            )}
           </small>
         </div>
         <div className="form-actions start">
           <CopyButton text={key.key} label="Copy API key" className="button" onCopied={() => setSaved(true)} />
-          <button type="button" className="button secondary" onClick={() => { downloadText(`cairn-api-key-${slug(key.record.name)}.txt`, `${key.key}\n`); setSaved(true); }}>
+          <button
+            type="button"
+            className="button secondary"
+            onClick={() => {
+              downloadText(`cairn-api-key-${slug(key.record.name)}.txt`, `${key.key}\n`);
+              setSaved(true);
+            }}
+          >
             Download
           </button>
         </div>
-        <p className="hint">Send it as <code>Authorization: Bearer &lt;key&gt;</code> with <code>User-Agent: cairn-mcp-installer/1.0</code>, or paste it into a snippet from Datapacks › Connect a client.</p>
+        <p className="hint">
+          Send it as <code>Authorization: Bearer &lt;key&gt;</code> with <code>User-Agent: cairn-mcp-installer/1.0</code>, or paste it into a snippet from Datapacks › Connect a client.
+        </p>
         {confirming && <UnsavedKeyDialog onKeep={() => setConfirming(false)} onDiscard={onClose} />}
       </Dialog>
     );
@@ -180,25 +237,37 @@ function GenerateKeyDialog({ onClose }: { onClose: () => void }) {
               <span>Read only</span>
             </label>
           </div>
-          <small className="hint">Read only: list, search, guidance and reading entries; saving, changing and deleting are refused. Give a read-only key to clients that only need to look things up.</small>
+          <small className="hint">
+            Read only: list, search, guidance and reading entries; saving, changing and deleting are refused. Give a read-only key to clients that only need to look things up.
+          </small>
         </fieldset>
         <label className="field">
           <span>Expires</span>
           <select name="expires" aria-label="Expires" defaultValue="0">
             {EXPIRY_CHOICES.map((c) => (
-              <option key={c.label} value={c.days ?? 0}>{c.label}</option>
+              <option key={c.label} value={c.days ?? 0}>
+                {c.label}
+              </option>
             ))}
           </select>
           <small className="hint">An expired key stops working, just like a revoked one. Generate a new key before then.</small>
         </label>
         {error && <ErrorNotice message={error} />}
         <div className="form-actions">
-          <button type="button" className="button secondary" onClick={onClose}>Cancel</button>
-          <button type="submit" className="button" disabled={busy}>{busy ? 'Generating…' : 'Generate'}</button>
+          <button type="button" className="button secondary" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="button" disabled={busy}>
+            {busy ? 'Generating…' : 'Generate'}
+          </button>
         </div>
       </form>
     </Dialog>
   );
 }
 
-const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'key';
+const slug = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '') || 'key';

@@ -20,12 +20,17 @@ export function AuthPage({ mode, config, invite, oauth, onSignedIn }: { mode: 's
     setError(undefined);
     try {
       if (mode === 'signup') {
-        await api('POST', '/api/v1/signup', {
-          email: value('email'),
-          name: value('name'),
-          password: String(f.get('password') ?? ''),
-          ...(invite ? { invite } : value('organization') ? { organization: value('organization') } : {}),
-        }, { authRequired: false });
+        await api(
+          'POST',
+          '/api/v1/signup',
+          {
+            email: value('email'),
+            name: value('name'),
+            password: String(f.get('password') ?? ''),
+            ...(invite ? { invite } : value('organization') ? { organization: value('organization') } : {}),
+          },
+          { authRequired: false },
+        );
       } else {
         await api('POST', '/api/auth/sign-in/email', { email: value('email'), password: String(f.get('password') ?? '') }, { authRequired: false });
       }
@@ -51,7 +56,9 @@ export function AuthPage({ mode, config, invite, oauth, onSignedIn }: { mode: 's
         {closed ? (
           <div className="notice" role="status">
             <p>This Cairn already has users, so people join by invitation. Ask an organization admin for an invite link, or sign in if you have an account.</p>
-            <Link to="/signin" className="button">Go to sign in</Link>
+            <Link to="/signin" className="button">
+              Go to sign in
+            </Link>
           </div>
         ) : (
           <form onSubmit={submit} className="form" noValidate={false}>
@@ -72,7 +79,9 @@ export function AuthPage({ mode, config, invite, oauth, onSignedIn }: { mode: 's
             </label>
             {mode === 'signup' && first && (
               <label className="field">
-                <span>Organization name <span className="muted">(optional)</span></span>
+                <span>
+                  Organization name <span className="muted">(optional)</span>
+                </span>
                 <input name="organization" autoComplete="organization" placeholder="Acme" />
               </label>
             )}
@@ -84,9 +93,17 @@ export function AuthPage({ mode, config, invite, oauth, onSignedIn }: { mode: 's
         )}
         <p className="auth-switch">
           {mode === 'signin' ? (
-            config.signUpOpen ? <>New here? <Link to="/signup">Create the first account</Link></> : <>No account? Ask an organization admin for an invite link.</>
+            config.signUpOpen ? (
+              <>
+                New here? <Link to="/signup">Create the first account</Link>
+              </>
+            ) : (
+              <>No account? Ask an organization admin for an invite link.</>
+            )
           ) : (
-            <>Already have an account? <Link to="/signin">Sign in</Link></>
+            <>
+              Already have an account? <Link to="/signin">Sign in</Link>
+            </>
           )}
         </p>
       </div>

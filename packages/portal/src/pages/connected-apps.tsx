@@ -46,16 +46,29 @@ export function ConnectedAppsPage() {
               <th scope="col">Sends you back to</th>
               <th scope="col">Allowed</th>
               <th scope="col">Last connected</th>
-              <th scope="col"><span className="visually-hidden">Actions</span></th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
             {apps.map((a) => (
               <tr key={a.clientId}>
-                <td data-label="App" className="strong">{a.name}</td>
-                <td data-label="Sends you back to">{a.redirectUris.map((u) => describeRedirect(u).label).filter((v, i, all) => all.indexOf(v) === i).join(', ') || '—'}</td>
-                <td data-label="Allowed"><When at={a.grantedAt} /></td>
-                <td data-label="Last connected"><When at={a.lastUsedAt} never="Never" /></td>
+                <td data-label="App" className="strong">
+                  {a.name}
+                </td>
+                <td data-label="Sends you back to">
+                  {a.redirectUris
+                    .map((u) => describeRedirect(u).label)
+                    .filter((v, i, all) => all.indexOf(v) === i)
+                    .join(', ') || '—'}
+                </td>
+                <td data-label="Allowed">
+                  <When at={a.grantedAt} />
+                </td>
+                <td data-label="Last connected">
+                  <When at={a.lastUsedAt} never="Never" />
+                </td>
                 <td data-label="" className="row-actions">
                   <button type="button" className="button secondary small danger-text" aria-label={`Revoke ${a.name}`} onClick={() => setRevoking(a)}>
                     Revoke
@@ -73,7 +86,10 @@ export function ConnectedAppsPage() {
           path={`/api/v1/oauth/apps/${encodeURIComponent(revoking.clientId)}`}
           confirmLabel="Revoke access"
           onClose={() => setRevoking(undefined)}
-          onRevoked={() => { setRevoking(undefined); reload(); }}
+          onRevoked={() => {
+            setRevoking(undefined);
+            reload();
+          }}
         />
       )}
     </section>

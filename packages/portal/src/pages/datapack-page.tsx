@@ -1,7 +1,7 @@
 import { type FormEvent, useEffect, useState } from 'react';
-import { api, } from '../api/client.js';
-import { ConnectDialog } from '../connect/connect-dialog.js';
+import { api } from '../api/client.js';
 import type { Datapack, Entry } from '../api/types.js';
+import { ConnectDialog } from '../connect/connect-dialog.js';
 import { Link } from '../router.js';
 import { useSession } from '../session.js';
 import { Empty, ErrorNotice, Loading, When } from '../ui/bits.js';
@@ -36,13 +36,25 @@ export function DatapackPage({ id }: { id: string }) {
     if (pack) document.title = `${pack.name} · Cairn`;
   }, [pack]);
 
-  if (packs.error) return <section className="page"><ErrorNotice message={packs.error} onRetry={packs.reload} /></section>;
-  if (!packs.data) return <section className="page"><Loading what="the datapack" /></section>;
+  if (packs.error)
+    return (
+      <section className="page">
+        <ErrorNotice message={packs.error} onRetry={packs.reload} />
+      </section>
+    );
+  if (!packs.data)
+    return (
+      <section className="page">
+        <Loading what="the datapack" />
+      </section>
+    );
   if (!pack) {
     return (
       <section className="page">
         <h1>Datapack not found</h1>
-        <p>It may have been removed, or it belongs to a team you are not in. Go back to <Link to="/datapacks">your datapacks</Link>.</p>
+        <p>
+          It may have been removed, or it belongs to a team you are not in. Go back to <Link to="/datapacks">your datapacks</Link>.
+        </p>
       </section>
     );
   }
@@ -84,14 +96,29 @@ export function DatapackPage({ id }: { id: string }) {
       <form className="search" role="search" onSubmit={onSearch}>
         <label className="field grow">
           <span className="visually-hidden">Search entries</span>
-          <input type="search" placeholder="Search this datapack" aria-label="Search entries" value={query} onChange={(e) => {
-            setQuery(e.target.value);
-            if (!e.target.value) setSubmitted('');
-          }} />
+          <input
+            type="search"
+            placeholder="Search this datapack"
+            aria-label="Search entries"
+            value={query}
+            onChange={(e) => {
+              setQuery(e.target.value);
+              if (!e.target.value) setSubmitted('');
+            }}
+          />
         </label>
-        <button type="submit" className="button secondary">Search</button>
+        <button type="submit" className="button secondary">
+          Search
+        </button>
         {submitted && (
-          <button type="button" className="button secondary" onClick={() => { setQuery(''); setSubmitted(''); }}>
+          <button
+            type="button"
+            className="button secondary"
+            onClick={() => {
+              setQuery('');
+              setSubmitted('');
+            }}
+          >
             Clear
           </button>
         )}
@@ -99,17 +126,23 @@ export function DatapackPage({ id }: { id: string }) {
 
       {entries.error && <ErrorNotice message={entries.error} onRetry={entries.reload} />}
       {!list && entries.loading && <Loading what="entries" />}
-      {list && list.length === 0 && (
-        submitted ? (
-          <Empty title={`Nothing matches “${submitted}”`}><p>Try fewer or different words.</p></Empty>
+      {list &&
+        list.length === 0 &&
+        (submitted ? (
+          <Empty title={`Nothing matches “${submitted}”`}>
+            <p>Try fewer or different words.</p>
+          </Empty>
         ) : (
           <Empty title="No entries yet — connect a client">
             <p>
-              Ask a connected agent to remember something here (<button type="button" className="link-button" onClick={() => setConnecting(true)}>connect a client</button>), or add an entry yourself.
+              Ask a connected agent to remember something here (
+              <button type="button" className="link-button" onClick={() => setConnecting(true)}>
+                connect a client
+              </button>
+              ), or add an entry yourself.
             </p>
           </Empty>
-        )
-      )}
+        ))}
       {list && list.length > 0 && (
         <ul className="entries" aria-label={submitted ? 'Search results' : 'Entries'}>
           {list.map((e) => (
@@ -118,9 +151,14 @@ export function DatapackPage({ id }: { id: string }) {
                 <span className="entry-title">{e.title}</span>
                 <span className="entry-meta">
                   <span className={`badge kind-${e.kind}`}>{e.kind}</span>
-                  {e.tags.map((t) => <span key={t} className="tag">#{t}</span>)}
+                  {e.tags.map((t) => (
+                    <span key={t} className="tag">
+                      #{t}
+                    </span>
+                  ))}
                   <span className="muted small">
-                    v{e.version} · {name(e.updatedBy ?? e.createdBy)}{clientLabel(e.updatedClient ?? e.createdClient) ? ` via ${clientLabel(e.updatedClient ?? e.createdClient)}` : ''} · <When at={e.updatedAt} />
+                    v{e.version} · {name(e.updatedBy ?? e.createdBy)}
+                    {clientLabel(e.updatedClient ?? e.createdClient) ? ` via ${clientLabel(e.updatedClient ?? e.createdClient)}` : ''} · <When at={e.updatedAt} />
                   </span>
                 </span>
                 <span className="entry-snippet">{e.content.slice(0, 180)}</span>
@@ -135,7 +173,16 @@ export function DatapackPage({ id }: { id: string }) {
         </button>
       )}
       {connecting && <ConnectDialog onClose={() => setConnecting(false)} />}
-      {adding && <EntryFormDialog datapackId={pack.id} onClose={() => setAdding(false)} onSaved={() => { setAdding(false); changed(); }} />}
+      {adding && (
+        <EntryFormDialog
+          datapackId={pack.id}
+          onClose={() => setAdding(false)}
+          onSaved={() => {
+            setAdding(false);
+            changed();
+          }}
+        />
+      )}
       {open && <EntryDialog id={open} onClose={() => setOpen(undefined)} onChanged={changed} />}
     </section>
   );

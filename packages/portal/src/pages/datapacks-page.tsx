@@ -48,7 +48,9 @@ export function DatapacksPage() {
               <tr>
                 <th scope="col">Name</th>
                 <th scope="col">Scope</th>
-                <th scope="col" className="num">Entries</th>
+                <th scope="col" className="num">
+                  Entries
+                </th>
                 <th scope="col">Last change</th>
               </tr>
             </thead>
@@ -79,7 +81,11 @@ export function DatapacksPage() {
           {!hasEntries && (
             <Empty title="No entries yet — connect a client">
               <p>
-                Your agents fill these datapacks. <button type="button" className="link-button" onClick={() => setDialog('connect')}>Connect a client</button> and ask it to remember something, or open a datapack and add an entry.
+                Your agents fill these datapacks.{' '}
+                <button type="button" className="link-button" onClick={() => setDialog('connect')}>
+                  Connect a client
+                </button>{' '}
+                and ask it to remember something, or open a datapack and add an entry.
               </p>
             </Empty>
           )}

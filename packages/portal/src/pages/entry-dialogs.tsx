@@ -6,7 +6,14 @@ import { Dialog } from '../ui/dialog.js';
 import { useLoad } from '../ui/use-load.js';
 import { clientLabel, usePeople } from './people.js';
 
-const parseTags = (s: string) => [...new Set(s.split(/[,\s]+/).map((t) => t.replace(/^#/, '').trim()).filter(Boolean))];
+const parseTags = (s: string) => [
+  ...new Set(
+    s
+      .split(/[,\s]+/)
+      .map((t) => t.replace(/^#/, '').trim())
+      .filter(Boolean),
+  ),
+];
 
 /** Adds an entry, or edits one (with its version, so a concurrent change is caught). */
 export function EntryFormDialog({ datapackId, entry, onClose, onSaved }: { datapackId: string; entry?: Entry; onClose: () => void; onSaved: (e: Entry) => void }) {
@@ -33,7 +40,11 @@ export function EntryFormDialog({ datapackId, entry, onClose, onSaved }: { datap
         onSaved(r.entry);
       }
     } catch (e) {
-      setError(e instanceof ApiError && e.code === 'version_conflict' ? 'Someone changed this entry while you were editing. Close this dialog, open the entry again to see their change, then redo yours.' : messageOf(e));
+      setError(
+        e instanceof ApiError && e.code === 'version_conflict'
+          ? 'Someone changed this entry while you were editing. Close this dialog, open the entry again to see their change, then redo yours.'
+          : messageOf(e),
+      );
       setBusy(false);
     }
   };
@@ -49,7 +60,9 @@ export function EntryFormDialog({ datapackId, entry, onClose, onSaved }: { datap
             <span>Kind</span>
             <select name="kind" aria-label="Kind" defaultValue={entry?.kind ?? 'note'}>
               {ENTRY_KINDS.map((k) => (
-                <option key={k} value={k}>{k}</option>
+                <option key={k} value={k}>
+                  {k}
+                </option>
               ))}
             </select>
           </label>
@@ -59,7 +72,9 @@ export function EntryFormDialog({ datapackId, entry, onClose, onSaved }: { datap
           <textarea name="content" required rows={8} defaultValue={entry?.content} />
         </label>
         <label className="field">
-          <span>Tags <span className="muted">(comma or space separated)</span></span>
+          <span>
+            Tags <span className="muted">(comma or space separated)</span>
+          </span>
           <input name="tags" defaultValue={entry?.tags.join(', ')} placeholder="typescript, testing" />
         </label>
         {duplicate && (
@@ -71,8 +86,12 @@ export function EntryFormDialog({ datapackId, entry, onClose, onSaved }: { datap
         )}
         {error && <ErrorNotice message={error} />}
         <div className="form-actions">
-          <button type="button" className="button secondary" onClick={onClose}>Cancel</button>
-          <button type="submit" className="button" disabled={busy}>{busy ? 'Saving…' : entry ? 'Save changes' : 'Add entry'}</button>
+          <button type="button" className="button secondary" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="button" disabled={busy}>
+            {busy ? 'Saving…' : entry ? 'Save changes' : 'Add entry'}
+          </button>
         </div>
       </form>
     </Dialog>
@@ -87,7 +106,18 @@ export function EntryDialog({ id, onClose, onChanged }: { id: string; onClose: (
   const [actionError, setActionError] = useState<string>();
   const name = usePeople();
   if (mode === 'edit' && data) {
-    return <EntryFormDialog datapackId={data.entry.datapackId} entry={data.entry} onClose={() => setMode('view')} onSaved={() => { setMode('view'); reload(); onChanged(); }} />;
+    return (
+      <EntryFormDialog
+        datapackId={data.entry.datapackId}
+        entry={data.entry}
+        onClose={() => setMode('view')}
+        onSaved={() => {
+          setMode('view');
+          reload();
+          onChanged();
+        }}
+      />
+    );
   }
   const entry = data?.entry;
   const remove = async () => {
@@ -98,7 +128,9 @@ export function EntryDialog({ id, onClose, onChanged }: { id: string; onClose: (
       onChanged();
       onClose();
     } catch (e) {
-      setActionError(e instanceof ApiError && e.code === 'version_conflict' ? 'Someone changed this entry just now. Look at their change below, then delete again if you still want to.' : messageOf(e));
+      setActionError(
+        e instanceof ApiError && e.code === 'version_conflict' ? 'Someone changed this entry just now. Look at their change below, then delete again if you still want to.' : messageOf(e),
+      );
       setBusy(false);
       setMode('view');
       reload();
@@ -112,17 +144,27 @@ export function EntryDialog({ id, onClose, onChanged }: { id: string; onClose: (
         <div className="entry-view">
           <p className="entry-meta">
             <span className={`badge kind-${entry.kind}`}>{entry.kind}</span>
-            {entry.tags.map((t) => <span key={t} className="tag">#{t}</span>)}
+            {entry.tags.map((t) => (
+              <span key={t} className="tag">
+                #{t}
+              </span>
+            ))}
             <span className="muted small">version {entry.version}</span>
           </p>
           <div className="entry-content">{entry.content}</div>
           <dl className="provenance">
             <dt>Saved by</dt>
-            <dd>{name(entry.createdBy)}{entry.createdClient ? ` from ${clientLabel(entry.createdClient)}` : ''}, <When at={entry.createdAt} /></dd>
+            <dd>
+              {name(entry.createdBy)}
+              {entry.createdClient ? ` from ${clientLabel(entry.createdClient)}` : ''}, <When at={entry.createdAt} />
+            </dd>
             {entry.version > 1 && (
               <>
                 <dt>Last changed by</dt>
-                <dd>{name(entry.updatedBy)}{entry.updatedClient ? ` from ${clientLabel(entry.updatedClient)}` : ''}, <When at={entry.updatedAt} /></dd>
+                <dd>
+                  {name(entry.updatedBy)}
+                  {entry.updatedClient ? ` from ${clientLabel(entry.updatedClient)}` : ''}, <When at={entry.updatedAt} />
+                </dd>
               </>
             )}
           </dl>
@@ -132,32 +174,50 @@ export function EntryDialog({ id, onClose, onChanged }: { id: string; onClose: (
               <p>Delete “{entry.title}”? Agents will no longer find it.</p>
               <div className="form-actions">
                 {/* biome-ignore lint/a11y/noAutofocus: a destructive confirmation opens on its safe choice */}
-                <button type="button" className="button secondary" onClick={() => setMode('view')} autoFocus>Keep it</button>
-                <button type="button" className="button danger" onClick={remove} disabled={busy}>{busy ? 'Deleting…' : 'Delete entry'}</button>
+                <button type="button" className="button secondary" onClick={() => setMode('view')} autoFocus>
+                  Keep it
+                </button>
+                <button type="button" className="button danger" onClick={remove} disabled={busy}>
+                  {busy ? 'Deleting…' : 'Delete entry'}
+                </button>
               </div>
             </div>
           ) : (
             <div className="form-actions start">
-              <button type="button" className="button" onClick={() => { setActionError(undefined); setMode('edit'); }}>Edit</button>
-              <button type="button" className="button secondary danger-text" onClick={() => setMode('delete')}>Delete</button>
+              <button
+                type="button"
+                className="button"
+                onClick={() => {
+                  setActionError(undefined);
+                  setMode('edit');
+                }}
+              >
+                Edit
+              </button>
+              <button type="button" className="button secondary danger-text" onClick={() => setMode('delete')}>
+                Delete
+              </button>
             </div>
           )}
           <section className="history" aria-label="Version history">
             <h3>Version history</h3>
             <ol reversed>
-              {[...(data.history ?? [])].sort((a, b) => b.version - a.version).map((v) => (
-                <li key={v.version}>
-                  <details>
-                    <summary>
-                      <strong>v{v.version}</strong> {v.change} by {name(v.changedBy)}{v.changedClient ? ` from ${clientLabel(v.changedClient)}` : ''}, <When at={v.changedAt} />
-                    </summary>
-                    <div className="history-body">
-                      <p className="strong">{v.title}</p>
-                      <div className="entry-content small">{v.content}</div>
-                    </div>
-                  </details>
-                </li>
-              ))}
+              {[...(data.history ?? [])]
+                .sort((a, b) => b.version - a.version)
+                .map((v) => (
+                  <li key={v.version}>
+                    <details>
+                      <summary>
+                        <strong>v{v.version}</strong> {v.change} by {name(v.changedBy)}
+                        {v.changedClient ? ` from ${clientLabel(v.changedClient)}` : ''}, <When at={v.changedAt} />
+                      </summary>
+                      <div className="history-body">
+                        <p className="strong">{v.title}</p>
+                        <div className="entry-content small">{v.content}</div>
+                      </div>
+                    </details>
+                  </li>
+                ))}
             </ol>
           </section>
         </div>

@@ -45,16 +45,20 @@ function OrganizationSettings({ orgId, orgName, isAdmin }: { orgId: string; orgN
         {members.data && (
           <table className="table">
             <thead>
-              <tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Role</th></tr>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Email</th>
+                <th scope="col">Role</th>
+              </tr>
             </thead>
             <tbody>
               {members.data.members.map((m) => (
                 <tr key={m.userId}>
-                  <td data-label="Name" className="strong">{m.name}</td>
-                  <td data-label="Email">{m.email}</td>
-                  <td data-label="Role">
-                    {isAdmin && m.userId !== me.user.id ? <RoleSelect orgId={orgId} member={m} onChanged={members.reload} /> : <span className="badge">{m.role}</span>}
+                  <td data-label="Name" className="strong">
+                    {m.name}
                   </td>
+                  <td data-label="Email">{m.email}</td>
+                  <td data-label="Role">{isAdmin && m.userId !== me.user.id ? <RoleSelect orgId={orgId} member={m} onChanged={members.reload} /> : <span className="badge">{m.role}</span>}</td>
                 </tr>
               ))}
             </tbody>
@@ -110,11 +114,18 @@ function InviteForm({ orgId }: { orgId: string }) {
             <option value="admin">Admin</option>
           </select>
         </label>
-        <button type="submit" className="button secondary" disabled={busy}>{busy ? 'Creating…' : 'Create invite link'}</button>
+        <button type="submit" className="button secondary" disabled={busy}>
+          {busy ? 'Creating…' : 'Create invite link'}
+        </button>
       </form>
       {error && <ErrorNotice message={error} />}
       {invite && (
-        <CopyField label="Invite link" value={invite.inviteUrl} copyLabel="Copy invite link" hint={`Send it to one person; it works once and expires ${new Date(invite.expiresAt).toLocaleString()}.`} />
+        <CopyField
+          label="Invite link"
+          value={invite.inviteUrl}
+          copyLabel="Copy invite link"
+          hint={`Send it to one person; it works once and expires ${new Date(invite.expiresAt).toLocaleString()}.`}
+        />
       )}
     </div>
   );
@@ -153,7 +164,9 @@ function CreateTeamForm({ orgId, onCreated }: { orgId: string; onCreated: () => 
         <label className="checkbox">
           <input type="checkbox" name="joinMe" defaultChecked /> Add me to this team
         </label>
-        <button type="submit" className="button secondary" disabled={busy}>{busy ? 'Creating…' : 'Create team'}</button>
+        <button type="submit" className="button secondary" disabled={busy}>
+          {busy ? 'Creating…' : 'Create team'}
+        </button>
       </form>
       {error && <ErrorNotice message={error} />}
     </div>
@@ -187,7 +200,11 @@ function TeamCard({ team, members, isAdmin, onChanged }: { team: Team; members: 
         <p className="muted">No members yet.</p>
       ) : (
         <ul className="chips" aria-label={`Members of ${team.name}`}>
-          {team.members.map((m) => <li key={m.userId} className="chip" title={m.email}>{m.name || m.email}</li>)}
+          {team.members.map((m) => (
+            <li key={m.userId} className="chip" title={m.email}>
+              {m.name || m.email}
+            </li>
+          ))}
         </ul>
       )}
       {isAdmin && candidates.length > 0 && (
@@ -195,10 +212,16 @@ function TeamCard({ team, members, isAdmin, onChanged }: { team: Team; members: 
           <label className="field">
             <span>Add to {team.name}</span>
             <select name="userId" aria-label={`Add to ${team.name}`}>
-              {candidates.map((m) => <option key={m.userId} value={m.userId}>{m.name || m.email}</option>)}
+              {candidates.map((m) => (
+                <option key={m.userId} value={m.userId}>
+                  {m.name || m.email}
+                </option>
+              ))}
             </select>
           </label>
-          <button type="submit" className="button secondary small" disabled={busy}>Add member</button>
+          <button type="submit" className="button secondary small" disabled={busy}>
+            Add member
+          </button>
         </form>
       )}
       {error && <ErrorNotice message={error} />}
@@ -229,7 +252,11 @@ function RoleSelect({ orgId, member, onChanged }: { orgId: string; member: Membe
         <option value="admin">admin</option>
         <option value="owner">owner</option>
       </select>
-      {error && <div className="notice error" role="alert"><p>{error}</p></div>}
+      {error && (
+        <div className="notice error" role="alert">
+          <p>{error}</p>
+        </div>
+      )}
     </>
   );
 }

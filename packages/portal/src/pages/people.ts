@@ -10,7 +10,10 @@ export function usePeople(): (userId: string | null | undefined) => string {
   const orgId = me.organizations[0]?.id;
   useEffect(() => {
     if (!orgId) return;
-    api<{ members: Member[] }>('GET', `/api/v1/organizations/${orgId}/members`).then((r) => setMembers(r.members), () => undefined);
+    api<{ members: Member[] }>('GET', `/api/v1/organizations/${orgId}/members`).then(
+      (r) => setMembers(r.members),
+      () => undefined,
+    );
   }, [orgId]);
   return (userId) => {
     if (!userId) return 'unknown';

@@ -7,7 +7,23 @@ const FIELD = 'input:not([type=hidden]):not([disabled]), select:not([disabled]),
  * A modal dialog (native <dialog>: Escape closes, the page behind is inert). Focus goes to the first
  * field, not the ×, and returns to whatever opened the dialog when it closes.
  */
-export function Dialog({ title, onClose, children, wide, footer, closeOnBackdrop, role }: { title: string; onClose: () => void; children: ReactNode; wide?: boolean; footer?: ReactNode; closeOnBackdrop?: boolean; role?: 'alertdialog' }) {
+export function Dialog({
+  title,
+  onClose,
+  children,
+  wide,
+  footer,
+  closeOnBackdrop,
+  role,
+}: {
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+  wide?: boolean;
+  footer?: ReactNode;
+  closeOnBackdrop?: boolean;
+  role?: 'alertdialog';
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const unmounting = useRef(false);

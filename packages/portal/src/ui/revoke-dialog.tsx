@@ -4,7 +4,14 @@ import { ErrorNotice } from './bits.js';
 import { Dialog } from './dialog.js';
 
 /** Asks before revoking something, then sends the DELETE; a refusal is shown in the dialog. */
-export function RevokeDialog({ name, explanation, path, confirmLabel, onClose, onRevoked }: {
+export function RevokeDialog({
+  name,
+  explanation,
+  path,
+  confirmLabel,
+  onClose,
+  onRevoked,
+}: {
   name: string;
   explanation: string;
   path: string;
@@ -30,8 +37,12 @@ export function RevokeDialog({ name, explanation, path, confirmLabel, onClose, o
       {error && <ErrorNotice message={error} />}
       <div className="form-actions">
         {/* biome-ignore lint/a11y/noAutofocus: a destructive confirmation opens on its safe choice */}
-        <button type="button" className="button secondary" onClick={onClose} autoFocus>Cancel</button>
-        <button type="button" className="button danger" onClick={revoke} disabled={busy}>{busy ? 'Revoking…' : confirmLabel}</button>
+        <button type="button" className="button secondary" onClick={onClose} autoFocus>
+          Cancel
+        </button>
+        <button type="button" className="button danger" onClick={revoke} disabled={busy}>
+          {busy ? 'Revoking…' : confirmLabel}
+        </button>
       </div>
     </Dialog>
   );

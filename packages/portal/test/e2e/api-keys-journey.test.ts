@@ -30,11 +30,21 @@ after(async () => {
 async function mcpCall(key: string, name: string, args: Record<string, unknown>): Promise<{ result?: unknown; error?: { code: number; message: string } }> {
   const answer = await fetch(server.mcpUrl, {
     method: 'POST',
-    headers: { Authorization: `Bearer ${key}`, 'User-Agent': INSTALLER_USER_AGENT, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-06-18' },
+    headers: {
+      Authorization: `Bearer ${key}`,
+      'User-Agent': INSTALLER_USER_AGENT,
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      'MCP-Protocol-Version': '2025-06-18',
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
   });
   const text = await answer.text();
-  const data = text.split('\n').find((l) => l.startsWith('data: '))?.slice(6) ?? text;
+  const data =
+    text
+      .split('\n')
+      .find((l) => l.startsWith('data: '))
+      ?.slice(6) ?? text;
   return JSON.parse(data) as { result?: unknown; error?: { code: number; message: string } };
 }
 
@@ -45,7 +55,18 @@ async function createExpiredKey(email: string, name: string): Promise<string> {
   const key = generateApiKey();
   const day = 86_400_000;
   await store.insertApiKey(
-    { id: `key_${name.replace(/\W/g, '').toLowerCase()}`, userId: user.id, name, ...displayParts(key), scope: 'read-write', createdAt: new Date(Date.now() - 40 * day).toISOString(), expiresAt: new Date(Date.now() - day).toISOString(), revokedAt: null, lastUsedAt: null, lastUsedClient: null },
+    {
+      id: `key_${name.replace(/\W/g, '').toLowerCase()}`,
+      userId: user.id,
+      name,
+      ...displayParts(key),
+      scope: 'read-write',
+      createdAt: new Date(Date.now() - 40 * day).toISOString(),
+      expiresAt: new Date(Date.now() - day).toISOString(),
+      revokedAt: null,
+      lastUsedAt: null,
+      lastUsedClient: null,
+    },
     hashApiKey(key),
   );
   return key;
@@ -128,7 +149,10 @@ test('Generate API key → shown once → Manual snippet from Connect works thro
   // A key past its expiry is marked, and refused like a revoked one.
   const expired = await createExpiredKey('grace@example.com', 'Old script');
   await page.reload();
-  await page.getByRole('row', { name: /Old script/ }).getByText(/^Expired /).waitFor();
+  await page
+    .getByRole('row', { name: /Old script/ })
+    .getByText(/^Expired /)
+    .waitFor();
   assert.equal((await datapacksWith(expired)).status, 401);
   await shot(page, 'api-keys');
 
@@ -178,7 +202,10 @@ test('Generate API key → shown once → Manual snippet from Connect works thro
   const confirm = page.getByRole('dialog', { name: /Revoke “Claude Desktop at home”/ });
   await shot(page, 'api-key-revoke');
   await confirm.getByRole('button', { name: 'Revoke key' }).click();
-  await page.getByRole('row', { name: /Claude Desktop at home/ }).getByText(/Revoked/).waitFor();
+  await page
+    .getByRole('row', { name: /Claude Desktop at home/ })
+    .getByText(/Revoked/)
+    .waitFor();
   assert.equal((await datapacksWith(connectKey)).status, 401);
   assert.equal((await datapacksWith(key)).status, 200);
   await shot(page, 'api-keys-revoked');

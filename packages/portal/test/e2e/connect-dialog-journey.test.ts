@@ -34,7 +34,10 @@ const focused = () =>
 
 /** The key shown in Cursor's Manual snippet, or undefined while it holds the placeholder. */
 async function shownKey(): Promise<string | undefined> {
-  const text = await page.getByRole('dialog', { name: 'Connect a client' }).getByLabel(/^Entry in /).textContent();
+  const text = await page
+    .getByRole('dialog', { name: 'Connect a client' })
+    .getByLabel(/^Entry in /)
+    .textContent();
   return /cairn_tkn_\w+/.exec(text ?? '')?.[0];
 }
 
@@ -102,7 +105,10 @@ test('Connect from a datapack page: first field focused, accessible tabs, a Manu
   await connect.waitFor({ state: 'detached' });
   assert.equal(await focused(), 'button:Connect a client');
   const listed = await page.evaluate(async () => ((await (await fetch('/api/v1/keys')).json()) as { keys: { name: string; revokedAt: string | null }[] }).keys);
-  assert.deepEqual(listed.map((k) => [k.name, k.revokedAt]), [['Cursor on the test box', null]]);
+  assert.deepEqual(
+    listed.map((k) => [k.name, k.revokedAt]),
+    [['Cursor on the test box', null]],
+  );
 
   // Once copied, the key is saved: Escape closes at once.
   await opener.click();

@@ -71,7 +71,10 @@ test('sign up → personal datapack → team → team datapack → add and edit 
   await edit.getByLabel('Content').fill('Every service writes one JSON object per log line, with level, msg, time and trace_id.');
   await edit.getByRole('button', { name: 'Save changes' }).click();
   await view.getByText('version 2').waitFor();
-  await view.getByText(/trace_id/).first().waitFor();
+  await view
+    .getByText(/trace_id/)
+    .first()
+    .waitFor();
   const history = view.getByRole('region', { name: 'Version history' });
   assert.equal(await history.getByRole('listitem').count(), 2);
   await history.getByText('v1').click();
@@ -81,9 +84,15 @@ test('sign up → personal datapack → team → team datapack → add and edit 
   // Search finds it; the list shows the new version.
   await page.getByRole('searchbox', { name: 'Search entries' }).fill('trace_id');
   await page.getByRole('button', { name: 'Search', exact: true }).click();
-  await page.getByRole('list', { name: 'Search results' }).getByRole('button', { name: /Services log in JSON/ }).waitFor();
+  await page
+    .getByRole('list', { name: 'Search results' })
+    .getByRole('button', { name: /Services log in JSON/ })
+    .waitFor();
   await page.getByRole('button', { name: 'Clear' }).click();
-  await page.getByRole('list', { name: 'Entries' }).getByText(/v2 · you/).waitFor();
+  await page
+    .getByRole('list', { name: 'Entries' })
+    .getByText(/v2 · you/)
+    .waitFor();
   await shot(page, 'datapack');
 
   // Back on the list: scope, count and last change.
@@ -111,7 +120,10 @@ test('sign up → personal datapack → team → team datapack → add and edit 
   await page.getByLabel('Email').fill('ada@example.com');
   await page.getByLabel('Password').fill('wrong password');
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('alert').getByText(/Check both and try again/).waitFor();
+  await page
+    .getByRole('alert')
+    .getByText(/Check both and try again/)
+    .waitFor();
   await shot(page, 'sign-in-error');
   await page.getByLabel('Password').fill('correct horse battery');
   await page.getByRole('button', { name: 'Sign in' }).click();

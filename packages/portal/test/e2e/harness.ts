@@ -3,8 +3,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
-import { type TestCairn, startTestCairn } from '../../../server/src/testing/test-cairn.js';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { startTestCairn, type TestCairn } from '../../../server/src/testing/test-cairn.js';
 
 const PORTAL_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SCREENSHOTS = join(PORTAL_ROOT, 'test', 'screenshots');
@@ -82,7 +82,12 @@ export async function shot(page: Page, name: string, opts: { fullPage?: boolean 
 }
 
 /** Signs up the first account of a fresh Cairn through the form, and waits for the Datapacks page. */
-export async function signUpFirst(page: Page, baseUrl: string, who = { name: 'Ada Lovelace', email: 'ada@example.com', password: 'correct horse battery', organization: 'Analytical Engines' }, screenshot?: string): Promise<void> {
+export async function signUpFirst(
+  page: Page,
+  baseUrl: string,
+  who = { name: 'Ada Lovelace', email: 'ada@example.com', password: 'correct horse battery', organization: 'Analytical Engines' },
+  screenshot?: string,
+): Promise<void> {
   await page.goto(baseUrl);
   await page.getByRole('heading', { name: 'Create your Cairn account' }).waitFor();
   await page.getByLabel('Your name').fill(who.name);

@@ -37,7 +37,10 @@ test('an admin invites by link, the invitee signs up into the organization, and 
   await shot(invitee.page, 'sign-up-invited');
   await invitee.page.getByRole('button', { name: 'Create account' }).click();
   await invitee.page.getByRole('heading', { name: 'Datapacks', level: 1 }).waitFor();
-  await invitee.page.getByRole('cell', { name: /Langley/ }).first().waitFor();
+  await invitee.page
+    .getByRole('cell', { name: /Langley/ })
+    .first()
+    .waitFor();
 
   await admin.page.reload();
   const role = admin.page.getByLabel('Role of Dorothy Vaughan');
@@ -52,6 +55,9 @@ test('an admin invites by link, the invitee signs up into the organization, and 
   await toOrganization(invitee.page);
   await invitee.page.reload();
   await invitee.page.getByLabel('Role of Mary Jackson').selectOption('member');
-  await invitee.page.getByRole('alert').getByText(/Only an owner can/).waitFor();
+  await invitee.page
+    .getByRole('alert')
+    .getByText(/Only an owner can/)
+    .waitFor();
   assert.deepEqual([...admin.errors, ...invitee.errors.filter((e) => !/403/.test(e))], []);
 });

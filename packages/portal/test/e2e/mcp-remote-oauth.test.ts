@@ -1,10 +1,10 @@
 // The real OAuth client: mcp-remote@0.1.38 given only the MCP URL, a scripted chromium signing in and consenting.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { Page } from 'playwright-core';
@@ -79,7 +79,10 @@ async function listDatapacks(client: Client): Promise<string[]> {
   return (result.structuredContent as { datapacks: { name: string }[] }).datapacks.map((d) => d.name);
 }
 
-test('mcp-remote given only the URL: registers, browser sign-in and consent, lists datapacks; a second start reuses the tokens; revoking in Settings stops them', { skip, timeout: 240_000 }, async () => {
+test('mcp-remote given only the URL: registers, browser sign-in and consent, lists datapacks; a second start reuses the tokens; revoking in Settings stops them', {
+  skip,
+  timeout: 240_000,
+}, async () => {
   await signUpFirst(page, server.baseUrl, { name: 'Alan Turing', email: 'alan@example.com', password: 'a long enough secret', organization: 'Bletchley' });
   await b.context.clearCookies();
   const configDir = join(scratch, 'mcp-auth');
@@ -144,7 +147,10 @@ test('mcp-remote given only the URL: registers, browser sign-in and consent, lis
   assert.equal(await mcpStatus(accessToken), 401);
   // mcp-remote's callback page has no favicon: only Cairn's own responses and script errors count.
   assert.deepEqual(cairnFailures, []);
-  assert.deepEqual(b.errors.filter((e) => !/^Failed to load resource/.test(e)), []);
+  assert.deepEqual(
+    b.errors.filter((e) => !/^Failed to load resource/.test(e)),
+    [],
+  );
 });
 
 test('with CAIRN_OAUTH_ALLOW_LOOPBACK=false mcp-remote cannot register and is told to use an API key', { skip, timeout: 120_000 }, async () => {

@@ -5,8 +5,8 @@ import { getOrgAdapter, organization } from 'better-auth/plugins/organization';
 import type { Kysely } from 'kysely';
 import { isDatabaseUnavailable } from '../errors/database-unavailable.js';
 import type { Logger } from '../log/logger.js';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './password-policy.js';
 import { AUTH_BASE_PATH, oauthProviderOptions } from './oauth/oauth-options.js';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './password-policy.js';
 
 /** The same options object goes to organization() and getOrgAdapter(). */
 const orgOptions = {
@@ -47,7 +47,10 @@ function authOptions(s: AuthSettings) {
     // outage, instead of becoming better-auth's bare 500 and a stack trace on the console.
     onAPIError: { throw: true },
     logger: { level: 'warn', log: (level: string, message: string, ...args: unknown[]) => authLog(s, level, message, args) },
-    plugins: [organization(orgOptions), oauthProvider(oauthProviderOptions(s.baseUrl, s.cimdAllowLoopbackForTests ? { allowHttp: true, allowLoopback: true } : {}, s.oauthAllowLoopback ?? true, s.cimdBeforeFetch))],
+    plugins: [
+      organization(orgOptions),
+      oauthProvider(oauthProviderOptions(s.baseUrl, s.cimdAllowLoopbackForTests ? { allowHttp: true, allowLoopback: true } : {}, s.oauthAllowLoopback ?? true, s.cimdBeforeFetch)),
+    ],
   } satisfies BetterAuthOptions;
 }
 

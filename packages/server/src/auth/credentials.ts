@@ -1,7 +1,7 @@
 import type { Caller } from '../domain/caller.js';
 import { CairnError } from '../errors/cairn-error.js';
-import type { KeyVerifier } from './api-keys/key-verifier.js';
 import { KEY_PREFIX } from './api-keys/key-format.js';
+import type { KeyVerifier } from './api-keys/key-verifier.js';
 
 /** What an `Authorization` header holds, as every door (`/mcp`, `/api/v1`) reads it. */
 export type BearerHeader =
@@ -62,7 +62,7 @@ export async function callerForApiKey(
   keys: KeyVerifier,
   key: string,
   client: string | null,
-  options: { via?: 'api_key' | 'legacy_api_key'; /** A door's own rule for a genuine key (it throws to refuse); a refused request is not a use. */ admit?: () => void } = {},
+  options: { via?: 'api_key' | 'legacy_api_key' /** A door's own rule for a genuine key (it throws to refuse); a refused request is not a use. */; admit?: () => void } = {},
 ): Promise<Caller> {
   const record = await keys.verify(key);
   if (!record) throw new CredentialRefusal(401, 'invalid_token', invalidCredentialMessage());

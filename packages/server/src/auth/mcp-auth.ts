@@ -1,3 +1,4 @@
+import { INSTALLER_USER_AGENT } from '@cairn/contract';
 import { hostHeaderValidationResponse, originValidationResponse } from '@modelcontextprotocol/server';
 import type { CairnConfig } from '../config/load-config.js';
 import type { Caller } from '../domain/caller.js';
@@ -7,9 +8,8 @@ import { CredentialRefusal, callerForApiKey, invalidCredentialMessage, readBeare
 import { MCP_SCOPE, type OAuthTokenVerifier } from './oauth/access-tokens.js';
 import { OAUTH_SCOPES } from './oauth/oauth-options.js';
 
-import { INSTALLER_USER_AGENT } from '@cairn/contract';
-
 export { INSTALLER_USER_AGENT };
+
 const INSTALLER_USER_AGENT_PATTERN = /^cairn-mcp-installer\/1\.\d+(\s|$)/;
 
 /** The outcome of the gate in front of `/mcp`: a caller to serve, or the response that refuses. */
@@ -92,7 +92,11 @@ async function callerForOAuthToken(token: string, userAgent: string | null, oaut
   }
   if (!check.grant.scopes.includes(MCP_SCOPE)) {
     // RFC 6750 §3.1: a genuine token without the needed scope is a 403 insufficient_scope, naming the scope.
-    throw new CredentialRefusal(403, 'insufficient_scope', `This OAuth token was not granted the "${MCP_SCOPE}" scope, which the Cairn MCP tools need. Reconnect the client and allow access when Cairn asks.`);
+    throw new CredentialRefusal(
+      403,
+      'insufficient_scope',
+      `This OAuth token was not granted the "${MCP_SCOPE}" scope, which the Cairn MCP tools need. Reconnect the client and allow access when Cairn asks.`,
+    );
   }
   // The "mcp" scope grants what the user may do; narrower OAuth scopes would map to "read" here.
   return { userId: check.grant.userId, client: userAgent, via: 'oauth', scope: 'read-write' };
@@ -111,7 +115,14 @@ function refusalResponse(baseUrl: string, refusal: CredentialRefusal): Response 
     const scope = error === 'insufficient_scope' ? MCP_SCOPE : OAUTH_SCOPES.join(' ');
     const params = [`resource_metadata="${resourceMetadataUrl(baseUrl)}"`, `scope="${scope}"`];
     // Header values must be printable ASCII (RFC 6750 error-description): no quotes, backslashes or "…".
-    if (error) params.push(`error="${error}"`, `error_description="${refusal.message.replace(/…/g, '...').replace(/["\\]/g, "'").replace(/[^\x20-\x7e]/g, '')}"`);
+    if (error)
+      params.push(
+        `error="${error}"`,
+        `error_description="${refusal.message
+          .replace(/…/g, '...')
+          .replace(/["\\]/g, "'")
+          .replace(/[^\x20-\x7e]/g, '')}"`,
+      );
     headers['WWW-Authenticate'] = `Bearer ${params.join(', ')}`;
   }
   const body = { jsonrpc: '2.0', error: { code: -32001, message: refusal.message }, id: null };

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { CairnError } from '../errors/cairn-error.js';
-import { PASSWORD_MIN_LENGTH, assertPasswordPolicy } from './password-policy.js';
+import { assertPasswordPolicy, PASSWORD_MIN_LENGTH } from './password-policy.js';
 
 const ADVICE = /choose at least 10 characters that are not a common password, e\.g\. a few unrelated words/;
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { CAPTURE_LIMITS } from '@cairn/contract';
+import { mergeFindings, type RedactionFinding, redact } from '@cairn/contract/redaction';
 import { z } from 'zod';
 import type { Caller } from '../domain/caller.js';
 import { ensurePersonalDatapack } from '../domain/datapacks.js';
@@ -7,7 +8,6 @@ import type { DomainDeps } from '../domain/deps.js';
 import { assertMayWrite } from '../domain/key-scope.js';
 import { parse } from '../domain/parse-input.js';
 import type { Entry } from '../store/types.js';
-import { mergeFindings, redact, type RedactionFinding } from '@cairn/contract/redaction';
 
 /** Captured turns land here, a personal datapack of their own. */
 export const CONVERSATIONS_DATAPACK = 'Conversations';
@@ -20,7 +20,11 @@ export const captureInput = z.object({
         id: z.string().min(1).max(128).describe('Idempotency key, stable per turn'),
         role: z.enum(['user', 'assistant']),
         // A NUL cannot be stored (PostgreSQL text); the turn is kept with U+FFFD in its place rather than lost.
-        text: z.string().min(1).max(CAPTURE_LIMITS.maxTurnChars).transform((t) => t.replaceAll('\u0000', '\uFFFD')),
+        text: z
+          .string()
+          .min(1)
+          .max(CAPTURE_LIMITS.maxTurnChars)
+          .transform((t) => t.replaceAll('\u0000', '\uFFFD')),
         client: z.string().regex(/^[a-z0-9-]{1,40}$/),
         sessionId: z.string().max(200).optional(),
         project: z.string().max(200).optional(),
@@ -48,10 +52,21 @@ export async function captureTurns(deps: DomainDeps, caller: Caller, raw: unknow
     const title = `${turn.role === 'user' ? 'Prompt' : 'Response'}${turn.project ? ` · ${turn.project}` : ''} · ${snippet(text)}`;
     const tags = ['captured', turn.client, ...(turn.sessionId ? [`session:${turn.sessionId}`] : []), ...(turn.project ? [`project:${turn.project}`] : [])].map((t) => t.toLowerCase());
     const entry: Entry = {
-      id: deps.newId('ent'), datapackId, kind: 'conversation', title, content: text, tags,
-      contentHash: createHash('sha256').update(text).digest('hex'), version: 1,
-      createdBy: caller.userId, createdClient: turn.client, createdAt: turn.at, updatedBy: caller.userId, updatedClient: turn.client,
-      updatedAt: now, deletedAt: null,
+      id: deps.newId('ent'),
+      datapackId,
+      kind: 'conversation',
+      title,
+      content: text,
+      tags,
+      contentHash: createHash('sha256').update(text).digest('hex'),
+      version: 1,
+      createdBy: caller.userId,
+      createdClient: turn.client,
+      createdAt: turn.at,
+      updatedBy: caller.userId,
+      updatedClient: turn.client,
+      updatedAt: now,
+      deletedAt: null,
     };
     if (await deps.store.insertCapturedTurn(entry, caller.userId, turn.id)) stored++;
   }

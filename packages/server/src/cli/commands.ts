@@ -1,7 +1,7 @@
-import { createApiKey, keyState, listApiKeys, parseExpiresFlag, revokeApiKey } from '../domain/api-keys.js';
 import { createUser } from '../domain/accounts.js';
-import { addUserToTeam, createTeam } from '../domain/teams.js';
+import { createApiKey, keyState, listApiKeys, parseExpiresFlag, revokeApiKey } from '../domain/api-keys.js';
 import { createSetupCode } from '../domain/setup-codes.js';
+import { addUserToTeam, createTeam } from '../domain/teams.js';
 import { CairnError } from '../errors/cairn-error.js';
 import type { Cairn } from '../runtime/open-cairn.js';
 import { readSecret } from './read-secret.js';
@@ -14,7 +14,11 @@ export async function usersCreate(cairn: Cairn, o: Options): Promise<void> {
   if (!o['password-stdin']) throw new CairnError('invalid_input', 'Pass --password-stdin and give the password on standard input (it never goes on the command line).');
   const password = await readSecret('Password for the new user (input hidden): ');
   const { user, organization } = await createUser(cairn.domain, cairn.auth, {
-    email: required(o, 'email'), name: str(o.name), org: str(o.org), join: o.join === true, password,
+    email: required(o, 'email'),
+    name: str(o.name),
+    org: str(o.org),
+    join: o.join === true,
+    password,
   });
   const owners = organization.role === 'owner' ? 'a new organization' : `owners: ${organization.owners.join(', ') || 'none'}`;
   process.stderr.write(`Created ${user.email} (${organization.role} of "${organization.name}", ${owners}).\n`);

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { type CairnConfig, ConfigError, loadConfig } from '../config/load-config.js';
 import { CairnError } from '../errors/cairn-error.js';
 import { openCairn } from '../runtime/open-cairn.js';
-import { type Options, keysCreate, keysList, keysRevoke, setupCodesCreate, teamsAddMember, teamsCreate, usersCreate } from './commands.js';
+import { keysCreate, keysList, keysRevoke, type Options, setupCodesCreate, teamsAddMember, teamsCreate, usersCreate } from './commands.js';
 import { explainStartupError } from './explain-error.js';
 import { runServe } from './serve-command.js';
 
@@ -39,9 +39,16 @@ async function main(argv: string[]): Promise<number> {
     allowPositionals: true,
     strict: true,
     options: {
-      email: { type: 'string' }, name: { type: 'string' }, org: { type: 'string' }, user: { type: 'string' },
-      team: { type: 'string' }, scope: { type: 'string' }, expires: { type: 'string' }, join: { type: 'boolean' },
-      'password-stdin': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      email: { type: 'string' },
+      name: { type: 'string' },
+      org: { type: 'string' },
+      user: { type: 'string' },
+      team: { type: 'string' },
+      scope: { type: 'string' },
+      expires: { type: 'string' },
+      join: { type: 'boolean' },
+      'password-stdin': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
     },
   });
   const [group, verb, ...rest] = positionals;

@@ -5,7 +5,9 @@ export async function readSecret(prompt: string): Promise<string> {
   if (!process.stdin.isTTY) {
     const chunks: Buffer[] = [];
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+    return Buffer.concat(chunks)
+      .toString('utf8')
+      .replace(/\r?\n$/, '');
   }
   const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
   process.stderr.write(prompt);

@@ -11,7 +11,14 @@ const bool = (fallback: boolean) =>
 const list = z
   .string()
   .optional()
-  .transform((v) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : []));
+  .transform((v) =>
+    v
+      ? v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : [],
+  );
 
 const count = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
 
@@ -39,8 +46,22 @@ const envSchema = z.object({
   CAIRN_OAUTH_CLIENT_SCHEMES: z
     .string()
     .optional()
-    .transform((v) => (v === undefined ? [...DEFAULT_OAUTH_CLIENT_SCHEMES] : v.split(',').map((s) => s.trim().toLowerCase().replace(/:$/, '')).filter(Boolean)))
-    .pipe(z.array(z.string().regex(/^[a-z][a-z0-9+.-]*$/, 'must be a comma-separated list of URI schemes, e.g. cursor,vscode').refine((s) => !['http', 'https', 'javascript', 'data', 'vbscript', 'file', 'ftp', 'mailto'].includes(s), 'http(s) and unsafe schemes cannot be listed'))),
+    .transform((v) =>
+      v === undefined
+        ? [...DEFAULT_OAUTH_CLIENT_SCHEMES]
+        : v
+            .split(',')
+            .map((s) => s.trim().toLowerCase().replace(/:$/, ''))
+            .filter(Boolean),
+    )
+    .pipe(
+      z.array(
+        z
+          .string()
+          .regex(/^[a-z][a-z0-9+.-]*$/, 'must be a comma-separated list of URI schemes, e.g. cursor,vscode')
+          .refine((s) => !['http', 'https', 'javascript', 'data', 'vbscript', 'file', 'ftp', 'mailto'].includes(s), 'http(s) and unsafe schemes cannot be listed'),
+      ),
+    ),
   CAIRN_INSTALLER_PUBLISHED: bool(false),
   CAIRN_CAPTURE_TURNS_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   // Unset or empty: no proxy is trusted and X-Forwarded-For is ignored.

@@ -54,9 +54,7 @@ export class Access {
     this.assertMayWrite();
     if (this.canWrite(d)) return;
     const why =
-      d.scope === 'organization'
-        ? `Only organization admins can change "${d.name}" (organization policies). Ask an admin, or save it to your personal datapack.`
-        : `You cannot change "${d.name}".`;
+      d.scope === 'organization' ? `Only organization admins can change "${d.name}" (organization policies). Ask an admin, or save it to your personal datapack.` : `You cannot change "${d.name}".`;
     throw new CairnError('forbidden', why);
   }
 }

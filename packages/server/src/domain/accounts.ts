@@ -51,7 +51,12 @@ export async function signUp(deps: DomainDeps, auth: Auth, form: SignUpForm): Pr
     throw new CairnError('forbidden', 'This Cairn already has users: people join by invitation. Ask an organization admin for an invite link.');
   }
   return createUser(deps, auth, {
-    email: form.email ?? '', name: form.name, password: form.password ?? '', invite: form.invite, org: form.invite ? undefined : form.organization, onlyIfFirst: !form.invite,
+    email: form.email ?? '',
+    name: form.name,
+    password: form.password ?? '',
+    invite: form.invite,
+    org: form.invite ? undefined : form.organization,
+    onlyIfFirst: !form.invite,
   });
 }
 
@@ -76,9 +81,7 @@ export async function createUser(deps: DomainDeps, auth: Auth, raw: z.input<type
     if (plan.inviteHash && !(await deps.store.consumeInvite(plan.inviteHash, user.id, deps.now()))) {
       throw new CairnError('conflict', 'This invitation was used by someone else a moment ago. Ask your admin for a new invite link.');
     }
-    const organization = plan.join
-      ? await joinOrganization(deps, auth, plan.join, user.id, plan.role ?? 'member')
-      : await createOrganization(deps, auth, plan.create, user.id, user.email);
+    const organization = plan.join ? await joinOrganization(deps, auth, plan.join, user.id, plan.role ?? 'member') : await createOrganization(deps, auth, plan.create, user.id, user.email);
     await ensurePersonalDatapack(deps, user.id);
     return { user, organization };
   } catch (error) {
@@ -105,17 +108,27 @@ async function planOrganization(deps: DomainDeps, requested: string | undefined,
     if (join) throw new CairnError('invalid_input', 'Name the organization to join: --org NAME --join.');
     if (orgs.length === 0) return { create: 'My organization' };
     const known = await Promise.all(orgs.map(async (o) => `"${o.name}" (${await ownedBy(deps, o.id)})`));
-    throw new CairnError('invalid_input', `Organizations exist already: ${known.join(', ')}. Say which one: --org NAME --join adds the user to an existing organization as a member; --org NEW-NAME creates a new one.`);
+    throw new CairnError(
+      'invalid_input',
+      `Organizations exist already: ${known.join(', ')}. Say which one: --org NAME --join adds the user to an existing organization as a member; --org NEW-NAME creates a new one.`,
+    );
   }
   const matches = orgs.filter((o) => o.name.toLowerCase() === requested.toLowerCase());
   if (matches.length === 0) {
-    if (join) throw new CairnError('not_found', `There is no organization named "${requested}" to join. Leave out --join to create it, or check the name: ${orgs.map((o) => `"${o.name}"`).join(', ') || 'none exist yet'}.`);
+    if (join)
+      throw new CairnError(
+        'not_found',
+        `There is no organization named "${requested}" to join. Leave out --join to create it, or check the name: ${orgs.map((o) => `"${o.name}"`).join(', ') || 'none exist yet'}.`,
+      );
     return { create: requested };
   }
   if (matches.length > 1) throw new CairnError('conflict', `Several organizations are named "${requested}"; add the user through an invite link from the right one instead.`);
   const org = matches[0]!;
   if (!join) {
-    throw new CairnError('conflict', `An organization named "${org.name}" exists already (${await ownedBy(deps, org.id)}). To add the user to it as a member, run the command again with --join; to create a separate organization, choose another --org name.`);
+    throw new CairnError(
+      'conflict',
+      `An organization named "${org.name}" exists already (${await ownedBy(deps, org.id)}). To add the user to it as a member, run the command again with --join; to create a separate organization, choose another --org name.`,
+    );
   }
   return { join: org };
 }
@@ -136,14 +149,25 @@ async function joinOrganization(deps: DomainDeps, auth: Auth, org: { id: string;
 }
 
 async function createOrganization(deps: DomainDeps, auth: Auth, name: string, userId: string, email: string): Promise<CreatedUser['organization']> {
-  const base = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'org';
+  const base =
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'org';
   const slug = `${base}-${deps.newId('dpk').slice(-6)}`;
   const org = await auth.api.createOrganization({ body: { name, slug, userId } });
   if (!org) throw new Error('better-auth returned no organization');
   const now = deps.now();
   await deps.store.insertDatapack({
-    id: deps.newId('dpk'), scope: 'organization', ownerId: org.id, organizationId: org.id, name,
-    description: `Policies and shared knowledge of ${name}`, createdBy: userId, createdAt: now, updatedAt: now,
+    id: deps.newId('dpk'),
+    scope: 'organization',
+    ownerId: org.id,
+    organizationId: org.id,
+    name,
+    description: `Policies and shared knowledge of ${name}`,
+    createdBy: userId,
+    createdAt: now,
+    updatedAt: now,
   });
   return { id: org.id, name: org.name, role: 'owner', owners: [email] };
 }

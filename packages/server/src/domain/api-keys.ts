@@ -29,8 +29,16 @@ export async function createApiKey(deps: DomainDeps, userId: string, name: strin
   const expiresAt = parseExpiry(options, createdAt);
   const key = generateApiKey();
   const record: ApiKeyRecord = {
-    id: deps.newId('key'), userId, name: validName, ...displayParts(key), scope, createdAt, expiresAt,
-    revokedAt: null, lastUsedAt: null, lastUsedClient: null,
+    id: deps.newId('key'),
+    userId,
+    name: validName,
+    ...displayParts(key),
+    scope,
+    createdAt,
+    expiresAt,
+    revokedAt: null,
+    lastUsedAt: null,
+    lastUsedClient: null,
   };
   await deps.store.insertApiKey(record, hashApiKey(key));
   return { key, record };
@@ -85,7 +93,10 @@ function parseExpiry(options: KeyOptions, now: string): string | null {
   const nowMs = Date.parse(now);
   if (hasDays) {
     if (typeof expiresInDays !== 'number' || !Number.isInteger(expiresInDays) || expiresInDays < 1 || expiresInDays > MAX_KEY_DAYS) {
-      throw new CairnError('invalid_input', `The expiry must be a whole number of days from 1 to ${MAX_KEY_DAYS} (got ${JSON.stringify(expiresInDays)?.slice(0, 40)}); omit it for a key that never expires.`);
+      throw new CairnError(
+        'invalid_input',
+        `The expiry must be a whole number of days from 1 to ${MAX_KEY_DAYS} (got ${JSON.stringify(expiresInDays)?.slice(0, 40)}); omit it for a key that never expires.`,
+      );
     }
     return new Date(nowMs + expiresInDays * DAY_MS).toISOString();
   }

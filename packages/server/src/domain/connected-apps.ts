@@ -50,7 +50,11 @@ export async function listConnectedApps(auth: Auth, userId: string): Promise<Con
   for (const clientId of ids) {
     const client = await clientById(auth, clientId);
     const consent = consents.find((r) => r.clientId === clientId);
-    const used = live.filter((t) => t.clientId === clientId).map((t) => iso(t.createdAt)).filter((d): d is string => d !== null).sort();
+    const used = live
+      .filter((t) => t.clientId === clientId)
+      .map((t) => iso(t.createdAt))
+      .filter((d): d is string => d !== null)
+      .sort();
     apps.push({
       clientId,
       name: client?.name || 'An unnamed app',
@@ -66,7 +70,10 @@ export async function listConnectedApps(auth: Auth, userId: string): Promise<Con
 /** Withdraws a user's grant to an app: consents deleted, tokens marked revoked; not_found when there was none. */
 export async function revokeConnectedApp(auth: Auth, userId: string, clientId: string): Promise<{ clientId: string; consents: number; accessTokens: number; refreshTokens: number }> {
   const db = (await auth.$context).adapter;
-  const mine = [{ field: 'userId', value: userId }, { field: 'clientId', value: clientId }];
+  const mine = [
+    { field: 'userId', value: userId },
+    { field: 'clientId', value: clientId },
+  ];
   const consents = await db.deleteMany({ model: 'oauthConsent', where: mine });
   // Marked revoked (not deleted): the /mcp gate and the token endpoint refuse them at once.
   const now = new Date();

@@ -1,6 +1,6 @@
+import { redact } from '@cairn/contract/redaction';
 import { z } from 'zod';
 import { CairnError } from '../errors/cairn-error.js';
-import { redact } from '@cairn/contract/redaction';
 import type { Datapack, DatapackSummary, Scope } from '../store/types.js';
 import type { Access } from './access.js';
 import type { DomainDeps } from './deps.js';
@@ -60,25 +60,34 @@ export async function createDatapack(deps: DomainDeps, access: Access, raw: z.in
   const { ownerId, organizationId } = resolveOwner(access, input);
   const now = deps.now();
   const datapack: Datapack = {
-    id: deps.newId('dpk'), scope: input.scope, ownerId, organizationId, name: redact(input.name).text, description: redact(input.description).text,
-    createdBy: access.caller.userId, createdAt: now, updatedAt: now,
+    id: deps.newId('dpk'),
+    scope: input.scope,
+    ownerId,
+    organizationId,
+    name: redact(input.name).text,
+    description: redact(input.description).text,
+    createdBy: access.caller.userId,
+    createdAt: now,
+    updatedAt: now,
   };
   await deps.store.insertDatapack(datapack);
   return datapack;
 }
 
 /** Makes sure the user has a personal datapack of this name (by default their own); safe to call concurrently. */
-export async function ensurePersonalDatapack(
-  deps: DomainDeps,
-  userId: string,
-  name = PERSONAL_DATAPACK_NAME,
-  description = 'Your own preferences and notes',
-): Promise<void> {
+export async function ensurePersonalDatapack(deps: DomainDeps, userId: string, name = PERSONAL_DATAPACK_NAME, description = 'Your own preferences and notes'): Promise<void> {
   const now = deps.now();
   try {
     await deps.store.insertDatapack({
-      id: deps.newId('dpk'), scope: 'personal', ownerId: userId, organizationId: null, name, description,
-      createdBy: userId, createdAt: now, updatedAt: now,
+      id: deps.newId('dpk'),
+      scope: 'personal',
+      ownerId: userId,
+      organizationId: null,
+      name,
+      description,
+      createdBy: userId,
+      createdAt: now,
+      updatedAt: now,
     });
   } catch (error) {
     if (!(error instanceof CairnError && error.code === 'conflict')) throw error;

@@ -1,23 +1,19 @@
+import { mergeFindings, type RedactionFinding, redact } from '@cairn/contract/redaction';
 import { z } from 'zod';
 import { CairnError } from '../errors/cairn-error.js';
-import { mergeFindings, redact, type RedactionFinding } from '@cairn/contract/redaction';
 import type { Datapack, Entry, EntryVersion, SearchHit } from '../store/types.js';
 import type { Access } from './access.js';
 import { readableDatapacks, resolveDatapack } from './datapacks.js';
 import type { DomainDeps } from './deps.js';
 import { parse } from './parse-input.js';
-import { NEAR_DUPLICATE_THRESHOLD, contentHash, similarity } from './similarity.js';
+import { contentHash, NEAR_DUPLICATE_THRESHOLD, similarity } from './similarity.js';
 
 /** The kinds of knowledge Cairn holds; guidance ranks them by the level of their datapack. */
 export const ENTRY_KINDS = ['preference', 'standard', 'policy', 'decision', 'note', 'conversation'] as const;
 
 // Lower-cased and de-duplicated by the domain (normalTags), after redaction: lower-casing first
 // would hide secrets from case-sensitive patterns such as AWS key ids.
-const tags = z
-  .array(z.string().trim().min(1).max(40))
-  .max(20)
-  .default([])
-  .describe('Short lower-case labels such as "testing" or "python"');
+const tags = z.array(z.string().trim().min(1).max(40)).max(20).default([]).describe('Short lower-case labels such as "testing" or "python"');
 
 /** Input of saveEntry. */
 export const saveEntryInput = z.object({
@@ -76,9 +72,21 @@ export async function saveEntry(deps: DomainDeps, access: Access, raw: z.input<t
   const now = deps.now();
   const { userId, client } = access.caller;
   const entry: Entry = {
-    id: deps.newId('ent'), datapackId: datapack.id, kind: input.kind, title: input.title, content: input.content,
-    tags: normalTags(input.tags), contentHash: hash, version: 1, createdBy: userId, createdClient: client, createdAt: now,
-    updatedBy: userId, updatedClient: client, updatedAt: now, deletedAt: null,
+    id: deps.newId('ent'),
+    datapackId: datapack.id,
+    kind: input.kind,
+    title: input.title,
+    content: input.content,
+    tags: normalTags(input.tags),
+    contentHash: hash,
+    version: 1,
+    createdBy: userId,
+    createdClient: client,
+    createdAt: now,
+    updatedBy: userId,
+    updatedClient: client,
+    updatedAt: now,
+    deletedAt: null,
   };
   await deps.store.insertEntry(entry);
   return { status: 'created', entry, redacted };
@@ -92,9 +100,16 @@ export async function updateEntry(deps: DomainDeps, access: Access, raw: z.input
   const title = input.title ?? current.title;
   const content = input.content ?? current.content;
   const next: Entry = {
-    ...current, kind: input.kind ?? current.kind, title, content, tags: input.tags ? normalTags(input.tags) : current.tags,
-    contentHash: contentHash(title, content), version: current.version + 1,
-    updatedBy: access.caller.userId, updatedClient: access.caller.client, updatedAt: deps.now(),
+    ...current,
+    kind: input.kind ?? current.kind,
+    title,
+    content,
+    tags: input.tags ? normalTags(input.tags) : current.tags,
+    contentHash: contentHash(title, content),
+    version: current.version + 1,
+    updatedBy: access.caller.userId,
+    updatedClient: access.caller.client,
+    updatedAt: deps.now(),
   };
   await replaceOrConflict(deps, next, input.expectedVersion, 'update');
   return { entry: next, redacted };
@@ -130,8 +145,12 @@ export async function deleteEntry(deps: DomainDeps, access: Access, id: string, 
   const current = await writableEntry(deps, access, id);
   const now = deps.now();
   const next: Entry = {
-    ...current, version: current.version + 1, updatedBy: access.caller.userId, updatedClient: access.caller.client,
-    updatedAt: now, deletedAt: now,
+    ...current,
+    version: current.version + 1,
+    updatedBy: access.caller.userId,
+    updatedClient: access.caller.client,
+    updatedAt: now,
+    deletedAt: now,
   };
   await replaceOrConflict(deps, next, expectedVersion ?? current.version, 'delete');
   return next;
@@ -154,9 +173,7 @@ export async function listEntries(deps: DomainDeps, access: Access, datapackId: 
 /** Ranked full-text search over every datapack the caller can read (or one of them). */
 export async function searchEntries(deps: DomainDeps, access: Access, raw: z.input<typeof searchEntriesInput>): Promise<SearchHit[]> {
   const input = parse(searchEntriesInput, raw);
-  const datapackIds = input.datapack
-    ? [(await resolveDatapack(deps, access, input.datapack)).id]
-    : (await readableDatapacks(deps, access)).map((d) => d.id);
+  const datapackIds = input.datapack ? [(await resolveDatapack(deps, access, input.datapack)).id] : (await readableDatapacks(deps, access)).map((d) => d.id);
   return deps.store.searchEntries({ datapackIds, text: input.query, kinds: input.kinds, limit: input.limit });
 }
 
@@ -178,11 +195,9 @@ async function writableEntry(deps: DomainDeps, access: Access, id: string): Prom
 async function replaceOrConflict(deps: DomainDeps, next: Entry, expectedVersion: number, change: 'update' | 'delete'): Promise<void> {
   if (await deps.store.replaceEntry(next, expectedVersion, change)) return;
   const now = await deps.store.getEntry(next.id);
-  throw new CairnError(
-    'version_conflict',
-    `Entry ${next.id} is at version ${now?.version ?? 'unknown'}, not ${expectedVersion}: someone changed it. Read it again, then retry with the new version.`,
-    { currentVersion: now?.version },
-  );
+  throw new CairnError('version_conflict', `Entry ${next.id} is at version ${now?.version ?? 'unknown'}, not ${expectedVersion}: someone changed it. Read it again, then retry with the new version.`, {
+    currentVersion: now?.version,
+  });
 }
 
 function round(n: number): number {

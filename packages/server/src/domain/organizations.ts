@@ -46,7 +46,7 @@ export async function changeMemberRole(deps: DomainDeps, access: Access, organiz
   if (!target) throw new CairnError('not_found', 'That person is not a member of this organization.');
   const callerIsOwner = members.some((m) => m.userId === access.caller.userId && hasRole(m.role, 'owner'));
   if ((role === 'owner' || hasRole(target.role, 'owner')) && !callerIsOwner) {
-    throw new CairnError('forbidden', 'Only an owner can make someone an owner or change an owner\'s role.');
+    throw new CairnError('forbidden', "Only an owner can make someone an owner or change an owner's role.");
   }
   if (hasRole(target.role, 'owner') && role !== 'owner' && members.filter((m) => hasRole(m.role, 'owner')).length === 1) {
     throw new CairnError('conflict', 'This is the only owner: make someone else an owner first.');

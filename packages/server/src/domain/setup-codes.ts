@@ -13,7 +13,12 @@ export const SETUP_CODE_TTL_MS = 10 * 60 * 1000;
 /** Input of the exchange: the code, and what to name the key after. */
 export const exchangeInput = z.object({
   code: z.string().trim().min(1).max(100),
-  client: z.string().trim().min(1).max(40).regex(/^[a-z0-9-]+$/, 'must be a client id such as "cursor"'),
+  client: z
+    .string()
+    .trim()
+    .min(1)
+    .max(40)
+    .regex(/^[a-z0-9-]+$/, 'must be a client id such as "cursor"'),
   host: z.string().trim().min(1).max(100),
 });
 
@@ -34,7 +39,10 @@ export async function exchangeSetupCode(deps: DomainDeps, raw: z.input<typeof ex
   const input = parse(exchangeInput, raw);
   const userId = await deps.store.consumeSetupCode(hash(input.code), deps.now());
   if (!userId) {
-    throw new CairnError('unauthenticated', 'This setup code is not valid: it was already used, has expired (codes last 10 minutes) or was mistyped. Get a new one (in the portal: Datapacks > Connect; or on the server: cairn setup-codes create --user <email>) and run the command again.');
+    throw new CairnError(
+      'unauthenticated',
+      'This setup code is not valid: it was already used, has expired (codes last 10 minutes) or was mistyped. Get a new one (in the portal: Datapacks > Connect; or on the server: cairn setup-codes create --user <email>) and run the command again.',
+    );
   }
   const name = `${input.client} on ${input.host}`;
   const { key, record } = await createApiKey(deps, userId, name);

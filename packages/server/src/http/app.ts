@@ -1,24 +1,24 @@
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { KeyVerifier } from '../auth/api-keys/key-verifier.js';
-import type { Auth } from '../auth/better-auth.js';
 import { isAllowedAuthRoute } from '../auth/auth-routes.js';
-import { CairnError, httpStatusFor } from '../errors/cairn-error.js';
+import type { Auth } from '../auth/better-auth.js';
 import type { McpAuthDeps } from '../auth/mcp-auth.js';
-import { isDatabaseUnavailable, unavailableJsonResponse } from '../errors/database-unavailable.js';
 import type { DomainDeps } from '../domain/deps.js';
+import { CairnError, httpStatusFor } from '../errors/cairn-error.js';
+import { isDatabaseUnavailable, unavailableJsonResponse } from '../errors/database-unavailable.js';
 import type { Logger } from '../log/logger.js';
+import type { RateLimits } from '../rate-limits/rate-limits.js';
 import { createApiRoutes } from './api/api-routes.js';
 import { bodyLimits } from './body-limits.js';
+import { type ClientAddressOf, rememberClientAddress } from './client-address.js';
 import { installerRoute } from './install-route.js';
-import { portalRoute, redirectUrisFromAuth } from './portal-route.js';
 import { createMcpRoute } from './mcp-route.js';
 import { createOAuthRoutes } from './oauth-routes.js';
+import { portalRoute, redirectUrisFromAuth } from './portal-route.js';
+import { authRouteLimits } from './rate-limit/auth-limits.js';
 import { type Readiness, readinessRoute, unavailableIfDatabaseDown } from './readiness.js';
 import { urlGuard } from './url-guard.js';
-import type { RateLimits } from '../rate-limits/rate-limits.js';
-import { type ClientAddressOf, rememberClientAddress } from './client-address.js';
-import { authRouteLimits } from './rate-limit/auth-limits.js';
 
 /** Everything the HTTP edge needs, built once by openCairn. */
 export interface HttpDeps {

@@ -1,6 +1,6 @@
+import { CAPTURE_LIMITS } from '@cairn/contract';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { CAPTURE_LIMITS } from '@cairn/contract';
 import { findNul, nulMessage } from '../domain/parse-input.js';
 import { edgeError } from './edge-error.js';
 import { MAX_JSON_DEPTH, scanJson } from './json-scan.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Context } from 'hono';
-import { UNKNOWN_ADDRESS, addressKey, clientAddressResolver } from './client-address.js';
+import { addressKey, clientAddressResolver, UNKNOWN_ADDRESS } from './client-address.js';
 
 /** A Hono context as @hono/node-server makes it: the Node request is `env.incoming`. */
 function request(remoteAddress: string, forwardedFor?: string): Context {

@@ -1,10 +1,10 @@
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import type { Context } from 'hono';
-import { type McpAuthDeps, authenticateMcpRequest } from '../auth/mcp-auth.js';
+import { authenticateMcpRequest, type McpAuthDeps } from '../auth/mcp-auth.js';
 import type { DomainDeps } from '../domain/deps.js';
 import { isDatabaseUnavailable, unavailableJsonRpcResponse } from '../errors/database-unavailable.js';
 import type { Logger } from '../log/logger.js';
-import { type OutageLatch, createServerFactory } from '../mcp/server-factory.js';
+import { createServerFactory, type OutageLatch } from '../mcp/server-factory.js';
 import type { Limit } from '../rate-limits/rate-limits.js';
 import { requestLimitMessage, takeRequest } from './rate-limit/request-limit.js';
 import { tooManyJsonRpc } from './rate-limit/too-many.js';

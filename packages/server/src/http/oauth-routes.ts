@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { Auth } from '../auth/better-auth.js';
-import { AUTH_BASE_PATH, OAUTH_PAGES, OAUTH_SCOPES, mcpResource, oauthIssuer } from '../auth/oauth/oauth-options.js';
-import { type RegistrationSettings, planRegistration } from '../auth/oauth/registration-policy.js';
+import { AUTH_BASE_PATH, mcpResource, OAUTH_PAGES, OAUTH_SCOPES, oauthIssuer } from '../auth/oauth/oauth-options.js';
+import { planRegistration, type RegistrationSettings } from '../auth/oauth/registration-policy.js';
 
 /** What the OAuth edge needs. */
 export interface OAuthRouteDeps extends RegistrationSettings {
@@ -43,7 +43,10 @@ export function createOAuthRoutes(deps: OAuthRouteDeps): Hono {
   }
 
   app.post(`${AUTH_BASE_PATH}/oauth2/register`, async (c) => {
-    const body: unknown = await c.req.raw.clone().json().catch(() => undefined);
+    const body: unknown = await c.req.raw
+      .clone()
+      .json()
+      .catch(() => undefined);
     if (!isObject(body)) return deps.auth.handler(c.req.raw);
     const plan = planRegistration(body, deps);
     if ('refuse' in plan) return c.json(plan.refuse, 400, NO_STORE);
@@ -71,7 +74,10 @@ export function createOAuthRoutes(deps: OAuthRouteDeps): Hono {
     const headers = new Headers(response.headers);
     for (const [name, value] of Object.entries(NO_STORE)) headers.set(name, value);
     if (response.ok) return new Response(response.body, { status: response.status, headers });
-    const error = (await response.clone().json().catch(() => undefined)) as { error?: string; error_description?: string } | undefined;
+    const error = (await response
+      .clone()
+      .json()
+      .catch(() => undefined)) as { error?: string; error_description?: string } | undefined;
     // RFC 7636 §4.6: a verifier that does not match the challenge is invalid_grant.
     if (error?.error_description === 'code verification failed') {
       headers.delete('content-length');
@@ -104,7 +110,9 @@ export function createOAuthRoutes(deps: OAuthRouteDeps): Hono {
     const target = body?.url ?? body?.redirect_uri;
     if (!answer.ok || !target) {
       if (answer.status === 401) return c.redirect(`${OAUTH_PAGES.login}?next=${encodeURIComponent(`${OAUTH_PAGES.consent}?${oauthQuery}`)}`, 303);
-      return back(`Cairn could not complete the connection (${body?.error_description ?? body?.message ?? `HTTP ${answer.status}`}). The request may have expired: start connecting again from the app.`);
+      return back(
+        `Cairn could not complete the connection (${body?.error_description ?? body?.message ?? `HTTP ${answer.status}`}). The request may have expired: start connecting again from the app.`,
+      );
     }
     return c.redirect(target, 303);
   });

@@ -51,7 +51,12 @@ export function portalRoute(options: { dist?: string; redirectUrisFor?: Redirect
     }
     // A missing asset (an old fingerprint, a source map) is a 404, not the portal's HTML.
     if (c.req.path.startsWith('/assets/')) return c.text('Not found', 404, { ...SECURITY_HEADERS, 'Cache-Control': 'no-store' });
-    return c.body(readFileSync(index), 200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache', ...SECURITY_HEADERS, ...(await consentPageHeaders(c, options.redirectUrisFor)) });
+    return c.body(readFileSync(index), 200, {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Cache-Control': 'no-cache',
+      ...SECURITY_HEADERS,
+      ...(await consentPageHeaders(c, options.redirectUrisFor)),
+    });
   };
 }
 

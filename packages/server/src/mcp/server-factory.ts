@@ -3,11 +3,14 @@ import type { Access } from '../domain/access.js';
 import { loadAccess } from '../domain/access.js';
 import type { Caller } from '../domain/caller.js';
 import type { DomainDeps } from '../domain/deps.js';
+import { mayWrite } from '../domain/key-scope.js';
 import { assertNoNul } from '../domain/parse-input.js';
-import type { Logger } from '../log/logger.js';
 import { isDatabaseUnavailable } from '../errors/database-unavailable.js';
+import type { Logger } from '../log/logger.js';
+import { READ_ONLY_INSTRUCTIONS, SERVER_INSTRUCTIONS } from './instructions.js';
+import { isWriteTool, refuseWriteToolCalls } from './read-only-gate.js';
+import { type PreparedTool, prepareTool, type ToolContext, toolResult } from './tool-definition.js';
 import { toolErrorResult } from './tool-error.js';
-import { type PreparedTool, type ToolContext, prepareTool, toolResult } from './tool-definition.js';
 import { createDatapackTool } from './tools/create-datapack.js';
 import { deleteEntryTool } from './tools/delete-entry.js';
 import { getEntryTool } from './tools/get-entry.js';
@@ -16,21 +19,9 @@ import { listDatapacksTool } from './tools/list-datapacks.js';
 import { saveEntryTool } from './tools/save-entry.js';
 import { searchEntriesTool } from './tools/search-entries.js';
 import { updateEntryTool } from './tools/update-entry.js';
-import { READ_ONLY_INSTRUCTIONS, SERVER_INSTRUCTIONS } from './instructions.js';
-import { isWriteTool, refuseWriteToolCalls } from './read-only-gate.js';
-import { mayWrite } from '../domain/key-scope.js';
 
 /** Every tool Cairn serves, in the order tools/list shows them. */
-export const TOOLS = [
-  listDatapacksTool,
-  searchEntriesTool,
-  getGuidanceTool,
-  getEntryTool,
-  saveEntryTool,
-  updateEntryTool,
-  deleteEntryTool,
-  createDatapackTool,
-];
+export const TOOLS = [listDatapacksTool, searchEntriesTool, getGuidanceTool, getEntryTool, saveEntryTool, updateEntryTool, deleteEntryTool, createDatapackTool];
 
 /**
  * Set by a tool whose call failed because the database is unreachable, so that the `/mcp` route can

@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import type { RedactionFinding } from '@cairn/contract/redaction';
+import { z } from 'zod';
 import type { Datapack, Entry } from '../store/types.js';
 
 /** An entry as tools return it, with its provenance. */
@@ -20,9 +20,7 @@ export const entryShape = z.object({
 });
 
 /** Secrets removed from what the agent sent, by rule (never the secrets themselves). */
-export const redactedShape = z
-  .array(z.object({ rule: z.string(), count: z.number().int() }))
-  .describe('Secrets removed before storing, by rule; each is stored as a [redacted:<rule>] marker');
+export const redactedShape = z.array(z.object({ rule: z.string(), count: z.number().int() })).describe('Secrets removed before storing, by rule; each is stored as a [redacted:<rule>] marker');
 
 /** Where an entry lives. */
 export const datapackRefShape = z.object({ id: z.string(), name: z.string(), scope: z.enum(['personal', 'team', 'organization']) });
@@ -38,17 +36,32 @@ export const datapackShape = datapackRefShape.extend({
 /** Strips storage-only fields from an entry. */
 export function entryOut(e: Entry): z.output<typeof entryShape> {
   return {
-    id: e.id, datapackId: e.datapackId, kind: e.kind, title: e.title, content: e.content, tags: e.tags, version: e.version,
-    createdBy: e.createdBy, createdClient: e.createdClient, createdAt: e.createdAt, updatedBy: e.updatedBy,
-    updatedClient: e.updatedClient, updatedAt: e.updatedAt,
+    id: e.id,
+    datapackId: e.datapackId,
+    kind: e.kind,
+    title: e.title,
+    content: e.content,
+    tags: e.tags,
+    version: e.version,
+    createdBy: e.createdBy,
+    createdClient: e.createdClient,
+    createdAt: e.createdAt,
+    updatedBy: e.updatedBy,
+    updatedClient: e.updatedClient,
+    updatedAt: e.updatedAt,
   };
 }
 
 /** A datapack as tools return it. */
 export function datapackOut(d: Datapack): z.output<typeof datapackShape> {
   return {
-    id: d.id, name: d.name, scope: d.scope, description: d.description, organizationId: d.organizationId,
-    createdAt: d.createdAt, updatedAt: d.updatedAt,
+    id: d.id,
+    name: d.name,
+    scope: d.scope,
+    description: d.description,
+    organizationId: d.organizationId,
+    createdAt: d.createdAt,
+    updatedAt: d.updatedAt,
   };
 }
 

@@ -70,9 +70,7 @@ export async function openRateLimits(store: KyselyStore, settings: RateLimitSett
   const local = (keyPrefix: string, points: number, windowSeconds: number) => new Limit(new RateLimiterMemory({ keyPrefix, points, duration: windowSeconds }), points, windowSeconds);
 
   // Rows whose window ended an hour ago are dead weight; one sweep every few minutes keeps the table small.
-  const sweeper = pool
-    ? setInterval(() => void pool.query(`DELETE FROM ${RATE_LIMIT_TABLE} WHERE expire < $1`, [Date.now() - 60 * MINUTE * 1000]).catch(() => {}), 5 * MINUTE * 1000)
-    : undefined;
+  const sweeper = pool ? setInterval(() => void pool.query(`DELETE FROM ${RATE_LIMIT_TABLE} WHERE expire < $1`, [Date.now() - 60 * MINUTE * 1000]).catch(() => {}), 5 * MINUTE * 1000) : undefined;
   sweeper?.unref();
 
   return {

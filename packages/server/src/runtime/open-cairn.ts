@@ -1,16 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import type { Hono } from 'hono';
 import { KeyVerifier } from '../auth/api-keys/key-verifier.js';
+import { type Auth, createAuth } from '../auth/better-auth.js';
 import { OAuthTokenVerifier } from '../auth/oauth/access-tokens.js';
 import { mcpResource } from '../auth/oauth/oauth-options.js';
-import { type Auth, createAuth } from '../auth/better-auth.js';
 import type { CairnConfig } from '../config/load-config.js';
-import { type DomainDeps, createDomainDeps } from '../domain/deps.js';
+import { createDomainDeps, type DomainDeps } from '../domain/deps.js';
 import { createHttpApp } from '../http/app.js';
-import { Readiness } from '../http/readiness.js';
 import { addressKey, clientAddressResolver, currentClientAddress } from '../http/client-address.js';
-import { type RateLimits, openRateLimits } from '../rate-limits/rate-limits.js';
-import { type Logger, createLogger } from '../log/logger.js';
+import { Readiness } from '../http/readiness.js';
+import { createLogger, type Logger } from '../log/logger.js';
+import { openRateLimits, type RateLimits } from '../rate-limits/rate-limits.js';
 import type { KyselyStore } from '../store/kysely-store.js';
 import { openStore } from './open-store.js';
 
@@ -39,7 +39,13 @@ export async function openCairn(config: CairnConfig, options: { log?: Logger; st
       rateLimits = limits;
       const secret = config.authSecret ?? (await store.getOrInitSetting('auth_secret', randomBytes(32).toString('base64url')));
       const created = await createAuth({
-        db: store.db, dialect: store.dialect, secret, baseUrl: config.baseUrl, log, cimdAllowLoopbackForTests: config.oauthCimdAllowLoopbackForTests, oauthAllowLoopback: config.oauthAllowLoopback,
+        db: store.db,
+        dialect: store.dialect,
+        secret,
+        baseUrl: config.baseUrl,
+        log,
+        cimdAllowLoopbackForTests: config.oauthCimdAllowLoopbackForTests,
+        oauthAllowLoopback: config.oauthAllowLoopback,
         cimdBeforeFetch: () => limits.oauthCimdFetchesPerAddress.take(addressKey(currentClientAddress())),
       });
       await store.migrate();
@@ -52,9 +58,28 @@ export async function openCairn(config: CairnConfig, options: { log?: Logger; st
     const oauth = new OAuthTokenVerifier(auth, mcpResource(config.baseUrl));
     const mcpAuth = { config, keys, oauth, log };
     const readiness = new Readiness(store);
-    const http = createHttpApp({ domain, auth, mcpAuth, keys, baseUrl: config.baseUrl, oauthAllowLoopback: config.oauthAllowLoopback, oauthClientSchemes: config.oauthClientSchemes, limits, clientAddress: clientAddressResolver(config.trustedProxies), installerPublished: config.installerPublished, readiness, log });
+    const http = createHttpApp({
+      domain,
+      auth,
+      mcpAuth,
+      keys,
+      baseUrl: config.baseUrl,
+      oauthAllowLoopback: config.oauthAllowLoopback,
+      oauthClientSchemes: config.oauthClientSchemes,
+      limits,
+      clientAddress: clientAddressResolver(config.trustedProxies),
+      installerPublished: config.installerPublished,
+      readiness,
+      log,
+    });
     return {
-      config, store, auth, domain, keys, log, app: http.app,
+      config,
+      store,
+      auth,
+      domain,
+      keys,
+      log,
+      app: http.app,
       async close() {
         await http.close();
         limits.close();

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { CairnConfig } from '../config/load-config.js';
-import { PostgresStore, openPostgresPool } from '../store/postgres/postgres-store.js';
-import { SqliteStore, openSqliteDatabase } from '../store/sqlite/sqlite-store.js';
+import { openPostgresPool, PostgresStore } from '../store/postgres/postgres-store.js';
+import { openSqliteDatabase, SqliteStore } from '../store/sqlite/sqlite-store.js';
 
 /** The store the settings ask for: PostgreSQL when DATABASE_URL is set, else the SQLite file in the data folder. */
 export function openStore(config: Pick<CairnConfig, 'databaseUrl' | 'dataDir'>): SqliteStore | PostgresStore {

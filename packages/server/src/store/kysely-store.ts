@@ -5,22 +5,7 @@ import type { Database } from './schema.js';
 import { cachedEntryWords, entryWords, rankCandidates } from './search-ranking.js';
 import { searchTerms } from './search-terms.js';
 import type { Store } from './store.js';
-import type {
-  ApiKeyRecord,
-  Invite,
-  OrgMember,
-  TeamWithMembers,
-  Datapack,
-  DatapackSummary,
-  Entry,
-  EntryVersion,
-  KeyUsage,
-  Memberships,
-  OwnerRef,
-  SearchHit,
-  SearchQuery,
-  UserRecord,
-} from './types.js';
+import type { ApiKeyRecord, Datapack, DatapackSummary, Entry, EntryVersion, Invite, KeyUsage, Memberships, OrgMember, OwnerRef, SearchHit, SearchQuery, TeamWithMembers, UserRecord } from './types.js';
 
 type EntryRow = Selectable<Database['entry']>;
 
@@ -32,8 +17,21 @@ const MAX_CANDIDATES = 1000;
 
 /** Columns of `entry` in the order the mappers expect; never `*`, the SQLite table has an extra rowid column. */
 export const ENTRY_COLUMNS = [
-  'id', 'datapack_id', 'kind', 'title', 'content', 'tags', 'content_hash', 'version',
-  'created_by', 'created_client', 'created_at', 'updated_by', 'updated_client', 'updated_at', 'deleted_at',
+  'id',
+  'datapack_id',
+  'kind',
+  'title',
+  'content',
+  'tags',
+  'content_hash',
+  'version',
+  'created_by',
+  'created_client',
+  'created_at',
+  'updated_by',
+  'updated_client',
+  'updated_at',
+  'deleted_at',
 ] as const;
 
 /** Everything both backends share; each dialect adds its connection, migrations and full-text search. */
@@ -58,16 +56,17 @@ export abstract class KyselyStore implements Store {
   async searchEntries(query: SearchQuery): Promise<SearchHit[]> {
     const terms = searchTerms(query.text);
     if (terms.length === 0 || query.datapackIds.length === 0) return [];
-    const [candidates, docCount] = await Promise.all([
-      this.searchCandidates(query.datapackIds, terms, query.kinds, MAX_CANDIDATES),
-      this.countLiveEntries(query.datapackIds, query.kinds),
-    ]);
+    const [candidates, docCount] = await Promise.all([this.searchCandidates(query.datapackIds, terms, query.kinds, MAX_CANDIDATES), this.countLiveEntries(query.datapackIds, query.kinds)]);
     if (candidates.length === 0) return [];
     // Candidates come back as ids and versions; only text not split before is fetched.
     const known = new Map(candidates.map((c) => [c.id, cachedEntryWords(c.id, Number(c.version))]));
     const missing = candidates.filter((c) => !known.get(c.id)).map((c) => c.id);
     for (let i = 0; i < missing.length; i += 500) {
-      const rows = await this.db.selectFrom('entry').select(['id', 'version', 'title', 'content', 'tags']).where('id', 'in', missing.slice(i, i + 500)).execute();
+      const rows = await this.db
+        .selectFrom('entry')
+        .select(['id', 'version', 'title', 'content', 'tags'])
+        .where('id', 'in', missing.slice(i, i + 500))
+        .execute();
       for (const r of rows) known.set(r.id, entryWords({ id: r.id, version: Number(r.version), title: r.title, content: r.content, tags: parseTags(r.tags) }));
     }
     const items = candidates.flatMap((c) => {
@@ -76,7 +75,15 @@ export abstract class KyselyStore implements Store {
     });
     const ranked = rankCandidates(items, terms, docCount, query.limit);
     if (ranked.length === 0) return [];
-    const rows = await this.db.selectFrom('entry').select(ENTRY_COLUMNS).where('id', 'in', ranked.map((r) => r.id)).execute();
+    const rows = await this.db
+      .selectFrom('entry')
+      .select(ENTRY_COLUMNS)
+      .where(
+        'id',
+        'in',
+        ranked.map((r) => r.id),
+      )
+      .execute();
     const byId = new Map(rows.map((r) => [r.id, toEntry(r)]));
     return ranked.flatMap((r) => {
       const entry = byId.get(r.id);
@@ -86,7 +93,11 @@ export abstract class KyselyStore implements Store {
 
   /** How many live entries these datapacks hold (of these kinds): the N of the ranking's statistics. */
   protected async countLiveEntries(datapackIds: string[], kinds?: string[]): Promise<number> {
-    let q = this.db.selectFrom('entry').select((eb) => eb.fn.countAll<number | string>().as('n')).where('datapack_id', 'in', datapackIds).where('deleted_at', 'is', null);
+    let q = this.db
+      .selectFrom('entry')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('datapack_id', 'in', datapackIds)
+      .where('deleted_at', 'is', null);
     if (kinds?.length) q = q.where('kind', 'in', kinds);
     return Number((await q.executeTakeFirstOrThrow()).n);
   }
@@ -109,11 +120,7 @@ export abstract class KyselyStore implements Store {
   }
 
   async findUserByEmail(email: string): Promise<UserRecord | undefined> {
-    return this.db
-      .selectFrom('user')
-      .select(['id', 'email', 'name'])
-      .where('email', '=', email.toLowerCase())
-      .executeTakeFirst();
+    return this.db.selectFrom('user').select(['id', 'email', 'name']).where('email', '=', email.toLowerCase()).executeTakeFirst();
   }
 
   async getUser(id: string): Promise<UserRecord | undefined> {
@@ -121,7 +128,10 @@ export abstract class KyselyStore implements Store {
   }
 
   async countUsers(): Promise<number> {
-    const row = await this.db.selectFrom('user').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('user')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
@@ -209,8 +219,15 @@ export abstract class KyselyStore implements Store {
       await this.db
         .insertInto('datapack')
         .values({
-          id: d.id, scope: d.scope, owner_id: d.ownerId, organization_id: d.organizationId, name: d.name,
-          description: d.description, created_by: d.createdBy, created_at: d.createdAt, updated_at: d.updatedAt,
+          id: d.id,
+          scope: d.scope,
+          owner_id: d.ownerId,
+          organization_id: d.organizationId,
+          name: d.name,
+          description: d.description,
+          created_by: d.createdBy,
+          created_at: d.createdAt,
+          updated_at: d.updatedAt,
         })
         .execute();
     } catch (error) {
@@ -228,7 +245,11 @@ export abstract class KyselyStore implements Store {
 
   async findDatapacks(owners: OwnerRef[]): Promise<Datapack[]> {
     if (owners.length === 0) return [];
-    const rows = await this.db.selectFrom('datapack as d').selectAll('d').where((eb) => ownedBy(eb, owners)).execute();
+    const rows = await this.db
+      .selectFrom('datapack as d')
+      .selectAll('d')
+      .where((eb) => ownedBy(eb, owners))
+      .execute();
     return rows.map(toDatapack);
   }
 
@@ -239,8 +260,18 @@ export abstract class KyselyStore implements Store {
       .selectFrom('datapack as d')
       .selectAll('d')
       .select((eb) => [
-        eb.selectFrom('entry as e').select((sub) => sub.fn.countAll<number | string>().as('n')).whereRef('e.datapack_id', '=', 'd.id').where('e.deleted_at', 'is', null).as('entry_count'),
-        eb.selectFrom('entry as e').select((sub) => sub.fn.max('e.updated_at').as('m')).whereRef('e.datapack_id', '=', 'd.id').where('e.deleted_at', 'is', null).as('last_entry_at'),
+        eb
+          .selectFrom('entry as e')
+          .select((sub) => sub.fn.countAll<number | string>().as('n'))
+          .whereRef('e.datapack_id', '=', 'd.id')
+          .where('e.deleted_at', 'is', null)
+          .as('entry_count'),
+        eb
+          .selectFrom('entry as e')
+          .select((sub) => sub.fn.max('e.updated_at').as('m'))
+          .whereRef('e.datapack_id', '=', 'd.id')
+          .where('e.deleted_at', 'is', null)
+          .as('last_entry_at'),
       ])
       .where((eb) => ownedBy(eb, owners))
       .execute();
@@ -263,30 +294,27 @@ export abstract class KyselyStore implements Store {
   }
 
   async insertCapturedTurn(entry: Entry, userId: string, turnId: string): Promise<boolean> {
-    return this.db.transaction().execute(async (tx) => {
-      const seen = await tx.selectFrom('capture_turn').select('entry_id').where('user_id', '=', userId).where('turn_id', '=', turnId).executeTakeFirst();
-      if (seen) return false;
-      await tx.insertInto('entry').values(toEntryRow(entry)).execute();
-      await tx.insertInto('entry_version').values(toVersionRow(entry, 'create')).execute();
-      // A concurrent sender of the same turn loses here on the primary key, and its whole transaction rolls back.
-      await tx.insertInto('capture_turn').values({ user_id: userId, turn_id: turnId, entry_id: entry.id, created_at: entry.createdAt }).execute();
-      return true;
-    }).catch((error: unknown) => {
-      if (this.isUniqueViolation(error) || (error as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return false;
-      throw error;
-    });
+    return this.db
+      .transaction()
+      .execute(async (tx) => {
+        const seen = await tx.selectFrom('capture_turn').select('entry_id').where('user_id', '=', userId).where('turn_id', '=', turnId).executeTakeFirst();
+        if (seen) return false;
+        await tx.insertInto('entry').values(toEntryRow(entry)).execute();
+        await tx.insertInto('entry_version').values(toVersionRow(entry, 'create')).execute();
+        // A concurrent sender of the same turn loses here on the primary key, and its whole transaction rolls back.
+        await tx.insertInto('capture_turn').values({ user_id: userId, turn_id: turnId, entry_id: entry.id, created_at: entry.createdAt }).execute();
+        return true;
+      })
+      .catch((error: unknown) => {
+        if (this.isUniqueViolation(error) || (error as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return false;
+        throw error;
+      });
   }
 
   async replaceEntry(next: Entry, expectedVersion: number, change: 'update' | 'delete'): Promise<boolean> {
     return this.db.transaction().execute(async (tx) => {
       const { id, ...row } = toEntryRow(next);
-      const result = await tx
-        .updateTable('entry')
-        .set(row)
-        .where('id', '=', id)
-        .where('version', '=', expectedVersion)
-        .where('deleted_at', 'is', null)
-        .executeTakeFirst();
+      const result = await tx.updateTable('entry').set(row).where('id', '=', id).where('version', '=', expectedVersion).where('deleted_at', 'is', null).executeTakeFirst();
       if (Number(result.numUpdatedRows) !== 1) return false;
       await tx.insertInto('entry_version').values(toVersionRow(next, change)).execute();
       return true;
@@ -315,8 +343,16 @@ export abstract class KyselyStore implements Store {
   async listEntryVersions(entryId: string): Promise<EntryVersion[]> {
     const rows = await this.db.selectFrom('entry_version').selectAll().where('entry_id', '=', entryId).orderBy('version').execute();
     return rows.map((r) => ({
-      entryId: r.entry_id, version: r.version, change: r.change, kind: r.kind, title: r.title, content: r.content,
-      tags: parseTags(r.tags), changedBy: r.changed_by, changedClient: r.changed_client, changedAt: iso(r.changed_at),
+      entryId: r.entry_id,
+      version: r.version,
+      change: r.change,
+      kind: r.kind,
+      title: r.title,
+      content: r.content,
+      tags: parseTags(r.tags),
+      changedBy: r.changed_by,
+      changedClient: r.changed_client,
+      changedAt: iso(r.changed_at),
     }));
   }
 
@@ -335,8 +371,18 @@ export abstract class KyselyStore implements Store {
     await this.db
       .insertInto('api_key')
       .values({
-        id: r.id, user_id: r.userId, name: r.name, start: r.start, last4: r.last4, key_hash: keyHash, scope: r.scope,
-        created_at: r.createdAt, expires_at: r.expiresAt, revoked_at: r.revokedAt, last_used_at: r.lastUsedAt, last_used_client: r.lastUsedClient,
+        id: r.id,
+        user_id: r.userId,
+        name: r.name,
+        start: r.start,
+        last4: r.last4,
+        key_hash: keyHash,
+        scope: r.scope,
+        created_at: r.createdAt,
+        expires_at: r.expiresAt,
+        revoked_at: r.revokedAt,
+        last_used_at: r.lastUsedAt,
+        last_used_client: r.lastUsedClient,
       })
       .execute();
   }
@@ -404,41 +450,85 @@ export function iso(value: string | Date): string {
 /** Maps a stored entry row to the domain record. */
 export function toEntry(r: Pick<EntryRow, (typeof ENTRY_COLUMNS)[number]>): Entry {
   return {
-    id: r.id, datapackId: r.datapack_id, kind: r.kind, title: r.title, content: r.content, tags: parseTags(r.tags),
-    contentHash: r.content_hash, version: Number(r.version), createdBy: r.created_by, createdClient: r.created_client,
-    createdAt: iso(r.created_at), updatedBy: r.updated_by, updatedClient: r.updated_client, updatedAt: iso(r.updated_at),
+    id: r.id,
+    datapackId: r.datapack_id,
+    kind: r.kind,
+    title: r.title,
+    content: r.content,
+    tags: parseTags(r.tags),
+    contentHash: r.content_hash,
+    version: Number(r.version),
+    createdBy: r.created_by,
+    createdClient: r.created_client,
+    createdAt: iso(r.created_at),
+    updatedBy: r.updated_by,
+    updatedClient: r.updated_client,
+    updatedAt: iso(r.updated_at),
     deletedAt: r.deleted_at ? iso(r.deleted_at) : null,
   };
 }
 
 function toEntryRow(e: Entry): EntryRow {
   return {
-    id: e.id, datapack_id: e.datapackId, kind: e.kind, title: e.title, content: e.content, tags: JSON.stringify(e.tags),
-    content_hash: e.contentHash, version: e.version, created_by: e.createdBy, created_client: e.createdClient,
-    created_at: e.createdAt, updated_by: e.updatedBy, updated_client: e.updatedClient, updated_at: e.updatedAt,
+    id: e.id,
+    datapack_id: e.datapackId,
+    kind: e.kind,
+    title: e.title,
+    content: e.content,
+    tags: JSON.stringify(e.tags),
+    content_hash: e.contentHash,
+    version: e.version,
+    created_by: e.createdBy,
+    created_client: e.createdClient,
+    created_at: e.createdAt,
+    updated_by: e.updatedBy,
+    updated_client: e.updatedClient,
+    updated_at: e.updatedAt,
     deleted_at: e.deletedAt,
   };
 }
 
 function toVersionRow(e: Entry, change: EntryVersion['change']): Selectable<Database['entry_version']> {
   return {
-    entry_id: e.id, version: e.version, change, kind: e.kind, title: e.title, content: e.content,
-    tags: JSON.stringify(e.tags), changed_by: e.updatedBy, changed_client: e.updatedClient,
+    entry_id: e.id,
+    version: e.version,
+    change,
+    kind: e.kind,
+    title: e.title,
+    content: e.content,
+    tags: JSON.stringify(e.tags),
+    changed_by: e.updatedBy,
+    changed_client: e.updatedClient,
     changed_at: change === 'delete' && e.deletedAt ? e.deletedAt : e.updatedAt,
   };
 }
 
 function toDatapack(r: Selectable<Database['datapack']>): Datapack {
   return {
-    id: r.id, scope: r.scope, ownerId: r.owner_id, organizationId: r.organization_id, name: r.name,
-    description: r.description, createdBy: r.created_by, createdAt: iso(r.created_at), updatedAt: iso(r.updated_at),
+    id: r.id,
+    scope: r.scope,
+    ownerId: r.owner_id,
+    organizationId: r.organization_id,
+    name: r.name,
+    description: r.description,
+    createdBy: r.created_by,
+    createdAt: iso(r.created_at),
+    updatedAt: iso(r.updated_at),
   };
 }
 
 function toApiKey(r: Selectable<Database['api_key']>): ApiKeyRecord {
   return {
-    id: r.id, userId: r.user_id, name: r.name, start: r.start, last4: r.last4, scope: r.scope, createdAt: iso(r.created_at),
-    expiresAt: r.expires_at ? iso(r.expires_at) : null, revokedAt: r.revoked_at ? iso(r.revoked_at) : null, lastUsedAt: r.last_used_at ? iso(r.last_used_at) : null,
+    id: r.id,
+    userId: r.user_id,
+    name: r.name,
+    start: r.start,
+    last4: r.last4,
+    scope: r.scope,
+    createdAt: iso(r.created_at),
+    expiresAt: r.expires_at ? iso(r.expires_at) : null,
+    revokedAt: r.revoked_at ? iso(r.revoked_at) : null,
+    lastUsedAt: r.last_used_at ? iso(r.last_used_at) : null,
     lastUsedClient: r.last_used_client,
   };
 }
@@ -447,4 +537,3 @@ function parseTags(raw: string): string[] {
   const parsed: unknown = JSON.parse(raw);
   return Array.isArray(parsed) ? parsed.map(String) : [];
 }
-

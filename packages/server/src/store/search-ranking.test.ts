@@ -4,8 +4,21 @@ import { rankEntries as rankCandidates, words } from './search-ranking.js';
 import type { Entry } from './types.js';
 
 const entry = (id: string, title: string, content: string, updatedAt = '2026-01-01T00:00:00.000Z'): Entry => ({
-  id, datapackId: 'd', kind: 'note', title, content, tags: [], contentHash: id, version: 1, createdBy: 'u', createdClient: null,
-  createdAt: updatedAt, updatedBy: 'u', updatedClient: null, updatedAt, deletedAt: null,
+  id,
+  datapackId: 'd',
+  kind: 'note',
+  title,
+  content,
+  tags: [],
+  contentHash: id,
+  version: 1,
+  createdBy: 'u',
+  createdClient: null,
+  createdAt: updatedAt,
+  updatedBy: 'u',
+  updatedClient: null,
+  updatedAt,
+  deletedAt: null,
 });
 
 test('ranking: a title hit outranks a body hit, word forms meet, entries without a term are dropped', () => {
@@ -15,7 +28,10 @@ test('ranking: a title hit outranks a body hit, word forms meet, entries without
     3,
     10,
   );
-  assert.deepEqual(hits.map((h) => h.entry.id), ['title', 'body']);
+  assert.deepEqual(
+    hits.map((h) => h.entry.id),
+    ['title', 'body'],
+  );
   assert.ok(hits.every((h) => h.score > 0));
 });
 
@@ -24,7 +40,10 @@ test('ranking: a rare term weighs more than a common one; ties go to the most re
   const rare = entry('rare', 'x', 'rollback');
   const hits = rankCandidates([...common, rare], ['canary', 'rollback'], 10, 3);
   assert.equal(hits[0]!.entry.id, 'rare');
-  assert.deepEqual(hits.slice(1).map((h) => h.entry.id), ['c7', 'c6']);
+  assert.deepEqual(
+    hits.slice(1).map((h) => h.entry.id),
+    ['c7', 'c6'],
+  );
 });
 
 test('words fold case and accents like the full-text indexes', () => {

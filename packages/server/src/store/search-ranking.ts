@@ -30,7 +30,13 @@ const ASCII = /^[\x00-\x7f]*$/;
 /** Lower-case words of a text, accents removed, as the full-text indexes see them. */
 export function words(text: string): string[] {
   if (ASCII.test(text)) return text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
-  return text.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return (
+    text
+      .normalize('NFD')
+      .replace(/\p{M}+/gu, '')
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  );
 }
 
 /** What a query term also matches as a prefix, or undefined when only the word itself matches. */
@@ -101,7 +107,12 @@ export function entryWords(entry: Pick<Entry, 'id' | 'version' | 'title' | 'cont
 /** rankCandidates over whole entries. */
 export function rankEntries(entries: Entry[], terms: string[], docCount: number, limit: number): SearchHit[] {
   const byId = new Map(entries.map((e) => [e.id, e]));
-  return rankCandidates(entries.map((e) => ({ id: e.id, kind: e.kind, updatedAt: e.updatedAt, words: entryWords(e) })), terms, docCount, limit).map((r) => ({ entry: byId.get(r.id)!, score: r.score }));
+  return rankCandidates(
+    entries.map((e) => ({ id: e.id, kind: e.kind, updatedAt: e.updatedAt, words: entryWords(e) })),
+    terms,
+    docCount,
+    limit,
+  ).map((r) => ({ entry: byId.get(r.id)!, score: r.score }));
 }
 
 /**
@@ -116,7 +127,12 @@ export function rankCandidates(candidates: RankItem[], terms: string[], docCount
   const matchers = terms.flatMap((t): Matcher[] => {
     const word = words(t)[0] ?? t;
     const stem = termStem(word);
-    return stem ? [{ same: lightStem(word), prefix: undefined }, { same: lightStem(stem), prefix: stem }] : [{ same: lightStem(word), prefix: undefined }];
+    return stem
+      ? [
+          { same: lightStem(word), prefix: undefined },
+          { same: lightStem(stem), prefix: stem },
+        ]
+      : [{ same: lightStem(word), prefix: undefined }];
   });
   const docs = candidates.map((item) => {
     const { title, tags, content } = item.words;

@@ -1,5 +1,7 @@
 const STOPWORDS = new Set(
-  'a about an and any are as at be been being but by can could did do does doing done for from go goes going had has have he her hers him his how i if in into is it its me my of on or our she should so some that the their them then there these they this to up us was we were what when where which who whom why will with would you your'.split(' '),
+  'a about an and any are as at be been being but by can could did do does doing done for from go goes going had has have he her hers him his how i if in into is it its me my of on or our she should so some that the their them then there these they this to up us was we were what when where which who whom why will with would you your'.split(
+    ' ',
+  ),
 );
 
 /** At most this many terms reach the full-text index; long prompts add noise, not recall. */

@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { newId } from '../domain/deps.js';
 import { contentHash } from '../domain/similarity.js';
+import { createTenant, type TestTenant } from '../testing/tenants.js';
 import type { TestCairn } from '../testing/test-cairn.js';
-import { type TestTenant, createTenant } from '../testing/tenants.js';
 import type { KyselyStore } from './kysely-store.js';
 import type { Datapack, Entry } from './types.js';
 
@@ -39,12 +39,18 @@ export function runStoreAccountsConformance(backend: string, start: () => Promis
       const members = await store.listOrgMembers(tenant.orgId);
       assert.deepEqual(
         members.map((m) => [m.email, m.role]).sort(),
-        [[tenant.member.email, 'member'], [tenant.owner.email, 'owner']].sort(),
+        [
+          [tenant.member.email, 'member'],
+          [tenant.owner.email, 'owner'],
+        ].sort(),
       );
       assert.ok(!members.some((m) => m.userId === tenant.outsider.id), 'the outsider belongs to another organization');
       const teams = await store.listTeams(tenant.orgId);
       assert.equal(teams.length, 1);
-      assert.deepEqual(teams[0]!.members.map((m) => m.userId), [tenant.member.id]);
+      assert.deepEqual(
+        teams[0]!.members.map((m) => m.userId),
+        [tenant.member.id],
+      );
       assert.deepEqual(await store.listTeams('org_nothing'), []);
     });
 
@@ -74,7 +80,10 @@ export function runStoreAccountsConformance(backend: string, start: () => Promis
       const code = { codeHash: randomUUID(), userId: tenant.member.id, createdAt: at(0), expiresAt: at(600_000) };
       await store.insertSetupCode(code);
       const results = await Promise.all(Array.from({ length: 5 }, () => store.consumeSetupCode(code.codeHash, at(1000))));
-      assert.deepEqual(results.filter((r) => r !== undefined), [tenant.member.id]);
+      assert.deepEqual(
+        results.filter((r) => r !== undefined),
+        [tenant.member.id],
+      );
       assert.equal(await store.consumeSetupCode(code.codeHash, at(2000)), undefined);
       const late = { ...code, codeHash: randomUUID() };
       await store.insertSetupCode(late);
@@ -84,11 +93,34 @@ export function runStoreAccountsConformance(backend: string, start: () => Promis
 
     test('a captured turn is stored once per user and turn id, even when sent five times at once', async () => {
       const now = at(5000);
-      const pack: Datapack = { id: newId('dpk'), scope: 'personal', ownerId: tenant.member.id, organizationId: null, name: `Turns ${randomUUID()}`, description: '', createdBy: tenant.member.id, createdAt: now, updatedAt: now };
+      const pack: Datapack = {
+        id: newId('dpk'),
+        scope: 'personal',
+        ownerId: tenant.member.id,
+        organizationId: null,
+        name: `Turns ${randomUUID()}`,
+        description: '',
+        createdBy: tenant.member.id,
+        createdAt: now,
+        updatedAt: now,
+      };
       await store.insertDatapack(pack);
       const turn = (content: string): Entry => ({
-        id: newId('ent'), datapackId: pack.id, kind: 'conversation', title: '', content, tags: [], contentHash: contentHash('', content), version: 1,
-        createdBy: tenant.member.id, createdClient: 'claude-code', createdAt: now, updatedBy: tenant.member.id, updatedClient: 'claude-code', updatedAt: now, deletedAt: null,
+        id: newId('ent'),
+        datapackId: pack.id,
+        kind: 'conversation',
+        title: '',
+        content,
+        tags: [],
+        contentHash: contentHash('', content),
+        version: 1,
+        createdBy: tenant.member.id,
+        createdClient: 'claude-code',
+        createdAt: now,
+        updatedBy: tenant.member.id,
+        updatedClient: 'claude-code',
+        updatedAt: now,
+        deletedAt: null,
       });
       const sent = Array.from({ length: 5 }, () => turn('the same prompt'));
       const results = await Promise.all(sent.map((e) => store.insertCapturedTurn(e, tenant.member.id, 'turn-1')));
@@ -115,7 +147,13 @@ export function runStoreAccountsConformance(backend: string, start: () => Promis
       const results = await Promise.all([store.withStartupLock(work), store.withStartupLock(work), store.withStartupLock(work)]);
       assert.deepEqual(results, ['done', 'done', 'done']);
       if (store.dialect === 'postgres') assert.equal(most, 1, 'PostgreSQL: one holder of the advisory lock at a time');
-      await assert.rejects(() => store.withStartupLock(async () => { throw new Error('boom'); }), /boom/);
+      await assert.rejects(
+        () =>
+          store.withStartupLock(async () => {
+            throw new Error('boom');
+          }),
+        /boom/,
+      );
       assert.equal(await store.withStartupLock(async () => 'free again'), 'free again', 'a failure releases the lock');
     });
   });

@@ -4,8 +4,8 @@ import { sql } from 'kysely';
 import { createDomainDeps, newId } from '../domain/deps.js';
 import { contentHash } from '../domain/similarity.js';
 import { CairnError } from '../errors/cairn-error.js';
+import { createTenant, type TestTenant } from '../testing/tenants.js';
 import type { TestCairn } from '../testing/test-cairn.js';
-import { type TestTenant, createTenant } from '../testing/tenants.js';
 import type { KyselyStore } from './kysely-store.js';
 import type { ApiKeyRecord, Datapack, Entry } from './types.js';
 
@@ -42,9 +42,22 @@ export function runStoreConformance(backend: string, start: () => Promise<TestCa
       const title = over.title ?? 'A title';
       const content = over.content ?? 'Some content';
       return {
-        id: newId('ent'), datapackId, kind: 'note', title, content, tags: [], contentHash: contentHash(title, content), version: 1,
-        createdBy: tenant.member.id, createdClient: 'test-client/1', createdAt: now, updatedBy: tenant.member.id, updatedClient: 'test-client/1',
-        updatedAt: now, deletedAt: null, ...over,
+        id: newId('ent'),
+        datapackId,
+        kind: 'note',
+        title,
+        content,
+        tags: [],
+        contentHash: contentHash(title, content),
+        version: 1,
+        createdBy: tenant.member.id,
+        createdClient: 'test-client/1',
+        createdAt: now,
+        updatedBy: tenant.member.id,
+        updatedClient: 'test-client/1',
+        updatedAt: now,
+        deletedAt: null,
+        ...over,
       };
     };
 
@@ -71,15 +84,24 @@ export function runStoreConformance(backend: string, start: () => Promise<TestCa
       assert.equal((await store.findUserByEmail(tenant.owner.email.toUpperCase()))?.id, tenant.owner.id);
       assert.ok((await store.countUsers()) >= 3);
       const m = await store.getMemberships(tenant.member.id);
-      assert.deepEqual(m.organizations.map((o) => [o.id, o.role]), [[tenant.orgId, 'member']]);
-      assert.deepEqual(m.teams.map((t) => t.id), [tenant.teamId]);
+      assert.deepEqual(
+        m.organizations.map((o) => [o.id, o.role]),
+        [[tenant.orgId, 'member']],
+      );
+      assert.deepEqual(
+        m.teams.map((t) => t.id),
+        [tenant.teamId],
+      );
       assert.equal((await store.getMemberships(tenant.owner.id)).organizations[0]!.role, 'owner');
     });
 
     test('datapack names are unique per owner, ignoring case', async () => {
       const d = await datapack('Recipes');
       assert.deepEqual(await store.getDatapack(d.id), d);
-      await assert.rejects(() => datapack('RECIPES'), (e: unknown) => e instanceof CairnError && e.code === 'conflict');
+      await assert.rejects(
+        () => datapack('RECIPES'),
+        (e: unknown) => e instanceof CairnError && e.code === 'conflict',
+      );
     });
 
     test('listing counts live entries and reports the last change', async () => {
@@ -100,7 +122,10 @@ export function runStoreConformance(backend: string, start: () => Promise<TestCa
       const e = entry(d.id, { tags: ['a', 'b c'], createdClient: null, kind: 'policy' });
       await store.insertEntry(e);
       assert.deepEqual(await store.getEntry(e.id), e);
-      assert.deepEqual((await store.listEntries(d.id, { limit: 10, offset: 0 })).map((x) => x.id), [e.id]);
+      assert.deepEqual(
+        (await store.listEntries(d.id, { limit: 10, offset: 0 })).map((x) => x.id),
+        [e.id],
+      );
       assert.equal((await store.findEntryByContentHash(d.id, e.contentHash))?.id, e.id);
     });
 
@@ -116,7 +141,14 @@ export function runStoreConformance(backend: string, start: () => Promise<TestCa
       assert.equal(await store.replaceEntry(v3, 2, 'delete'), true);
       assert.equal(await store.replaceEntry({ ...v3, version: 4 }, 3, 'update'), false, 'deleted entries stay deleted');
       const history = await store.listEntryVersions(e.id);
-      assert.deepEqual(history.map((h) => [h.version, h.change, h.title]), [[1, 'create', 'A title'], [2, 'update', 'Second title'], [3, 'delete', 'Second title']]);
+      assert.deepEqual(
+        history.map((h) => [h.version, h.change, h.title]),
+        [
+          [1, 'create', 'A title'],
+          [2, 'update', 'Second title'],
+          [3, 'delete', 'Second title'],
+        ],
+      );
       assert.equal(await store.findEntryByContentHash(d.id, e.contentHash), undefined);
       assert.deepEqual(await store.listEntries(d.id, { limit: 10, offset: 0 }), []);
     });
@@ -145,20 +177,35 @@ export function runStoreConformance(backend: string, start: () => Promise<TestCa
       const unicode = entry(d.id, { title: 'Café rules', content: 'Crème brûlée on Fridays.' });
       for (const e of [title, body, deleted, elsewhere, unicode]) await store.insertEntry(e);
       const hits = await store.searchEntries({ datapackIds: [d.id], text: 'deploying', limit: 10 });
-      assert.deepEqual(hits.map((h) => h.entry.id), [title.id, body.id]);
+      assert.deepEqual(
+        hits.map((h) => h.entry.id),
+        [title.id, body.id],
+      );
       assert.ok(hits[0]!.score > hits[1]!.score);
-      assert.deepEqual((await store.searchEntries({ datapackIds: [d.id], text: 'deployment', kinds: ['decision'], limit: 10 })).map((h) => h.entry.id), [body.id]);
+      assert.deepEqual(
+        (await store.searchEntries({ datapackIds: [d.id], text: 'deployment', kinds: ['decision'], limit: 10 })).map((h) => h.entry.id),
+        [body.id],
+      );
       assert.deepEqual((await store.searchEntries({ datapackIds: [d.id, other.id], text: 'deployment', limit: 1 })).length, 1);
-      assert.deepEqual((await store.searchEntries({ datapackIds: [d.id], text: 'café', limit: 5 })).map((h) => h.entry.id), [unicode.id]);
+      assert.deepEqual(
+        (await store.searchEntries({ datapackIds: [d.id], text: 'café', limit: 5 })).map((h) => h.entry.id),
+        [unicode.id],
+      );
       assert.deepEqual(await store.searchEntries({ datapackIds: [d.id], text: 'the and of', limit: 5 }), []);
       assert.deepEqual(await store.searchEntries({ datapackIds: [], text: 'deployment', limit: 5 }), []);
       // Query syntax is inert: each text finds only this datapack's entries by its words, and the table survives.
       const mine = new Set([title.id, body.id, unicode.id]);
       for (const hostile of ['"unbalanced', 'a OR b AND NOT c', 'title:x', 'x* NEAR(y z)', "'; DROP TABLE entry; --", '!&|():*']) {
         const found = await store.searchEntries({ datapackIds: [d.id], text: hostile, limit: 5 });
-        assert.ok(found.every((h) => mine.has(h.entry.id)), `${hostile}: ${found.map((h) => h.entry.title)}`);
+        assert.ok(
+          found.every((h) => mine.has(h.entry.id)),
+          `${hostile}: ${found.map((h) => h.entry.title)}`,
+        );
       }
-      assert.deepEqual((await store.searchEntries({ datapackIds: [d.id], text: 'deployment" OR (', limit: 10 })).map((h) => h.entry.id), [title.id, body.id]);
+      assert.deepEqual(
+        (await store.searchEntries({ datapackIds: [d.id], text: 'deployment" OR (', limit: 10 })).map((h) => h.entry.id),
+        [title.id, body.id],
+      );
       assert.deepEqual(await store.getEntry(title.id), title);
     });
 
@@ -173,10 +220,33 @@ export function runStoreConformance(backend: string, start: () => Promise<TestCa
       };
       const sentence = (n: number) => Array.from({ length: n }, pick).join(' ');
       const at = (i: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString();
-      const packOf = (id: string, ownerId: string): Datapack => ({ id, scope: 'personal', ownerId, organizationId: null, name: `pack ${id}`, description: '', createdBy: ownerId, createdAt: at(0), updatedAt: at(0) });
+      const packOf = (id: string, ownerId: string): Datapack => ({
+        id,
+        scope: 'personal',
+        ownerId,
+        organizationId: null,
+        name: `pack ${id}`,
+        description: '',
+        createdBy: ownerId,
+        createdAt: at(0),
+        updatedAt: at(0),
+      });
       const entryOf = (id: string, datapackId: string, i: number, title: string, content: string): Entry => ({
-        id, datapackId, kind: 'note', title, content, tags: [], contentHash: contentHash(title, content), version: 1, createdBy: 'u', createdClient: null,
-        createdAt: at(i), updatedBy: 'u', updatedClient: null, updatedAt: at(i), deletedAt: null,
+        id,
+        datapackId,
+        kind: 'note',
+        title,
+        content,
+        tags: [],
+        contentHash: contentHash(title, content),
+        version: 1,
+        createdBy: 'u',
+        createdClient: null,
+        createdAt: at(i),
+        updatedBy: 'u',
+        updatedClient: null,
+        updatedAt: at(i),
+        deletedAt: null,
       });
       const mine = packOf(newId('dpk'), tenant.member.id);
       const mineEntries = Array.from({ length: 40 }, (_, i) => entryOf(newId('ent'), mine.id, i + 1, sentence(3), sentence(12 + (i % 9))));
@@ -186,7 +256,10 @@ export function runStoreConformance(backend: string, start: () => Promise<TestCa
       await store.insertDatapack(mine);
       for (const e of mineEntries) await store.insertEntry(e);
       const alone = await searchA(store);
-      assert.ok(alone.every((hits) => hits.length > 3), 'every query finds several of A\'s entries');
+      assert.ok(
+        alone.every((hits) => hits.length > 3),
+        "every query finds several of A's entries",
+      );
 
       const crowded = await start();
       try {

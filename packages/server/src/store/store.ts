@@ -1,19 +1,4 @@
-import type {
-  ApiKeyRecord,
-  Invite,
-  OrgMember,
-  TeamWithMembers,
-  Datapack,
-  DatapackSummary,
-  Entry,
-  EntryVersion,
-  KeyUsage,
-  Memberships,
-  OwnerRef,
-  SearchHit,
-  SearchQuery,
-  UserRecord,
-} from './types.js';
+import type { ApiKeyRecord, Datapack, DatapackSummary, Entry, EntryVersion, Invite, KeyUsage, Memberships, OrgMember, OwnerRef, SearchHit, SearchQuery, TeamWithMembers, UserRecord } from './types.js';
 
 /**
  * The one storage contract. `sqlite/` and `postgres/` implement it and both run `store.case.ts`.

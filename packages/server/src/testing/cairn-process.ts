@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -66,7 +66,9 @@ export async function startCairnProcess(env: Record<string, string>, port: numbe
   }
   const pid = child.pid!;
   const status = (field: 'VmRSS' | 'VmHWM') => {
-    const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith(`${field}:`));
+    const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith(`${field}:`));
     if (!line) throw new Error(`no ${field} in /proc/${pid}/status`);
     return Number(/(\d+)\s*kB/.exec(line)![1]) * 1024;
   };

@@ -1,6 +1,6 @@
 import type { Entry } from '../store/types.js';
-import { type TestCairn, startTestCairn } from './test-cairn.js';
 import { createTenant } from './tenants.js';
+import { startTestCairn, type TestCairn } from './test-cairn.js';
 
 /** One captured turn as a real Cairn stored it. */
 export interface StoredTurn {

@@ -15,7 +15,10 @@ export async function signIn(baseUrl: string, email: string, password = 'correct
     body: JSON.stringify({ email, password }),
   });
   if (answer.status !== 200) throw new Error(`sign-in failed: ${answer.status} ${await answer.text()}`);
-  return answer.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  return answer.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
 }
 
 /** What a browser request answered (redirects are not followed). */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createUser } from '../domain/accounts.js';
-import { addUserToTeam, createTeam } from '../domain/teams.js';
 import { createApiKey } from '../domain/api-keys.js';
+import { addUserToTeam, createTeam } from '../domain/teams.js';
 import type { Cairn } from '../runtime/open-cairn.js';
 
 /** A user of a test tenant, with a working API key. */

@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CairnConfig, loadConfig } from '../config/load-config.js';
-import { type LogLevel, type Logger, createLogger } from '../log/logger.js';
+import { createLogger, type Logger, type LogLevel } from '../log/logger.js';
 import { type Cairn, openCairn } from '../runtime/open-cairn.js';
 import { listen, stopListening } from '../runtime/serve.js';
 import type { KyselyStore } from '../store/kysely-store.js';

@@ -1,6 +1,6 @@
 import { INSTALLER_USER_AGENT } from '../../src/auth/mcp-auth.js';
-import { startTestCairn } from '../../src/testing/test-cairn.js';
 import { createTenant } from '../../src/testing/tenants.js';
+import { startTestCairn } from '../../src/testing/test-cairn.js';
 
 /** A started MCP server plus the headers a client must send to reach it. */
 export interface StartedMcpServer {

@@ -88,21 +88,10 @@ function failureDetail(checks: Check[] | undefined): string {
 }
 
 /** Runs the active server suite of @modelcontextprotocol/conformance against `mcpUrl` (killed after `timeoutMs`) and parses its results. */
-export async function runConformanceServerSuite(options: {
-  mcpUrl: string;
-  timeoutMs?: number;
-}): Promise<ConformanceResult> {
+export async function runConformanceServerSuite(options: { mcpUrl: string; timeoutMs?: number }): Promise<ConformanceResult> {
   const outputDir = await mkdtemp(path.join(os.tmpdir(), 'cairn-conformance-'));
   try {
-    const args = [
-      ...nodeCompatFlags(),
-      resolveConformanceCli(),
-      'server',
-      '--url',
-      options.mcpUrl,
-      '--output-dir',
-      outputDir,
-    ];
+    const args = [...nodeCompatFlags(), resolveConformanceCli(), 'server', '--url', options.mcpUrl, '--output-dir', outputDir];
     const { code, signal, output } = await new Promise<{
       code: number | null;
       signal: NodeJS.Signals | null;
@@ -129,9 +118,7 @@ export async function runConformanceServerSuite(options: {
     }
     // Exit 0/1 with a summary is a completed run; anything else (timeout kill, crash, bad flags) is not a result.
     if (signal || (code !== 0 && code !== 1) || summary.size === 0) {
-      throw new Error(
-        `conformance CLI did not complete (exit ${code}, signal ${signal}):\n${raw.slice(-4000)}`,
-      );
+      throw new Error(`conformance CLI did not complete (exit ${code}, signal ${signal}):\n${raw.slice(-4000)}`);
     }
 
     const checks = await readChecks(outputDir);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { type TestCairn, startTestCairn } from '../../src/testing/test-cairn.js';
+import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
 
 let server: TestCairn;
 let origin: string;
@@ -20,7 +20,10 @@ function browser() {
       headers: { origin, 'content-type': 'application/json', ...(cookie && { cookie }) },
       ...(init.body !== undefined && { body: JSON.stringify(init.body) }),
     });
-    const set = res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const set = res.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
     if (set) cookie = set;
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
@@ -58,7 +61,10 @@ describe('accounts through the portal API', () => {
     assert.equal(await server.cairn.store.findUserByEmail('carol@example.test'), undefined, 'nothing half-made stays');
     assert.equal((await bob(`/api/v1/organizations/${orgId}/invitations`, { method: 'POST', body: {} })).status, 403, 'members cannot invite');
     const members = await admin(`/api/v1/organizations/${orgId}/members`);
-    assert.deepEqual(members.body.members.map((m: { email: string; role: string }) => `${m.email}:${m.role}`), ['ada@example.test:owner', 'bob@example.test:member']);
+    assert.deepEqual(
+      members.body.members.map((m: { email: string; role: string }) => `${m.email}:${m.role}`),
+      ['ada@example.test:owner', 'bob@example.test:member'],
+    );
   });
 
   test('roles: admins promote members, only owners touch owners, and the last owner cannot step down', async () => {
@@ -80,7 +86,10 @@ describe('accounts through the portal API', () => {
     const bobId = (await server.cairn.store.findUserByEmail('bob@example.test'))!.id;
     assert.equal((await admin(`/api/v1/teams/${team.body.team.id}/members`, { method: 'POST', body: { userId: bobId } })).status, 204);
     const teams = await admin(`/api/v1/organizations/${orgId}/teams`);
-    assert.deepEqual(teams.body.teams[0].members.map((m: { email: string }) => m.email), ['bob@example.test']);
+    assert.deepEqual(
+      teams.body.teams[0].members.map((m: { email: string }) => m.email),
+      ['bob@example.test'],
+    );
     assert.equal((await admin(`/api/v1/organizations/${orgId}/teams`, { method: 'POST', body: { name: 'platform' } })).status, 409);
   });
 

@@ -2,11 +2,10 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { generateApiKey } from '../../src/auth/api-keys/key-format.js';
-import { revokeApiKey } from '../../src/domain/api-keys.js';
-import { createApiKey } from '../../src/domain/api-keys.js';
+import { createApiKey, revokeApiKey } from '../../src/domain/api-keys.js';
 import type { KyselyStore } from '../../src/store/kysely-store.js';
-import { type TestCairn, startTestCairn } from '../../src/testing/test-cairn.js';
-import { type TestTenant, createTenant } from '../../src/testing/tenants.js';
+import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
+import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
 
 const UA = 'cairn-mcp-installer/1.0';
 const LIST = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
@@ -20,14 +19,18 @@ interface Answer {
 /** Raw HTTP, so Host and Origin can be set the way an attacker's page would. */
 function post(url: string, headers: Record<string, string>, body: unknown = LIST): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = request(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18', ...headers },
-    }, (res) => {
-      let text = '';
-      res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text }));
-    });
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18', ...headers },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text }));
+      },
+    );
     req.on('error', reject);
     req.end(JSON.stringify(body));
   });
@@ -88,7 +91,11 @@ describe('the API-key contract on /mcp', () => {
     await revokeApiKey(server.cairn.domain, record.id);
     const { key: expired, record: expiring } = await createApiKey(server.cairn.domain, tenant.member.id, 'to expire', { expiresInDays: 1 });
     assert.ok(served(await post(server.mcpUrl, { authorization: `Bearer ${expired}`, 'user-agent': UA })), 'works before it expires');
-    await server.cairn.store.db.updateTable('api_key').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('id', '=', expiring.id).execute();
+    await server.cairn.store.db
+      .updateTable('api_key')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('id', '=', expiring.id)
+      .execute();
     const unknown = generateApiKey();
     const badChecksum = `${tenant.member.key.slice(0, -1)}${tenant.member.key.endsWith('A') ? 'B' : 'A'}`;
     const answers = [];

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { AUTH_ROUTES } from '../../src/auth/auth-routes.js';
-import { AUTH_BASE_PATH } from '../../src/auth/oauth/oauth-options.js';
 import type { Auth } from '../../src/auth/better-auth.js';
+import { AUTH_BASE_PATH } from '../../src/auth/oauth/oauth-options.js';
 import { signIn } from '../../src/testing/oauth-flow.js';
 import { postgresTestUrl } from '../../src/testing/postgres.js';
 import { rawRequest } from '../../src/testing/raw-request.js';
-import { type TestCairn, startTestCairn } from '../../src/testing/test-cairn.js';
-import { type TestTenant, createTenant } from '../../src/testing/tenants.js';
+import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
+import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
 
 const pg = postgresTestUrl();
 if ('skip' in pg) console.log(`# /api/auth allow-list on PostgreSQL skipped: ${pg.skip}`);
@@ -42,7 +42,15 @@ for (const backend of ['sqlite', 'postgres'] as const) {
 
     const counts = async () => {
       const db = server.cairn.store.db;
-      const count = async (table: 'user' | 'organization' | 'member' | 'team' | 'invite') => Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+      const count = async (table: 'user' | 'organization' | 'member' | 'team' | 'invite') =>
+        Number(
+          (
+            await db
+              .selectFrom(table)
+              .select((eb) => eb.fn.countAll().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
       return { users: await count('user'), organizations: await count('organization'), members: await count('member'), teams: await count('team'), invites: await count('invite') };
     };
 
@@ -50,7 +58,10 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       const endpoints = betterAuthEndpoints(server.cairn.auth);
       assert.ok(endpoints.length > 60, `better-auth lists its endpoints (${endpoints.length})`);
       for (const r of AUTH_ROUTES) {
-        assert.ok(endpoints.some((e) => e.method === r.method && e.path === r.path), `${r.method} ${r.path} is a better-auth endpoint`);
+        assert.ok(
+          endpoints.some((e) => e.method === r.method && e.path === r.path),
+          `${r.method} ${r.path} is a better-auth endpoint`,
+        );
         assert.ok(r.why.length > 10, `${r.method} ${r.path} says why it is reachable`);
       }
     });
@@ -60,7 +71,17 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       const blocked = betterAuthEndpoints(server.cairn.auth).filter((e) => !isAllowed(e.method, e.path));
       assert.ok(blocked.some((e) => e.path === '/sign-up/email') && blocked.some((e) => e.path === '/organization/create'), 'sign-up and organization/create are among them');
       // A body that would create a user, an organization, an invitation or a team if any route took it.
-      const body = JSON.stringify({ email: `eve-${backend}@evil.example`, password: 'evil password 123456', name: 'Eve', slug: 'finance-x', organizationId: tenant.orgId, role: 'admin', userId: tenant.outsider.id, teamId: tenant.teamId, redirect_uris: ['https://evil.example/cb'] });
+      const body = JSON.stringify({
+        email: `eve-${backend}@evil.example`,
+        password: 'evil password 123456',
+        name: 'Eve',
+        slug: 'finance-x',
+        organizationId: tenant.orgId,
+        role: 'admin',
+        userId: tenant.outsider.id,
+        teamId: tenant.teamId,
+        redirect_uris: ['https://evil.example/cb'],
+      });
       for (const e of blocked) {
         for (const who of [{}, { cookie }] as Record<string, string>[]) {
           const withBody = e.method !== 'GET' && e.method !== 'DELETE';
@@ -83,7 +104,16 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       const before = await counts();
       const body = JSON.stringify({ email: `mallory-${backend}@evil.example`, password: 'evil password 123456', name: 'Mallory' });
       const headers = { 'content-type': 'application/json', origin: server.baseUrl };
-      for (const path of ['/api/auth/sign-up/email/', '/api/auth//sign-up/email', '/api/auth/sign-up%2Femail', '/api/auth/sign-up/%65mail', '/api/auth/SIGN-UP/EMAIL', '/api/auth/sign-in/email/../../sign-up/email', '/api/auth/sign-in/../sign-up/email', '/api/auth/./sign-up/email']) {
+      for (const path of [
+        '/api/auth/sign-up/email/',
+        '/api/auth//sign-up/email',
+        '/api/auth/sign-up%2Femail',
+        '/api/auth/sign-up/%65mail',
+        '/api/auth/SIGN-UP/EMAIL',
+        '/api/auth/sign-in/email/../../sign-up/email',
+        '/api/auth/sign-in/../sign-up/email',
+        '/api/auth/./sign-up/email',
+      ]) {
         const answer = await rawRequest(server.baseUrl, path, { method: 'POST', headers, body });
         assert.ok(answer.status >= 400, `${path} answered ${answer.status}: ${answer.body}`);
       }
@@ -116,18 +146,22 @@ for (const backend of ['sqlite', 'postgres'] as const) {
 
     test('defence in depth: better-auth itself refuses sign-up and user-made organizations, even past the allow-list', async () => {
       const before = await counts();
-      const signUp = await server.cairn.auth.handler(new Request(`${server.baseUrl}${AUTH_BASE_PATH}/sign-up/email`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', origin: server.baseUrl },
-        body: JSON.stringify({ email: `trudy-${backend}@evil.example`, password: 'evil password 123456', name: 'Trudy' }),
-      }));
+      const signUp = await server.cairn.auth.handler(
+        new Request(`${server.baseUrl}${AUTH_BASE_PATH}/sign-up/email`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: server.baseUrl },
+          body: JSON.stringify({ email: `trudy-${backend}@evil.example`, password: 'evil password 123456', name: 'Trudy' }),
+        }),
+      );
       assert.equal(signUp.status, 400);
       assert.match(await signUp.text(), /EMAIL_PASSWORD_SIGN_UP_DISABLED/);
-      const org = await server.cairn.auth.handler(new Request(`${server.baseUrl}${AUTH_BASE_PATH}/organization/create`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', origin: server.baseUrl, cookie },
-        body: JSON.stringify({ name: 'Finance', slug: `finance-${backend}` }),
-      }));
+      const org = await server.cairn.auth.handler(
+        new Request(`${server.baseUrl}${AUTH_BASE_PATH}/organization/create`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: server.baseUrl, cookie },
+          body: JSON.stringify({ name: 'Finance', slug: `finance-${backend}` }),
+        }),
+      );
       assert.equal(org.status, 403, await org.clone().text());
       assert.deepEqual(await counts(), before);
     });

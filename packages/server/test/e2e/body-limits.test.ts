@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { INSTALLER_USER_AGENT } from '../../src/auth/mcp-auth.js';
 import { type CairnProcess, startCairnProcess } from '../../src/testing/cairn-process.js';
-import { type BodyFraming, type RawAnswer, postChunked, sendBody } from '../../src/testing/send-body.js';
-import { type TestCairn, freePort, startTestCairn } from '../../src/testing/test-cairn.js';
-import { type TestTenant, createTenant } from '../../src/testing/tenants.js';
+import { type BodyFraming, postChunked, type RawAnswer, sendBody } from '../../src/testing/send-body.js';
+import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
+import { freePort, startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
 
 const MiB = 1024 * 1024;
 const TEN_MB = 10 * 1000 * 1000;
@@ -128,7 +128,10 @@ describe('authenticated writes have their own limits, and bodies under them reac
     const wrong = await postChunked(`${server.baseUrl}/api/auth/sign-in/email`, JSON.stringify({ email: tenant.member.email, password: 'not the password' }), { origin });
     assert.equal(wrong.status, 401, 'better-auth read the password from the re-wrapped body');
 
-    const registered = await postChunked(`${server.baseUrl}/api/auth/oauth2/register`, JSON.stringify({ client_name: 'Chunked client', redirect_uris: ['http://127.0.0.1:9999/callback'], token_endpoint_auth_method: 'none' }));
+    const registered = await postChunked(
+      `${server.baseUrl}/api/auth/oauth2/register`,
+      JSON.stringify({ client_name: 'Chunked client', redirect_uris: ['http://127.0.0.1:9999/callback'], token_endpoint_auth_method: 'none' }),
+    );
     assert.equal(registered.status, 201, registered.body);
     assert.equal(JSON.parse(registered.body).client_name, 'Chunked client');
 

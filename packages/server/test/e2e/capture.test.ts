@@ -3,8 +3,8 @@ import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { PLANTED_SECRETS, plantedSecretsText } from '@cairn/contract/testing/planted-secrets';
 import { callTool, connectMcpClient } from '../../src/testing/mcp-client.js';
-import { type TestCairn, startTestCairn } from '../../src/testing/test-cairn.js';
-import { type TestTenant, createTenant } from '../../src/testing/tenants.js';
+import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
+import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
 
 let server: TestCairn;
 let tenant: TestTenant;
@@ -24,10 +24,14 @@ const capture = (key: string, body: unknown) =>
 /** The server answers 413 before the upload ends; fetch reports that as a reset, so read the status raw. */
 function rawStatus(key: string, body: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request(`${server.baseUrl}/api/v1/capture`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      res.resume();
-      resolve(res.statusCode!);
-    });
+    const req = request(
+      `${server.baseUrl}/api/v1/capture`,
+      { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      },
+    );
     req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)));
     req.end(body);
   });
@@ -63,13 +67,19 @@ describe('POST /api/v1/capture', () => {
   });
 
   test('size limits and bad input are refused with a reason; nothing partial is stored', async () => {
-    const before = await server.cairn.store.db.selectFrom('entry').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const before = await server.cairn.store.db
+      .selectFrom('entry')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
     const tooLong = await capture(tenant.owner.key, { turns: [turn('ok-1', 'user', 'fine'), turn('long', 'user', 'x'.repeat(70_000))] });
     assert.equal(tooLong.status, 400);
     assert.equal(await rawStatus(tenant.owner.key, JSON.stringify({ turns: [turn('h', 'user', 'y'.repeat(1_100_000))] })), 413);
     assert.equal((await capture(tenant.owner.key, { turns: [] })).status, 400);
     assert.equal((await capture('cairn_tkn_nope', { turns: [turn('a', 'user', 'b')] })).status, 401);
-    const afterCount = await server.cairn.store.db.selectFrom('entry').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const afterCount = await server.cairn.store.db
+      .selectFrom('entry')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
     assert.equal(Number(afterCount.n), Number(before.n));
   });
 

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { after, before, describe, test } from 'node:test';
 import { postgresTestUrl } from '../../src/testing/postgres.js';
-import { type TestCairn, startTestCairn } from '../../src/testing/test-cairn.js';
-import { type TestTenant, createTenant } from '../../src/testing/tenants.js';
+import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
+import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
 
 const run = promisify(execFile);
 const CLI = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
@@ -73,7 +73,11 @@ for (const backend of ['sqlite', 'postgres'] as const) {
 
     test('keys list marks an expired key as expired', async () => {
       const { record } = await (await import('../../src/domain/api-keys.js')).createApiKey(server.cairn.domain, tenant.member.id, 'short-lived', { expiresInDays: 1 });
-      await server.cairn.store.db.updateTable('api_key').set({ expires_at: new Date(Date.now() - 60_000).toISOString() }).where('id', '=', record.id).execute();
+      await server.cairn.store.db
+        .updateTable('api_key')
+        .set({ expires_at: new Date(Date.now() - 60_000).toISOString() })
+        .where('id', '=', record.id)
+        .execute();
       const listed = await cairn('keys', 'list', '--user', tenant.member.email);
       assert.match(listed.stdout.split('\n').find((l) => l.startsWith(record.id)) ?? '', /\texpired \d{4}-.*Z$/);
     });

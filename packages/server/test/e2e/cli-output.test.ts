@@ -15,9 +15,14 @@ const pg = postgresTestUrl();
 
 function cli(args: string[], env: Record<string, string>, input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: SERVER, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number((error as { code?: unknown }).code) || 1 : 0, stdout, stderr });
-    });
+    const child = execFile(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/main.ts', ...args],
+      { cwd: SERVER, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? Number((error as { code?: unknown }).code) || 1 : 0, stdout, stderr });
+      },
+    );
     child.stdin?.end(input ?? '');
   });
 }
@@ -59,7 +64,10 @@ test('the first start names the portal and says the first account can be made th
       const timer = setTimeout(() => reject(new Error(`no banner within 60 s: ${out}`)), 60_000);
       child.stdout.on('data', (chunk) => {
         out += chunk;
-        if (out.includes('keys create')) { clearTimeout(timer); resolve(); }
+        if (out.includes('keys create')) {
+          clearTimeout(timer);
+          resolve();
+        }
       });
       child.once('exit', (code) => reject(new Error(`cairn serve exited with ${code}: ${out}`)));
     });

@@ -3,8 +3,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { createTestDatabase, postgresTestUrl } from '../../src/testing/postgres.js';
 
 const pg = postgresTestUrl();

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { signIn } from '../../src/testing/oauth-flow.js';
 import { postgresTestUrl } from '../../src/testing/postgres.js';
-import { type TestCairn, startTestCairn } from '../../src/testing/test-cairn.js';
-import { type TestTenant, createTenant } from '../../src/testing/tenants.js';
+import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
+import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
 
 const pg = postgresTestUrl();
 if ('skip' in pg) console.log(`# Credentials-need-a-session on PostgreSQL skipped: ${pg.skip}`);
@@ -24,11 +24,34 @@ for (const backend of ['sqlite', 'postgres'] as const) {
     /** Everything a stolen key could use to outlive its revocation or widen access. */
     const snapshot = async () => {
       const db = server.cairn.store.db;
-      const rows = async (table: 'api_key' | 'setup_code' | 'invite' | 'team' | 'member') => Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
-      const oauthClients = Number((await db.selectFrom('oauthClient' as 'user').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+      const rows = async (table: 'api_key' | 'setup_code' | 'invite' | 'team' | 'member') =>
+        Number(
+          (
+            await db
+              .selectFrom(table)
+              .select((eb) => eb.fn.countAll().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      const oauthClients = Number(
+        (
+          await db
+            .selectFrom('oauthClient' as 'user')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
       return {
         keys: await rows('api_key'),
-        liveKeys: Number((await db.selectFrom('api_key').where('revoked_at', 'is', null).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n),
+        liveKeys: Number(
+          (
+            await db
+              .selectFrom('api_key')
+              .where('revoked_at', 'is', null)
+              .select((eb) => eb.fn.countAll().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        ),
         setupCodes: await rows('setup_code'),
         invites: await rows('invite'),
         teams: await rows('team'),

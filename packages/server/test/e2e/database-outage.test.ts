@@ -7,15 +7,15 @@ import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import { INSTALLER_USER_AGENT } from '../../src/auth/mcp-auth.js';
 import { loadConfig } from '../../src/config/load-config.js';
+import { isDatabaseUnavailable } from '../../src/errors/database-unavailable.js';
 import { openCairn } from '../../src/runtime/open-cairn.js';
 import { type CairnProcess, startCairnProcess } from '../../src/testing/cairn-process.js';
 import { callTool, connectMcpClient } from '../../src/testing/mcp-client.js';
 import { signIn } from '../../src/testing/oauth-flow.js';
 import { createTestDatabase, postgresTestUrl } from '../../src/testing/postgres.js';
 import { type PrivatePostgres, startPrivatePostgres } from '../../src/testing/private-postgres.js';
-import { isDatabaseUnavailable } from '../../src/errors/database-unavailable.js';
-import { type TestCairn, freePort, startTestCairn } from '../../src/testing/test-cairn.js';
 import { createTenant } from '../../src/testing/tenants.js';
+import { freePort, startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -122,7 +122,11 @@ async function mcpCall(baseUrl: string, key: string, id: number, method: string,
   }
   const text = await res.text();
   const json = res.headers.get('content-type')?.startsWith('text/event-stream')
-    ? text.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).at(-1) ?? ''
+    ? (text
+        .split('\n')
+        .filter((l) => l.startsWith('data: '))
+        .map((l) => l.slice(6))
+        .at(-1) ?? '')
     : text;
   let message: { id?: unknown; result?: { isError?: boolean; content?: unknown }; error?: { code?: number; message?: string } };
   try {
@@ -186,7 +190,7 @@ async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 
 const target = postgresTestUrl();
 if ('skip' in target) console.log(`# PostgreSQL outage tests skipped: ${target.skip}`);
 
-describe('PostgreSQL: pg_terminate_backend on all of Cairn\'s connections, repeatedly, during writes and searches', { skip: 'skip' in target ? target.skip : undefined }, () => {
+describe("PostgreSQL: pg_terminate_backend on all of Cairn's connections, repeatedly, during writes and searches", { skip: 'skip' in target ? target.skip : undefined }, () => {
   const serverUrl = 'url' in target ? target.url : '';
   let database: { url: string; drop(): Promise<void> };
   let dataDir: string;
@@ -216,10 +220,9 @@ describe('PostgreSQL: pg_terminate_backend on all of Cairn\'s connections, repea
       traffic.start(3);
       await sleep(1_000);
       for (let round = 0; round < 15; round++) {
-        const { rows } = await admin.query<{ n: number }>(
-          'SELECT count(*) FILTER (WHERE pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
-          [dbName],
-        );
+        const { rows } = await admin.query<{ n: number }>('SELECT count(*) FILTER (WHERE pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [
+          dbName,
+        ]);
         terminated += rows[0]!.n;
         assert.equal(server.exited(), undefined, `cairn exited after round ${round}:\n${server.output()}`);
         await sleep(300);
@@ -245,7 +248,10 @@ describe('PostgreSQL: pg_terminate_backend on all of Cairn\'s connections, repea
     try {
       const [content, id] = [...traffic.acked].at(-1)!;
       const found = await callTool<{ results: { entry: { id: string } }[] }>(client, 'search', { query: content.split(' ').at(-1)! });
-      assert.deepEqual(found.results.map((r) => r.entry.id), [id]);
+      assert.deepEqual(
+        found.results.map((r) => r.entry.id),
+        [id],
+      );
     } finally {
       await client.close();
     }

@@ -8,8 +8,8 @@ import { promisify } from 'node:util';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createSetupCode } from '../../src/domain/setup-codes.js';
 import { INSTALLER_TARBALL } from '../../src/http/install-route.js';
-import { type TestCairn, startTestCairn } from '../../src/testing/test-cairn.js';
-import { type TestTenant, createTenant } from '../../src/testing/tenants.js';
+import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
+import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
 
 const run = promisify(execFile);
 const built = (() => {
@@ -64,10 +64,13 @@ describe('npx -y <base>/install/cairn-mcp-installer.tgz, as a user on another ma
     assert.ok((result.structuredContent as { teams: { id: string }[] }).teams.some((t) => t.id === tenant.teamId));
 
     const before = readFileSync(file, 'utf8');
-    await assert.rejects(() => npx(['--client', 'cursor', '--url', server.baseUrl, '--setup-code', code, '--yes']), (error: { stderr?: string; stdout?: string }) => {
-      assert.match(`${error.stderr}${error.stdout}`, /already used, has expired/);
-      return true;
-    });
+    await assert.rejects(
+      () => npx(['--client', 'cursor', '--url', server.baseUrl, '--setup-code', code, '--yes']),
+      (error: { stderr?: string; stdout?: string }) => {
+        assert.match(`${error.stderr}${error.stdout}`, /already used, has expired/);
+        return true;
+      },
+    );
     assert.equal(readFileSync(file, 'utf8'), before, 'a refused code changes nothing');
   });
 });

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { signIn } from '../../src/testing/oauth-flow.js';
 import { postgresTestUrl } from '../../src/testing/postgres.js';
 import { rawRequest } from '../../src/testing/raw-request.js';
-import { type TestCairn, startTestCairn } from '../../src/testing/test-cairn.js';
+import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
 
 const pg = postgresTestUrl();
 if ('skip' in pg) console.log(`# Invite-only sign-up on PostgreSQL skipped: ${pg.skip}`);
@@ -27,9 +27,21 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       const answer = await fetch(`${server.baseUrl}/api/v1/signup`, { method: 'POST', headers: { 'content-type': 'application/json', origin: server.baseUrl }, body: JSON.stringify(body) });
       return { status: answer.status, text: await answer.text() };
     };
-    const users = async () => Number((await server.cairn.store.db.selectFrom('user').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const users = async () =>
+      Number(
+        (
+          await server.cairn.store.db
+            .selectFrom('user')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const invite = async (role = 'member') => {
-      const answer = await fetch(`${server.baseUrl}/api/v1/organizations/${orgId}/invitations`, { method: 'POST', headers: { 'content-type': 'application/json', origin: server.baseUrl, cookie }, body: JSON.stringify({ role }) });
+      const answer = await fetch(`${server.baseUrl}/api/v1/organizations/${orgId}/invitations`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: server.baseUrl, cookie },
+        body: JSON.stringify({ role }),
+      });
       assert.equal(answer.status, 201);
       return new URL(((await answer.json()) as { inviteUrl: string }).inviteUrl).searchParams.get('invite')!;
     };
@@ -94,8 +106,15 @@ for (const backend of ['sqlite', 'postgres'] as const) {
     test('racing first sign-ups on a fresh Cairn: at most one gets in', async () => {
       const fresh = await start();
       try {
-        const answers = await Promise.all(Array.from({ length: 4 }, (_, i) =>
-          fetch(`${fresh.baseUrl}/api/v1/signup`, { method: 'POST', headers: { 'content-type': 'application/json', origin: fresh.baseUrl }, body: JSON.stringify({ email: `racer${i}@example.test`, password: GOOD, organization: `Race ${i}` }) })));
+        const answers = await Promise.all(
+          Array.from({ length: 4 }, (_, i) =>
+            fetch(`${fresh.baseUrl}/api/v1/signup`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', origin: fresh.baseUrl },
+              body: JSON.stringify({ email: `racer${i}@example.test`, password: GOOD, organization: `Race ${i}` }),
+            }),
+          ),
+        );
         const created = answers.filter((a) => a.status === 201).length;
         assert.ok(created <= 1, `${created} first users`);
         assert.equal(await fresh.cairn.store.countUsers(), created);

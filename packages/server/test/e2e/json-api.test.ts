@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { type TestCairn, startTestCairn } from '../../src/testing/test-cairn.js';
-import { type TestTenant, createTenant } from '../../src/testing/tenants.js';
+import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
+import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
 
 let server: TestCairn;
 let tenant: TestTenant;
@@ -57,7 +57,10 @@ describe('the JSON API is the same domain behind another door', () => {
       body: JSON.stringify({ email: tenant.owner.email, password: 'correct horse battery' }),
     });
     assert.equal(signIn.status, 200);
-    const cookie = signIn.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const cookie = signIn.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
     const packs = await api('/datapacks', { headers: { cookie } });
     assert.equal(packs.status, 200);
     assert.equal(((await packs.json()) as { datapacks: unknown[] }).datapacks.length, 2);
@@ -69,7 +72,11 @@ describe('the JSON API is the same domain behind another door', () => {
     const one = (await (await api(`/datapacks/${datapack.id}`, { headers: { cookie } })).json()) as { datapack: { entryCount: number } };
     assert.equal(one.datapack.entryCount, 0);
     assert.equal((await api(`/datapacks/${datapack.id}`, { key: tenant.outsider.key })).status, 404);
-    const saved = await api('/entries', { method: 'POST', headers: { cookie, origin }, body: JSON.stringify({ datapack: datapack.id, title: 'From the browser', content: 'Saved through the portal.' }) });
+    const saved = await api('/entries', {
+      method: 'POST',
+      headers: { cookie, origin },
+      body: JSON.stringify({ datapack: datapack.id, title: 'From the browser', content: 'Saved through the portal.' }),
+    });
     assert.equal(((await saved.json()) as { entry: { createdClient: string } }).entry.createdClient, 'cairn-portal', 'provenance names the portal');
   });
 });

@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/client';
-import { generateApiKey, displayParts, hashApiKey } from '../../src/auth/api-keys/key-format.js';
+import { displayParts, generateApiKey, hashApiKey } from '../../src/auth/api-keys/key-format.js';
 import { createApiKey, revokeApiKey } from '../../src/domain/api-keys.js';
 import { READ_ONLY_KEY_MESSAGE } from '../../src/domain/key-scope.js';
 import { READ_ONLY_ERROR_CODE } from '../../src/mcp/read-only-gate.js';
 import { callTool, connectMcpClient } from '../../src/testing/mcp-client.js';
 import { signIn } from '../../src/testing/oauth-flow.js';
 import { postgresTestUrl } from '../../src/testing/postgres.js';
-import { type TestCairn, startTestCairn } from '../../src/testing/test-cairn.js';
-import { type TestTenant, createTenant } from '../../src/testing/tenants.js';
+import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
+import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
 
 const UA = 'cairn-mcp-installer/1.0';
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -49,7 +49,8 @@ for (const backend of ['sqlite', 'postgres'] as const) {
     const visibleEntries = async () => {
       const { datapacks } = JSON.parse((await api('/datapacks', { key: tenant.member.key })).body) as { datapacks: { id: string }[] };
       const all = [];
-      for (const d of datapacks) all.push(...(JSON.parse((await api(`/datapacks/${d.id}/entries?limit=200`, { key: tenant.member.key })).body) as { entries: { id: string; title: string; version: number }[] }).entries);
+      for (const d of datapacks)
+        all.push(...(JSON.parse((await api(`/datapacks/${d.id}/entries?limit=200`, { key: tenant.member.key })).body) as { entries: { id: string; title: string; version: number }[] }).entries);
       return all.map((e) => `${e.id}:${e.title}:v${e.version}`).sort();
     };
 
@@ -57,7 +58,10 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       server = await startTestCairn(backend === 'postgres' && 'url' in pg ? { postgresServerUrl: pg.url } : {});
       tenant = await createTenant(server.cairn);
       readKey = (await createApiKey(server.cairn.domain, tenant.member.id, 'reader', { scope: 'read' })).key;
-      const saved = JSON.parse((await api('/entries', { key: tenant.member.key, method: 'POST', body: JSON.stringify({ kind: 'preference', title: 'Package manager', content: 'Always use pnpm for JavaScript projects.' }) })).body) as { entry: { id: string } };
+      const saved = JSON.parse(
+        (await api('/entries', { key: tenant.member.key, method: 'POST', body: JSON.stringify({ kind: 'preference', title: 'Package manager', content: 'Always use pnpm for JavaScript projects.' }) }))
+          .body,
+      ) as { entry: { id: string } };
       sharedEntryId = saved.entry.id;
       readClient = await connectMcpClient(server.mcpUrl, readKey);
     });
@@ -70,7 +74,10 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       const { datapacks } = await callTool<{ datapacks: unknown[] }>(readClient, 'list_datapacks');
       assert.ok(datapacks.length > 0);
       const found = await callTool<{ results: { entry: { id: string } }[] }>(readClient, 'search', { query: 'pnpm' });
-      assert.deepEqual(found.results.map((r) => r.entry.id), [sharedEntryId]);
+      assert.deepEqual(
+        found.results.map((r) => r.entry.id),
+        [sharedEntryId],
+      );
       await callTool(readClient, 'get_guidance', { task: 'set up a JavaScript project' });
       assert.equal((await callTool<{ entry: { id: string } }>(readClient, 'get_entry', { id: sharedEntryId })).entry.id, sharedEntryId);
     });
@@ -94,7 +101,12 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       }
       // On the wire: a JSON-RPC error object, not a result with isError.
       const raw = await mcp(readKey, { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'save_entry', arguments: { kind: 'note', title: 'Raw reader write', content: 'Never stored.' } } });
-      const message = JSON.parse(raw.body.replace(/^(event:.*\n)?data: /m, '').trim().split('\n')[0]!) as { id: number; result?: unknown; error?: { code: number; message: string } };
+      const message = JSON.parse(
+        raw.body
+          .replace(/^(event:.*\n)?data: /m, '')
+          .trim()
+          .split('\n')[0]!,
+      ) as { id: number; result?: unknown; error?: { code: number; message: string } };
       assert.equal(raw.status, 200);
       assert.equal(message.result, undefined, raw.body);
       assert.deepEqual([message.id, message.error?.code, message.error?.message], [7, READ_ONLY_ERROR_CODE, READ_ONLY_KEY_MESSAGE]);
@@ -173,7 +185,10 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         const expiredApi = await api('/datapacks', { key: expiring });
         assert.equal(expiredApi.status, 401);
         assert.deepEqual(expiredApi, await api('/datapacks', { key: revoked }));
-        assert.deepEqual(await api('/entries', { key: expiring, method: 'POST', body: JSON.stringify({ kind: 'note', title: 'After expiry', content: 'Never stored.' }) }), await api('/entries', { key: revoked, method: 'POST', body: JSON.stringify({ kind: 'note', title: 'After expiry', content: 'Never stored.' }) }));
+        assert.deepEqual(
+          await api('/entries', { key: expiring, method: 'POST', body: JSON.stringify({ kind: 'note', title: 'After expiry', content: 'Never stored.' }) }),
+          await api('/entries', { key: revoked, method: 'POST', body: JSON.stringify({ kind: 'note', title: 'After expiry', content: 'Never stored.' }) }),
+        );
       } finally {
         server.cairn.domain.now = realNow;
       }
@@ -185,9 +200,16 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       const now = new Date();
       await server.cairn.store.insertApiKey(
         {
-          id: server.cairn.domain.newId('key'), userId: tenant.member.id, name: 'already expired', ...displayParts(key), scope: 'read-write',
-          createdAt: new Date(now.getTime() - 2 * DAY_MS).toISOString(), expiresAt: new Date(now.getTime() - 1000).toISOString(),
-          revokedAt: null, lastUsedAt: null, lastUsedClient: null,
+          id: server.cairn.domain.newId('key'),
+          userId: tenant.member.id,
+          name: 'already expired',
+          ...displayParts(key),
+          scope: 'read-write',
+          createdAt: new Date(now.getTime() - 2 * DAY_MS).toISOString(),
+          expiresAt: new Date(now.getTime() - 1000).toISOString(),
+          revokedAt: null,
+          lastUsedAt: null,
+          lastUsedClient: null,
         },
         hashApiKey(key),
       );
@@ -214,7 +236,10 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       const listed = JSON.parse((await api('/keys', { headers: session })).body) as { keys: { id: string; scope: string; expiresAt: string | null; name: string }[] };
       const mine = listed.keys.find((k) => k.id === record.id)!;
       assert.deepEqual([mine.scope, mine.expiresAt], ['read', record.expiresAt]);
-      assert.ok(listed.keys.some((k) => k.name === 'owner key' && k.scope === 'read-write' && k.expiresAt === null), 'default keys are read-write without expiry');
+      assert.ok(
+        listed.keys.some((k) => k.name === 'owner key' && k.scope === 'read-write' && k.expiresAt === null),
+        'default keys are read-write without expiry',
+      );
       assert.equal((await api('/entries', { key, method: 'POST', body: JSON.stringify({ kind: 'note', title: 'x', content: 'y' }) })).status, 403, 'the new key is read-only');
 
       for (const [body, why] of [

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { postgresTestUrl } from '../../src/testing/postgres.js';
-import { type TestCairn, startTestCairn } from '../../src/testing/test-cairn.js';
-import { type TestTenant, createTenant } from '../../src/testing/tenants.js';
 import { createApiKey } from '../../src/domain/api-keys.js';
+import { postgresTestUrl } from '../../src/testing/postgres.js';
+import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
+import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
 
 const pg = postgresTestUrl();
 
@@ -32,7 +32,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       assert.ok(body.key.revokedAt, 'answered with the revoked record');
       assert.ok(!JSON.stringify(body).includes(old), 'the key itself is not echoed');
       assert.equal((await datapacks(old)).status, 401, 'the revoked key stops working at once');
-      assert.equal((await datapacks(other)).status, 200, 'the user\'s other keys keep working');
+      assert.equal((await datapacks(other)).status, 200, "the user's other keys keep working");
       assert.equal((await datapacks(tenant.member.key)).status, 200);
       const again = await revokeSelf(old);
       assert.equal(again.status, 401, 'a revoked key cannot authenticate, even to revoke itself');

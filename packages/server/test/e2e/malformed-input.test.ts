@@ -4,8 +4,8 @@ import { INSTALLER_USER_AGENT } from '../../src/auth/mcp-auth.js';
 import { callTool, callToolError, connectMcpClient } from '../../src/testing/mcp-client.js';
 import { postgresTestUrl } from '../../src/testing/postgres.js';
 import { sendBody } from '../../src/testing/send-body.js';
-import { type TestCairn, startTestCairn } from '../../src/testing/test-cairn.js';
-import { type TestTenant, createTenant } from '../../src/testing/tenants.js';
+import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
+import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
 
 const pg = postgresTestUrl();
 if ('skip' in pg) console.log(`# Malformed input on PostgreSQL skipped: ${pg.skip}`);
@@ -30,8 +30,14 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         ...init,
         headers: { 'content-type': 'application/json', authorization: `Bearer ${tenant.member.key}`, ...(init.headers as Record<string, string>) },
       });
-    const post = (path: string, body: string, headers: Record<string, string> = {}) => fetch(`${server.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
-    const mcpHeaders = () => ({ authorization: `Bearer ${tenant.member.key}`, 'user-agent': INSTALLER_USER_AGENT, accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' });
+    const post = (path: string, body: string, headers: Record<string, string> = {}) =>
+      fetch(`${server.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+    const mcpHeaders = () => ({
+      authorization: `Bearer ${tenant.member.key}`,
+      'user-agent': INSTALLER_USER_AGENT,
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-06-18',
+    });
     async function assertInvalid(response: Response, message: RegExp): Promise<void> {
       const text = await response.text();
       assert.equal(response.status, 400, `${response.url}: ${response.status} ${text.slice(0, 300)}`);
@@ -66,7 +72,10 @@ for (const backend of ['sqlite', 'postgres'] as const) {
     test('limit and offset must be whole numbers in range; valid ones page correctly', async () => {
       const { datapack } = (await (await api('/api/v1/datapacks', { method: 'POST', body: JSON.stringify({ name: `Paging ${backend}` }) })).json()) as { datapack: { id: string } };
       for (const n of [1, 2, 3]) {
-        const saved = await api('/api/v1/entries', { method: 'POST', body: JSON.stringify({ datapack: datapack.id, title: `Paging entry ${n}`, content: `Distinct content number ${n} for paging ${'abc'.repeat(n * 7)}` }) });
+        const saved = await api('/api/v1/entries', {
+          method: 'POST',
+          body: JSON.stringify({ datapack: datapack.id, title: `Paging entry ${n}`, content: `Distinct content number ${n} for paging ${'abc'.repeat(n * 7)}` }),
+        });
         assert.equal(saved.status, 201);
       }
       const list = `/api/v1/datapacks/${datapack.id}/entries`;
@@ -113,7 +122,9 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       await assertInvalid(await api('/api/v1/entries', { method: 'POST', body: JSON.stringify({ title: 'nulcheck', content: `nulcheck${NUL}` }) }), nulField('content'));
       await assertInvalid(await api('/api/v1/entries', { method: 'POST', body: JSON.stringify({ title: 'nulcheck', content: 'nulcheck', tags: ['ok', `t${NUL}`] }) }), nulField('tags.1'));
       await assertInvalid(await api('/api/v1/datapacks', { method: 'POST', body: JSON.stringify({ name: `nul${NUL}pack` }) }), nulField('name'));
-      const saved = (await (await api('/api/v1/entries', { method: 'POST', body: JSON.stringify({ title: 'nulcheck target', content: 'nulcheck an entry to update' }) })).json()) as { entry: { id: string } };
+      const saved = (await (await api('/api/v1/entries', { method: 'POST', body: JSON.stringify({ title: 'nulcheck target', content: 'nulcheck an entry to update' }) })).json()) as {
+        entry: { id: string };
+      };
       await assertInvalid(await api(`/api/v1/entries/${saved.entry.id}`, { method: 'PATCH', body: JSON.stringify({ expectedVersion: 1, content: `x${NUL}y` }) }), nulField('content'));
       await assertInvalid(await api('/api/v1/search?q=nul%00check'), /query parameter "q" contains a NUL character/);
       await assertInvalid(await api('/api/v1/entries/ent_%00'), /path contains a NUL character/);
@@ -122,7 +133,11 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       await assertInvalid(await post('/api/v1/signup', JSON.stringify({ email: `x${NUL}@example.test`, password: 'long enough password', invite: 'x' })), nulField('email'));
       await assertInvalid(await post('/api/v1/setup-codes/exchange', JSON.stringify({ code: `cairn_stp_${NUL}`, client: 'cursor', host: 'laptop' })), nulField('code'));
       await assertInvalid(await fetch(`${server.baseUrl}/api/auth/oauth2/authorize?client_id=a%00b&response_type=code`), /query parameter "client_id" contains a NUL/);
-      const token = await fetch(`${server.baseUrl}/api/auth/oauth2/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=authorization_code&client_id=a%00b&code=c%00d&code_verifier=x' });
+      const token = await fetch(`${server.baseUrl}/api/auth/oauth2/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'grant_type=authorization_code&client_id=a%00b&code=c%00d&code_verifier=x',
+      });
       await assertInvalid(token, nulField('client_id'));
       const after = ((await (await api('/api/v1/search?q=nulcheck&limit=50')).json()) as { results: unknown[] }).results.length;
       assert.equal(after, before + 1, 'only the clean entry was stored');
@@ -158,7 +173,8 @@ for (const backend of ['sqlite', 'postgres'] as const) {
     });
 
     test('client registration bounds its fields (RFC 7591 invalid_client_metadata) and a refused registration stores nothing', async () => {
-      const register = (metadata: Record<string, unknown>) => post('/api/auth/oauth2/register', JSON.stringify({ redirect_uris: ['http://127.0.0.1:1/cb'], token_endpoint_auth_method: 'none', ...metadata }));
+      const register = (metadata: Record<string, unknown>) =>
+        post('/api/auth/oauth2/register', JSON.stringify({ redirect_uris: ['http://127.0.0.1:1/cb'], token_endpoint_auth_method: 'none', ...metadata }));
       const start = await oauthClients();
       const uri = (n: number) => `http://127.0.0.1:1/cb${n}`;
       for (const [metadata, field] of [

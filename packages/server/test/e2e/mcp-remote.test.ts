@@ -9,8 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { descendants, killAll } from '../../src/testing/process-tree.js';
-import { type TestCairn, startTestCairn } from '../../src/testing/test-cairn.js';
-import { type TestTenant, createTenant } from '../../src/testing/tenants.js';
+import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
+import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
 
 // npx finds mcp-remote@0.1.38 in the workspace's node_modules only when run from the repo.
 const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -125,13 +125,16 @@ after(async () => {
 });
 
 describe('the bridge entry through the real mcp-remote@0.1.38', () => {
-  test('with AUTH_HEADER set, the agent lists the user\'s datapacks', { timeout: 2 * WAIT_MS }, async () => {
+  test("with AUTH_HEADER set, the agent lists the user's datapacks", { timeout: 2 * WAIT_MS }, async () => {
     const config = { mcpServers: { cairn: bridgeEntry(server.mcpUrl, { AUTH_HEADER: `Bearer ${tenant.owner.key}` }) } };
     const bridge = launch(config.mcpServers.cairn);
     try {
       await within(bridge.connected, 'connect');
       const { tools } = await within(bridge.client.listTools(), 'tools/list');
-      assert.ok(tools.some((t) => t.name === 'list_datapacks'), tools.map((t) => t.name).join(', '));
+      assert.ok(
+        tools.some((t) => t.name === 'list_datapacks'),
+        tools.map((t) => t.name).join(', '),
+      );
       const result = await within(bridge.client.callTool({ name: 'list_datapacks', arguments: {} }), 'list_datapacks');
       assert.equal(result.isError, undefined, JSON.stringify(result.content));
       const names = (result.structuredContent as { datapacks: { name: string }[] }).datapacks.map((d) => d.name);

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/client';
 import { callTool, callToolError, connectMcpClient } from '../../src/testing/mcp-client.js';
-import { type TestCairn, startTestCairn } from '../../src/testing/test-cairn.js';
-import { type TestTenant, createTenant } from '../../src/testing/tenants.js';
+import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
+import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
 
 let server: TestCairn;
 let tenant: TestTenant;
@@ -36,10 +36,7 @@ describe('the initialize result and tool list', () => {
   test('every tool has input and output schemas and honest annotations', async () => {
     const { tools } = await owner.listTools();
     const byName = new Map(tools.map((t) => [t.name, t]));
-    assert.deepEqual(
-      [...byName.keys()].sort(),
-      ['create_datapack', 'delete_entry', 'get_entry', 'get_guidance', 'list_datapacks', 'save_entry', 'search', 'update_entry'],
-    );
+    assert.deepEqual([...byName.keys()].sort(), ['create_datapack', 'delete_entry', 'get_entry', 'get_guidance', 'list_datapacks', 'save_entry', 'search', 'update_entry']);
     for (const tool of tools) {
       assert.equal(tool.inputSchema.type, 'object', tool.name);
       assert.ok(tool.outputSchema, `${tool.name} has an output schema`);
@@ -84,7 +81,10 @@ describe('datapacks', () => {
   test('only organization admins create organization datapacks', async () => {
     assert.match(await callToolError(member, 'create_datapack', { name: 'Rules', scope: 'organization' }), /^forbidden: Only admins/);
     const { datapack } = await callTool(owner, 'create_datapack', { name: 'Security policies', scope: 'organization' });
-    assert.ok((await packs(member)).some((d) => d.id === datapack.id), 'members can read it');
+    assert.ok(
+      (await packs(member)).some((d) => d.id === datapack.id),
+      'members can read it',
+    );
   });
 
   test('names are unique per owner, case-insensitively', async () => {
@@ -108,7 +108,10 @@ describe('entries', () => {
 
     const { entry, history } = await callTool(member, 'get_entry', { id, includeHistory: true });
     assert.equal(entry.content, 'Always use pnpm (v9+), never npm or yarn.');
-    assert.deepEqual(history.map((h: { version: number; change: string }) => `${h.version}:${h.change}`), ['1:create', '2:update']);
+    assert.deepEqual(
+      history.map((h: { version: number; change: string }) => `${h.version}:${h.change}`),
+      ['1:create', '2:update'],
+    );
 
     const deleted = await callTool(member, 'delete_entry', { id, expectedVersion: 2 });
     assert.deepEqual(deleted, { id, deleted: true, version: 3 });
@@ -145,7 +148,13 @@ describe('entries', () => {
 
   test('organization policies are writable by organization admins only', async () => {
     const orgPack = tenant.orgName;
-    const policy = await callTool(owner, 'save_entry', { datapack: orgPack, kind: 'policy', title: 'Secrets handling', content: 'Secrets live in the vault; never in the repository.', tags: ['security'] });
+    const policy = await callTool(owner, 'save_entry', {
+      datapack: orgPack,
+      kind: 'policy',
+      title: 'Secrets handling',
+      content: 'Secrets live in the vault; never in the repository.',
+      tags: ['security'],
+    });
     assert.equal(policy.status, 'created');
     assert.match(await callToolError(member, 'save_entry', { datapack: orgPack, kind: 'policy', title: 'Mine', content: 'Members cannot write this.' }), /^forbidden: Only organization admins/);
     assert.match(await callToolError(member, 'update_entry', { id: policy.entry.id, expectedVersion: 1, content: 'changed' }), /^forbidden/);
@@ -170,7 +179,10 @@ describe('search and guidance', () => {
     assert.equal(results[0].entry.title, 'Deployment checklist');
     assert.ok(results.some((r: { entry: { title: string } }) => r.entry.title === 'Logging'));
     const decisions = await callTool(member, 'search', { query: 'deployment', kinds: ['decision'] });
-    assert.deepEqual(decisions.results.map((r: { entry: { title: string } }) => r.entry.title), ['Logging']);
+    assert.deepEqual(
+      decisions.results.map((r: { entry: { title: string } }) => r.entry.title),
+      ['Logging'],
+    );
     // Query syntax in user text is inert: the words still match as words, and nothing else is found.
     const odd = await callTool(member, 'search', { query: 'deploy* OR "x" NEAR(a b) : -- ;' });
     assert.deepEqual(odd.results.map((r: { entry: { title: string } }) => r.entry.title).sort(), ['Deployment checklist', 'Logging']);
@@ -180,17 +192,38 @@ describe('search and guidance', () => {
 
   test('guidance orders organization policy, team standard, personal preference and shows conflicts', async () => {
     const { datapack: team } = await callTool(member, 'create_datapack', { name: 'Team rules', scope: 'team', teamId: tenant.teamId });
-    await callTool(owner, 'save_entry', { datapack: tenant.orgName, kind: 'policy', title: 'Python formatting', content: 'All Python code is formatted with ruff format.', tags: ['python-formatting'] });
-    await callTool(member, 'save_entry', { datapack: team.id, kind: 'standard', title: 'Python formatting', content: 'The team formats Python with black, line length 100.', tags: ['python-formatting'] });
+    await callTool(owner, 'save_entry', {
+      datapack: tenant.orgName,
+      kind: 'policy',
+      title: 'Python formatting',
+      content: 'All Python code is formatted with ruff format.',
+      tags: ['python-formatting'],
+    });
+    await callTool(member, 'save_entry', {
+      datapack: team.id,
+      kind: 'standard',
+      title: 'Python formatting',
+      content: 'The team formats Python with black, line length 100.',
+      tags: ['python-formatting'],
+    });
     await callTool(member, 'save_entry', { kind: 'preference', title: 'Python formatting', content: 'I like yapf for Python formatting.', tags: ['python-formatting'] });
     const g = await callTool(member, 'get_guidance', { task: 'format the python code in this repo' });
-    assert.deepEqual(g.levels.map((l: { scope: string }) => l.scope), ['organization', 'team', 'personal']);
+    assert.deepEqual(
+      g.levels.map((l: { scope: string }) => l.scope),
+      ['organization', 'team', 'personal'],
+    );
     assert.match(g.levels[0].items[0].entry.content, /ruff/);
     assert.match(g.levels[1].items[0].entry.content, /black/);
     assert.match(g.levels[2].items[0].entry.content, /yapf/);
     const rules = g.conflicts.map((c: { rule: string }) => c.rule);
-    assert.ok(rules.some((r: string) => /Organization policy "Python formatting" takes precedence over team standard/.test(r)), rules.join('\n'));
-    assert.ok(rules.some((r: string) => /Team standard "Python formatting" takes precedence over personal preference/.test(r)), rules.join('\n'));
+    assert.ok(
+      rules.some((r: string) => /Organization policy "Python formatting" takes precedence over team standard/.test(r)),
+      rules.join('\n'),
+    );
+    assert.ok(
+      rules.some((r: string) => /Team standard "Python formatting" takes precedence over personal preference/.test(r)),
+      rules.join('\n'),
+    );
     const outsiderView = await callTool(outsider, 'get_guidance', { task: 'format the python code' });
     assert.equal(outsiderView.levels.flatMap((l: { items: unknown[] }) => l.items).length, 0, 'an outsider gets none of it');
   });

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { callTool, connectMcpClient } from '../../src/testing/mcp-client.js';
 import { createTestDatabase, postgresTestUrl } from '../../src/testing/postgres.js';
-import { type TestCairn, startTestCairn } from '../../src/testing/test-cairn.js';
-import { type TestTenant, createTenant } from '../../src/testing/tenants.js';
+import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
+import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
 
 const target = postgresTestUrl();
 if ('skip' in target) console.log(`# Multi-instance PostgreSQL test skipped: ${target.skip}`);

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import { type Server, createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { browserRequest, signIn } from '../../src/testing/oauth-flow.js';
-import { type TestCairn, startTestCairn } from '../../src/testing/test-cairn.js';
-import { type TestTenant, createTenant } from '../../src/testing/tenants.js';
+import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
+import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
 
 // Client ID Metadata Documents: the client_id is the URL of a document this test serves on 127.0.0.1.
 // Only the test-only setting lets the SSRF guard reach it; by default it is refused.
@@ -21,14 +21,33 @@ const b64url = (buf: Buffer) => buf.toString('base64url');
 
 function authorizeUrl(base: string, challenge: string): string {
   const u = new URL(`${base}/api/auth/oauth2/authorize`);
-  for (const [k, v] of Object.entries({ response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, scope: 'mcp offline_access', state: 'st-1', code_challenge: challenge, code_challenge_method: 'S256' })) u.searchParams.set(k, v);
+  for (const [k, v] of Object.entries({
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: REDIRECT,
+    scope: 'mcp offline_access',
+    state: 'st-1',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+  }))
+    u.searchParams.set(k, v);
   return u.toString();
 }
 
 describe('OAuth with a Client ID Metadata Document', () => {
   before(async () => {
     docs = createServer((req, res) => {
-      if (req.url === '/client.json') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ client_id: clientId, client_name: 'CIMD test client', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' }));
+      if (req.url === '/client.json')
+        return void res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            client_id: clientId,
+            client_name: 'CIMD test client',
+            redirect_uris: [REDIRECT],
+            grant_types: ['authorization_code', 'refresh_token'],
+            response_types: ['code'],
+            token_endpoint_auth_method: 'none',
+          }),
+        );
       res.writeHead(404).end();
     });
     await new Promise<void>((r) => docs.listen(0, '127.0.0.1', r));
@@ -56,14 +75,22 @@ describe('OAuth with a Client ID Metadata Document', () => {
     assert.ok([302, 303].includes(first.status) && first.location, `authorize answered ${first.status}: ${first.body}`);
     let location = first.location;
     if (location.pathname === '/oauth/consent') {
-      const consent = await fetch(`${server.baseUrl}/api/auth/oauth2/consent`, { method: 'POST', headers: { 'content-type': 'application/json', cookie, origin: server.baseUrl }, body: JSON.stringify({ accept: true, oauth_query: location.search.slice(1) }) });
+      const consent = await fetch(`${server.baseUrl}/api/auth/oauth2/consent`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie, origin: server.baseUrl },
+        body: JSON.stringify({ accept: true, oauth_query: location.search.slice(1) }),
+      });
       assert.equal(consent.status, 200, await consent.clone().text());
       const body = (await consent.json()) as { url?: string; redirect_uri?: string };
       location = new URL((body.url ?? body.redirect_uri)!);
     }
     const code = location.searchParams.get('code');
     assert.ok(code, `no code in ${location}`);
-    const tokens = await fetch(`${server.baseUrl}/api/auth/oauth2/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: clientId, code_verifier: verifier }) });
+    const tokens = await fetch(`${server.baseUrl}/api/auth/oauth2/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: clientId, code_verifier: verifier }),
+    });
     assert.equal(tokens.status, 200, await tokens.clone().text());
     const { access_token } = (await tokens.json()) as { access_token: string };
     const mcp = await fetch(server.mcpUrl, {
@@ -85,7 +112,10 @@ describe('OAuth with a Client ID Metadata Document', () => {
 
 describe('CIMD with loopback callbacks refused by the operator', () => {
   test('a document with a loopback redirect is refused with the API-key message', async () => {
-    const docServer = createServer((_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ client_id: id, client_name: 'x', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' })));
+    const docServer = createServer(
+      (_req, res) =>
+        void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ client_id: id, client_name: 'x', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' })),
+    );
     await new Promise<void>((r) => docServer.listen(0, '127.0.0.1', r));
     const id = `http://127.0.0.1:${(docServer.address() as AddressInfo).port}/client.json`;
     const cairn = await startTestCairn({ env: { CAIRN_OAUTH_CIMD_ALLOW_LOOPBACK_FOR_TESTS: 'true', CAIRN_OAUTH_ALLOW_LOOPBACK: 'false' } });

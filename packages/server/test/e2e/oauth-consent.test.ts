@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { browserRequest, pkce, signIn } from '../../src/testing/oauth-flow.js';
-import { type TestCairn, startTestCairn } from '../../src/testing/test-cairn.js';
-import { type TestTenant, createTenant } from '../../src/testing/tenants.js';
+import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
+import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
 
 const REDIRECT = 'http://127.0.0.1:53682/oauth/callback';
 
@@ -22,7 +22,16 @@ async function registerClient(name = 'Consent test client'): Promise<string> {
 
 function authorizeUrl(clientId: string, challenge: string): string {
   const u = new URL(url('/api/auth/oauth2/authorize'));
-  for (const [k, v] of Object.entries({ response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, scope: 'mcp offline_access', state: 'st-9', code_challenge: challenge, code_challenge_method: 'S256' })) u.searchParams.set(k, v);
+  for (const [k, v] of Object.entries({
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: REDIRECT,
+    scope: 'mcp offline_access',
+    state: 'st-9',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+  }))
+    u.searchParams.set(k, v);
   return u.toString();
 }
 
@@ -170,7 +179,10 @@ describe('OAuth consent and connected apps', () => {
     });
     assert.equal(refresh.status, 400);
     const after = (await (await fetch(url('/api/v1/oauth/apps'), { headers: { cookie } })).json()) as { apps: { clientId: string }[] };
-    assert.equal(after.apps.some((a) => a.clientId === clientId), false);
+    assert.equal(
+      after.apps.some((a) => a.clientId === clientId),
+      false,
+    );
     // The consent is gone too: the next authorize asks again.
     const again = await browserRequest(authorizeUrl(clientId, pkce().challenge), cookie);
     assert.equal(again.location?.pathname, '/oauth/consent');

@@ -3,8 +3,8 @@ import { after, before, describe, test } from 'node:test';
 import {
   Client,
   type OAuthClientMetadata,
-  type OAuthDiscoveryState,
   type OAuthClientProvider,
+  type OAuthDiscoveryState,
   type StoredOAuthClientInformation,
   type StoredOAuthTokens,
   StreamableHTTPClientTransport,
@@ -12,8 +12,8 @@ import {
 } from '@modelcontextprotocol/client';
 import { callTool } from '../../src/testing/mcp-client.js';
 import { browserRequest, signIn } from '../../src/testing/oauth-flow.js';
-import { type TestCairn, startTestCairn } from '../../src/testing/test-cairn.js';
-import { type TestTenant, createTenant } from '../../src/testing/tenants.js';
+import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
+import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
 
 // Never listened on: the "browser" below stops at the redirect and hands its URL back.
 const REDIRECT = 'http://127.0.0.1:53682/oauth/callback';
@@ -38,7 +38,14 @@ class MemoryOAuthProvider implements OAuthClientProvider {
     return REDIRECT;
   }
   get clientMetadata(): OAuthClientMetadata {
-    return { client_name: 'SDK OAuth test client', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', scope: 'mcp offline_access' };
+    return {
+      client_name: 'SDK OAuth test client',
+      redirect_uris: [REDIRECT],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      scope: 'mcp offline_access',
+    };
   }
   state(): string {
     return this.expectedState;

@@ -3,13 +3,13 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { OAuthTokenVerifier } from '../../src/auth/oauth/access-tokens.js';
-import { hashOAuthToken, oauthProviderOptions } from '../../src/auth/oauth/oauth-options.js';
 import { LOOPBACK_REFUSED_MESSAGE } from '../../src/auth/oauth/loopback.js';
+import { hashOAuthToken, oauthProviderOptions } from '../../src/auth/oauth/oauth-options.js';
 import { callTool } from '../../src/testing/mcp-client.js';
-import { postgresTestUrl } from '../../src/testing/postgres.js';
 import { browserRequest, pkce, signIn } from '../../src/testing/oauth-flow.js';
-import { type TestCairn, startTestCairn } from '../../src/testing/test-cairn.js';
-import { type TestTenant, createTenant } from '../../src/testing/tenants.js';
+import { postgresTestUrl } from '../../src/testing/postgres.js';
+import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
+import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
 
 const REDIRECT = 'http://127.0.0.1:53682/oauth/callback';
 
@@ -26,7 +26,14 @@ async function register(body: Record<string, unknown> = {}): Promise<Response> {
   return fetch(url('/api/auth/oauth2/register'), {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ client_name: 'Test MCP client', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], ...body }),
+    body: JSON.stringify({
+      client_name: 'Test MCP client',
+      redirect_uris: [REDIRECT],
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      ...body,
+    }),
   });
 }
 
@@ -194,7 +201,11 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       test('vscode:// and vscode-insiders:// register alongside loopback; unlisted custom schemes are refused', async () => {
         const both = await register({ redirect_uris: ['vscode://vscode.github-authentication/did-authenticate', 'vscode-insiders://vscode.github-authentication/did-authenticate', REDIRECT] });
         assert.equal(both.status, 201, await both.clone().text());
-        assert.deepEqual(((await both.json()) as { redirect_uris: string[] }).redirect_uris, ['vscode://vscode.github-authentication/did-authenticate', 'vscode-insiders://vscode.github-authentication/did-authenticate', REDIRECT]);
+        assert.deepEqual(((await both.json()) as { redirect_uris: string[] }).redirect_uris, [
+          'vscode://vscode.github-authentication/did-authenticate',
+          'vscode-insiders://vscode.github-authentication/did-authenticate',
+          REDIRECT,
+        ]);
         for (const uri of ['evilapp://callback', 'cursor://anysphere.cursor-mcp/cb#frag', 'cursor://user:pw@anysphere.cursor-mcp/cb']) {
           const refused = await register({ redirect_uris: [uri] });
           assert.equal(refused.status, 400, uri);
@@ -236,7 +247,11 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       test('the code flow yields a token bound to /mcp that lists datapacks through the MCP SDK client', async () => {
         const flow = await codeFlow();
         // The stored token's audience is Cairn's MCP URL even though the client never sent `resource`.
-        const row = await server.cairn.store.db.selectFrom('oauthAccessToken' as any).selectAll().where('token' as any, '=', hashOAuthToken(flow.access_token)).executeTakeFirst();
+        const row = await server.cairn.store.db
+          .selectFrom('oauthAccessToken' as any)
+          .selectAll()
+          .where('token' as any, '=', hashOAuthToken(flow.access_token))
+          .executeTakeFirst();
         assert.ok(row, 'access token stored');
         assert.match(String((row as Record<string, unknown>).resources), /\/mcp/);
 
@@ -372,10 +387,18 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         const issuedBefore = Date.now();
         const code = (await authorize(cookie, clientId, { code_challenge: challenge, code_challenge_method: 'S256' })).searchParams.get('code')!;
         const db = server.cairn.store.db;
-        const row = (await db.selectFrom('verification' as any).selectAll().where('identifier' as any, '=', hashOAuthToken(code)).executeTakeFirst()) as { expiresAt: Date | string } | undefined;
+        const row = (await db
+          .selectFrom('verification' as any)
+          .selectAll()
+          .where('identifier' as any, '=', hashOAuthToken(code))
+          .executeTakeFirst()) as { expiresAt: Date | string } | undefined;
         assert.ok(row, 'the code is stored (hashed)');
         assert.ok(new Date(row.expiresAt).getTime() - issuedBefore <= 600_000 + 1000, `code expires at ${row.expiresAt}`);
-        await db.updateTable('verification' as any).set({ expiresAt: dbDate(new Date(Date.now() - 1000)) } as any).where('identifier' as any, '=', hashOAuthToken(code)).execute();
+        await db
+          .updateTable('verification' as any)
+          .set({ expiresAt: dbDate(new Date(Date.now() - 1000)) } as any)
+          .where('identifier' as any, '=', hashOAuthToken(code))
+          .execute();
         const answer = await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: clientId, code_verifier: verifier });
         assert.equal(answer.status, 400, await answer.clone().text());
         assert.equal(((await answer.json()) as { error: string }).error, 'invalid_grant');
@@ -398,7 +421,11 @@ for (const backend of ['sqlite', 'postgres'] as const) {
 
       test('a token issued for another audience gets 401', async () => {
         const { access_token } = await codeFlow();
-        await server.cairn.store.db.updateTable('oauthAccessToken' as any).set({ resources: JSON.stringify(['https://other.example/mcp']) } as any).where('token' as any, '=', hashOAuthToken(access_token)).execute();
+        await server.cairn.store.db
+          .updateTable('oauthAccessToken' as any)
+          .set({ resources: JSON.stringify(['https://other.example/mcp']) } as any)
+          .where('token' as any, '=', hashOAuthToken(access_token))
+          .execute();
         const answer = await postMcp({ authorization: `Bearer ${access_token}` });
         assert.equal(answer.status, 401);
         assert.match(answer.headers.get('www-authenticate')!, /error="invalid_token"/);
@@ -406,7 +433,11 @@ for (const backend of ['sqlite', 'postgres'] as const) {
 
       test('an expired token gets 401 invalid_token so the client refreshes', async () => {
         const { access_token } = await codeFlow();
-        await server.cairn.store.db.updateTable('oauthAccessToken' as any).set({ expiresAt: dbDate(new Date(Date.now() - 1000)) } as any).where('token' as any, '=', hashOAuthToken(access_token)).execute();
+        await server.cairn.store.db
+          .updateTable('oauthAccessToken' as any)
+          .set({ expiresAt: dbDate(new Date(Date.now() - 1000)) } as any)
+          .where('token' as any, '=', hashOAuthToken(access_token))
+          .execute();
         const verifier = new OAuthTokenVerifier(server.cairn.auth, server.mcpUrl);
         assert.deepEqual(await verifier.verify(access_token), { ok: false, reason: 'expired' });
         const answer = await postMcp({ authorization: `Bearer ${access_token}` });

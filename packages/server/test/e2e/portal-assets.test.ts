@@ -6,10 +6,12 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { PORTAL_DIST } from '../../src/http/portal-route.js';
-import { type TestCairn, startTestCairn } from '../../src/testing/test-cairn.js';
+import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
 
 let server: TestCairn;
-before(async () => { server = await startTestCairn(); });
+before(async () => {
+  server = await startTestCairn();
+});
 after(() => server?.close());
 
 const script = readdirSync(join(PORTAL_DIST, 'assets')).find((n) => n.endsWith('.js'));
@@ -23,13 +25,14 @@ describe('portal assets', () => {
   test('brotli, gzip or plain, as the browser accepts; the body is the same script', async () => {
     const original = readFileSync(join(PORTAL_DIST, 'assets', script!));
     // node:http, not fetch: fetch would undo the encoding before the test could see it.
-    const get = (acceptEncoding: string) => new Promise<{ headers: { get(name: string): string | null }; body: Buffer }>((resolve, reject) => {
-      httpGet(`${server.baseUrl}/assets/${script}`, { headers: { 'accept-encoding': acceptEncoding } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ headers: { get: (name) => (res.headers[name] as string | undefined) ?? null }, body: Buffer.concat(chunks) }));
-      }).on('error', reject);
-    });
+    const get = (acceptEncoding: string) =>
+      new Promise<{ headers: { get(name: string): string | null }; body: Buffer }>((resolve, reject) => {
+        httpGet(`${server.baseUrl}/assets/${script}`, { headers: { 'accept-encoding': acceptEncoding } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => resolve({ headers: { get: (name) => (res.headers[name] as string | undefined) ?? null }, body: Buffer.concat(chunks) }));
+        }).on('error', reject);
+      });
 
     const br = await get('gzip, deflate, br, zstd');
     assert.equal(br.headers.get('content-encoding'), 'br');
@@ -60,7 +63,15 @@ describe('portal assets', () => {
 
   test('no path reaches a file outside the portal build, however it is spelled', async () => {
     const secret = readFileSync(join(PORTAL_DIST, '..', 'package.json'), 'utf8');
-    for (const path of ['/../package.json', '/%2e%2e/package.json', '/..%2fpackage.json', '/assets/..%2f..%2fpackage.json', '/%2e%2e%2f%2e%2e%2fserver%2fpackage.json', '/.%2e/package.json', '/assets%5c..%5c..%5cpackage.json']) {
+    for (const path of [
+      '/../package.json',
+      '/%2e%2e/package.json',
+      '/..%2fpackage.json',
+      '/assets/..%2f..%2fpackage.json',
+      '/%2e%2e%2f%2e%2e%2fserver%2fpackage.json',
+      '/.%2e/package.json',
+      '/assets%5c..%5c..%5cpackage.json',
+    ]) {
       // node:http sends the path as written (fetch would normalise the dots away first).
       const body = await new Promise<string>((resolve, reject) => {
         httpGet({ host: '127.0.0.1', port: new URL(server.baseUrl).port, path }, (res) => {

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { type Server, createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { createApiKey } from '../../src/domain/api-keys.js';
 import { pkce } from '../../src/testing/oauth-flow.js';
 import { createTestDatabase, postgresTestUrl } from '../../src/testing/postgres.js';
-import { type TestCairn, type TestCairnOptions, startTestCairn } from '../../src/testing/test-cairn.js';
-import { type TestTenant, createTenant } from '../../src/testing/tenants.js';
+import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
+import { startTestCairn, type TestCairn, type TestCairnOptions } from '../../src/testing/test-cairn.js';
 
 const pg = postgresTestUrl();
 if ('skip' in pg) console.log(`# Rate limits on PostgreSQL skipped: ${pg.skip}`);
@@ -47,7 +47,13 @@ function register(base: string, forwardedFor?: string): Promise<Response> {
 function listTools(mcpUrl: string, key: string): Promise<Response> {
   return fetch(mcpUrl, {
     method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'user-agent': 'cairn-mcp-installer/1.0', 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+    headers: {
+      authorization: `Bearer ${key}`,
+      'user-agent': 'cairn-mcp-installer/1.0',
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-06-18',
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
   });
 }
@@ -121,7 +127,11 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       test('the account is recognised however the e-mail is cased, and in a form-encoded body', async () => {
         const email = tenant.outsider.email;
         assert.equal((await signInAttempt(server.baseUrl, email.toUpperCase(), 'wrong a')).status, 401);
-        const form = await fetch(`${server.baseUrl}/api/auth/sign-in/email`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.baseUrl }, body: new URLSearchParams({ email, password: 'wrong b' }) });
+        const form = await fetch(`${server.baseUrl}/api/auth/sign-in/email`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.baseUrl },
+          body: new URLSearchParams({ email, password: 'wrong b' }),
+        });
         assert.equal(form.status, 401, await form.clone().text());
         assert.equal((await signInAttempt(server.baseUrl, email, 'wrong c')).status, 401);
         await assertTooMany(await signInAttempt(server.baseUrl, email.toUpperCase(), PASSWORD), /this account from your network/);
@@ -139,7 +149,12 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       let server: TestCairn;
       let tenant: TestTenant;
       before(async () => {
-        server = await start({ CAIRN_TRUSTED_PROXIES: '127.0.0.1', CAIRN_SIGN_IN_FAILURES_PER_ACCOUNT_AND_ADDRESS: '3', CAIRN_SIGN_IN_FAILURES_PER_ACCOUNT: '5', CAIRN_OAUTH_REGISTRATIONS_PER_ADDRESS: '2' });
+        server = await start({
+          CAIRN_TRUSTED_PROXIES: '127.0.0.1',
+          CAIRN_SIGN_IN_FAILURES_PER_ACCOUNT_AND_ADDRESS: '3',
+          CAIRN_SIGN_IN_FAILURES_PER_ACCOUNT: '5',
+          CAIRN_OAUTH_REGISTRATIONS_PER_ADDRESS: '2',
+        });
         tenant = await createTenant(server.cairn);
       });
       after(() => server?.close());
@@ -210,7 +225,11 @@ for (const backend of ['sqlite', 'postgres'] as const) {
 
       test('guesses are refused with 429 once the address has used its failures, on both routes', async () => {
         const exchange = (code: string) =>
-          fetch(`${server.baseUrl}/api/v1/setup-codes/exchange`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': randomAddress() }, body: JSON.stringify({ code, client: 'cursor', host: 'h' }) });
+          fetch(`${server.baseUrl}/api/v1/setup-codes/exchange`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-forwarded-for': randomAddress() },
+            body: JSON.stringify({ code, client: 'cursor', host: 'h' }),
+          });
         for (let i = 0; i < 3; i++) assert.equal((await exchange(`cairn_stp_${randomBytes(18).toString('base64url')}`)).status, 401);
         await assertTooMany(await exchange(`cairn_stp_${randomBytes(18).toString('base64url')}`), /failed setup-code exchanges/);
         const signup = await fetch(`${server.baseUrl}/api/v1/signup`, {
@@ -231,7 +250,9 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         docs = createServer((req, res) => {
           fetched.push(req.url!);
           const clientId = `http://127.0.0.1:${(docs.address() as AddressInfo).port}${req.url}`;
-          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ client_id: clientId, client_name: 'CIMD', redirect_uris: ['http://127.0.0.1:53682/cb'], token_endpoint_auth_method: 'none' }));
+          res
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ client_id: clientId, client_name: 'CIMD', redirect_uris: ['http://127.0.0.1:53682/cb'], token_endpoint_auth_method: 'none' }));
         });
         await new Promise<void>((r) => docs.listen(0, '127.0.0.1', r));
         server = await start({ CAIRN_OAUTH_CIMD_ALLOW_LOOPBACK_FOR_TESTS: 'true', CAIRN_OAUTH_CIMD_FETCHES_PER_ADDRESS: '2' });
@@ -245,7 +266,16 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         const authorize = (path: string) => {
           const u = new URL(`${server.baseUrl}/api/auth/oauth2/authorize`);
           const clientId = `http://127.0.0.1:${(docs.address() as AddressInfo).port}${path}`;
-          for (const [k, v] of Object.entries({ response_type: 'code', client_id: clientId, redirect_uri: 'http://127.0.0.1:53682/cb', scope: 'mcp', state: 's', code_challenge: pkce().challenge, code_challenge_method: 'S256' })) u.searchParams.set(k, v);
+          for (const [k, v] of Object.entries({
+            response_type: 'code',
+            client_id: clientId,
+            redirect_uri: 'http://127.0.0.1:53682/cb',
+            scope: 'mcp',
+            state: 's',
+            code_challenge: pkce().challenge,
+            code_challenge_method: 'S256',
+          }))
+            u.searchParams.set(k, v);
           return fetch(u, { redirect: 'manual' });
         };
         for (const path of ['/a.json', '/b.json', '/c.json', '/d.json']) await authorize(path);

@@ -3,13 +3,13 @@
 // search, get_entry or the write's own answer, and are not in the database; the markers are, and
 // the write's answer says what was removed.
 import assert from 'node:assert/strict';
-import type { Client } from '@modelcontextprotocol/client';
 import { after, before, describe, test } from 'node:test';
 import { PLANTED_SECRETS, plantedSecretsText } from '@cairn/contract/testing/planted-secrets';
+import type { Client } from '@modelcontextprotocol/client';
 import { callTool, connectMcpClient } from '../../src/testing/mcp-client.js';
 import { postgresTestUrl } from '../../src/testing/postgres.js';
-import { type TestCairn, startTestCairn } from '../../src/testing/test-cairn.js';
-import { type TestTenant, createTenant } from '../../src/testing/tenants.js';
+import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
+import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
 
 const pg = postgresTestUrl();
 const backends = [
@@ -77,8 +77,16 @@ for (const backend of backends) {
       assert.equal(viaApiSearch.status, 200);
       const found = (viaMcpSearch.structuredContent as { results: { entry: { id: string } }[] }).results.map((r) => r.entry.id);
       assert.ok(found.includes(id), `${where}: MCP search does not find the entry`);
-      assert.ok((viaApiSearch.json as { results: { entry: { id: string } }[] }).results.some((r) => r.entry.id === id), `${where}: /api/v1/search does not find it`);
-      for (const [how, answer] of [['MCP get_entry', viaMcpGet], ['MCP search', viaMcpSearch], ['GET /entries/:id', viaApiGet.text], ['/api/v1/search', viaApiSearch.text]] as const) {
+      assert.ok(
+        (viaApiSearch.json as { results: { entry: { id: string } }[] }).results.some((r) => r.entry.id === id),
+        `${where}: /api/v1/search does not find it`,
+      );
+      for (const [how, answer] of [
+        ['MCP get_entry', viaMcpGet],
+        ['MCP search', viaMcpSearch],
+        ['GET /entries/:id', viaApiGet.text],
+        ['/api/v1/search', viaApiSearch.text],
+      ] as const) {
         const text = typeof answer === 'string' ? answer : JSON.stringify(answer);
         assertNoSecret(text, `${where} → ${how}`);
         assertMarkers(text, `${where} → ${how}`);
@@ -154,7 +162,15 @@ for (const backend of backends) {
     });
 
     test('POST /api/v1/capture: a turn sent unredacted (an old or modified client) is redacted on the server, and the answer says so', async () => {
-      const turn = { id: `redaction-${backend.name}`, role: 'user', text: `quokkacapture ${plantedSecretsText}`, client: 'claude-code', sessionId: 's-1', project: 'billing', at: new Date().toISOString() };
+      const turn = {
+        id: `redaction-${backend.name}`,
+        role: 'user',
+        text: `quokkacapture ${plantedSecretsText}`,
+        client: 'claude-code',
+        sessionId: 's-1',
+        project: 'billing',
+        at: new Date().toISOString(),
+      };
       const res = await api(tenant.owner.key, 'POST', '/capture', { turns: [turn] });
       assert.equal(res.status, 200, res.text);
       assert.equal(res.json.stored, 1);

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { callTool, connectMcpClient } from '../../src/testing/mcp-client.js';
 import { signIn } from '../../src/testing/oauth-flow.js';
-import { type TestCairn, startTestCairn } from '../../src/testing/test-cairn.js';
-import { type TestTenant, createTenant } from '../../src/testing/tenants.js';
+import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
+import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
 
 let server: TestCairn;
 let tenant: TestTenant;
@@ -41,7 +41,10 @@ describe('one-time setup codes', () => {
     const client = await connectMcpClient(server.mcpUrl, key);
     const packs = await callTool(client, 'list_datapacks');
     await client.close();
-    assert.ok(packs.teams.some((t: { id: string }) => t.id === tenant.teamId), 'the key acts as the user who minted the code');
+    assert.ok(
+      packs.teams.some((t: { id: string }) => t.id === tenant.teamId),
+      'the key acts as the user who minted the code',
+    );
     const again = await exchange({ code, client: 'cursor', host: 'laptop-7' });
     assert.equal(again.status, 401);
     assert.match(((await again.json()) as { error: { message: string } }).error.message, /already used, has expired .* Get a new one/);
@@ -55,7 +58,10 @@ describe('one-time setup codes', () => {
 
   test('an expired or unknown code is refused; bad input says which field', async () => {
     const { code } = await mint(tenant.owner);
-    await server.cairn.store.db.updateTable('setup_code').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).execute();
+    await server.cairn.store.db
+      .updateTable('setup_code')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .execute();
     assert.equal((await exchange({ code, client: 'kiro', host: 'h' })).status, 401);
     assert.equal((await exchange({ code: 'cairn_stp_nope', client: 'kiro', host: 'h' })).status, 401);
     const bad = await exchange({ code, client: 'Not A Client!', host: 'h' });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { redact } from '@cairn/contract/redaction';
-import { KEY_LENGTH, KEY_PREFIX, displayParts, generateApiKey, hashApiKey, isWellFormedApiKey } from './key-format.js';
+import { displayParts, generateApiKey, hashApiKey, isWellFormedApiKey, KEY_LENGTH, KEY_PREFIX } from './key-format.js';
 
 test('a generated key has the prefix, the length and a valid checksum', () => {
   const key = generateApiKey();

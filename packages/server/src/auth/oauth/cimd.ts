@@ -2,7 +2,7 @@ import type { ClientDiscovery, OAuthOptions } from '@better-auth/oauth-provider'
 import { oauthClientMetadataSchema } from '@better-auth/oauth-provider';
 import { isForbiddenCimdClientMetadataField, registerClientMetadataDocument } from '@better-auth/oauth-provider/internal';
 import { APIError } from 'better-auth/api';
-import { LOOPBACK_REFUSED_MESSAGE, isLoopbackUri } from './loopback.js';
+import { isLoopbackUri, LOOPBACK_REFUSED_MESSAGE } from './loopback.js';
 import { type SafeFetchOptions, safeFetch, safeFetchAsFetch } from './safe-fetch.js';
 
 /** How long a fetched Client ID Metadata Document is used before it is fetched again. */
@@ -36,7 +36,11 @@ export function cimdDiscovery(getOptions: () => OAuthOptions<any>, guard: Omit<S
       // Each fetch is counted against the address that caused it, so nobody can make Cairn fetch without limit.
       const wait = (await beforeFetch?.()) ?? 0;
       if (wait > 0) {
-        throw new APIError('TOO_MANY_REQUESTS', { error: 'temporarily_unavailable', error_description: `Too many Client ID Metadata Document fetches from your network; try again in ${wait} seconds.` }, { 'Retry-After': String(wait) });
+        throw new APIError(
+          'TOO_MANY_REQUESTS',
+          { error: 'temporarily_unavailable', error_description: `Too many Client ID Metadata Document fetches from your network; try again in ${wait} seconds.` },
+          { 'Retry-After': String(wait) },
+        );
       }
       const answer = await safeFetch(clientId, { ...guard, headers: { accept: 'application/json' } }).catch((e: unknown) => refuse(e instanceof Error ? e.message : String(e)));
       if (answer.status !== 200) refuse(`${clientId} answered HTTP ${answer.status}`);

@@ -28,7 +28,12 @@ export function hashOAuthToken(token: string): string {
 }
 
 /** Options for better-auth's OAuth provider, as Cairn runs it. */
-export function oauthProviderOptions(baseUrl: string, cimdPolicy: Partial<SafeFetchPolicy> = {}, allowLoopbackRedirects = true, cimdBeforeFetch?: () => Promise<number>): Parameters<typeof oauthProvider>[0] {
+export function oauthProviderOptions(
+  baseUrl: string,
+  cimdPolicy: Partial<SafeFetchPolicy> = {},
+  allowLoopbackRedirects = true,
+  cimdBeforeFetch?: () => Promise<number>,
+): Parameters<typeof oauthProvider>[0] {
   const resource = mcpResource(baseUrl);
   const options: Parameters<typeof oauthProvider>[0] = {
     loginPage: OAUTH_PAGES.login,

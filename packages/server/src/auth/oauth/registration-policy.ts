@@ -1,5 +1,5 @@
 import { clientMetadataProblem } from './client-metadata-limits.js';
-import { LOOPBACK_REFUSED_MESSAGE, isLoopbackUri } from './loopback.js';
+import { isLoopbackUri, LOOPBACK_REFUSED_MESSAGE } from './loopback.js';
 
 /** Operator settings that shape dynamic client registration. */
 export interface RegistrationSettings {
@@ -39,7 +39,7 @@ export function planRegistration(body: Record<string, unknown>, settings: Regist
   const standIn = (uri: string) => (known.includes(uri) ? `${STAND_IN_SCHEME}:/${known.indexOf(uri)}` : uri);
   return {
     forward: { ...adjusted, application_type: 'native', redirect_uris: body.redirect_uris.map((u) => (typeof u === 'string' ? standIn(u) : u)) },
-    realRedirectUris: (uris) => uris.map((u) => (typeof u === 'string' && u.startsWith(`${STAND_IN_SCHEME}:/`) ? known[Number(u.slice(STAND_IN_SCHEME.length + 2))] ?? u : u)),
+    realRedirectUris: (uris) => uris.map((u) => (typeof u === 'string' && u.startsWith(`${STAND_IN_SCHEME}:/`) ? (known[Number(u.slice(STAND_IN_SCHEME.length + 2))] ?? u) : u)),
     rewritten: true,
   };
 }

@@ -1,23 +1,70 @@
 import assert from 'node:assert/strict';
-import { type Server, createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { type Resolver, SafeFetchError, refusedAddressReason, safeFetch } from './safe-fetch.js';
+import { type Resolver, refusedAddressReason, SafeFetchError, safeFetch } from './safe-fetch.js';
 
 const strict = { allowLoopback: false };
 
 describe('refusedAddressReason', () => {
-  for (const address of ['10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '127.0.0.1', '127.9.9.9', '169.254.169.254', '0.0.0.0', '::', '::1', 'fe80::1', 'fc00::1', 'fd12:3456::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', '::ffff:169.254.169.254', '::ffff:7f00:1', '::ffff:a9fe:a9fe', '::127.0.0.1']) {
+  for (const address of [
+    '10.1.2.3',
+    '172.16.0.1',
+    '172.31.255.255',
+    '192.168.1.1',
+    '127.0.0.1',
+    '127.9.9.9',
+    '169.254.169.254',
+    '0.0.0.0',
+    '::',
+    '::1',
+    'fe80::1',
+    'fc00::1',
+    'fd12:3456::1',
+    '::ffff:127.0.0.1',
+    '::ffff:10.0.0.1',
+    '::ffff:169.254.169.254',
+    '::ffff:7f00:1',
+    '::ffff:a9fe:a9fe',
+    '::127.0.0.1',
+  ]) {
     it(`refuses ${address}`, () => assert.ok(refusedAddressReason(address, strict)));
   }
   // Forms the hand-written check missed (issue 9, finding 7): 6to4 and Teredo embedding private IPv4, the
   // uncompressed and hex IPv4-mapped spellings, IPv4-translated, NAT64 (both prefixes), IPv4-compatible.
   for (const address of [
-    '2002:a00:1::1', '2002:7f00:1::', '2002:c0a8:101::1', '2002:808:808::1', '2001:0:a00:1::', '2001::1',
-    '0:0:0:0:0:ffff:a00:1', '0:0:0:0:0:ffff:7f00:1', '::ffff:0a00:0001', '::FFFF:A9FE:A9FE', '::ffff:0:a00:1', '::ffff:0:7f00:1',
-    '64:ff9b::a00:1', '64:ff9b::8.8.8.8', '64:ff9b:1::a00:1', '::a00:1', '::10.0.0.1', '::7f00:1',
-    '100.64.0.1', '192.0.0.1', '192.0.2.1', '198.18.0.1', '198.51.100.1', '203.0.113.1', '224.0.0.1', '240.0.0.1', '255.255.255.255',
-    'fec0::1', 'ff02::1', '2001:db8::1', '100::1', 'fe80::1%eth0',
+    '2002:a00:1::1',
+    '2002:7f00:1::',
+    '2002:c0a8:101::1',
+    '2002:808:808::1',
+    '2001:0:a00:1::',
+    '2001::1',
+    '0:0:0:0:0:ffff:a00:1',
+    '0:0:0:0:0:ffff:7f00:1',
+    '::ffff:0a00:0001',
+    '::FFFF:A9FE:A9FE',
+    '::ffff:0:a00:1',
+    '::ffff:0:7f00:1',
+    '64:ff9b::a00:1',
+    '64:ff9b::8.8.8.8',
+    '64:ff9b:1::a00:1',
+    '::a00:1',
+    '::10.0.0.1',
+    '::7f00:1',
+    '100.64.0.1',
+    '192.0.0.1',
+    '192.0.2.1',
+    '198.18.0.1',
+    '198.51.100.1',
+    '203.0.113.1',
+    '224.0.0.1',
+    '240.0.0.1',
+    '255.255.255.255',
+    'fec0::1',
+    'ff02::1',
+    '2001:db8::1',
+    '100::1',
+    'fe80::1%eth0',
   ]) {
     it(`refuses ${address}`, () => assert.ok(refusedAddressReason(address, strict)));
   }
@@ -71,7 +118,11 @@ describe('safeFetch', () => {
     if (host === 'public.test') return [{ address: '127.0.0.1', family: 4 }];
     if (host === 'internal.test') return [{ address: '10.0.0.5', family: 4 }];
     if (host === 'mapped.test') return [{ address: '::ffff:192.168.0.1', family: 6 }];
-    if (host === 'mixed.test') return [{ address: '93.184.216.34', family: 4 }, { address: '169.254.169.254', family: 4 }];
+    if (host === 'mixed.test')
+      return [
+        { address: '93.184.216.34', family: 4 },
+        { address: '169.254.169.254', family: 4 },
+      ];
     throw new Error('ENOTFOUND');
   };
   const testPolicy = { allowHttp: true, allowLoopback: true };

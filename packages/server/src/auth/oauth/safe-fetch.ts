@@ -85,9 +85,11 @@ export function refusedAddressReason(address: string, policy: Pick<SafeFetchPoli
 /** Resolves `hostname` and returns one vetted address; throws if any address it resolves to is refused. */
 async function vet(hostname: string, policy: SafeFetchPolicy, resolve: Resolver): Promise<ResolvedAddress> {
   const bare = hostname.replace(/^\[|\]$/g, '');
-  const addresses = isIP(bare) ? [{ address: bare, family: isIP(bare) }] : await resolve(bare).catch((e: unknown) => {
-    throw new SafeFetchError(`could not resolve ${bare}: ${e instanceof Error ? e.message : String(e)}`);
-  });
+  const addresses = isIP(bare)
+    ? [{ address: bare, family: isIP(bare) }]
+    : await resolve(bare).catch((e: unknown) => {
+        throw new SafeFetchError(`could not resolve ${bare}: ${e instanceof Error ? e.message : String(e)}`);
+      });
   if (addresses.length === 0) throw new SafeFetchError(`${bare} has no addresses`);
   for (const a of addresses) {
     const reason = refusedAddressReason(a.address, policy);

@@ -46,7 +46,6 @@ export function refuseWritesForReadOnlyKeys(): MiddlewareHandler<ApiEnv> {
   };
 }
 
-
 /**
  * The signed-in portal user, or 403: credentials (API keys, setup codes, invitations, OAuth grants)
  * and access (teams, roles) are managed only from a portal session or the operator's CLI, so a

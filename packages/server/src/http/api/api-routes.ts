@@ -1,22 +1,22 @@
 import { Hono } from 'hono';
-import { captureTurns } from '../../capture/capture-turns.js';
 import type { KeyVerifier } from '../../auth/api-keys/key-verifier.js';
 import type { Auth } from '../../auth/better-auth.js';
+import { captureTurns } from '../../capture/capture-turns.js';
 import { loadAccess } from '../../domain/access.js';
 import { createDatapack, getDatapack, listDatapacks } from '../../domain/datapacks.js';
 import type { DomainDeps } from '../../domain/deps.js';
 import { deleteEntry, getEntry, listEntries, saveEntry, searchEntries, updateEntry } from '../../domain/entries.js';
 import { getGuidance } from '../../domain/guidance.js';
 import { createSetupCode, exchangeSetupCode } from '../../domain/setup-codes.js';
-import { createAccountRoutes, createPublicAccountRoutes } from './account-routes.js';
-import { type ApiEnv, apiAuth, refuseWritesForReadOnlyKeys, requireSession } from './api-auth.js';
-import { createKeySelfRoutes } from './key-self-routes.js';
-import { queryInt } from './query-params.js';
-import { createOAuthAppsRoutes } from './oauth-apps-routes.js';
 import type { RateLimits } from '../../rate-limits/rate-limits.js';
 import { codeFailureLimit } from '../rate-limit/auth-limits.js';
 import { requestLimitMessage, takeRequest } from '../rate-limit/request-limit.js';
 import { tooManyJson } from '../rate-limit/too-many.js';
+import { createAccountRoutes, createPublicAccountRoutes } from './account-routes.js';
+import { type ApiEnv, apiAuth, refuseWritesForReadOnlyKeys, requireSession } from './api-auth.js';
+import { createKeySelfRoutes } from './key-self-routes.js';
+import { createOAuthAppsRoutes } from './oauth-apps-routes.js';
+import { queryInt } from './query-params.js';
 
 /** `/api/v1`: the JSON API over the same domain verbs as the MCP tools and the CLI. */
 export function createApiRoutes(deps: DomainDeps, auth: Auth, keys: KeyVerifier, baseUrl: string, limits: RateLimits, installerPublished = false, oauthLoopbackAllowed = true): Hono<ApiEnv> {

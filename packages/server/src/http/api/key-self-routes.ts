@@ -15,7 +15,10 @@ export function createKeySelfRoutes(deps: DomainDeps): Hono<ApiEnv> {
   routes.delete('/keys/self', async (c) => {
     const caller = c.get('caller');
     if (caller.via !== 'api_key' || !caller.keyId) {
-      throw new CairnError('invalid_input', 'This revokes the API key that sends the request ("Authorization: Bearer cairn_tkn_…"). To revoke another key, use DELETE /api/v1/keys/<id> from the portal (Settings > API Keys).');
+      throw new CairnError(
+        'invalid_input',
+        'This revokes the API key that sends the request ("Authorization: Bearer cairn_tkn_…"). To revoke another key, use DELETE /api/v1/keys/<id> from the portal (Settings > API Keys).',
+      );
     }
     return c.json({ key: await revokeApiKey(deps, caller.keyId, caller.userId) });
   });

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
-import type { RateLimits } from '../../rate-limits/rate-limits.js';
 import { AUTH_BASE_PATH } from '../../auth/oauth/oauth-options.js';
+import type { RateLimits } from '../../rate-limits/rate-limits.js';
 import { addressKey, currentClientAddress } from '../client-address.js';
 import { type Charge, chargeAttempt, isEndpoint, isFailure, refund } from './counted-attempt.js';
 import { tooManyJson, tooManyOAuth } from './too-many.js';

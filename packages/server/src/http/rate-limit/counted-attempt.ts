@@ -43,5 +43,10 @@ export function isEndpoint(pathname: string, endpoint: string): boolean {
   } catch {
     // Malformed escapes: compare as sent.
   }
-  return path.toLowerCase().replace(/\/{2,}/g, '/').replace(/\/+$/, '') === endpoint.toLowerCase();
+  return (
+    path
+      .toLowerCase()
+      .replace(/\/{2,}/g, '/')
+      .replace(/\/+$/, '') === endpoint.toLowerCase()
+  );
 }

@@ -7,8 +7,7 @@ import { defineTool } from '../tool-definition.js';
 export const createDatapackTool = defineTool({
   name: 'create_datapack',
   title: 'Create a Cairn datapack',
-  description:
-    'Create a datapack: personal (only you), team (teamId of a team you belong to) or organization (organization admins only). Check list_datapacks first; names are unique per owner.',
+  description: 'Create a datapack: personal (only you), team (teamId of a team you belong to) or organization (organization admins only). Check list_datapacks first; names are unique per owner.',
   input: createDatapackInput,
   output: z.object({ datapack: datapackShape }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

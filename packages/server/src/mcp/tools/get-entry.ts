@@ -27,8 +27,13 @@ export const getEntryTool = defineTool({
       entry: entryOut(entry),
       ...(history && {
         history: history.map((h) => ({
-          version: h.version, change: h.change, title: h.title, content: h.content, changedBy: h.changedBy,
-          changedClient: h.changedClient, changedAt: h.changedAt,
+          version: h.version,
+          change: h.change,
+          title: h.title,
+          content: h.content,
+          changedBy: h.changedBy,
+          changedClient: h.changedClient,
+          changedAt: h.changedAt,
         })),
       }),
     };

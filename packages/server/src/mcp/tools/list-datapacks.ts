@@ -22,8 +22,15 @@ export const listDatapacksTool = defineTool({
     const [packs, user] = await Promise.all([listDatapacks(ctx.deps, access), ctx.deps.store.getUser(ctx.caller.userId)]);
     const you = { id: ctx.caller.userId, email: user?.email ?? '', name: user?.name ?? '' };
     const datapacks = packs.map((d) => ({
-      id: d.id, name: d.name, scope: d.scope, description: d.description, organizationId: d.organizationId,
-      createdAt: d.createdAt, updatedAt: d.updatedAt, entryCount: d.entryCount, lastChangedAt: d.lastChangedAt,
+      id: d.id,
+      name: d.name,
+      scope: d.scope,
+      description: d.description,
+      organizationId: d.organizationId,
+      createdAt: d.createdAt,
+      updatedAt: d.updatedAt,
+      entryCount: d.entryCount,
+      lastChangedAt: d.lastChangedAt,
       writable: access.canWrite(d),
     }));
     const lines = datapacks.map(

@@ -8,7 +8,7 @@ export const updateEntryTool = defineTool({
   name: 'update_entry',
   title: 'Update a Cairn entry',
   description:
-    'Change an entry\'s title, content, kind or tags. Pass the version you read as expectedVersion; if someone changed the entry since, the update is refused and you should read it again. Earlier versions stay in its history.',
+    "Change an entry's title, content, kind or tags. Pass the version you read as expectedVersion; if someone changed the entry since, the update is refused and you should read it again. Earlier versions stay in its history.",
   input: updateEntryInput,
   output: z.object({ entry: entryShape, redacted: redactedShape }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

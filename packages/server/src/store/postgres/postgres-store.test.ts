@@ -1,7 +1,7 @@
 import { postgresTestUrl } from '../../testing/postgres.js';
 import { startTestCairn } from '../../testing/test-cairn.js';
-import { runStoreAccountsConformance } from '../store-accounts.case.js';
 import { runStoreConformance } from '../store.case.js';
+import { runStoreAccountsConformance } from '../store-accounts.case.js';
 
 const target = postgresTestUrl();
 if ('skip' in target) console.log(`# PostgreSQL store conformance skipped: ${target.skip}`);

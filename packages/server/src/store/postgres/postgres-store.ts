@@ -1,7 +1,7 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import { type CandidateRow, KyselyStore } from '../kysely-store.js';
 import { DatabaseHealth } from '../database-health.js';
+import { type CandidateRow, KyselyStore } from '../kysely-store.js';
 import { runMigrations } from '../run-migrations.js';
 import type { Database } from '../schema.js';
 import { termStem } from '../search-ranking.js';
@@ -25,10 +25,11 @@ export class PostgresStore extends KyselyStore {
 
   constructor(readonly pool: pg.Pool) {
     const health = new DatabaseHealth();
-    const connect = () => pool.connect().catch((error: unknown) => {
-      health.noteError(error);
-      throw error;
-    });
+    const connect = () =>
+      pool.connect().catch((error: unknown) => {
+        health.noteError(error);
+        throw error;
+      });
     super(new Kysely<Database>({ dialect: new PostgresDialect({ pool: { connect, end: () => pool.end() } }) }), health);
     this.connect = connect;
     // A pooled connection the server drops (restart, pg_terminate_backend, network) emits 'error', and
@@ -66,7 +67,12 @@ export class PostgresStore extends KyselyStore {
   protected async searchCandidates(datapackIds: string[], terms: string[], kinds: string[] | undefined, max: number): Promise<CandidateRow[]> {
     const kindFilter = kinds?.length ? sql`AND kind = ANY(${kinds})` : sql``;
     // Each term as itself (english stemming) or as a prefix of its rough stem, as on SQLite.
-    const query = terms.map((t) => { const stem = termStem(t); return stem ? `${t} | ${stem}:*` : t; }).join(' | ');
+    const query = terms
+      .map((t) => {
+        const stem = termStem(t);
+        return stem ? `${t} | ${stem}:*` : t;
+      })
+      .join(' | ');
     // Starts from the caller's datapacks (the entry_datapack index) and tests only their rows'
     // tsvectors against the query: a global GIN lookup would match every tenant's rows first.
     // Beyond `max` matches the most recent are kept: a choice that depends on the caller's data only.

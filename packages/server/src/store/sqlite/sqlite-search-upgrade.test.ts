@@ -4,7 +4,7 @@ import { Migrator } from 'kysely';
 import { contentHash } from '../../domain/similarity.js';
 import type { Entry } from '../types.js';
 import { sqliteMigrations } from './sqlite-migrations.js';
-import { SqliteStore, openSqliteDatabase } from './sqlite-store.js';
+import { openSqliteDatabase, SqliteStore } from './sqlite-store.js';
 
 test('SQLite: entries written before the per-datapack search index are found after the upgrade, and only in their datapack', async () => {
   const store = new SqliteStore(openSqliteDatabase(':memory:'));
@@ -17,14 +17,30 @@ test('SQLite: entries written before the per-datapack search index are found aft
       await store.insertDatapack({ id, scope: 'personal', ownerId: `u_${id}`, organizationId: null, name: id, description: '', createdBy: 'u', createdAt: at, updatedAt: at });
     }
     const entry = (id: string, datapackId: string): Entry => ({
-      id, datapackId, kind: 'note', title: 'Rollback plan', content: 'Roll back the canary first.', tags: [], contentHash: contentHash(id, 'x'), version: 1,
-      createdBy: 'u', createdClient: null, createdAt: at, updatedBy: 'u', updatedClient: null, updatedAt: at, deletedAt: null,
+      id,
+      datapackId,
+      kind: 'note',
+      title: 'Rollback plan',
+      content: 'Roll back the canary first.',
+      tags: [],
+      contentHash: contentHash(id, 'x'),
+      version: 1,
+      createdBy: 'u',
+      createdClient: null,
+      createdAt: at,
+      updatedBy: 'u',
+      updatedClient: null,
+      updatedAt: at,
+      deletedAt: null,
     });
     await store.insertEntry(entry('ent_old', 'dpk_old'));
     await store.insertEntry(entry('ent_other', 'dpk_other'));
     await store.migrate();
     const hits = await store.searchEntries({ datapackIds: ['dpk_old'], text: 'canary rollback', limit: 5 });
-    assert.deepEqual(hits.map((h) => h.entry.id), ['ent_old']);
+    assert.deepEqual(
+      hits.map((h) => h.entry.id),
+      ['ent_old'],
+    );
     // Writes after the upgrade keep the index in step through the new triggers.
     await store.insertEntry({ ...entry('ent_new', 'dpk_old'), title: 'Canary sizes', contentHash: 'h2' });
     assert.deepEqual((await store.searchEntries({ datapackIds: ['dpk_old'], text: 'canary', limit: 5 })).map((h) => h.entry.id).sort(), ['ent_new', 'ent_old']);

@@ -1,7 +1,7 @@
 // cairn-test: one backend (postgres/postgres-store.test.ts runs the same cases on PostgreSQL)
 import { startTestCairn } from '../../testing/test-cairn.js';
-import { runStoreAccountsConformance } from '../store-accounts.case.js';
 import { runStoreConformance } from '../store.case.js';
+import { runStoreAccountsConformance } from '../store-accounts.case.js';
 
 runStoreConformance('sqlite', () => startTestCairn());
 runStoreAccountsConformance('sqlite', () => startTestCairn());
