@@ -145,15 +145,8 @@ describe('runCapture', () => {
       { id: 'bad', role: 'user', text: 'b', client: 'codex', at: '2026-01-01T00:00:01.000Z' },
       { id: 'good-2', role: 'user', text: 'g2', client: 'codex', at: '2026-01-01T00:00:02.000Z' },
     ]);
-    const realFetch = globalThis.fetch;
-    // A server that refuses any batch holding "bad" the way a validator would.
-    globalThis.fetch = async (input, init) =>
-      String(init?.body).includes('"bad"') ? new Response(JSON.stringify({ error: { code: 'invalid_input', message: 'x' } }), { status: 400 }) : realFetch(input, init);
-    try {
-      await run('claude-code', 'prompt', prompt('now'));
-    } finally {
-      globalThis.fetch = realFetch;
-    }
+    stub.mode = 'refuse-bad';
+    await run('claude-code', 'prompt', prompt('now'));
     assert.deepEqual([...stub.stored.keys()].filter((k) => k.startsWith('good')).sort(), ['good-1', 'good-2']);
     assert.deepEqual(spooledIds(), []);
     assert.match(log(), /dropped 1 spooled turn: HTTP 400 invalid_input/);

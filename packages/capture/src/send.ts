@@ -1,3 +1,6 @@
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { CAPTURE_USER_AGENT } from '@cairn/contract';
 import { type CaptureConfig, captureEndpoint } from './config.js';
 import type { CaptureTurn } from './turn.js';
 
@@ -9,37 +12,62 @@ export type SendOutcome =
   /** Any other 4xx: resending the same request cannot succeed. */
   | { kind: 'rejected'; status: number; reason: string };
 
-/** The User-Agent every capture request carries. */
-export const CAPTURE_USER_AGENT = 'cairn-capture/1.0';
+/** More of an answer than this is not read: Cairn's answers are a few hundred bytes. */
+const MAX_ANSWER_BYTES = 64 * 1024;
 
-/** POSTs turns to `<url>/api/v1/capture`; never throws. */
+/**
+ * POSTs turns to `<url>/api/v1/capture`; never throws. Through node:http rather than the global
+ * fetch: loading fetch's HTTP stack costs a new process about 100 ms, and a hook runs in every turn.
+ */
 export async function postTurns(config: CaptureConfig, turns: CaptureTurn[], signal: AbortSignal): Promise<SendOutcome> {
-  let response: Response;
+  let answer: { status: number; text: string };
   try {
-    response = await fetch(captureEndpoint(config.url), {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${config.apiKey}`, 'User-Agent': CAPTURE_USER_AGENT, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ turns }),
-      signal,
-    });
+    answer = await post(new URL(captureEndpoint(config.url)), JSON.stringify({ turns }), config.apiKey, signal);
   } catch (error) {
-    return { kind: 'retry', reason: signal.aborted ? 'timed out' : `unreachable (${causeCode(error)})` };
+    return { kind: 'retry', reason: signal.aborted ? 'timed out' : `unreachable (${codeOf(error)})` };
   }
-  const body = (await response.json().catch(() => undefined)) as { stored?: unknown; duplicates?: unknown; error?: { code?: unknown } } | undefined;
-  if (response.ok) return { kind: 'acknowledged', stored: num(body?.stored), duplicates: num(body?.duplicates) };
-  if (response.status === 429 || response.status >= 500) return { kind: 'retry', reason: `HTTP ${response.status}` };
+  const body = parseJson(answer.text) as { stored?: unknown; duplicates?: unknown; error?: { code?: unknown } } | undefined;
+  if (answer.status >= 200 && answer.status < 300) return { kind: 'acknowledged', stored: num(body?.stored), duplicates: num(body?.duplicates) };
+  if (answer.status === 429 || answer.status >= 500) return { kind: 'retry', reason: `HTTP ${answer.status}` };
   // The error code only: a message could in principle echo what was sent.
   const code = typeof body?.error?.code === 'string' ? ` ${body.error.code.slice(0, 60)}` : '';
-  return { kind: 'rejected', status: response.status, reason: `HTTP ${response.status}${code}` };
+  return { kind: 'rejected', status: answer.status, reason: `HTTP ${answer.status}${code}` };
+}
+
+function post(url: URL, body: string, apiKey: string, signal: AbortSignal): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const headers = { Authorization: `Bearer ${apiKey}`, 'User-Agent': CAPTURE_USER_AGENT, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) };
+    const request = send(url, { method: 'POST', headers, signal }, (response) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      response.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size <= MAX_ANSWER_BYTES) chunks.push(chunk);
+      });
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 function num(value: unknown): number {
   return typeof value === 'number' ? value : 0;
 }
 
-function causeCode(error: unknown): string {
-  // undici wraps the socket error, sometimes in an AggregateError (one per address tried).
-  const cause = (error as { cause?: { code?: unknown; errors?: { code?: unknown }[] } })?.cause;
-  const code = cause?.code ?? cause?.errors?.[0]?.code;
+function codeOf(error: unknown): string {
+  // A socket error carries its code (ECONNREFUSED…); one per address tried comes as an AggregateError.
+  const e = error as { code?: unknown; errors?: { code?: unknown }[] };
+  const code = e?.code ?? e?.errors?.[0]?.code;
   return typeof code === 'string' ? code : 'network error';
 }

@@ -5,6 +5,7 @@
 import { performance } from "node:perf_hooks";
 
 // packages/contract/src/index.ts
+var CAPTURE_USER_AGENT = "cairn-capture/1.0";
 var CAPTURE_CLIENT_IDS = ["claude-code", "codex", "kiro-cli", "kiro-ide"];
 var CAPTURE_LIMITS = {
   /** Longest text of one turn, in UTF-16 code units (JavaScript string length). */
@@ -116,31 +117,53 @@ function sizeOf(file) {
 }
 
 // packages/capture/src/send.ts
-var CAPTURE_USER_AGENT = "cairn-capture/1.0";
+import { request as httpRequest } from "node:http";
+import { request as httpsRequest } from "node:https";
+var MAX_ANSWER_BYTES = 64 * 1024;
 async function postTurns(config, turns, signal2) {
-  let response;
+  let answer;
   try {
-    response = await fetch(captureEndpoint(config.url), {
-      method: "POST",
-      headers: { Authorization: `Bearer ${config.apiKey}`, "User-Agent": CAPTURE_USER_AGENT, "Content-Type": "application/json" },
-      body: JSON.stringify({ turns }),
-      signal: signal2
-    });
+    answer = await post(new URL(captureEndpoint(config.url)), JSON.stringify({ turns }), config.apiKey, signal2);
   } catch (error) {
-    return { kind: "retry", reason: signal2.aborted ? "timed out" : `unreachable (${causeCode(error)})` };
+    return { kind: "retry", reason: signal2.aborted ? "timed out" : `unreachable (${codeOf(error)})` };
   }
-  const body = await response.json().catch(() => void 0);
-  if (response.ok) return { kind: "acknowledged", stored: num(body?.stored), duplicates: num(body?.duplicates) };
-  if (response.status === 429 || response.status >= 500) return { kind: "retry", reason: `HTTP ${response.status}` };
+  const body = parseJson(answer.text);
+  if (answer.status >= 200 && answer.status < 300) return { kind: "acknowledged", stored: num(body?.stored), duplicates: num(body?.duplicates) };
+  if (answer.status === 429 || answer.status >= 500) return { kind: "retry", reason: `HTTP ${answer.status}` };
   const code = typeof body?.error?.code === "string" ? ` ${body.error.code.slice(0, 60)}` : "";
-  return { kind: "rejected", status: response.status, reason: `HTTP ${response.status}${code}` };
+  return { kind: "rejected", status: answer.status, reason: `HTTP ${answer.status}${code}` };
+}
+function post(url, body, apiKey, signal2) {
+  return new Promise((resolve, reject) => {
+    const send = url.protocol === "https:" ? httpsRequest : httpRequest;
+    const headers = { Authorization: `Bearer ${apiKey}`, "User-Agent": CAPTURE_USER_AGENT, "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) };
+    const request = send(url, { method: "POST", headers, signal: signal2 }, (response) => {
+      const chunks = [];
+      let size = 0;
+      response.on("data", (chunk) => {
+        size += chunk.length;
+        if (size <= MAX_ANSWER_BYTES) chunks.push(chunk);
+      });
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
+      response.on("error", reject);
+    });
+    request.on("error", reject);
+    request.end(body);
+  });
+}
+function parseJson(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return void 0;
+  }
 }
 function num(value) {
   return typeof value === "number" ? value : 0;
 }
-function causeCode(error) {
-  const cause = error?.cause;
-  const code = cause?.code ?? cause?.errors?.[0]?.code;
+function codeOf(error) {
+  const e = error;
+  const code = e?.code ?? e?.errors?.[0]?.code;
   return typeof code === "string" ? code : "network error";
 }
 

@@ -4,7 +4,8 @@ import { CAPTURE_LIMITS } from '@cairn/contract';
 import type { CaptureTurn } from '../turn.js';
 
 /** How the stub answers: the contract's normal path, or one of its failures. */
-export type StubMode = 'ok' | 'slow' | 'down-500' | 'rate-limited' | 'bad-request' | 'unauthorized';
+/** `refuse-bad`: refuses any batch holding a turn with the id "bad", as a validator would. */
+export type StubMode = 'ok' | 'slow' | 'down-500' | 'rate-limited' | 'bad-request' | 'unauthorized' | 'refuse-bad';
 
 /** One request the stub received, kept raw so tests can look for leaks in the exact bytes sent. */
 export interface StubRequest {
@@ -53,6 +54,7 @@ export async function startStubCaptureServer(apiKey = 'cairn_tkn_stubkey01234567
       if (!Array.isArray(turns) || turns.length === 0 || turns.length > CAPTURE_LIMITS.maxTurnsPerRequest || turns.some((t) => t.text.length > CAPTURE_LIMITS.maxTurnChars)) {
         return send(400, { error: { code: 'invalid_input', message: 'turns out of limits' } });
       }
+      if (stub.mode === 'refuse-bad' && turns.some((t) => t.id === 'bad')) return send(400, { error: { code: 'invalid_input', message: 'bad turn' } });
       let stored = 0;
       for (const t of turns) {
         stub.arrivals.set(t.id, (stub.arrivals.get(t.id) ?? 0) + 1);
