@@ -7,6 +7,7 @@ import { runMigrations } from '../run-migrations.js';
 import type { Database } from '../schema.js';
 import { sqliteMatchExpression } from './sqlite-match.js';
 import { sqliteMigrations } from './sqlite-migrations.js';
+import { withStatementCache } from './statement-cache.js';
 
 /** Opens (creating if needed) the SQLite file with the settings Cairn relies on. */
 export function openSqliteDatabase(file: string): BetterSqlite3.Database {
@@ -24,7 +25,7 @@ export class SqliteStore extends KyselyStore {
   readonly dialect = 'sqlite';
 
   constructor(readonly database: BetterSqlite3.Database) {
-    super(new Kysely<Database>({ dialect: new SqliteDialect({ database }) }));
+    super(new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) }));
   }
 
   /** One process owns the file at start-up; SQLite's own write lock covers the rest. */

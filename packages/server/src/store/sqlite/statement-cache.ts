@@ -1,0 +1,33 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import type { SqliteDatabase, SqliteStatement } from 'kysely';
+
+/** Distinct SQL texts kept prepared; `IN (?, ?, …)` lists make a few shapes per query, so this is generous. */
+const MAX_STATEMENTS = 512;
+
+/**
+ * better-sqlite3 as Kysely's SQLite driver sees it, with each SQL text prepared once: the driver
+ * prepares on every query, and compiling the same statement again is a tenth of a search's cost.
+ * Reusing a statement is safe because better-sqlite3 runs each one to completion synchronously
+ * (Cairn never streams a query, which would hold its statement open).
+ */
+export function withStatementCache(db: BetterSqlite3.Database, max = MAX_STATEMENTS): SqliteDatabase {
+  const prepared = new Map<string, BetterSqlite3.Statement>();
+  return {
+    close: () => {
+      prepared.clear();
+      db.close();
+    },
+    prepare(sql: string): SqliteStatement {
+      let statement = prepared.get(sql);
+      if (statement) {
+        // Least recently used goes first: move this one to the end.
+        prepared.delete(sql);
+      } else {
+        statement = db.prepare(sql);
+        if (prepared.size >= max) prepared.delete(prepared.keys().next().value!);
+      }
+      prepared.set(sql, statement);
+      return statement as unknown as SqliteStatement;
+    },
+  };
+}
