@@ -1,4 +1,4 @@
-import { createMcpHandler } from '@modelcontextprotocol/server';
+import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
 import type { Context } from 'hono';
 import { authenticateMcpRequest, type McpAuthDeps } from '../auth/mcp-auth.js';
 import type { DomainDeps } from '../domain/deps.js';
@@ -6,14 +6,17 @@ import { isDatabaseUnavailable, unavailableJsonRpcResponse } from '../errors/dat
 import type { Logger } from '../log/logger.js';
 import { createServerFactory, type OutageLatch } from '../mcp/server-factory.js';
 import type { Limit } from '../rate-limits/rate-limits.js';
+import { jsonLegacyHandler } from './mcp-json-legacy.js';
 import { requestLimitMessage, takeRequest } from './rate-limit/request-limit.js';
 import { tooManyJsonRpc } from './rate-limit/too-many.js';
 
 /** The `/mcp` endpoint: the contract's auth gate, then the stateless MCP handler (no per-process session state). */
 export function createMcpRoute(deps: DomainDeps, authDeps: McpAuthDeps, log: Logger, requestLimit: Limit) {
-  const handler = createMcpHandler(createServerFactory(deps, log), {
+  const factory = createServerFactory(deps, log);
+  const handler = createMcpHandler(factory, {
     onerror: (error) => log.debug('mcp request rejected', { error: error.message }),
   });
+  const legacyJson = jsonLegacyHandler(factory);
   const serve = async (c: Context): Promise<Response> => {
     const auth = await authenticateMcpRequest(c.req.raw, authDeps);
     if (!auth.ok) return auth.response;
@@ -21,9 +24,13 @@ export function createMcpRoute(deps: DomainDeps, authDeps: McpAuthDeps, log: Log
     const wait = await takeRequest(requestLimit, caller);
     if (wait > 0) return tooManyJsonRpc(wait, requestLimitMessage(caller, requestLimit.points));
     const outage: OutageLatch = {};
-    const response = await handler.fetch(c.req.raw, {
-      authInfo: { token: `cairn:${caller.via}:${caller.keyId ?? caller.userId}`, clientId: caller.keyId ?? caller.userId, scopes: [], extra: { caller, outage } },
-    });
+    const authInfo = { token: `cairn:${caller.via}:${caller.keyId ?? caller.userId}`, clientId: caller.keyId ?? caller.userId, scopes: [], extra: { caller, outage } };
+    // The body is parsed once, here; a 2025-era call (what clients send today) gets a JSON answer.
+    const { request, parsedBody } = await withParsedBody(c.req.raw);
+    const response =
+      parsedBody !== undefined && (await isLegacyRequest(request, parsedBody))
+        ? await legacyJson(request, { authInfo, parsedBody })
+        : await handler.fetch(request, { authInfo, ...(parsedBody !== undefined && { parsedBody }) });
     for (const [name, value] of Object.entries(auth.responseHeaders)) response.headers.set(name, value);
     return unavailableIfTripped(response, outage);
   };
@@ -71,6 +78,17 @@ async function unavailableIfTripped(response: Response, outage: OutageLatch): Pr
     cancel: (reason) => reader.cancel(reason),
   });
   return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+/** A POST's JSON body, read once; a body that is not JSON is handed on unread for the SDK to answer. */
+async function withParsedBody(request: Request): Promise<{ request: Request; parsedBody: unknown }> {
+  if (request.method !== 'POST' || !request.body) return { request, parsedBody: undefined };
+  const text = await request.text();
+  try {
+    return { request, parsedBody: JSON.parse(text) as unknown };
+  } catch {
+    return { request: new Request(request, { body: text }), parsedBody: undefined };
+  }
 }
 
 /** The id of the JSON-RPC request in the body, or null when there is none to read (batch, notification, bad JSON). */

@@ -1,0 +1,50 @@
+// A 2025-era stateless call (what clients send today) is answered with one JSON body, not an SSE stream.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { INSTALLER_USER_AGENT } from '@cairn/contract';
+import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
+import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
+
+let server: TestCairn;
+let tenant: TestTenant;
+before(async () => {
+  server = await startTestCairn();
+  tenant = await createTenant(server.cairn);
+});
+after(() => server?.close());
+
+const post = (body: unknown, accept = 'application/json, text/event-stream') =>
+  fetch(server.mcpUrl, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${tenant.member.key}`, 'user-agent': INSTALLER_USER_AGENT, 'content-type': 'application/json', accept, 'mcp-protocol-version': '2025-06-18' },
+    body: JSON.stringify(body),
+  });
+
+test('initialize and tools/call answer application/json with the JSON-RPC result', async () => {
+  const init = await post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'json-test', version: '1' } } });
+  assert.equal(init.status, 200);
+  assert.match(init.headers.get('content-type') ?? '', /^application\/json/);
+  const initialized = (await init.json()) as { id: number; result: { serverInfo: { name: string } } };
+  assert.equal(initialized.id, 1);
+  assert.equal(initialized.result.serverInfo.name, 'cairn');
+
+  const call = await post({ jsonrpc: '2.0', id: 'search-1', method: 'tools/call', params: { name: 'list_datapacks', arguments: {} } });
+  assert.equal(call.status, 200);
+  assert.match(call.headers.get('content-type') ?? '', /^application\/json/);
+  const answer = (await call.json()) as { id: string; result: { structuredContent: { datapacks: { name: string }[] } } };
+  assert.equal(answer.id, 'search-1');
+  assert.ok(answer.result.structuredContent.datapacks.some((d) => d.name === 'Personal'));
+});
+
+test('a notification is accepted with 202 and no body; malformed JSON is a JSON-RPC parse error', async () => {
+  const note = await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  assert.equal(note.status, 202);
+  assert.equal(await note.text(), '');
+  const bad = await fetch(server.mcpUrl, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${tenant.member.key}`, 'user-agent': INSTALLER_USER_AGENT, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: '{"jsonrpc": "2.0", "id": 1, "method": ',
+  });
+  assert.equal(bad.status, 400);
+  assert.equal(((await bad.json()) as { error: { code: number } }).error.code, -32700);
+});
