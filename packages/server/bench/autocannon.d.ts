@@ -10,6 +10,8 @@ declare module 'autocannon' {
     connections?: number;
     /** Seconds. */
     duration?: number;
+    /** Per-request shaping: each request is built from these, in turn; setupRequest may change its body. */
+    requests?: { method?: 'GET' | 'POST'; setupRequest?: (request: { body?: string }) => { body?: string } }[];
     /** Counts a response whose body fails it as a mismatch. */
     verifyBody?: (body: string) => boolean;
   }

@@ -3,6 +3,7 @@
  * that the load generator and the server never share an event loop.
  *
  *   servers.ts baseline          a bare Hono JSON endpoint
+ *   servers.ts sdk-echo          the stock MCP SDK v2 `createMcpHandler` with one trivial echo tool
  *   servers.ts cairn <json>      a real Cairn with a seeded tenant (see CairnChildOptions)
  *
  * Talks to the parent over the fork IPC channel (see ChildMessage / ParentMessage).
@@ -11,7 +12,9 @@ import { writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { serve } from '@hono/node-server';
+import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import { Hono } from 'hono';
+import { z } from 'zod';
 import { loadAccess } from '../src/domain/access.js';
 import { listDatapacks } from '../src/domain/datapacks.js';
 import { saveEntry } from '../src/domain/entries.js';
@@ -35,6 +38,7 @@ export interface SeedReport {
 
 export type ChildMessage =
   | { type: 'ready'; url: string; key?: string; seed?: SeedReport }
+  | { type: 'rss'; rssMb: number }
   | { type: 'profile-started' }
   | { type: 'profile-saved'; path: string }
   | { type: 'seed-progress'; done: number; goal: number }
@@ -46,6 +50,8 @@ export type ParentMessage =
   | { type: 'profile-stop'; path: string }
   /** Fill the database with other tenants' entries until it holds `total` (bench/seed-others.ts). */
   | { type: 'grow'; total: number; perTenant: number }
+  /** Report resident memory now (after a forced GC when --expose-gc is on). */
+  | { type: 'rss' }
   | { type: 'close' };
 
 function send(message: ChildMessage): Promise<void> {
@@ -59,6 +65,28 @@ async function runBaseline(): Promise<void> {
     async () => {},
     () => new Promise<void>((resolve) => server.close(() => resolve())),
   );
+}
+
+/** The anchor a Cairn tool call is measured against: what the stock SDK costs for a call that does nothing. */
+async function runSdkEcho(): Promise<void> {
+  const handler = createMcpHandler(() => {
+    const server = new McpServer({ name: 'echo', version: '1.0.0' });
+    server.registerTool('echo', { description: 'Echoes the text', inputSchema: z.object({ text: z.string() }) }, async ({ text }) => ({ content: [{ type: 'text', text }] }));
+    return server;
+  });
+  const app = new Hono().all('/mcp', (c) => handler.fetch(c.req.raw));
+  const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info) => void send({ type: 'ready', url: `http://127.0.0.1:${info.port}/mcp` }));
+  onParentMessage(
+    async (message) => {
+      if (message.type === 'rss') await send({ type: 'rss', rssMb: rssMb() });
+    },
+    () => new Promise<void>((resolve) => server.close(() => resolve())),
+  );
+}
+
+function rssMb(): number {
+  (globalThis as { gc?: () => void }).gc?.();
+  return Math.round(process.memoryUsage().rss / 2 ** 20);
 }
 
 async function runCairn(options: CairnChildOptions): Promise<void> {
@@ -84,6 +112,8 @@ async function runCairn(options: CairnChildOptions): Promise<void> {
         const { profile } = await profiler.post('Profiler.stop');
         writeFileSync(message.path, JSON.stringify(profile));
         await send({ type: 'profile-saved', path: message.path });
+      } else if (message.type === 'rss') {
+        await send({ type: 'rss', rssMb: rssMb() });
       } else if (message.type === 'grow') {
         const started = Date.now();
         const turns = (await loadTurns(options.dataPath)).map((t) => ({ title: t.title, content: t.content }));
@@ -155,7 +185,14 @@ function onParentMessage(handle: (message: ParentMessage) => Promise<void>, clos
 }
 
 const [role, json] = process.argv.slice(2);
-const started = role === 'baseline' ? runBaseline() : role === 'cairn' ? runCairn(JSON.parse(json ?? '{}') as CairnChildOptions) : Promise.reject(new Error(`unknown role ${role}`));
+const started =
+  role === 'baseline'
+    ? runBaseline()
+    : role === 'sdk-echo'
+      ? runSdkEcho()
+      : role === 'cairn'
+        ? runCairn(JSON.parse(json ?? '{}') as CairnChildOptions)
+        : Promise.reject(new Error(`unknown role ${role}`));
 started.catch((error: Error) => {
   void send({ type: 'failed', message: error.stack ?? error.message }).then(() => process.exit(1));
 });
