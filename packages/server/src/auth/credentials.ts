@@ -62,12 +62,19 @@ export async function callerForApiKey(
   keys: KeyVerifier,
   key: string,
   client: string | null,
-  options: { via?: 'api_key' | 'legacy_api_key' /** A door's own rule for a genuine key (it throws to refuse); a refused request is not a use. */; admit?: () => void } = {},
+  options: {
+    via?: 'api_key' | 'legacy_api_key';
+    /** A door's own rule for a genuine key (it throws to refuse); a refused request is not a use. */
+    admit?: () => void;
+    /** When `client` (a User-Agent) matches this it says nothing: name the client the key was last used by instead. */
+    uninformative?: RegExp;
+  } = {},
 ): Promise<Caller> {
   const record = await keys.verify(key);
   if (!record) throw new CredentialRefusal(401, 'invalid_token', invalidCredentialMessage());
   options.admit?.();
   const via = options.via ?? 'api_key';
+  if (options.uninformative?.test(client ?? '') && record.lastUsedClient && !options.uninformative.test(record.lastUsedClient)) client = record.lastUsedClient;
   keys.noteUse(record.id, client);
   return { userId: record.userId, client, via, keyId: record.id, scope: record.scope };
 }

@@ -45,7 +45,8 @@ async function admit(req: Request, deps: McpAuthDeps): Promise<McpAuthResult & {
   const header = readBearer(req.headers.get('authorization'));
   if (header.kind === 'token') {
     if (deps.oauth && !header.isApiKey) return { ok: true, caller: await callerForOAuthToken(header.token, userAgent, deps.oauth), responseHeaders: {} };
-    const caller = await callerForApiKey(deps.keys, header.token, userAgent, { admit: () => requireInstallerUserAgent(deps, userAgent) });
+    // Every API-key client sends the installer User-Agent: the client named at its last initialize says more.
+    const caller = await callerForApiKey(deps.keys, header.token, userAgent, { admit: () => requireInstallerUserAgent(deps, userAgent), uninformative: INSTALLER_USER_AGENT_PATTERN });
     return { ok: true, caller, responseHeaders: {} };
   }
   if (header.kind !== 'absent') throw unusableHeader(header);

@@ -1,9 +1,11 @@
 import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
 import type { Context } from 'hono';
 import { authenticateMcpRequest, type McpAuthDeps } from '../auth/mcp-auth.js';
+import type { Caller } from '../domain/caller.js';
 import type { DomainDeps } from '../domain/deps.js';
 import { isDatabaseUnavailable, unavailableJsonRpcResponse } from '../errors/database-unavailable.js';
 import type { Logger } from '../log/logger.js';
+import { ClientNames, clientLabel } from '../mcp/client-names.js';
 import { createServerFactory, type OutageLatch } from '../mcp/server-factory.js';
 import type { Limit } from '../rate-limits/rate-limits.js';
 import { jsonLegacyHandler } from './mcp-json-legacy.js';
@@ -17,16 +19,26 @@ export function createMcpRoute(deps: DomainDeps, authDeps: McpAuthDeps, log: Log
     onerror: (error) => log.debug('mcp request rejected', { error: error.message }),
   });
   const legacyJson = jsonLegacyHandler(factory);
+  const clientNames = new ClientNames();
+  /** The caller with its client named as `initialize` named it (remembered per credential), for provenance and "last used by". */
+  const namedClient = (caller: Caller, body: unknown): Caller => {
+    const credential = caller.keyId ?? `${caller.via}:${caller.userId}`;
+    const introduced = clientLabel(body);
+    if (introduced) clientNames.remember(credential, introduced);
+    const client = introduced ?? clientNames.of(credential) ?? caller.client;
+    if (caller.keyId) authDeps.keys.noteUse(caller.keyId, client);
+    return client === caller.client ? caller : { ...caller, client };
+  };
   const serve = async (c: Context): Promise<Response> => {
     const auth = await authenticateMcpRequest(c.req.raw, authDeps);
     if (!auth.ok) return auth.response;
-    const { caller } = auth;
-    const wait = await takeRequest(requestLimit, caller);
-    if (wait > 0) return tooManyJsonRpc(wait, requestLimitMessage(caller, requestLimit.points));
-    const outage: OutageLatch = {};
-    const authInfo = { token: `cairn:${caller.via}:${caller.keyId ?? caller.userId}`, clientId: caller.keyId ?? caller.userId, scopes: [], extra: { caller, outage } };
+    const wait = await takeRequest(requestLimit, auth.caller);
+    if (wait > 0) return tooManyJsonRpc(wait, requestLimitMessage(auth.caller, requestLimit.points));
     // The body is parsed once, here; a 2025-era call (what clients send today) gets a JSON answer.
     const { request, parsedBody } = await withParsedBody(c.req.raw);
+    const caller = namedClient(auth.caller, parsedBody);
+    const outage: OutageLatch = {};
+    const authInfo = { token: `cairn:${caller.via}:${caller.keyId ?? caller.userId}`, clientId: caller.keyId ?? caller.userId, scopes: [], extra: { caller, outage } };
     const response =
       parsedBody !== undefined && (await isLegacyRequest(request, parsedBody))
         ? await legacyJson(request, { authInfo, parsedBody })

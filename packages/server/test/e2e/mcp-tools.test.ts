@@ -100,7 +100,7 @@ describe('entries', () => {
     const id = saved.entry.id as string;
     assert.deepEqual(saved.entry.tags, ['js', 'tooling']);
     assert.equal(saved.entry.createdBy, tenant.member.id);
-    assert.equal(saved.entry.createdClient, 'cairn-mcp-installer/1.0');
+    assert.equal(saved.entry.createdClient, 'cairn-test 1.0.0', 'provenance names the client from its initialize, not the shared User-Agent');
 
     const updated = await callTool(member, 'update_entry', { id, expectedVersion: 1, content: 'Always use pnpm (v9+), never npm or yarn.' });
     assert.equal(updated.entry.version, 2);

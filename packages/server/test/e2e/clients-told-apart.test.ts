@@ -1,0 +1,73 @@
+// Every API-key client sends the same installer User-Agent; what tells Cursor from Claude Code is the
+// clientInfo of MCP initialize, recorded per key as "last used by" and in entries' provenance.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { INSTALLER_USER_AGENT } from '@cairn/contract';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { createApiKey } from '../../src/domain/api-keys.js';
+import { callTool } from '../../src/testing/mcp-client.js';
+import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
+import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
+
+let server: TestCairn;
+let tenant: TestTenant;
+before(async () => {
+  server = await startTestCairn();
+  tenant = await createTenant(server.cairn);
+});
+after(() => server?.close());
+
+async function connectAs(key: string, clientInfo: { name: string; version: string; title?: string }): Promise<Client> {
+  const client = new Client(clientInfo);
+  await client.connect(new StreamableHTTPClientTransport(new URL(server.mcpUrl), { requestInit: { headers: { Authorization: `Bearer ${key}`, 'User-Agent': INSTALLER_USER_AGENT } } }));
+  return client;
+}
+
+test('two clients of one user, one key each: each key is last used by its own client, and each entry names it', async () => {
+  const cursorKey = await createApiKey(server.cairn.domain, tenant.member.id, 'cursor on laptop');
+  const claudeKey = await createApiKey(server.cairn.domain, tenant.member.id, 'claude-code on laptop');
+  const cursor = await connectAs(cursorKey.key, { name: 'cursor-vscode', title: 'Cursor', version: '1.7.2' });
+  const claude = await connectAs(claudeKey.key, { name: 'claude-code', version: '2.1.330' });
+  const fromCursor = await callTool(cursor, 'save_entry', { kind: 'note', title: 'Tabs or spaces', content: 'Two spaces in every TypeScript file here.' });
+  const fromClaude = await callTool(claude, 'save_entry', { kind: 'note', title: 'Commit style', content: 'Imperative mood in every commit subject line.' });
+  assert.equal(fromCursor.entry.createdClient, 'Cursor 1.7.2');
+  assert.equal(fromClaude.entry.createdClient, 'claude-code 2.1.330');
+  await server.cairn.keys.flush();
+  const byId = new Map((await server.cairn.store.listApiKeys(tenant.member.id)).map((k) => [k.id, k.lastUsedClient]));
+  assert.equal(byId.get(cursorKey.record.id), 'Cursor 1.7.2');
+  assert.equal(byId.get(claudeKey.record.id), 'claude-code 2.1.330');
+  await Promise.all([cursor.close(), claude.close()]);
+});
+
+test('a bare call after a restart (no initialize seen) still names the client the key was last used by', async () => {
+  const made = await createApiKey(server.cairn.domain, tenant.owner.id, 'windsurf');
+  const windsurf = await connectAs(made.key, { name: 'windsurf', version: '1.12' });
+  await callTool(windsurf, 'list_datapacks');
+  await server.cairn.keys.flush();
+  // Another instance (or this one after a restart) sees only the installer User-Agent on a tools/call.
+  const answer = await fetch(server.mcpUrl, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${made.key}`, 'user-agent': INSTALLER_USER_AGENT, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { name: 'save_entry', arguments: { kind: 'note', title: 'Bare call', content: 'Saved by a call with no initialize before it.' } },
+    }),
+  });
+  const saved = (await answer.json()) as { result: { structuredContent: { entry: { createdClient: string } } } };
+  assert.equal(saved.result.structuredContent.entry.createdClient, 'windsurf 1.12');
+  await windsurf.close();
+});
+
+test('a hostile clientInfo is shown tamed: no control or direction characters, at most 80 characters', async () => {
+  const made = await createApiKey(server.cairn.domain, tenant.owner.id, 'hostile');
+  const hostile = await connectAs(made.key, { name: `Evil\u0007\u202e\n${'x'.repeat(200)}`, version: '\u0000' });
+  await callTool(hostile, 'list_datapacks');
+  await server.cairn.keys.flush();
+  const label = (await server.cairn.store.getApiKey(made.record.id))?.lastUsedClient ?? '';
+  assert.ok(label.startsWith('Evil x'), label);
+  assert.ok(label.length <= 80, `${label.length} characters`);
+  assert.ok(![...label].some((ch) => ch.codePointAt(0)! < 0x20 || ch === '\u007f' || ch === '\u202e'), JSON.stringify(label));
+  await hostile.close();
+});
