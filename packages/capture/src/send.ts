@@ -1,5 +1,4 @@
 import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import { CAPTURE_USER_AGENT } from '@cairn/contract';
 import { type CaptureConfig, captureEndpoint } from './config.js';
 import type { CaptureTurn } from './turn.js';
@@ -22,7 +21,10 @@ const MAX_ANSWER_BYTES = 64 * 1024;
 export async function postTurns(config: CaptureConfig, turns: CaptureTurn[], signal: AbortSignal): Promise<SendOutcome> {
   let answer: { status: number; text: string };
   try {
-    answer = await post(new URL(captureEndpoint(config.url)), JSON.stringify({ turns }), config.apiKey, signal);
+    const url = new URL(captureEndpoint(config.url));
+    // node:https (and TLS) loads only when the URL needs it: a hook pays for every module it loads.
+    const send = url.protocol === 'https:' ? (await import('node:https')).request : httpRequest;
+    answer = await post(send, url, JSON.stringify({ turns }), config.apiKey, signal);
   } catch (error) {
     return { kind: 'retry', reason: signal.aborted ? 'timed out' : `unreachable (${codeOf(error)})` };
   }
@@ -34,9 +36,8 @@ export async function postTurns(config: CaptureConfig, turns: CaptureTurn[], sig
   return { kind: 'rejected', status: answer.status, reason: `HTTP ${answer.status}${code}` };
 }
 
-function post(url: URL, body: string, apiKey: string, signal: AbortSignal): Promise<{ status: number; text: string }> {
+function post(send: typeof httpRequest, url: URL, body: string, apiKey: string, signal: AbortSignal): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const headers = { Authorization: `Bearer ${apiKey}`, 'User-Agent': CAPTURE_USER_AGENT, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) };
     const request = send(url, { method: 'POST', headers, signal }, (response) => {
       const chunks: Buffer[] = [];

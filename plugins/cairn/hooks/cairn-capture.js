@@ -118,12 +118,13 @@ function sizeOf(file) {
 
 // packages/capture/src/send.ts
 import { request as httpRequest } from "node:http";
-import { request as httpsRequest } from "node:https";
 var MAX_ANSWER_BYTES = 64 * 1024;
 async function postTurns(config, turns, signal2) {
   let answer;
   try {
-    answer = await post(new URL(captureEndpoint(config.url)), JSON.stringify({ turns }), config.apiKey, signal2);
+    const url = new URL(captureEndpoint(config.url));
+    const send = url.protocol === "https:" ? (await import("node:https")).request : httpRequest;
+    answer = await post(send, url, JSON.stringify({ turns }), config.apiKey, signal2);
   } catch (error) {
     return { kind: "retry", reason: signal2.aborted ? "timed out" : `unreachable (${codeOf(error)})` };
   }
@@ -133,9 +134,8 @@ async function postTurns(config, turns, signal2) {
   const code = typeof body?.error?.code === "string" ? ` ${body.error.code.slice(0, 60)}` : "";
   return { kind: "rejected", status: answer.status, reason: `HTTP ${answer.status}${code}` };
 }
-function post(url, body, apiKey, signal2) {
+function post(send, url, body, apiKey, signal2) {
   return new Promise((resolve, reject) => {
-    const send = url.protocol === "https:" ? httpsRequest : httpRequest;
     const headers = { Authorization: `Bearer ${apiKey}`, "User-Agent": CAPTURE_USER_AGENT, "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) };
     const request = send(url, { method: "POST", headers, signal: signal2 }, (response) => {
       const chunks = [];
