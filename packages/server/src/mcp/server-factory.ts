@@ -66,6 +66,8 @@ export function createServerFactory(deps: DomainDeps, log: Logger): McpServerFac
         },
       );
     }
+    // Registering a tool makes the SDK advertise tools.listChanged, which a stateless server can never send.
+    server.server.registerCapabilities({ tools: { listChanged: false } });
     // Write tools stay listed (one tool list for every client, and the agent learns why a save fails); calling one is refused here.
     if (readOnly) refuseWriteToolCalls(server, writeTools);
     return server;

@@ -24,9 +24,11 @@ test('initialize and tools/call answer application/json with the JSON-RPC result
   const init = await post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'json-test', version: '1' } } });
   assert.equal(init.status, 200);
   assert.match(init.headers.get('content-type') ?? '', /^application\/json/);
-  const initialized = (await init.json()) as { id: number; result: { serverInfo: { name: string } } };
+  const initialized = (await init.json()) as { id: number; result: { serverInfo: { name: string }; capabilities: { tools?: { listChanged?: boolean } } } };
   assert.equal(initialized.id, 1);
   assert.equal(initialized.result.serverInfo.name, 'cairn');
+  // A stateless server has no channel to announce a changed tool list, so it must not promise one.
+  assert.equal(initialized.result.capabilities.tools?.listChanged, false);
 
   const call = await post({ jsonrpc: '2.0', id: 'search-1', method: 'tools/call', params: { name: 'list_datapacks', arguments: {} } });
   assert.equal(call.status, 200);
