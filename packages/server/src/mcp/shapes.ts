@@ -1,5 +1,6 @@
 import type { RedactionFinding } from '@cairn/contract/redaction';
 import { z } from 'zod';
+import { publicEntry } from '../domain/entry-views.js';
 import type { Datapack, Entry } from '../store/types.js';
 
 /** An entry as tools return it, with its provenance. */
@@ -33,24 +34,8 @@ export const datapackShape = datapackRefShape.extend({
   updatedAt: z.string(),
 });
 
-/** Strips storage-only fields from an entry. */
-export function entryOut(e: Entry): z.output<typeof entryShape> {
-  return {
-    id: e.id,
-    datapackId: e.datapackId,
-    kind: e.kind,
-    title: e.title,
-    content: e.content,
-    tags: e.tags,
-    version: e.version,
-    createdBy: e.createdBy,
-    createdClient: e.createdClient,
-    createdAt: e.createdAt,
-    updatedBy: e.updatedBy,
-    updatedClient: e.updatedClient,
-    updatedAt: e.updatedAt,
-  };
-}
+/** Strips storage-only fields from an entry: the one public entry shape (domain/entry-views.ts). */
+export const entryOut: (e: Entry) => z.output<typeof entryShape> = publicEntry;
 
 /** A datapack as tools return it. */
 export function datapackOut(d: Datapack): z.output<typeof datapackShape> {
@@ -66,7 +51,7 @@ export function datapackOut(d: Datapack): z.output<typeof datapackShape> {
 }
 
 /** One line naming an entry, for text results. */
-export function entryLine(e: Entry): string {
+export function entryLine(e: Pick<Entry, 'kind' | 'title' | 'id' | 'version' | 'tags'>): string {
   return `[${e.kind}] ${e.title} (id ${e.id}, v${e.version}${e.tags.length ? `, tags: ${e.tags.join(', ')}` : ''})`;
 }
 

@@ -5,7 +5,8 @@ import { captureTurns } from '../../capture/capture-turns.js';
 import { loadAccess } from '../../domain/access.js';
 import { createDatapack, getDatapack, listDatapacks } from '../../domain/datapacks.js';
 import type { DomainDeps } from '../../domain/deps.js';
-import { deleteEntry, getEntry, listEntries, saveEntry, searchEntries, updateEntry } from '../../domain/entries.js';
+import { deleteEntry, getEntry, listEntries, saveEntry, updateEntry } from '../../domain/entries.js';
+import { publicEntry, publicVersion, searchResults } from '../../domain/entry-views.js';
 import { getGuidance } from '../../domain/guidance.js';
 import { createSetupCode, exchangeSetupCode } from '../../domain/setup-codes.js';
 import type { RateLimits } from '../../rate-limits/rate-limits.js';
@@ -56,21 +57,26 @@ export function createApiRoutes(deps: DomainDeps, auth: Auth, keys: KeyVerifier,
   });
   api.get('/datapacks/:id/entries', async (c) => {
     const page = { limit: queryInt(c, 'limit'), offset: queryInt(c, 'offset') };
-    return c.json({ entries: await listEntries(deps, await access(c), c.req.param('id'), page) });
+    return c.json({ entries: (await listEntries(deps, await access(c), c.req.param('id'), page)).map(publicEntry) });
   });
   api.get('/search', async (c) => {
-    const hits = await searchEntries(deps, await access(c), { query: c.req.query('q') ?? '', datapack: c.req.query('datapack'), limit: queryInt(c, 'limit') });
-    return c.json({ results: hits });
+    return c.json({ results: await searchResults(deps, await access(c), { query: c.req.query('q') ?? '', datapack: c.req.query('datapack'), limit: queryInt(c, 'limit') }) });
   });
   api.get('/guidance', async (c) => c.json(await getGuidance(deps, await access(c), { task: c.req.query('task') ?? '' })));
   api.post('/entries', async (c) => {
     const result = await saveEntry(deps, await access(c), await c.req.json());
-    return c.json(result, result.status === 'created' ? 201 : 200);
+    return c.json({ ...result, entry: publicEntry(result.entry) }, result.status === 'created' ? 201 : 200);
   });
-  api.get('/entries/:id', async (c) => c.json(await getEntry(deps, await access(c), c.req.param('id'), c.req.query('history') === 'true')));
-  api.patch('/entries/:id', async (c) => c.json(await updateEntry(deps, await access(c), { ...(await c.req.json()), id: c.req.param('id') })));
+  api.get('/entries/:id', async (c) => {
+    const { entry, history } = await getEntry(deps, await access(c), c.req.param('id'), c.req.query('history') === 'true');
+    return c.json({ entry: publicEntry(entry), ...(history && { history: history.map(publicVersion) }) });
+  });
+  api.patch('/entries/:id', async (c) => {
+    const { entry, redacted } = await updateEntry(deps, await access(c), { ...(await c.req.json()), id: c.req.param('id') });
+    return c.json({ entry: publicEntry(entry), redacted });
+  });
   api.delete('/entries/:id', async (c) => {
-    return c.json({ entry: await deleteEntry(deps, await access(c), c.req.param('id'), queryInt(c, 'expectedVersion')) });
+    return c.json({ entry: publicEntry(await deleteEntry(deps, await access(c), c.req.param('id'), queryInt(c, 'expectedVersion'))) });
   });
   return api;
 }

@@ -1,13 +1,16 @@
 import { z } from 'zod';
 import { getEntry } from '../../domain/entries.js';
+import { publicVersion } from '../../domain/entry-views.js';
 import { entryOut, entryShape } from '../shapes.js';
 import { defineTool } from '../tool-definition.js';
 
 const versionShape = z.object({
   version: z.number().int(),
   change: z.enum(['create', 'update', 'delete']),
+  kind: z.string(),
   title: z.string(),
   content: z.string(),
+  tags: z.array(z.string()),
   changedBy: z.string(),
   changedClient: z.string().nullable(),
   changedAt: z.string(),
@@ -25,17 +28,7 @@ export const getEntryTool = defineTool({
     const { entry, history } = await getEntry(ctx.deps, await ctx.access(), input.id, input.includeHistory);
     const structured = {
       entry: entryOut(entry),
-      ...(history && {
-        history: history.map((h) => ({
-          version: h.version,
-          change: h.change,
-          title: h.title,
-          content: h.content,
-          changedBy: h.changedBy,
-          changedClient: h.changedClient,
-          changedAt: h.changedAt,
-        })),
-      }),
+      ...(history && { history: history.map(publicVersion) }),
     };
     return { structured, text: JSON.stringify(structured, null, 1) };
   },
