@@ -90,6 +90,19 @@ export async function addTeamMember(auth: Auth, input: { teamId: string; userId:
 }
 
 /**
+ * Sets an organization member's role through better-auth's organization adapter, like every other
+ * membership write; false when the user is not a member.
+ */
+export async function setMemberRole(auth: Auth, input: { organizationId: string; userId: string; role: string }): Promise<boolean> {
+  const ctx = (await auth.$context) as unknown as AuthContext;
+  const orgs = getOrgAdapter(ctx, orgOptions);
+  const member = await orgs.findMemberByOrgId({ userId: input.userId, organizationId: input.organizationId });
+  if (!member) return false;
+  await orgs.updateMember(member.id, input.role);
+  return true;
+}
+
+/**
  * Creates a user with an email-and-password account, server-side: what better-auth's sign-up does,
  * without its endpoint (disabled) and without signing anyone in. The caller checks the password policy.
  */

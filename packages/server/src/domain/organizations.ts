@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import type { Auth } from '../auth/better-auth.js';
+import { type Auth, setMemberRole } from '../auth/better-auth.js';
 import { CairnError } from '../errors/cairn-error.js';
 import type { OrgMember, TeamWithMembers } from '../store/types.js';
 import type { Access } from './access.js';
@@ -38,7 +38,7 @@ export async function listMembers(deps: DomainDeps, access: Access, organization
  * Changes a member's role. Admins manage members and admins; only owners make or unmake owners;
  * the last owner cannot step down, so an organization is never left without one.
  */
-export async function changeMemberRole(deps: DomainDeps, access: Access, organizationId: string, userId: string, rawRole: unknown): Promise<OrgMember> {
+export async function changeMemberRole(deps: DomainDeps, auth: Auth, access: Access, organizationId: string, userId: string, rawRole: unknown): Promise<OrgMember> {
   assertAdmin(access, organizationId);
   const role = parse(z.enum(['member', 'admin', 'owner']), rawRole);
   const members = await deps.store.listOrgMembers(organizationId);
@@ -51,7 +51,7 @@ export async function changeMemberRole(deps: DomainDeps, access: Access, organiz
   if (hasRole(target.role, 'owner') && role !== 'owner' && members.filter((m) => hasRole(m.role, 'owner')).length === 1) {
     throw new CairnError('conflict', 'This is the only owner: make someone else an owner first.');
   }
-  await deps.store.setMemberRole(organizationId, userId, role);
+  await setMemberRole(auth, { organizationId, userId, role });
   return { ...target, role };
 }
 

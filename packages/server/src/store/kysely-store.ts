@@ -171,11 +171,6 @@ export abstract class KyselyStore implements Store {
       .execute();
   }
 
-  async setMemberRole(organizationId: string, userId: string, role: string): Promise<boolean> {
-    const result = await this.db.updateTable('member').set({ role }).where('organizationId', '=', organizationId).where('userId', '=', userId).executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
-  }
-
   async listTeams(organizationId: string): Promise<TeamWithMembers[]> {
     const [teams, members] = await Promise.all([
       this.db.selectFrom('team').select(['id', 'name']).where('organizationId', '=', organizationId).orderBy('name').execute(),

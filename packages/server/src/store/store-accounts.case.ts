@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { setMemberRole } from '../auth/better-auth.js';
 import { newId } from '../domain/deps.js';
 import { contentHash } from '../domain/similarity.js';
 import { createTenant, type TestTenant } from '../testing/tenants.js';
@@ -54,12 +55,14 @@ export function runStoreAccountsConformance(backend: string, start: () => Promis
       assert.deepEqual(await store.listTeams('org_nothing'), []);
     });
 
-    test('setMemberRole changes a member and refuses a non-member', async () => {
-      assert.equal(await store.setMemberRole(tenant.orgId, tenant.member.id, 'admin'), true);
+    test("a member's role changes through better-auth and reads back from the store; a non-member is refused", async () => {
+      const auth = server.cairn.auth;
+      assert.equal(await setMemberRole(auth, { organizationId: tenant.orgId, userId: tenant.member.id, role: 'admin' }), true);
       assert.equal((await store.getMemberships(tenant.member.id)).organizations[0]!.role, 'admin');
-      assert.equal(await store.setMemberRole(tenant.orgId, tenant.member.id, 'member'), true);
+      assert.equal((await store.listOrgMembers(tenant.orgId)).find((m) => m.userId === tenant.member.id)?.role, 'admin');
+      assert.equal(await setMemberRole(auth, { organizationId: tenant.orgId, userId: tenant.member.id, role: 'member' }), true);
       assert.equal((await store.getMemberships(tenant.member.id)).organizations[0]!.role, 'member');
-      assert.equal(await store.setMemberRole(tenant.orgId, tenant.outsider.id, 'admin'), false);
+      assert.equal(await setMemberRole(auth, { organizationId: tenant.orgId, userId: tenant.outsider.id, role: 'admin' }), false);
       assert.equal((await store.getMemberships(tenant.outsider.id)).organizations[0]!.role, 'owner', 'their own organization is untouched');
     });
 

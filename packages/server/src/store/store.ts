@@ -24,8 +24,6 @@ export interface Store {
   getMemberships(userId: string): Promise<Memberships>;
   listOrganizations(): Promise<{ id: string; name: string }[]>;
   listOrgMembers(organizationId: string): Promise<OrgMember[]>;
-  /** Sets a member's role; false when they are not a member. */
-  setMemberRole(organizationId: string, userId: string, role: string): Promise<boolean>;
   listTeams(organizationId: string): Promise<TeamWithMembers[]>;
 
   insertInvite(tokenHash: string, invite: Invite): Promise<void>;

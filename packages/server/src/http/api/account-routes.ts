@@ -51,7 +51,7 @@ export function createAccountRoutes(deps: DomainDeps, auth: Auth, baseUrl: strin
   routes.get('/organizations/:id/members', async (c) => c.json({ members: await listMembers(deps, await access(c), c.req.param('id')) }));
   routes.patch('/organizations/:id/members/:userId', async (c) => {
     const { role } = (await c.req.json()) as { role?: unknown };
-    return c.json({ member: await changeMemberRole(deps, await sessionAccess(c), c.req.param('id'), c.req.param('userId'), role) });
+    return c.json({ member: await changeMemberRole(deps, auth, await sessionAccess(c), c.req.param('id'), c.req.param('userId'), role) });
   });
   routes.get('/organizations/:id/teams', async (c) => c.json({ teams: await listTeams(deps, await access(c), c.req.param('id')) }));
   routes.post('/organizations/:id/teams', async (c) => {
