@@ -59,7 +59,7 @@ test('the check itself catches an upward import', () => {
   assert.ok(layerOf('http') > layerOf('domain') && layerOf('domain') > layerOf('store'));
 });
 
-test('packages meet only through their declared names, never by a path into another package', () => {
+test('packages meet only through the names they declare in package.json, never by a path into another package', () => {
   const packages = fileURLToPath(new URL('../../', import.meta.url));
   const violations: string[] = [];
   for (const name of readdirSync(packages)) {
@@ -74,10 +74,16 @@ test('packages meet only through their declared names, never by a path into anot
     const deps = new Set(Object.keys({ ...declared.dependencies, ...declared.devDependencies }));
     for (const file of files.filter((f) => !/\.(test|case|fixture)\.tsx?$/.test(f) && !f.includes(`${sep}testing${sep}`))) {
       const text = readFileSync(file, 'utf8');
-      for (const m of text.matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)) {
-        const spec = m[1]!;
-        if (spec.startsWith('.') && !resolve(dirname(file), spec).startsWith(join(packages, name) + sep)) violations.push(`${relative(packages, file)} reaches into ${spec}`);
-        if (spec.startsWith('@cairn/') && !deps.has(spec.split('/').slice(0, 2).join('/'))) violations.push(`${relative(packages, file)} imports ${spec} without declaring it`);
+      // import … from 'x', import 'x', export … from 'x', the closing `} from 'x'` of a long import, import('x').
+      const statements = /^\s*import\s+(?:[^'\n;]*?\sfrom\s+)?'([^']+)'|^\s*export\s+[^'\n;]*?\sfrom\s+'([^']+)'|^\}\s*from\s+'([^']+)'|\bimport\(\s*'([^']+)'\s*\)/gm;
+      for (const m of text.matchAll(statements)) {
+        const spec = (m[1] ?? m[2] ?? m[3] ?? m[4])!;
+        if (spec.startsWith('.')) {
+          if (!resolve(dirname(file), spec).startsWith(join(packages, name) + sep)) violations.push(`${relative(packages, file)} reaches into ${spec}`);
+        } else if (!spec.startsWith('node:')) {
+          const pkg = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!;
+          if (!deps.has(pkg)) violations.push(`${relative(packages, file)} imports ${pkg} without declaring it in ${name}/package.json`);
+        }
       }
     }
   }
