@@ -1,4 +1,4 @@
-import { type FormEvent, type KeyboardEvent, useId, useRef, useState } from 'react';
+import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { api, messageOf } from '../api/client.js';
 import { useSession } from '../session.js';
 import { CopyButton, CopyField, ErrorNotice, Snippet } from '../ui/bits.js';
@@ -36,6 +36,49 @@ const OSES: { id: Os; label: string }[] = [
 interface MadeKey {
   key: string;
   saved: boolean;
+  /** When the server made it: the dialog waits for a client using a key made since. */
+  createdAt: string;
+}
+
+/** A client's first contact, as GET /api/v1/keys/connected reports it. */
+interface Connection {
+  client: string | null;
+  userName: string;
+  datapacks: number;
+}
+
+/** "Waiting for your client…" until a key made since `since` is used, then who connected (polls every 2 s while shown). */
+function LiveConnection({ since }: { since: string }) {
+  const [connection, setConnection] = useState<Connection>();
+  // The installer's own check connects first (a bare call, so it shows its User-Agent): keep waiting for the client itself.
+  const byInstaller = connection?.client?.startsWith('cairn-mcp-installer/') === true;
+  useEffect(() => {
+    if (connection && !byInstaller) return;
+    let live = true;
+    const poll = async () => {
+      try {
+        const answer = await api<{ connection: Connection | null }>('GET', `/api/v1/keys/connected?since=${encodeURIComponent(since)}`);
+        if (live && answer.connection) setConnection(answer.connection);
+      } catch {
+        // The next poll tries again; the dialog's own steps still say how to verify.
+      }
+    };
+    void poll();
+    const timer = setInterval(() => void poll(), 2000);
+    return () => {
+      live = false;
+      clearInterval(timer);
+    };
+  }, [since, connection, byInstaller]);
+  return (
+    <p className={connection ? 'notice success live-connection' : 'hint live-connection'} role="status" aria-live="polite">
+      {!connection
+        ? 'Waiting for your client… This shows when it first connects with the new key.'
+        : byInstaller
+          ? `✓ The installer's check connected as ${connection.userName} — ${connection.datapacks} datapack${connection.datapacks === 1 ? '' : 's'}. Waiting for your client itself…`
+          : `✓ ${connection.client ?? 'Your client'} connected as ${connection.userName} — ${connection.datapacks} datapack${connection.datapacks === 1 ? '' : 's'}`}
+    </p>
+  );
 }
 
 /** Datapacks > Connect: the MCP URL and, per client and method, what to run or paste. */
@@ -122,7 +165,7 @@ export function ConnectDialog({ onClose }: { onClose: () => void }) {
             client={client}
             os={os}
             made={keys[client]}
-            onMade={(key) => setKeys((all) => ({ ...all, [client]: { key, saved: false } }))}
+            onMade={(key, createdAt) => setKeys((all) => ({ ...all, [client]: { key, saved: false, createdAt } }))}
             onSaved={() => setKeys((all) => (all[client] ? { ...all, [client]: { ...all[client]!, saved: true } } : all))}
           />
         )}
@@ -174,7 +217,7 @@ function Unsupported({ reason }: { reason: string }) {
 
 function AutomatedPanel({ client }: { client: ClientId }) {
   const { config } = useSession();
-  const [code, setCode] = useState<{ code: string; expiresAt: string }>();
+  const [code, setCode] = useState<{ code: string; createdAt: string; expiresAt: string }>();
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const info = CLIENTS[client].methods.automated;
@@ -183,7 +226,7 @@ function AutomatedPanel({ client }: { client: ClientId }) {
     setBusy(true);
     setError(undefined);
     try {
-      setCode(await api<{ code: string; expiresAt: string }>('POST', '/api/v1/setup-codes', {}));
+      setCode(await api<{ code: string; createdAt: string; expiresAt: string }>('POST', '/api/v1/setup-codes', {}));
     } catch (e) {
       setError(messageOf(e));
     } finally {
@@ -213,6 +256,7 @@ function AutomatedPanel({ client }: { client: ClientId }) {
           </p>
           {cmds.fromThisServer && <Snippet label="Installer command (from this server)" text={cmds.fromThisServer} />}
           <p className="hint">{CLIENTS[client].afterInstall}</p>
+          <LiveConnection since={code!.createdAt} />
         </>
       )}
       {error && <ErrorNotice message={error} onRetry={mint} />}
@@ -252,7 +296,7 @@ function OAuthPanel({ client, os, onUseManual }: { client: ClientId; os: Os; onU
   );
 }
 
-function ManualPanel({ client, os, made, onMade, onSaved }: { client: ClientId; os: Os; made?: MadeKey; onMade: (key: string) => void; onSaved: () => void }) {
+function ManualPanel({ client, os, made, onMade, onSaved }: { client: ClientId; os: Os; made?: MadeKey; onMade: (key: string, createdAt: string) => void; onSaved: () => void }) {
   const { config } = useSession();
   const key = made?.key;
   const [error, setError] = useState<string>();
@@ -265,8 +309,8 @@ function ManualPanel({ client, os, made, onMade, onSaved }: { client: ClientId; 
     setBusy(true);
     setError(undefined);
     try {
-      const res = await api<{ key: string }>('POST', '/api/v1/keys', { name });
-      onMade(res.key);
+      const res = await api<{ key: string; record: { createdAt: string } }>('POST', '/api/v1/keys', { name });
+      onMade(res.key, res.record.createdAt);
     } catch (err) {
       setError(messageOf(err));
     } finally {
@@ -298,6 +342,7 @@ function ManualPanel({ client, os, made, onMade, onSaved }: { client: ClientId; 
       {manualSnippets(client, config.mcpUrl, os, key).map((sn) => (
         <Snippet key={sn.label} label={sn.label} text={sn.text} onCopied={(text) => key && text.includes(key) && onSaved()} />
       ))}
+      {made && <LiveConnection since={made.createdAt} />}
       <VerifyAndRemove client={client} method="manual" />
     </div>
   );

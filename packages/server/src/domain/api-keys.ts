@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { displayParts, generateApiKey, hashApiKey } from '../auth/api-keys/key-format.js';
 import { CairnError } from '../errors/cairn-error.js';
-import type { ApiKeyRecord } from '../store/types.js';
+import type { ApiKeyRecord, KeyUsage } from '../store/types.js';
+import { loadAccess } from './access.js';
+import { listDatapacks } from './datapacks.js';
 import type { DomainDeps } from './deps.js';
 import { KEY_SCOPES, type KeyScope } from './key-scope.js';
 import { parse } from './parse-input.js';
@@ -122,4 +124,38 @@ function expiryInstant(text: string): number | undefined {
   if (!z.iso.datetime({ offset: true }).safeParse(text).success) return undefined;
   const ms = Date.parse(text);
   return Number.isNaN(ms) ? undefined : ms;
+}
+
+/** A client's first contact through one of the user's keys, as the Connect dialog reports it live. */
+export interface KeyConnection {
+  keyId: string;
+  keyName: string;
+  /** The client as it named itself at initialize ("Cursor 1.7"), else its User-Agent. */
+  client: string | null;
+  at: string;
+  userName: string;
+  datapacks: number;
+}
+
+/**
+ * The most recently used of the user's keys made at or after `since` (an ISO time: when the dialog
+ * made its key or setup code), or undefined. Keys made earlier are other clients already connected.
+ * Usage not yet flushed to the database counts too (`pendingUse`), so the answer is live here.
+ */
+export async function latestConnection(deps: DomainDeps, userId: string, since: unknown, pendingUse: (keyId: string) => KeyUsage | undefined): Promise<KeyConnection | undefined> {
+  const from = parse(z.iso.datetime({ offset: true, error: 'since must be an ISO date and time, such as 2026-01-01T00:00:00Z' }), since);
+  const used = (await deps.store.listApiKeys(userId))
+    .filter((k) => !k.revokedAt && Date.parse(k.createdAt) >= Date.parse(from))
+    .map((k) => {
+      const pending = pendingUse(k.id);
+      const fresher = pending && (!k.lastUsedAt || pending.at >= k.lastUsedAt);
+      return { key: k, at: fresher ? pending.at : k.lastUsedAt, client: fresher ? pending.client : k.lastUsedClient };
+    })
+    .filter((u): u is typeof u & { at: string } => u.at !== null && Date.parse(u.at) >= Date.parse(from))
+    .sort((a, b) => b.at.localeCompare(a.at));
+  const latest = used[0];
+  if (!latest) return undefined;
+  const access = await loadAccess(deps, { userId, client: 'cairn-portal', via: 'session', scope: 'read-write' });
+  const [user, packs] = await Promise.all([deps.store.getUser(userId), listDatapacks(deps, access)]);
+  return { keyId: latest.key.id, keyName: latest.key.name, client: latest.client, at: latest.at, userName: user?.name ?? '', datapacks: packs.length };
 }

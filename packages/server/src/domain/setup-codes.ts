@@ -23,12 +23,12 @@ export const exchangeInput = z.object({
 });
 
 /** Mints a one-time code that an installer can trade for a fresh API key of this user. */
-export async function createSetupCode(deps: DomainDeps, userId: string): Promise<{ code: string; expiresAt: string }> {
+export async function createSetupCode(deps: DomainDeps, userId: string): Promise<{ code: string; createdAt: string; expiresAt: string }> {
   const code = SETUP_CODE_PREFIX + randomBytes(18).toString('base64url');
   const createdAt = deps.now();
   const expiresAt = new Date(Date.parse(createdAt) + SETUP_CODE_TTL_MS).toISOString();
   await deps.store.insertSetupCode({ codeHash: hash(code), userId, createdAt, expiresAt });
-  return { code, expiresAt };
+  return { code, createdAt, expiresAt };
 }
 
 /**

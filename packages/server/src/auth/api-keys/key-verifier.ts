@@ -40,6 +40,11 @@ export class KeyVerifier {
     this.pending.set(keyId, { id: keyId, at: new Date().toISOString(), client: client?.slice(0, 200) ?? null });
   }
 
+  /** This instance's not yet written use of a key, if any. */
+  pendingUse(keyId: string): KeyUsage | undefined {
+    return this.pending.get(keyId);
+  }
+
   /** Writes pending usage; on failure the usage is kept for the next try. */
   async flush(): Promise<void> {
     if (this.pending.size === 0) return;

@@ -1,8 +1,9 @@
 import { Hono } from 'hono';
+import type { KeyVerifier } from '../../auth/api-keys/key-verifier.js';
 import type { Auth } from '../../auth/better-auth.js';
 import { loadAccess } from '../../domain/access.js';
 import { type SignUpForm, signUp, signUpOpen } from '../../domain/accounts.js';
-import { createApiKey, listApiKeys, revokeApiKey } from '../../domain/api-keys.js';
+import { createApiKey, latestConnection, listApiKeys, revokeApiKey } from '../../domain/api-keys.js';
 import type { DomainDeps } from '../../domain/deps.js';
 import { addMemberToTeam, changeMemberRole, createInvite, createTeamIn, listMembers, listTeams } from '../../domain/organizations.js';
 import { CairnError } from '../../errors/cairn-error.js';
@@ -26,7 +27,7 @@ export function createPublicAccountRoutes(deps: DomainDeps, auth: Auth, baseUrl:
 }
 
 /** Routes for a signed-in caller: who they are, their keys, their organization. */
-export function createAccountRoutes(deps: DomainDeps, auth: Auth, baseUrl: string): Hono<ApiEnv> {
+export function createAccountRoutes(deps: DomainDeps, auth: Auth, baseUrl: string, keys: KeyVerifier): Hono<ApiEnv> {
   const routes = new Hono<ApiEnv>();
   const access = (c: { get(key: 'caller'): ApiEnv['Variables']['caller'] }) => loadAccess(deps, c.get('caller'));
   const sessionUser = (c: { get(key: 'caller'): ApiEnv['Variables']['caller'] }) => requireSession(c, 'Settings > API Keys');
@@ -47,6 +48,11 @@ export function createAccountRoutes(deps: DomainDeps, auth: Auth, baseUrl: strin
     return c.json(await createApiKey(deps, sessionUser(c), name ?? '', { scope, expiresAt, expiresInDays }), 201);
   });
   routes.delete('/keys/:id', async (c) => c.json({ key: await revokeApiKey(deps, c.req.param('id'), sessionUser(c)) }));
+  // The Connect dialog's "Waiting for your client…": which of my keys connected since the dialog made its command or key.
+  routes.get('/keys/connected', async (c) => {
+    const userId = requireSession(c, 'Datapacks > Connect');
+    return c.json({ connection: (await latestConnection(deps, userId, c.req.query('since'), (id) => keys.pendingUse(id))) ?? null });
+  });
 
   routes.get('/organizations/:id/members', async (c) => c.json({ members: await listMembers(deps, await access(c), c.req.param('id')) }));
   routes.patch('/organizations/:id/members/:userId', async (c) => {

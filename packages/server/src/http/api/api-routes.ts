@@ -37,7 +37,7 @@ export function createApiRoutes(deps: DomainDeps, auth: Auth, keys: KeyVerifier,
   });
   // Before the account routes, whose /keys/:id would otherwise take "self" for an id.
   api.route('/', createKeySelfRoutes(deps));
-  api.route('/', createAccountRoutes(deps, auth, baseUrl));
+  api.route('/', createAccountRoutes(deps, auth, baseUrl, keys));
   api.route('/', createOAuthAppsRoutes(auth));
   api.post('/setup-codes', async (c) => c.json(await createSetupCode(deps, requireSession(c, 'Datapacks > Connect')), 201));
   // Its 1 MiB body limit is in ../body-limits.ts with every other route's.
