@@ -29,6 +29,8 @@ export interface Datapack {
   ownerId?: string;
   entryCount?: number;
   lastChangedAt?: string | null;
+  /** Whether you may add, edit and delete its entries (organization datapacks: admins and owners). */
+  writable?: boolean;
   createdAt: string;
   updatedAt?: string;
 }

@@ -86,11 +86,18 @@ export function DatapackPage({ id }: { id: string }) {
           <button type="button" className="button secondary" onClick={() => setConnecting(true)}>
             Connect a client
           </button>
-          <button type="button" className="button" onClick={() => setAdding(true)}>
-            Add entry
-          </button>
+          {pack.writable !== false && (
+            <button type="button" className="button" onClick={() => setAdding(true)}>
+              Add entry
+            </button>
+          )}
         </div>
       </div>
+      {pack.writable === false && (
+        <p className="notice" role="note">
+          Read-only for you: only organization admins and owners change this datapack. Agents still follow what it says.
+        </p>
+      )}
 
       {/* biome-ignore lint/a11y/useSemanticElements: <search> is too new for some screen readers; role=search on the form is announced everywhere */}
       <form className="search" role="search" onSubmit={onSearch}>
@@ -183,7 +190,7 @@ export function DatapackPage({ id }: { id: string }) {
           }}
         />
       )}
-      {open && <EntryDialog id={open} onClose={() => setOpen(undefined)} onChanged={changed} />}
+      {open && <EntryDialog id={open} writable={pack.writable !== false} onClose={() => setOpen(undefined)} onChanged={changed} />}
     </section>
   );
 }

@@ -99,7 +99,7 @@ export function EntryFormDialog({ datapackId, entry, onClose, onSaved }: { datap
 }
 
 /** One entry: content, provenance, history; edit and delete. */
-export function EntryDialog({ id, onClose, onChanged }: { id: string; onClose: () => void; onChanged: () => void }) {
+export function EntryDialog({ id, writable = true, onClose, onChanged }: { id: string; writable?: boolean; onClose: () => void; onChanged: () => void }) {
   const { data, error, reload } = useLoad(() => api<{ entry: Entry; history?: EntryVersion[] }>('GET', `/api/v1/entries/${encodeURIComponent(id)}?history=true`), [id]);
   const [mode, setMode] = useState<'view' | 'edit' | 'delete'>('view');
   const [busy, setBusy] = useState(false);
@@ -182,7 +182,7 @@ export function EntryDialog({ id, onClose, onChanged }: { id: string; onClose: (
                 </button>
               </div>
             </div>
-          ) : (
+          ) : !writable ? null : (
             <div className="form-actions start">
               <button
                 type="button"

@@ -18,19 +18,22 @@ export const createDatapackInput = z.object({
   description: z.string().max(500).default('').describe('What belongs in this datapack'),
 });
 
+/** A datapack as the caller sees it: its counts, and whether the caller may change it (so no one is offered what they cannot do). */
+export type DatapackView = DatapackSummary & { writable: boolean };
+
 /** Every datapack the caller can read, with entry counts; creates their personal one on first use. */
-export async function listDatapacks(deps: DomainDeps, access: Access): Promise<DatapackSummary[]> {
+export async function listDatapacks(deps: DomainDeps, access: Access): Promise<DatapackView[]> {
   await readableDatapacks(deps, access);
-  return (await deps.store.listDatapacks(access.readableOwners())).sort(byScopeThenName);
+  return (await deps.store.listDatapacks(access.readableOwners())).sort(byScopeThenName).map((d) => ({ ...d, writable: access.canWrite(d) }));
 }
 
 /** One datapack the caller can read, with its counts; not_found for any other (existence never leaks). */
-export async function getDatapack(deps: DomainDeps, access: Access, id: string): Promise<DatapackSummary> {
+export async function getDatapack(deps: DomainDeps, access: Access, id: string): Promise<DatapackView> {
   const datapack = await deps.store.getDatapack(id);
   access.assertRead(datapack);
   const [summary] = (await deps.store.listDatapacks([{ scope: datapack.scope, ownerId: datapack.ownerId }])).filter((d) => d.id === id);
   access.assertRead(summary);
-  return summary;
+  return { ...summary, writable: access.canWrite(summary) };
 }
 
 const readableMemo = new WeakMap<Access, Promise<Datapack[]>>();

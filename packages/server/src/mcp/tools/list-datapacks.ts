@@ -31,7 +31,7 @@ export const listDatapacksTool = defineTool({
       updatedAt: d.updatedAt,
       entryCount: d.entryCount,
       lastChangedAt: d.lastChangedAt,
-      writable: access.canWrite(d),
+      writable: d.writable,
     }));
     const lines = datapacks.map(
       (d) => `- ${d.name} — ${d.scope}, ${d.entryCount} ${d.entryCount === 1 ? 'entry' : 'entries'}, last change ${d.lastChangedAt}${d.writable ? '' : ', read-only'} (id ${d.id})`,
