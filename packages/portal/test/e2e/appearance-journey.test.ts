@@ -1,0 +1,87 @@
+// The focus ring is visible against the page (≥ 3:1) and the portal follows a dark system theme,
+// with text and buttons still readable (≥ 4.5:1). Colours are read from the rendered page.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { openBrowser, signUpFirst, skipReason, startPortalServer } from './harness.js';
+
+const skip = skipReason();
+if (skip) console.log(`# SKIP portal appearance journey: ${skip}`);
+
+let server: Awaited<ReturnType<typeof startPortalServer>>;
+let b: Awaited<ReturnType<typeof openBrowser>>;
+before(async () => {
+  if (skip) return;
+  server = await startPortalServer();
+  b = await openBrowser();
+});
+after(async () => {
+  await b?.close();
+  await server?.close();
+});
+
+type Rgb = [number, number, number];
+const rgb = (css: string): Rgb => {
+  const m = /rgba?\((\d+),\s*(\d+),\s*(\d+)/.exec(css);
+  assert.ok(m, `not a colour: ${css}`);
+  return [Number(m[1]), Number(m[2]), Number(m[3])];
+};
+// WCAG 2 relative luminance and contrast ratio.
+const luminance = (c: Rgb) => {
+  const [r, g, bl] = c.map((v) => {
+    const s = v / 255;
+    return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  }) as Rgb;
+  return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+};
+const contrast = (a: Rgb, c: Rgb) => {
+  const [hi, lo] = [luminance(a), luminance(c)].sort((x, y) => y - x) as [number, number];
+  return (hi + 0.05) / (lo + 0.05);
+};
+const styleOf = (page: Page, selector: string, prop: string) =>
+  page
+    .locator(selector)
+    .first()
+    .evaluate((el, p) => getComputedStyle(el).getPropertyValue(p), prop);
+
+test('the keyboard focus ring stands out from the page by at least 3:1', { skip, timeout: 120_000 }, async () => {
+  const page = b.page;
+  await signUpFirst(page, server.baseUrl);
+  const page_bg = rgb(await styleOf(page, 'body', 'background-color').then((c) => (c === 'rgba(0, 0, 0, 0)' ? styleOf(page, 'html', 'background-color') : c)));
+  // Tab until a button has keyboard focus, then read its ring: the outermost box-shadow's colour.
+  let ring: string | undefined;
+  for (let i = 0; i < 30 && !ring; i++) {
+    await page.keyboard.press('Tab');
+    ring = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      return el && el.tagName === 'BUTTON' && el.matches(':focus-visible') ? getComputedStyle(el).boxShadow : undefined;
+    });
+  }
+  assert.ok(ring && ring !== 'none', 'a focused button shows a ring');
+  const colours = [...ring.matchAll(/rgba?\([^)]*\)/g)].map((m) => m[0]);
+  // A translucent ring is seen blended with the page behind it.
+  const alpha = Number(/rgba\([^,]+,[^,]+,[^,]+,\s*([\d.]+)\)/.exec(colours.at(-1)!)?.[1] ?? 1);
+  const outer = rgb(colours.at(-1)!).map((v, i) => Math.round(alpha * v + (1 - alpha) * page_bg[i]!)) as Rgb;
+  assert.ok(contrast(outer, page_bg) >= 3, `ring ${colours.at(-1)} on page ${page_bg}: ${contrast(outer, page_bg).toFixed(2)}:1`);
+});
+
+test('a dark system theme gives a dark page with readable text and buttons', { skip, timeout: 120_000 }, async () => {
+  const context = await b.browser.newContext({ colorScheme: 'dark' });
+  try {
+    const page = await context.newPage();
+    await page.goto(`${server.baseUrl}/signin`);
+    await page.getByRole('heading', { name: 'Sign in to Cairn' }).waitFor();
+    const bg = rgb(await styleOf(page, 'html', 'background-color'));
+    assert.ok(luminance(bg) < 0.05, `page background ${bg} is dark`);
+    const text = rgb(await styleOf(page, 'h1', 'color'));
+    assert.ok(contrast(text, bg) >= 4.5, `heading ${text} on ${bg}`);
+    const button = page.getByRole('button', { name: 'Sign in' });
+    const [fg, face] = await button.evaluate((el) => [getComputedStyle(el).color, getComputedStyle(el).backgroundColor]);
+    assert.ok(contrast(rgb(fg), rgb(face)) >= 4.5, `button text ${fg} on ${face}`);
+    const input = page.getByLabel('Email');
+    const inputBg = rgb(await input.evaluate((el) => getComputedStyle(el).backgroundColor));
+    assert.ok(luminance(inputBg) < 0.05, `fields are dark too: ${inputBg}`);
+  } finally {
+    await context.close();
+  }
+});
