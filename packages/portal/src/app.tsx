@@ -12,6 +12,7 @@ import { OrganizationPage } from './pages/organization-page.js';
 import { Link, match, navigate, useLocation } from './router.js';
 import { SessionContext } from './session.js';
 import { ErrorNotice, Loading } from './ui/bits.js';
+import { RouteAnnouncer } from './ui/route-announcer.js';
 
 type State = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'signed-out'; config: PortalConfig } | { kind: 'signed-in'; me: Me; config: PortalConfig };
 
@@ -179,6 +180,7 @@ function Shell({ children, me, path, onSignOut }: { children: React.ReactNode; m
       <main id="main" className="main">
         {children}
       </main>
+      <RouteAnnouncer path={path ?? window.location.pathname} />
     </>
   );
 }

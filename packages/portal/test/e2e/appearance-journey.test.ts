@@ -85,3 +85,16 @@ test('a dark system theme gives a dark page with readable text and buttons', { s
     await context.close();
   }
 });
+
+test('a move to another page is announced to screen readers with its heading', { skip, timeout: 120_000 }, async () => {
+  const page = b.page;
+  await page.goto(`${server.baseUrl}/datapacks`);
+  await page.getByRole('heading', { name: 'Datapacks', level: 1 }).waitFor();
+  const announcer = page.getByTestId('route-announcer');
+  assert.equal(await announcer.getAttribute('aria-live'), 'polite');
+  await page.getByRole('link', { name: 'Personal' }).first().click();
+  await page.getByRole('heading', { name: 'Personal', level: 1 }).waitFor();
+  await page.waitForFunction(() => document.querySelector('[data-testid=route-announcer]')?.textContent === 'Personal, page loaded');
+  await page.getByRole('link', { name: 'API keys' }).first().click();
+  await page.waitForFunction(() => /^API keys, page loaded$/i.test(document.querySelector('[data-testid=route-announcer]')?.textContent ?? ''));
+});
