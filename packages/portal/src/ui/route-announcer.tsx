@@ -8,6 +8,7 @@ import { useEffect, useRef, useState } from 'react';
 export function RouteAnnouncer({ path }: { path: string }) {
   const [said, setSaid] = useState('');
   const first = useRef(true);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on each navigation, which is what a new path means
   useEffect(() => {
     if (first.current) {
       first.current = false;
