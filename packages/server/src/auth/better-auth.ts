@@ -102,6 +102,13 @@ export async function setMemberRole(auth: Auth, input: { organizationId: string;
   return true;
 }
 
+/** Replaces a user's password (already checked against the policy) and ends every session they have. */
+export async function replacePassword(auth: Auth, userId: string, password: string): Promise<void> {
+  const ctx = (await auth.$context) as unknown as AuthContext;
+  await ctx.internalAdapter.updatePassword(userId, await ctx.password.hash(password));
+  await ctx.internalAdapter.deleteUserSessions(userId);
+}
+
 /**
  * Creates a user with an email-and-password account, server-side: what better-auth's sign-up does,
  * without its endpoint (disabled) and without signing anyone in. The caller checks the password policy.

@@ -1,4 +1,4 @@
-import { createUser } from '../domain/accounts.js';
+import { createUser, resetPassword } from '../domain/accounts.js';
 import { createApiKey, keyState, listApiKeys, parseExpiresFlag, revokeApiKey } from '../domain/api-keys.js';
 import { createSetupCode } from '../domain/setup-codes.js';
 import { addUserToTeam, createTeam } from '../domain/teams.js';
@@ -23,6 +23,15 @@ export async function usersCreate(cairn: Cairn, o: Options): Promise<void> {
   const owners = organization.role === 'owner' ? 'a new organization' : `owners: ${organization.owners.join(', ') || 'none'}`;
   process.stderr.write(`Created ${user.email} (${organization.role} of "${organization.name}", ${owners}).\n`);
   process.stdout.write(`${user.id}\n`);
+}
+
+/** `cairn users reset-password`: a new password from stdin only; the user's sessions end. */
+export async function usersResetPassword(cairn: Cairn, o: Options): Promise<void> {
+  const email = required(o, 'email');
+  if (!o['password-stdin']) throw new CairnError('invalid_input', 'Pass --password-stdin and give the new password on standard input (it never goes on the command line).');
+  const password = await readSecret(`New password for ${email} (input hidden): `);
+  const user = await resetPassword(cairn.domain, cairn.auth, email, password);
+  process.stderr.write(`Password of ${user.email} replaced; every session of theirs has ended, so they sign in again with the new one.\n`);
 }
 
 /** `cairn keys create`: prints the key, and only the key, on stdout. */

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { type CairnConfig, ConfigError, loadConfig } from '../config/load-config.js';
 import { CairnError } from '../errors/cairn-error.js';
 import { openCairn } from '../runtime/open-cairn.js';
-import { keysCreate, keysList, keysRevoke, type Options, setupCodesCreate, teamsAddMember, teamsCreate, usersCreate } from './commands.js';
+import { keysCreate, keysList, keysRevoke, type Options, setupCodesCreate, teamsAddMember, teamsCreate, usersCreate, usersResetPassword } from './commands.js';
 import { explainStartupError } from './explain-error.js';
 import { runServe } from './serve-command.js';
 
@@ -12,6 +12,8 @@ const USAGE = `Usage: cairn <command>
   users create --email E [--name N] [--org NAME [--join]] --password-stdin
                                                 --org NAME creates that organization (the user owns it);
                                                 --org NAME --join adds the user to the existing one
+  users reset-password --email E --password-stdin
+                                                replaces the password and ends the user's sessions
   keys create --user E --name N [--scope read|read-write] [--expires 30d|90d|YYYY-MM-DD|never]
                                                 prints the new API key (shown only once); default read-write, no expiry
   keys list --user E
@@ -23,6 +25,7 @@ const USAGE = `Usage: cairn <command>
 
 const COMMANDS: Record<string, (cairn: Awaited<ReturnType<typeof openCairn>>, o: Options, args: string[]) => Promise<void>> = {
   'users create': usersCreate,
+  'users reset-password': usersResetPassword,
   'keys create': keysCreate,
   'keys list': keysList,
   'keys revoke': keysRevoke,

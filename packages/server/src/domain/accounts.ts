@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type Auth, createCredentialUser } from '../auth/better-auth.js';
+import { type Auth, createCredentialUser, replacePassword } from '../auth/better-auth.js';
 import { assertPasswordPolicy } from '../auth/password-policy.js';
 import { CairnError } from '../errors/cairn-error.js';
 import type { UserRecord } from '../store/types.js';
@@ -170,4 +170,16 @@ async function createOrganization(deps: DomainDeps, auth: Auth, name: string, us
     updatedAt: now,
   });
   return { id: org.id, name: org.name, role: 'owner', owners: [email] };
+}
+
+/**
+ * The operator's password reset (`cairn users reset-password`): the new password must pass the same
+ * policy as at sign-up, and every session of the user ends, so whoever held the old one is signed out.
+ */
+export async function resetPassword(deps: DomainDeps, auth: Auth, email: string, password: string): Promise<UserRecord> {
+  const user = await deps.store.findUserByEmail(email.trim().toLowerCase());
+  if (!user) throw new CairnError('not_found', `No user with the email ${email}; list who exists in the portal under Settings > Organization.`);
+  await assertPasswordPolicy(password, [user.email, user.email.split('@')[0]!, user.name, 'cairn']);
+  await replacePassword(auth, user.id, password);
+  return user;
 }
