@@ -4,6 +4,11 @@ const STOPWORDS = new Set(
   ),
 );
 
+/** Words too common to say what a text is about. */
+export function isStopWord(word: string): boolean {
+  return STOPWORDS.has(word);
+}
+
 /** At most this many terms reach the full-text index; long prompts add noise, not recall. */
 const MAX_TERMS = 24;
 

