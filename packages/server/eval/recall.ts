@@ -7,8 +7,11 @@
  *   npm run eval:recall -w @cairn/server -- <locomo.json> [--backend sqlite|postgres]
  *     [--database-url <postgres server url>] [--limit 25] [--json]
  *
- * Prints strict evidence recall and hit rate at 5/10/25, per category, the load rate and search
- * p50/p95. Progress goes to stderr; --json puts one JSON document on stdout instead of the table.
+ * Every question is asked twice in a row, once with the lexical ranking alone and once with the
+ * hybrid one (word vectors and conversation context, the default), so both are measured in the
+ * same run on the same data. Prints strict evidence recall and hit rate at 5/10/25, per category,
+ * the load rate and each ranking's search p50/p95 and their ratio. Progress goes to stderr; --json
+ * puts one JSON document on stdout instead of the tables.
  */
 import { randomBytes } from 'node:crypto';
 import { isAbsolute, resolve } from 'node:path';
@@ -55,6 +58,15 @@ function parseOptions(): Options {
   return { file: isAbsolute(file) ? file : resolve(base, file), backend, databaseUrl, limit, json: values.json };
 }
 
+const RANKINGS = ['lexical', 'hybrid'] as const;
+type Ranking = (typeof RANKINGS)[number];
+
+interface RankingReport {
+  search: { p50Ms: number; p95Ms: number; p99Ms: number };
+  overall: RecallFigures;
+  byCategory: Record<string, RecallFigures>;
+}
+
 interface Report {
   file: string;
   backend: string;
@@ -63,9 +75,9 @@ interface Report {
   questions: number;
   limit: number;
   load: { stored: number; seconds: number; turnsPerSecond: number };
-  search: { p50Ms: number; p95Ms: number; p99Ms: number };
-  overall: RecallFigures;
-  byCategory: Record<string, RecallFigures>;
+  rankings: Record<Ranking, RankingReport>;
+  /** Hybrid search p95 over lexical search p95, measured side by side. */
+  p95Ratio: number;
 }
 
 async function main(): Promise<void> {
@@ -79,8 +91,9 @@ async function main(): Promise<void> {
     env: { CAIRN_CAPTURE_TURNS_PER_MINUTE: '1000000' },
   });
   try {
-    const answered: Answered[] = [];
-    const latencies: number[] = [];
+    const answered: Record<Ranking, Answered[]> = { lexical: [], hybrid: [] };
+    const latencies: Record<Ranking, number[]> = { lexical: [], hybrid: [] };
+    const store = cairn.cairn.store;
     let stored = 0;
     let loadMs = 0;
     for (const [i, conversation] of conversations.entries()) {
@@ -93,36 +106,48 @@ async function main(): Promise<void> {
       const client = await connectMcpClient(cairn.mcpUrl, key);
       try {
         for (const [n, q] of conversation.questions.entries()) {
-          const t0 = performance.now();
-          const result = await callTool<{ results: { entry: { id: string } }[] }>(client, 'search', { query: q.question, limit: options.limit });
-          latencies.push(performance.now() - t0);
-          answered.push({ category: q.category, evidence: q.evidence, ranked: result.results.map((r) => diaOf.get(r.entry.id) ?? '?') });
+          for (const ranking of RANKINGS) {
+            // The harness shares the server's process, so it flips the store's switch (CAIRN_SEARCH_SEMANTIC) between calls.
+            store.semanticSearch = ranking === 'hybrid';
+            const t0 = performance.now();
+            const result = await callTool<{ results: { entry: { id: string } }[] }>(client, 'search', { query: q.question, limit: options.limit });
+            latencies[ranking].push(performance.now() - t0);
+            answered[ranking].push({ category: q.category, evidence: q.evidence, ranked: result.results.map((r) => diaOf.get(r.entry.id) ?? '?') });
+          }
           if ((n + 1) % 50 === 0) say(`  ${n + 1}/${conversation.questions.length} questions`);
         }
       } finally {
         await client.close();
       }
     }
-    latencies.sort((a, b) => a - b);
-    const byCategory: Record<string, RecallFigures> = {};
-    for (const category of [1, 2, 3, 4]) byCategory[CATEGORY_NAMES[category]!] = recallFigures(answered.filter((a) => a.category === category));
+    const rankings = Object.fromEntries(RANKINGS.map((ranking) => [ranking, rankingReport(answered[ranking], latencies[ranking])])) as Record<Ranking, RankingReport>;
     const report: Report = {
       file: options.file,
       backend: options.backend,
       conversations: conversations.length,
       turns: conversations.reduce((n, c) => n + c.turns.length, 0),
-      questions: answered.length,
+      questions: answered.hybrid.length,
       limit: options.limit,
       load: { stored, seconds: round1(loadMs / 1000), turnsPerSecond: Math.round(stored / (loadMs / 1000)) },
-      search: { p50Ms: round1(percentile(latencies, 0.5)), p95Ms: round1(percentile(latencies, 0.95)), p99Ms: round1(percentile(latencies, 0.99)) },
-      overall: recallFigures(answered),
-      byCategory,
+      rankings,
+      p95Ratio: Math.round((rankings.hybrid.search.p95Ms / rankings.lexical.search.p95Ms) * 100) / 100,
     };
     if (options.json) console.log(JSON.stringify(report, null, 2));
     else printReport(report);
   } finally {
     await cairn.close();
   }
+}
+
+function rankingReport(answered: Answered[], latencies: number[]): RankingReport {
+  latencies.sort((a, b) => a - b);
+  const byCategory: Record<string, RecallFigures> = {};
+  for (const category of [1, 2, 3, 4]) byCategory[CATEGORY_NAMES[category]!] = recallFigures(answered.filter((a) => a.category === category));
+  return {
+    search: { p50Ms: round1(percentile(latencies, 0.5)), p95Ms: round1(percentile(latencies, 0.95)), p99Ms: round1(percentile(latencies, 0.99)) },
+    overall: recallFigures(answered),
+    byCategory,
+  };
 }
 
 /** A fresh user (and organization) per conversation, with an API key. */
@@ -144,6 +169,7 @@ async function capture(cairn: TestCairn, key: string, conversation: LocomoConver
     const turns = conversation.turns.slice(i, i + CAPTURE_BATCH).map((t) => ({
       id: `${prefix}${t.diaId}`,
       role: t.role,
+      speaker: t.speaker,
       text: t.text,
       client: 'locomo',
       sessionId: `${conversation.sampleId}-s${t.session}`,
@@ -163,7 +189,13 @@ async function capture(cairn: TestCairn, key: string, conversation: LocomoConver
 
 function printReport(r: Report): void {
   console.log(`\nLoCoMo recall — ${r.backend}, ${r.conversations} conversations, ${r.turns} turns, ${r.questions} questions (categories 1–4), search limit ${r.limit}`);
-  console.log(`load: ${r.load.stored} turns in ${r.load.seconds}s through capture (${r.load.turnsPerSecond} turns/s); search p50 ${r.search.p50Ms} ms, p95 ${r.search.p95Ms} ms`);
+  console.log(`load: ${r.load.stored} turns in ${r.load.seconds}s through capture (${r.load.turnsPerSecond} turns/s)`);
+  for (const ranking of RANKINGS) printRanking(ranking, r.rankings[ranking]);
+  console.log(`\nhybrid search p95 / lexical search p95 (same run): ${r.p95Ratio}×`);
+}
+
+function printRanking(name: Ranking, r: RankingReport): void {
+  console.log(`\n${name} ranking — search p50 ${r.search.p50Ms} ms, p95 ${r.search.p95Ms} ms, p99 ${r.search.p99Ms} ms`);
   const header = ['', 'questions', ...CUTOFFS.map((k) => `R@${k}`), ...CUTOFFS.map((k) => `hit@${k}`)];
   const rows = [['all', r.overall] as const, ...Object.entries(r.byCategory)].map(([name, f]) => [
     name,

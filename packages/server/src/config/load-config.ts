@@ -64,6 +64,7 @@ const envSchema = z.object({
     ),
   CAIRN_INSTALLER_PUBLISHED: bool(false),
   CAIRN_CAPTURE_TURNS_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  CAIRN_SEARCH_SEMANTIC: bool(true),
   // Unset or empty: no proxy is trusted and X-Forwarded-For is ignored.
   CAIRN_TRUSTED_PROXIES: list.superRefine((entries, ctx) => {
     try {
@@ -104,6 +105,8 @@ export interface CairnConfig {
   oauthCimdAllowLoopbackForTests: boolean;
   /** Per API key; bursts of twice this are allowed. */
   captureTurnsPerMinute: number;
+  /** Search fuses word vectors and conversation context with the lexical ranking (CAIRN_SEARCH_SEMANTIC, default on). */
+  semanticSearch: boolean;
   /** cairn-mcp-installer is on the npm registry the users' machines reach; otherwise the portal shows only this server's own copy. */
   installerPublished: boolean;
   /** Proxies (addresses, CIDR ranges or proxy-addr names) whose X-Forwarded-For is believed; empty: the socket address is the client's. */
@@ -162,6 +165,7 @@ export function loadConfig(env: Record<string, string | undefined>): CairnConfig
     oauthClientSchemes: e.CAIRN_OAUTH_CLIENT_SCHEMES,
     oauthCimdAllowLoopbackForTests: e.CAIRN_OAUTH_CIMD_ALLOW_LOOPBACK_FOR_TESTS,
     captureTurnsPerMinute: e.CAIRN_CAPTURE_TURNS_PER_MINUTE,
+    semanticSearch: e.CAIRN_SEARCH_SEMANTIC,
     installerPublished: e.CAIRN_INSTALLER_PUBLISHED,
     trustedProxies: e.CAIRN_TRUSTED_PROXIES,
     rateLimits: {

@@ -64,7 +64,7 @@ export async function saveEntry(deps: DomainDeps, access: Access, raw: z.input<t
   const exact = await deps.store.findEntryByContentHash(datapack.id, hash);
   if (exact) return { status: 'duplicate', entry: exact, similarity: 1, redacted };
   const text = `${input.title}\n${input.content}`;
-  const candidates = await deps.store.searchEntries({ datapackIds: [datapack.id], text, limit: 5 });
+  const candidates = await deps.store.searchEntries({ datapackIds: [datapack.id], text, limit: 5, ranking: 'lexical' });
   for (const { entry } of candidates) {
     const score = similarity(text, `${entry.title}\n${entry.content}`);
     if (score >= NEAR_DUPLICATE_THRESHOLD) return { status: 'duplicate', entry, similarity: round(score), redacted };

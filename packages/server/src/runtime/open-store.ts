@@ -4,9 +4,10 @@ import { openPostgresPool, PostgresStore } from '../store/postgres/postgres-stor
 import { openSqliteDatabase, SqliteStore } from '../store/sqlite/sqlite-store.js';
 
 /** The store the settings ask for: PostgreSQL when DATABASE_URL is set, else the SQLite file in the data folder. */
-export function openStore(config: Pick<CairnConfig, 'databaseUrl' | 'dataDir'>): SqliteStore | PostgresStore {
-  if (config.databaseUrl) return new PostgresStore(openPostgresPool(config.databaseUrl));
-  return new SqliteStore(openSqliteDatabase(join(config.dataDir, 'cairn.db')));
+export function openStore(config: Pick<CairnConfig, 'databaseUrl' | 'dataDir'> & Partial<Pick<CairnConfig, 'semanticSearch'>>): SqliteStore | PostgresStore {
+  const store = config.databaseUrl ? new PostgresStore(openPostgresPool(config.databaseUrl)) : new SqliteStore(openSqliteDatabase(join(config.dataDir, 'cairn.db')));
+  store.semanticSearch = config.semanticSearch ?? true;
+  return store;
 }
 
 /** Where the store lives, for the start-up banner (no password). */

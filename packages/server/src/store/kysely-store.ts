@@ -1,11 +1,30 @@
 import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely';
 import { CairnError } from '../errors/cairn-error.js';
 import { DatabaseHealth } from './database-health.js';
+import { fuseRanking, type TurnPlace } from './hybrid-ranking.js';
 import type { Database } from './schema.js';
-import { cachedEntryWords, entryWords, rankCandidates } from './search-ranking.js';
+import { cachedEntryWords, entryVector, entryWords, type RankedItem, rememberTurnPlace, speakerWords, turnPlaceCache } from './search-cache.js';
+import { CAPTURED_KIND, type EntryWords, rankCandidates, words } from './search-ranking.js';
 import { searchTerms } from './search-terms.js';
 import type { Store } from './store.js';
-import type { ApiKeyRecord, Datapack, DatapackSummary, Entry, EntryVersion, Invite, KeyUsage, Memberships, OrgMember, OwnerRef, SearchHit, SearchQuery, TeamWithMembers, UserRecord } from './types.js';
+import type {
+  ApiKeyRecord,
+  Datapack,
+  DatapackSummary,
+  Entry,
+  EntryVersion,
+  Invite,
+  KeyUsage,
+  Memberships,
+  OrgMember,
+  OwnerRef,
+  SearchHit,
+  SearchQuery,
+  TeamWithMembers,
+  TurnFields,
+  UserRecord,
+} from './types.js';
+import { cosine, textVector } from './word-vectors.js';
 
 type EntryRow = Selectable<Database['entry']>;
 
@@ -14,6 +33,8 @@ export type CandidateRow = Pick<EntryRow, 'id' | 'kind' | 'version' | 'updated_a
 
 /** At most this many matches of one search are ranked (the most recent, if more match). */
 const MAX_CANDIDATES = 1000;
+/** The semantic signal and conversation context cover this many of the caller's newest entries. */
+const SEMANTIC_POOL = 5000;
 
 /** Columns of `entry` in the order the mappers expect; never `*`, the SQLite table has an extra rowid column. */
 export const ENTRY_COLUMNS = [
@@ -38,6 +59,9 @@ export const ENTRY_COLUMNS = [
 export abstract class KyselyStore implements Store {
   abstract readonly dialect: 'sqlite' | 'postgres';
 
+  /** Hybrid ranking (word vectors, conversation context) on top of the lexical one; CAIRN_SEARCH_SEMANTIC=false turns it off. */
+  semanticSearch = true;
+
   constructor(
     readonly db: Kysely<Database>,
     /** Outage bookkeeping: logs once when the database becomes unreachable and once when it is back. */
@@ -54,28 +78,33 @@ export abstract class KyselyStore implements Store {
   protected abstract isUniqueViolation(error: unknown): boolean;
 
   async searchEntries(query: SearchQuery): Promise<SearchHit[]> {
+    if (query.datapackIds.length === 0) return [];
     const terms = searchTerms(query.text);
-    if (terms.length === 0 || query.datapackIds.length === 0) return [];
-    const [candidates, docCount] = await Promise.all([this.searchCandidates(query.datapackIds, terms, query.kinds, MAX_CANDIDATES), this.countLiveEntries(query.datapackIds, query.kinds)]);
-    if (candidates.length === 0) return [];
-    // Candidates come back as ids and versions; only text not split before is fetched.
-    const known = new Map(candidates.map((c) => [c.id, cachedEntryWords(c.id, Number(c.version))]));
-    const missing = candidates.filter((c) => !known.get(c.id)).map((c) => c.id);
-    for (let i = 0; i < missing.length; i += 500) {
-      const rows = await this.db
-        .selectFrom('entry')
-        .select(['id', 'version', 'title', 'content', 'tags'])
-        .where('id', 'in', missing.slice(i, i + 500))
-        .execute();
-      for (const r of rows) known.set(r.id, entryWords({ id: r.id, version: Number(r.version), title: r.title, content: r.content, tags: parseTags(r.tags) }));
-    }
-    const items = candidates.flatMap((c) => {
+    const hybrid = this.semanticSearch && query.ranking !== 'lexical';
+    const queryVector = hybrid ? textVector(words(query.text)) : undefined;
+    if (terms.length === 0 && !queryVector) return [];
+    const [candidates, docCount, pool] = await Promise.all([
+      terms.length ? this.searchCandidates(query.datapackIds, terms, query.kinds, MAX_CANDIDATES) : [],
+      this.countLiveEntries(query.datapackIds, query.kinds),
+      hybrid ? this.newestEntries(query.datapackIds, query.kinds, SEMANTIC_POOL) : [],
+    ]);
+    const rows = new Map([...pool, ...candidates].map((c) => [c.id, c]));
+    if (rows.size === 0) return [];
+    const known = await this.wordsOf([...rows.values()]);
+    const items = [...rows.values()].flatMap((c) => {
       const words = known.get(c.id);
-      return words ? [{ id: c.id, kind: c.kind, updatedAt: iso(c.updated_at), words }] : [];
+      return words ? [{ id: c.id, kind: c.kind, version: Number(c.version), updatedAt: iso(c.updated_at), words }] : [];
     });
-    const ranked = rankCandidates(items, terms, docCount, query.limit);
+    const matched = new Set(candidates.map((c) => c.id));
+    const lexical = rankCandidates(
+      items.filter((i) => matched.has(i.id)),
+      terms,
+      docCount,
+      hybrid ? items.length : query.limit,
+    );
+    const ranked = hybrid ? await this.hybridRanking(items, lexical, queryVector, query) : lexical;
     if (ranked.length === 0) return [];
-    const rows = await this.db
+    const entries = await this.db
       .selectFrom('entry')
       .select(ENTRY_COLUMNS)
       .where(
@@ -84,11 +113,75 @@ export abstract class KyselyStore implements Store {
         ranked.map((r) => r.id),
       )
       .execute();
-    const byId = new Map(rows.map((r) => [r.id, toEntry(r)]));
+    const byId = new Map(entries.map((r) => [r.id, toEntry(r)]));
     return ranked.flatMap((r) => {
       const entry = byId.get(r.id);
       return entry ? [{ entry, score: r.score }] : [];
     });
+  }
+
+  /** Fuses the lexical scores with the semantic signal and, for captured turns, their conversation. */
+  private async hybridRanking(items: RankedItem[], lexical: { id: string; score: number }[], queryVector: Float32Array | undefined, query: SearchQuery) {
+    const lexicalScore = new Map(lexical.map((r) => [r.id, r.score]));
+    const places = await this.turnPlaces(items.filter((i) => i.kind === CAPTURED_KIND).map((i) => i.id));
+    return fuseRanking(
+      items.map((i) => {
+        const vector = queryVector && entryVector(i);
+        return { id: i.id, updatedAt: i.updatedAt, lexical: lexicalScore.get(i.id) ?? 0, semantic: vector ? cosine(queryVector, vector) : undefined, turn: places.get(i.id) };
+      }),
+      new Set(words(query.text)),
+      query.limit,
+    );
+  }
+
+  /** The words of these entries' current versions: from the cache, the rest fetched 500 at a time. */
+  private async wordsOf(rows: CandidateRow[]): Promise<Map<string, EntryWords>> {
+    const known = new Map<string, EntryWords>();
+    const missing: string[] = [];
+    for (const r of rows) {
+      const cached = cachedEntryWords(r.id, Number(r.version));
+      if (cached) known.set(r.id, cached);
+      else missing.push(r.id);
+    }
+    for (let i = 0; i < missing.length; i += 500) {
+      const texts = await this.db
+        .selectFrom('entry')
+        .select(['id', 'version', 'title', 'content', 'tags'])
+        .where('id', 'in', missing.slice(i, i + 500))
+        .execute();
+      for (const r of texts) known.set(r.id, entryWords({ id: r.id, version: Number(r.version), title: r.title, content: r.content, tags: parseTags(r.tags) }));
+    }
+    return known;
+  }
+
+  /** The newest live entries of these datapacks (and kinds): what the semantic signal and conversation context cover. */
+  private async newestEntries(datapackIds: string[], kinds: string[] | undefined, max: number): Promise<CandidateRow[]> {
+    let q = this.db.selectFrom('entry').select(['id', 'kind', 'version', 'updated_at']).where('datapack_id', 'in', datapackIds).where('deleted_at', 'is', null);
+    if (kinds?.length) q = q.where('kind', 'in', kinds);
+    return q.orderBy('updated_at', 'desc').orderBy('id').limit(max).execute();
+  }
+
+  /** Session, time and speaker of these captured turns (cached: they never change). */
+  private async turnPlaces(entryIds: string[]): Promise<Map<string, TurnPlace>> {
+    const missing = entryIds.filter((id) => !turnPlaceCache.has(id));
+    for (let i = 0; i < missing.length; i += 500) {
+      const rows = await this.db
+        .selectFrom('capture_turn')
+        .select(['entry_id', 'session_id', 'speaker', 'created_at'])
+        .where('entry_id', 'in', missing.slice(i, i + 500))
+        .execute();
+      const found = new Map(rows.map((r) => [r.entry_id, r]));
+      for (const id of missing.slice(i, i + 500)) {
+        const r = found.get(id);
+        rememberTurnPlace(id, r?.session_id ? { session: r.session_id, at: iso(r.created_at), speaker: r.speaker ? speakerWords(r.speaker) : undefined } : null);
+      }
+    }
+    const places = new Map<string, TurnPlace>();
+    for (const id of entryIds) {
+      const place = turnPlaceCache.get(id);
+      if (place) places.set(id, place);
+    }
+    return places;
   }
 
   /** How many live entries these datapacks hold (of these kinds): the N of the ranking's statistics. */
@@ -288,21 +381,27 @@ export abstract class KyselyStore implements Store {
     });
   }
 
-  async insertCapturedTurn(entry: Entry, userId: string, turnId: string): Promise<boolean> {
+  async insertCapturedTurn(entry: Entry, userId: string, turnId: string, turn: TurnFields): Promise<{ stored: boolean; entryId: string }> {
+    const earlier = () => this.db.selectFrom('capture_turn').select('entry_id').where('user_id', '=', userId).where('turn_id', '=', turnId).executeTakeFirst();
     return this.db
       .transaction()
       .execute(async (tx) => {
         const seen = await tx.selectFrom('capture_turn').select('entry_id').where('user_id', '=', userId).where('turn_id', '=', turnId).executeTakeFirst();
-        if (seen) return false;
+        if (seen) return { stored: false, entryId: seen.entry_id };
         await tx.insertInto('entry').values(toEntryRow(entry)).execute();
         await tx.insertInto('entry_version').values(toVersionRow(entry, 'create')).execute();
         // A concurrent sender of the same turn loses here on the primary key, and its whole transaction rolls back.
-        await tx.insertInto('capture_turn').values({ user_id: userId, turn_id: turnId, entry_id: entry.id, created_at: entry.createdAt }).execute();
-        return true;
+        await tx
+          .insertInto('capture_turn')
+          .values({ user_id: userId, turn_id: turnId, entry_id: entry.id, created_at: entry.createdAt, session_id: turn.sessionId ?? null, speaker: turn.speaker ?? null, role: turn.role })
+          .execute();
+        return { stored: true, entryId: entry.id };
       })
-      .catch((error: unknown) => {
-        if (this.isUniqueViolation(error) || (error as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return false;
-        throw error;
+      .catch(async (error: unknown) => {
+        if (!this.isUniqueViolation(error) && (error as { code?: string }).code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') throw error;
+        const winner = await earlier();
+        if (!winner) throw error;
+        return { stored: false, entryId: winner.entry_id };
       });
   }
 

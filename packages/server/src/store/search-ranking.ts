@@ -13,7 +13,7 @@ const WEIGHTS = { title: 8, tags: 4, content: 1 } as const;
  * The kind capture stores turns as: their titles are a snippet of the text's first words, so they
  * weigh like text, not 8× (short greetings floated up); measured on dev, 0 loses R@25, 1 loses nothing.
  */
-const CAPTURED_KIND = 'conversation';
+export const CAPTURED_KIND = 'conversation';
 /** The idf floor (FTS5's own), so an entry that matches only very common terms still ranks above nothing. */
 const MIN_IDF = 1e-6;
 const K1 = 1.2;
@@ -81,34 +81,11 @@ export interface RankItem {
   words: EntryWords;
 }
 
-/**
- * Entries' words by id and version: a user's searches keep meeting the same entries, so splitting
- * them (most of ranking's cost) and fetching their text happen once per version, not per search.
- */
-const wordCache = new Map<string, EntryWords>();
-const WORD_CACHE_ENTRIES = 10_000;
-
-/** The cached words of this version of an entry, if any. */
-export function cachedEntryWords(id: string, version: number): EntryWords | undefined {
-  return wordCache.get(`${id}:${version}`);
-}
-
-/** Splits an entry into words and caches them under its id and version. */
-export function entryWords(entry: Pick<Entry, 'id' | 'version' | 'title' | 'content' | 'tags'>): EntryWords {
-  const key = `${entry.id}:${entry.version}`;
-  const cached = wordCache.get(key);
-  if (cached) return cached;
-  const split = { title: words(entry.title), tags: words(entry.tags.join(' ')), content: words(entry.content) };
-  if (wordCache.size >= WORD_CACHE_ENTRIES) wordCache.delete(wordCache.keys().next().value!);
-  wordCache.set(key, split);
-  return split;
-}
-
 /** rankCandidates over whole entries. */
 export function rankEntries(entries: Entry[], terms: string[], docCount: number, limit: number): SearchHit[] {
   const byId = new Map(entries.map((e) => [e.id, e]));
   return rankCandidates(
-    entries.map((e) => ({ id: e.id, kind: e.kind, updatedAt: e.updatedAt, words: entryWords(e) })),
+    entries.map((e) => ({ id: e.id, kind: e.kind, updatedAt: e.updatedAt, words: { title: words(e.title), tags: words(e.tags.join(' ')), content: words(e.content) } })),
     terms,
     docCount,
     limit,

@@ -126,14 +126,19 @@ export function runStoreAccountsConformance(backend: string, start: () => Promis
         deletedAt: null,
       });
       const sent = Array.from({ length: 5 }, () => turn('the same prompt'));
-      const results = await Promise.all(sent.map((e) => store.insertCapturedTurn(e, tenant.member.id, 'turn-1')));
+      const outcomes = await Promise.all(sent.map((e) => store.insertCapturedTurn(e, tenant.member.id, 'turn-1', { role: 'user', sessionId: 's1' })));
+      const results = outcomes.map((o) => o.stored);
       assert.equal(results.filter(Boolean).length, 1, `exactly one stored: ${results}`);
       const stored = await store.listEntries(pack.id, { limit: 10, offset: 0 });
       assert.equal(stored.length, 1);
       assert.equal(sent[results.indexOf(true)]!.id, stored[0]!.id, 'the winner is the stored entry');
+      assert.ok(
+        outcomes.every((o) => o.entryId === stored[0]!.id),
+        'every sender learns the stored entry',
+      );
       assert.equal((await store.listEntryVersions(stored[0]!.id)).length, 1, 'one history row, none left by the losers');
-      assert.equal(await store.insertCapturedTurn(turn('another user'), tenant.owner.id, 'turn-1'), true, 'turn ids are per user');
-      assert.equal(await store.insertCapturedTurn(turn('next'), tenant.member.id, 'turn-2'), true);
+      assert.equal(await (await store.insertCapturedTurn(turn('another user'), tenant.owner.id, 'turn-1', { role: 'user' })).stored, true, 'turn ids are per user');
+      assert.equal((await store.insertCapturedTurn(turn('next'), tenant.member.id, 'turn-2', { role: 'assistant', sessionId: 's1', speaker: 'Ada' })).stored, true);
     });
 
     test('the start-up lock runs start-up work one caller at a time', async () => {

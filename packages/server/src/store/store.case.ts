@@ -209,6 +209,50 @@ export function runStoreConformance(backend: string, start: () => Promise<TestCa
       assert.deepEqual(await store.getEntry(title.id), title);
     });
 
+    test('search finds an entry by meaning when no word matches; the lexical ranking and the switch do not', async () => {
+      const d = await datapack();
+      const car = entry(d.id, { title: 'Parking', content: 'Park the car in the garage, never on the street.' });
+      const tests = entry(d.id, { title: 'Testing', content: 'Write unit tests first.' });
+      const lunch = entry(d.id, { title: 'Lunch', content: 'Lunch is served at noon.' });
+      for (const e of [car, tests, lunch]) await store.insertEntry(e);
+      const hybrid = await store.searchEntries({ datapackIds: [d.id], text: 'automobile', limit: 5 });
+      assert.equal(hybrid[0]?.entry.id, car.id, `${hybrid.map((h) => h.entry.title)}`);
+      assert.ok(hybrid[0]!.score > 0.01, `a meaningful score, not one rounded to 0: ${hybrid[0]!.score}`);
+      assert.ok(!hybrid.some((h) => h.entry.id === tests.id), 'an unrelated entry is not returned');
+      assert.deepEqual(await store.searchEntries({ datapackIds: [d.id], text: 'automobile', limit: 5, ranking: 'lexical' }), []);
+      store.semanticSearch = false;
+      try {
+        assert.deepEqual(await store.searchEntries({ datapackIds: [d.id], text: 'automobile', limit: 5 }), []);
+      } finally {
+        store.semanticSearch = true;
+      }
+      assert.deepEqual(await store.searchEntries({ datapackIds: [d.id], text: 'xyzzyq', limit: 5 }), [], 'nothing for words nobody knows');
+    });
+
+    test('captured turns: an answer is found through the question before it, and a named speaker’s turns come first', async () => {
+      const d = await datapack();
+      const said: [string, string, string][] = [
+        ['s1', 'Melanie', 'Melanie: What have you been researching lately?'],
+        ['s1', 'Caroline', 'Caroline: Adoption agencies, it has been a dream of mine.'],
+        ['s1', 'Melanie', 'Melanie: Lovely. I went swimming with the kids.'],
+        ['s2', 'Caroline', 'Caroline: I painted a sunrise this weekend.'],
+        ['s2', 'Melanie', 'Melanie: I painted a sunrise too, last year.'],
+      ];
+      const ids: string[] = [];
+      for (const [i, [session, speaker, text]] of said.entries()) {
+        const turn = entry(d.id, { kind: 'conversation', title: text.slice(0, 20), content: text, createdAt: `2026-02-0${1 + Number(session.slice(1))}T10:00:0${i}.000Z` });
+        ids.push(turn.id);
+        assert.deepEqual(await store.insertCapturedTurn(turn, tenant.member.id, `turn-${turn.id}`, { role: 'user', sessionId: session, speaker }), { stored: true, entryId: turn.id });
+      }
+      const top = (text: string) => store.searchEntries({ datapackIds: [d.id], text, limit: 3 }).then((hits) => hits.map((h) => h.entry.id));
+      assert.deepEqual((await top('What has Caroline been researching?')).slice(0, 2).sort(), [ids[0], ids[1]].sort(), 'the question and its answer');
+      assert.ok(!(await store.searchEntries({ datapackIds: [d.id], text: 'researching', limit: 5, ranking: 'lexical' })).some((h) => h.entry.id === ids[1]), 'words alone miss the answer');
+      assert.equal((await top('When did Caroline paint a sunrise?'))[0], ids[3]);
+      assert.equal((await top('When did Melanie paint a sunrise?'))[0], ids[4]);
+      const [row] = await store.db.selectFrom('capture_turn').select(['session_id', 'speaker', 'role']).where('entry_id', '=', ids[1]!).execute();
+      assert.deepEqual(row, { session_id: 's1', speaker: 'Caroline', role: 'user' });
+    });
+
     test("one user's search is the same whether or not the database holds other users' entries", async () => {
       // The same entries of user A go into this database and into a second one that also holds a
       // crowd of other tenants' entries sharing A's words: A's results, order and scores must not move.

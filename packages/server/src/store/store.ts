@@ -1,4 +1,20 @@
-import type { ApiKeyRecord, Datapack, DatapackSummary, Entry, EntryVersion, Invite, KeyUsage, Memberships, OrgMember, OwnerRef, SearchHit, SearchQuery, TeamWithMembers, UserRecord } from './types.js';
+import type {
+  ApiKeyRecord,
+  Datapack,
+  DatapackSummary,
+  Entry,
+  EntryVersion,
+  Invite,
+  KeyUsage,
+  Memberships,
+  OrgMember,
+  OwnerRef,
+  SearchHit,
+  SearchQuery,
+  TeamWithMembers,
+  TurnFields,
+  UserRecord,
+} from './types.js';
 
 /**
  * The one storage contract. `sqlite/` and `postgres/` implement it and both run `store.case.ts`.
@@ -48,10 +64,10 @@ export interface Store {
    */
   replaceEntry(next: Entry, expectedVersion: number, change: 'update' | 'delete'): Promise<boolean>;
   /**
-   * Stores a captured turn as an entry unless this user already sent a turn with that id;
-   * returns false for such a duplicate (and writes nothing).
+   * Stores a captured turn as an entry unless this user already sent a turn with that id; for such
+   * a duplicate it writes nothing and names the entry the first one became.
    */
-  insertCapturedTurn(entry: Entry, userId: string, turnId: string): Promise<boolean>;
+  insertCapturedTurn(entry: Entry, userId: string, turnId: string, turn: TurnFields): Promise<{ stored: boolean; entryId: string }>;
   getEntry(id: string): Promise<Entry | undefined>;
   listEntries(datapackId: string, page: { limit: number; offset: number }): Promise<Entry[]>;
   listEntryVersions(entryId: string): Promise<EntryVersion[]>;

@@ -99,12 +99,22 @@ export interface OwnerRef {
 }
 
 /** What a search is narrowed to. */
+/** What capture knows of a turn besides its text: where it sits in its conversation. */
+export interface TurnFields {
+  role: 'user' | 'assistant';
+  sessionId?: string;
+  /** Who spoke, when the client knows a name (imported conversations); otherwise the role says it. */
+  speaker?: string;
+}
+
 export interface SearchQuery {
   datapackIds: string[];
   /** Free text; matched as any-of its terms, ranked by relevance. */
   text: string;
   kinds?: string[];
   limit: number;
+  /** `lexical`: words only, as the near-duplicate check wants; otherwise the store's configured ranking. */
+  ranking?: 'lexical';
 }
 
 /** Usage seen for a key since the last flush. */

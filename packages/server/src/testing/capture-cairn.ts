@@ -1,4 +1,4 @@
-import type { Entry } from '../store/types.js';
+import type { Entry, TurnFields } from '../store/types.js';
 import { createTenant } from './tenants.js';
 import { startTestCairn, type TestCairn } from './test-cairn.js';
 
@@ -30,9 +30,9 @@ export async function startCaptureCairn(): Promise<CaptureCairn> {
   const server = await startTestCairn({
     wrapStore: (store) => {
       const insert = store.insertCapturedTurn.bind(store);
-      store.insertCapturedTurn = (entry: Entry, userId: string, turnId: string) => {
+      store.insertCapturedTurn = (entry: Entry, userId: string, turnId: string, turn: TurnFields) => {
         arrivals.set(turnId, (arrivals.get(turnId) ?? 0) + 1);
-        return insert(entry, userId, turnId);
+        return insert(entry, userId, turnId, turn);
       };
       return store;
     },

@@ -42,9 +42,14 @@ const turn = (id: string, role: 'user' | 'assistant', text: string) => ({ id, ro
 describe('POST /api/v1/capture', () => {
   test('turns land in the Conversations datapack, searchable through MCP, and a resend is a duplicate', async () => {
     const turns = [turn('t-1', 'user', 'How do we rotate the billing database credentials?'), turn('t-2', 'assistant', 'Rotate them through the vault runbook, then restart the billing workers.')];
-    const first = await capture(tenant.member.key, { turns });
-    assert.deepEqual(await first.json(), { stored: 2, duplicates: 0, redacted: [] });
-    assert.deepEqual(await (await capture(tenant.member.key, { turns })).json(), { stored: 0, duplicates: 2, redacted: [] });
+    const first = await (await capture(tenant.member.key, { turns })).json();
+    assert.deepEqual({ ...first, entries: undefined }, { stored: 2, duplicates: 0, redacted: [], entries: undefined });
+    const resent = await (await capture(tenant.member.key, { turns })).json();
+    assert.deepEqual({ ...resent, entries: undefined }, { stored: 0, duplicates: 2, redacted: [], entries: undefined });
+    assert.deepEqual(
+      resent.entries,
+      first.entries.map((e: object) => ({ ...e, duplicate: true })),
+    );
     const client = await connectMcpClient(server.mcpUrl, tenant.member.key);
     const { results } = await callTool(client, 'search', { query: 'rotate billing credentials vault' });
     const packs = await callTool(client, 'list_datapacks');
@@ -54,6 +59,69 @@ describe('POST /api/v1/capture', () => {
     assert.ok(results[0].entry.tags.includes('session:sess-1') && results[0].entry.tags.includes('project:billing'));
     assert.equal(packs.datapacks.find((d: { name: string }) => d.name === 'Conversations').entryCount, 2);
     assert.equal(results.filter((r: { entry: { kind: string } }) => r.entry.kind === 'conversation').length, results.length);
+  });
+
+  test('each turn comes back with its entry id; a speaker is kept; a named datapack receives the turns', async () => {
+    const client = await connectMcpClient(server.mcpUrl, tenant.member.key);
+    try {
+      const { datapack } = await callTool(client, 'create_datapack', { name: 'Imported chats', scope: 'personal' });
+      const turns = [
+        { ...turn('sp-1', 'user', 'Ada: What have you been researching lately?'), speaker: 'Ada', sessionId: 'chat-7' },
+        { ...turn('sp-2', 'assistant', 'Grace: Compilers, mostly.'), speaker: 'Grace', sessionId: 'chat-7' },
+      ];
+      const answer = await (await capture(tenant.member.key, { turns, datapack: 'Imported chats' })).json();
+      assert.equal(answer.stored, 2);
+      assert.deepEqual(
+        answer.entries.map((e: { id: string; duplicate: boolean }) => [e.id, e.duplicate]),
+        [
+          ['sp-1', false],
+          ['sp-2', false],
+        ],
+      );
+      const again = await (await capture(tenant.member.key, { turns, datapack: 'Imported chats' })).json();
+      assert.deepEqual(
+        again.entries,
+        answer.entries.map((e: object) => ({ ...e, duplicate: true })),
+        'a resend names the entries stored the first time',
+      );
+      const stored = await callTool(client, 'get_entry', { id: answer.entries[1].entryId });
+      assert.equal(stored.entry.datapackId, datapack.id);
+      assert.equal(stored.entry.content, 'Grace: Compilers, mostly.');
+      const rows = await server.cairn.store.db.selectFrom('capture_turn').select(['session_id', 'speaker', 'role']).where('entry_id', '=', answer.entries[1].entryId).execute();
+      assert.deepEqual(rows, [{ session_id: 'chat-7', speaker: 'Grace', role: 'assistant' }]);
+      // The answer is found through the question before it, which names the topic.
+      const { results } = await callTool(client, 'search', { query: 'What has Grace been researching?', datapack: datapack.id, limit: 2 });
+      assert.ok(results.some((r: { entry: { id: string } }) => r.entry.id === answer.entries[1].entryId));
+    } finally {
+      await client.close();
+    }
+  });
+
+  test('a datapack the caller cannot write, or a bad speaker, is refused and nothing is stored', async () => {
+    const count = async () =>
+      Number(
+        (
+          await server.cairn.store.db
+            .selectFrom('entry')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const before = await count();
+    // The organization datapack is readable by a member but writable by admins only.
+    const orgPack = await capture(tenant.member.key, { turns: [turn('dp-1', 'user', 'hello')], datapack: tenant.orgName });
+    assert.equal(orgPack.status, 403, await orgPack.clone().text());
+    const unknown = await capture(tenant.member.key, { turns: [turn('dp-2', 'user', 'hello')], datapack: 'No such pack' });
+    assert.equal(unknown.status, 404);
+    assert.match((await unknown.json()).error.message, /No datapack named "No such pack"\. Yours are: /);
+    const outsiders = await capture(tenant.outsider.key, { turns: [turn('dp-3', 'user', 'hello')], datapack: 'Imported chats' });
+    assert.equal(outsiders.status, 404, 'another user’s datapack does not exist for them');
+    for (const speaker of ['Ada\u0000', 'Ada\nGrace', '', 'x'.repeat(101)]) {
+      const res = await capture(tenant.member.key, { turns: [{ ...turn('dp-4', 'user', 'hello'), speaker }] });
+      assert.equal(res.status, 400, JSON.stringify(speaker));
+      assert.match((await res.json()).error.message, /speaker/);
+    }
+    assert.equal(await count(), before);
   });
 
   test('secrets are redacted on the server too: none of the planted ones is stored', async () => {

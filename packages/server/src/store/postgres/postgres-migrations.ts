@@ -109,4 +109,21 @@ export const postgresMigrations: Record<string, Migration> = {
       await sql`ALTER TABLE api_key ADD COLUMN expires_at timestamptz`.execute(db);
     },
   },
+  '0006_conversation_turns': {
+    async up(db: Kysely<unknown>) {
+      // Where a captured turn sits in its conversation, for search to rank it with its neighbours.
+      // Turns captured before keep their session from the `session:` tag capture gave them.
+      for (const statement of [
+        sql`ALTER TABLE capture_turn ADD COLUMN session_id text`,
+        sql`ALTER TABLE capture_turn ADD COLUMN speaker text`,
+        sql`ALTER TABLE capture_turn ADD COLUMN role text`,
+        sql`CREATE INDEX capture_turn_entry ON capture_turn (entry_id)`,
+        sql`UPDATE capture_turn SET
+          session_id = (SELECT substr(t, 9) FROM entry e, jsonb_array_elements_text(e.tags::jsonb) t WHERE e.id = capture_turn.entry_id AND t LIKE 'session:%' LIMIT 1),
+          role = (SELECT CASE WHEN e.title LIKE 'Prompt%' THEN 'user' ELSE 'assistant' END FROM entry e WHERE e.id = capture_turn.entry_id)`,
+      ]) {
+        await statement.execute(db);
+      }
+    },
+  },
 };

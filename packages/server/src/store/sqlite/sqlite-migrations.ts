@@ -152,4 +152,21 @@ export const sqliteMigrations: Record<string, Migration> = {
       }
     },
   },
+  '0007_conversation_turns': {
+    async up(db: Kysely<unknown>) {
+      // Where a captured turn sits in its conversation, for search to rank it with its neighbours.
+      // Turns captured before keep their session from the `session:` tag capture gave them.
+      for (const statement of [
+        sql`ALTER TABLE capture_turn ADD COLUMN session_id TEXT`,
+        sql`ALTER TABLE capture_turn ADD COLUMN speaker TEXT`,
+        sql`ALTER TABLE capture_turn ADD COLUMN role TEXT`,
+        sql`CREATE INDEX capture_turn_entry ON capture_turn (entry_id)`,
+        sql`UPDATE capture_turn SET
+          session_id = (SELECT substr(t.value, 9) FROM entry e, json_each(e.tags) t WHERE e.id = capture_turn.entry_id AND t.value LIKE 'session:%' LIMIT 1),
+          role = (SELECT CASE WHEN e.title LIKE 'Prompt%' THEN 'user' ELSE 'assistant' END FROM entry e WHERE e.id = capture_turn.entry_id)`,
+      ]) {
+        await statement.execute(db);
+      }
+    },
+  },
 };

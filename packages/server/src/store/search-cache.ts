@@ -1,0 +1,77 @@
+import type { TurnPlace } from './hybrid-ranking.js';
+import { CAPTURED_KIND, type EntryWords, words } from './search-ranking.js';
+import type { Entry } from './types.js';
+import { textVector } from './word-vectors.js';
+
+/**
+ * What search derives from entries, kept between searches: a user's searches keep meeting the same
+ * entries, so splitting them into words, fetching their text, computing their vectors and finding
+ * their place in a conversation happen once per version, not per search. Bounded, oldest out first.
+ */
+
+/**
+ * Entries' words by id and version: a user's searches keep meeting the same entries, so splitting
+ * them (most of ranking's cost) and fetching their text happen once per version, not per search.
+ */
+const wordCache = new Map<string, EntryWords>();
+const WORD_CACHE_ENTRIES = 20_000;
+
+/** The cached words of this version of an entry, if any. */
+export function cachedEntryWords(id: string, version: number): EntryWords | undefined {
+  return wordCache.get(`${id}:${version}`);
+}
+
+/** Splits an entry into words and caches them under its id and version. */
+export function entryWords(entry: Pick<Entry, 'id' | 'version' | 'title' | 'content' | 'tags'>): EntryWords {
+  const key = `${entry.id}:${entry.version}`;
+  const cached = wordCache.get(key);
+  if (cached) return cached;
+  const split = { title: words(entry.title), tags: words(entry.tags.join(' ')), content: words(entry.content) };
+  remember(wordCache, key, split, WORD_CACHE_ENTRIES);
+  return split;
+}
+
+/** A candidate with its words, as ranking meets it. */
+export interface RankedItem {
+  id: string;
+  kind: string;
+  version: number;
+  updatedAt: string;
+  words: EntryWords;
+}
+
+const vectorCache = new Map<string, Float32Array | null>();
+const VECTOR_CACHE_ENTRIES = 20_000;
+
+/**
+ * The entry's vector, from its text: a captured turn's title is a snippet of its text and its tags
+ * are bookkeeping, so only its text counts; other entries count title, tags and text.
+ */
+export function entryVector(item: RankedItem): Float32Array | undefined {
+  const key = `${item.id}:${item.version}`;
+  let vector = vectorCache.get(key);
+  if (vector === undefined) {
+    const { title, tags, content } = item.words;
+    vector = textVector(item.kind === CAPTURED_KIND ? content : [...title, ...tags, ...content]) ?? null;
+    remember(vectorCache, key, vector, VECTOR_CACHE_ENTRIES);
+  }
+  return vector ?? undefined;
+}
+
+/** Captured turns' places by entry id; null for an entry that is not a turn of a known session. */
+export const turnPlaceCache = new Map<string, TurnPlace | null>();
+const TURN_CACHE_ENTRIES = 50_000;
+
+export function rememberTurnPlace(entryId: string, place: TurnPlace | null): void {
+  remember(turnPlaceCache, entryId, place, TURN_CACHE_ENTRIES);
+}
+
+/** The words of a speaker's name that can identify them in a query. */
+export function speakerWords(name: string): string[] {
+  return words(name).filter((w) => w.length > 1);
+}
+
+function remember<V>(cache: Map<string, V>, key: string, value: V, max: number): void {
+  if (cache.size >= max) cache.delete(cache.keys().next().value!);
+  cache.set(key, value);
+}
