@@ -331,9 +331,9 @@ describe('claude -p with the cairn plugin, against a real Cairn', { skip }, () =
     cairn = await startTestCairn({
       wrapStore: (store) => {
         const insert = store.insertCapturedTurn.bind(store);
-        store.insertCapturedTurn = (entry, userId, turnId) => {
+        store.insertCapturedTurn = (entry, userId, turnId, turn) => {
           received.push(turnId);
-          return insert(entry, userId, turnId);
+          return insert(entry, userId, turnId, turn);
         };
         return store;
       },

@@ -4,7 +4,23 @@ import { createSetupCode } from '../domain/setup-codes.js';
 import { addUserToTeam, createTeam } from '../domain/teams.js';
 import { CairnError } from '../errors/cairn-error.js';
 import type { Cairn } from '../runtime/open-cairn.js';
+import { describeStore } from '../runtime/open-store.js';
 import { readSecret } from './read-secret.js';
+
+/** `cairn status`: the database, how much it holds, and how far the embeddings provider has got. */
+export async function status(cairn: Cairn): Promise<void> {
+  const [users, progress] = await Promise.all([cairn.store.countUsers(), cairn.store.embeddingProgress(cairn.embedder?.model ?? '')]);
+  const lines = [`Database: ${describeStore(cairn.config)}`, `Users: ${users}`, `Entries: ${progress.entries}`];
+  const search = cairn.config.semanticSearch ? 'hybrid (lexical, offline word vectors, conversation context)' : 'lexical only (CAIRN_SEARCH_SEMANTIC=false)';
+  lines.push(`Search: ${search}`);
+  if (cairn.embedder) {
+    const share = progress.entries ? Math.floor((100 * progress.embedded) / progress.entries) : 100;
+    lines.push(`Embeddings: ${cairn.embedder.model} at ${cairn.config.embeddings!.url}: ${progress.embedded} of ${progress.entries} entries (${share}%)`);
+  } else {
+    lines.push('Embeddings: no provider (set CAIRN_EMBEDDINGS_URL and CAIRN_EMBEDDINGS_MODEL to add one)');
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
 
 /** Parsed command-line options of one command. */
 export type Options = Record<string, string | boolean | undefined>;

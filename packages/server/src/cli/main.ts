@@ -2,13 +2,14 @@ import { parseArgs } from 'node:util';
 import { type CairnConfig, ConfigError, loadConfig } from '../config/load-config.js';
 import { CairnError } from '../errors/cairn-error.js';
 import { openCairn } from '../runtime/open-cairn.js';
-import { keysCreate, keysList, keysRevoke, type Options, setupCodesCreate, teamsAddMember, teamsCreate, usersCreate, usersResetPassword } from './commands.js';
+import { keysCreate, keysList, keysRevoke, type Options, setupCodesCreate, status, teamsAddMember, teamsCreate, usersCreate, usersResetPassword } from './commands.js';
 import { explainStartupError } from './explain-error.js';
 import { runServe } from './serve-command.js';
 
 const USAGE = `Usage: cairn <command>
 
   serve                                         start Cairn (HOST, PORT, CAIRN_DATA_DIR or DATABASE_URL)
+  status                                        the database, users, entries, and the embeddings backfill
   users create --email E [--name N] [--org NAME [--join]] --password-stdin
                                                 --org NAME creates that organization (the user owns it);
                                                 --org NAME --join adds the user to the existing one
@@ -24,6 +25,7 @@ const USAGE = `Usage: cairn <command>
 `;
 
 const COMMANDS: Record<string, (cairn: Awaited<ReturnType<typeof openCairn>>, o: Options, args: string[]) => Promise<void>> = {
+  status: status,
   'users create': usersCreate,
   'users reset-password': usersResetPassword,
   'keys create': keysCreate,
@@ -61,12 +63,12 @@ async function main(argv: string[]): Promise<number> {
   }
   config = loadConfig(process.env);
   if (group === 'serve') return runServe(config);
-  const command = COMMANDS[`${group} ${verb}`];
+  const command = COMMANDS[verb === undefined ? group : `${group} ${verb}`];
   if (!command) {
     process.stderr.write(`Unknown command "${positionals.join(' ')}".\n\n${USAGE}`);
     return 2;
   }
-  const cairn = await openCairn({ ...config, logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel });
+  const cairn = await openCairn({ ...config, logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel }, { background: false });
   try {
     await command(cairn, values, rest);
     return 0;

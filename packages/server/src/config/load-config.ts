@@ -65,6 +65,10 @@ const envSchema = z.object({
   CAIRN_INSTALLER_PUBLISHED: bool(false),
   CAIRN_CAPTURE_TURNS_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   CAIRN_SEARCH_SEMANTIC: bool(true),
+  // An OpenAI-compatible embeddings API (OpenAI, Ollama, llama.cpp, vLLM…): the base URL its /embeddings hangs under.
+  CAIRN_EMBEDDINGS_URL: z.url({ protocol: /^https?$/, error: 'must be the http(s) base URL of an OpenAI-compatible API, e.g. http://127.0.0.1:11434/v1' }).optional(),
+  CAIRN_EMBEDDINGS_MODEL: z.string().trim().min(1).max(200).optional(),
+  CAIRN_EMBEDDINGS_API_KEY: z.string().min(1).optional(),
   // Unset or empty: no proxy is trusted and X-Forwarded-For is ignored.
   CAIRN_TRUSTED_PROXIES: list.superRefine((entries, ctx) => {
     try {
@@ -82,6 +86,15 @@ const envSchema = z.object({
   CAIRN_REQUESTS_PER_MINUTE: count(600),
   CAIRN_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
+
+/** Where to reach an OpenAI-compatible embeddings API. */
+export interface EmbeddingsConfig {
+  /** Base URL, no trailing slash: requests go to `<url>/embeddings`. */
+  url: string;
+  model: string;
+  /** Sent as a Bearer token; never logged. */
+  apiKey: string | undefined;
+}
 
 /** Resolved, validated settings; built once at start-up and passed down. */
 export interface CairnConfig {
@@ -107,6 +120,8 @@ export interface CairnConfig {
   captureTurnsPerMinute: number;
   /** Search fuses word vectors and conversation context with the lexical ranking (CAIRN_SEARCH_SEMANTIC, default on). */
   semanticSearch: boolean;
+  /** An embeddings provider whose vectors replace the word vectors' when it answers; unset: offline word vectors only. */
+  embeddings: EmbeddingsConfig | undefined;
   /** cairn-mcp-installer is on the npm registry the users' machines reach; otherwise the portal shows only this server's own copy. */
   installerPublished: boolean;
   /** Proxies (addresses, CIDR ranges or proxy-addr names) whose X-Forwarded-For is believed; empty: the socket address is the client's. */
@@ -145,6 +160,11 @@ export function loadConfig(env: Record<string, string | undefined>): CairnConfig
     throw new ConfigError(`Invalid Cairn settings:\n${lines.join('\n')}\nFix the variable(s) above and start again.`);
   }
   const e = parsed.data;
+  if (e.CAIRN_EMBEDDINGS_URL && !e.CAIRN_EMBEDDINGS_MODEL) {
+    throw new ConfigError(
+      'Invalid Cairn settings:\n  CAIRN_EMBEDDINGS_MODEL: name the embedding model too (for example nomic-embed-text on Ollama, text-embedding-3-small on OpenAI), or unset CAIRN_EMBEDDINGS_URL.\nFix the variable(s) above and start again.',
+    );
+  }
   const displayHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? 'localhost' : e.HOST;
   const baseUrl = (e.CAIRN_BASE_URL ?? `http://${displayHost.includes(':') ? `[${displayHost}]` : displayHost}:${e.PORT}`).replace(/\/+$/, '');
   const baseHost = new URL(baseUrl).hostname;
@@ -166,6 +186,7 @@ export function loadConfig(env: Record<string, string | undefined>): CairnConfig
     oauthCimdAllowLoopbackForTests: e.CAIRN_OAUTH_CIMD_ALLOW_LOOPBACK_FOR_TESTS,
     captureTurnsPerMinute: e.CAIRN_CAPTURE_TURNS_PER_MINUTE,
     semanticSearch: e.CAIRN_SEARCH_SEMANTIC,
+    embeddings: e.CAIRN_EMBEDDINGS_URL ? { url: e.CAIRN_EMBEDDINGS_URL.replace(/\/+$/, ''), model: e.CAIRN_EMBEDDINGS_MODEL!, apiKey: e.CAIRN_EMBEDDINGS_API_KEY } : undefined,
     installerPublished: e.CAIRN_INSTALLER_PUBLISHED,
     trustedProxies: e.CAIRN_TRUSTED_PROXIES,
     rateLimits: {

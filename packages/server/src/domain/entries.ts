@@ -1,7 +1,7 @@
 import { mergeFindings, type RedactionFinding, redact } from '@cairn/contract/redaction';
 import { z } from 'zod';
 import { CairnError } from '../errors/cairn-error.js';
-import type { Datapack, Entry, EntryVersion, SearchHit } from '../store/types.js';
+import type { ConversationTurn, Datapack, Entry, EntryVersion, SearchHit } from '../store/types.js';
 import type { Access } from './access.js';
 import { readableDatapacks, resolveDatapack } from './datapacks.js';
 import type { DomainDeps } from './deps.js';
@@ -157,9 +157,15 @@ export async function deleteEntry(deps: DomainDeps, access: Access, id: string, 
 }
 
 /** An entry the caller can read, with its history when asked. */
-export async function getEntry(deps: DomainDeps, access: Access, id: string, withHistory = false): Promise<{ entry: Entry; history?: EntryVersion[] }> {
+/** How many turns before and after a captured turn get_entry may add. */
+export const MAX_TURNS_AROUND = 10;
+
+export async function getEntry(deps: DomainDeps, access: Access, id: string, withHistory = false, around = 0): Promise<{ entry: Entry; history?: EntryVersion[]; conversation?: ConversationTurn[] }> {
+  if (!Number.isInteger(around) || around < 0 || around > MAX_TURNS_AROUND) throw new CairnError('invalid_input', `around must be a whole number from 0 to ${MAX_TURNS_AROUND}`);
   const { entry } = await readableEntry(deps, access, id);
-  return withHistory ? { entry, history: await deps.store.listEntryVersions(id) } : { entry };
+  // The turns come from the entry's own datapack, which the caller can read.
+  const [history, conversation] = await Promise.all([withHistory ? deps.store.listEntryVersions(id) : undefined, around > 0 ? deps.store.listTurnsAround(id, around) : undefined]);
+  return { entry, ...(history && { history }), ...(conversation && { conversation }) };
 }
 
 /** A page of a readable datapack's live entries, most recently changed first. */

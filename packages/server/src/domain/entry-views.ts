@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Datapack, Entry, EntryVersion } from '../store/types.js';
+import type { ConversationTurn, Datapack, Entry, EntryVersion } from '../store/types.js';
 import type { Access } from './access.js';
 import { readableDatapacks } from './datapacks.js';
 import type { DomainDeps } from './deps.js';
@@ -71,6 +71,26 @@ export interface PublicVersion {
 /** A history row without its storage key. */
 export function publicVersion(v: EntryVersion): PublicVersion {
   return { version: v.version, change: v.change, kind: v.kind, title: v.title, content: v.content, tags: v.tags, changedBy: v.changedBy, changedClient: v.changedClient, changedAt: v.changedAt };
+}
+
+/** A captured turn as adapters show a conversation: the entry, and who said it in which role. */
+export interface PublicTurn {
+  entry: PublicEntry;
+  role: string | null;
+  speaker: string | null;
+}
+
+/** get_entry as every adapter answers it. */
+export function entryReadView(read: { entry: Entry; history?: EntryVersion[]; conversation?: ConversationTurn[] }): {
+  entry: PublicEntry;
+  history?: PublicVersion[];
+  conversation?: PublicTurn[];
+} {
+  return {
+    entry: publicEntry(read.entry),
+    ...(read.history && { history: read.history.map(publicVersion) }),
+    ...(read.conversation && { conversation: read.conversation.map((t) => ({ entry: publicEntry(t.entry), role: t.role, speaker: t.speaker })) }),
+  };
 }
 
 /** Search as adapters answer it: public entries, the datapack each lives in, a score to three decimals. */

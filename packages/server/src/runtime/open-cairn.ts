@@ -6,6 +6,8 @@ import { OAuthTokenVerifier } from '../auth/oauth/access-tokens.js';
 import { mcpResource } from '../auth/oauth/oauth-options.js';
 import type { CairnConfig } from '../config/load-config.js';
 import { createDomainDeps, type DomainDeps } from '../domain/deps.js';
+import { Embedder } from '../embeddings/embedder.js';
+import { EmbeddingsProvider } from '../embeddings/provider.js';
 import { createHttpApp } from '../http/app.js';
 import { addressKey, clientAddressResolver, currentClientAddress } from '../http/client-address.js';
 import { Readiness } from '../http/readiness.js';
@@ -23,11 +25,13 @@ export interface Cairn {
   keys: KeyVerifier;
   log: Logger;
   app: Hono;
+  /** Keeps entries' vectors from the embeddings provider current; only with CAIRN_EMBEDDINGS_URL. */
+  embedder: Embedder | undefined;
   close(): Promise<void>;
 }
 
 /** Opens the store, applies migrations (better-auth's, then Cairn's) and wires the HTTP app. */
-export async function openCairn(config: CairnConfig, options: { log?: Logger; store?: KyselyStore } = {}): Promise<Cairn> {
+export async function openCairn(config: CairnConfig, options: { log?: Logger; store?: KyselyStore; background?: boolean } = {}): Promise<Cairn> {
   const log = options.log ?? createLogger(config.logLevel);
   const store = options.store ?? openStore(config);
   store.health.useLog(log);
@@ -52,6 +56,10 @@ export async function openCairn(config: CairnConfig, options: { log?: Logger; st
       return created;
     });
     const limits = rateLimits!;
+    const embedder = config.embeddings ? new Embedder(store, new EmbeddingsProvider(config.embeddings), log) : undefined;
+    store.embedder = embedder;
+    // One-shot CLI commands do not embed in the background; a serving Cairn does.
+    if (options.background !== false) embedder?.start();
     const domain = createDomainDeps(store);
     // A closure, not domain.now itself: tests that move the domain's clock move expiry with it.
     const keys = new KeyVerifier(store, undefined, () => domain.now());
@@ -80,8 +88,10 @@ export async function openCairn(config: CairnConfig, options: { log?: Logger; st
       keys,
       log,
       app: http.app,
+      embedder,
       async close() {
         await http.close();
+        await embedder?.stop();
         limits.close();
         await keys.close().catch((error: Error) => log.warn('could not save key usage', { error: error.message }));
         await store.close();

@@ -3,12 +3,14 @@ import { CairnError } from '../errors/cairn-error.js';
 import { DatabaseHealth } from './database-health.js';
 import { fuseRanking, type TurnPlace } from './hybrid-ranking.js';
 import type { Database } from './schema.js';
-import { cachedEntryWords, entryVector, entryWords, type RankedItem, rememberTurnPlace, speakerWords, turnPlaceCache } from './search-cache.js';
+import { cachedEntryWords, entryWords, type RankedItem, rememberTurnPlace, speakerWords, turnPlaceCache } from './search-cache.js';
 import { CAPTURED_KIND, type EntryWords, rankCandidates, words } from './search-ranking.js';
 import { searchTerms } from './search-terms.js';
+import { type QueryEmbedder, semanticScores } from './semantic-scores.js';
 import type { Store } from './store.js';
 import type {
   ApiKeyRecord,
+  ConversationTurn,
   Datapack,
   DatapackSummary,
   Entry,
@@ -21,10 +23,11 @@ import type {
   SearchHit,
   SearchQuery,
   TeamWithMembers,
+  TextToEmbed,
   TurnFields,
   UserRecord,
 } from './types.js';
-import { cosine, textVector } from './word-vectors.js';
+import { textVector } from './word-vectors.js';
 
 type EntryRow = Selectable<Database['entry']>;
 
@@ -61,6 +64,8 @@ export abstract class KyselyStore implements Store {
 
   /** Hybrid ranking (word vectors, conversation context) on top of the lexical one; CAIRN_SEARCH_SEMANTIC=false turns it off. */
   semanticSearch = true;
+  /** The embeddings provider's vectors replace the word vectors when it is configured and answers. */
+  embedder: QueryEmbedder | undefined;
 
   constructor(
     readonly db: Kysely<Database>,
@@ -81,8 +86,9 @@ export abstract class KyselyStore implements Store {
     if (query.datapackIds.length === 0) return [];
     const terms = searchTerms(query.text);
     const hybrid = this.semanticSearch && query.ranking !== 'lexical';
-    const queryVector = hybrid ? textVector(words(query.text)) : undefined;
-    if (terms.length === 0 && !queryVector) return [];
+    if (terms.length === 0 && !(hybrid && (this.embedder || textVector(words(query.text))))) return [];
+    // Asked first: the provider answers while the database does.
+    const provided = hybrid ? this.embedder?.queryVector(query.text) : undefined;
     const [candidates, docCount, pool] = await Promise.all([
       terms.length ? this.searchCandidates(query.datapackIds, terms, query.kinds, MAX_CANDIDATES) : [],
       this.countLiveEntries(query.datapackIds, query.kinds),
@@ -102,7 +108,7 @@ export abstract class KyselyStore implements Store {
       docCount,
       hybrid ? items.length : query.limit,
     );
-    const ranked = hybrid ? await this.hybridRanking(items, lexical, queryVector, query) : lexical;
+    const ranked = hybrid ? await this.hybridRanking(items, lexical, await provided, query) : lexical;
     if (ranked.length === 0) return [];
     const entries = await this.db
       .selectFrom('entry')
@@ -121,14 +127,14 @@ export abstract class KyselyStore implements Store {
   }
 
   /** Fuses the lexical scores with the semantic signal and, for captured turns, their conversation. */
-  private async hybridRanking(items: RankedItem[], lexical: { id: string; score: number }[], queryVector: Float32Array | undefined, query: SearchQuery) {
+  private async hybridRanking(items: RankedItem[], lexical: { id: string; score: number }[], provided: Float32Array | undefined, query: SearchQuery) {
     const lexicalScore = new Map(lexical.map((r) => [r.id, r.score]));
-    const places = await this.turnPlaces(items.filter((i) => i.kind === CAPTURED_KIND).map((i) => i.id));
+    const [places, semantic] = await Promise.all([
+      this.turnPlaces(items.filter((i) => i.kind === CAPTURED_KIND).map((i) => i.id)),
+      semanticScores(items, query.text, provided, this.embedder?.model, (model, ids) => this.loadEmbeddings(model, ids)),
+    ]);
     return fuseRanking(
-      items.map((i) => {
-        const vector = queryVector && entryVector(i);
-        return { id: i.id, updatedAt: i.updatedAt, lexical: lexicalScore.get(i.id) ?? 0, semantic: vector ? cosine(queryVector, vector) : undefined, turn: places.get(i.id) };
-      }),
+      items.map((i) => ({ id: i.id, updatedAt: i.updatedAt, lexical: lexicalScore.get(i.id) ?? 0, semantic: semantic.get(i.id), turn: places.get(i.id) })),
       new Set(words(query.text)),
       query.limit,
     );
@@ -379,6 +385,107 @@ export abstract class KyselyStore implements Store {
       await tx.insertInto('entry').values(toEntryRow(entry)).execute();
       await tx.insertInto('entry_version').values(toVersionRow(entry, 'create')).execute();
     });
+    this.embedder?.notify();
+  }
+
+  async entriesToEmbed(model: string, limit: number): Promise<TextToEmbed[]> {
+    const rows = await this.db
+      .selectFrom('entry as e')
+      .leftJoin('entry_embedding as m', 'm.entry_id', 'e.id')
+      .select(['e.id', 'e.version', 'e.kind', 'e.title', 'e.content', 'e.tags'])
+      .where('e.deleted_at', 'is', null)
+      .where((eb) => eb.or([eb('m.entry_id', 'is', null), eb('m.model', '<>', model), eb('m.version', '<>', eb.ref('e.version'))]))
+      // No order: the scan stops at the first `limit` rows found, whatever the database's size.
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({ id: r.id, version: Number(r.version), kind: r.kind, title: r.title, content: r.content, tags: parseTags(r.tags) }));
+  }
+
+  async saveEmbeddings(model: string, vectors: { entryId: string; version: number; vector: Float32Array }[]): Promise<void> {
+    if (vectors.length === 0) return;
+    const now = new Date().toISOString();
+    await this.db
+      .insertInto('entry_embedding')
+      .values(vectors.map((v) => ({ entry_id: v.entryId, version: v.version, model, vector: Buffer.from(v.vector.buffer, v.vector.byteOffset, v.vector.byteLength), created_at: now })))
+      .onConflict((oc) =>
+        oc
+          .column('entry_id')
+          .doUpdateSet((eb) => ({ version: eb.ref('excluded.version'), model: eb.ref('excluded.model'), vector: eb.ref('excluded.vector'), created_at: eb.ref('excluded.created_at') })),
+      )
+      .execute()
+      .catch((error: unknown) => {
+        // An entry deleted for good meanwhile (its datapack removed) has nothing left to embed.
+        if (!/foreign key/i.test(String((error as Error).message))) throw error;
+      });
+  }
+
+  async loadEmbeddings(model: string, entryIds: string[]): Promise<Map<string, { version: number; vector: Float32Array }>> {
+    const found = new Map<string, { version: number; vector: Float32Array }>();
+    for (let i = 0; i < entryIds.length; i += 500) {
+      const rows = await this.db
+        .selectFrom('entry_embedding')
+        .select(['entry_id', 'version', 'vector'])
+        .where('model', '=', model)
+        .where('entry_id', 'in', entryIds.slice(i, i + 500))
+        .execute();
+      for (const r of rows) {
+        const bytes = r.vector;
+        found.set(r.entry_id, { version: Number(r.version), vector: new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)) });
+      }
+    }
+    return found;
+  }
+
+  async embeddingProgress(model: string): Promise<{ embedded: number; entries: number }> {
+    const [live, done] = await Promise.all([
+      this.db
+        .selectFrom('entry')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('deleted_at', 'is', null)
+        .executeTakeFirstOrThrow(),
+      this.db
+        .selectFrom('entry_embedding as m')
+        .innerJoin('entry as e', 'e.id', 'm.entry_id')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('e.deleted_at', 'is', null)
+        .where('m.model', '=', model)
+        .whereRef('m.version', '=', 'e.version')
+        .executeTakeFirstOrThrow(),
+    ]);
+    return { embedded: Number(done.n), entries: Number(live.n) };
+  }
+
+  async listTurnsAround(entryId: string, around: number): Promise<ConversationTurn[]> {
+    const self = await this.db
+      .selectFrom('capture_turn as ct')
+      .innerJoin('entry as e', 'e.id', 'ct.entry_id')
+      .select(['ct.user_id', 'ct.session_id', 'ct.created_at', 'e.datapack_id'])
+      .where('ct.entry_id', '=', entryId)
+      .where('e.deleted_at', 'is', null)
+      .executeTakeFirst();
+    if (!self?.session_id) return [];
+    const side = (direction: 'before' | 'after', limit: number) =>
+      limit === 0
+        ? Promise.resolve([])
+        : this.db
+            .selectFrom('capture_turn as ct')
+            .innerJoin('entry as e', 'e.id', 'ct.entry_id')
+            .select([...ENTRY_COLUMNS.map((c) => `e.${c}` as const), 'ct.role', 'ct.speaker', 'ct.created_at as said_at'])
+            .where('ct.user_id', '=', self.user_id)
+            .where('ct.session_id', '=', self.session_id)
+            .where('e.datapack_id', '=', self.datapack_id)
+            .where('e.deleted_at', 'is', null)
+            .where((eb) =>
+              direction === 'before'
+                ? eb.or([eb('ct.created_at', '<', self.created_at), eb.and([eb('ct.created_at', '=', self.created_at), eb('ct.entry_id', '<', entryId)])])
+                : eb.or([eb('ct.created_at', '>', self.created_at), eb.and([eb('ct.created_at', '=', self.created_at), eb('ct.entry_id', '>=', entryId)])]),
+            )
+            .orderBy('ct.created_at', direction === 'before' ? 'desc' : 'asc')
+            .orderBy('ct.entry_id', direction === 'before' ? 'desc' : 'asc')
+            .limit(limit)
+            .execute();
+    const [before, after] = await Promise.all([side('before', around), side('after', around + 1)]);
+    return [...before.reverse(), ...after].map((r) => ({ entry: toEntry(r), role: r.role, speaker: r.speaker }));
   }
 
   async insertCapturedTurn(entry: Entry, userId: string, turnId: string, turn: TurnFields): Promise<{ stored: boolean; entryId: string }> {
@@ -397,6 +504,10 @@ export abstract class KyselyStore implements Store {
           .execute();
         return { stored: true, entryId: entry.id };
       })
+      .then((outcome) => {
+        if (outcome.stored) this.embedder?.notify();
+        return outcome;
+      })
       .catch(async (error: unknown) => {
         if (!this.isUniqueViolation(error) && (error as { code?: string }).code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') throw error;
         const winner = await earlier();
@@ -406,13 +517,15 @@ export abstract class KyselyStore implements Store {
   }
 
   async replaceEntry(next: Entry, expectedVersion: number, change: 'update' | 'delete'): Promise<boolean> {
-    return this.db.transaction().execute(async (tx) => {
+    const replaced = await this.db.transaction().execute(async (tx) => {
       const { id, ...row } = toEntryRow(next);
       const result = await tx.updateTable('entry').set(row).where('id', '=', id).where('version', '=', expectedVersion).where('deleted_at', 'is', null).executeTakeFirst();
       if (Number(result.numUpdatedRows) !== 1) return false;
       await tx.insertInto('entry_version').values(toVersionRow(next, change)).execute();
       return true;
     });
+    if (replaced && change === 'update') this.embedder?.notify();
+    return replaced;
   }
 
   async getEntry(id: string): Promise<Entry | undefined> {

@@ -6,6 +6,7 @@ export interface CairnTables {
   api_key: ApiKeyTable;
   setup_code: SetupCodeTable;
   invite: InviteTable;
+  entry_embedding: { entry_id: string; version: number; model: string; vector: Uint8Array; created_at: Timestamp };
   capture_turn: { user_id: string; turn_id: string; entry_id: string; created_at: Timestamp; session_id: string | null; speaker: string | null; role: string | null };
 }
 

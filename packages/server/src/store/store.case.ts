@@ -253,6 +253,34 @@ export function runStoreConformance(backend: string, start: () => Promise<TestCa
       assert.deepEqual(row, { session_id: 's1', speaker: 'Caroline', role: 'user' });
     });
 
+    test('embeddings: stored per entry version and model; a new version, another model or a new entry is to embed again', async () => {
+      const d = await datapack();
+      const a = entry(d.id, { title: 'Embed me', content: 'first' });
+      const b = entry(d.id, { title: 'Embed me too', content: 'second' });
+      const gone = entry(d.id, { title: 'Deleted', content: 'never embedded', deletedAt: tick() });
+      for (const e of [a, b, gone]) await store.insertEntry(e);
+      const todo = async (model: string) => new Set((await store.entriesToEmbed(model, 10_000)).map((e) => e.id));
+      assert.ok((await todo('m1')).has(a.id) && (await todo('m1')).has(b.id));
+      assert.ok(!(await todo('m1')).has(gone.id), 'deleted entries are not embedded');
+      const vector = Float32Array.from([0.6, 0.8, 0]);
+      await store.saveEmbeddings('m1', [
+        { entryId: a.id, version: 1, vector },
+        { entryId: b.id, version: 1, vector },
+      ]);
+      assert.ok(!(await todo('m1')).has(a.id));
+      const loaded = await store.loadEmbeddings('m1', [a.id, b.id, gone.id]);
+      assert.deepEqual([...loaded.get(a.id)!.vector], [...vector]);
+      assert.equal(loaded.size, 2);
+      assert.ok((await todo('m2')).has(a.id), 'another model embeds everything again');
+      assert.equal((await store.loadEmbeddings('m2', [a.id])).size, 0);
+      assert.ok(await store.replaceEntry({ ...a, content: 'changed', version: 2, updatedAt: tick() }, 1, 'update'));
+      assert.ok((await todo('m1')).has(a.id), 'a new version is embedded again');
+      await store.saveEmbeddings('m2', [{ entryId: a.id, version: 2, vector }]);
+      assert.equal((await store.loadEmbeddings('m1', [a.id])).size, 0, 'one vector per entry: the newest model’s');
+      const progress = await store.embeddingProgress('m2');
+      assert.ok(progress.embedded >= 1 && progress.entries > progress.embedded);
+    });
+
     test("one user's search is the same whether or not the database holds other users' entries", async () => {
       // The same entries of user A go into this database and into a second one that also holds a
       // crowd of other tenants' entries sharing A's words: A's results, order and scores must not move.

@@ -1,5 +1,6 @@
 import type {
   ApiKeyRecord,
+  ConversationTurn,
   Datapack,
   DatapackSummary,
   Entry,
@@ -12,6 +13,7 @@ import type {
   SearchHit,
   SearchQuery,
   TeamWithMembers,
+  TextToEmbed,
   TurnFields,
   UserRecord,
 } from './types.js';
@@ -69,6 +71,20 @@ export interface Store {
    */
   insertCapturedTurn(entry: Entry, userId: string, turnId: string, turn: TurnFields): Promise<{ stored: boolean; entryId: string }>;
   getEntry(id: string): Promise<Entry | undefined>;
+  /**
+   * A captured turn with up to `around` live turns said before and after it in the same session
+   * and datapack, in the order said; empty for an entry that is not such a turn.
+   */
+  listTurnsAround(entryId: string, around: number): Promise<ConversationTurn[]>;
+
+  /** Live entries whose current version has no vector from this model yet (in no particular order). */
+  entriesToEmbed(model: string, limit: number): Promise<TextToEmbed[]>;
+  /** Stores (or replaces) entries' vectors from this model. */
+  saveEmbeddings(model: string, vectors: { entryId: string; version: number; vector: Float32Array }[]): Promise<void>;
+  /** The vectors this model gave these entries, with the version each was made from. */
+  loadEmbeddings(model: string, entryIds: string[]): Promise<Map<string, { version: number; vector: Float32Array }>>;
+  /** How many live entries have a current vector from this model, of how many. */
+  embeddingProgress(model: string): Promise<{ embedded: number; entries: number }>;
   listEntries(datapackId: string, page: { limit: number; offset: number }): Promise<Entry[]>;
   listEntryVersions(entryId: string): Promise<EntryVersion[]>;
   findEntryByContentHash(datapackId: string, contentHash: string): Promise<Entry | undefined>;

@@ -107,6 +107,23 @@ export interface TurnFields {
   speaker?: string;
 }
 
+/** An entry version the embeddings provider has not seen yet. */
+export interface TextToEmbed {
+  id: string;
+  version: number;
+  kind: string;
+  title: string;
+  content: string;
+  tags: string[];
+}
+
+/** A captured turn with where it was said. */
+export interface ConversationTurn {
+  entry: Entry;
+  role: string | null;
+  speaker: string | null;
+}
+
 export interface SearchQuery {
   datapackIds: string[];
   /** Free text; matched as any-of its terms, ranked by relevance. */

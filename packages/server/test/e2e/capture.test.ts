@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { PLANTED_SECRETS, plantedSecretsText } from '@cairn/contract/testing/planted-secrets';
-import { callTool, connectMcpClient } from '../../src/testing/mcp-client.js';
+import { callTool, callToolError, connectMcpClient } from '../../src/testing/mcp-client.js';
 import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
 import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
 
@@ -66,8 +66,8 @@ describe('POST /api/v1/capture', () => {
     try {
       const { datapack } = await callTool(client, 'create_datapack', { name: 'Imported chats', scope: 'personal' });
       const turns = [
-        { ...turn('sp-1', 'user', 'Ada: What have you been researching lately?'), speaker: 'Ada', sessionId: 'chat-7' },
-        { ...turn('sp-2', 'assistant', 'Grace: Compilers, mostly.'), speaker: 'Grace', sessionId: 'chat-7' },
+        { ...turn('sp-1', 'user', 'Ada: What have you been researching lately?'), speaker: 'Ada', sessionId: 'chat-7', at: '2026-03-01T10:00:00.000Z' },
+        { ...turn('sp-2', 'assistant', 'Grace: Compilers, mostly.'), speaker: 'Grace', sessionId: 'chat-7', at: '2026-03-01T10:00:05.000Z' },
       ];
       const answer = await (await capture(tenant.member.key, { turns, datapack: 'Imported chats' })).json();
       assert.equal(answer.stored, 2);
@@ -92,6 +92,25 @@ describe('POST /api/v1/capture', () => {
       // The answer is found through the question before it, which names the topic.
       const { results } = await callTool(client, 'search', { query: 'What has Grace been researching?', datapack: datapack.id, limit: 2 });
       assert.ok(results.some((r: { entry: { id: string } }) => r.entry.id === answer.entries[1].entryId));
+      // The turns around a hit, the same through MCP and the JSON API; nothing of another session.
+      await capture(tenant.member.key, { turns: [{ ...turn('sp-3', 'user', 'Ada: Unrelated, other chat.'), speaker: 'Ada', sessionId: 'chat-8' }], datapack: datapack.id });
+      const around = await callTool(client, 'get_entry', { id: answer.entries[1].entryId, around: 3 });
+      assert.deepEqual(
+        around.conversation.map((t: { entry: { id: string }; speaker: string; role: string }) => [t.entry.id, t.speaker, t.role]),
+        [
+          [answer.entries[0].entryId, 'Ada', 'user'],
+          [answer.entries[1].entryId, 'Grace', 'assistant'],
+        ],
+      );
+      const viaApi = await (
+        await fetch(`${server.baseUrl}/api/v1/entries/${answer.entries[0].entryId}?around=1`, { headers: { authorization: `Bearer ${tenant.member.key}`, 'user-agent': 'cairn-mcp-installer/1.0' } })
+      ).json();
+      assert.deepEqual(viaApi.conversation, around.conversation);
+      assert.equal((await callTool(client, 'get_entry', { id: answer.entries[1].entryId })).conversation, undefined, 'only when asked');
+      const stranger = await connectMcpClient(server.mcpUrl, tenant.outsider.key);
+      assert.match(await callToolError(stranger, 'get_entry', { id: answer.entries[1].entryId, around: 3 }), /^not_found/);
+      await stranger.close();
+      assert.match(await callToolError(client, 'get_entry', { id: answer.entries[1].entryId, around: 11 }), /around/);
     } finally {
       await client.close();
     }

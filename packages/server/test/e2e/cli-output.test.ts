@@ -50,6 +50,19 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         assert.doesNotMatch(run.stderr, /\b(WARN|ERROR)\b|different type/);
         assert.doesNotMatch(run.stdout, /\b(WARN|ERROR)\b|different type/);
       }
+      const plain = await cli(['status'], env);
+      assert.equal(plain.code, 0, plain.stderr);
+      assert.match(plain.stdout, new RegExp(`^Database: ${backend === 'sqlite' ? 'SQLite' : 'PostgreSQL'} .*\nUsers: 1\nEntries: \\d+\nSearch: hybrid`));
+      assert.match(plain.stdout, /Embeddings: no provider \(set CAIRN_EMBEDDINGS_URL/);
+      const withProvider = await cli(['status'], {
+        ...env,
+        CAIRN_EMBEDDINGS_URL: 'http://127.0.0.1:9/v1',
+        CAIRN_EMBEDDINGS_MODEL: 'nomic-embed-text',
+        CAIRN_EMBEDDINGS_API_KEY: 'sk-never-printed-123',
+      });
+      assert.equal(withProvider.code, 0, withProvider.stderr);
+      assert.match(withProvider.stdout, /Embeddings: nomic-embed-text at http:\/\/127\.0\.0\.1:9\/v1: 0 of \d+ entries/);
+      assert.doesNotMatch(withProvider.stdout + withProvider.stderr, /sk-never-printed/);
     });
   });
 }

@@ -6,7 +6,7 @@ import { loadAccess } from '../../domain/access.js';
 import { createDatapack, getDatapack, listDatapacks } from '../../domain/datapacks.js';
 import type { DomainDeps } from '../../domain/deps.js';
 import { deleteEntry, getEntry, listEntries, saveEntry, updateEntry } from '../../domain/entries.js';
-import { publicEntry, publicVersion, searchResults } from '../../domain/entry-views.js';
+import { entryReadView, publicEntry, searchResults } from '../../domain/entry-views.js';
 import { getGuidance } from '../../domain/guidance.js';
 import { createSetupCode, exchangeSetupCode } from '../../domain/setup-codes.js';
 import type { RateLimits } from '../../rate-limits/rate-limits.js';
@@ -68,8 +68,7 @@ export function createApiRoutes(deps: DomainDeps, auth: Auth, keys: KeyVerifier,
     return c.json({ ...result, entry: publicEntry(result.entry) }, result.status === 'created' ? 201 : 200);
   });
   api.get('/entries/:id', async (c) => {
-    const { entry, history } = await getEntry(deps, await access(c), c.req.param('id'), c.req.query('history') === 'true');
-    return c.json({ entry: publicEntry(entry), ...(history && { history: history.map(publicVersion) }) });
+    return c.json(entryReadView(await getEntry(deps, await access(c), c.req.param('id'), c.req.query('history') === 'true', queryInt(c, 'around') ?? 0)));
   });
   api.patch('/entries/:id', async (c) => {
     const { entry, redacted } = await updateEntry(deps, await access(c), { ...(await c.req.json()), id: c.req.param('id') });

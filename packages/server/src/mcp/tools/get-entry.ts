@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { getEntry } from '../../domain/entries.js';
-import { publicVersion } from '../../domain/entry-views.js';
-import { entryOut, entryShape } from '../shapes.js';
+import { getEntry, MAX_TURNS_AROUND } from '../../domain/entries.js';
+import { entryReadView } from '../../domain/entry-views.js';
+import { entryShape } from '../shapes.js';
 import { defineTool } from '../tool-definition.js';
 
 const versionShape = z.object({
@@ -20,16 +20,24 @@ const versionShape = z.object({
 export const getEntryTool = defineTool({
   name: 'get_entry',
   title: 'Get a Cairn entry',
-  description: 'Read one entry by id, with its provenance; set includeHistory to see every earlier version and who changed it.',
-  input: z.object({ id: z.string().describe('Entry id (ent_…)'), includeHistory: z.boolean().default(false) }),
-  output: z.object({ entry: entryShape, history: z.array(versionShape).optional() }),
+  description:
+    'Read one entry by id, with its provenance; set includeHistory to see every earlier version and who changed it. For a captured conversation turn (a search hit of kind conversation), set around to also get the turns said just before and after it.',
+  input: z.object({
+    id: z.string().describe('Entry id (ent_…)'),
+    includeHistory: z.boolean().default(false),
+    around: z.number().int().min(0).max(MAX_TURNS_AROUND).default(0).describe(`For a captured turn: how many turns before and after it to include (0 to ${MAX_TURNS_AROUND})`),
+  }),
+  output: z.object({
+    entry: entryShape,
+    history: z.array(versionShape).optional(),
+    conversation: z
+      .array(z.object({ entry: entryShape, role: z.string().nullable(), speaker: z.string().nullable() }))
+      .optional()
+      .describe('The turns around it, in the order said, itself included'),
+  }),
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(input, ctx) {
-    const { entry, history } = await getEntry(ctx.deps, await ctx.access(), input.id, input.includeHistory);
-    const structured = {
-      entry: entryOut(entry),
-      ...(history && { history: history.map(publicVersion) }),
-    };
+    const structured = entryReadView(await getEntry(ctx.deps, await ctx.access(), input.id, input.includeHistory, input.around));
     return { structured, text: JSON.stringify(structured, null, 1) };
   },
 });

@@ -126,4 +126,16 @@ export const postgresMigrations: Record<string, Migration> = {
       }
     },
   },
+  '0007_entry_embeddings': {
+    async up(db: Kysely<unknown>) {
+      // Vectors from the optional embeddings provider, per entry version and model: a new version or
+      // another model is simply missing, and the background embedder fills it in.
+      await sql`CREATE TABLE entry_embedding (
+        entry_id text PRIMARY KEY REFERENCES entry (id) ON DELETE CASCADE,
+        version integer NOT NULL,
+        model text NOT NULL,
+        vector bytea NOT NULL,
+        created_at timestamptz NOT NULL)`.execute(db);
+    },
+  },
 };

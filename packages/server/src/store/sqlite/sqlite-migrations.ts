@@ -169,4 +169,16 @@ export const sqliteMigrations: Record<string, Migration> = {
       }
     },
   },
+  '0008_entry_embeddings': {
+    async up(db: Kysely<unknown>) {
+      // Vectors from the optional embeddings provider, per entry version and model: a new version or
+      // another model is simply missing, and the background embedder fills it in.
+      await sql`CREATE TABLE entry_embedding (
+        entry_id TEXT PRIMARY KEY REFERENCES entry (id) ON DELETE CASCADE,
+        version INTEGER NOT NULL,
+        model TEXT NOT NULL,
+        vector BLOB NOT NULL,
+        created_at TEXT NOT NULL)`.execute(db);
+    },
+  },
 };
