@@ -130,6 +130,9 @@ describe('entries', () => {
     assert.ok(near.similarity >= 0.8 && near.similarity < 1);
     const different = await callTool(owner, 'save_entry', { title: 'Release cadence', content: 'We ship to production every Tuesday morning.' });
     assert.equal(different.status, 'created');
+    // The same words by another speaker are another thing said.
+    assert.equal((await callTool(owner, 'save_entry', { title: 'Farewell', content: 'Nate: Bye Joanna!' })).status, 'created');
+    assert.equal((await callTool(owner, 'save_entry', { title: 'Farewell', content: 'Joanna: Bye Nate!' })).status, 'created');
   });
 
   test('nobody reads or writes outside their scopes', async () => {
