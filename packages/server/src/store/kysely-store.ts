@@ -3,7 +3,7 @@ import { CairnError } from '../errors/cairn-error.js';
 import { DatabaseHealth } from './database-health.js';
 import { fuseRanking, type TurnPlace } from './hybrid-ranking.js';
 import type { Database } from './schema.js';
-import { cachedEntryWords, entryWords, type RankedItem, rememberTurnPlace, speakerWords, turnPlaceCache } from './search-cache.js';
+import { cachedEntryWords, entryWords, poolCache, type RankedItem, rememberPool, rememberTurnPlace, speakerWords, turnPlaceCache } from './search-cache.js';
 import { CAPTURED_KIND, type EntryWords, rankCandidates, words } from './search-ranking.js';
 import { searchTerms } from './search-terms.js';
 import { type QueryEmbedder, semanticScores } from './semantic-scores.js';
@@ -89,18 +89,23 @@ export abstract class KyselyStore implements Store {
     if (terms.length === 0 && !(hybrid && (this.embedder || textVector(words(query.text))))) return [];
     // Asked first: the provider answers while the database does.
     const provided = hybrid ? this.embedder?.queryVector(query.text) : undefined;
-    const [candidates, docCount, pool] = await Promise.all([
-      terms.length ? this.searchCandidates(query.datapackIds, terms, query.kinds, MAX_CANDIDATES) : [],
-      this.countLiveEntries(query.datapackIds, query.kinds),
-      hybrid ? this.newestEntries(query.datapackIds, query.kinds, SEMANTIC_POOL) : [],
-    ]);
-    const rows = new Map([...pool, ...candidates].map((c) => [c.id, c]));
-    if (rows.size === 0) return [];
-    const known = await this.wordsOf([...rows.values()]);
-    const items = [...rows.values()].flatMap((c) => {
-      const words = known.get(c.id);
-      return words ? [{ id: c.id, kind: c.kind, version: Number(c.version), updatedAt: iso(c.updated_at), words }] : [];
-    });
+    const [candidates, live] = await Promise.all([terms.length ? this.searchCandidates(query.datapackIds, terms, query.kinds, MAX_CANDIDATES) : [], this.liveSummary(query.datapackIds, query.kinds)]);
+    const docCount = live.count;
+    const cachedPool = hybrid ? await this.poolOf(query, live) : [];
+    // A match the pool holds in another version (changed within the same millisecond) is taken as found.
+    const poolVersion = new Map(cachedPool.map((i) => [i.id, i.version]));
+    const outside = candidates.filter((c) => poolVersion.get(c.id) !== Number(c.version));
+    const replaced = new Set(outside.map((c) => c.id));
+    const pool = replaced.size ? cachedPool.filter((i) => !replaced.has(i.id)) : cachedPool;
+    if (pool.length === 0 && outside.length === 0) return [];
+    const known = await this.wordsOf(outside);
+    const items = [
+      ...pool,
+      ...outside.flatMap((c) => {
+        const words = known.get(c.id);
+        return words ? [{ id: c.id, kind: c.kind, version: Number(c.version), updatedAt: iso(c.updated_at), words }] : [];
+      }),
+    ];
     const matched = new Set(candidates.map((c) => c.id));
     const lexical = rankCandidates(
       items.filter((i) => matched.has(i.id)),
@@ -160,6 +165,38 @@ export abstract class KyselyStore implements Store {
     return known;
   }
 
+  /**
+   * The caller's newest entries with their words, for the semantic signal and conversation context:
+   * kept between searches while the datapacks' live count and latest change stay the same (one
+   * index-only query), so a search does not fetch thousands of rows each time.
+   */
+  private async poolOf(query: SearchQuery, live: { count: number; latest: string | null }): Promise<RankedItem[]> {
+    const key = `${[...query.datapackIds].sort().join(',')}|${query.kinds?.join(',') ?? ''}`;
+    const signature = `${live.count}|${live.latest}`;
+    const cached = poolCache.get(key);
+    if (cached?.signature === signature) return cached.items;
+    const rows = await this.newestEntries(query.datapackIds, query.kinds, SEMANTIC_POOL);
+    const known = await this.wordsOf(rows);
+    const items = rows.flatMap((c) => {
+      const words = known.get(c.id);
+      return words ? [{ id: c.id, kind: c.kind, version: Number(c.version), updatedAt: iso(c.updated_at), words }] : [];
+    });
+    rememberPool(key, { signature, items });
+    return items;
+  }
+
+  /** How many live entries these datapacks hold (of these kinds), and their latest change. */
+  private async liveSummary(datapackIds: string[], kinds: string[] | undefined): Promise<{ count: number; latest: string | null }> {
+    let q = this.db
+      .selectFrom('entry')
+      .select((eb) => [eb.fn.countAll<number | string>().as('n'), eb.fn.max('updated_at').as('latest')])
+      .where('datapack_id', 'in', datapackIds)
+      .where('deleted_at', 'is', null);
+    if (kinds?.length) q = q.where('kind', 'in', kinds);
+    const row = await q.executeTakeFirstOrThrow();
+    return { count: Number(row.n), latest: row.latest === null ? null : iso(row.latest as string | Date) };
+  }
+
   /** The newest live entries of these datapacks (and kinds): what the semantic signal and conversation context cover. */
   private async newestEntries(datapackIds: string[], kinds: string[] | undefined, max: number): Promise<CandidateRow[]> {
     let q = this.db.selectFrom('entry').select(['id', 'kind', 'version', 'updated_at']).where('datapack_id', 'in', datapackIds).where('deleted_at', 'is', null);
@@ -188,17 +225,6 @@ export abstract class KyselyStore implements Store {
       if (place) places.set(id, place);
     }
     return places;
-  }
-
-  /** How many live entries these datapacks hold (of these kinds): the N of the ranking's statistics. */
-  protected async countLiveEntries(datapackIds: string[], kinds?: string[]): Promise<number> {
-    let q = this.db
-      .selectFrom('entry')
-      .select((eb) => eb.fn.countAll<number | string>().as('n'))
-      .where('datapack_id', 'in', datapackIds)
-      .where('deleted_at', 'is', null);
-    if (kinds?.length) q = q.where('kind', 'in', kinds);
-    return Number((await q.executeTakeFirstOrThrow()).n);
   }
 
   async close(): Promise<void> {

@@ -66,6 +66,15 @@ export function rememberTurnPlace(entryId: string, place: TurnPlace | null): voi
   remember(turnPlaceCache, entryId, place, TURN_CACHE_ENTRIES);
 }
 
+/** The caller's newest entries with their words, by datapacks and kinds, with the signature they were read at. */
+export const poolCache = new Map<string, { signature: string; items: RankedItem[] }>();
+const POOL_CACHE_ENTRIES = 200;
+
+export function rememberPool(key: string, pool: { signature: string; items: RankedItem[] }): void {
+  poolCache.delete(key);
+  remember(poolCache, key, pool, POOL_CACHE_ENTRIES);
+}
+
 /** The words of a speaker's name that can identify them in a query. */
 export function speakerWords(name: string): string[] {
   return words(name).filter((w) => w.length > 1);
