@@ -227,6 +227,12 @@ export function runStoreConformance(backend: string, start: () => Promise<TestCa
         store.semanticSearch = true;
       }
       assert.deepEqual(await store.searchEntries({ datapackIds: [d.id], text: 'xyzzyq', limit: 5 }), [], 'nothing for words nobody knows');
+      // What search keeps between calls follows writes: a deletion and a new entry show at once.
+      assert.ok(await store.replaceEntry({ ...car, version: 2, deletedAt: tick(), updatedAt: tick() }, 1, 'delete'));
+      assert.ok(!(await store.searchEntries({ datapackIds: [d.id], text: 'automobile', limit: 5 })).some((h) => h.entry.id === car.id));
+      const truck = entry(d.id, { title: 'Deliveries', content: 'The truck and the car unload at the back door.' });
+      await store.insertEntry(truck);
+      assert.equal((await store.searchEntries({ datapackIds: [d.id], text: 'automobile', limit: 5 }))[0]?.entry.id, truck.id);
     });
 
     test('captured turns: an answer is found through the question before it, and a named speaker’s turns come first', async () => {
