@@ -12,6 +12,7 @@ import type { RateLimits } from '../rate-limits/rate-limits.js';
 import { createApiRoutes } from './api/api-routes.js';
 import { bodyLimits } from './body-limits.js';
 import { type ClientAddressOf, rememberClientAddress } from './client-address.js';
+import { createDiscoveryRoutes } from './discovery-routes.js';
 import { installerRoute } from './install-route.js';
 import { createMcpRoute } from './mcp-route.js';
 import { createOAuthRoutes } from './oauth-routes.js';
@@ -36,7 +37,7 @@ export interface HttpDeps {
   log: Logger;
 }
 
-/** The one HTTP app: `/mcp`, the JSON API under `/api/v1`, better-auth under `/api/auth`, and health. */
+/** The one HTTP app: `/mcp` and its Server Card, the JSON API under `/api/v1`, better-auth under `/api/auth`, and health. */
 export function createHttpApp(deps: HttpDeps): { app: Hono; close: () => Promise<void> } {
   const app = new Hono();
   const mcp = createMcpRoute(deps.domain, deps.mcpAuth, deps.log, deps.limits.requestsPerCredential);
@@ -49,6 +50,8 @@ export function createHttpApp(deps: HttpDeps): { app: Hono; close: () => Promise
   app.get('/readyz', readinessRoute(deps.readiness));
   app.get('/install/cairn-mcp-installer.tgz', installerRoute());
   app.all('/mcp', mcp.route);
+  // MCP discovery: the Server Card and the catalog pointing at it, public and read-only (README, "Discovery").
+  app.route('/', createDiscoveryRoutes({ baseUrl: deps.baseUrl, requireUserAgent: deps.mcpAuth.config.requireUserAgent }));
   app.use('/api/auth/*', authRouteLimits(deps.limits));
   // Before better-auth's catch-all and the JSON 404 for /.well-known/*.
   app.route('/', createOAuthRoutes({ auth: deps.auth, baseUrl: deps.baseUrl, allowLoopback: deps.oauthAllowLoopback, clientSchemes: deps.oauthClientSchemes }));
