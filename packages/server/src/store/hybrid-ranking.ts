@@ -43,43 +43,64 @@ export interface HybridItem {
 
 /** Ranks items by the fused score; items that score nothing are dropped. Ties go to the newest, then the id. */
 export function fuseRanking(items: HybridItem[], queryWords: ReadonlySet<string>, limit: number): { id: string; score: number }[] {
-  const maxLexical = Math.max(0, ...items.map((i) => i.lexical)) || 1;
-  const cosines = items.flatMap((i) => (i.semantic === undefined ? [] : [i.semantic]));
-  const floor = cosines.length >= 3 ? standOut(cosines) : SEMANTIC_FLOOR;
-  const base = new Map(items.map((i) => [i.id, i.lexical / maxLexical + SEMANTIC_WEIGHT * Math.max((i.semantic ?? floor) - floor, 0)]));
-  const score = new Map(base);
+  const n = items.length;
+  let maxLexical = 0;
+  let cosineSum = 0;
+  let cosineSquares = 0;
+  let cosines = 0;
+  for (const item of items) {
+    if (item.lexical > maxLexical) maxLexical = item.lexical;
+    if (item.semantic !== undefined) {
+      cosineSum += item.semantic;
+      cosineSquares += item.semantic * item.semantic;
+      cosines++;
+    }
+  }
+  maxLexical ||= 1;
+  // Mean plus one standard deviation of the cosines.
+  const mean = cosines ? cosineSum / cosines : 0;
+  const floor = cosines >= 3 ? mean + Math.sqrt(Math.max(cosineSquares / cosines - mean * mean, 0)) : SEMANTIC_FLOOR;
+  const base = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const item = items[i]!;
+    base[i] = item.lexical / maxLexical + (item.semantic === undefined ? 0 : SEMANTIC_WEIGHT * Math.max(item.semantic - floor, 0));
+  }
+  const score = Float64Array.from(base);
   for (const turns of sessions(items)) {
-    const best = Math.max(...turns.map((t) => base.get(t.id)!));
-    turns.forEach((t, i) => {
-      const near = (j: number) => (turns[j] ? base.get(turns[j].id)! : 0);
-      let s = base.get(t.id)! + NEIGHBOUR_WEIGHT * (near(i - 1) + near(i + 1)) + SECOND_NEIGHBOUR_WEIGHT * (near(i - 2) + near(i + 2)) + SESSION_WEIGHT * best;
-      if (t.turn!.speaker?.some((w) => queryWords.has(w))) s *= SPEAKER_BOOST;
-      score.set(t.id, s);
+    let best = 0;
+    for (const i of turns) best = Math.max(best, base[i]!);
+    turns.forEach((at, k) => {
+      const near = (j: number) => (j >= 0 && j < turns.length ? base[turns[j]!]! : 0);
+      let s = base[at]! + NEIGHBOUR_WEIGHT * (near(k - 1) + near(k + 1)) + SECOND_NEIGHBOUR_WEIGHT * (near(k - 2) + near(k + 2)) + SESSION_WEIGHT * best;
+      if (items[at]!.turn!.speaker?.some((w) => queryWords.has(w))) s *= SPEAKER_BOOST;
+      score[at] = s;
     });
   }
-  return items
-    .map((item) => ({ item, score: score.get(item.id)! }))
-    .filter((h) => h.score > 0)
-    .sort((a, b) => b.score - a.score || (a.item.updatedAt < b.item.updatedAt ? 1 : a.item.updatedAt > b.item.updatedAt ? -1 : a.item.id < b.item.id ? -1 : 1))
-    .slice(0, limit)
-    .map((h) => ({ id: h.item.id, score: h.score }));
+  const hits: number[] = [];
+  for (let i = 0; i < n; i++) if (score[i]! > 0) hits.push(i);
+  hits.sort((a, b) => {
+    const x = items[a]!;
+    const y = items[b]!;
+    return score[b]! - score[a]! || (x.updatedAt < y.updatedAt ? 1 : x.updatedAt > y.updatedAt ? -1 : x.id < y.id ? -1 : 1);
+  });
+  return hits.slice(0, limit).map((i) => ({ id: items[i]!.id, score: score[i]! }));
 }
 
-/** Mean plus one standard deviation. */
-function standOut(values: number[]): number {
-  const mean = values.reduce((a, b) => a + b, 0) / values.length;
-  return mean + Math.sqrt(values.reduce((a, v) => a + (v - mean) ** 2, 0) / values.length);
-}
-
-/** The turns among the items, by session, each session in the order it was said. */
-function sessions(items: HybridItem[]): HybridItem[][] {
-  const bySession = new Map<string, HybridItem[]>();
-  for (const item of items) {
-    if (!item.turn) continue;
+/** Positions of the turns among the items, by session, each session in the order it was said. */
+function sessions(items: HybridItem[]): number[][] {
+  const bySession = new Map<string, number[]>();
+  items.forEach((item, i) => {
+    if (!item.turn) return;
     const list = bySession.get(item.turn.session);
-    if (list) list.push(item);
-    else bySession.set(item.turn.session, [item]);
+    if (list) list.push(i);
+    else bySession.set(item.turn.session, [i]);
+  });
+  for (const list of bySession.values()) {
+    list.sort((a, b) => {
+      const x = items[a]!;
+      const y = items[b]!;
+      return x.turn!.at < y.turn!.at ? -1 : x.turn!.at > y.turn!.at ? 1 : x.id < y.id ? -1 : 1;
+    });
   }
-  for (const list of bySession.values()) list.sort((a, b) => (a.turn!.at < b.turn!.at ? -1 : a.turn!.at > b.turn!.at ? 1 : a.id < b.id ? -1 : 1));
   return [...bySession.values()];
 }

@@ -3,7 +3,7 @@ import { CairnError } from '../errors/cairn-error.js';
 import { DatabaseHealth } from './database-health.js';
 import { fuseRanking, type TurnPlace } from './hybrid-ranking.js';
 import type { Database } from './schema.js';
-import { cachedEntryWords, entryWords, poolCache, type RankedItem, rememberPool, rememberTurnPlace, speakerWords, turnPlaceCache } from './search-cache.js';
+import { cachedEntryWords, entryVector, entryWords, poolCache, type RankedItem, rememberPool, rememberTurnPlace, speakerWords, turnPlaceCache } from './search-cache.js';
 import { CAPTURED_KIND, type EntryWords, rankCandidates, words } from './search-ranking.js';
 import { searchTerms } from './search-terms.js';
 import { type QueryEmbedder, semanticScores } from './semantic-scores.js';
@@ -177,9 +177,12 @@ export abstract class KyselyStore implements Store {
     if (cached?.signature === signature) return cached.items;
     const rows = await this.newestEntries(query.datapackIds, query.kinds, SEMANTIC_POOL);
     const known = await this.wordsOf(rows);
-    const items = rows.flatMap((c) => {
+    const items = rows.flatMap((c): RankedItem[] => {
       const words = known.get(c.id);
-      return words ? [{ id: c.id, kind: c.kind, version: Number(c.version), updatedAt: iso(c.updated_at), words }] : [];
+      if (!words) return [];
+      const item: RankedItem = { id: c.id, kind: c.kind, version: Number(c.version), updatedAt: iso(c.updated_at), words };
+      item.vector = entryVector(item) ?? null;
+      return [item];
     });
     rememberPool(key, { signature, items });
     return items;

@@ -38,6 +38,8 @@ export interface RankedItem {
   version: number;
   updatedAt: string;
   words: EntryWords;
+  /** Its word-vector, once looked up (null: none); kept on the items search keeps between calls. */
+  vector?: Float32Array | null;
 }
 
 const vectorCache = new Map<string, Float32Array | null>();
@@ -48,6 +50,7 @@ const VECTOR_CACHE_ENTRIES = 20_000;
  * are bookkeeping, so only its text counts; other entries count title, tags and text.
  */
 export function entryVector(item: RankedItem): Float32Array | undefined {
+  if (item.vector !== undefined) return item.vector ?? undefined;
   const key = `${item.id}:${item.version}`;
   let vector = vectorCache.get(key);
   if (vector === undefined) {
