@@ -5,13 +5,14 @@
  * conversation is searched on its own.
  *
  *   npm run eval:recall -w @cairn/server -- <locomo.json> [--backend sqlite|postgres]
- *     [--database-url <postgres server url>] [--limit 25] [--json]
+ *     [--database-url <postgres server url>] [--limit 25] [--entries-per-user N] [--json]
  *
  * Every question is asked twice in a row, once with the lexical ranking alone and once with the
  * hybrid one (word vectors and conversation context, the default), so both are measured in the
  * same run on the same data. Prints strict evidence recall and hit rate at 5/10/25, per category,
  * the load rate and each ranking's search p50/p95 and their ratio. Progress goes to stderr; --json
- * puts one JSON document on stdout instead of the tables.
+ * puts one JSON document on stdout instead of the tables. --entries-per-user pads each user with
+ * the other conversations' turns (another datapack) so searches run over that many entries.
  */
 import { randomBytes } from 'node:crypto';
 import { isAbsolute, resolve } from 'node:path';
@@ -26,12 +27,15 @@ import { type Answered, CATEGORY_NAMES, CUTOFFS, percentile, type RecallFigures,
 
 /** Turns per capture request: the endpoint's own maximum. */
 const CAPTURE_BATCH = 50;
+const PAD_DATAPACK = 'Other conversations';
 
 interface Options {
   file: string;
   backend: 'sqlite' | 'postgres';
   databaseUrl?: string;
   limit: number;
+  /** Pad each user up to this many entries with the other conversations' turns (0: no padding). */
+  entriesPerUser: number;
   json: boolean;
 }
 
@@ -42,6 +46,7 @@ function parseOptions(): Options {
       backend: { type: 'string', default: 'sqlite' },
       'database-url': { type: 'string' },
       limit: { type: 'string', default: '25' },
+      'entries-per-user': { type: 'string', default: '0' },
       json: { type: 'boolean', default: false },
     },
   });
@@ -55,7 +60,9 @@ function parseOptions(): Options {
   if (!Number.isInteger(limit) || limit < Math.max(...CUTOFFS) || limit > 50) throw new Error(`--limit must be an integer from ${Math.max(...CUTOFFS)} to 50`);
   // npm runs workspace scripts in the workspace folder; a relative path means the caller's folder.
   const base = process.env.INIT_CWD ?? process.cwd();
-  return { file: isAbsolute(file) ? file : resolve(base, file), backend, databaseUrl, limit, json: values.json };
+  const entriesPerUser = Number(values['entries-per-user']);
+  if (!Number.isInteger(entriesPerUser) || entriesPerUser < 0 || entriesPerUser > 20_000) throw new Error('--entries-per-user must be a whole number from 0 to 20000');
+  return { file: isAbsolute(file) ? file : resolve(base, file), backend, databaseUrl, limit, entriesPerUser, json: values.json };
 }
 
 const RANKINGS = ['lexical', 'hybrid'] as const;
@@ -74,6 +81,8 @@ interface Report {
   turns: number;
   questions: number;
   limit: number;
+  /** Each user's entries with the padding (0: none). */
+  entriesPerUser: number;
   load: { stored: number; seconds: number; turnsPerSecond: number };
   rankings: Record<Ranking, RankingReport>;
   /** Hybrid search p95 over lexical search p95, measured side by side. */
@@ -101,6 +110,7 @@ async function main(): Promise<void> {
       const started = performance.now();
       const diaOf = await capture(cairn, key, conversation);
       loadMs += performance.now() - started;
+      if (options.entriesPerUser > diaOf.size) await pad(cairn, key, conversations, conversation, options.entriesPerUser - diaOf.size);
       stored += diaOf.size;
       say(`[${i + 1}/${conversations.length}] ${conversation.sampleId}: ${diaOf.size} turns stored; asking ${conversation.questions.length} questions`);
       const client = await connectMcpClient(cairn.mcpUrl, key);
@@ -128,6 +138,7 @@ async function main(): Promise<void> {
       turns: conversations.reduce((n, c) => n + c.turns.length, 0),
       questions: answered.hybrid.length,
       limit: options.limit,
+      entriesPerUser: options.entriesPerUser,
       load: { stored, seconds: round1(loadMs / 1000), turnsPerSecond: Math.round(stored / (loadMs / 1000)) },
       rankings,
       p95Ratio: Math.round((rankings.hybrid.search.p95Ms / rankings.lexical.search.p95Ms) * 100) / 100,
@@ -187,8 +198,37 @@ async function capture(cairn: TestCairn, key: string, conversation: LocomoConver
   return new Map(rows.map((r) => [r.entry_id, r.turn_id.slice(prefix.length)]));
 }
 
+/**
+ * Fills the user's "Other conversations" datapack with turns of the file's other conversations
+ * (other speakers, other sessions), so search runs over as many entries as a heavier user holds.
+ */
+async function pad(cairn: TestCairn, key: string, all: LocomoConversation[], own: LocomoConversation, count: number): Promise<void> {
+  const client = await connectMcpClient(cairn.mcpUrl, key);
+  await callTool(client, 'create_datapack', { name: PAD_DATAPACK, scope: 'personal' });
+  await client.close();
+  const others = all.filter((c) => c !== own).flatMap((c) => c.turns.map((t) => ({ sampleId: c.sampleId, turn: t })));
+  const turns = Array.from({ length: count }, (_, i) => others[i % others.length]!).map(({ sampleId, turn }, i) => ({
+    id: `pad:${own.sampleId}:${i}`,
+    role: turn.role,
+    speaker: turn.speaker,
+    text: turn.text,
+    client: 'locomo',
+    sessionId: `pad-${sampleId}-s${turn.session}-${Math.floor(i / others.length)}`,
+    at: turn.at,
+  }));
+  for (let i = 0; i < turns.length; i += CAPTURE_BATCH) {
+    const response = await fetch(`${cairn.baseUrl}/api/v1/capture`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'User-Agent': INSTALLER_USER_AGENT, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ turns: turns.slice(i, i + CAPTURE_BATCH), datapack: PAD_DATAPACK }),
+    });
+    if (!response.ok) throw new Error(`capture (padding) answered ${response.status}: ${await response.text()}`);
+  }
+}
+
 function printReport(r: Report): void {
-  console.log(`\nLoCoMo recall — ${r.backend}, ${r.conversations} conversations, ${r.turns} turns, ${r.questions} questions (categories 1–4), search limit ${r.limit}`);
+  const padded = r.entriesPerUser ? `, each user padded to ${r.entriesPerUser} entries with the other conversations' turns` : '';
+  console.log(`\nLoCoMo recall — ${r.backend}, ${r.conversations} conversations, ${r.turns} turns, ${r.questions} questions (categories 1–4), search limit ${r.limit}${padded}`);
   console.log(`load: ${r.load.stored} turns in ${r.load.seconds}s through capture (${r.load.turnsPerSecond} turns/s)`);
   for (const ranking of RANKINGS) printRanking(ranking, r.rankings[ranking]);
   console.log(`\nhybrid search p95 / lexical search p95 (same run): ${r.p95Ratio}×`);
