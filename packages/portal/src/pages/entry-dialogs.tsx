@@ -3,6 +3,7 @@ import { ApiError, api, messageOf } from '../api/client.js';
 import { ENTRY_KINDS, type Entry, type EntryVersion } from '../api/types.js';
 import { ErrorNotice, Loading, When } from '../ui/bits.js';
 import { Dialog } from '../ui/dialog.js';
+import { Markdown } from '../ui/markdown.js';
 import { useLoad } from '../ui/use-load.js';
 import { clientLabel, usePeople } from './people.js';
 
@@ -151,7 +152,7 @@ export function EntryDialog({ id, writable = true, onClose, onChanged }: { id: s
             ))}
             <span className="muted small">version {entry.version}</span>
           </p>
-          <div className="entry-content">{entry.content}</div>
+          <Markdown className="entry-content" text={entry.content} />
           <dl className="provenance">
             <dt>Saved by</dt>
             <dd>
@@ -213,7 +214,7 @@ export function EntryDialog({ id, writable = true, onClose, onChanged }: { id: s
                       </summary>
                       <div className="history-body">
                         <p className="strong">{v.title}</p>
-                        <div className="entry-content small">{v.content}</div>
+                        <Markdown className="entry-content small" text={v.content} />
                       </div>
                     </details>
                   </li>

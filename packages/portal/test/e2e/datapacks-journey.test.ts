@@ -68,13 +68,22 @@ test('sign up → personal datapack → team → team datapack → add and edit 
   await view.getByText('version 1').waitFor();
   await view.getByRole('button', { name: 'Edit' }).click();
   const edit = page.getByRole('dialog', { name: 'Edit entry' });
-  await edit.getByLabel('Content').fill('Every service writes one JSON object per log line, with level, msg, time and trace_id.');
+  // Content is Markdown, rendered safely: formatting shows, raw HTML stays text, script links are refused.
+  await edit
+    .getByLabel('Content')
+    .fill('Every service writes **one JSON object** per log line, with `level`, msg, time and trace_id.\n\n<img src=x onerror="window.pwned=1">\n\n[runbook](javascript:window.pwned=2)');
   await edit.getByRole('button', { name: 'Save changes' }).click();
   await view.getByText('version 2').waitFor();
   await view
     .getByText(/trace_id/)
     .first()
     .waitFor();
+  const content = view.locator('.entry-content').first();
+  assert.equal(await content.locator('strong').textContent(), 'one JSON object');
+  assert.equal(await content.locator('code').textContent(), 'level');
+  assert.equal(await content.locator('img, script, a[href^="javascript"]').count(), 0);
+  await content.getByText('<img src=x onerror="window.pwned=1">').waitFor();
+  assert.equal(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned), undefined);
   const history = view.getByRole('region', { name: 'Version history' });
   assert.equal(await history.getByRole('listitem').count(), 2);
   await history.getByText('v1').click();

@@ -1,0 +1,21 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { renderMarkdown } from './markdown.js';
+
+test('markdown: formatting, lists, code and links render', () => {
+  const html = renderMarkdown('**Always** use `pnpm`:\n\n- one\n- two\n\n[docs](https://pnpm.io) and https://example.com');
+  assert.match(html, /<strong>Always<\/strong> use <code>pnpm<\/code>/);
+  assert.match(html, /<ul>\s*<li>one<\/li>\s*<li>two<\/li>\s*<\/ul>/);
+  assert.match(html, /<a href="https:\/\/pnpm\.io" target="_blank" rel="noopener noreferrer nofollow">docs<\/a>/);
+  assert.match(html, /<a href="https:\/\/example\.com" target="_blank"/, 'bare URLs become links');
+});
+
+test('markdown: raw HTML stays text and script URLs are refused', () => {
+  const html = renderMarkdown(
+    '<script>alert(1)</script>\n\n<img src=x onerror="alert(2)">\n\n[x](javascript:alert(3)) [y](JaVaScRiPt:alert(4)) [z](data:text/html;base64,PHNjcmlwdD4=) <a href="javascript:alert(5)">a</a>',
+  );
+  assert.doesNotMatch(html, /<script|<img|<a href="javascript|<a href="data:text\/html|href="JaVaScRiPt/i);
+  assert.match(html, /&lt;script&gt;alert\(1\)&lt;\/script&gt;/, 'shown as text');
+  assert.match(html, /&lt;img src=x onerror=&quot;alert\(2\)&quot;&gt;/);
+  assert.match(html, /\[x\]\(javascript:alert\(3\)\)/, 'a refused link stays as its text');
+});
