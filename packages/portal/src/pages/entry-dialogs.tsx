@@ -1,11 +1,13 @@
 import { type FormEvent, useState } from 'react';
 import { ApiError, api, messageOf } from '../api/client.js';
 import { ENTRY_KINDS, type Entry, type EntryVersion } from '../api/types.js';
+import { Link } from '../router.js';
 import { ErrorNotice, Loading, When } from '../ui/bits.js';
 import { Dialog } from '../ui/dialog.js';
 import { Markdown } from '../ui/markdown.js';
 import { useLoad } from '../ui/use-load.js';
 import { clientLabel, usePeople } from './people.js';
+import { searchPath } from './search-page.js';
 
 const parseTags = (s: string) => [
   ...new Set(
@@ -146,9 +148,9 @@ export function EntryDialog({ id, writable = true, onClose, onChanged }: { id: s
           <p className="entry-meta">
             <span className={`badge kind-${entry.kind}`}>{entry.kind}</span>
             {entry.tags.map((t) => (
-              <span key={t} className="tag">
+              <Link key={t} to={searchPath({ tags: [t] })} className="tag" aria-label={`All entries tagged ${t}`} onClick={onClose}>
                 #{t}
-              </span>
+              </Link>
             ))}
             <span className="muted small">version {entry.version}</span>
           </p>

@@ -104,6 +104,29 @@ test('sign up → personal datapack → team → team datapack → add and edit 
     .waitFor();
   await shot(page, 'datapack');
 
+  // Search across every datapack: kind and datapack filters, and a tag on a result narrows to it.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Search' }).click();
+  await page.getByRole('heading', { name: 'Search', level: 1 }).waitFor();
+  await page.getByRole('searchbox', { name: 'Search all datapacks' }).fill('json log line');
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  const found = page.getByRole('list', { name: 'Search results' });
+  await found.getByRole('button', { name: 'Services log in JSON' }).waitFor();
+  await found.getByRole('link', { name: 'Platform standards' }).waitFor();
+  await found.getByRole('button', { name: 'Only entries tagged logging' }).click();
+  await page.getByRole('list', { name: 'Tag filters' }).getByRole('button', { name: 'Remove tag filter logging' }).waitFor();
+  assert.match(page.url(), /\/search\?q=json\+log\+line&tag=logging$/);
+  await found.getByRole('button', { name: 'Services log in JSON' }).waitFor();
+  await shot(page, 'search');
+  await page.getByRole('combobox', { name: 'Kind' }).selectOption('policy');
+  await page.getByText('Nothing found').waitFor();
+  await page.goBack();
+  await found.getByRole('button', { name: 'Services log in JSON' }).click();
+  const opened = page.getByRole('dialog', { name: 'Services log in JSON' });
+  await opened.getByRole('link', { name: 'All entries tagged services' }).click();
+  assert.match(page.url(), /\/search\?tag=services$/);
+  await found.getByRole('button', { name: 'Services log in JSON' }).waitFor();
+  await page.goto(`${page.url().split('/search')[0]}/datapacks`);
+
   // Back on the list: scope, count and last change.
   await page.getByRole('link', { name: 'Datapacks' }).first().click();
   const row = page.getByRole('row', { name: /Platform standards/ });

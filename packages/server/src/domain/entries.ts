@@ -39,8 +39,12 @@ export const searchEntriesInput = z.object({
   query: z.string().trim().min(1).max(1000).describe('What to look for, in plain words'),
   datapack: z.string().optional().describe('Limit to one datapack (id or name)'),
   kinds: z.array(z.enum(ENTRY_KINDS)).optional().describe('Limit to these kinds'),
+  tags: z.array(z.string().trim().toLowerCase().min(1).max(60)).max(10).optional().describe('Only entries carrying every one of these tags'),
   limit: z.number().int().min(1).max(50).default(10),
 });
+
+/** With a tag filter, this many ranked entries are looked at for the ones that carry the tags. */
+const TAGGED_SEARCH_DEPTH = 500;
 
 /** A page of a list. Out of range is refused, not clamped: a client that reads "fewer than limit" as "the end" must not be misled. */
 export const pageInput = z.object({
@@ -180,7 +184,10 @@ export async function listEntries(deps: DomainDeps, access: Access, datapackId: 
 export async function searchEntries(deps: DomainDeps, access: Access, raw: z.input<typeof searchEntriesInput>): Promise<SearchHit[]> {
   const input = parse(searchEntriesInput, raw);
   const datapackIds = input.datapack ? [(await resolveDatapack(deps, access, input.datapack)).id] : (await readableDatapacks(deps, access)).map((d) => d.id);
-  return deps.store.searchEntries({ datapackIds, text: input.query, kinds: input.kinds, limit: input.limit });
+  if (!input.tags?.length) return deps.store.searchEntries({ datapackIds, text: input.query, kinds: input.kinds, limit: input.limit });
+  const wanted = input.tags;
+  const hits = await deps.store.searchEntries({ datapackIds, text: input.query, kinds: input.kinds, limit: TAGGED_SEARCH_DEPTH });
+  return hits.filter((h) => wanted.every((t) => h.entry.tags.includes(t))).slice(0, input.limit);
 }
 
 async function readableEntry(deps: DomainDeps, access: Access, id: string): Promise<{ entry: Entry; datapack: Datapack }> {

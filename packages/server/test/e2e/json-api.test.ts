@@ -38,6 +38,28 @@ describe('the JSON API is the same domain behind another door', () => {
     assert.equal((await api(`/entries/${entry.id}`, { key })).status, 404);
   });
 
+  test('search across every readable datapack, narrowed by kind and by tags', async () => {
+    const key = tenant.member.key;
+    const save = async (body: object) => ((await (await api('/entries', { key, method: 'POST', body: JSON.stringify(body) })).json()) as { entry: { id: string } }).entry.id;
+    const { datapack: other } = (await (await api('/datapacks', { key, method: 'POST', body: JSON.stringify({ name: 'Second pack', scope: 'personal' }) })).json()) as {
+      datapack: { id: string };
+    };
+    const a = await save({ kind: 'standard', title: 'Rollout canaries', content: 'Every rollout starts with a canary.', tags: ['Deploy', 'safety'] });
+    const b = await save({ kind: 'note', title: 'Rollout notes', content: 'The last rollout went fine.', tags: ['deploy'], datapack: other.id });
+    const c = await save({ kind: 'decision', title: 'Rollout window', content: 'No rollout on Fridays.', tags: ['calendar'] });
+    const ids = async (query: string) => ((await (await api(`/search?q=rollout${query}`, { key })).json()) as { results: { entry: { id: string } }[] }).results.map((r) => r.entry.id);
+    assert.deepEqual(new Set(await ids('')), new Set([a, b, c]), 'both datapacks');
+    assert.deepEqual(new Set(await ids('&tag=deploy')), new Set([a, b]), 'tags match whatever their case');
+    assert.deepEqual(await ids('&tag=deploy&tag=safety'), [a], 'every tag must be carried');
+    assert.deepEqual(await ids('&tag=deploy,safety'), [a]);
+    assert.deepEqual(new Set(await ids('&kind=standard,decision')), new Set([a, c]));
+    assert.deepEqual(await ids(`&tag=deploy&datapack=${other.id}`), [b]);
+    const bad = await api('/search?q=rollout&kind=recipe', { key });
+    assert.equal(bad.status, 400);
+    assert.match(((await bad.json()) as { error: { message: string } }).error.message, /kinds/);
+    assert.equal(((await api('/search?q=rollout&tag=deploy', { key: tenant.outsider.key }).then((r) => r.json())) as { results: unknown[] }).results.length, 0, 'an outsider finds none of it');
+  });
+
   test('errors are JSON with a code and a message that says what to do', async () => {
     const none = await api('/datapacks');
     assert.equal(none.status, 401);

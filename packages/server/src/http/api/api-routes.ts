@@ -60,7 +60,13 @@ export function createApiRoutes(deps: DomainDeps, auth: Auth, keys: KeyVerifier,
     return c.json({ entries: (await listEntries(deps, await access(c), c.req.param('id'), page)).map(publicEntry) });
   });
   api.get('/search', async (c) => {
-    return c.json({ results: await searchResults(deps, await access(c), { query: c.req.query('q') ?? '', datapack: c.req.query('datapack'), limit: queryInt(c, 'limit') }) });
+    const list = (name: string) =>
+      c.req
+        .queries(name)
+        ?.flatMap((v) => v.split(','))
+        .filter(Boolean);
+    const raw = { query: c.req.query('q') ?? '', datapack: c.req.query('datapack'), kinds: list('kind'), tags: list('tag'), limit: queryInt(c, 'limit') };
+    return c.json({ results: await searchResults(deps, await access(c), raw as Parameters<typeof searchResults>[2]) });
   });
   api.get('/guidance', async (c) => c.json(await getGuidance(deps, await access(c), { task: c.req.query('task') ?? '' })));
   api.post('/entries', async (c) => {

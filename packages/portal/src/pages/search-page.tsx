@@ -1,0 +1,144 @@
+import { type FormEvent, useEffect, useState } from 'react';
+import { api } from '../api/client.js';
+import { type Datapack, ENTRY_KINDS, type Entry } from '../api/types.js';
+import { Link, navigate } from '../router.js';
+import { Empty, ErrorNotice, Loading, When } from '../ui/bits.js';
+import { useLoad } from '../ui/use-load.js';
+import { EntryDialog } from './entry-dialogs.js';
+import { clientLabel, usePeople } from './people.js';
+
+/** What a search asks for; kept in the address so Back and shared links work. */
+export interface SearchFilters {
+  q: string;
+  kind: string;
+  datapack: string;
+  tags: string[];
+}
+
+export function searchPath(f: Partial<SearchFilters>): string {
+  const p = new URLSearchParams();
+  if (f.q) p.set('q', f.q);
+  if (f.kind) p.set('kind', f.kind);
+  if (f.datapack) p.set('datapack', f.datapack);
+  for (const t of f.tags ?? []) p.append('tag', t);
+  const qs = p.toString();
+  return qs ? `/search?${qs}` : '/search';
+}
+
+/** Search every datapack you can read, narrowed by kind, datapack and tags; a tag on a result narrows to it. */
+export function SearchPage({ query }: { query: URLSearchParams }) {
+  const filters: SearchFilters = { q: query.get('q') ?? '', kind: query.get('kind') ?? '', datapack: query.get('datapack') ?? '', tags: query.getAll('tag') };
+  // A tag alone is a search for entries carrying it: its own word is the query.
+  const text = filters.q || filters.tags.join(' ');
+  const packs = useLoad(() => api<{ datapacks: Datapack[] }>('GET', '/api/v1/datapacks'), []);
+  const results = useLoad(async () => {
+    if (!text) return undefined;
+    const p = new URLSearchParams({ q: text, limit: '50' });
+    if (filters.kind) p.set('kind', filters.kind);
+    if (filters.datapack) p.set('datapack', filters.datapack);
+    for (const t of filters.tags) p.append('tag', t);
+    return (await api<{ results: { entry: Entry; datapack: { id: string; name: string } }[] }>('GET', `/api/v1/search?${p}`)).results;
+  }, [query.toString()]);
+  const [draft, setDraft] = useState(filters.q);
+  const [open, setOpen] = useState<string>();
+  const name = usePeople();
+
+  useEffect(() => setDraft(filters.q), [filters.q]);
+  useEffect(() => {
+    document.title = 'Search · Cairn';
+  }, []);
+
+  const go = (change: Partial<SearchFilters>) => navigate(searchPath({ ...filters, ...change }));
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    go({ q: draft.trim() });
+  };
+  const writable = (datapackId: string) => packs.data?.datapacks.find((d) => d.id === datapackId)?.writable !== false;
+
+  return (
+    <section className="page">
+      <div className="page-head">
+        <h1>Search</h1>
+      </div>
+      {/* biome-ignore lint/a11y/useSemanticElements: <search> is too new for some screen readers; role=search on the form is announced everywhere */}
+      <form className="search" role="search" onSubmit={onSubmit}>
+        <label className="field grow">
+          <span className="visually-hidden">Search all datapacks</span>
+          <input type="search" placeholder="Search all your datapacks" aria-label="Search all datapacks" value={draft} onChange={(e) => setDraft(e.target.value)} />
+        </label>
+        <label className="field">
+          <span className="visually-hidden">Kind</span>
+          <select aria-label="Kind" value={filters.kind} onChange={(e) => go({ kind: e.target.value })}>
+            <option value="">All kinds</option>
+            {ENTRY_KINDS.map((k) => (
+              <option key={k} value={k}>
+                {k}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span className="visually-hidden">Datapack</span>
+          <select aria-label="Datapack" value={filters.datapack} onChange={(e) => go({ datapack: e.target.value })}>
+            <option value="">All datapacks</option>
+            {packs.data?.datapacks.map((d) => (
+              <option key={d.id} value={d.id}>
+                {d.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" className="button secondary">
+          Search
+        </button>
+      </form>
+      {filters.tags.length > 0 && (
+        <ul className="filters" aria-label="Tag filters">
+          {filters.tags.map((t) => (
+            <li key={t}>
+              <button type="button" className="tag removable" aria-label={`Remove tag filter ${t}`} onClick={() => go({ tags: filters.tags.filter((x) => x !== t) })}>
+                #{t} <span aria-hidden="true">×</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {results.error && <ErrorNotice message={results.error} onRetry={results.reload} />}
+      {!text && <Empty title="Search every datapack you can read">Type a few words; narrow by kind, datapack or a tag.</Empty>}
+      {text && !results.data && results.loading && <Loading what="results" />}
+      {results.data && results.data.length === 0 && (
+        <Empty title="Nothing found">
+          <p>Try fewer or different words, or remove a filter.</p>
+        </Empty>
+      )}
+      {results.data && results.data.length > 0 && (
+        <ul className="entries" aria-label="Search results">
+          {results.data.map(({ entry: e, datapack }) => (
+            <li key={e.id} className="entry-row">
+              <button type="button" className="entry-open" onClick={() => setOpen(e.id)}>
+                <span className="entry-title">{e.title}</span>
+              </button>
+              <span className="entry-meta">
+                <span className={`badge kind-${e.kind}`}>{e.kind}</span>
+                <Link to={`/datapacks/${encodeURIComponent(datapack.id)}`} className="small">
+                  {datapack.name}
+                </Link>
+                {e.tags.map((t) => (
+                  <button key={t} type="button" className="tag" aria-label={`Only entries tagged ${t}`} onClick={() => go({ tags: filters.tags.includes(t) ? filters.tags : [...filters.tags, t] })}>
+                    #{t}
+                  </button>
+                ))}
+                <span className="muted small">
+                  v{e.version} · {name(e.updatedBy ?? e.createdBy)}
+                  {clientLabel(e.updatedClient ?? e.createdClient) ? ` via ${clientLabel(e.updatedClient ?? e.createdClient)}` : ''} · <When at={e.updatedAt} />
+                </span>
+              </span>
+              <span className="entry-snippet">{e.content.slice(0, 180)}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {open && <EntryDialog id={open} writable={writable(results.data?.find((r) => r.entry.id === open)?.datapack.id ?? '')} onClose={() => setOpen(undefined)} onChanged={results.reload} />}
+    </section>
+  );
+}
