@@ -102,6 +102,28 @@ export async function setMemberRole(auth: Auth, input: { organizationId: string;
   return true;
 }
 
+/** Removes a member from an organization and its teams; false when the user is not a member. */
+export async function removeMember(auth: Auth, input: { organizationId: string; userId: string }): Promise<boolean> {
+  const ctx = (await auth.$context) as unknown as AuthContext;
+  const orgs = getOrgAdapter(ctx, orgOptions);
+  const member = await orgs.findMemberByOrgId({ userId: input.userId, organizationId: input.organizationId });
+  if (!member) return false;
+  await orgs.deleteMember({ memberId: member.id, organizationId: input.organizationId, userId: input.userId });
+  return true;
+}
+
+/** Takes a user out of a team. */
+export async function removeTeamMember(auth: Auth, input: { teamId: string; userId: string }): Promise<void> {
+  const ctx = (await auth.$context) as unknown as AuthContext;
+  await getOrgAdapter(ctx, orgOptions).removeTeamMember(input);
+}
+
+/** Renames a team. */
+export async function renameTeam(auth: Auth, teamId: string, name: string): Promise<void> {
+  const ctx = (await auth.$context) as unknown as AuthContext;
+  await getOrgAdapter(ctx, orgOptions).updateTeam(teamId, { name });
+}
+
 /** Replaces a user's password (already checked against the policy) and ends every session they have. */
 export async function replacePassword(auth: Auth, userId: string, password: string): Promise<void> {
   const ctx = (await auth.$context) as unknown as AuthContext;

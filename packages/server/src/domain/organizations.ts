@@ -1,13 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { type Auth, setMemberRole } from '../auth/better-auth.js';
+import { type Auth, removeMember as removeOrgMember, setMemberRole } from '../auth/better-auth.js';
 import { CairnError } from '../errors/cairn-error.js';
 import type { OrgMember, TeamWithMembers } from '../store/types.js';
 import type { Access } from './access.js';
 import type { DomainDeps } from './deps.js';
 import { parse } from './parse-input.js';
 import { hasRole } from './roles.js';
-import { addUserToTeam, createTeam, teamOrganization } from './teams.js';
+import { addUserToTeam, createTeam, removeUserFromTeam, renameTeamTo, teamOrganization } from './teams.js';
 
 /** Invite links are good for one sign-up within seven days. */
 export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -53,6 +53,48 @@ export async function changeMemberRole(deps: DomainDeps, auth: Auth, access: Acc
   }
   await setMemberRole(auth, { organizationId, userId, role });
   return { ...target, role };
+}
+
+/**
+ * Removes someone from the organization and its teams (admins; only owners remove owners; the last
+ * owner stays). Their account, personal datapacks and keys remain; what the organization and its
+ * teams hold is out of their reach from their next request on.
+ */
+export async function removeMember(deps: DomainDeps, auth: Auth, access: Access, organizationId: string, userId: string): Promise<void> {
+  assertAdmin(access, organizationId);
+  const members = await deps.store.listOrgMembers(organizationId);
+  const target = members.find((m) => m.userId === userId);
+  if (!target) throw new CairnError('not_found', 'That person is not a member of this organization.');
+  const callerIsOwner = members.some((m) => m.userId === access.caller.userId && hasRole(m.role, 'owner'));
+  if (hasRole(target.role, 'owner') && !callerIsOwner) throw new CairnError('forbidden', 'Only an owner can remove an owner.');
+  if (hasRole(target.role, 'owner') && members.filter((m) => hasRole(m.role, 'owner')).length === 1) {
+    throw new CairnError('conflict', 'This is the only owner: make someone else an owner first.');
+  }
+  await removeOrgMember(auth, { organizationId, userId });
+}
+
+/** Invitations still open (admins only): who made each, its role and expiry; never the link. */
+export async function listInvites(deps: DomainDeps, access: Access, organizationId: string): Promise<{ id: string; role: string; createdBy: string; createdAt: string; expiresAt: string }[]> {
+  assertAdmin(access, organizationId);
+  return (await deps.store.listInvites(organizationId, deps.now())).map(({ id, role, createdBy, createdAt, expiresAt }) => ({ id, role, createdBy, createdAt, expiresAt }));
+}
+
+/** Cancels an open invitation (admins only): its link stops working at once. */
+export async function cancelInvite(deps: DomainDeps, access: Access, organizationId: string, inviteId: string): Promise<void> {
+  assertAdmin(access, organizationId);
+  if (!(await deps.store.deleteInvite(organizationId, inviteId))) throw new CairnError('not_found', 'No open invitation with that id (it may have been used or cancelled).');
+}
+
+/** Renames a team (admins of its organization). */
+export async function renameTeamIn(deps: DomainDeps, auth: Auth, access: Access, teamId: string, rawName: unknown): Promise<{ id: string; name: string }> {
+  assertAdmin(access, await teamOrganization(auth, teamId));
+  return renameTeamTo(deps, auth, teamId, rawName);
+}
+
+/** Takes a member out of a team (admins of its organization). */
+export async function removeTeamMemberIn(deps: DomainDeps, auth: Auth, access: Access, teamId: string, userId: string): Promise<void> {
+  assertAdmin(access, await teamOrganization(auth, teamId));
+  await removeUserFromTeam(deps, auth, teamId, userId);
 }
 
 /** The organization's teams with their members (any member may look). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type Auth, addTeamMember } from '../auth/better-auth.js';
+import { type Auth, addTeamMember, removeTeamMember, renameTeam } from '../auth/better-auth.js';
 import { CairnError } from '../errors/cairn-error.js';
 import type { DomainDeps } from './deps.js';
 import { parse } from './parse-input.js';
@@ -9,13 +9,36 @@ import { parse } from './parse-input.js';
  * and only the organization's members join its teams. Callers check who may ask (an admin in the
  * portal, the operator on the CLI).
  */
+const teamName = z.string().trim().min(1, 'give the team a name').max(80);
+
 export async function createTeam(deps: DomainDeps, auth: Auth, organizationId: string, rawName: unknown): Promise<{ id: string; name: string }> {
-  const name = parse(z.string().trim().min(1, 'give the team a name').max(80), rawName);
-  if ((await deps.store.listTeams(organizationId)).some((t) => t.name.toLowerCase() === name.toLowerCase())) {
-    throw new CairnError('conflict', `A team named "${name}" already exists.`);
-  }
+  const name = parse(teamName, rawName);
+  await assertFreeName(deps, organizationId, name);
   const team = await auth.api.createTeam({ body: { organizationId, name } });
   return { id: team.id, name: team.name };
+}
+
+/** Renames a team; the name rules are those of a new team. */
+export async function renameTeamTo(deps: DomainDeps, auth: Auth, teamId: string, rawName: unknown): Promise<{ id: string; name: string }> {
+  const name = parse(teamName, rawName);
+  const organizationId = await teamOrganization(auth, teamId);
+  await assertFreeName(deps, organizationId, name, teamId);
+  await renameTeam(auth, teamId, name);
+  return { id: teamId, name };
+}
+
+/** Takes a member out of a team; not_found when they are not in it. */
+export async function removeUserFromTeam(deps: DomainDeps, auth: Auth, teamId: string, userId: string): Promise<void> {
+  const organizationId = await teamOrganization(auth, teamId);
+  const team = (await deps.store.listTeams(organizationId)).find((t) => t.id === teamId);
+  if (!team?.members.some((m) => m.userId === userId)) throw new CairnError('not_found', 'That person is not in this team.');
+  await removeTeamMember(auth, { teamId, userId });
+}
+
+async function assertFreeName(deps: DomainDeps, organizationId: string, name: string, except?: string): Promise<void> {
+  if ((await deps.store.listTeams(organizationId)).some((t) => t.id !== except && t.name.toLowerCase() === name.toLowerCase())) {
+    throw new CairnError('conflict', `A team named "${name}" already exists.`);
+  }
 }
 
 /** Adds an organization member to one of its teams. */

@@ -337,6 +337,30 @@ export abstract class KyselyStore implements Store {
     return Number(result.numUpdatedRows) === 1;
   }
 
+  async listInvites(organizationId: string, now: string): Promise<(Invite & { id: string })[]> {
+    const rows = await this.db
+      .selectFrom('invite')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now)
+      .orderBy('created_at', 'desc')
+      .execute();
+    return rows.map((r) => ({
+      id: r.token_hash,
+      organizationId: r.organization_id,
+      role: r.role as Invite['role'],
+      createdBy: r.created_by,
+      createdAt: iso(r.created_at),
+      expiresAt: iso(r.expires_at),
+    }));
+  }
+
+  async deleteInvite(organizationId: string, tokenHash: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('invite').where('organization_id', '=', organizationId).where('token_hash', '=', tokenHash).where('used_at', 'is', null).executeTakeFirst();
+    return Number(result.numDeletedRows) === 1;
+  }
+
   async insertDatapack(d: Datapack): Promise<void> {
     try {
       await this.db

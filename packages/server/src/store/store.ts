@@ -49,6 +49,10 @@ export interface Store {
   findInvite(tokenHash: string, now: string): Promise<Invite | undefined>;
   /** Uses the invitation up for a user; false when someone else already did or it expired. */
   consumeInvite(tokenHash: string, userId: string, now: string): Promise<boolean>;
+  /** An organization's invitations not used and not expired, newest first; `id` is the token's hash. */
+  listInvites(organizationId: string, now: string): Promise<(Invite & { id: string })[]>;
+  /** Cancels an unused invitation of this organization; false when there is none. */
+  deleteInvite(organizationId: string, tokenHash: string): Promise<boolean>;
 
   /** Throws CairnError('conflict') when the owner already has a datapack of that name. */
   insertDatapack(datapack: Datapack): Promise<void>;

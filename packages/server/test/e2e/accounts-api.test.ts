@@ -93,6 +93,61 @@ describe('accounts through the portal API', () => {
     assert.equal((await admin(`/api/v1/organizations/${orgId}/teams`, { method: 'POST', body: { name: 'platform' } })).status, 409);
   });
 
+  test('admins rename teams, take people out of teams, list and cancel open invitations, and remove members', async () => {
+    const bobId = (await server.cairn.store.findUserByEmail('bob@example.test'))!.id;
+    const adaId = (await server.cairn.store.findUserByEmail('ada@example.test'))!.id;
+    const bob = browser();
+    assert.equal((await bob('/api/auth/sign-in/email', { method: 'POST', body: { email: 'bob@example.test', password: 'correct horse battery' } })).status, 200);
+    const teamId = (await admin(`/api/v1/organizations/${orgId}/teams`)).body.teams[0].id;
+
+    // Teams: rename (unique names), remove a member; members cannot.
+    assert.equal((await bob(`/api/v1/teams/${teamId}`, { method: 'PATCH', body: { name: 'Mine' } })).status, 403);
+    const renamed = await admin(`/api/v1/teams/${teamId}`, { method: 'PATCH', body: { name: 'Platform Engineering' } });
+    assert.deepEqual(renamed.body.team, { id: teamId, name: 'Platform Engineering' });
+    await admin(`/api/v1/organizations/${orgId}/teams`, { method: 'POST', body: { name: 'Data' } });
+    assert.equal((await admin(`/api/v1/teams/${teamId}`, { method: 'PATCH', body: { name: 'data' } })).status, 409);
+    assert.equal((await admin(`/api/v1/teams/${teamId}`, { method: 'PATCH', body: { name: '  ' } })).status, 400);
+    assert.equal((await bob(`/api/v1/teams/${teamId}/members/${bobId}`, { method: 'DELETE' })).status, 403);
+    assert.equal((await admin(`/api/v1/teams/${teamId}/members/${bobId}`, { method: 'DELETE' })).status, 204);
+    assert.equal((await admin(`/api/v1/teams/${teamId}/members/${bobId}`, { method: 'DELETE' })).status, 404, 'not in it any more');
+    assert.deepEqual((await server.cairn.store.getMemberships(bobId)).teams, []);
+    assert.equal((await admin('/api/v1/teams/no-such-team', { method: 'PATCH', body: { name: 'x' } })).status, 404);
+
+    // Invitations: listed without their links, cancelled once, and a cancelled link no longer works.
+    const made = await admin(`/api/v1/organizations/${orgId}/invitations`, { method: 'POST', body: { role: 'admin' } });
+    const token = new URL(made.body.inviteUrl).searchParams.get('invite')!;
+    const open = await admin(`/api/v1/organizations/${orgId}/invitations`);
+    assert.equal(open.body.invitations.length, 1, 'the used invitation is not listed');
+    assert.deepEqual([open.body.invitations[0].role, open.body.invitations[0].createdBy], ['admin', adaId]);
+    assert.ok(!JSON.stringify(open.body).includes(token), 'the link is never shown again');
+    assert.equal((await bob(`/api/v1/organizations/${orgId}/invitations`)).status, 403);
+    const inviteId = open.body.invitations[0].id;
+    assert.equal((await bob(`/api/v1/organizations/${orgId}/invitations/${inviteId}`, { method: 'DELETE' })).status, 403);
+    assert.equal((await admin(`/api/v1/organizations/${orgId}/invitations/${inviteId}`, { method: 'DELETE' })).status, 204);
+    assert.equal((await admin(`/api/v1/organizations/${orgId}/invitations/${inviteId}`, { method: 'DELETE' })).status, 404);
+    const late = await browser()('/api/v1/signup', { method: 'POST', body: { email: 'mallory@example.test', password: 'correct horse battery', invite: token } });
+    assert.equal(late.status, 400);
+
+    // Members: removal takes the organization's datapacks out of reach of the removed person's key at once.
+    const bobKey = (await bob('/api/v1/keys', { method: 'POST', body: { name: 'bob laptop' } })).body.key as string;
+    const packsOf = async (key: string) =>
+      ((await (await fetch(`${server.baseUrl}/api/v1/datapacks`, { headers: { authorization: `Bearer ${key}` } })).json()) as { datapacks: { scope: string }[] }).datapacks.map((d) => d.scope);
+    assert.ok((await packsOf(bobKey)).includes('organization'));
+    const viaKey = await fetch(`${server.baseUrl}/api/v1/organizations/${orgId}/members/${adaId}`, { method: 'DELETE', headers: { authorization: `Bearer ${bobKey}` } });
+    assert.equal(viaKey.status, 403, 'a key cannot change who is in the organization');
+    assert.equal((await bob(`/api/v1/organizations/${orgId}/members/${adaId}`, { method: 'DELETE' })).status, 403);
+    const lastOwner = await admin(`/api/v1/organizations/${orgId}/members/${adaId}`, { method: 'DELETE' });
+    assert.equal(lastOwner.status, 409);
+    assert.match(lastOwner.body.error.message, /only owner/);
+    assert.equal((await admin(`/api/v1/organizations/${orgId}/members/${bobId}`, { method: 'DELETE' })).status, 204);
+    assert.deepEqual(await packsOf(bobKey), ['personal'], 'only their own datapacks are left');
+    assert.equal((await admin(`/api/v1/organizations/${orgId}/members/${bobId}`, { method: 'DELETE' })).status, 404);
+    assert.deepEqual(
+      (await admin(`/api/v1/organizations/${orgId}/members`)).body.members.map((m: { email: string }) => m.email),
+      ['ada@example.test'],
+    );
+  });
+
   test('API keys: generated once in a session, listed by start and last four, revoked; an API key cannot manage keys', async () => {
     const created = await admin('/api/v1/keys', { method: 'POST', body: { name: 'laptop' } });
     assert.equal(created.status, 201);

@@ -5,7 +5,19 @@ import { loadAccess } from '../../domain/access.js';
 import { type SignUpForm, signUp, signUpOpen } from '../../domain/accounts.js';
 import { createApiKey, latestConnection, listApiKeys, revokeApiKey } from '../../domain/api-keys.js';
 import type { DomainDeps } from '../../domain/deps.js';
-import { addMemberToTeam, changeMemberRole, createInvite, createTeamIn, listMembers, listTeams } from '../../domain/organizations.js';
+import {
+  addMemberToTeam,
+  cancelInvite,
+  changeMemberRole,
+  createInvite,
+  createTeamIn,
+  listInvites,
+  listMembers,
+  listTeams,
+  removeMember,
+  removeTeamMemberIn,
+  renameTeamIn,
+} from '../../domain/organizations.js';
 import { CairnError } from '../../errors/cairn-error.js';
 import { type ApiEnv, requireSession } from './api-auth.js';
 
@@ -69,6 +81,23 @@ export function createAccountRoutes(deps: DomainDeps, auth: Auth, baseUrl: strin
     const { token, expiresAt } = await createInvite(deps, await sessionAccess(c), c.req.param('id'), role);
     // From CAIRN_BASE_URL only: the request's Host header is the sender's to choose.
     return c.json({ inviteUrl: `${baseUrl}/signup?invite=${encodeURIComponent(token)}`, expiresAt }, 201);
+  });
+  routes.delete('/organizations/:id/members/:userId', async (c) => {
+    await removeMember(deps, auth, await sessionAccess(c), c.req.param('id'), c.req.param('userId'));
+    return c.body(null, 204);
+  });
+  routes.get('/organizations/:id/invitations', async (c) => c.json({ invitations: await listInvites(deps, await sessionAccess(c), c.req.param('id')) }));
+  routes.delete('/organizations/:id/invitations/:inviteId', async (c) => {
+    await cancelInvite(deps, await sessionAccess(c), c.req.param('id'), c.req.param('inviteId'));
+    return c.body(null, 204);
+  });
+  routes.patch('/teams/:id', async (c) => {
+    const { name } = (await c.req.json()) as { name?: unknown };
+    return c.json({ team: await renameTeamIn(deps, auth, await sessionAccess(c), c.req.param('id'), name) });
+  });
+  routes.delete('/teams/:id/members/:userId', async (c) => {
+    await removeTeamMemberIn(deps, auth, await sessionAccess(c), c.req.param('id'), c.req.param('userId'));
+    return c.body(null, 204);
   });
   routes.post('/teams/:id/members', async (c) => {
     const { userId } = (await c.req.json()) as { userId?: string };
