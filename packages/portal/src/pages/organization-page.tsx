@@ -26,6 +26,11 @@ function OrganizationSettings({ orgId, orgName, isAdmin }: { orgId: string; orgN
   const { me } = useSession();
   const members = useLoad(() => api<{ members: Member[] }>('GET', `/api/v1/organizations/${orgId}/members`), [orgId]);
   const teams = useLoad(() => api<{ teams: Team[] }>('GET', `/api/v1/organizations/${orgId}/teams`), [orgId]);
+  const invites = useLoad(
+    async () =>
+      isAdmin ? api<{ invitations: { id: string; role: string; createdBy: string; createdAt: string; expiresAt: string }[] }>('GET', `/api/v1/organizations/${orgId}/invitations`) : undefined,
+    [orgId, isAdmin],
+  );
   return (
     <section className="page">
       <nav aria-label="Breadcrumb" className="crumbs">
@@ -49,6 +54,11 @@ function OrganizationSettings({ orgId, orgName, isAdmin }: { orgId: string; orgN
                 <th scope="col">Name</th>
                 <th scope="col">Email</th>
                 <th scope="col">Role</th>
+                {isAdmin && (
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                )}
               </tr>
             </thead>
             <tbody>
@@ -59,12 +69,49 @@ function OrganizationSettings({ orgId, orgName, isAdmin }: { orgId: string; orgN
                   </td>
                   <td data-label="Email">{m.email}</td>
                   <td data-label="Role">{isAdmin && m.userId !== me.user.id ? <RoleSelect orgId={orgId} member={m} onChanged={members.reload} /> : <span className="badge">{m.role}</span>}</td>
+                  {isAdmin && (
+                    <td data-label="">
+                      {m.userId !== me.user.id && (
+                        <ConfirmButton
+                          label={`Remove ${m.name || m.email}`}
+                          text="Remove"
+                          confirmText={`Remove ${m.name || m.email} from ${orgName}`}
+                          action={async () => {
+                            await api('DELETE', `/api/v1/organizations/${orgId}/members/${m.userId}`);
+                            members.reload();
+                            teams.reload();
+                          }}
+                        />
+                      )}
+                    </td>
+                  )}
                 </tr>
               ))}
             </tbody>
           </table>
         )}
-        {isAdmin && <InviteForm orgId={orgId} />}
+        {isAdmin && <InviteForm orgId={orgId} onCreated={invites.reload} />}
+        {isAdmin && invites.data && invites.data.invitations.length > 0 && (
+          <div className="subsection">
+            <h3>Open invitations</h3>
+            <ul className="plain-list" aria-label="Open invitations">
+              {invites.data.invitations.map((i) => (
+                <li key={i.id}>
+                  <span className="badge">{i.role}</span> made by {members.data?.members.find((m) => m.userId === i.createdBy)?.name ?? 'an admin'}, expires {new Date(i.expiresAt).toLocaleString()}{' '}
+                  <ConfirmButton
+                    label={`Cancel the ${i.role} invitation made ${new Date(i.createdAt).toLocaleString()}`}
+                    text="Cancel"
+                    confirmText="Cancel this invitation"
+                    action={async () => {
+                      await api('DELETE', `/api/v1/organizations/${orgId}/invitations/${encodeURIComponent(i.id)}`);
+                      invites.reload();
+                    }}
+                  />
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
       </div>
 
       <div className="card section">
@@ -86,7 +133,7 @@ function OrganizationSettings({ orgId, orgName, isAdmin }: { orgId: string; orgN
   );
 }
 
-function InviteForm({ orgId }: { orgId: string }) {
+function InviteForm({ orgId, onCreated }: { orgId: string; onCreated: () => void }) {
   const [invite, setInvite] = useState<{ inviteUrl: string; expiresAt: string }>();
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -97,6 +144,7 @@ function InviteForm({ orgId }: { orgId: string }) {
     setError(undefined);
     try {
       setInvite(await api<{ inviteUrl: string; expiresAt: string }>('POST', `/api/v1/organizations/${orgId}/invitations`, { role }));
+      onCreated();
     } catch (err) {
       setError(messageOf(err));
     } finally {
@@ -193,9 +241,53 @@ function TeamCard({ team, members, isAdmin, onChanged }: { team: Team; members: 
       setBusy(false);
     }
   };
+  const [renaming, setRenaming] = useState(false);
+  const rename = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const name = String(new FormData(e.currentTarget).get('name') ?? '').trim();
+    setBusy(true);
+    setError(undefined);
+    try {
+      await api('PATCH', `/api/v1/teams/${team.id}`, { name });
+      setRenaming(false);
+      onChanged();
+      await refresh();
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const remove = async (userId: string) => {
+    await api('DELETE', `/api/v1/teams/${team.id}/members/${userId}`);
+    onChanged();
+    if (userId === me.user.id) await refresh();
+  };
   return (
     <li className="team">
-      <h3>{team.name}</h3>
+      {renaming ? (
+        <form className="inline-form" onSubmit={rename}>
+          <label className="field grow">
+            <span>New name for {team.name}</span>
+            <input name="name" required maxLength={80} defaultValue={team.name} />
+          </label>
+          <button type="submit" className="button secondary small" disabled={busy}>
+            Save name
+          </button>
+          <button type="button" className="button secondary small" onClick={() => setRenaming(false)}>
+            Cancel
+          </button>
+        </form>
+      ) : (
+        <h3>
+          {team.name}{' '}
+          {isAdmin && (
+            <button type="button" className="link-button small" aria-label={`Rename ${team.name}`} onClick={() => setRenaming(true)}>
+              Rename
+            </button>
+          )}
+        </h3>
+      )}
       {team.members.length === 0 ? (
         <p className="muted">No members yet.</p>
       ) : (
@@ -203,6 +295,9 @@ function TeamCard({ team, members, isAdmin, onChanged }: { team: Team; members: 
           {team.members.map((m) => (
             <li key={m.userId} className="chip" title={m.email}>
               {m.name || m.email}
+              {isAdmin && (
+                <ConfirmButton label={`Remove ${m.name || m.email} from ${team.name}`} text="×" confirmText={`Remove from ${team.name}`} className="chip-remove" action={() => remove(m.userId)} />
+              )}
             </li>
           ))}
         </ul>
@@ -226,6 +321,48 @@ function TeamCard({ team, members, isAdmin, onChanged }: { team: Team; members: 
       )}
       {error && <ErrorNotice message={error} />}
     </li>
+  );
+}
+
+/** A destructive action in two steps: the first press asks, the second does it; the server says why when it refuses. */
+function ConfirmButton({ label, text, confirmText, action, className }: { label: string; text: string; confirmText: string; action: () => Promise<void>; className?: string }) {
+  const [asking, setAsking] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const run = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await action();
+      setAsking(false);
+    } catch (e) {
+      setError(messageOf(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      {asking ? (
+        <span className="confirm">
+          <button type="button" className="button danger small" disabled={busy} onClick={() => void run()}>
+            {confirmText}
+          </button>
+          <button type="button" className="button secondary small" onClick={() => setAsking(false)}>
+            Keep
+          </button>
+        </span>
+      ) : (
+        <button type="button" className={className ?? 'button secondary small'} aria-label={label} onClick={() => setAsking(true)}>
+          {text}
+        </button>
+      )}
+      {error && (
+        <span className="notice error" role="alert">
+          {error}
+        </span>
+      )}
+    </>
   );
 }
 
