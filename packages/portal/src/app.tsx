@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { api, messageOf, setUnauthorizedHandler } from './api/client.js';
 import type { Me, PortalConfig } from './api/types.js';
 import { isOAuthSignIn, resumeAuthorizeUrl } from './oauth/oauth-query.js';
+import { AccountPage } from './pages/account-page.js';
 import { ApiKeysPage } from './pages/api-keys.js';
 import { AuthPage } from './pages/auth-page.js';
 import { ConnectedAppsPage } from './pages/connected-apps.js';
@@ -117,6 +118,7 @@ function Routes({ path, query }: { path: string; query: URLSearchParams }) {
   const dp = match('/datapacks/:id', path);
   if (dp) return <DatapackPage id={dp.id!} />;
   if (path === '/settings/api-keys') return <ApiKeysPage />;
+  if (path === '/settings/account') return <AccountPage />;
   if (path === '/settings/organization') return <OrganizationPage />;
   if (path === '/' || PUBLIC.has(path)) return <Loading what="your datapacks" />;
   return (
@@ -135,6 +137,7 @@ function titleFor(path: string): string {
   if (path.startsWith('/datapacks')) return 'Datapacks';
   if (path === '/search') return 'Search';
   if (path === '/settings/api-keys') return 'API keys';
+  if (path === '/settings/account') return 'Account';
   if (path === '/settings/organization') return 'Organization';
   if (path === '/settings/connected-apps') return 'Connected apps';
   if (path === '/oauth/consent') return 'Connect an app';
@@ -171,9 +174,9 @@ function Shell({ children, me, path, onSignOut }: { children: React.ReactNode; m
           )}
           {me && (
             <div className="account">
-              <span className="account-name" title={me.user.email}>
+              <Link to="/settings/account" className="account-name" title={`${me.user.email}: your account`} aria-current={path === '/settings/account' ? 'page' : undefined}>
                 {me.user.name || me.user.email}
-              </span>
+              </Link>
               <button type="button" className="button secondary small" onClick={onSignOut}>
                 Sign out
               </button>

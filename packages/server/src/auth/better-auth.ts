@@ -124,6 +124,30 @@ export async function renameTeam(auth: Auth, teamId: string, name: string): Prom
   await getOrgAdapter(ctx, orgOptions).updateTeam(teamId, { name });
 }
 
+/**
+ * Changes the signed-in user's password after checking the current one; every other session of
+ * theirs ends, and the answer's cookies carry the fresh session. False when the current one is wrong.
+ */
+export async function changeOwnPassword(auth: Auth, input: { currentPassword: string; newPassword: string; headers: Headers }): Promise<{ changed: boolean; cookies: string[] }> {
+  try {
+    const result = await auth.api.changePassword({
+      body: { currentPassword: input.currentPassword, newPassword: input.newPassword, revokeOtherSessions: true },
+      headers: input.headers,
+      returnHeaders: true,
+    });
+    return { changed: true, cookies: result.headers.getSetCookie() };
+  } catch (error) {
+    if ((error as { body?: { code?: string } }).body?.code === 'INVALID_PASSWORD') return { changed: false, cookies: [] };
+    throw error;
+  }
+}
+
+/** Sets a user's display name. */
+export async function setUserName(auth: Auth, userId: string, name: string): Promise<void> {
+  const ctx = (await auth.$context) as unknown as AuthContext;
+  await ctx.internalAdapter.updateUser(userId, { name });
+}
+
 /** Replaces a user's password (already checked against the policy) and ends every session they have. */
 export async function replacePassword(auth: Auth, userId: string, password: string): Promise<void> {
   const ctx = (await auth.$context) as unknown as AuthContext;

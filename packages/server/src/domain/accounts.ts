@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type Auth, createCredentialUser, replacePassword } from '../auth/better-auth.js';
+import { type Auth, changeOwnPassword, createCredentialUser, replacePassword, setUserName } from '../auth/better-auth.js';
 import { assertPasswordPolicy } from '../auth/password-policy.js';
 import { CairnError } from '../errors/cairn-error.js';
 import type { UserRecord } from '../store/types.js';
@@ -182,4 +182,32 @@ export async function resetPassword(deps: DomainDeps, auth: Auth, email: string,
   await assertPasswordPolicy(password, [user.email, user.email.split('@')[0]!, user.name, 'cairn']);
   await replacePassword(auth, user.id, password);
   return user;
+}
+
+const displayName = z
+  .string()
+  .trim()
+  .min(1, 'give a name')
+  .max(100, 'at most 100 characters')
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters (NUL above all) are what is refused
+  .regex(/^[^\u0000-\u001f\u007f]*$/, 'a name has no control characters');
+
+/** Renames the caller as others see them in the portal and in provenance. */
+export async function renameSelf(deps: DomainDeps, auth: Auth, userId: string, rawName: unknown): Promise<UserRecord> {
+  const name = parse(displayName, rawName);
+  await setUserName(auth, userId, name);
+  return (await deps.store.getUser(userId))!;
+}
+
+/**
+ * Changes the caller's own password: the current one must be right and the new one pass the
+ * sign-up policy; their other sessions end. Returns the fresh session's cookies.
+ */
+export async function changePassword(deps: DomainDeps, auth: Auth, userId: string, raw: unknown, headers: Headers): Promise<string[]> {
+  const { currentPassword, newPassword } = parse(z.object({ currentPassword: z.string().min(1, 'give your current password'), newPassword: z.string() }), raw);
+  const user = (await deps.store.getUser(userId))!;
+  await assertPasswordPolicy(newPassword, [user.email, user.email.split('@')[0]!, user.name, 'cairn', currentPassword]);
+  const { changed, cookies } = await changeOwnPassword(auth, { currentPassword, newPassword, headers });
+  if (!changed) throw new CairnError('forbidden', 'Your current password is not right; nothing was changed.');
+  return cookies;
 }

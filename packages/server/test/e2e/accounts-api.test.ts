@@ -148,6 +148,34 @@ describe('accounts through the portal API', () => {
     );
   });
 
+  test('your account: a new name, and a new password that ends your other sessions; a key can do neither', async () => {
+    const other = browser();
+    assert.equal((await other('/api/auth/sign-in/email', { method: 'POST', body: { email: 'ada@example.test', password: 'correct horse battery' } })).status, 200);
+    const renamed = await admin('/api/v1/me', { method: 'PATCH', body: { name: '  Ada Lovelace ' } });
+    assert.equal(renamed.body.user.name, 'Ada Lovelace');
+    assert.equal((await admin('/api/v1/me')).body.user.name, 'Ada Lovelace');
+    for (const name of ['', 'Ada\u0000', 'x'.repeat(101)]) assert.equal((await admin('/api/v1/me', { method: 'PATCH', body: { name } })).status, 400, JSON.stringify(name));
+    const key = (await admin('/api/v1/keys', { method: 'POST', body: { name: 'account test' } })).body.key as string;
+    const byKey = (path: string, method: string, body: unknown) =>
+      fetch(`${server.baseUrl}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    assert.equal((await byKey('/api/v1/me', 'PATCH', { name: 'Mallory' })).status, 403);
+    assert.equal((await byKey('/api/v1/me/password', 'POST', { currentPassword: 'correct horse battery', newPassword: 'a brand new passphrase 77' })).status, 403);
+
+    const wrong = await admin('/api/v1/me/password', { method: 'POST', body: { currentPassword: 'not it at all', newPassword: 'a brand new passphrase 77' } });
+    assert.equal(wrong.status, 403);
+    assert.match(wrong.body.error.message, /current password is not right/);
+    const weak = await admin('/api/v1/me/password', { method: 'POST', body: { currentPassword: 'correct horse battery', newPassword: 'password1' } });
+    assert.equal(weak.status, 400);
+    const changed = await admin('/api/v1/me/password', { method: 'POST', body: { currentPassword: 'correct horse battery', newPassword: 'a brand new passphrase 77' } });
+    assert.equal(changed.status, 204);
+    assert.equal((await admin('/api/v1/me')).status, 200, 'this session goes on');
+    assert.equal((await other('/api/v1/me')).status, 401, 'the other session has ended');
+    const signIn = (password: string) => browser()('/api/auth/sign-in/email', { method: 'POST', body: { email: 'ada@example.test', password } });
+    assert.notEqual((await signIn('correct horse battery')).status, 200);
+    assert.equal((await signIn('a brand new passphrase 77')).status, 200);
+    assert.equal((await byKey('/api/v1/datapacks', 'GET', undefined)).status, 200, 'API keys keep working');
+  });
+
   test('API keys: generated once in a session, listed by start and last four, revoked; an API key cannot manage keys', async () => {
     const created = await admin('/api/v1/keys', { method: 'POST', body: { name: 'laptop' } });
     assert.equal(created.status, 201);

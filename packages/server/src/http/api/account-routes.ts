@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { KeyVerifier } from '../../auth/api-keys/key-verifier.js';
 import type { Auth } from '../../auth/better-auth.js';
 import { loadAccess } from '../../domain/access.js';
-import { type SignUpForm, signUp, signUpOpen } from '../../domain/accounts.js';
+import { changePassword, renameSelf, type SignUpForm, signUp, signUpOpen } from '../../domain/accounts.js';
 import { createApiKey, latestConnection, listApiKeys, revokeApiKey } from '../../domain/api-keys.js';
 import type { DomainDeps } from '../../domain/deps.js';
 import {
@@ -53,6 +53,16 @@ export function createAccountRoutes(deps: DomainDeps, auth: Auth, baseUrl: strin
     const a = await access(c);
     const user = await deps.store.getUser(a.caller.userId);
     return c.json({ user, organizations: a.memberships.organizations, teams: a.memberships.teams });
+  });
+  // Your own account: a portal session only (a key cannot rename you or change your password).
+  routes.patch('/me', async (c) => {
+    const { name } = (await c.req.json()) as { name?: unknown };
+    return c.json({ user: await renameSelf(deps, auth, requireSession(c, 'Settings > Account'), name) });
+  });
+  routes.post('/me/password', async (c) => {
+    const cookies = await changePassword(deps, auth, requireSession(c, 'Settings > Account'), await c.req.json(), c.req.raw.headers);
+    for (const cookie of cookies) c.header('Set-Cookie', cookie, { append: true });
+    return c.body(null, 204);
   });
   routes.get('/keys', async (c) => c.json({ keys: await listApiKeys(deps, sessionUser(c)) }));
   routes.post('/keys', async (c) => {

@@ -26,6 +26,8 @@ export function createApiRoutes(deps: DomainDeps, auth: Auth, keys: KeyVerifier,
   // Guessable one-time secrets: failures are limited per address.
   api.use('/setup-codes/exchange', codeFailureLimit(limits, 'setup-code exchanges'));
   api.use('/signup', codeFailureLimit(limits, 'sign-ups'));
+  // A stolen session must not turn into a password-guessing oracle: wrong current passwords count like failed codes.
+  api.use('/me/password', codeFailureLimit(limits, 'password changes'));
   // The exchange is authenticated by the one-time code itself; it sits before the auth middleware.
   api.post('/setup-codes/exchange', async (c) => c.json(await exchangeSetupCode(deps, await c.req.json())));
   api.route('/', createPublicAccountRoutes(deps, auth, baseUrl, installerPublished, oauthLoopbackAllowed));

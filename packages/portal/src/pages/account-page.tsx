@@ -1,0 +1,93 @@
+import { type FormEvent, useEffect, useState } from 'react';
+import { api, messageOf } from '../api/client.js';
+import { useSession } from '../session.js';
+import { ErrorNotice } from '../ui/bits.js';
+
+/** Settings > Account: your name, and your password (your other sessions end when it changes). */
+export function AccountPage() {
+  const { me, refresh } = useSession();
+  useEffect(() => {
+    document.title = 'Account · Cairn';
+  }, []);
+  return (
+    <section className="page">
+      <nav aria-label="Breadcrumb" className="crumbs">
+        <span>Settings</span> <span aria-hidden="true">/</span> <span aria-current="page">Account</span>
+      </nav>
+      <div className="page-head">
+        <div>
+          <h1>Account</h1>
+          <p className="muted">Signed in as {me.user.email}.</p>
+        </div>
+      </div>
+      <div className="card section">
+        <h2>Name</h2>
+        <p className="muted">How others see you in the portal and in who saved what.</p>
+        <Form
+          submit="Save name"
+          done="Name saved."
+          action={async (f) => {
+            await api('PATCH', '/api/v1/me', { name: String(f.get('name') ?? '') });
+            await refresh();
+          }}
+        >
+          <label className="field grow">
+            <span>Your name</span>
+            <input name="name" required maxLength={100} defaultValue={me.user.name} autoComplete="name" />
+          </label>
+        </Form>
+      </div>
+      <div className="card section">
+        <h2>Password</h2>
+        <p className="muted">At least 10 characters, not a common or easily guessed one. Your other sessions end; API keys keep working.</p>
+        <Form
+          submit="Change password"
+          done="Password changed. Your other sessions have ended."
+          reset
+          action={async (f) => {
+            await api('POST', '/api/v1/me/password', { currentPassword: String(f.get('currentPassword') ?? ''), newPassword: String(f.get('newPassword') ?? '') });
+          }}
+        >
+          <label className="field">
+            <span>Current password</span>
+            <input name="currentPassword" type="password" required autoComplete="current-password" />
+          </label>
+          <label className="field">
+            <span>New password</span>
+            <input name="newPassword" type="password" required minLength={10} maxLength={128} autoComplete="new-password" />
+          </label>
+        </Form>
+      </div>
+    </section>
+  );
+}
+
+function Form({ children, submit, done, reset, action }: { children: React.ReactNode; submit: string; done: string; reset?: boolean; action: (f: FormData) => Promise<void> }) {
+  const [state, setState] = useState<{ busy?: boolean; error?: string; done?: boolean }>({});
+  const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = e.currentTarget;
+    setState({ busy: true });
+    try {
+      await action(new FormData(form));
+      if (reset) form.reset();
+      setState({ done: true });
+    } catch (err) {
+      setState({ error: messageOf(err) });
+    }
+  };
+  return (
+    <form className="inline-form" onSubmit={onSubmit}>
+      {children}
+      <button type="submit" className="button secondary" disabled={state.busy}>
+        {state.busy ? 'Saving…' : submit}
+      </button>
+      {state.error && <ErrorNotice message={state.error} />}
+      {state.done && (
+        <p className="notice" role="status">
+          {done}
+        </p>
+      )}
+    </form>
+  );
+}
