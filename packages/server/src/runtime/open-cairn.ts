@@ -5,6 +5,7 @@ import { type Auth, createAuth } from '../auth/better-auth.js';
 import { OAuthTokenVerifier } from '../auth/oauth/access-tokens.js';
 import { mcpResource } from '../auth/oauth/oauth-options.js';
 import type { CairnConfig } from '../config/load-config.js';
+import { purgeDeletedDatapacks } from '../domain/datapacks.js';
 import { createDomainDeps, type DomainDeps } from '../domain/deps.js';
 import { Embedder } from '../embeddings/embedder.js';
 import { EmbeddingsProvider } from '../embeddings/provider.js';
@@ -28,6 +29,21 @@ export interface Cairn {
   /** Keeps entries' vectors from the embeddings provider current; only with CAIRN_EMBEDDINGS_URL. */
   embedder: Embedder | undefined;
   close(): Promise<void>;
+}
+
+const DAY_MS = 86_400_000;
+
+/** Datapacks deleted longer ago than the trash keeps them go for good: now, then daily; never in a request's way. */
+function startPurges(domain: DomainDeps, log: Logger): NodeJS.Timeout {
+  const run = () =>
+    purgeDeletedDatapacks(domain).then(
+      (n) => n > 0 && log.info('purged deleted datapacks past their restore window', { datapacks: n }),
+      (error: Error) => log.warn('could not purge deleted datapacks; trying again tomorrow', { error: error.message }),
+    );
+  void run();
+  const timer = setInterval(run, DAY_MS);
+  timer.unref();
+  return timer;
 }
 
 /** Opens the store, applies migrations (better-auth's, then Cairn's) and wires the HTTP app. */
@@ -61,6 +77,7 @@ export async function openCairn(config: CairnConfig, options: { log?: Logger; st
     // One-shot CLI commands do not embed in the background; a serving Cairn does.
     if (options.background !== false) embedder?.start();
     const domain = createDomainDeps(store);
+    const purge = options.background === false ? undefined : startPurges(domain, log);
     // A closure, not domain.now itself: tests that move the domain's clock move expiry with it.
     const keys = new KeyVerifier(store, undefined, () => domain.now());
     const oauth = new OAuthTokenVerifier(auth, mcpResource(config.baseUrl));
@@ -91,6 +108,7 @@ export async function openCairn(config: CairnConfig, options: { log?: Logger; st
       embedder,
       async close() {
         await http.close();
+        if (purge) clearInterval(purge);
         await embedder?.stop();
         limits.close();
         await keys.close().catch((error: Error) => log.warn('could not save key usage', { error: error.message }));

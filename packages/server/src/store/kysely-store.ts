@@ -385,19 +385,56 @@ export abstract class KyselyStore implements Store {
     }
   }
 
-  async getDatapack(id: string): Promise<Datapack | undefined> {
-    const row = await this.db.selectFrom('datapack').selectAll().where('id', '=', id).executeTakeFirst();
+  async getDatapack(id: string, options: { deleted?: boolean } = {}): Promise<Datapack | undefined> {
+    const row = await this.db
+      .selectFrom('datapack')
+      .selectAll()
+      .where('id', '=', id)
+      .where('deleted_at', options.deleted ? 'is not' : 'is', null)
+      .executeTakeFirst();
     return row && toDatapack(row);
   }
 
-  async findDatapacks(owners: OwnerRef[]): Promise<Datapack[]> {
+  async findDatapacks(owners: OwnerRef[], options: { deleted?: boolean } = {}): Promise<Datapack[]> {
     if (owners.length === 0) return [];
     const rows = await this.db
       .selectFrom('datapack as d')
       .selectAll('d')
       .where((eb) => ownedBy(eb, owners))
+      .where('d.deleted_at', options.deleted ? 'is not' : 'is', null)
       .execute();
     return rows.map(toDatapack);
+  }
+
+  async updateDatapack(id: string, change: { name: string; description: string; updatedAt: string }): Promise<boolean> {
+    try {
+      const result = await this.db
+        .updateTable('datapack')
+        .set({ name: change.name, description: change.description, updated_at: change.updatedAt })
+        .where('id', '=', id)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    } catch (error) {
+      if (this.isUniqueViolation(error)) throw new CairnError('conflict', `A datapack named "${change.name}" already exists here (a deleted one counts until it is purged).`);
+      throw error;
+    }
+  }
+
+  async setDatapackDeleted(id: string, deleted: { at: string; by: string } | null): Promise<boolean> {
+    const result = await this.db
+      .updateTable('datapack')
+      .set({ deleted_at: deleted?.at ?? null, deleted_by: deleted?.by ?? null })
+      .where('id', '=', id)
+      .where('deleted_at', deleted ? 'is' : 'is not', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  async purgeDeletedDatapacks(before: string): Promise<number> {
+    // Entries, their versions and everything hanging off them go with the datapack (ON DELETE CASCADE).
+    const result = await this.db.deleteFrom('datapack').where('deleted_at', 'is not', null).where('deleted_at', '<', before).executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 
   async listDatapacks(owners: OwnerRef[]): Promise<DatapackSummary[]> {
@@ -421,6 +458,7 @@ export abstract class KyselyStore implements Store {
           .as('last_entry_at'),
       ])
       .where((eb) => ownedBy(eb, owners))
+      .where('d.deleted_at', 'is', null)
       .execute();
     return rows.map((row) => {
       const base = toDatapack(row);
@@ -774,6 +812,7 @@ function toDatapack(r: Selectable<Database['datapack']>): Datapack {
     createdBy: r.created_by,
     createdAt: iso(r.created_at),
     updatedAt: iso(r.updated_at),
+    ...(r.deleted_at && { deletedAt: iso(r.deleted_at), deletedBy: r.deleted_by }),
   };
 }
 

@@ -35,6 +35,8 @@ interface DatapackTable {
   created_by: string;
   created_at: Timestamp;
   updated_at: Timestamp;
+  deleted_at: Timestamp | null;
+  deleted_by: string | null;
 }
 
 interface EntryTable {

@@ -56,9 +56,16 @@ export interface Store {
 
   /** Throws CairnError('conflict') when the owner already has a datapack of that name. */
   insertDatapack(datapack: Datapack): Promise<void>;
-  getDatapack(id: string): Promise<Datapack | undefined>;
+  /** Renames and redescribes a live datapack; false when there is none; conflict on a taken name. */
+  updateDatapack(id: string, change: { name: string; description: string; updatedAt: string }): Promise<boolean>;
+  /** Deletes (soft) or, with null, restores a datapack; false when it is not in the state to change. */
+  setDatapackDeleted(id: string, deleted: { at: string; by: string } | null): Promise<boolean>;
+  /** Removes for good the datapacks deleted before this time, with their entries; how many. */
+  purgeDeletedDatapacks(before: string): Promise<number>;
+  /** A live datapack, or with `deleted` a deleted one. */
+  getDatapack(id: string, options?: { deleted?: boolean }): Promise<Datapack | undefined>;
   /** The datapacks of these owners, without counts: the cheap form for access checks and search. */
-  findDatapacks(owners: OwnerRef[]): Promise<Datapack[]>;
+  findDatapacks(owners: OwnerRef[], options?: { deleted?: boolean }): Promise<Datapack[]>;
   /** The same datapacks with entry counts and last change, for list views. */
   listDatapacks(owners: OwnerRef[]): Promise<DatapackSummary[]>;
 

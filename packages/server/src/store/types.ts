@@ -13,6 +13,9 @@ export interface Datapack {
   createdBy: string;
   createdAt: string;
   updatedAt: string;
+  /** When it was deleted (it stays restorable); absent or null while live. */
+  deletedAt?: string | null;
+  deletedBy?: string | null;
 }
 
 /** A datapack with what the list view shows about its contents. */

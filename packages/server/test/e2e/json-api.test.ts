@@ -60,6 +60,61 @@ describe('the JSON API is the same domain behind another door', () => {
     assert.equal(((await api('/search?q=rollout&tag=deploy', { key: tenant.outsider.key }).then((r) => r.json())) as { results: unknown[] }).results.length, 0, 'an outsider finds none of it');
   });
 
+  test('datapacks are renamed, redescribed, deleted (out of every read) and restored whole; purged after the window', async () => {
+    const key = tenant.member.key;
+    const json = async (res: Response) => ({ status: res.status, body: (await res.json()) as Record<string, any> });
+    const created = await json(await api('/datapacks', { key, method: 'POST', body: JSON.stringify({ name: 'Scratch', scope: 'personal' }) }));
+    const id = created.body.datapack.id as string;
+    const entry = (await json(await api('/entries', { key, method: 'POST', body: JSON.stringify({ datapack: id, title: 'Zeppelin hangar', content: 'The zeppelin hangar opens at six.' }) }))).body
+      .entry;
+    const renamed = await json(
+      await api(`/datapacks/${id}`, { key, method: 'PATCH', body: JSON.stringify({ name: 'Airships', description: 'token ghp_0123456789abcdefghijklmnopqrstuvwxyzAB inside' }) }),
+    );
+    assert.equal(renamed.body.datapack.name, 'Airships');
+    assert.match(renamed.body.datapack.description, /\[redacted:/, 'a secret in a description is not stored');
+    assert.equal((await api(`/datapacks/${id}`, { key, method: 'PATCH', body: JSON.stringify({ name: 'personal' }) })).status, 409, 'names stay unique per owner');
+    const personal = (await json(await api('/datapacks', { key }))).body.datapacks.find((d: { name: string; scope: string }) => d.name === 'Personal' && d.scope === 'personal');
+    assert.equal((await api(`/datapacks/${personal.id}`, { key, method: 'PATCH', body: JSON.stringify({ name: 'Mine' }) })).status, 400);
+    assert.equal((await api(`/datapacks/${personal.id}`, { key, method: 'DELETE' })).status, 400, 'the default datapack stays');
+    const org = (await json(await api('/datapacks', { key }))).body.datapacks.find((d: { scope: string }) => d.scope === 'organization');
+    assert.equal((await api(`/datapacks/${org.id}`, { key, method: 'DELETE' })).status, 403, 'a member cannot delete organization policies');
+    assert.equal((await api(`/datapacks/${id}`, { key: tenant.outsider.key, method: 'DELETE' })).status, 404, 'a stranger learns nothing');
+    assert.equal((await api(`/datapacks/${id}`, { key: tenant.outsider.key, method: 'PATCH', body: '{"name":"x"}' })).status, 404);
+
+    assert.equal((await api(`/datapacks/${id}`, { key, method: 'DELETE' })).status, 200);
+    assert.ok(!(await json(await api('/datapacks', { key }))).body.datapacks.some((d: { id: string }) => d.id === id));
+    assert.equal((await api(`/entries/${entry.id}`, { key })).status, 404, 'its entries are out of reach');
+    assert.ok(!(await json(await api('/search?q=zeppelin%20hangar', { key }))).body.results.some((r: { entry: { id: string } }) => r.entry.id === entry.id));
+    assert.equal((await api(`/datapacks/${id}`, { key, method: 'DELETE' })).status, 404);
+    const trash = (await json(await api('/datapacks/deleted', { key }))).body.datapacks;
+    assert.deepEqual(
+      trash.map((d: { id: string }) => d.id),
+      [id],
+    );
+    assert.ok(Date.parse(trash[0].purgeAt) - Date.parse(trash[0].deletedAt) === 30 * 86_400_000);
+    assert.deepEqual((await json(await api('/datapacks/deleted', { key: tenant.outsider.key }))).body.datapacks, []);
+    assert.equal((await api(`/datapacks/${id}/restore`, { key: tenant.outsider.key, method: 'POST' })).status, 404);
+
+    assert.equal((await api(`/datapacks/${id}/restore`, { key, method: 'POST' })).status, 200);
+    assert.equal((await json(await api('/search?q=zeppelin%20hangar', { key }))).body.results[0].entry.id, entry.id, 'restored whole');
+    assert.equal((await api(`/datapacks/${id}/restore`, { key, method: 'POST' })).status, 404, 'nothing to restore twice');
+
+    // Past the window, the purge removes it and its entries for good.
+    assert.equal((await api(`/datapacks/${id}`, { key, method: 'DELETE' })).status, 200);
+    const { purgeDeletedDatapacks } = await import('../../src/domain/datapacks.js');
+    const domain = server.cairn.domain;
+    assert.equal(await purgeDeletedDatapacks(domain), 0, 'not yet');
+    const realNow = domain.now;
+    domain.now = () => new Date(Date.now() + 31 * 86_400_000).toISOString();
+    try {
+      assert.equal(await purgeDeletedDatapacks(domain), 1);
+    } finally {
+      domain.now = realNow;
+    }
+    assert.equal(await server.cairn.store.getEntry(entry.id), undefined);
+    assert.deepEqual((await json(await api('/datapacks/deleted', { key }))).body.datapacks, []);
+  });
+
   test('errors are JSON with a code and a message that says what to do', async () => {
     const none = await api('/datapacks');
     assert.equal(none.status, 401);

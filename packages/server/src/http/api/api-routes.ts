@@ -3,7 +3,7 @@ import type { KeyVerifier } from '../../auth/api-keys/key-verifier.js';
 import type { Auth } from '../../auth/better-auth.js';
 import { captureTurns } from '../../capture/capture-turns.js';
 import { loadAccess } from '../../domain/access.js';
-import { createDatapack, getDatapack, listDatapacks } from '../../domain/datapacks.js';
+import { createDatapack, deleteDatapack, getDatapack, listDatapacks, listDeletedDatapacks, restoreDatapack, updateDatapack } from '../../domain/datapacks.js';
 import type { DomainDeps } from '../../domain/deps.js';
 import { deleteEntry, getEntry, listEntries, saveEntry, updateEntry } from '../../domain/entries.js';
 import { entryReadView, publicEntry, searchResults } from '../../domain/entry-views.js';
@@ -54,6 +54,11 @@ export function createApiRoutes(deps: DomainDeps, auth: Auth, keys: KeyVerifier,
 
   api.get('/datapacks', async (c) => c.json({ datapacks: await listDatapacks(deps, await access(c)) }));
   api.post('/datapacks', async (c) => c.json({ datapack: await createDatapack(deps, await access(c), await c.req.json()) }, 201));
+  // Deleted datapacks stay restorable for DATAPACK_TRASH_DAYS; listed for whoever may write them.
+  api.get('/datapacks/deleted', async (c) => c.json({ datapacks: await listDeletedDatapacks(deps, await access(c)) }));
+  api.patch('/datapacks/:id', async (c) => c.json({ datapack: await updateDatapack(deps, await access(c), c.req.param('id'), await c.req.json()) }));
+  api.delete('/datapacks/:id', async (c) => c.json({ datapack: await deleteDatapack(deps, await access(c), c.req.param('id')) }));
+  api.post('/datapacks/:id/restore', async (c) => c.json({ datapack: await restoreDatapack(deps, await access(c), c.req.param('id')) }));
   api.get('/datapacks/:id', async (c) => {
     return c.json({ datapack: await getDatapack(deps, await access(c), c.req.param('id')) });
   });

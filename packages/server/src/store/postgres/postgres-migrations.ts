@@ -138,4 +138,11 @@ export const postgresMigrations: Record<string, Migration> = {
         created_at timestamptz NOT NULL)`.execute(db);
     },
   },
+  '0008_datapack_trash': {
+    async up(db: Kysely<unknown>) {
+      // A deleted datapack stays, with its entries, until it is restored or purged.
+      await sql`ALTER TABLE datapack ADD COLUMN deleted_at timestamptz`.execute(db);
+      await sql`ALTER TABLE datapack ADD COLUMN deleted_by text`.execute(db);
+    },
+  },
 };

@@ -181,4 +181,11 @@ export const sqliteMigrations: Record<string, Migration> = {
         created_at TEXT NOT NULL)`.execute(db);
     },
   },
+  '0009_datapack_trash': {
+    async up(db: Kysely<unknown>) {
+      // A deleted datapack stays, with its entries, until it is restored or purged.
+      await sql`ALTER TABLE datapack ADD COLUMN deleted_at TEXT`.execute(db);
+      await sql`ALTER TABLE datapack ADD COLUMN deleted_by TEXT`.execute(db);
+    },
+  },
 };
