@@ -6,6 +6,7 @@ import { Link } from '../router.js';
 import { useSession } from '../session.js';
 import { Empty, ErrorNotice, Loading, When } from '../ui/bits.js';
 import { useLoad } from '../ui/use-load.js';
+import { DatapackSettingsDialog } from './datapack-settings.js';
 import { ScopeBadge } from './datapacks-page.js';
 import { EntryDialog, EntryFormDialog } from './entry-dialogs.js';
 import { clientLabel, usePeople } from './people.js';
@@ -29,6 +30,7 @@ export function DatapackPage({ id }: { id: string }) {
   const [open, setOpen] = useState<string>();
   const [adding, setAdding] = useState(false);
   const [connecting, setConnecting] = useState(false);
+  const [settings, setSettings] = useState(false);
   const name = usePeople();
   const pack = packs.data?.datapacks.find((p) => p.id === id);
 
@@ -86,6 +88,11 @@ export function DatapackPage({ id }: { id: string }) {
           <button type="button" className="button secondary" onClick={() => setConnecting(true)}>
             Connect a client
           </button>
+          {pack.writable !== false && (
+            <button type="button" className="button secondary" onClick={() => setSettings(true)}>
+              Settings
+            </button>
+          )}
           {pack.writable !== false && (
             <button type="button" className="button" onClick={() => setAdding(true)}>
               Add entry
@@ -180,6 +187,16 @@ export function DatapackPage({ id }: { id: string }) {
         </button>
       )}
       {connecting && <ConnectDialog onClose={() => setConnecting(false)} />}
+      {settings && (
+        <DatapackSettingsDialog
+          pack={pack}
+          onClose={() => setSettings(false)}
+          onSaved={() => {
+            setSettings(false);
+            packs.reload();
+          }}
+        />
+      )}
       {adding && (
         <EntryFormDialog
           datapackId={pack.id}

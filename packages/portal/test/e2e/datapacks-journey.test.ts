@@ -139,8 +139,32 @@ test('sign up → personal datapack → team → team datapack → add and edit 
   await shot(page, 'datapacks-narrow');
   await page.setViewportSize({ width: 1200, height: 820 });
 
-  // Delete the entry (with confirmation).
+  // Rename and describe the datapack; delete it, find it under Deleted datapacks, restore it whole.
   await page.getByRole('link', { name: 'Platform standards' }).click();
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const settings = page.getByRole('dialog', { name: 'Datapack settings' });
+  await settings.getByLabel('Name').fill('Platform rules');
+  await settings.getByLabel('Description').fill('How the platform team builds services');
+  await settings.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('heading', { name: 'Platform rules', level: 1 }).waitFor();
+  await page.getByText(/How the platform team builds services/).waitFor();
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await settings.getByRole('button', { name: 'Delete datapack…' }).click();
+  await settings.getByRole('button', { name: 'Delete “Platform rules”' }).click();
+  await page.getByRole('heading', { name: 'Datapacks', level: 1 }).waitFor();
+  const trash = page.getByRole('list', { name: 'Deleted datapacks' });
+  await trash.getByText('Platform rules').waitFor();
+  assert.equal(await page.getByRole('row', { name: /Platform rules/ }).count(), 0);
+  await shot(page, 'datapacks-deleted');
+  await trash.getByRole('button', { name: 'Restore Platform rules' }).click();
+  await page
+    .getByRole('row', { name: /Platform rules/ })
+    .getByRole('cell', { name: '1', exact: true })
+    .waitFor();
+  await trash.waitFor({ state: 'detached' });
+
+  // Delete the entry (with confirmation).
+  await page.getByRole('link', { name: 'Platform rules' }).click();
   await page.getByRole('button', { name: /Services log in JSON/ }).click();
   await view.getByRole('button', { name: 'Delete' }).click();
   await view.getByRole('button', { name: 'Delete entry' }).click();
