@@ -6,6 +6,18 @@ import { useSession } from '../session.js';
 /** Turns user ids into names (the organization's members; "you" for the signed-in user). */
 export function usePeople(): (userId: string | null | undefined) => string {
   const { me } = useSession();
+  const members = useMembers();
+  return (userId) => {
+    if (!userId) return 'unknown';
+    if (userId === me.user.id) return 'you';
+    const m = members.find((x) => x.userId === userId);
+    return m ? m.name || m.email : userId;
+  };
+}
+
+/** The members of the signed-in user's organization (empty until loaded, or without one). */
+export function useMembers(): Member[] {
+  const { me } = useSession();
   const [members, setMembers] = useState<Member[]>([]);
   const orgId = me.organizations[0]?.id;
   useEffect(() => {
@@ -15,12 +27,7 @@ export function usePeople(): (userId: string | null | undefined) => string {
       () => undefined,
     );
   }, [orgId]);
-  return (userId) => {
-    if (!userId) return 'unknown';
-    if (userId === me.user.id) return 'you';
-    const m = members.find((x) => x.userId === userId);
-    return m ? m.name || m.email : userId;
-  };
+  return members;
 }
 
 /** Which client made a change, readable: a browser's User-Agent is the portal itself. */

@@ -5,13 +5,15 @@ import { Link, navigate } from '../router.js';
 import { Empty, ErrorNotice, Loading, When } from '../ui/bits.js';
 import { useLoad } from '../ui/use-load.js';
 import { EntryDialog } from './entry-dialogs.js';
-import { clientLabel, usePeople } from './people.js';
+import { clientLabel, useMembers, usePeople } from './people.js';
 
 /** What a search asks for; kept in the address so Back and shared links work. */
 export interface SearchFilters {
   q: string;
   kind: string;
   datapack: string;
+  scope: string;
+  author: string;
   tags: string[];
 }
 
@@ -20,14 +22,23 @@ export function searchPath(f: Partial<SearchFilters>): string {
   if (f.q) p.set('q', f.q);
   if (f.kind) p.set('kind', f.kind);
   if (f.datapack) p.set('datapack', f.datapack);
+  if (f.scope) p.set('scope', f.scope);
+  if (f.author) p.set('author', f.author);
   for (const t of f.tags ?? []) p.append('tag', t);
   const qs = p.toString();
   return qs ? `/search?${qs}` : '/search';
 }
 
-/** Search every datapack you can read, narrowed by kind, datapack and tags; a tag on a result narrows to it. */
+/** Search every datapack you can read, narrowed by kind, datapack, scope, author and tags; a tag on a result narrows to it. */
 export function SearchPage({ query }: { query: URLSearchParams }) {
-  const filters: SearchFilters = { q: query.get('q') ?? '', kind: query.get('kind') ?? '', datapack: query.get('datapack') ?? '', tags: query.getAll('tag') };
+  const filters: SearchFilters = {
+    q: query.get('q') ?? '',
+    kind: query.get('kind') ?? '',
+    datapack: query.get('datapack') ?? '',
+    scope: query.get('scope') ?? '',
+    author: query.get('author') ?? '',
+    tags: query.getAll('tag'),
+  };
   // A tag alone is a search for entries carrying it: its own word is the query.
   const text = filters.q || filters.tags.join(' ');
   const packs = useLoad(() => api<{ datapacks: Datapack[] }>('GET', '/api/v1/datapacks'), []);
@@ -36,12 +47,15 @@ export function SearchPage({ query }: { query: URLSearchParams }) {
     const p = new URLSearchParams({ q: text, limit: '50' });
     if (filters.kind) p.set('kind', filters.kind);
     if (filters.datapack) p.set('datapack', filters.datapack);
+    if (filters.scope) p.set('scope', filters.scope);
+    if (filters.author) p.set('author', filters.author);
     for (const t of filters.tags) p.append('tag', t);
     return (await api<{ results: { entry: Entry; datapack: { id: string; name: string } }[] }>('GET', `/api/v1/search?${p}`)).results;
   }, [query.toString()]);
   const [draft, setDraft] = useState(filters.q);
   const [open, setOpen] = useState<string>();
   const name = usePeople();
+  const members = useMembers();
 
   useEffect(() => setDraft(filters.q), [filters.q]);
   useEffect(() => {
@@ -84,6 +98,26 @@ export function SearchPage({ query }: { query: URLSearchParams }) {
             {packs.data?.datapacks.map((d) => (
               <option key={d.id} value={d.id}>
                 {d.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span className="visually-hidden">Scope</span>
+          <select aria-label="Scope" value={filters.scope} onChange={(e) => go({ scope: e.target.value })}>
+            <option value="">All scopes</option>
+            <option value="personal">Personal</option>
+            <option value="team">Team</option>
+            <option value="organization">Organization</option>
+          </select>
+        </label>
+        <label className="field">
+          <span className="visually-hidden">Author</span>
+          <select aria-label="Author" value={filters.author} onChange={(e) => go({ author: e.target.value })}>
+            <option value="">Anyone</option>
+            {members.map((m) => (
+              <option key={m.userId} value={m.userId}>
+                {m.name || m.email}
               </option>
             ))}
           </select>

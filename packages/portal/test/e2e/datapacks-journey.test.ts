@@ -117,8 +117,15 @@ test('sign up → personal datapack → team → team datapack → add and edit 
   assert.match(page.url(), /\/search\?q=json\+log\+line&tag=logging$/);
   await found.getByRole('button', { name: 'Services log in JSON' }).waitFor();
   await shot(page, 'search');
+  await page.getByRole('combobox', { name: 'Scope' }).selectOption('team');
+  await found.getByRole('button', { name: 'Services log in JSON' }).waitFor();
+  await page.getByRole('combobox', { name: 'Author' }).selectOption({ label: 'Ada Lovelace' });
+  await found.getByRole('button', { name: 'Services log in JSON' }).waitFor();
+  assert.match(page.url(), /scope=team&author=/);
   await page.getByRole('combobox', { name: 'Kind' }).selectOption('policy');
   await page.getByText('Nothing found').waitFor();
+  await page.goBack();
+  await page.goBack();
   await page.goBack();
   await found.getByRole('button', { name: 'Services log in JSON' }).click();
   const opened = page.getByRole('dialog', { name: 'Services log in JSON' });

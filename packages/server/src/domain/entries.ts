@@ -40,10 +40,15 @@ export const searchEntriesInput = z.object({
   datapack: z.string().optional().describe('Limit to one datapack (id or name)'),
   kinds: z.array(z.enum(ENTRY_KINDS)).optional().describe('Limit to these kinds'),
   tags: z.array(z.string().trim().toLowerCase().min(1).max(60)).max(10).optional().describe('Only entries carrying every one of these tags'),
+  scopes: z
+    .array(z.enum(['personal', 'team', 'organization']))
+    .optional()
+    .describe('Only datapacks of these scopes'),
+  author: z.string().max(200).optional().describe('Only entries this person saved or last changed (their user id)'),
   limit: z.number().int().min(1).max(50).default(10),
 });
 
-/** With a tag filter, this many ranked entries are looked at for the ones that carry the tags. */
+/** With a tag or author filter, this many ranked entries are looked at for the ones that pass it. */
 const TAGGED_SEARCH_DEPTH = 500;
 
 /** A page of a list. Out of range is refused, not clamped: a client that reads "fewer than limit" as "the end" must not be misled. */
@@ -183,11 +188,12 @@ export async function listEntries(deps: DomainDeps, access: Access, datapackId: 
 /** Ranked full-text search over every datapack the caller can read (or one of them). */
 export async function searchEntries(deps: DomainDeps, access: Access, raw: z.input<typeof searchEntriesInput>): Promise<SearchHit[]> {
   const input = parse(searchEntriesInput, raw);
-  const datapackIds = input.datapack ? [(await resolveDatapack(deps, access, input.datapack)).id] : (await readableDatapacks(deps, access)).map((d) => d.id);
-  if (!input.tags?.length) return deps.store.searchEntries({ datapackIds, text: input.query, kinds: input.kinds, limit: input.limit });
-  const wanted = input.tags;
+  const packs = input.datapack ? [await resolveDatapack(deps, access, input.datapack)] : await readableDatapacks(deps, access);
+  const datapackIds = packs.filter((d) => !input.scopes?.length || input.scopes.includes(d.scope)).map((d) => d.id);
+  const { tags, author } = input;
+  if (!tags?.length && !author) return deps.store.searchEntries({ datapackIds, text: input.query, kinds: input.kinds, limit: input.limit });
   const hits = await deps.store.searchEntries({ datapackIds, text: input.query, kinds: input.kinds, limit: TAGGED_SEARCH_DEPTH });
-  return hits.filter((h) => wanted.every((t) => h.entry.tags.includes(t))).slice(0, input.limit);
+  return hits.filter((h) => (!tags || tags.every((t) => h.entry.tags.includes(t))) && (!author || h.entry.createdBy === author || h.entry.updatedBy === author)).slice(0, input.limit);
 }
 
 async function readableEntry(deps: DomainDeps, access: Access, id: string): Promise<{ entry: Entry; datapack: Datapack }> {

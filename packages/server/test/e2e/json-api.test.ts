@@ -54,6 +54,12 @@ describe('the JSON API is the same domain behind another door', () => {
     assert.deepEqual(await ids('&tag=deploy,safety'), [a]);
     assert.deepEqual(new Set(await ids('&kind=standard,decision')), new Set([a, c]));
     assert.deepEqual(await ids(`&tag=deploy&datapack=${other.id}`), [b]);
+    assert.deepEqual(new Set(await ids('&scope=personal')), new Set([a, b, c]), 'all three are personal');
+    assert.deepEqual(await ids('&scope=organization,team'), []);
+    const memberId = (await server.cairn.store.findUserByEmail(tenant.member.email))!.id;
+    assert.deepEqual(new Set(await ids(`&author=${memberId}`)), new Set([a, b, c]));
+    assert.deepEqual(await ids('&author=someone-else'), []);
+    assert.equal((await api('/search?q=rollout&scope=galaxy', { key })).status, 400);
     const bad = await api('/search?q=rollout&kind=recipe', { key });
     assert.equal(bad.status, 400);
     assert.match(((await bad.json()) as { error: { message: string } }).error.message, /kinds/);

@@ -72,7 +72,15 @@ export function createApiRoutes(deps: DomainDeps, auth: Auth, keys: KeyVerifier,
         .queries(name)
         ?.flatMap((v) => v.split(','))
         .filter(Boolean);
-    const raw = { query: c.req.query('q') ?? '', datapack: c.req.query('datapack'), kinds: list('kind'), tags: list('tag'), limit: queryInt(c, 'limit') };
+    const raw = {
+      query: c.req.query('q') ?? '',
+      datapack: c.req.query('datapack'),
+      kinds: list('kind'),
+      tags: list('tag'),
+      scopes: list('scope'),
+      author: c.req.query('author'),
+      limit: queryInt(c, 'limit'),
+    };
     return c.json({ results: await searchResults(deps, await access(c), raw as Parameters<typeof searchResults>[2]) });
   });
   api.get('/guidance', async (c) => c.json(await getGuidance(deps, await access(c), { task: c.req.query('task') ?? '' })));
