@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { openBrowser, shot, signUpFirst, skipReason, startPortalServer } from './harness.js';
+import { assertAccessible, openBrowser, shot, signUpFirst, skipReason, startPortalServer } from './harness.js';
 
 const skip = skipReason();
 if (skip) console.log(`# SKIP portal account journey: ${skip}`);
@@ -41,6 +41,7 @@ test('Settings > Account: a new name shows at once; a new password needs the cur
   await page.getByText('Password changed. Your other sessions have ended.').waitFor();
   assert.equal(await page.getByLabel('Current password').inputValue(), '', 'the password fields are cleared');
   await shot(page, 'account');
+  await assertAccessible(page, 'Settings > Account');
 
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.getByRole('heading', { name: 'Sign in to Cairn' }).waitFor();

@@ -5,7 +5,7 @@ import { CLIENTS, INSTALLER_USER_AGENT } from '@cairn/clients';
 import type { Page } from 'playwright-core';
 import { displayParts, generateApiKey, hashApiKey } from '../../../server/src/auth/api-keys/key-format.js';
 import { type BridgeEntry, listDatapacksThrough } from './bridge.js';
-import { openBrowser, shot, signUpFirst, skipReason, startPortalServer } from './harness.js';
+import { assertAccessible, openBrowser, shot, signUpFirst, skipReason, startPortalServer } from './harness.js';
 
 const skip = skipReason();
 if (skip) console.log(`# SKIP portal API-key journey: ${skip}`);
@@ -89,6 +89,7 @@ test('Generate API key → shown once → Manual snippet from Connect works thro
   const key = await shown.getByLabel(/API key “Laptop”/).inputValue();
   assert.match(key, /^cairn_tkn_/);
   await shot(page, 'api-key-shown');
+  await assertAccessible(page, 'the new API key dialog');
   await shown.getByRole('button', { name: 'Copy API key' }).click();
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), key);
   const [download] = await Promise.all([page.waitForEvent('download'), shown.getByRole('button', { name: 'Download' }).click()]);
@@ -155,6 +156,7 @@ test('Generate API key → shown once → Manual snippet from Connect works thro
     .waitFor();
   assert.equal((await datapacksWith(expired)).status, 401);
   await shot(page, 'api-keys');
+  await assertAccessible(page, 'Settings > API keys');
 
   // Datapacks > Connect > Claude Desktop > Manual: the bridge entry with a key made right there.
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Datapacks' }).click();
@@ -166,6 +168,7 @@ test('Generate API key → shown once → Manual snippet from Connect works thro
   const installer = await connect.getByLabel('Installer command', { exact: true }).textContent();
   assert.match(installer!, new RegExp(`^npx -y ${server.baseUrl}/install/cairn-mcp-installer\\.tgz --client cursor --url ${server.mcpUrl} --setup-code \\S+$`));
   await shot(page, 'connect-automated');
+  await assertAccessible(page, 'the Connect dialog, Automated');
   // Kiro signs in with a local callback, which this Cairn accepts (the default): its OAuth tab gives the entry.
   await connect.getByRole('radio', { name: 'Kiro (IDE and CLI)' }).check();
   await connect.getByRole('tab', { name: 'OAuth' }).click();
@@ -182,6 +185,7 @@ test('Generate API key → shown once → Manual snippet from Connect works thro
   await connect.getByRole('button', { name: 'Generate API key' }).click();
   await connect.getByText(/Cairn cannot show it again/).waitFor();
   await shot(page, 'connect-manual');
+  await assertAccessible(page, 'the Connect dialog, Manual with a key');
   const snippetLabel = /^Entry in /;
   await connect.getByRole('button', { name: /^Copy entry in / }).click();
   const copied = await page.evaluate(() => navigator.clipboard.readText());
@@ -201,6 +205,7 @@ test('Generate API key → shown once → Manual snippet from Connect works thro
   await page.getByRole('button', { name: 'Revoke Claude Desktop at home' }).click();
   const confirm = page.getByRole('dialog', { name: /Revoke “Claude Desktop at home”/ });
   await shot(page, 'api-key-revoke');
+  await assertAccessible(page, 'the revoke dialog');
   await confirm.getByRole('button', { name: 'Revoke key' }).click();
   await page
     .getByRole('row', { name: /Claude Desktop at home/ })

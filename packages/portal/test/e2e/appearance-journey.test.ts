@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { openBrowser, signUpFirst, skipReason, startPortalServer } from './harness.js';
+import { assertAccessible, openBrowser, signUpFirst, skipReason, startPortalServer } from './harness.js';
 
 const skip = skipReason();
 if (skip) console.log(`# SKIP portal appearance journey: ${skip}`);
@@ -81,6 +81,16 @@ test('a dark system theme gives a dark page with readable text and buttons', { s
     const input = page.getByLabel('Email');
     const inputBg = rgb(await input.evaluate((el) => getComputedStyle(el).backgroundColor));
     assert.ok(luminance(inputBg) < 0.05, `fields are dark too: ${inputBg}`);
+    // axe checks contrast too, so the dark theme's pages pass it as the light ones do.
+    await assertAccessible(page, 'the sign-in page, dark');
+    await page.getByLabel('Email').fill('ada@example.com');
+    await page.getByLabel('Password').fill('correct horse battery');
+    await button.click();
+    await page.getByRole('heading', { name: 'Datapacks', level: 1 }).waitFor();
+    await assertAccessible(page, 'the Datapacks page, dark');
+    await page.getByRole('link', { name: 'Personal' }).first().click();
+    await page.getByRole('heading', { name: 'Personal', level: 1 }).waitFor();
+    await assertAccessible(page, 'a datapack, dark');
   } finally {
     await context.close();
   }

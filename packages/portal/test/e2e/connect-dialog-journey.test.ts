@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { startTestCairn } from '../../../server/src/testing/test-cairn.js';
-import { openBrowser, signUpFirst, skipReason, startPortalServer } from './harness.js';
+import { assertAccessible, openBrowser, signUpFirst, skipReason, startPortalServer } from './harness.js';
 
 const skip = skipReason();
 if (skip) console.log(`# SKIP portal Connect dialog journey: ${skip}`);
@@ -67,6 +67,7 @@ test('Connect from a datapack page: first field focused, accessible tabs, a Manu
   for (let i = 1; i < structure.levels.length; i++) assert.ok(structure.levels[i]! <= structure.levels[i - 1]! + 1, `heading levels ${structure.levels.join(',')}`);
   assert.ok(structure.levels.includes(3), 'the dialog has its sub-headings');
   await connect.getByRole('combobox', { name: 'System' }).selectOption({ label: 'Linux' });
+  await assertAccessible(page, 'the Connect dialog, Automated');
 
   // A key generated for Cursor in the Manual tab survives a switch of client and of tab.
   await connect.getByRole('tab', { name: 'Manual (API key)' }).click();
@@ -80,8 +81,10 @@ test('Connect from a datapack page: first field focused, accessible tabs, a Manu
   await connect.getByRole('button', { name: 'Generate API key' }).waitFor();
   await connect.getByRole('tab', { name: 'OAuth' }).click();
   await connect.getByRole('radio', { name: 'Cursor' }).check();
+  await assertAccessible(page, 'the Connect dialog, OAuth');
   await connect.getByRole('tab', { name: 'Manual (API key)' }).click();
   assert.equal(await shownKey(), key, 'the same key is still shown');
+  await assertAccessible(page, 'the Connect dialog, Manual with a key');
 
   // Escape with the key not copied asks first; Keep returns to the same key.
   await page.keyboard.press('Escape');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { openBrowser, shot, signUpFirst, skipReason, startPortalServer } from './harness.js';
+import { assertAccessible, openBrowser, shot, signUpFirst, skipReason, startPortalServer } from './harness.js';
 
 const skip = skipReason();
 if (skip) console.log(`# SKIP portal datapacks journey: ${skip}`);
@@ -60,6 +60,7 @@ test('sign up → personal datapack → team → team datapack → add and edit 
   await add.getByLabel('Content').fill('Every service writes one JSON object per log line, with level, msg and time.');
   await add.getByLabel(/Tags/).fill('logging, services');
   await shot(page, 'entry-add');
+  await assertAccessible(page, 'the Add entry dialog');
   await add.getByRole('button', { name: 'Add entry' }).click();
   await add.waitFor({ state: 'detached' });
   await page.getByRole('button', { name: /Services log in JSON/ }).click();
@@ -88,6 +89,7 @@ test('sign up → personal datapack → team → team datapack → add and edit 
   assert.equal(await history.getByRole('listitem').count(), 2);
   await history.getByText('v1').click();
   await shot(page, 'entry-view');
+  await assertAccessible(page, 'an entry with its history');
   await view.getByRole('button', { name: 'Close' }).click();
 
   // Search finds it; the list shows the new version.
@@ -103,6 +105,7 @@ test('sign up → personal datapack → team → team datapack → add and edit 
     .getByText(/v2 · you/)
     .waitFor();
   await shot(page, 'datapack');
+  await assertAccessible(page, "a datapack's page");
 
   // Search across every datapack: kind and datapack filters, and a tag on a result narrows to it.
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Search' }).click();
@@ -117,6 +120,7 @@ test('sign up → personal datapack → team → team datapack → add and edit 
   assert.match(page.url(), /\/search\?q=json\+log\+line&tag=logging$/);
   await found.getByRole('button', { name: 'Services log in JSON' }).waitFor();
   await shot(page, 'search');
+  await assertAccessible(page, 'the Search page');
   await page.getByRole('combobox', { name: 'Scope' }).selectOption('team');
   await found.getByRole('button', { name: 'Services log in JSON' }).waitFor();
   await page.getByRole('combobox', { name: 'Author' }).selectOption({ label: 'Ada Lovelace' });
@@ -140,6 +144,7 @@ test('sign up → personal datapack → team → team datapack → add and edit 
   await row.getByRole('cell', { name: '1', exact: true }).waitFor();
   await row.getByText('Team · Platform').waitFor();
   await shot(page, 'datapacks-filled');
+  await assertAccessible(page, 'the Datapacks list');
 
   // Narrow screen: the same list, stacked.
   await page.setViewportSize({ width: 390, height: 780 });
@@ -163,6 +168,7 @@ test('sign up → personal datapack → team → team datapack → add and edit 
   await trash.getByText('Platform rules').waitFor();
   assert.equal(await page.getByRole('row', { name: /Platform rules/ }).count(), 0);
   await shot(page, 'datapacks-deleted');
+  await assertAccessible(page, 'Deleted datapacks');
   await trash.getByRole('button', { name: 'Restore Platform rules' }).click();
   await page
     .getByRole('row', { name: /Platform rules/ })
@@ -188,6 +194,7 @@ test('sign up → personal datapack → team → team datapack → add and edit 
     .getByText(/Check both and try again/)
     .waitFor();
   await shot(page, 'sign-in-error');
+  await assertAccessible(page, 'the sign-in page with an error');
   await page.getByLabel('Password').fill('correct horse battery');
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'Datapacks', level: 1 }).waitFor();

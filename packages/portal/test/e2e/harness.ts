@@ -1,6 +1,8 @@
 // What every portal browser test needs: a built portal, a real Cairn serving it, and Debian's chromium.
+import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
@@ -81,6 +83,23 @@ export async function shot(page: Page, name: string, opts: { fullPage?: boolean 
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: opts.fullPage ?? false, animations: 'disabled' });
 }
 
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * Runs axe-core (WCAG 2.x A and AA rules) on the page as it is and fails on any critical or serious
+ * violation, naming the rule and the elements.
+ */
+export async function assertAccessible(page: Page, where: string): Promise<void> {
+  // Evaluated through the debugging protocol: the portal's CSP (rightly) refuses injected script tags.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE);
+  const found = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
+    return result.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious').map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  });
+  assert.deepEqual(found, [], `axe on ${where}`);
+}
+
 /** Signs up the first account of a fresh Cairn through the form, and waits for the Datapacks page. */
 export async function signUpFirst(
   page: Page,
@@ -95,6 +114,7 @@ export async function signUpFirst(
   await page.getByLabel('Password').fill(who.password);
   await page.getByLabel(/Organization name/).fill(who.organization);
   if (screenshot) await shot(page, screenshot);
+  await assertAccessible(page, 'the first sign-up page');
   await page.getByRole('button', { name: 'Create account' }).click();
   await page.getByRole('heading', { name: 'Datapacks', level: 1 }).waitFor();
 }

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
-import { openBrowser, shot, signUpFirst, skipReason, startPortalServer } from './harness.js';
+import { assertAccessible, openBrowser, shot, signUpFirst, skipReason, startPortalServer } from './harness.js';
 
 const run = promisify(execFile);
 const skip = skipReason();
@@ -44,6 +44,7 @@ test('Connect > Automated: the shown installer command, run in a fresh home for 
   assert.equal(await connect.getByLabel('Installer command (from this server)', { exact: true }).count(), 0);
   const removal = (await connect.getByText(/--uninstall/).textContent())!.trim();
   await shot(page, 'connect-automated-cursor');
+  await assertAccessible(page, 'the Connect dialog for Cursor');
 
   // Run it exactly as shown (it has no quoting: split on spaces), where npx can only fetch the installer from this Cairn.
   const [program, ...args] = command.split(' ');

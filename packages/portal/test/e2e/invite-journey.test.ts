@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { openBrowser, shot, signUpFirst, skipReason, startPortalServer } from './harness.js';
+import { assertAccessible, openBrowser, shot, signUpFirst, skipReason, startPortalServer } from './harness.js';
 
 const skip = skipReason();
 if (skip) console.log(`# SKIP portal invite journey: ${skip}`);
@@ -35,6 +35,7 @@ test('an admin invites by link, the invitee signs up into the organization, and 
   await invitee.page.getByLabel('Email').fill('dorothy@example.com');
   await invitee.page.getByLabel('Password').fill('another long secret');
   await shot(invitee.page, 'sign-up-invited');
+  await assertAccessible(invitee.page, 'the invited sign-up page');
   await invitee.page.getByRole('button', { name: 'Create account' }).click();
   await invitee.page.getByRole('heading', { name: 'Datapacks', level: 1 }).waitFor();
   await invitee.page
@@ -97,6 +98,7 @@ test('an admin sees open invitations and cancels one, renames a team, takes some
   await renamed.getByRole('button', { name: 'Remove from Flight Dynamics' }).click();
   await renamed.getByText('Dorothy Vaughan').waitFor({ state: 'detached' });
   await shot(page, 'organization-admin', { fullPage: true });
+  await assertAccessible(page, 'Settings > Organization');
 
   await page.getByRole('button', { name: 'Remove Dorothy Vaughan' }).click();
   await page.getByRole('button', { name: 'Remove Dorothy Vaughan from Langley' }).click();

@@ -10,7 +10,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { Page } from 'playwright-core';
 import { descendants, killAll } from '../../../server/src/testing/process-tree.js';
 import { startTestCairn } from '../../../server/src/testing/test-cairn.js';
-import { openBrowser, shot, signUpFirst, skipReason, startPortalServer } from './harness.js';
+import { assertAccessible, openBrowser, shot, signUpFirst, skipReason, startPortalServer } from './harness.js';
 
 const skip = skipReason();
 if (skip) console.log(`# SKIP mcp-remote OAuth journey: ${skip}`);
@@ -107,6 +107,7 @@ test('mcp-remote given only the URL: registers, browser sign-in and consent, lis
     await page.getByText('Stay connected (refresh)').waitFor();
     await page.getByText('Bletchley').waitFor();
     await shot(page, 'oauth-consent');
+    await assertAccessible(page, 'the OAuth consent page');
     await page.getByRole('button', { name: 'Allow' }).click();
     // The 303 lands on mcp-remote's own loopback callback.
     await page.waitForURL((u) => u.port === callbackPort && u.searchParams.has('code'), { timeout: 20_000 });
@@ -139,6 +140,7 @@ test('mcp-remote given only the URL: registers, browser sign-in and consent, lis
   const row = page.getByRole('row').filter({ hasText: 'this computer (localhost' });
   await row.waitFor();
   await shot(page, 'connected-apps');
+  await assertAccessible(page, 'Settings > Connected apps');
   await row.getByRole('button', { name: /^Revoke / }).click();
   const dialog = page.getByRole('dialog', { name: /^Revoke / });
   await dialog.getByRole('button', { name: 'Revoke access' }).click();

@@ -6,7 +6,7 @@ import { loadAccess } from '../../../server/src/domain/access.js';
 import { createUser } from '../../../server/src/domain/accounts.js';
 import { listDatapacks } from '../../../server/src/domain/datapacks.js';
 import { saveEntry } from '../../../server/src/domain/entries.js';
-import { openBrowser, signUpFirst, skipReason, startPortalServer } from './harness.js';
+import { assertAccessible, openBrowser, signUpFirst, skipReason, startPortalServer } from './harness.js';
 
 const skip = skipReason();
 if (skip) console.log(`# SKIP portal read-only journey: ${skip}`);
@@ -45,6 +45,7 @@ test('a plain member sees the organization datapack read-only; their own stays w
   await page.getByRole('link', { name: org.name }).first().click();
   await page.getByRole('heading', { name: org.name, level: 1 }).waitFor();
   await page.getByRole('note').filter({ hasText: 'Read-only for you' }).waitFor();
+  await assertAccessible(page, 'a read-only organization datapack');
   assert.equal(await page.getByRole('button', { name: 'Add entry' }).count(), 0);
   await page.getByRole('button', { name: /Review before merge/ }).click();
   const entry = page.getByRole('dialog');
