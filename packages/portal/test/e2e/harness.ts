@@ -10,6 +10,7 @@ import { startTestCairn, type TestCairn } from '../../../server/src/testing/test
 
 const PORTAL_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SCREENSHOTS = join(PORTAL_ROOT, 'test', 'screenshots');
+const README_SCREENSHOTS = join(PORTAL_ROOT, '..', '..', 'docs', 'screenshots');
 
 /** Debian's chromium, as design.md says (playwright cannot download its own browser here). */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -78,9 +79,11 @@ export async function openBrowser(): Promise<{ browser: Browser; context: Browse
 }
 
 /** Saves a screenshot under test/screenshots/<name>.png (committed, so a reader sees the product). */
-export async function shot(page: Page, name: string, opts: { fullPage?: boolean } = {}): Promise<void> {
+export async function shot(page: Page, name: string, opts: { fullPage?: boolean; readme?: boolean } = {}): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: opts.fullPage ?? false, animations: 'disabled' });
+  // The README shows what the first-hour journey saw, regenerated on every run of it.
+  if (opts.readme) await page.screenshot({ path: join(README_SCREENSHOTS, `${name}.png`), fullPage: opts.fullPage ?? false, animations: 'disabled' });
 }
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');

@@ -47,8 +47,17 @@ export async function createApiKey(deps: DomainDeps, userId: string, name: strin
 }
 
 /** A user's keys, newest first, as they may be shown (start and last four only). */
-export async function listApiKeys(deps: DomainDeps, userId: string): Promise<ApiKeyRecord[]> {
-  return deps.store.listApiKeys(userId);
+/**
+ * A user's keys; with `pendingUse`, usage this instance has seen but not yet written (it writes every
+ * 15 s) counts too, so "last used" agrees with what the Connect dialog just said.
+ */
+export async function listApiKeys(deps: DomainDeps, userId: string, pendingUse?: (keyId: string) => KeyUsage | undefined): Promise<ApiKeyRecord[]> {
+  const keys = await deps.store.listApiKeys(userId);
+  if (!pendingUse) return keys;
+  return keys.map((k) => {
+    const pending = pendingUse(k.id);
+    return pending && (!k.lastUsedAt || pending.at >= k.lastUsedAt) ? { ...k, lastUsedAt: pending.at, lastUsedClient: pending.client } : k;
+  });
 }
 
 /** Revokes a key; `ownerId` limits it to that user's keys (omit for operator use from the CLI). */

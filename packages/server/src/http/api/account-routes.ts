@@ -64,7 +64,7 @@ export function createAccountRoutes(deps: DomainDeps, auth: Auth, baseUrl: strin
     for (const cookie of cookies) c.header('Set-Cookie', cookie, { append: true });
     return c.body(null, 204);
   });
-  routes.get('/keys', async (c) => c.json({ keys: await listApiKeys(deps, sessionUser(c)) }));
+  routes.get('/keys', async (c) => c.json({ keys: await listApiKeys(deps, sessionUser(c), (id) => keys.pendingUse(id)) }));
   routes.post('/keys', async (c) => {
     const { name, scope, expiresAt, expiresInDays } = (await c.req.json()) as { name?: string; scope?: unknown; expiresAt?: unknown; expiresInDays?: unknown };
     return c.json(await createApiKey(deps, sessionUser(c), name ?? '', { scope, expiresAt, expiresInDays }), 201);
