@@ -76,5 +76,5 @@ export async function callerForApiKey(
   const via = options.via ?? 'api_key';
   if (options.uninformative?.test(client ?? '') && record.lastUsedClient && !options.uninformative.test(record.lastUsedClient)) client = record.lastUsedClient;
   keys.noteUse(record.id, client);
-  return { userId: record.userId, client, via, keyId: record.id, scope: record.scope };
+  return { userId: record.userId, client, via, keyId: record.id, keyName: record.name, scope: record.scope };
 }

@@ -7,6 +7,14 @@ export interface Caller {
   client: string | null;
   via: 'api_key' | 'legacy_api_key' | 'oauth' | 'session' | 'cli';
   keyId?: string;
+  /** The API key's name, shown beside the client in provenance ("Cursor 1.7.2 · key “laptop”"). */
+  keyName?: string;
   /** What the credential allows: a `read` key reaches only the reading verbs. Sessions, the CLI and OAuth `mcp` grants are read-write. */
   scope: KeyScope;
+}
+
+/** Who wrote, as an entry's provenance records it: the client, and for an API key the key's name. */
+export function provenanceOf(caller: Caller): string | null {
+  if (!caller.keyName) return caller.client;
+  return `${caller.client ?? 'a client'} · key “${caller.keyName}”`.slice(0, 200);
 }

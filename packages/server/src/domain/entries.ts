@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { CairnError } from '../errors/cairn-error.js';
 import type { ConversationTurn, Datapack, Entry, EntryVersion, SearchHit } from '../store/types.js';
 import type { Access } from './access.js';
+import { provenanceOf } from './caller.js';
 import { readableDatapacks, resolveDatapack } from './datapacks.js';
 import type { DomainDeps } from './deps.js';
 import { parse } from './parse-input.js';
@@ -79,7 +80,8 @@ export async function saveEntry(deps: DomainDeps, access: Access, raw: z.input<t
     if (score >= NEAR_DUPLICATE_THRESHOLD) return { status: 'duplicate', entry, similarity: round(score), redacted };
   }
   const now = deps.now();
-  const { userId, client } = access.caller;
+  const { userId } = access.caller;
+  const client = provenanceOf(access.caller);
   const entry: Entry = {
     id: deps.newId('ent'),
     datapackId: datapack.id,
@@ -117,7 +119,7 @@ export async function updateEntry(deps: DomainDeps, access: Access, raw: z.input
     contentHash: contentHash(title, content),
     version: current.version + 1,
     updatedBy: access.caller.userId,
-    updatedClient: access.caller.client,
+    updatedClient: provenanceOf(access.caller),
     updatedAt: deps.now(),
   };
   await replaceOrConflict(deps, next, input.expectedVersion, 'update');
@@ -157,7 +159,7 @@ export async function deleteEntry(deps: DomainDeps, access: Access, id: string, 
     ...current,
     version: current.version + 1,
     updatedBy: access.caller.userId,
-    updatedClient: access.caller.client,
+    updatedClient: provenanceOf(access.caller),
     updatedAt: now,
     deletedAt: now,
   };

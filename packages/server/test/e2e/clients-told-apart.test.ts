@@ -30,8 +30,9 @@ test('two clients of one user, one key each: each key is last used by its own cl
   const claude = await connectAs(claudeKey.key, { name: 'claude-code', version: '2.1.330' });
   const fromCursor = await callTool(cursor, 'save_entry', { kind: 'note', title: 'Tabs or spaces', content: 'Two spaces in every TypeScript file here.' });
   const fromClaude = await callTool(claude, 'save_entry', { kind: 'note', title: 'Commit style', content: 'Imperative mood in every commit subject line.' });
-  assert.equal(fromCursor.entry.createdClient, 'Cursor 1.7.2');
-  assert.equal(fromClaude.entry.createdClient, 'claude-code 2.1.330');
+  // Provenance names the client and, beside it, the key: revoking that one key is the fix if it misbehaves.
+  assert.equal(fromCursor.entry.createdClient, 'Cursor 1.7.2 · key “cursor on laptop”');
+  assert.equal(fromClaude.entry.createdClient, 'claude-code 2.1.330 · key “claude-code on laptop”');
   await server.cairn.keys.flush();
   const byId = new Map((await server.cairn.store.listApiKeys(tenant.member.id)).map((k) => [k.id, k.lastUsedClient]));
   assert.equal(byId.get(cursorKey.record.id), 'Cursor 1.7.2');
@@ -56,7 +57,7 @@ test('a bare call after a restart (no initialize seen) still names the client th
     }),
   });
   const saved = (await answer.json()) as { result: { structuredContent: { entry: { createdClient: string } } } };
-  assert.equal(saved.result.structuredContent.entry.createdClient, 'windsurf 1.12');
+  assert.equal(saved.result.structuredContent.entry.createdClient, 'windsurf 1.12 · key “windsurf”');
   await windsurf.close();
 });
 

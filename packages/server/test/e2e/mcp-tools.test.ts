@@ -100,7 +100,7 @@ describe('entries', () => {
     const id = saved.entry.id as string;
     assert.deepEqual(saved.entry.tags, ['js', 'tooling']);
     assert.equal(saved.entry.createdBy, tenant.member.id);
-    assert.equal(saved.entry.createdClient, 'cairn-test 1.0.0', 'provenance names the client from its initialize, not the shared User-Agent');
+    assert.match(saved.entry.createdClient, /^cairn-test 1\.0\.0 · key “.+”$/, 'provenance names the client from its initialize, not the shared User-Agent, and the key');
 
     const updated = await callTool(member, 'update_entry', { id, expectedVersion: 1, content: 'Always use pnpm (v9+), never npm or yarn.' });
     assert.equal(updated.entry.version, 2);
