@@ -4,6 +4,7 @@ import { describeRedirect } from '../oauth/oauth-query.js';
 import { Empty, ErrorNotice, Loading, When } from '../ui/bits.js';
 import { RevokeDialog } from '../ui/revoke-dialog.js';
 import { useLoad } from '../ui/use-load.js';
+import { clientLabel } from './people.js';
 
 /** An OAuth app the user let in. */
 export interface ConnectedApp {
@@ -13,6 +14,7 @@ export interface ConnectedApp {
   scopes: string[];
   grantedAt: string | null;
   lastUsedAt: string | null;
+  lastUsedClient?: string | null;
 }
 
 /** Settings > Connected apps: the OAuth clients the user allowed, with Revoke. */
@@ -68,6 +70,7 @@ export function ConnectedAppsPage() {
                 </td>
                 <td data-label="Last connected">
                   <When at={a.lastUsedAt} never="Never" />
+                  {a.lastUsedClient && <div className="muted small">by {clientLabel(a.lastUsedClient)}</div>}
                 </td>
                 <td data-label="" className="row-actions">
                   <button type="button" className="button secondary small danger-text" aria-label={`Revoke ${a.name}`} onClick={() => setRevoking(a)}>

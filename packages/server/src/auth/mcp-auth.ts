@@ -7,6 +7,7 @@ import type { KeyVerifier } from './api-keys/key-verifier.js';
 import { CredentialRefusal, callerForApiKey, invalidCredentialMessage, readBearer, unusableHeader } from './credentials.js';
 import { MCP_SCOPE, type OAuthTokenVerifier } from './oauth/access-tokens.js';
 import { OAUTH_SCOPES } from './oauth/oauth-options.js';
+import type { OAuthUsage } from './oauth/oauth-usage.js';
 
 export { INSTALLER_USER_AGENT };
 
@@ -21,6 +22,8 @@ export interface McpAuthDeps {
   keys: KeyVerifier;
   /** Checks OAuth access tokens; without it only API keys are accepted. */
   oauth?: OAuthTokenVerifier;
+  /** Records which client used each OAuth grant. */
+  oauthUsage?: OAuthUsage;
   log: Logger;
 }
 
@@ -100,7 +103,7 @@ async function callerForOAuthToken(token: string, userAgent: string | null, oaut
     );
   }
   // The "mcp" scope grants what the user may do; narrower OAuth scopes would map to "read" here.
-  return { userId: check.grant.userId, client: userAgent, via: 'oauth', scope: 'read-write' };
+  return { userId: check.grant.userId, client: userAgent, via: 'oauth', oauthClientId: check.grant.clientId, scope: 'read-write' };
 }
 
 /** The URL of the protected-resource metadata that 401 answers point to. */

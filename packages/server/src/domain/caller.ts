@@ -9,6 +9,8 @@ export interface Caller {
   keyId?: string;
   /** The API key's name, shown beside the client in provenance ("Cursor 1.7.2 · key “laptop”"). */
   keyName?: string;
+  /** For an OAuth token: the app (OAuth client) it was granted to. */
+  oauthClientId?: string;
   /** What the credential allows: a `read` key reaches only the reading verbs. Sessions, the CLI and OAuth `mcp` grants are read-write. */
   scope: KeyScope;
 }

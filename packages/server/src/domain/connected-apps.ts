@@ -1,5 +1,6 @@
 import type { Auth } from '../auth/better-auth.js';
 import { CairnError } from '../errors/cairn-error.js';
+import type { OAuthUse } from '../store/types.js';
 
 /** An OAuth client a user has let in, as Settings > Connected apps lists it. */
 export interface ConnectedApp {
@@ -8,8 +9,10 @@ export interface ConnectedApp {
   redirectUris: string[];
   scopes: string[];
   grantedAt: string | null;
-  /** When the app last got a token from Cairn (each refresh counts). */
+  /** When the app last got a token from Cairn (each refresh counts) or last called /mcp. */
   lastUsedAt: string | null;
+  /** The client that last called /mcp with it, as its `initialize` named itself ("Claude Code 2.1"). */
+  lastUsedClient: string | null;
 }
 
 interface ClientRow {
@@ -38,12 +41,22 @@ export async function oauthClientInfo(auth: Auth, clientId: string): Promise<{ c
 }
 
 /** The OAuth apps a user has let in (a consent or a live token), newest grant first. */
-export async function listConnectedApps(auth: Auth, userId: string): Promise<ConnectedApp[]> {
+export async function listConnectedApps(
+  auth: Auth,
+  userId: string,
+  usage: { stored: OAuthUse[]; pending: (clientId: string) => OAuthUse | undefined } = { stored: [], pending: () => undefined },
+): Promise<ConnectedApp[]> {
   const db = (await auth.$context).adapter;
   const [consents, tokens] = await Promise.all([
     db.findMany<ConsentRow>({ model: 'oauthConsent', where: [{ field: 'userId', value: userId }] }),
     db.findMany<TokenRow>({ model: 'oauthAccessToken', where: [{ field: 'userId', value: userId }] }),
   ]);
+  // The latest use of each grant: written usage, or this instance's newer, unwritten one.
+  const useOf = (clientId: string): OAuthUse | undefined => {
+    const stored = usage.stored.find((u) => u.clientId === clientId);
+    const pending = usage.pending(clientId);
+    return pending && (!stored || pending.at >= stored.at) ? pending : stored;
+  };
   const live = tokens.filter((t) => !t.revoked);
   const ids = [...new Set([...consents.map((r) => r.clientId), ...live.map((t) => t.clientId)])];
   const apps: ConnectedApp[] = [];
@@ -61,7 +74,12 @@ export async function listConnectedApps(auth: Auth, userId: string): Promise<Con
       redirectUris: list(client?.redirectUris),
       scopes: list(consent?.scopes),
       grantedAt: iso(consent?.updatedAt ?? consent?.createdAt) ?? used[0] ?? null,
-      lastUsedAt: used.at(-1) ?? null,
+      lastUsedAt:
+        [used.at(-1), useOf(clientId)?.at]
+          .filter((d): d is string => !!d)
+          .sort()
+          .at(-1) ?? null,
+      lastUsedClient: useOf(clientId)?.client ?? null,
     });
   }
   return apps.sort((a, b) => (b.grantedAt ?? '').localeCompare(a.grantedAt ?? ''));

@@ -57,7 +57,7 @@ export function createHttpApp(deps: HttpDeps): { app: Hono; close: () => Promise
   app.route('/', createOAuthRoutes({ auth: deps.auth, baseUrl: deps.baseUrl, allowLoopback: deps.oauthAllowLoopback, clientSchemes: deps.oauthClientSchemes }));
   // Only the allow-listed better-auth endpoints; the rest fall through to the JSON 404 below.
   app.all('/api/auth/*', async (c, next) => (isAllowedAuthRoute(c.req.method, new URL(c.req.url).pathname) ? unavailableIfDatabaseDown(await deps.auth.handler(c.req.raw), deps.readiness) : next()));
-  app.route('/api/v1', createApiRoutes(deps.domain, deps.auth, deps.keys, deps.baseUrl, deps.limits, deps.installerPublished, deps.oauthAllowLoopback));
+  app.route('/api/v1', createApiRoutes(deps.domain, deps.auth, deps.keys, deps.baseUrl, deps.limits, deps.installerPublished, deps.oauthAllowLoopback, deps.mcpAuth.oauthUsage));
   // Unknown API and discovery paths answer JSON 404s; they must never fall through to the portal's HTML.
   for (const prefix of ['/api/*', '/.well-known/*', '/install/*']) {
     app.all(prefix, (c) => c.json({ error: { code: 'not_found', message: `Nothing at ${c.req.path}.` } }, 404));

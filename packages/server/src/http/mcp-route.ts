@@ -22,11 +22,12 @@ export function createMcpRoute(deps: DomainDeps, authDeps: McpAuthDeps, log: Log
   const clientNames = new ClientNames();
   /** The caller with its client named as `initialize` named it (remembered per credential), for provenance and "last used by". */
   const namedClient = (caller: Caller, body: unknown): Caller => {
-    const credential = caller.keyId ?? `${caller.via}:${caller.userId}`;
+    const credential = caller.keyId ?? `${caller.via}:${caller.oauthClientId ?? ''}:${caller.userId}`;
     const introduced = clientLabel(body);
     if (introduced) clientNames.remember(credential, introduced);
     const client = introduced ?? clientNames.of(credential) ?? caller.client;
     if (caller.keyId) authDeps.keys.noteUse(caller.keyId, client);
+    if (caller.oauthClientId) authDeps.oauthUsage?.note(caller.userId, caller.oauthClientId, client);
     return client === caller.client ? caller : { ...caller, client };
   };
   const serve = async (c: Context): Promise<Response> => {

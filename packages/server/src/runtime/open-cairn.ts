@@ -4,6 +4,7 @@ import { KeyVerifier } from '../auth/api-keys/key-verifier.js';
 import { type Auth, createAuth } from '../auth/better-auth.js';
 import { OAuthTokenVerifier } from '../auth/oauth/access-tokens.js';
 import { mcpResource } from '../auth/oauth/oauth-options.js';
+import { OAuthUsage } from '../auth/oauth/oauth-usage.js';
 import type { CairnConfig } from '../config/load-config.js';
 import { purgeDeletedDatapacks } from '../domain/datapacks.js';
 import { createDomainDeps, type DomainDeps } from '../domain/deps.js';
@@ -81,7 +82,8 @@ export async function openCairn(config: CairnConfig, options: { log?: Logger; st
     // A closure, not domain.now itself: tests that move the domain's clock move expiry with it.
     const keys = new KeyVerifier(store, undefined, () => domain.now());
     const oauth = new OAuthTokenVerifier(auth, mcpResource(config.baseUrl));
-    const mcpAuth = { config, keys, oauth, log };
+    const oauthUsage = new OAuthUsage(store);
+    const mcpAuth = { config, keys, oauth, oauthUsage, log };
     const readiness = new Readiness(store);
     const http = createHttpApp({
       domain,
@@ -112,6 +114,7 @@ export async function openCairn(config: CairnConfig, options: { log?: Logger; st
         await embedder?.stop();
         limits.close();
         await keys.close().catch((error: Error) => log.warn('could not save key usage', { error: error.message }));
+        await oauthUsage.close().catch((error: Error) => log.warn('could not save OAuth app usage', { error: error.message }));
         await store.close();
       },
     };

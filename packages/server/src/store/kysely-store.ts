@@ -18,6 +18,7 @@ import type {
   Invite,
   KeyUsage,
   Memberships,
+  OAuthUse,
   OrgMember,
   OwnerRef,
   SearchHit,
@@ -335,6 +336,21 @@ export abstract class KyselyStore implements Store {
       .where('expires_at', '>', now)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
+  }
+
+  async recordOAuthUse(uses: OAuthUse[]): Promise<void> {
+    for (const u of uses) {
+      await this.db
+        .insertInto('oauth_client_use')
+        .values({ user_id: u.userId, client_id: u.clientId, last_used_at: u.at, last_used_client: u.client })
+        .onConflict((oc) => oc.columns(['user_id', 'client_id']).doUpdateSet({ last_used_at: u.at, last_used_client: u.client }).where('oauth_client_use.last_used_at', '<', u.at))
+        .execute();
+    }
+  }
+
+  async listOAuthUse(userId: string): Promise<OAuthUse[]> {
+    const rows = await this.db.selectFrom('oauth_client_use').selectAll().where('user_id', '=', userId).execute();
+    return rows.map((r) => ({ userId: r.user_id, clientId: r.client_id, at: iso(r.last_used_at), client: r.last_used_client }));
   }
 
   async listInvites(organizationId: string, now: string): Promise<(Invite & { id: string })[]> {

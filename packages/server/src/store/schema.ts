@@ -7,6 +7,7 @@ export interface CairnTables {
   setup_code: SetupCodeTable;
   invite: InviteTable;
   entry_embedding: { entry_id: string; version: number; model: string; vector: Uint8Array; created_at: Timestamp };
+  oauth_client_use: { user_id: string; client_id: string; last_used_at: Timestamp; last_used_client: string | null };
   capture_turn: { user_id: string; turn_id: string; entry_id: string; created_at: Timestamp; session_id: string | null; speaker: string | null; role: string | null };
 }
 

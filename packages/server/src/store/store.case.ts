@@ -287,6 +287,19 @@ export function runStoreConformance(backend: string, start: () => Promise<TestCa
       assert.ok(progress.embedded >= 1 && progress.entries > progress.embedded);
     });
 
+    test('OAuth grant usage: the latest use per user and app, never moved backwards', async () => {
+      const u = tenant.member.id;
+      await store.recordOAuthUse([{ userId: u, clientId: 'app-1', at: '2026-03-01T10:00:00.000Z', client: 'Claude Code 2.1' }]);
+      await store.recordOAuthUse([{ userId: u, clientId: 'app-1', at: '2026-03-01T09:00:00.000Z', client: 'older' }]);
+      await store.recordOAuthUse([{ userId: u, clientId: 'app-2', at: '2026-03-02T10:00:00.000Z', client: null }]);
+      const uses = (await store.listOAuthUse(u)).sort((a, b) => a.clientId.localeCompare(b.clientId));
+      assert.deepEqual(uses, [
+        { userId: u, clientId: 'app-1', at: '2026-03-01T10:00:00.000Z', client: 'Claude Code 2.1' },
+        { userId: u, clientId: 'app-2', at: '2026-03-02T10:00:00.000Z', client: null },
+      ]);
+      assert.deepEqual(await store.listOAuthUse(tenant.outsider.id), []);
+    });
+
     test("one user's search is the same whether or not the database holds other users' entries", async () => {
       // The same entries of user A go into this database and into a second one that also holds a
       // crowd of other tenants' entries sharing A's words: A's results, order and scores must not move.

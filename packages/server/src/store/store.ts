@@ -8,6 +8,7 @@ import type {
   Invite,
   KeyUsage,
   Memberships,
+  OAuthUse,
   OrgMember,
   OwnerRef,
   SearchHit,
@@ -50,6 +51,10 @@ export interface Store {
   /** Uses the invitation up for a user; false when someone else already did or it expired. */
   consumeInvite(tokenHash: string, userId: string, now: string): Promise<boolean>;
   /** An organization's invitations not used and not expired, newest first; `id` is the token's hash. */
+  /** Records OAuth grants' latest use (never moving a time backwards). */
+  recordOAuthUse(uses: OAuthUse[]): Promise<void>;
+  /** A user's OAuth grants' latest use, by client id. */
+  listOAuthUse(userId: string): Promise<OAuthUse[]>;
   listInvites(organizationId: string, now: string): Promise<(Invite & { id: string })[]>;
   /** Cancels an unused invitation of this organization; false when there is none. */
   deleteInvite(organizationId: string, tokenHash: string): Promise<boolean>;

@@ -137,6 +137,14 @@ export interface SearchQuery {
   ranking?: 'lexical';
 }
 
+/** Use of an OAuth grant (a user's tokens for one client) seen since the last flush. */
+export interface OAuthUse {
+  userId: string;
+  clientId: string;
+  at: string;
+  client: string | null;
+}
+
 /** Usage seen for a key since the last flush. */
 export interface KeyUsage {
   id: string;

@@ -148,18 +148,29 @@ describe('OAuth consent and connected apps', () => {
     const cookie = await signIn(server.baseUrl, tenant.member.email);
     const tokens = await connect(cookie, clientId);
     assert.equal(await postMcp(tokens.access_token), 200);
+    // The app introduces itself in initialize: Connected apps says which client last used the grant.
+    const init = await fetch(url('/mcp'), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'claude-code', version: '2.1.330' } } }),
+    });
+    assert.equal(init.status, 200);
+    await init.body?.cancel();
 
     const client = await fetch(url(`/api/v1/oauth/clients/${clientId}`), { headers: { cookie } });
     assert.equal(((await client.json()) as { client: { name: string } }).client.name, 'Revocable app');
 
     const listed = await fetch(url('/api/v1/oauth/apps'), { headers: { cookie } });
     assert.equal(listed.status, 200);
-    const { apps } = (await listed.json()) as { apps: { clientId: string; name: string; redirectUris: string[]; grantedAt: string; lastUsedAt: string | null; scopes: string[] }[] };
+    const { apps } = (await listed.json()) as {
+      apps: { clientId: string; name: string; redirectUris: string[]; grantedAt: string; lastUsedAt: string | null; lastUsedClient: string | null; scopes: string[] }[];
+    };
     const app = apps.find((a) => a.clientId === clientId);
     assert.ok(app, JSON.stringify(apps));
     assert.equal(app.name, 'Revocable app');
     assert.deepEqual(app.redirectUris, [REDIRECT]);
     assert.ok(app.grantedAt && app.lastUsedAt);
+    assert.equal(app.lastUsedClient, 'claude-code 2.1.330');
     assert.deepEqual([...app.scopes].sort(), ['mcp', 'offline_access']);
 
     // Session only: an API key cannot see or revoke grants.

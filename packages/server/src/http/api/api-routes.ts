@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { KeyVerifier } from '../../auth/api-keys/key-verifier.js';
 import type { Auth } from '../../auth/better-auth.js';
+import type { OAuthUsage } from '../../auth/oauth/oauth-usage.js';
 import { captureTurns } from '../../capture/capture-turns.js';
 import { loadAccess } from '../../domain/access.js';
 import { createDatapack, deleteDatapack, getDatapack, listDatapacks, listDeletedDatapacks, restoreDatapack, updateDatapack } from '../../domain/datapacks.js';
@@ -20,7 +21,16 @@ import { createOAuthAppsRoutes } from './oauth-apps-routes.js';
 import { queryInt } from './query-params.js';
 
 /** `/api/v1`: the JSON API over the same domain verbs as the MCP tools and the CLI. */
-export function createApiRoutes(deps: DomainDeps, auth: Auth, keys: KeyVerifier, baseUrl: string, limits: RateLimits, installerPublished = false, oauthLoopbackAllowed = true): Hono<ApiEnv> {
+export function createApiRoutes(
+  deps: DomainDeps,
+  auth: Auth,
+  keys: KeyVerifier,
+  baseUrl: string,
+  limits: RateLimits,
+  installerPublished = false,
+  oauthLoopbackAllowed = true,
+  oauthUsage?: OAuthUsage,
+): Hono<ApiEnv> {
   const origin = new URL(baseUrl).origin;
   const api = new Hono<ApiEnv>();
   // Guessable one-time secrets: failures are limited per address.
@@ -40,7 +50,7 @@ export function createApiRoutes(deps: DomainDeps, auth: Auth, keys: KeyVerifier,
   // Before the account routes, whose /keys/:id would otherwise take "self" for an id.
   api.route('/', createKeySelfRoutes(deps));
   api.route('/', createAccountRoutes(deps, auth, baseUrl, keys));
-  api.route('/', createOAuthAppsRoutes(auth));
+  api.route('/', createOAuthAppsRoutes(auth, deps, oauthUsage));
   api.post('/setup-codes', async (c) => c.json(await createSetupCode(deps, requireSession(c, 'Datapacks > Connect')), 201));
   // Its 1 MiB body limit is in ../body-limits.ts with every other route's.
   api.post('/capture', async (c) => {

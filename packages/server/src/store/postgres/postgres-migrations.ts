@@ -145,4 +145,15 @@ export const postgresMigrations: Record<string, Migration> = {
       await sql`ALTER TABLE datapack ADD COLUMN deleted_by text`.execute(db);
     },
   },
+  '0009_oauth_client_use': {
+    async up(db: Kysely<unknown>) {
+      // Which client (as MCP initialize named it) last used each OAuth grant, and when.
+      await sql`CREATE TABLE oauth_client_use (
+        user_id text NOT NULL,
+        client_id text NOT NULL,
+        last_used_at timestamptz NOT NULL,
+        last_used_client text,
+        PRIMARY KEY (user_id, client_id))`.execute(db);
+    },
+  },
 };

@@ -188,4 +188,15 @@ export const sqliteMigrations: Record<string, Migration> = {
       await sql`ALTER TABLE datapack ADD COLUMN deleted_by TEXT`.execute(db);
     },
   },
+  '0010_oauth_client_use': {
+    async up(db: Kysely<unknown>) {
+      // Which client (as MCP initialize named it) last used each OAuth grant, and when.
+      await sql`CREATE TABLE oauth_client_use (
+        user_id TEXT NOT NULL,
+        client_id TEXT NOT NULL,
+        last_used_at TEXT NOT NULL,
+        last_used_client TEXT,
+        PRIMARY KEY (user_id, client_id))`.execute(db);
+    },
+  },
 };
