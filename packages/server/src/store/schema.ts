@@ -35,6 +35,8 @@ interface DatapackTable {
   created_by: string;
   created_at: Timestamp;
   updated_at: Timestamp;
+  deleted_at: Timestamp | null;
+  deleted_by: string | null;
 }
 
 interface EntryTable {
@@ -58,7 +60,7 @@ interface EntryTable {
 interface EntryVersionTable {
   entry_id: string;
   version: number;
-  change: 'create' | 'update' | 'delete';
+  change: 'create' | 'update' | 'delete' | 'restore';
   kind: string;
   title: string;
   content: string;
@@ -66,6 +68,7 @@ interface EntryVersionTable {
   changed_by: string;
   changed_client: string | null;
   changed_at: Timestamp;
+  restored_from: number | null;
 }
 
 interface ApiKeyTable {
