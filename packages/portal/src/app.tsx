@@ -9,6 +9,7 @@ import { ConsentPage } from './pages/consent-page.js';
 import { DatapackPage } from './pages/datapack-page.js';
 import { DatapacksPage } from './pages/datapacks-page.js';
 import { OrganizationPage } from './pages/organization-page.js';
+import { TrashPage } from './pages/trash-page.js';
 import { Link, match, navigate, useLocation } from './router.js';
 import { SessionContext } from './session.js';
 import { ErrorNotice, Loading } from './ui/bits.js';
@@ -110,6 +111,7 @@ export function App() {
 
 function Routes({ path, query }: { path: string; query: URLSearchParams }) {
   if (path === '/datapacks') return <DatapacksPage />;
+  if (path === '/trash') return <TrashPage />;
   if (path === '/oauth/consent') return <ConsentPage query={query} />;
   if (path === '/settings/connected-apps') return <ConnectedAppsPage />;
   const dp = match('/datapacks/:id', path);
@@ -131,6 +133,7 @@ function titleFor(path: string): string {
   if (path === '/signin') return 'Sign in';
   if (path === '/signup') return 'Sign up';
   if (path.startsWith('/datapacks')) return 'Datapacks';
+  if (path === '/trash') return 'Trash';
   if (path === '/settings/api-keys') return 'API keys';
   if (path === '/settings/organization') return 'Organization';
   if (path === '/settings/connected-apps') return 'Connected apps';
@@ -140,6 +143,7 @@ function titleFor(path: string): string {
 
 const NAV = [
   { to: '/datapacks', label: 'Datapacks' },
+  { to: '/trash', label: 'Trash' },
   { to: '/settings/api-keys', label: 'API keys' },
   { to: '/settings/connected-apps', label: 'Connected apps' },
   { to: '/settings/organization', label: 'Organization' },
