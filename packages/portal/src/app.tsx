@@ -11,6 +11,7 @@ import { DatapackPage } from './pages/datapack-page.js';
 import { DatapacksPage } from './pages/datapacks-page.js';
 import { OrganizationPage } from './pages/organization-page.js';
 import { SearchPage } from './pages/search-page.js';
+import { TrashPage } from './pages/trash-page.js';
 import { Link, match, navigate, useLocation } from './router.js';
 import { SessionContext } from './session.js';
 import { ErrorNotice, Loading } from './ui/bits.js';
@@ -113,6 +114,7 @@ export function App() {
 function Routes({ path, query }: { path: string; query: URLSearchParams }) {
   if (path === '/datapacks') return <DatapacksPage />;
   if (path === '/search') return <SearchPage query={query} />;
+  if (path === '/trash') return <TrashPage />;
   if (path === '/oauth/consent') return <ConsentPage query={query} />;
   if (path === '/settings/connected-apps') return <ConnectedAppsPage />;
   const dp = match('/datapacks/:id', path);
@@ -136,6 +138,7 @@ function titleFor(path: string): string {
   if (path === '/signup') return 'Sign up';
   if (path.startsWith('/datapacks')) return 'Datapacks';
   if (path === '/search') return 'Search';
+  if (path === '/trash') return 'Trash';
   if (path === '/settings/api-keys') return 'API keys';
   if (path === '/settings/account') return 'Account';
   if (path === '/settings/organization') return 'Organization';
@@ -147,6 +150,7 @@ function titleFor(path: string): string {
 const NAV = [
   { to: '/datapacks', label: 'Datapacks' },
   { to: '/search', label: 'Search' },
+  { to: '/trash', label: 'Trash' },
   { to: '/settings/api-keys', label: 'API keys' },
   { to: '/settings/connected-apps', label: 'Connected apps' },
   { to: '/settings/organization', label: 'Organization' },

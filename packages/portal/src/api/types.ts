@@ -55,7 +55,12 @@ export interface Entry {
 /** One version in an entry's history. */
 export interface EntryVersion {
   version: number;
+  /** create, update, delete or restore. */
   change: string;
+  /** For a restore: the version it brought back. */
+  restoredFrom?: number;
+  kind?: string;
+  tags?: string[];
   title: string;
   content: string;
   changedBy: string;
@@ -96,3 +101,35 @@ export interface Team {
 
 /** The kinds an entry can have (the server's ENTRY_KINDS). */
 export const ENTRY_KINDS = ['note', 'preference', 'standard', 'policy', 'decision', 'conversation'] as const;
+
+/** A deleted entry in the trash. */
+export interface TrashedEntry {
+  entry: Entry;
+  datapack: { id: string; name: string; scope: Scope };
+  deletedAt: string;
+  deletedBy: string;
+  /** When it is deleted for good. */
+  purgeAt: string;
+  /** Whether you may restore it. */
+  writable: boolean;
+}
+
+/** A deleted datapack in the trash. */
+export interface TrashedDatapack {
+  id: string;
+  name: string;
+  scope: Scope;
+  description: string;
+  entryCount: number;
+  deletedAt: string;
+  deletedBy: string;
+  purgeAt: string;
+  writable: boolean;
+}
+
+/** `GET /api/v1/trash`. */
+export interface Trash {
+  retentionDays: number;
+  entries: TrashedEntry[];
+  datapacks: TrashedDatapack[];
+}

@@ -1,8 +1,8 @@
 import { type FormEvent, useEffect, useState } from 'react';
-import { api } from '../api/client.js';
+import { api, messageOf } from '../api/client.js';
 import type { Datapack, Entry } from '../api/types.js';
 import { ConnectDialog } from '../connect/connect-dialog.js';
-import { Link } from '../router.js';
+import { Link, navigate } from '../router.js';
 import { useSession } from '../session.js';
 import { Empty, ErrorNotice, Loading, When } from '../ui/bits.js';
 import { useLoad } from '../ui/use-load.js';
@@ -31,6 +31,8 @@ export function DatapackPage({ id }: { id: string }) {
   const [adding, setAdding] = useState(false);
   const [connecting, setConnecting] = useState(false);
   const [settings, setSettings] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const [deleteError, setDeleteError] = useState<string>();
   const name = usePeople();
   const pack = packs.data?.datapacks.find((p) => p.id === id);
 
@@ -66,6 +68,16 @@ export function DatapackPage({ id }: { id: string }) {
     setSubmitted(query.trim());
   };
   const list = entries.data;
+  const deletable = pack.writable !== false && !(pack.scope === 'personal' && pack.name === 'Personal');
+  const removePack = async () => {
+    setDeleteError(undefined);
+    try {
+      await api('DELETE', `/api/v1/datapacks/${encodeURIComponent(pack.id)}`);
+      navigate('/trash');
+    } catch (e) {
+      setDeleteError(messageOf(e));
+    }
+  };
   const changed = () => {
     entries.reload();
     packs.reload();
@@ -98,8 +110,31 @@ export function DatapackPage({ id }: { id: string }) {
               Add entry
             </button>
           )}
+          {deletable && (
+            <button type="button" className="button secondary danger-text" onClick={() => setDeleting(true)}>
+              Delete datapack
+            </button>
+          )}
         </div>
       </div>
+      {deleting && (
+        <div className="notice warning" role="alert">
+          <p>
+            Delete “{pack.name}” and its {pack.entryCount ?? 0} {pack.entryCount === 1 ? 'entry' : 'entries'}? Agents will no longer find them; the datapack stays in the Trash, where it can be
+            restored for a while.
+          </p>
+          {deleteError && <ErrorNotice message={deleteError} />}
+          <div className="form-actions">
+            {/* biome-ignore lint/a11y/noAutofocus: a destructive confirmation opens on its safe choice */}
+            <button type="button" className="button secondary" onClick={() => setDeleting(false)} autoFocus>
+              Keep it
+            </button>
+            <button type="button" className="button danger" onClick={() => void removePack()}>
+              Delete datapack
+            </button>
+          </div>
+        </div>
+      )}
       {pack.writable === false && (
         <p className="notice" role="note">
           Read-only for you: only organization admins and owners change this datapack. Agents still follow what it says.

@@ -12,18 +12,6 @@ import { useLoad } from '../ui/use-load.js';
 export function DatapacksPage() {
   const { me } = useSession();
   const { data, error, loading, reload } = useLoad(() => api<{ datapacks: Datapack[] }>('GET', '/api/v1/datapacks'));
-  const deleted = useLoad(() => api<{ datapacks: (Datapack & { deletedAt: string; purgeAt: string })[] }>('GET', '/api/v1/datapacks/deleted'));
-  const [restoreError, setRestoreError] = useState<string>();
-  const restore = async (id: string) => {
-    setRestoreError(undefined);
-    try {
-      await api('POST', `/api/v1/datapacks/${encodeURIComponent(id)}/restore`);
-      deleted.reload();
-      reload();
-    } catch (e) {
-      setRestoreError(messageOf(e));
-    }
-  };
   const [dialog, setDialog] = useState<'create' | 'connect'>();
   const teamName = (p: Datapack) => me.teams.find((t) => t.id === p.ownerId)?.name;
   const packs = data?.datapacks;
@@ -102,26 +90,6 @@ export function DatapacksPage() {
             </Empty>
           )}
         </>
-      )}
-      {deleted.data && deleted.data.datapacks.length > 0 && (
-        <div className="card section">
-          <h2>Deleted datapacks</h2>
-          <p className="muted">Restorable with their entries until they are removed for good.</p>
-          {restoreError && <ErrorNotice message={restoreError} />}
-          <ul className="plain-list" aria-label="Deleted datapacks">
-            {deleted.data.datapacks.map((d) => (
-              <li key={d.id}>
-                <span className="strong">{d.name}</span> <ScopeBadge scope={d.scope} team={teamName(d)} />{' '}
-                <span className="muted small">
-                  deleted <When at={d.deletedAt} />, removed for good on {new Date(d.purgeAt).toLocaleDateString()}
-                </span>{' '}
-                <button type="button" className="button secondary small" aria-label={`Restore ${d.name}`} onClick={() => void restore(d.id)}>
-                  Restore
-                </button>
-              </li>
-            ))}
-          </ul>
-        </div>
       )}
       {dialog === 'create' && (
         <CreateDatapackDialog

@@ -1,3 +1,4 @@
+import { diffWords } from 'diff';
 import { type FormEvent, useState } from 'react';
 import { ApiError, api, messageOf } from '../api/client.js';
 import { ENTRY_KINDS, type Entry, type EntryVersion } from '../api/types.js';
@@ -107,6 +108,7 @@ export function EntryDialog({ id, writable = true, onClose, onChanged }: { id: s
   const [mode, setMode] = useState<'view' | 'edit' | 'delete'>('view');
   const [busy, setBusy] = useState(false);
   const [actionError, setActionError] = useState<string>();
+  const [restored, setRestored] = useState<string>();
   const name = usePeople();
   if (mode === 'edit' && data) {
     return (
@@ -139,6 +141,23 @@ export function EntryDialog({ id, writable = true, onClose, onChanged }: { id: s
       reload();
     }
   };
+  const restoreVersion = async (version: number) => {
+    if (!entry) return;
+    setBusy(true);
+    setActionError(undefined);
+    setRestored(undefined);
+    try {
+      const r = await api<{ entry: Entry }>('POST', `/api/v1/entries/${encodeURIComponent(entry.id)}/restore`, { version });
+      setRestored(`Version ${version} restored as version ${r.entry.version}; the versions in between stay in the history.`);
+      reload();
+      onChanged();
+    } catch (e) {
+      setActionError(messageOf(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const history = [...(data?.history ?? [])].sort((a, b) => b.version - a.version);
   return (
     <Dialog title={entry?.title ?? 'Entry'} onClose={onClose} wide>
       {error && <ErrorNotice message={error} onRetry={reload} />}
@@ -172,9 +191,14 @@ export function EntryDialog({ id, writable = true, onClose, onChanged }: { id: s
             )}
           </dl>
           {actionError && <ErrorNotice message={actionError} />}
+          {restored && (
+            <p className="notice success" role="status">
+              {restored}
+            </p>
+          )}
           {mode === 'delete' ? (
             <div className="notice warning" role="alert">
-              <p>Delete “{entry.title}”? Agents will no longer find it.</p>
+              <p>Delete “{entry.title}”? Agents will no longer find it; it stays in the Trash, where it can be restored for a while.</p>
               <div className="form-actions">
                 {/* biome-ignore lint/a11y/noAutofocus: a destructive confirmation opens on its safe choice */}
                 <button type="button" className="button secondary" onClick={() => setMode('view')} autoFocus>
@@ -205,26 +229,70 @@ export function EntryDialog({ id, writable = true, onClose, onChanged }: { id: s
           <section className="history" aria-label="Version history">
             <h3>Version history</h3>
             <ol reversed>
-              {[...(data.history ?? [])]
-                .sort((a, b) => b.version - a.version)
-                .map((v) => (
+              {history.map((v) => {
+                const before = history.find((p) => p.version === v.version - 1);
+                return (
                   <li key={v.version}>
                     <details>
                       <summary>
-                        <strong>v{v.version}</strong> {v.change} by {name(v.changedBy)}
+                        <strong>v{v.version}</strong> {v.change === 'restore' && v.restoredFrom ? `restore of v${v.restoredFrom}` : v.change} by {name(v.changedBy)}
                         {v.changedClient ? ` from ${clientLabel(v.changedClient)}` : ''}, <When at={v.changedAt} />
                       </summary>
                       <div className="history-body">
-                        <p className="strong">{v.title}</p>
-                        <Markdown className="entry-content small" text={v.content} />
+                        {before ? (
+                          <>
+                            <p className="muted small">Compared with version {before.version}:</p>
+                            <p className="strong">
+                              <WordDiff before={before.title} after={v.title} label={`Title changes in version ${v.version}`} />
+                            </p>
+                            <div className="entry-content small">
+                              <WordDiff before={before.content} after={v.content} label={`Content changes in version ${v.version}`} />
+                            </div>
+                          </>
+                        ) : (
+                          <>
+                            <p className="strong">{v.title}</p>
+                            <Markdown className="entry-content small" text={v.content} />
+                          </>
+                        )}
+                        {writable && v.version < entry.version && v.change !== 'delete' && (
+                          <div className="form-actions start">
+                            <button type="button" className="button secondary small" disabled={busy} onClick={() => void restoreVersion(v.version)}>
+                              Restore this version
+                            </button>
+                          </div>
+                        )}
                       </div>
                     </details>
                   </li>
-                ))}
+                );
+              })}
             </ol>
           </section>
         </div>
       )}
     </Dialog>
+  );
+}
+
+/** What changed between two texts, word by word: added words in <ins>, removed ones in <del>. */
+export function WordDiff({ before, after, label }: { before: string; after: string; label: string }) {
+  if (before === after) return <span className="diff">{after}</span>;
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: a fieldset groups form controls; this is a labelled run of text inside a paragraph
+    <span className="diff" role="group" aria-label={label}>
+      {diffWords(before, after).map((part, i) =>
+        part.added ? (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one diff never reorder
+          <ins key={i}>{part.value}</ins>
+        ) : part.removed ? (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one diff never reorder
+          <del key={i}>{part.value}</del>
+        ) : (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one diff never reorder
+          <span key={i}>{part.value}</span>
+        ),
+      )}
+    </span>
   );
 }

@@ -160,21 +160,18 @@ test('sign up → personal datapack → team → team datapack → add and edit 
   await settings.getByRole('button', { name: 'Save' }).click();
   await page.getByRole('heading', { name: 'Platform rules', level: 1 }).waitFor();
   await page.getByText(/How the platform team builds services/).waitFor();
-  await page.getByRole('button', { name: 'Settings' }).click();
-  await settings.getByRole('button', { name: 'Delete datapack…' }).click();
-  await settings.getByRole('button', { name: 'Delete “Platform rules”' }).click();
-  await page.getByRole('heading', { name: 'Datapacks', level: 1 }).waitFor();
-  const trash = page.getByRole('list', { name: 'Deleted datapacks' });
-  await trash.getByText('Platform rules').waitFor();
-  assert.equal(await page.getByRole('row', { name: /Platform rules/ }).count(), 0);
-  await shot(page, 'datapacks-deleted');
-  await assertAccessible(page, 'Deleted datapacks');
-  await trash.getByRole('button', { name: 'Restore Platform rules' }).click();
+  await page.getByRole('button', { name: 'Delete datapack' }).click();
+  await page.getByRole('alert').getByRole('button', { name: 'Delete datapack' }).click();
+  await page.getByRole('heading', { name: 'Trash', level: 1 }).waitFor();
+  await shot(page, 'trash-datapack');
+  await assertAccessible(page, 'the Trash');
+  await page.getByRole('button', { name: 'Restore datapack Platform rules' }).click();
+  await page.getByRole('status').getByText('Restored “Platform rules”.').waitFor();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Datapacks' }).click();
   await page
     .getByRole('row', { name: /Platform rules/ })
     .getByRole('cell', { name: '1', exact: true })
     .waitFor();
-  await trash.waitFor({ state: 'detached' });
 
   // Delete the entry (with confirmation).
   await page.getByRole('link', { name: 'Platform rules' }).click();

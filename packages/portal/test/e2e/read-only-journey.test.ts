@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { loadAccess } from '../../../server/src/domain/access.js';
 import { createUser } from '../../../server/src/domain/accounts.js';
 import { listDatapacks } from '../../../server/src/domain/datapacks.js';
-import { saveEntry } from '../../../server/src/domain/entries.js';
+import { deleteEntry, saveEntry } from '../../../server/src/domain/entries.js';
 import { assertAccessible, openBrowser, signUpFirst, skipReason, startPortalServer } from './harness.js';
 
 const skip = skipReason();
@@ -32,6 +32,8 @@ test('a plain member sees the organization datapack read-only; their own stays w
   const ownerAccess = await loadAccess(cairn.domain, { userId: owner.id, client: 'test', via: 'cli', scope: 'read-write' });
   const org = (await listDatapacks(cairn.domain, ownerAccess)).find((d) => d.scope === 'organization')!;
   await saveEntry(cairn.domain, ownerAccess, { datapack: org.id, kind: 'policy', title: 'Review before merge', content: 'Every change gets one review.' });
+  const old = await saveEntry(cairn.domain, ownerAccess, { datapack: org.id, kind: 'policy', title: 'Fax approvals', content: 'Approvals are sent by fax.' });
+  await deleteEntry(cairn.domain, ownerAccess, old.entry.id);
   await createUser(cairn.domain, cairn.auth, { email: 'bob@example.com', name: 'Bob Member', password: 'correct horse battery', org: 'Analytical Engines', join: true });
 
   await b.context.clearCookies();
@@ -59,4 +61,9 @@ test('a plain member sees the organization datapack read-only; their own stays w
   await page.getByRole('heading', { name: 'Personal', level: 1 }).waitFor();
   assert.equal(await page.getByRole('button', { name: 'Add entry' }).count(), 1, 'their own datapack is writable');
   assert.equal(await page.getByRole('note').filter({ hasText: 'Read-only for you' }).count(), 0);
+
+  // The Trash shows them the deleted organization policy, with no Restore.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Trash' }).click();
+  await page.getByRole('list', { name: 'Deleted entries' }).getByText('Fax approvals').waitFor();
+  assert.equal(await page.getByRole('button', { name: /^Restore/ }).count(), 0);
 });

@@ -83,9 +83,6 @@ export const updateDatapackInput = z.object({
   description: z.string().max(500).optional(),
 });
 
-/** How long a deleted datapack stays restorable before it is purged with its entries. */
-export const DATAPACK_TRASH_DAYS = 30;
-
 /** Renames or redescribes a datapack the caller may write; secrets in either are stored as markers. */
 export async function updateDatapack(deps: DomainDeps, access: Access, id: string, raw: z.input<typeof updateDatapackInput>): Promise<Datapack> {
   const datapack = await deps.store.getDatapack(id);
@@ -100,45 +97,6 @@ export async function updateDatapack(deps: DomainDeps, access: Access, id: strin
   const updatedAt = deps.now();
   if (!(await deps.store.updateDatapack(id, { name, description, updatedAt }))) throw new CairnError('not_found', 'No such datapack among yours.');
   return { ...datapack, name, description, updatedAt };
-}
-
-/**
- * Deletes a datapack the caller may write, with its entries, for DATAPACK_TRASH_DAYS: until then
- * it is out of every list, search and read, and restoreDatapack brings it back whole.
- */
-export async function deleteDatapack(deps: DomainDeps, access: Access, id: string): Promise<Datapack> {
-  const datapack = await deps.store.getDatapack(id);
-  access.assertRead(datapack);
-  access.assertWrite(datapack);
-  if (datapack.scope === 'personal' && datapack.name === PERSONAL_DATAPACK_NAME) {
-    throw new CairnError('invalid_input', `"${PERSONAL_DATAPACK_NAME}" is where your agents save by default and cannot be deleted; delete its entries instead.`);
-  }
-  const at = deps.now();
-  if (!(await deps.store.setDatapackDeleted(id, { at, by: access.caller.userId }))) throw new CairnError('not_found', 'No such datapack among yours.');
-  return { ...datapack, deletedAt: at, deletedBy: access.caller.userId };
-}
-
-/** Deleted datapacks the caller could write, newest deletion first, with when each is purged. */
-export async function listDeletedDatapacks(deps: DomainDeps, access: Access): Promise<(Datapack & { purgeAt: string })[]> {
-  const deleted = await deps.store.findDatapacks(access.readableOwners(), { deleted: true });
-  return deleted
-    .filter((d) => access.canWrite(d))
-    .sort((a, b) => (a.deletedAt! < b.deletedAt! ? 1 : -1))
-    .map((d) => ({ ...d, purgeAt: new Date(Date.parse(d.deletedAt!) + DATAPACK_TRASH_DAYS * 86_400_000).toISOString() }));
-}
-
-/** Brings a deleted datapack back with its entries (who may write it may restore it). */
-export async function restoreDatapack(deps: DomainDeps, access: Access, id: string): Promise<Datapack> {
-  const datapack = await deps.store.getDatapack(id, { deleted: true });
-  access.assertRead(datapack, 'deleted datapack');
-  access.assertWrite(datapack);
-  if (!(await deps.store.setDatapackDeleted(id, null))) throw new CairnError('not_found', 'No deleted datapack with that id.');
-  return { ...datapack, deletedAt: null, deletedBy: null };
-}
-
-/** Removes for good the datapacks deleted more than DATAPACK_TRASH_DAYS ago; how many. */
-export function purgeDeletedDatapacks(deps: DomainDeps): Promise<number> {
-  return deps.store.purgeDeletedDatapacks(new Date(Date.parse(deps.now()) - DATAPACK_TRASH_DAYS * 86_400_000).toISOString());
 }
 
 /** Makes sure the user has a personal datapack of this name (by default their own); safe to call concurrently. */

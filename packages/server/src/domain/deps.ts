@@ -1,18 +1,23 @@
 import type { Store } from '../store/store.js';
 
-/** What every domain verb needs: the store, a clock and an id source (replaceable in tests). */
+/** What every domain verb needs: the store, a clock and an id source (replaceable in tests), and the trash retention. */
 export interface DomainDeps {
   store: Store;
   now: () => string;
   newId: (prefix: IdPrefix) => string;
+  /** Days a deleted entry or datapack stays restorable before it is purged (CAIRN_TRASH_DAYS). */
+  trashDays: number;
 }
+
+/** CAIRN_TRASH_DAYS when unset. */
+export const DEFAULT_TRASH_DAYS = 30;
 
 /** Id prefixes make an id's kind obvious in logs and support requests. */
 export type IdPrefix = 'dpk' | 'ent' | 'key';
 
 /** Production deps: wall clock and random ids. */
-export function createDomainDeps(store: Store): DomainDeps {
-  return { store, now: () => new Date().toISOString(), newId };
+export function createDomainDeps(store: Store, options: { trashDays?: number } = {}): DomainDeps {
+  return { store, now: () => new Date().toISOString(), newId, trashDays: options.trashDays ?? DEFAULT_TRASH_DAYS };
 }
 
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';

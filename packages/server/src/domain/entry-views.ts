@@ -66,11 +66,24 @@ export interface PublicVersion {
   changedBy: string;
   changedClient: string | null;
   changedAt: string;
+  /** For a `restore`: the version whose content it brought back. */
+  restoredFrom?: number;
 }
 
 /** A history row without its storage key. */
 export function publicVersion(v: EntryVersion): PublicVersion {
-  return { version: v.version, change: v.change, kind: v.kind, title: v.title, content: v.content, tags: v.tags, changedBy: v.changedBy, changedClient: v.changedClient, changedAt: v.changedAt };
+  return {
+    version: v.version,
+    change: v.change,
+    ...(v.restoredFrom !== null && { restoredFrom: v.restoredFrom }),
+    kind: v.kind,
+    title: v.title,
+    content: v.content,
+    tags: v.tags,
+    changedBy: v.changedBy,
+    changedClient: v.changedClient,
+    changedAt: v.changedAt,
+  };
 }
 
 /** A captured turn as adapters show a conversation: the entry, and who said it in which role. */

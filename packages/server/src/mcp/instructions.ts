@@ -11,4 +11,4 @@ When to use Cairn:
 Never save secrets, API keys, passwords or tokens. When you use something from Cairn, say which entry it came from.`;
 
 /** Added for a read-only key, so the agent does not offer to save and then fail. */
-export const READ_ONLY_INSTRUCTIONS = `This connection uses a read-only Cairn API key: list_datapacks, search, get_guidance and get_entry work; save_entry, update_entry, delete_entry and create_datapack are refused. If the user wants something saved, tell them to connect with a read-write key (Cairn portal: Settings > API Keys > Generate API key, "Read and write").`;
+export const READ_ONLY_INSTRUCTIONS = `This connection uses a read-only Cairn API key: list_datapacks, search, get_guidance and get_entry work; save_entry, update_entry, delete_entry, restore_entry and create_datapack are refused. If the user wants something saved, tell them to connect with a read-write key (Cairn portal: Settings > API Keys > Generate API key, "Read and write").`;

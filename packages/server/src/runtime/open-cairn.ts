@@ -6,8 +6,8 @@ import { OAuthTokenVerifier } from '../auth/oauth/access-tokens.js';
 import { mcpResource } from '../auth/oauth/oauth-options.js';
 import { OAuthUsage } from '../auth/oauth/oauth-usage.js';
 import type { CairnConfig } from '../config/load-config.js';
-import { purgeDeletedDatapacks } from '../domain/datapacks.js';
 import { createDomainDeps, type DomainDeps } from '../domain/deps.js';
+import { TrashPurger } from '../domain/trash.js';
 import { Embedder } from '../embeddings/embedder.js';
 import { EmbeddingsProvider } from '../embeddings/provider.js';
 import { createHttpApp } from '../http/app.js';
@@ -29,22 +29,9 @@ export interface Cairn {
   app: Hono;
   /** Keeps entries' vectors from the embeddings provider current; only with CAIRN_EMBEDDINGS_URL. */
   embedder: Embedder | undefined;
+  /** Purges the trash past CAIRN_TRASH_DAYS: at start and hourly in a serving Cairn; `runNow()` on demand. */
+  trash: TrashPurger;
   close(): Promise<void>;
-}
-
-const DAY_MS = 86_400_000;
-
-/** Datapacks deleted longer ago than the trash keeps them go for good: now, then daily; never in a request's way. */
-function startPurges(domain: DomainDeps, log: Logger): NodeJS.Timeout {
-  const run = () =>
-    purgeDeletedDatapacks(domain).then(
-      (n) => n > 0 && log.info('purged deleted datapacks past their restore window', { datapacks: n }),
-      (error: Error) => log.warn('could not purge deleted datapacks; trying again tomorrow', { error: error.message }),
-    );
-  void run();
-  const timer = setInterval(run, DAY_MS);
-  timer.unref();
-  return timer;
 }
 
 /** Opens the store, applies migrations (better-auth's, then Cairn's) and wires the HTTP app. */
@@ -77,8 +64,10 @@ export async function openCairn(config: CairnConfig, options: { log?: Logger; st
     store.embedder = embedder;
     // One-shot CLI commands do not embed in the background; a serving Cairn does.
     if (options.background !== false) embedder?.start();
-    const domain = createDomainDeps(store);
-    const purge = options.background === false ? undefined : startPurges(domain, log);
+    const domain = createDomainDeps(store, { trashDays: config.trashDays });
+    const trash = new TrashPurger(domain, log);
+    // Like the embedder: a serving Cairn purges at start and hourly, without holding up start-up or requests.
+    if (options.background !== false) trash.start();
     // A closure, not domain.now itself: tests that move the domain's clock move expiry with it.
     const keys = new KeyVerifier(store, undefined, () => domain.now());
     const oauth = new OAuthTokenVerifier(auth, mcpResource(config.baseUrl));
@@ -108,9 +97,10 @@ export async function openCairn(config: CairnConfig, options: { log?: Logger; st
       log,
       app: http.app,
       embedder,
+      trash,
       async close() {
         await http.close();
-        if (purge) clearInterval(purge);
+        await trash.stop();
         await embedder?.stop();
         limits.close();
         await keys.close().catch((error: Error) => log.warn('could not save key usage', { error: error.message }));

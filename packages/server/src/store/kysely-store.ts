@@ -1,4 +1,4 @@
-import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely';
+import { type ExpressionBuilder, type Insertable, type Kysely, type Selectable, sql } from 'kysely';
 import { CairnError } from '../errors/cairn-error.js';
 import { DatabaseHealth } from './database-health.js';
 import { fuseRanking, type TurnPlace } from './hybrid-ranking.js';
@@ -25,6 +25,7 @@ import type {
   SearchQuery,
   TeamWithMembers,
   TextToEmbed,
+  TrashedDatapack,
   TurnFields,
   UserRecord,
 } from './types.js';
@@ -401,23 +402,18 @@ export abstract class KyselyStore implements Store {
     }
   }
 
-  async getDatapack(id: string, options: { deleted?: boolean } = {}): Promise<Datapack | undefined> {
-    const row = await this.db
-      .selectFrom('datapack')
-      .selectAll()
-      .where('id', '=', id)
-      .where('deleted_at', options.deleted ? 'is not' : 'is', null)
-      .executeTakeFirst();
+  async getDatapack(id: string): Promise<Datapack | undefined> {
+    const row = await this.db.selectFrom('datapack').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
     return row && toDatapack(row);
   }
 
-  async findDatapacks(owners: OwnerRef[], options: { deleted?: boolean } = {}): Promise<Datapack[]> {
+  async findDatapacks(owners: OwnerRef[]): Promise<Datapack[]> {
     if (owners.length === 0) return [];
     const rows = await this.db
       .selectFrom('datapack as d')
       .selectAll('d')
       .where((eb) => ownedBy(eb, owners))
-      .where('d.deleted_at', options.deleted ? 'is not' : 'is', null)
+      .where('d.deleted_at', 'is', null)
       .execute();
     return rows.map(toDatapack);
   }
@@ -432,25 +428,59 @@ export abstract class KyselyStore implements Store {
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     } catch (error) {
-      if (this.isUniqueViolation(error)) throw new CairnError('conflict', `A datapack named "${change.name}" already exists here (a deleted one counts until it is purged).`);
+      if (this.isUniqueViolation(error)) throw new CairnError('conflict', `A datapack named "${change.name}" already exists here.`);
       throw error;
     }
   }
 
-  async setDatapackDeleted(id: string, deleted: { at: string; by: string } | null): Promise<boolean> {
-    const result = await this.db
-      .updateTable('datapack')
-      .set({ deleted_at: deleted?.at ?? null, deleted_by: deleted?.by ?? null })
-      .where('id', '=', id)
-      .where('deleted_at', deleted ? 'is' : 'is not', null)
-      .executeTakeFirst();
+  async getTrashedDatapack(id: string): Promise<TrashedDatapack | undefined> {
+    const row = await this.trashedDatapacks().where('d.id', '=', id).executeTakeFirst();
+    return row && toTrashedDatapack(row);
+  }
+
+  async listTrashedDatapacks(owners: OwnerRef[], since: string): Promise<TrashedDatapack[]> {
+    if (owners.length === 0) return [];
+    const rows = await this.trashedDatapacks()
+      .where((eb) => ownedBy(eb, owners))
+      .where('d.deleted_at', '>=', since)
+      .orderBy('d.deleted_at', 'desc')
+      .orderBy('d.id')
+      .execute();
+    return rows.map(toTrashedDatapack);
+  }
+
+  private trashedDatapacks() {
+    return this.db
+      .selectFrom('datapack as d')
+      .selectAll('d')
+      .select((eb) =>
+        eb
+          .selectFrom('entry as e')
+          .select((sub) => sub.fn.countAll<number | string>().as('n'))
+          .whereRef('e.datapack_id', '=', 'd.id')
+          .where('e.deleted_at', 'is', null)
+          .as('entry_count'),
+      )
+      .where('d.deleted_at', 'is not', null);
+  }
+
+  async trashDatapack(id: string, at: string, by: string): Promise<boolean> {
+    const result = await this.db.updateTable('datapack').set({ deleted_at: at, deleted_by: by }).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
 
-  async purgeDeletedDatapacks(before: string): Promise<number> {
-    // Entries, their versions and everything hanging off them go with the datapack (ON DELETE CASCADE).
-    const result = await this.db.deleteFrom('datapack').where('deleted_at', 'is not', null).where('deleted_at', '<', before).executeTakeFirst();
-    return Number(result.numDeletedRows);
+  async restoreDatapack(id: string, at: string): Promise<boolean> {
+    try {
+      const result = await this.db.updateTable('datapack').set({ deleted_at: null, deleted_by: null, updated_at: at }).where('id', '=', id).where('deleted_at', 'is not', null).executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    } catch (error) {
+      if (!this.isUniqueViolation(error)) throw error;
+      const d = await this.db.selectFrom('datapack').select(['name', 'scope']).where('id', '=', id).executeTakeFirst();
+      throw new CairnError(
+        'conflict',
+        `Another ${d?.scope ?? ''} datapack is now named "${d?.name ?? ''}", so this one cannot come back under that name; rename or delete that datapack, then restore this one.`,
+      );
+    }
   }
 
   async listDatapacks(owners: OwnerRef[]): Promise<DatapackSummary[]> {
@@ -635,6 +665,70 @@ export abstract class KyselyStore implements Store {
     return replaced;
   }
 
+  async restoreEntryVersion(next: Entry, expectedVersion: number, restoredFrom: number): Promise<boolean> {
+    const restored = await this.db.transaction().execute(async (tx) => {
+      const { id, ...row } = toEntryRow(next);
+      const result = await tx.updateTable('entry').set(row).where('id', '=', id).where('version', '=', expectedVersion).executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) return false;
+      await tx
+        .insertInto('entry_version')
+        .values({ ...toVersionRow(next, 'restore'), restored_from: restoredFrom })
+        .execute();
+      return true;
+    });
+    if (restored) this.embedder?.notify();
+    return restored;
+  }
+
+  async listTrashedEntries(datapackIds: string[], since: string, limit: number): Promise<Entry[]> {
+    if (datapackIds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('entry')
+      .select(ENTRY_COLUMNS)
+      .where('datapack_id', 'in', datapackIds)
+      .where('deleted_at', 'is not', null)
+      .where('deleted_at', '>=', since)
+      .orderBy('deleted_at', 'desc')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map(toEntry);
+  }
+
+  async purgeTrash(before: string, batch: number): Promise<{ entries: number; datapacks: number }> {
+    // One short step per call (a batch of entries, or a batch of one expired datapack's entries and
+    // then the datapack), so the caller can let requests in between steps.
+    const expired = await this.db.selectFrom('entry').select('id').where('deleted_at', 'is not', null).where('deleted_at', '<', before).limit(batch).execute();
+    if (expired.length > 0) {
+      await this.db
+        .deleteFrom('entry')
+        .where(
+          'id',
+          'in',
+          expired.map((r) => r.id),
+        )
+        .execute();
+      return { entries: expired.length, datapacks: 0 };
+    }
+    const pack = await this.db.selectFrom('datapack').select('id').where('deleted_at', 'is not', null).where('deleted_at', '<', before).limit(1).executeTakeFirst();
+    if (!pack) return { entries: 0, datapacks: 0 };
+    const held = await this.db.selectFrom('entry').select('id').where('datapack_id', '=', pack.id).limit(batch).execute();
+    if (held.length > 0) {
+      await this.db
+        .deleteFrom('entry')
+        .where(
+          'id',
+          'in',
+          held.map((r) => r.id),
+        )
+        .execute();
+      if (held.length === batch) return { entries: held.length, datapacks: 0 };
+    }
+    // Only an expired datapack is emptied, and the domain refuses to restore an expired one.
+    const result = await this.db.deleteFrom('datapack').where('id', '=', pack.id).where('deleted_at', 'is not', null).where('deleted_at', '<', before).executeTakeFirst();
+    return { entries: held.length, datapacks: Number(result.numDeletedRows) };
+  }
+
   async getEntry(id: string): Promise<Entry | undefined> {
     const row = await this.db.selectFrom('entry').select(ENTRY_COLUMNS).where('id', '=', id).executeTakeFirst();
     return row && toEntry(row);
@@ -667,6 +761,7 @@ export abstract class KyselyStore implements Store {
       changedBy: r.changed_by,
       changedClient: r.changed_client,
       changedAt: iso(r.changed_at),
+      restoredFrom: r.restored_from === null ? null : Number(r.restored_from),
     }));
   }
 
@@ -802,7 +897,7 @@ function toEntryRow(e: Entry): EntryRow {
   };
 }
 
-function toVersionRow(e: Entry, change: EntryVersion['change']): Selectable<Database['entry_version']> {
+function toVersionRow(e: Entry, change: EntryVersion['change']): Insertable<Database['entry_version']> {
   return {
     entry_id: e.id,
     version: e.version,
@@ -830,6 +925,10 @@ function toDatapack(r: Selectable<Database['datapack']>): Datapack {
     updatedAt: iso(r.updated_at),
     ...(r.deleted_at && { deletedAt: iso(r.deleted_at), deletedBy: r.deleted_by }),
   };
+}
+
+function toTrashedDatapack(r: Selectable<Database['datapack']> & { entry_count: number | string | null }): TrashedDatapack {
+  return { ...toDatapack(r), deletedAt: iso(r.deleted_at!), deletedBy: r.deleted_by ?? '', entryCount: Number(r.entry_count ?? 0) };
 }
 
 function toApiKey(r: Selectable<Database['api_key']>): ApiKeyRecord {

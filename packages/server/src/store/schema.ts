@@ -61,7 +61,7 @@ interface EntryTable {
 interface EntryVersionTable {
   entry_id: string;
   version: number;
-  change: 'create' | 'update' | 'delete';
+  change: 'create' | 'update' | 'delete' | 'restore';
   kind: string;
   title: string;
   content: string;
@@ -69,6 +69,7 @@ interface EntryVersionTable {
   changed_by: string;
   changed_client: string | null;
   changed_at: Timestamp;
+  restored_from: number | null;
 }
 
 interface ApiKeyTable {

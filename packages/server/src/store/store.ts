@@ -15,6 +15,7 @@ import type {
   SearchQuery,
   TeamWithMembers,
   TextToEmbed,
+  TrashedDatapack,
   TurnFields,
   UserRecord,
 } from './types.js';
@@ -63,16 +64,23 @@ export interface Store {
   insertDatapack(datapack: Datapack): Promise<void>;
   /** Renames and redescribes a live datapack; false when there is none; conflict on a taken name. */
   updateDatapack(id: string, change: { name: string; description: string; updatedAt: string }): Promise<boolean>;
-  /** Deletes (soft) or, with null, restores a datapack; false when it is not in the state to change. */
-  setDatapackDeleted(id: string, deleted: { at: string; by: string } | null): Promise<boolean>;
-  /** Removes for good the datapacks deleted before this time, with their entries; how many. */
-  purgeDeletedDatapacks(before: string): Promise<number>;
-  /** A live datapack, or with `deleted` a deleted one. */
-  getDatapack(id: string, options?: { deleted?: boolean }): Promise<Datapack | undefined>;
-  /** The datapacks of these owners, without counts: the cheap form for access checks and search. */
-  findDatapacks(owners: OwnerRef[], options?: { deleted?: boolean }): Promise<Datapack[]>;
+  /** A live datapack; one in the trash is undefined here, as for every read path. */
+  getDatapack(id: string): Promise<Datapack | undefined>;
+  /** The live datapacks of these owners, without counts: the cheap form for access checks and search. */
+  findDatapacks(owners: OwnerRef[]): Promise<Datapack[]>;
   /** The same datapacks with entry counts and last change, for list views. */
   listDatapacks(owners: OwnerRef[]): Promise<DatapackSummary[]>;
+  /** A datapack in the trash (deleted, not yet purged), with its live entries counted. */
+  getTrashedDatapack(id: string): Promise<TrashedDatapack | undefined>;
+  /** The datapacks of these owners deleted at or after `since`, newest deletion first. */
+  listTrashedDatapacks(owners: OwnerRef[], since: string): Promise<TrashedDatapack[]>;
+  /** Moves a live datapack (and so its entries) to the trash; false when it is not live. */
+  trashDatapack(id: string, at: string, by: string): Promise<boolean>;
+  /**
+   * Brings a datapack back from the trash; false when it is not there. Throws CairnError('conflict')
+   * when its owner has since made a live datapack of the same name.
+   */
+  restoreDatapack(id: string, at: string): Promise<boolean>;
 
   /** Inserts the entry and its first history row atomically. */
   insertEntry(entry: Entry): Promise<void>;
@@ -81,6 +89,18 @@ export interface Store {
    * row, atomically. Returns false (and writes nothing) when the version moved on.
    */
   replaceEntry(next: Entry, expectedVersion: number, change: 'update' | 'delete'): Promise<boolean>;
+  /**
+   * Stores `next` (live again) as a `restore` version naming the version it brought back, if the
+   * entry, live or deleted, is still at `expectedVersion`; false (nothing written) otherwise.
+   */
+  restoreEntryVersion(next: Entry, expectedVersion: number, restoredFrom: number): Promise<boolean>;
+  /** Deleted entries of these datapacks deleted at or after `since`, newest deletion first, at most `limit`. */
+  listTrashedEntries(datapackIds: string[], since: string, limit: number): Promise<Entry[]>;
+  /**
+   * Deletes for good (history, vectors and capture records with them) up to `batch` entries and
+   * datapacks deleted before `before`; the caller repeats until both counts are below `batch`.
+   */
+  purgeTrash(before: string, batch: number): Promise<{ entries: number; datapacks: number }>;
   /**
    * Stores a captured turn as an entry unless this user already sent a turn with that id; for such
    * a duplicate it writes nothing and names the entry the first one became.

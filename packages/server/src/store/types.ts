@@ -43,11 +43,23 @@ export interface Entry {
   deletedAt: string | null;
 }
 
+/** A datapack in the trash: who deleted it and when, and how many live entries it held. */
+export interface TrashedDatapack extends Datapack {
+  deletedAt: string;
+  deletedBy: string;
+  entryCount: number;
+}
+
+/** What a history row records: `restore` brought an earlier version (or a deleted entry) back as a new version. */
+export type EntryChange = 'create' | 'update' | 'delete' | 'restore';
+
 /** One row of an entry's history: the state after a change. */
 export interface EntryVersion {
   entryId: string;
   version: number;
-  change: 'create' | 'update' | 'delete';
+  change: EntryChange;
+  /** For a `restore`: the version whose content it brought back. */
+  restoredFrom: number | null;
   kind: string;
   title: string;
   content: string;

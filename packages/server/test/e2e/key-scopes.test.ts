@@ -88,6 +88,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         ['save_entry', { kind: 'note', title: 'Written by a reader', content: 'This must never be stored.' }],
         ['update_entry', { id: sharedEntryId, expectedVersion: 1, content: 'Changed by a reader.' }],
         ['delete_entry', { id: sharedEntryId }],
+        ['restore_entry', { id: sharedEntryId, version: 1 }],
         ['create_datapack', { name: 'Reader pack', scope: 'personal' }],
       ];
       for (const [name, args] of calls) {

@@ -36,7 +36,7 @@ describe('the initialize result and tool list', () => {
   test('every tool has input and output schemas and honest annotations', async () => {
     const { tools } = await owner.listTools();
     const byName = new Map(tools.map((t) => [t.name, t]));
-    assert.deepEqual([...byName.keys()].sort(), ['create_datapack', 'delete_entry', 'get_entry', 'get_guidance', 'list_datapacks', 'save_entry', 'search', 'update_entry']);
+    assert.deepEqual([...byName.keys()].sort(), ['create_datapack', 'delete_entry', 'get_entry', 'get_guidance', 'list_datapacks', 'restore_entry', 'save_entry', 'search', 'update_entry']);
     for (const tool of tools) {
       assert.equal(tool.inputSchema.type, 'object', tool.name);
       assert.ok(tool.outputSchema, `${tool.name} has an output schema`);

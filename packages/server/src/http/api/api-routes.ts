@@ -4,12 +4,14 @@ import type { Auth } from '../../auth/better-auth.js';
 import type { OAuthUsage } from '../../auth/oauth/oauth-usage.js';
 import { captureTurns } from '../../capture/capture-turns.js';
 import { loadAccess } from '../../domain/access.js';
-import { createDatapack, deleteDatapack, getDatapack, listDatapacks, listDeletedDatapacks, restoreDatapack, updateDatapack } from '../../domain/datapacks.js';
+import { createDatapack, getDatapack, listDatapacks, updateDatapack } from '../../domain/datapacks.js';
 import type { DomainDeps } from '../../domain/deps.js';
 import { deleteEntry, getEntry, listEntries, saveEntry, updateEntry } from '../../domain/entries.js';
 import { entryReadView, publicEntry, searchResults } from '../../domain/entry-views.js';
 import { getGuidance } from '../../domain/guidance.js';
 import { createSetupCode, exchangeSetupCode } from '../../domain/setup-codes.js';
+import { deleteDatapack, listTrash, restoreDatapack, restoreEntry } from '../../domain/trash.js';
+import { CairnError } from '../../errors/cairn-error.js';
 import type { RateLimits } from '../../rate-limits/rate-limits.js';
 import { codeFailureLimit } from '../rate-limit/auth-limits.js';
 import { requestLimitMessage, takeRequest } from '../rate-limit/request-limit.js';
@@ -64,14 +66,13 @@ export function createApiRoutes(
 
   api.get('/datapacks', async (c) => c.json({ datapacks: await listDatapacks(deps, await access(c)) }));
   api.post('/datapacks', async (c) => c.json({ datapack: await createDatapack(deps, await access(c), await c.req.json()) }, 201));
-  // Deleted datapacks stay restorable for DATAPACK_TRASH_DAYS; listed for whoever may write them.
-  api.get('/datapacks/deleted', async (c) => c.json({ datapacks: await listDeletedDatapacks(deps, await access(c)) }));
   api.patch('/datapacks/:id', async (c) => c.json({ datapack: await updateDatapack(deps, await access(c), c.req.param('id'), await c.req.json()) }));
-  api.delete('/datapacks/:id', async (c) => c.json({ datapack: await deleteDatapack(deps, await access(c), c.req.param('id')) }));
-  api.post('/datapacks/:id/restore', async (c) => c.json({ datapack: await restoreDatapack(deps, await access(c), c.req.param('id')) }));
   api.get('/datapacks/:id', async (c) => {
     return c.json({ datapack: await getDatapack(deps, await access(c), c.req.param('id')) });
   });
+  api.delete('/datapacks/:id', async (c) => c.json({ datapack: await deleteDatapack(deps, await access(c), c.req.param('id')) }));
+  api.post('/datapacks/:id/restore', async (c) => c.json({ datapack: await restoreDatapack(deps, await access(c), c.req.param('id')) }));
+  api.get('/trash', async (c) => c.json(await listTrash(deps, await access(c), c.req.query('datapack'))));
   api.get('/datapacks/:id/entries', async (c) => {
     const page = { limit: queryInt(c, 'limit'), offset: queryInt(c, 'offset') };
     return c.json({ entries: (await listEntries(deps, await access(c), c.req.param('id'), page)).map(publicEntry) });
@@ -105,8 +106,27 @@ export function createApiRoutes(
     const { entry, redacted } = await updateEntry(deps, await access(c), { ...(await c.req.json()), id: c.req.param('id') });
     return c.json({ entry: publicEntry(entry), redacted });
   });
+  api.post('/entries/:id/restore', async (c) => {
+    const body = await optionalJson(c);
+    const { entry, restoredFrom, undeleted } = await restoreEntry(deps, await access(c), { ...body, id: c.req.param('id') });
+    return c.json({ entry: publicEntry(entry), restoredFrom, undeleted });
+  });
   api.delete('/entries/:id', async (c) => {
     return c.json({ entry: publicEntry(await deleteEntry(deps, await access(c), c.req.param('id'), queryInt(c, 'expectedVersion'))) });
   });
   return api;
+}
+
+/** A JSON object body, or {} when there is none; anything else is invalid_input. */
+async function optionalJson(c: { req: { text(): Promise<string> } }): Promise<Record<string, unknown>> {
+  const text = (await c.req.text()).trim();
+  if (text === '') return {};
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new CairnError('invalid_input', 'Invalid input — the body must be a JSON object such as {"version": 2}, or empty.');
+  }
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new CairnError('invalid_input', 'Invalid input — the body must be a JSON object such as {"version": 2}, or empty.');
+  return body as Record<string, unknown>;
 }

@@ -6,7 +6,8 @@ import { defineTool } from '../tool-definition.js';
 export const deleteEntryTool = defineTool({
   name: 'delete_entry',
   title: 'Delete a Cairn entry',
-  description: 'Delete an entry from its datapack. Only do this when the user asks. Pass expectedVersion to delete only if nobody changed it since you read it.',
+  description:
+    'Delete an entry from its datapack: it goes to the trash, from which restore_entry can bring it back for a number of days. Only do this when the user asks. Pass expectedVersion to delete only if nobody changed it since you read it.',
   input: z.object({ id: z.string().describe('Entry id (ent_…)'), expectedVersion: z.number().int().min(1).optional() }),
   output: z.object({ id: z.string(), deleted: z.literal(true), version: z.number().int() }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },

@@ -6,7 +6,8 @@ import { defineTool } from '../tool-definition.js';
 
 const versionShape = z.object({
   version: z.number().int(),
-  change: z.enum(['create', 'update', 'delete']),
+  change: z.enum(['create', 'update', 'delete', 'restore']),
+  restoredFrom: z.number().int().optional().describe('For a restore: the version it brought back'),
   kind: z.string(),
   title: z.string(),
   content: z.string(),

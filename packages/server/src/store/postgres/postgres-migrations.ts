@@ -138,14 +138,7 @@ export const postgresMigrations: Record<string, Migration> = {
         created_at timestamptz NOT NULL)`.execute(db);
     },
   },
-  '0008_datapack_trash': {
-    async up(db: Kysely<unknown>) {
-      // A deleted datapack stays, with its entries, until it is restored or purged.
-      await sql`ALTER TABLE datapack ADD COLUMN deleted_at timestamptz`.execute(db);
-      await sql`ALTER TABLE datapack ADD COLUMN deleted_by text`.execute(db);
-    },
-  },
-  '0009_oauth_client_use': {
+  '0008_oauth_client_use': {
     async up(db: Kysely<unknown>) {
       // Which client (as MCP initialize named it) last used each OAuth grant, and when.
       await sql`CREATE TABLE oauth_client_use (
@@ -154,6 +147,24 @@ export const postgresMigrations: Record<string, Migration> = {
         last_used_at timestamptz NOT NULL,
         last_used_client text,
         PRIMARY KEY (user_id, client_id))`.execute(db);
+    },
+  },
+  '0010_trash': {
+    async up(db: Kysely<unknown>) {
+      // A deleted datapack stays, with who deleted it and when, until the trash retention purges it;
+      // its name is free again meanwhile (the unique index covers live datapacks only). A restore is
+      // a new entry version that names the version it brought back.
+      for (const statement of [
+        sql`ALTER TABLE datapack ADD COLUMN deleted_at timestamptz`,
+        sql`ALTER TABLE datapack ADD COLUMN deleted_by text`,
+        sql`DROP INDEX datapack_owner_name`,
+        sql`CREATE UNIQUE INDEX datapack_owner_name ON datapack (scope, owner_id, lower(name)) WHERE deleted_at IS NULL`,
+        sql`CREATE INDEX datapack_deleted ON datapack (deleted_at) WHERE deleted_at IS NOT NULL`,
+        sql`CREATE INDEX entry_deleted ON entry (deleted_at) WHERE deleted_at IS NOT NULL`,
+        sql`ALTER TABLE entry_version ADD COLUMN restored_from integer`,
+      ]) {
+        await statement.execute(db);
+      }
     },
   },
 };
