@@ -1,6 +1,7 @@
 import { keyState } from '../../domain/api-keys.js';
 import type { Store } from '../../store/store.js';
 import type { ApiKeyRecord, KeyUsage } from '../../store/types.js';
+import { UsageBatch } from '../usage-batch.js';
 import { hashApiKey, isWellFormedApiKey } from './key-format.js';
 
 /**
@@ -9,8 +10,7 @@ import { hashApiKey, isWellFormedApiKey } from './key-format.js';
  * batch per interval, so serving a request never writes to the database.
  */
 export class KeyVerifier {
-  private pending = new Map<string, KeyUsage>();
-  private timer: NodeJS.Timeout | undefined;
+  private readonly usage: UsageBatch<KeyUsage>;
 
   constructor(
     private readonly store: Store,
@@ -18,10 +18,7 @@ export class KeyVerifier {
     /** The clock expiry is judged by (the domain's, so tests can move time). */
     private readonly now: () => string = () => new Date().toISOString(),
   ) {
-    if (flushIntervalMs > 0) {
-      this.timer = setInterval(() => void this.flush().catch(() => {}), flushIntervalMs);
-      this.timer.unref();
-    }
+    this.usage = new UsageBatch((batch) => store.recordKeyUsage(batch), flushIntervalMs);
   }
 
   /**
@@ -37,30 +34,21 @@ export class KeyVerifier {
 
   /** Notes that a key was used now by a client; persisted on the next flush. */
   noteUse(keyId: string, client: string | null): void {
-    this.pending.set(keyId, { id: keyId, at: new Date().toISOString(), client: client?.slice(0, 200) ?? null });
+    this.usage.note(keyId, { id: keyId, at: new Date().toISOString(), client: client?.slice(0, 200) ?? null });
   }
 
   /** This instance's not yet written use of a key, if any. */
   pendingUse(keyId: string): KeyUsage | undefined {
-    return this.pending.get(keyId);
+    return this.usage.pendingUse(keyId);
   }
 
   /** Writes pending usage; on failure the usage is kept for the next try. */
-  async flush(): Promise<void> {
-    if (this.pending.size === 0) return;
-    const batch = [...this.pending.values()];
-    this.pending = new Map();
-    try {
-      await this.store.recordKeyUsage(batch);
-    } catch (error) {
-      for (const u of batch) if (!this.pending.has(u.id)) this.pending.set(u.id, u);
-      throw error;
-    }
+  flush(): Promise<void> {
+    return this.usage.flush();
   }
 
   /** Stops the timer and writes what is pending. */
-  async close(): Promise<void> {
-    clearInterval(this.timer);
-    await this.flush();
+  close(): Promise<void> {
+    return this.usage.close();
   }
 }
