@@ -4,12 +4,13 @@ import type { Datapack, Entry } from '../api/types.js';
 import { ConnectDialog } from '../connect/connect-dialog.js';
 import { Link, navigate } from '../router.js';
 import { useSession } from '../session.js';
-import { Empty, ErrorNotice, Loading, When } from '../ui/bits.js';
+import { Empty, ErrorNotice, Loading } from '../ui/bits.js';
 import { useLoad } from '../ui/use-load.js';
 import { DatapackSettingsDialog } from './datapack-settings.js';
 import { ScopeBadge } from './datapacks-page.js';
+import { EntryByline } from './entry-byline.js';
 import { EntryDialog, EntryFormDialog } from './entry-dialogs.js';
-import { clientLabel, usePeople } from './people.js';
+import { usePeople } from './people.js';
 
 const PAGE = 50;
 
@@ -205,10 +206,7 @@ export function DatapackPage({ id }: { id: string }) {
                       #{t}
                     </span>
                   ))}
-                  <span className="muted small">
-                    v{e.version} · {name(e.updatedBy ?? e.createdBy)}
-                    {clientLabel(e.updatedClient ?? e.createdClient) ? ` via ${clientLabel(e.updatedClient ?? e.createdClient)}` : ''} · <When at={e.updatedAt} />
-                  </span>
+                  <EntryByline entry={e} name={name} />
                 </span>
                 <span className="entry-snippet">{e.content.slice(0, 180)}</span>
               </button>

@@ -2,10 +2,11 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { api } from '../api/client.js';
 import { type Datapack, ENTRY_KINDS, type Entry } from '../api/types.js';
 import { Link, navigate } from '../router.js';
-import { Empty, ErrorNotice, Loading, When } from '../ui/bits.js';
+import { Empty, ErrorNotice, Loading } from '../ui/bits.js';
 import { useLoad } from '../ui/use-load.js';
+import { EntryByline } from './entry-byline.js';
 import { EntryDialog } from './entry-dialogs.js';
-import { clientLabel, useMembers, usePeople } from './people.js';
+import { useMembers, usePeople } from './people.js';
 
 /** What a search asks for; kept in the address so Back and shared links work. */
 export interface SearchFilters {
@@ -162,10 +163,7 @@ export function SearchPage({ query }: { query: URLSearchParams }) {
                     #{t}
                   </button>
                 ))}
-                <span className="muted small">
-                  v{e.version} · {name(e.updatedBy ?? e.createdBy)}
-                  {clientLabel(e.updatedClient ?? e.createdClient) ? ` via ${clientLabel(e.updatedClient ?? e.createdClient)}` : ''} · <When at={e.updatedAt} />
-                </span>
+                <EntryByline entry={e} name={name} />
               </span>
               <span className="entry-snippet">{e.content.slice(0, 180)}</span>
             </li>
