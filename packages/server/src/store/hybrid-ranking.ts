@@ -76,14 +76,23 @@ export function fuseRanking(items: HybridItem[], queryWords: ReadonlySet<string>
       score[at] = s;
     });
   }
-  const hits: number[] = [];
-  for (let i = 0; i < n; i++) if (score[i]! > 0) hits.push(i);
-  hits.sort((a, b) => {
+  const before = (a: number, b: number) => {
     const x = items[a]!;
     const y = items[b]!;
     return score[b]! - score[a]! || (x.updatedAt < y.updatedAt ? 1 : x.updatedAt > y.updatedAt ? -1 : x.id < y.id ? -1 : 1);
-  });
-  return hits.slice(0, limit).map((i) => ({ id: items[i]!.id, score: score[i]! }));
+  };
+  // Only the best `limit` are kept, in order: most of a caller's entries score a little (their session's share).
+  const best: number[] = [];
+  for (let i = 0; i < n; i++) {
+    if (score[i]! <= 0 || (best.length === limit && before(i, best[limit - 1]!) >= 0)) continue;
+    let at = best.length === limit ? limit - 1 : best.length;
+    while (at > 0 && before(i, best[at - 1]!) < 0) {
+      best[at] = best[at - 1]!;
+      at--;
+    }
+    best[at] = i;
+  }
+  return best.map((i) => ({ id: items[i]!.id, score: score[i]! }));
 }
 
 /** Positions of the turns among the items, by session, each session in the order it was said. */
