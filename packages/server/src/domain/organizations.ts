@@ -41,16 +41,11 @@ export async function listMembers(deps: DomainDeps, access: Access, organization
 export async function changeMemberRole(deps: DomainDeps, auth: Auth, access: Access, organizationId: string, userId: string, rawRole: unknown): Promise<OrgMember> {
   assertAdmin(access, organizationId);
   const role = parse(z.enum(['member', 'admin', 'owner']), rawRole);
-  const members = await deps.store.listOrgMembers(organizationId);
-  const target = members.find((m) => m.userId === userId);
-  if (!target) throw new CairnError('not_found', 'That person is not a member of this organization.');
-  const callerIsOwner = members.some((m) => m.userId === access.caller.userId && hasRole(m.role, 'owner'));
-  if ((role === 'owner' || hasRole(target.role, 'owner')) && !callerIsOwner) {
+  const { target, isOwner, callerIsOwner, lastOwner } = await memberChange(deps, access, organizationId, userId);
+  if ((role === 'owner' || isOwner) && !callerIsOwner) {
     throw new CairnError('forbidden', "Only an owner can make someone an owner or change an owner's role.");
   }
-  if (hasRole(target.role, 'owner') && role !== 'owner' && members.filter((m) => hasRole(m.role, 'owner')).length === 1) {
-    throw new CairnError('conflict', 'This is the only owner: make someone else an owner first.');
-  }
+  if (lastOwner && role !== 'owner') throw new CairnError('conflict', LAST_OWNER);
   await setMemberRole(auth, { organizationId, userId, role });
   return { ...target, role };
 }
@@ -62,14 +57,9 @@ export async function changeMemberRole(deps: DomainDeps, auth: Auth, access: Acc
  */
 export async function removeMember(deps: DomainDeps, auth: Auth, access: Access, organizationId: string, userId: string): Promise<void> {
   assertAdmin(access, organizationId);
-  const members = await deps.store.listOrgMembers(organizationId);
-  const target = members.find((m) => m.userId === userId);
-  if (!target) throw new CairnError('not_found', 'That person is not a member of this organization.');
-  const callerIsOwner = members.some((m) => m.userId === access.caller.userId && hasRole(m.role, 'owner'));
-  if (hasRole(target.role, 'owner') && !callerIsOwner) throw new CairnError('forbidden', 'Only an owner can remove an owner.');
-  if (hasRole(target.role, 'owner') && members.filter((m) => hasRole(m.role, 'owner')).length === 1) {
-    throw new CairnError('conflict', 'This is the only owner: make someone else an owner first.');
-  }
+  const { isOwner, callerIsOwner, lastOwner } = await memberChange(deps, access, organizationId, userId);
+  if (isOwner && !callerIsOwner) throw new CairnError('forbidden', 'Only an owner can remove an owner.');
+  if (lastOwner) throw new CairnError('conflict', LAST_OWNER);
   await removeOrgMember(auth, { organizationId, userId });
 }
 
@@ -113,6 +103,18 @@ export async function createTeamIn(deps: DomainDeps, auth: Auth, access: Access,
 export async function addMemberToTeam(deps: DomainDeps, auth: Auth, access: Access, teamId: string, userId: string): Promise<void> {
   assertAdmin(access, await teamOrganization(auth, teamId));
   await addUserToTeam(deps, auth, teamId, userId);
+}
+
+const LAST_OWNER = 'This is the only owner: make someone else an owner first.';
+
+/** The member a role change or removal is about, with what the owner rules need to know. */
+async function memberChange(deps: DomainDeps, access: Access, organizationId: string, userId: string) {
+  const members = await deps.store.listOrgMembers(organizationId);
+  const target = members.find((m) => m.userId === userId);
+  if (!target) throw new CairnError('not_found', 'That person is not a member of this organization.');
+  const isOwner = hasRole(target.role, 'owner');
+  const callerIsOwner = members.some((m) => m.userId === access.caller.userId && hasRole(m.role, 'owner'));
+  return { target, isOwner, callerIsOwner, lastOwner: isOwner && members.filter((m) => hasRole(m.role, 'owner')).length === 1 };
 }
 
 function assertMember(access: Access, organizationId: string): void {
