@@ -2,8 +2,9 @@ import { type ExpressionBuilder, type Insertable, type Kysely, type Selectable, 
 import { CairnError } from '../errors/cairn-error.js';
 import { DatabaseHealth } from './database-health.js';
 import { fuseRanking, type TurnPlace } from './hybrid-ranking.js';
+import { buildPoolIndex, type PoolIndex, poolCosines, poolLexicalScores } from './pool-index.js';
 import type { Database } from './schema.js';
-import { cachedEntryWords, entryVector, entryWords, poolCache, type RankedItem, rememberPool, rememberTurnPlace, speakerWords, turnPlaceCache } from './search-cache.js';
+import { cachedEntryWords, entryWords, poolCache, type RankedItem, rememberPool, rememberTurnPlace, speakerWords, turnPlaceCache } from './search-cache.js';
 import { CAPTURED_KIND, type EntryWords, rankCandidates, words } from './search-ranking.js';
 import { searchTerms } from './search-terms.js';
 import { type QueryEmbedder, semanticScores } from './semantic-scores.js';
@@ -91,31 +92,19 @@ export abstract class KyselyStore implements Store {
     if (terms.length === 0 && !(hybrid && (this.embedder || textVector(words(query.text))))) return [];
     // Asked first: the provider answers while the database does.
     const provided = hybrid ? this.embedder?.queryVector(query.text) : undefined;
-    const [candidates, live] = await Promise.all([terms.length ? this.searchCandidates(query.datapackIds, terms, query.kinds, MAX_CANDIDATES) : [], this.liveSummary(query.datapackIds, query.kinds)]);
-    const docCount = live.count;
-    const cachedPool = hybrid ? await this.poolOf(query, live) : [];
-    // A match the pool holds in another version (changed within the same millisecond) is taken as found.
-    const poolVersion = new Map(cachedPool.map((i) => [i.id, i.version]));
-    const outside = candidates.filter((c) => poolVersion.get(c.id) !== Number(c.version));
-    const replaced = new Set(outside.map((c) => c.id));
-    const pool = replaced.size ? cachedPool.filter((i) => !replaced.has(i.id)) : cachedPool;
-    if (pool.length === 0 && outside.length === 0) return [];
-    const known = await this.wordsOf(outside);
-    const items = [
-      ...pool,
-      ...outside.flatMap((c) => {
-        const words = known.get(c.id);
-        return words ? [{ id: c.id, kind: c.kind, version: Number(c.version), updatedAt: iso(c.updated_at), words }] : [];
-      }),
-    ];
-    const matched = new Set(candidates.map((c) => c.id));
-    const lexical = rankCandidates(
-      items.filter((i) => matched.has(i.id)),
-      terms,
-      docCount,
-      hybrid ? items.length : query.limit,
-    );
-    const ranked = hybrid ? await this.hybridRanking(items, lexical, await provided, query) : lexical;
+    let ranked: { id: string; score: number }[];
+    if (hybrid) {
+      const live = await this.liveSummary(query.datapackIds, query.kinds);
+      const pool = await this.poolOf(query, live);
+      // The pool holds every live entry searched: all of them are scored in memory, no full-text query needed.
+      ranked =
+        pool.items.length >= live.count
+          ? await this.rankPool(pool, terms, live.count, await provided, query)
+          : await this.rankFound(query, terms, live, pool.items, await provided);
+    } else {
+      const [candidates, live] = await Promise.all([terms.length ? this.searchCandidates(query.datapackIds, terms, query.kinds, MAX_CANDIDATES) : [], this.liveSummary(query.datapackIds, query.kinds)]);
+      ranked = await this.rankLexical(candidates, terms, live.count, query.limit);
+    }
     if (ranked.length === 0) return [];
     const entries = await this.db
       .selectFrom('entry')
@@ -130,6 +119,62 @@ export abstract class KyselyStore implements Store {
     return ranked.flatMap((r) => {
       const entry = byId.get(r.id);
       return entry ? [{ entry, score: r.score }] : [];
+    });
+  }
+
+  /** Hybrid ranking of a pool that holds every entry searched, scored with its in-memory index. */
+  private async rankPool(pool: PoolIndex, terms: string[], docCount: number, provided: Float32Array | undefined, query: SearchQuery) {
+    const lexical = poolLexicalScores(pool, terms, docCount);
+    let semantic: (i: number) => number | undefined = () => undefined;
+    if (provided && this.embedder) {
+      const scores = await semanticScores(pool.items, query.text, provided, this.embedder.model, (model, ids) => this.loadEmbeddings(model, ids));
+      semantic = (i) => scores.get(pool.items[i]!.id);
+    } else {
+      const vector = textVector(words(query.text));
+      const cosines = vector && poolCosines(pool, vector);
+      if (cosines) semantic = (i) => (Number.isNaN(cosines[i]!) ? undefined : cosines[i]);
+    }
+    return fuseRanking(
+      pool.items.map((item, i) => ({ id: item.id, updatedAt: item.updatedAt, lexical: lexical[i]!, semantic: semantic(i), turn: pool.places[i] })),
+      new Set(words(query.text)),
+      query.limit,
+    );
+  }
+
+  /**
+   * Hybrid ranking for a caller with more entries than the pool holds: the full-text index finds
+   * the matches, the pool (their newest entries) adds the semantic signal and conversation context.
+   */
+  private async rankFound(query: SearchQuery, terms: string[], live: { count: number }, cachedPool: RankedItem[], provided: Float32Array | undefined) {
+    const candidates = terms.length ? await this.searchCandidates(query.datapackIds, terms, query.kinds, MAX_CANDIDATES) : [];
+    // A match the pool holds in another version (changed within the same millisecond) is taken as found.
+    const poolVersion = new Map(cachedPool.map((i) => [i.id, i.version]));
+    const outside = candidates.filter((c) => poolVersion.get(c.id) !== Number(c.version));
+    const replaced = new Set(outside.map((c) => c.id));
+    const pool = replaced.size ? cachedPool.filter((i) => !replaced.has(i.id)) : cachedPool;
+    const items = [...pool, ...(await this.candidateItems(outside))];
+    if (items.length === 0) return [];
+    const matched = new Set(candidates.map((c) => c.id));
+    const lexical = rankCandidates(
+      items.filter((i) => matched.has(i.id)),
+      terms,
+      live.count,
+      items.length,
+    );
+    return this.hybridRanking(items, lexical, provided, query);
+  }
+
+  /** The lexical ranking alone (the near-duplicate check's): the full-text index's matches, ranked by BM25. */
+  private async rankLexical(candidates: CandidateRow[], terms: string[], docCount: number, limit: number) {
+    return rankCandidates(await this.candidateItems(candidates), terms, docCount, limit);
+  }
+
+  /** Candidates with their words (those whose text is gone by now are left out). */
+  private async candidateItems(rows: CandidateRow[]): Promise<RankedItem[]> {
+    const known = await this.wordsOf(rows);
+    return rows.flatMap((c) => {
+      const words = known.get(c.id);
+      return words ? [{ id: c.id, kind: c.kind, version: Number(c.version), updatedAt: iso(c.updated_at), words }] : [];
     });
   }
 
@@ -168,26 +213,24 @@ export abstract class KyselyStore implements Store {
   }
 
   /**
-   * The caller's newest entries with their words, for the semantic signal and conversation context:
-   * kept between searches while the datapacks' live count and latest change stay the same (one
-   * index-only query), so a search does not fetch thousands of rows each time.
+   * The caller's newest entries with their words, indexed, for the semantic signal and conversation
+   * context (and, when it holds them all, for the whole ranking): kept between searches while the
+   * datapacks' live count and latest change stay the same (one index-only query), so a search does
+   * not fetch thousands of rows each time.
    */
-  private async poolOf(query: SearchQuery, live: { count: number; latest: string | null }): Promise<RankedItem[]> {
+  private async poolOf(query: SearchQuery, live: { count: number; latest: string | null }): Promise<PoolIndex> {
     const key = `${[...query.datapackIds].sort().join(',')}|${query.kinds?.join(',') ?? ''}`;
     const signature = `${live.count}|${live.latest}`;
     const cached = poolCache.get(key);
-    if (cached?.signature === signature) return cached.items;
-    const rows = await this.newestEntries(query.datapackIds, query.kinds, SEMANTIC_POOL);
-    const known = await this.wordsOf(rows);
-    const items = rows.flatMap((c): RankedItem[] => {
-      const words = known.get(c.id);
-      if (!words) return [];
-      const item: RankedItem = { id: c.id, kind: c.kind, version: Number(c.version), updatedAt: iso(c.updated_at), words };
-      item.vector = entryVector(item) ?? null;
-      return [item];
-    });
-    rememberPool(key, { signature, items });
-    return items;
+    if (cached?.signature === signature) return cached.index;
+    const items = await this.candidateItems(await this.newestEntries(query.datapackIds, query.kinds, SEMANTIC_POOL));
+    const places = await this.turnPlaces(items.filter((i) => i.kind === CAPTURED_KIND).map((i) => i.id));
+    const index = buildPoolIndex(
+      items,
+      items.map((i) => places.get(i.id)),
+    );
+    rememberPool(key, { signature, index });
+    return index;
   }
 
   /** How many live entries these datapacks hold (of these kinds), and their latest change. */

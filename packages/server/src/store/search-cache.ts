@@ -1,4 +1,5 @@
 import type { TurnPlace } from './hybrid-ranking.js';
+import type { PoolIndex } from './pool-index.js';
 import { CAPTURED_KIND, type EntryWords, words } from './search-ranking.js';
 import type { Entry } from './types.js';
 import { textVector } from './word-vectors.js';
@@ -69,13 +70,24 @@ export function rememberTurnPlace(entryId: string, place: TurnPlace | null): voi
   remember(turnPlaceCache, entryId, place, TURN_CACHE_ENTRIES);
 }
 
-/** The caller's newest entries with their words, by datapacks and kinds, with the signature they were read at. */
-export const poolCache = new Map<string, { signature: string; items: RankedItem[] }>();
-const POOL_CACHE_ENTRIES = 200;
+/** The caller's newest entries, indexed, by datapacks and kinds, with the signature they were read at. */
+export const poolCache = new Map<string, { signature: string; index: PoolIndex }>();
+/** Pools are kept up to this many entries in all (an entry's index and vector take about 1 KB). */
+const POOL_CACHE_ITEMS = 50_000;
+let pooledItems = 0;
 
-export function rememberPool(key: string, pool: { signature: string; items: RankedItem[] }): void {
+export function rememberPool(key: string, pool: { signature: string; index: PoolIndex }): void {
+  forgetPool(key);
+  while (poolCache.size > 0 && pooledItems + pool.index.items.length > POOL_CACHE_ITEMS) forgetPool(poolCache.keys().next().value!);
+  poolCache.set(key, pool);
+  pooledItems += pool.index.items.length;
+}
+
+function forgetPool(key: string): void {
+  const old = poolCache.get(key);
+  if (!old) return;
   poolCache.delete(key);
-  remember(poolCache, key, pool, POOL_CACHE_ENTRIES);
+  pooledItems -= old.index.items.length;
 }
 
 /** The words of a speaker's name that can identify them in a query. */

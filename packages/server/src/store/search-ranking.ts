@@ -8,7 +8,7 @@ import type { Entry, SearchHit } from './types.js';
  */
 
 /** Field weights: a title hit counts most, then tags, then body text (as FTS5's bm25 weights did). */
-const WEIGHTS = { title: 8, tags: 4, content: 1 } as const;
+export const WEIGHTS = { title: 8, tags: 4, content: 1 } as const;
 /**
  * The kind capture stores turns as: their titles are a snippet of the text's first words, so they
  * weigh like text, not 8× (short greetings floated up); measured on dev, 0 loses R@25, 1 loses nothing.
@@ -51,18 +51,61 @@ export function lightStem(word: string): string {
   return stem.length >= 3 ? stem : word;
 }
 
-interface Matcher {
+/** Which words one query term counts (see termMatchers). */
+export interface Matcher {
   /** Matches a word whose light stem equals this… */
   same: string;
   /** …or, when set, a word starting with this. */
   prefix: string | undefined;
+  accepts(word: string): boolean;
+}
+
+function matcher(same: string, prefix: string | undefined): Matcher {
+  // A light stem is a prefix of its word, so most words are ruled out without stemming them.
+  return { same, prefix, accepts: (w) => (w.startsWith(same) && lightStem(w) === same) || (prefix !== undefined && w.startsWith(prefix)) };
+}
+
+/**
+ * A term with a stem counts twice, as the word and as the stem's prefix (the FTS5 query's two
+ * phrases): a word that shares the stem is stronger evidence than one that only starts alike.
+ */
+export function termMatchers(terms: string[]): Matcher[] {
+  return terms.flatMap((t): Matcher[] => {
+    const word = words(t)[0] ?? t;
+    const stem = termStem(word);
+    return stem ? [matcher(lightStem(word), undefined), matcher(lightStem(stem), stem)] : [matcher(lightStem(word), undefined)];
+  });
 }
 
 function count(words: string[], m: Matcher): number {
   let n = 0;
-  // A light stem is a prefix of its word, so most words are ruled out without stemming them.
-  for (const w of words) if ((w.startsWith(m.same) && lightStem(w) === m.same) || (m.prefix !== undefined && w.startsWith(m.prefix))) n++;
+  for (const w of words) if (m.accepts(w)) n++;
   return n;
+}
+
+/** How much a title word counts for an entry of this kind. */
+export function titleWeight(kind: string | undefined): number {
+  return kind === CAPTURED_KIND ? WEIGHTS.content : WEIGHTS.title;
+}
+
+/**
+ * Okapi BM25 with the statistics of the entries that matched: each matcher's document frequency,
+ * the number of entries searched and the matching entries' average length. Returns the score of
+ * one entry from its per-matcher term frequencies and its length.
+ */
+export function bm25(df: number[], n: number, avgLength: number): (tf: (matcher: number) => number, length: number) => number {
+  // Okapi idf as FTS5 computes it: a term in half the entries or more (a speaker's name) says
+  // almost nothing, so it gets only a token weight.
+  const idf = df.map((f) => Math.max(Math.log((n - f + 0.5) / (f + 0.5)), MIN_IDF));
+  return (tf, length) => {
+    const norm = K1 * (1 - B + (B * length) / avgLength);
+    let score = 0;
+    for (let i = 0; i < idf.length; i++) {
+      const w = tf(i);
+      if (w > 0) score += (idf[i]! * w * (K1 + 1)) / (w + norm);
+    }
+    return score;
+  };
 }
 
 /** An entry's words by field. */
@@ -99,40 +142,20 @@ export function rankEntries(entries: Entry[], terms: string[], docCount: number,
  */
 export function rankCandidates(candidates: RankItem[], terms: string[], docCount: number, limit: number): { id: string; score: number }[] {
   if (candidates.length === 0 || terms.length === 0) return [];
-  // A term with a stem counts twice, as the word and as the stem's prefix (the FTS5 query's two
-  // phrases): a word that shares the stem is stronger evidence than one that only starts alike.
-  const matchers = terms.flatMap((t): Matcher[] => {
-    const word = words(t)[0] ?? t;
-    const stem = termStem(word);
-    return stem
-      ? [
-          { same: lightStem(word), prefix: undefined },
-          { same: lightStem(stem), prefix: stem },
-        ]
-      : [{ same: lightStem(word), prefix: undefined }];
-  });
+  const matchers = termMatchers(terms);
   const docs = candidates.map((item) => {
     const { title, tags, content } = item.words;
-    const titleWeight = item.kind === CAPTURED_KIND ? WEIGHTS.content : WEIGHTS.title;
-    const tf = matchers.map((m) => titleWeight * count(title, m) + WEIGHTS.tags * count(tags, m) + WEIGHTS.content * count(content, m));
+    const weight = titleWeight(item.kind);
+    const tf = matchers.map((m) => weight * count(title, m) + WEIGHTS.tags * count(tags, m) + WEIGHTS.content * count(content, m));
     return { item, tf, length: title.length + tags.length + content.length };
   });
-  const n = Math.max(docCount, docs.length);
   const avgLength = docs.reduce((s, d) => s + d.length, 0) / docs.length || 1;
-  // Okapi idf as FTS5 computes it: a term in half the entries or more (a speaker's name) says
-  // almost nothing, so it gets only a token weight.
-  const idf = matchers.map((_, i) => {
-    const df = docs.filter((d) => d.tf[i]! > 0).length;
-    return Math.max(Math.log((n - df + 0.5) / (df + 0.5)), MIN_IDF);
-  });
+  const df = matchers.map((_, i) => docs.filter((d) => d.tf[i]! > 0).length);
+  const score = bm25(df, Math.max(docCount, docs.length), avgLength);
   const hits: { item: RankItem; score: number }[] = [];
   for (const d of docs) {
-    const norm = K1 * (1 - B + (B * d.length) / avgLength);
-    let score = 0;
-    d.tf.forEach((w, i) => {
-      if (w > 0) score += (idf[i]! * w * (K1 + 1)) / (w + norm);
-    });
-    if (score > 0) hits.push({ item: d.item, score });
+    const value = score((i) => d.tf[i]!, d.length);
+    if (value > 0) hits.push({ item: d.item, score: value });
   }
   hits.sort((a, b) => b.score - a.score || (a.item.updatedAt < b.item.updatedAt ? 1 : a.item.updatedAt > b.item.updatedAt ? -1 : a.item.id < b.item.id ? -1 : 1));
   return hits.slice(0, limit).map((h) => ({ id: h.item.id, score: h.score }));

@@ -10,6 +10,8 @@ import { isStopWord } from './search-terms.js';
  */
 
 const FILE = new URL('../../data/word-vectors/glove-100d-50k.bin', import.meta.url);
+/** Dimensions of every word vector (the file says so too, and is checked). */
+export const VECTOR_DIMS = 100;
 /** SIF's smoothing constant: a word of estimated frequency p weighs A / (A + p). */
 const SIF_A = 1e-3;
 
@@ -31,6 +33,7 @@ function load(): Table {
   if (bytes.toString('latin1', 0, 4) !== 'CWV1') throw new Error(`${FILE.pathname} is not a Cairn word-vector file`);
   const count = bytes.readUInt32LE(4);
   const dims = bytes.readUInt32LE(8);
+  if (dims !== VECTOR_DIMS) throw new Error(`${FILE.pathname} holds ${dims}-dimensional vectors, not ${VECTOR_DIMS}`);
   const scalesAt = 12;
   const vectorsAt = scalesAt + count * 4;
   const wordsAt = vectorsAt + count * dims;

@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { buildPoolIndex, poolCosines, poolLexicalScores } from './pool-index.js';
+import type { RankedItem } from './search-cache.js';
+import { rankCandidates, words } from './search-ranking.js';
+import { cosine, textVector } from './word-vectors.js';
+
+const VOCABULARY = 'deploy deploying deployment deployed research researching researcher agency adoption canary rollback café crème friday friends painting painted paints swim swimming pottery camping the and'.split(' ');
+
+/** A deterministic pseudo-random pool: entries of mixed kinds whose words come from a small vocabulary. */
+function pool(size: number): RankedItem[] {
+  let seed = 7;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const text = (n: number) => Array.from({ length: n }, () => VOCABULARY[Math.floor(next() * VOCABULARY.length)]).join(' ');
+  return Array.from({ length: size }, (_, i) => ({
+    id: `e${i}`,
+    kind: i % 3 === 0 ? 'conversation' : 'note',
+    version: 1,
+    updatedAt: `2026-01-01T00:00:${String(i % 60).padStart(2, '0')}.000Z`,
+    words: { title: words(text(1 + (i % 3))), tags: words(text(i % 2)), content: words(text(3 + (i % 17))) },
+  }));
+}
+
+test('the pool index scores every entry as rankCandidates scores the whole pool', () => {
+  const items = pool(300);
+  const index = buildPoolIndex(
+    items,
+    items.map(() => undefined),
+  );
+  for (const terms of [['deploying'], ['research', 'adoption'], ['cafe', 'friday', 'paints'], ['zzz'], ['swimming', 'pottery', 'camping', 'canary']]) {
+    const expected = new Map(rankCandidates(items, terms, 1000, items.length).map((r) => [r.id, r.score]));
+    const scores = poolLexicalScores(index, terms, 1000);
+    items.forEach((item, i) => {
+      const want = expected.get(item.id) ?? 0;
+      assert.ok(Math.abs(scores[i]! - want) < 1e-9, `${terms.join(' ')}: ${item.id} scored ${scores[i]} instead of ${want}`);
+    });
+    if (terms[0] !== 'zzz') assert.ok(expected.size > 0, 'the terms match something');
+  }
+});
+
+test("the pool index's cosines are each entry's cosine to the query, and none for an entry without a vector", () => {
+  const items = pool(50);
+  items.push({ id: 'novector', kind: 'note', version: 1, updatedAt: '2026-01-01T00:00:00.000Z', words: { title: ['xyzzyq'], tags: [], content: [] } });
+  const index = buildPoolIndex(
+    items,
+    items.map(() => undefined),
+  );
+  const query = textVector(words('a painting class with friends'))!;
+  const cosines = poolCosines(index, query);
+  items.slice(0, 50).forEach((item, i) => {
+    const own = textVector(item.kind === 'conversation' ? item.words.content : [...item.words.title, ...item.words.tags, ...item.words.content]);
+    if (own) assert.ok(Math.abs(cosines[i]! - cosine(query, own)) < 1e-5, item.id);
+    else assert.ok(Number.isNaN(cosines[i]!), item.id);
+  });
+  assert.ok(Number.isNaN(cosines[50]!));
+});

@@ -1,0 +1,133 @@
+import type { TurnPlace } from './hybrid-ranking.js';
+import { entryVector, type RankedItem } from './search-cache.js';
+import { bm25, type Matcher, termMatchers, titleWeight, WEIGHTS } from './search-ranking.js';
+import { VECTOR_DIMS } from './word-vectors.js';
+
+/**
+ * A caller's pool of entries (all their live entries, when they have no more than the pool holds)
+ * indexed in memory once per change of those datapacks: an inverted index of their words and one
+ * matrix of their word vectors. A search then scores every entry with a few array passes instead
+ * of a full-text query and thousands of small objects, and ranks the same way on both backends.
+ */
+export interface PoolIndex {
+  items: RankedItem[];
+  /** Where each item sits in its conversation (undefined: not a captured turn of a known session). */
+  places: (TurnPlace | undefined)[];
+  /** Item word vectors, row i at i × VECTOR_DIMS; `hasVector[i]` is 0 for an item without one. */
+  vectors: Float32Array;
+  hasVector: Uint8Array;
+  /** Words in field-weighted count per item: the BM25 term frequency of that word alone. */
+  postings: Map<string, { at: Int32Array; weight: Float64Array }>;
+  /** The index's words, sorted, for prefix look-ups. */
+  vocabulary: string[];
+  /** Each item's length in words (title, tags and text), as BM25 normalizes it, and their mean. */
+  lengths: Int32Array;
+  avgLength: number;
+}
+
+export function buildPoolIndex(items: RankedItem[], places: (TurnPlace | undefined)[]): PoolIndex {
+  const n = items.length;
+  const vectors = new Float32Array(n * VECTOR_DIMS);
+  const hasVector = new Uint8Array(n);
+  const lengths = new Int32Array(n);
+  const lists = new Map<string, { at: number[]; weight: number[] }>();
+  items.forEach((item, i) => {
+    const vector = entryVector(item);
+    if (vector) {
+      vectors.set(vector, i * VECTOR_DIMS);
+      hasVector[i] = 1;
+    }
+    const { title, tags, content } = item.words;
+    lengths[i] = title.length + tags.length + content.length;
+    const counts = new Map<string, number>();
+    const add = (list: string[], weight: number) => {
+      for (const w of list) counts.set(w, (counts.get(w) ?? 0) + weight);
+    };
+    add(title, titleWeight(item.kind));
+    add(tags, WEIGHTS.tags);
+    add(content, WEIGHTS.content);
+    for (const [word, weight] of counts) {
+      let list = lists.get(word);
+      if (!list) lists.set(word, (list = { at: [], weight: [] }));
+      list.at.push(i);
+      list.weight.push(weight);
+    }
+  });
+  const postings = new Map<string, { at: Int32Array; weight: Float64Array }>();
+  for (const [word, list] of lists) postings.set(word, { at: Int32Array.from(list.at), weight: Float64Array.from(list.weight) });
+  const avgLength = lengths.reduce((sum, l) => sum + l, 0) / n || 1;
+  return { items, places, vectors, hasVector, postings, vocabulary: [...lists.keys()].sort(), lengths, avgLength };
+}
+
+/**
+ * BM25 of every item for these terms, as rankCandidates (search-ranking.ts) scores the whole pool
+ * given as candidates: document frequencies and mean length from the pool, `docCount` live
+ * entries. 0 for an item that matches nothing.
+ */
+export function poolLexicalScores(index: PoolIndex, terms: string[], docCount: number): Float64Array {
+  const n = index.items.length;
+  const scores = new Float64Array(n);
+  const matchers = termMatchers(terms);
+  if (n === 0 || matchers.length === 0) return scores;
+  const tf = matchers.map((m) => {
+    const row = new Float64Array(n);
+    for (const word of matchedWords(index, m)) {
+      const { at, weight } = index.postings.get(word)!;
+      for (let k = 0; k < at.length; k++) {
+        const i = at[k]!;
+        row[i] = row[i]! + weight[k]!;
+      }
+    }
+    return row;
+  });
+  const matched: number[] = [];
+  for (let i = 0; i < n; i++) if (tf.some((row) => row[i]! > 0)) matched.push(i);
+  if (matched.length === 0) return scores;
+  const df = tf.map((row) => matched.reduce((s, i) => s + (row[i]! > 0 ? 1 : 0), 0));
+  const score = bm25(df, Math.max(docCount, n), index.avgLength);
+  for (const i of matched) scores[i] = score((t) => tf[t]![i]!, index.lengths[i]!);
+  return scores;
+}
+
+/** Each item's cosine to the query vector (NaN for an item without a vector). */
+export function poolCosines(index: PoolIndex, query: Float32Array): Float64Array {
+  const n = index.items.length;
+  const out = new Float64Array(n);
+  const { vectors, hasVector } = index;
+  for (let i = 0; i < n; i++) {
+    if (!hasVector[i]) {
+      out[i] = Number.NaN;
+      continue;
+    }
+    let s = 0;
+    const at = i * VECTOR_DIMS;
+    for (let d = 0; d < VECTOR_DIMS; d++) s += query[d]! * vectors[at + d]!;
+    out[i] = s;
+  }
+  return out;
+}
+
+/** The index's words a matcher accepts: those with its light stem, and those starting with its prefix. */
+function matchedWords(index: PoolIndex, m: Matcher): Set<string> {
+  const found = new Set<string>();
+  if (m.prefix === undefined) {
+    // Words whose light stem is `same` start with it: they sit in `same`'s prefix range.
+    for (const w of prefixRange(index.vocabulary, m.same)) if (m.accepts(w)) found.add(w);
+  } else {
+    for (const w of prefixRange(index.vocabulary, m.prefix)) found.add(w);
+    for (const w of prefixRange(index.vocabulary, m.same)) if (m.accepts(w)) found.add(w);
+  }
+  return found;
+}
+
+/** The words of a sorted list that start with `prefix`. */
+function* prefixRange(sorted: string[], prefix: string): Generator<string> {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < prefix) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo; i < sorted.length && sorted[i]!.startsWith(prefix); i++) yield sorted[i]!;
+}
