@@ -97,12 +97,12 @@ export abstract class KyselyStore implements Store {
       const live = await this.liveSummary(query.datapackIds, query.kinds);
       const pool = await this.poolOf(query, live);
       // The pool holds every live entry searched: all of them are scored in memory, no full-text query needed.
-      ranked =
-        pool.items.length >= live.count
-          ? await this.rankPool(pool, terms, live.count, await provided, query)
-          : await this.rankFound(query, terms, live, pool.items, await provided);
+      ranked = pool.items.length >= live.count ? await this.rankPool(pool, terms, live.count, await provided, query) : await this.rankFound(query, terms, live, pool.items, await provided);
     } else {
-      const [candidates, live] = await Promise.all([terms.length ? this.searchCandidates(query.datapackIds, terms, query.kinds, MAX_CANDIDATES) : [], this.liveSummary(query.datapackIds, query.kinds)]);
+      const [candidates, live] = await Promise.all([
+        terms.length ? this.searchCandidates(query.datapackIds, terms, query.kinds, MAX_CANDIDATES) : [],
+        this.liveSummary(query.datapackIds, query.kinds),
+      ]);
       ranked = await this.rankLexical(candidates, terms, live.count, query.limit);
     }
     if (ranked.length === 0) return [];

@@ -5,12 +5,18 @@ import type { RankedItem } from './search-cache.js';
 import { rankCandidates, words } from './search-ranking.js';
 import { cosine, textVector } from './word-vectors.js';
 
-const VOCABULARY = 'deploy deploying deployment deployed research researching researcher agency adoption canary rollback café crème friday friends painting painted paints swim swimming pottery camping the and'.split(' ');
+const VOCABULARY =
+  'deploy deploying deployment deployed research researching researcher agency adoption canary rollback café crème friday friends painting painted paints swim swimming pottery camping the and'.split(
+    ' ',
+  );
 
 /** A deterministic pseudo-random pool: entries of mixed kinds whose words come from a small vocabulary. */
 function pool(size: number): RankedItem[] {
   let seed = 7;
-  const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const next = () => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed / 2 ** 31;
+  };
   const text = (n: number) => Array.from({ length: n }, () => VOCABULARY[Math.floor(next() * VOCABULARY.length)]).join(' ');
   return Array.from({ length: size }, (_, i) => ({
     id: `e${i}`,

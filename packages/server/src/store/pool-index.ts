@@ -48,7 +48,10 @@ export function buildPoolIndex(items: RankedItem[], places: (TurnPlace | undefin
     add(content, WEIGHTS.content);
     for (const [word, weight] of counts) {
       let list = lists.get(word);
-      if (!list) lists.set(word, (list = { at: [], weight: [] }));
+      if (!list) {
+        list = { at: [], weight: [] };
+        lists.set(word, list);
+      }
       list.at.push(i);
       list.weight.push(weight);
     }
@@ -94,15 +97,12 @@ export function poolCosines(index: PoolIndex, query: Float32Array): Float64Array
   const n = index.items.length;
   const out = new Float64Array(n);
   const { vectors, hasVector } = index;
+  const dims = VECTOR_DIMS;
   for (let i = 0; i < n; i++) {
-    if (!hasVector[i]) {
-      out[i] = Number.NaN;
-      continue;
-    }
     let s = 0;
-    const at = i * VECTOR_DIMS;
-    for (let d = 0; d < VECTOR_DIMS; d++) s += query[d]! * vectors[at + d]!;
-    out[i] = s;
+    const at = i * dims;
+    for (let d = 0; d < dims; d++) s += query[d]! * vectors[at + d]!;
+    out[i] = hasVector[i] ? s : Number.NaN;
   }
   return out;
 }
