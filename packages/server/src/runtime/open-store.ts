@@ -1,11 +1,21 @@
 import { join } from 'node:path';
 import type { CairnConfig } from '../config/load-config.js';
-import { openPostgresPool, PostgresStore } from '../store/postgres/postgres-store.js';
-import { openSqliteDatabase, SqliteStore } from '../store/sqlite/sqlite-store.js';
+import type { PostgresStore } from '../store/postgres/postgres-store.js';
+import type { SqliteStore } from '../store/sqlite/sqlite-store.js';
 
-/** The store the settings ask for: PostgreSQL when DATABASE_URL is set, else the SQLite file in the data folder. */
-export function openStore(config: Pick<CairnConfig, 'databaseUrl' | 'dataDir'> & Partial<Pick<CairnConfig, 'semanticSearch'>>): SqliteStore | PostgresStore {
-  const store = config.databaseUrl ? new PostgresStore(openPostgresPool(config.databaseUrl)) : new SqliteStore(openSqliteDatabase(join(config.dataDir, 'cairn.db')));
+/**
+ * The store the settings ask for: PostgreSQL when DATABASE_URL is set, else the SQLite file in the
+ * data folder. Only that backend's driver is loaded: a process never holds the other's in memory.
+ */
+export async function openStore(config: Pick<CairnConfig, 'databaseUrl' | 'dataDir'> & Partial<Pick<CairnConfig, 'semanticSearch'>>): Promise<SqliteStore | PostgresStore> {
+  let store: SqliteStore | PostgresStore;
+  if (config.databaseUrl) {
+    const { openPostgresPool, PostgresStore } = await import('../store/postgres/postgres-store.js');
+    store = new PostgresStore(openPostgresPool(config.databaseUrl));
+  } else {
+    const { openSqliteDatabase, SqliteStore } = await import('../store/sqlite/sqlite-store.js');
+    store = new SqliteStore(openSqliteDatabase(join(config.dataDir, 'cairn.db')));
+  }
   store.semanticSearch = config.semanticSearch ?? true;
   return store;
 }

@@ -49,7 +49,7 @@ export async function startTestCairn(options: TestCairnOptions = {}): Promise<Te
   const logs: string[] = [];
   const log: Logger = createLogger('debug' as LogLevel, (line) => logs.push(line));
   const { openStore } = await import('../runtime/open-store.js');
-  const store = openStore(config);
+  const store = await openStore(config);
   const cairn = await openCairn(config, { log, store: options.wrapStore ? options.wrapStore(store) : store });
   const { server } = await listen(cairn);
   return {
