@@ -88,6 +88,8 @@ function bundleRequest(client: ClientId, values: ReturnType<typeof parseFlags>['
       `--bundle takes no --${clash}: the extension holds no key (Claude Desktop asks for it when you install the file) and is removed in Claude Desktop > Settings > Extensions.`,
       2,
     );
+  if (values['server-name'].trim() !== DEFAULT_SERVER_NAME)
+    throw new InstallerError('--bundle takes no --server-name: the extension is always named Cairn in Claude Desktop > Settings > Extensions.', 2);
   if (values.url === undefined) throw new InstallerError('--bundle needs --url: the address of your Cairn, for example --url https://cairn.example.com', 2);
   checkUrl(values.url);
   return { url: values.url, ...(values.out !== undefined && { out: values.out }) };

@@ -39,12 +39,27 @@ test('--bundle with any other client, with a key, or without --url is refused wi
   }
   assert.equal(await m.install('--client', 'claude-desktop', '--bundle', '--url', 'https://cairn.example.com', '--api-key', 'cairn_tkn_x'), 2);
   assert.match(m.errors.at(-1)!, /--bundle takes no --api-key: the extension holds no key/);
+  assert.equal(await m.install('--client', 'claude-desktop', '--bundle', '--url', 'https://cairn.example.com', '--server-name', 'work'), 2);
+  assert.match(m.errors.at(-1)!, /--bundle takes no --server-name/);
+  assert.equal(await m.install('--client', 'claude-desktop', '--bundle', '--url', 'cairn.example.com'), 2);
+  assert.match(m.errors.at(-1)!, /has no scheme/);
   assert.equal(await m.install('--client', 'claude-desktop', '--bundle'), 2);
   assert.match(m.errors.at(-1)!, /--bundle needs --url/);
   assert.equal(await m.install('--client', 'claude-desktop', '--url', 'https://cairn.example.com', '--out', 'x.mcpb'), 2);
   assert.match(m.errors.at(-1)!, /--out belongs to --bundle/);
   assert.deepEqual(readdirSync(m.home), [], 'nothing was written');
   m.cleanup();
+});
+
+test('a plain http:// address other than localhost is written with a warning: the bridge would refuse it', async () => {
+  const m = tempMachine();
+  assert.equal(await m.install('--client', 'claude-desktop', '--bundle', '--url', 'http://cairn.lan:7411'), 0);
+  assert.match(m.lines.at(-1)!, /^Warning: the bridge \(mcp-remote\) refuses plain http:\/\/ .* cannot connect to cairn\.lan:7411: give Cairn an https:\/\/ address/);
+  const quiet = tempMachine();
+  assert.equal(await quiet.install('--client', 'claude-desktop', '--bundle', '--url', 'http://127.0.0.1:7411'), 0);
+  assert.ok(!quiet.lines.some((l) => l.startsWith('Warning')));
+  m.cleanup();
+  quiet.cleanup();
 });
 
 test('an existing file at the output path is replaced whole, or left as it was when the write cannot finish', async () => {

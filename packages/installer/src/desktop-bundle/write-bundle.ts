@@ -29,6 +29,11 @@ export function writeDesktopBundle(request: BundleRequest, machine: Machine): nu
   machine.out(`Wrote ${target}: the Claude Desktop extension for ${bundleMcpUrl(request.url)}. It holds no API key.`);
   machine.out('Install: double-click the file, or in Claude Desktop open Settings > Extensions > Install Extension… and choose it; paste your Cairn API key when asked.');
   machine.out('Remove: Claude Desktop > Settings > Extensions.');
+  const url = new URL(bundleMcpUrl(request.url));
+  if (url.protocol === 'http:' && url.hostname !== 'localhost' && url.hostname !== '127.0.0.1')
+    machine.out(
+      `Warning: the bridge (mcp-remote) refuses plain http:// for any host but localhost and 127.0.0.1, so this extension cannot connect to ${url.host}: give Cairn an https:// address and write the bundle again.`,
+    );
   return 0;
 }
 
