@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -48,7 +48,6 @@ test('Connect > Claude Desktop > Manual: "Download extension (.mcpb)" downloads 
   await download.saveAs(file);
   const bytes = readFileSync(file);
   assert.equal(bytes.subarray(0, 4).toString('latin1'), 'PK\x03\x04', 'a zip');
-  assert.ok(!bytes.toString('latin1').includes(key) && !bytes.toString('latin1').includes('cairn_tkn_'), 'no key in the file');
 
   // The official tool unpacks and validates it; its manifest runs the bridge to this Cairn's MCP URL.
   await run(clientBin('mcpb'), ['unpack', file, join(dir, 'out')]);
@@ -57,5 +56,13 @@ test('Connect > Claude Desktop > Manual: "Download extension (.mcpb)" downloads 
   assert.equal(manifest.server.mcp_config.args[2], server.mcpUrl);
   assert.equal(manifest.server.mcp_config.args[2], `${server.baseUrl}/mcp`);
   assert.equal(manifest.user_config.api_key.sensitive, true);
+  // Every unpacked file (deflated bytes would hide a key from a plain scan): not the key on screen, nor any other.
+  const unpacked = readdirSync(join(dir, 'out'), { recursive: true, withFileTypes: true }).filter((f) => f.isFile());
+  assert.ok(unpacked.length >= 2);
+  for (const f of unpacked) {
+    const text = readFileSync(join(f.parentPath, f.name), 'utf8');
+    assert.ok(!text.includes(key), `${f.name} does not hold the key`);
+    assert.doesNotMatch(text, /cairn_tkn_[A-Za-z0-9]/, `${f.name} holds no key`);
+  }
   assert.deepEqual(b.errors, []);
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -12,14 +12,16 @@ import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js'
 const run = promisify(execFile);
 const AUTH_SECRET = 'an-operator-secret-that-must-stay-on-the-server-0123456789';
 
-/** The served bundle as the official tool reads it: `mcpb unpack`, then `mcpb validate` on its manifest. */
-async function unpackWithMcpb(bytes: Uint8Array): Promise<{ manifest: any; validate: string }> {
+/** The served bundle as the official tool reads it: `mcpb unpack`, then `mcpb validate` on its manifest; every file's text. */
+async function unpackWithMcpb(bytes: Uint8Array): Promise<{ manifest: any; validate: string; text: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'cairn-served-mcpb-'));
   try {
     writeFileSync(join(dir, 'b.mcpb'), bytes);
     await run(clientBin('mcpb'), ['unpack', join(dir, 'b.mcpb'), join(dir, 'out')]);
     const { stdout } = await run(clientBin('mcpb'), ['validate', join(dir, 'out', 'manifest.json')]);
-    return { manifest: JSON.parse(readFileSync(join(dir, 'out', 'manifest.json'), 'utf8')), validate: stdout };
+    const files = readdirSync(join(dir, 'out'), { recursive: true, withFileTypes: true }).filter((f) => f.isFile());
+    const text = files.map((f) => readFileSync(join(f.parentPath, f.name), 'utf8')).join('\n');
+    return { manifest: JSON.parse(readFileSync(join(dir, 'out', 'manifest.json'), 'utf8')), validate: stdout, text };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -55,8 +57,11 @@ describe('GET /install/cairn-claude-desktop.mcpb', () => {
       await (await fetch(`${server.baseUrl}/install/cairn-claude-desktop.mcpb`, { headers: { Authorization: `Bearer ${tenant.member.key}`, 'User-Agent': 'cairn-mcp-installer/1.0' } })).arrayBuffer(),
     );
     assert.deepEqual(withKey, anonymous);
-    const text = anonymous.toString('latin1');
-    for (const secret of ['cairn_tkn_', tenant.member.key, tenant.owner.key, AUTH_SECRET]) assert.ok(!text.includes(secret), 'no secret in the zip');
+    // Read unpacked: the zip's deflated bytes would hide a secret from a plain scan.
+    const { text } = await unpackWithMcpb(anonymous);
+    assert.match(text, /mcp-remote@0\.1\.38/, 'the unpacked text is read');
+    for (const secret of [tenant.member.key, tenant.owner.key, AUTH_SECRET]) assert.ok(!text.includes(secret), 'no secret in the bundle');
+    assert.doesNotMatch(text, /cairn_tkn_[A-Za-z0-9]/, 'no key of any user');
   });
 
   test('a second download is answered from the ETag', async () => {
