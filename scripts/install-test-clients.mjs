@@ -12,7 +12,7 @@ const hash = createHash('sha256')
   .digest('hex');
 if (existsSync(stamp) && readFileSync(stamp, 'utf8') === hash) process.exit(0);
 
-console.log('# Installing the test-only tools (the claude, gemini and codex CLIs, Biome) into test-clients/ …');
+console.log('# Installing the test-only tools (the claude, gemini and codex CLIs, mcpb, Biome) into test-clients/ …');
 const started = Date.now();
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 // `npm install` with the lockfile present installs exactly what it pins; `npm ci` would refuse it, because the

@@ -25,3 +25,16 @@ await build({
   logLevel: 'warning',
 });
 chmodSync(outfile, 0o755);
+// The Claude Desktop extension builder, for the server's GET /install/cairn-claude-desktop.mcpb (one file, no
+// runtime dependencies, the same code as `--bundle`). Not in the npm tarball: the CLI bundle above has its own copy.
+await build({
+  entryPoints: [`${root}src/desktop-bundle/index.ts`],
+  outfile: `${root}dist/desktop-bundle.js`,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  conditions: ['source'],
+  legalComments: 'none',
+  logLevel: 'warning',
+});

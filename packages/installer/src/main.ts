@@ -1,6 +1,7 @@
 import { HELP, INSTALLER_VERSION } from './cli/help.js';
 import { nodeTooOld } from './cli/node-version.js';
 import { parseCommandLine } from './cli/parse-args.js';
+import { writeDesktopBundle } from './desktop-bundle/write-bundle.js';
 import { runDoctor } from './doctor/run-doctor.js';
 import { ConfigParseError, InstallerError } from './files/config-error.js';
 import type { Machine } from './install/context.js';
@@ -20,6 +21,7 @@ export async function main(argv: string[], machine: Machine, nodeVersion = proce
     if (command.kind === 'help') machine.out(HELP);
     if (command.kind === 'version') machine.out(INSTALLER_VERSION);
     if (command.kind === 'doctor') return await runDoctor(command.request, machine, nodeVersion);
+    if (command.kind === 'bundle') return writeDesktopBundle(command.request, machine);
     if (command.kind !== 'run') return 0;
     return command.request.uninstall ? await runUninstall(command.request, machine) : await runInstall(command.request, machine);
   } catch (error) {

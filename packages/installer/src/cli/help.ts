@@ -10,6 +10,7 @@ Usage:
   npx cairn-mcp-installer --client <id> --url <cairn url> [options]
   npx cairn-mcp-installer --client <id> --uninstall [--server-name <name>]
   npx cairn-mcp-installer doctor [--fix] [--client <id>]
+  npx cairn-mcp-installer --client claude-desktop --bundle --url <cairn url> [--out <path>]
 
 Clients: ${CLIENT_IDS.join(', ')} (kiro-cli and kiro-ide are aliases of kiro)
 
@@ -24,6 +25,9 @@ Options:
   --marketplace <src>    (claude-code --auto) the Cairn plugin marketplace: git URL, owner/repo or folder
   --auto-update          (claude-code) turn on the marketplace's auto-update, keeping its source
   --server-name <name>   the entry's name (default: cairn)
+  --bundle               (claude-desktop) write the Claude Desktop extension, cairn-claude-desktop.mcpb,
+                         into this folder instead of editing the config; open it to install
+  --out <path>           (--bundle) where to write it: a file path or a folder
   --uninstall            remove the entry, and what automatic mode added (listed in ~/.cairn/installed.json)
   --dry-run              show the change as a diff; write nothing
   --no-check             do not connect to Cairn after writing

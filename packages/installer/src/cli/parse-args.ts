@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { AUTOMATIC, CLIENT_IDS, CLIENTS, type ClientId, DEFAULT_SERVER_NAME, resolveClientId, urlProblem } from '@cairn/clients';
+import type { BundleRequest } from '../desktop-bundle/write-bundle.js';
 import { InstallerError } from '../files/config-error.js';
 import type { InstallRequest } from '../install/context.js';
 
@@ -11,8 +12,8 @@ export interface DoctorRequest {
   client?: ClientId;
 }
 
-/** What the command line asks for: help, the version, an install/uninstall, or doctor. */
-export type Command = { kind: 'help' } | { kind: 'version' } | { kind: 'run'; request: InstallRequest } | { kind: 'doctor'; request: DoctorRequest };
+/** What the command line asks for: help, the version, an install/uninstall, doctor, or the Claude Desktop extension file. */
+export type Command = { kind: 'help' } | { kind: 'version' } | { kind: 'run'; request: InstallRequest } | { kind: 'doctor'; request: DoctorRequest } | { kind: 'bundle'; request: BundleRequest };
 
 /** Parses the installer's flags; unknown flags and missing values are InstallerErrors (exit 2). */
 export function parseCommandLine(argv: string[]): Command {
@@ -35,6 +36,8 @@ export function parseCommandLine(argv: string[]): Command {
   if (subcommand === 'doctor') return { kind: 'doctor', request: { fix: values.fix, serverName, ...(client && { client }) } };
   if (values.fix) throw new InstallerError('--fix belongs to doctor: npx cairn-mcp-installer doctor --fix', 2);
   if (!client) throw new InstallerError(`--client is required: one of ${CLIENT_IDS.join(', ')}.`, 2);
+  if (values.bundle) return { kind: 'bundle', request: bundleRequest(client, values) };
+  if (values.out !== undefined) throw new InstallerError('--out belongs to --bundle: npx cairn-mcp-installer --client claude-desktop --bundle --url <cairn url> --out <path>', 2);
   if (values.oauth && (values['api-key'] || values['setup-code'])) throw new InstallerError('--oauth takes no key: choose --oauth or an API key, not both (one method per client).', 2);
   checkAutomaticFlags(client, values);
   if (values.url !== undefined && !values.uninstall) checkUrl(values.url);
@@ -72,6 +75,26 @@ function checkAutomaticFlags(client: ClientId, values: { auto: boolean; 'auto-up
   if (values.oauth) throw new InstallerError('Automatic mode sends captured turns with an API key: choose --auto or --oauth, not both.', 2);
 }
 
+/** `--bundle`: only for Claude Desktop, with an address and nothing that would put a key or an entry anywhere. */
+function bundleRequest(client: ClientId, values: ReturnType<typeof parseFlags>['values']): BundleRequest {
+  if (client !== 'claude-desktop')
+    throw new InstallerError(
+      `--bundle makes a Claude Desktop extension (.mcpb) and is only for --client claude-desktop. For ${CLIENTS[client].displayName}, run without --bundle: npx cairn-mcp-installer --client ${client} --url <cairn url>`,
+      2,
+    );
+  const clash = (['api-key', 'setup-code', 'oauth', 'uninstall', 'auto', 'auto-update', 'marketplace', 'dry-run'] as const).find((flag) => values[flag]);
+  if (clash)
+    throw new InstallerError(
+      `--bundle takes no --${clash}: the extension holds no key (Claude Desktop asks for it when you install the file) and is removed in Claude Desktop > Settings > Extensions.`,
+      2,
+    );
+  if (values['server-name'].trim() !== DEFAULT_SERVER_NAME)
+    throw new InstallerError('--bundle takes no --server-name: the extension is always named Cairn in Claude Desktop > Settings > Extensions.', 2);
+  if (values.url === undefined) throw new InstallerError('--bundle needs --url: the address of your Cairn, for example --url https://cairn.example.com', 2);
+  checkUrl(values.url);
+  return { url: values.url, ...(values.out !== undefined && { out: values.out }) };
+}
+
 /** Refuses an address the clients could not use, before anything is written or a setup code is spent (exit 2). */
 function checkUrl(url: string): void {
   const problem = urlProblem(url);
@@ -102,6 +125,8 @@ function parseFlags(argv: string[]) {
       'auto-update': { type: 'boolean', default: false },
       marketplace: { type: 'string' },
       'server-name': { type: 'string', default: DEFAULT_SERVER_NAME },
+      bundle: { type: 'boolean', default: false },
+      out: { type: 'string' },
       uninstall: { type: 'boolean', default: false },
       'dry-run': { type: 'boolean', default: false },
       'no-check': { type: 'boolean', default: false },

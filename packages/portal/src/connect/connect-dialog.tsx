@@ -4,6 +4,7 @@ import { useSession } from '../session.js';
 import { CopyButton, CopyField, ErrorNotice, Snippet } from '../ui/bits.js';
 import { Dialog } from '../ui/dialog.js';
 import { UnsavedKeyDialog } from '../ui/unsaved-key.js';
+import { DesktopExtension } from './desktop-extension.js';
 import {
   CLIENT_IDS,
   CLIENTS,
@@ -339,6 +340,7 @@ function ManualPanel({ client, os, made, onMade, onSaved }: { client: ClientId; 
         </form>
       )}
       {error && <ErrorNotice message={error} />}
+      {client === 'claude-desktop' && <DesktopExtension />}
       {manualSnippets(client, config.mcpUrl, os, key).map((sn) => (
         <Snippet key={sn.label} label={sn.label} text={sn.text} onCopied={(text) => key && text.includes(key) && onSaved()} />
       ))}

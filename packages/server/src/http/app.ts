@@ -12,6 +12,7 @@ import type { RateLimits } from '../rate-limits/rate-limits.js';
 import { createApiRoutes } from './api/api-routes.js';
 import { bodyLimits } from './body-limits.js';
 import { type ClientAddressOf, rememberClientAddress } from './client-address.js';
+import { DESKTOP_BUNDLE_PATH, desktopBundleRoute } from './desktop-bundle-route.js';
 import { createDiscoveryRoutes } from './discovery-routes.js';
 import { installerRoute } from './install-route.js';
 import { createMcpRoute } from './mcp-route.js';
@@ -49,6 +50,7 @@ export function createHttpApp(deps: HttpDeps): { app: Hono; close: () => Promise
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', readinessRoute(deps.readiness));
   app.get('/install/cairn-mcp-installer.tgz', installerRoute());
+  app.get(DESKTOP_BUNDLE_PATH, desktopBundleRoute(deps.baseUrl));
   app.all('/mcp', mcp.route);
   // MCP discovery: the Server Card and the catalog pointing at it, public and read-only (README, "Discovery").
   app.route('/', createDiscoveryRoutes({ baseUrl: deps.baseUrl, requireUserAgent: deps.mcpAuth.config.requireUserAgent }));
