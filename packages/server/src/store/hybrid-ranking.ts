@@ -41,8 +41,11 @@ export interface HybridItem {
   turn?: TurnPlace;
 }
 
-/** Ranks items by the fused score; items that score nothing are dropped. Ties go to the newest, then the id. */
-export function fuseRanking(items: HybridItem[], queryWords: ReadonlySet<string>, limit: number): { id: string; score: number }[] {
+/**
+ * Ranks items by the fused score; items that score nothing are dropped. Ties go to the newest, then
+ * the id. `groups`, when given, are `sessions(items)` computed once for items in this order.
+ */
+export function fuseRanking(items: HybridItem[], queryWords: ReadonlySet<string>, limit: number, groups: number[][] = sessions(items)): { id: string; score: number }[] {
   const n = items.length;
   let maxLexical = 0;
   let cosineSum = 0;
@@ -66,15 +69,17 @@ export function fuseRanking(items: HybridItem[], queryWords: ReadonlySet<string>
     base[i] = item.lexical / maxLexical + (item.semantic === undefined ? 0 : SEMANTIC_WEIGHT * Math.max(item.semantic - floor, 0));
   }
   const score = Float64Array.from(base);
-  for (const turns of sessions(items)) {
+  for (const turns of groups) {
     let best = 0;
     for (const i of turns) best = Math.max(best, base[i]!);
-    turns.forEach((at, k) => {
-      const near = (j: number) => (j >= 0 && j < turns.length ? base[turns[j]!]! : 0);
+    // No closure per turn: this loop runs over every one of the caller's turns on every search.
+    const near = (j: number) => (j >= 0 && j < turns.length ? base[turns[j]!]! : 0);
+    for (let k = 0; k < turns.length; k++) {
+      const at = turns[k]!;
       let s = base[at]! + NEIGHBOUR_WEIGHT * (near(k - 1) + near(k + 1)) + SECOND_NEIGHBOUR_WEIGHT * (near(k - 2) + near(k + 2)) + SESSION_WEIGHT * best;
-      if (items[at]!.turn!.speaker?.some((w) => queryWords.has(w))) s *= SPEAKER_BOOST;
+      if (namesSpeaker(items[at]!.turn!.speaker, queryWords)) s *= SPEAKER_BOOST;
       score[at] = s;
-    });
+    }
   }
   const before = (a: number, b: number) => {
     const x = items[a]!;
@@ -95,8 +100,13 @@ export function fuseRanking(items: HybridItem[], queryWords: ReadonlySet<string>
   return best.map((i) => ({ id: items[i]!.id, score: score[i]! }));
 }
 
+function namesSpeaker(speaker: string[] | undefined, queryWords: ReadonlySet<string>): boolean {
+  if (speaker) for (const w of speaker) if (queryWords.has(w)) return true;
+  return false;
+}
+
 /** Positions of the turns among the items, by session, each session in the order it was said. */
-function sessions(items: HybridItem[]): number[][] {
+export function sessions(items: Pick<HybridItem, 'id' | 'turn'>[]): number[][] {
   const bySession = new Map<string, number[]>();
   items.forEach((item, i) => {
     if (!item.turn) return;

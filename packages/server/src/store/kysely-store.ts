@@ -138,6 +138,7 @@ export abstract class KyselyStore implements Store {
       pool.items.map((item, i) => ({ id: item.id, updatedAt: item.updatedAt, lexical: lexical[i]!, semantic: semantic(i), turn: pool.places[i] })),
       new Set(words(query.text)),
       query.limit,
+      pool.sessions,
     );
   }
 

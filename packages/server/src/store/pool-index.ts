@@ -1,4 +1,4 @@
-import type { TurnPlace } from './hybrid-ranking.js';
+import { sessions, type TurnPlace } from './hybrid-ranking.js';
 import { entryVector, type RankedItem } from './search-cache.js';
 import { bm25, type Matcher, termMatchers, titleWeight, WEIGHTS } from './search-ranking.js';
 import { VECTOR_DIMS } from './word-vectors.js';
@@ -13,6 +13,8 @@ export interface PoolIndex {
   items: RankedItem[];
   /** Where each item sits in its conversation (undefined: not a captured turn of a known session). */
   places: (TurnPlace | undefined)[];
+  /** The items' positions by conversation session, each in the order said (see fuseRanking). */
+  sessions: number[][];
   /** Item word vectors, row i at i × VECTOR_DIMS; `hasVector[i]` is 0 for an item without one. */
   vectors: Float32Array;
   hasVector: Uint8Array;
@@ -59,7 +61,7 @@ export function buildPoolIndex(items: RankedItem[], places: (TurnPlace | undefin
   const postings = new Map<string, { at: Int32Array; weight: Float64Array }>();
   for (const [word, list] of lists) postings.set(word, { at: Int32Array.from(list.at), weight: Float64Array.from(list.weight) });
   const avgLength = lengths.reduce((sum, l) => sum + l, 0) / n || 1;
-  return { items, places, vectors, hasVector, postings, vocabulary: [...lists.keys()].sort(), lengths, avgLength };
+  return { items, places, sessions: sessions(items.map((item, i) => ({ id: item.id, turn: places[i] }))), vectors, hasVector, postings, vocabulary: [...lists.keys()].sort(), lengths, avgLength };
 }
 
 /**
