@@ -1,10 +1,11 @@
 /**
  * What the MCP path costs: tools/call on Cairn's /mcp against a bare Hono JSON endpoint, on the
  * same machine in one run. Each server runs in its own child process (bench/servers.ts); the load
- * generator (autocannon) stays in this one.
+ * generator (autocannon) stays in this one. Cairn runs from its build (dist/, as `npm start` runs
+ * it; `npm run build` first), or from its sources through tsx with --source.
  *
  *   npm run bench -w @cairn/server -- [--duration 10] [--warmup 3] [--connections 10] [--rounds 1]
- *     [--entries 2000] [--query "..."] [--backend sqlite|postgres --database-url <server url>]
+ *     [--entries 2000] [--query "..."] [--backend sqlite|postgres --database-url <server url>] [--source]
  *     [--out results.json] [--profile search [--profile-seconds 5] [--profile-out file.cpuprofile]]
  */
 import { type ChildProcess, fork } from 'node:child_process';
@@ -20,6 +21,8 @@ import type { CairnChildOptions, ChildMessage, ParentMessage, SeedReport } from 
 const PROTOCOL_VERSION = '2025-06-18';
 
 interface Options {
+  /** Cairn from its sources through tsx instead of its build (dist/). */
+  source: boolean;
   duration: number;
   warmup: number;
   connections: number;
@@ -81,6 +84,7 @@ function parseOptions(): Options {
       query: { type: 'string', default: 'camping trip with the kids' },
       backend: { type: 'string', default: 'sqlite' },
       'database-url': { type: 'string' },
+      source: { type: 'boolean', default: false },
       // The shared folder sits beside the repository: <repo>/../shared/data.
       data: { type: 'string', default: new URL('../../../../shared/data/locomo-dev.json', import.meta.url).pathname },
       out: { type: 'string' },
@@ -101,6 +105,7 @@ function parseOptions(): Options {
     query: values.query,
     backend,
     databaseUrl: values['database-url'],
+    source: values.source ?? false,
     dataPath: values.data,
     out: values.out,
     profile: values.profile,
@@ -413,7 +418,7 @@ async function main(): Promise<void> {
   let echo: Child | undefined;
   let cairn: Child | undefined;
   try {
-    const cairnOptions: CairnChildOptions = { postgresServerUrl: options.databaseUrl, entries: options.entries, dataPath: options.dataPath };
+    const cairnOptions: CairnChildOptions = { postgresServerUrl: options.databaseUrl, entries: options.entries, dataPath: options.dataPath, source: options.source };
     [baseline, echo, cairn] = await Promise.all([startChild(['baseline']), startChild(['sdk-echo']), startChild(['cairn', JSON.stringify(cairnOptions)])]);
     const idleRss = await rssOf(cairn);
     const seed = cairn.ready.seed as SeedReport;

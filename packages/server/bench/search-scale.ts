@@ -5,10 +5,11 @@
  * through a bulk path (bench/seed-others.ts) until it holds that many. At each size this process
  * sends `--searches` sequential MCP `tools/call search` requests, one LoCoMo question each
  * (p50/p95/p99), then loads one question with autocannon at `--connections` (req/s, p99).
+ * Cairn runs from its build (dist/, as `npm start` runs it), or from its sources with --source.
  *
  *   npm run bench:scale -w @cairn/server -- --scale 10k,100k [--backend sqlite|postgres
  *     --database-url <postgres server url>] [--entries 2000] [--searches 200] [--duration 10]
- *     [--connections 10] [--per-tenant 2000] [--data <locomo.json>] [--json]
+ *     [--connections 10] [--per-tenant 2000] [--data <locomo.json>] [--json] [--source]
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
@@ -22,6 +23,8 @@ import type { CairnChildOptions, ChildMessage, ParentMessage } from './servers.j
 const PROTOCOL_VERSION = '2025-06-18';
 
 interface Options {
+  /** Cairn from its sources through tsx instead of its build (dist/). */
+  source: boolean;
   sizes: number[];
   backend: 'sqlite' | 'postgres';
   databaseUrl?: string;
@@ -46,6 +49,7 @@ function parseOptions(): Options {
       scale: { type: 'string', default: '10k,100k' },
       backend: { type: 'string', default: 'sqlite' },
       'database-url': { type: 'string' },
+      source: { type: 'boolean', default: false },
       entries: { type: 'string', default: '2000' },
       searches: { type: 'string', default: '200' },
       duration: { type: 'string', default: '10' },
@@ -69,6 +73,7 @@ function parseOptions(): Options {
     sizes,
     backend,
     databaseUrl,
+    source: values.source ?? false,
     entries: Number(values.entries),
     searches: Number(values.searches),
     duration: Number(values.duration),
@@ -165,7 +170,7 @@ async function main(): Promise<void> {
   const options = parseOptions();
   const questions = await loadQuestions(options.dataPath);
   process.stderr.write(`starting Cairn (${options.backend}) with one user holding ${options.entries} entries …\n`);
-  const child = await startCairn({ postgresServerUrl: options.databaseUrl, entries: options.entries, dataPath: options.dataPath });
+  const child = await startCairn({ postgresServerUrl: options.databaseUrl, entries: options.entries, dataPath: options.dataPath, source: options.source });
   const rows = [];
   try {
     for (const size of options.sizes) {

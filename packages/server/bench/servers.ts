@@ -8,23 +8,25 @@
  *
  * Talks to the parent over the fork IPC channel (see ChildMessage / ParentMessage).
  */
-import { writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { loadAccess } from '../src/domain/access.js';
-import { listDatapacks } from '../src/domain/datapacks.js';
-import { saveEntry } from '../src/domain/entries.js';
 import type { Cairn } from '../src/runtime/open-cairn.js';
-import { createTenant } from '../src/testing/tenants.js';
-import { startTestCairn } from '../src/testing/test-cairn.js';
+import { createTestDatabase } from '../src/testing/postgres.js';
+import { freePort } from '../src/testing/test-cairn.js';
 import { seedOthers } from './seed-others.js';
 
 export interface CairnChildOptions {
   postgresServerUrl?: string;
+  /** Run Cairn from its TypeScript sources (through tsx) instead of the build `npm start` runs. */
+  source?: boolean;
   entries: number;
   dataPath: string;
 }
@@ -89,13 +91,71 @@ function rssMb(): number {
   return Math.round(process.memoryUsage().rss / 2 ** 20);
 }
 
+/**
+ * Cairn's modules as `npm start` runs them (dist/, plain JavaScript), or its sources with `source`:
+ * tsx compiles the sources with esbuild's keepNames, which wraps every function made at run time
+ * in a naming call, a cost the build does not have.
+ */
+async function cairnModules(source: boolean) {
+  const load = async <M>(path: string): Promise<M> => {
+    try {
+      return (await import(new URL(`../${source ? 'src' : 'dist'}/${path}.${source ? 'ts' : 'js'}`, import.meta.url).href)) as M;
+    } catch (error) {
+      if ((error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND')
+        throw new Error('Cairn is not built: run "npm run build" first (the benchmark measures the build that npm start runs), or pass --source');
+      throw error;
+    }
+  };
+  return {
+    ...(await load<typeof import('../src/config/load-config.js')>('config/load-config')),
+    ...(await load<typeof import('../src/runtime/open-cairn.js')>('runtime/open-cairn')),
+    ...(await load<typeof import('../src/runtime/serve.js')>('runtime/serve')),
+    ...(await load<typeof import('../src/domain/accounts.js')>('domain/accounts')),
+    ...(await load<typeof import('../src/domain/api-keys.js')>('domain/api-keys')),
+    ...(await load<typeof import('../src/domain/access.js')>('domain/access')),
+    ...(await load<typeof import('../src/domain/datapacks.js')>('domain/datapacks')),
+    ...(await load<typeof import('../src/domain/entries.js')>('domain/entries')),
+  };
+}
+type CairnModules = Awaited<ReturnType<typeof cairnModules>>;
+
+/** A Cairn on a free loopback port with its own SQLite folder or PostgreSQL database, and an owner with a key. */
+async function startCairn(m: CairnModules, options: CairnChildOptions) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'cairn-bench-'));
+  const database = options.postgresServerUrl ? await createTestDatabase(options.postgresServerUrl) : undefined;
+  const config = m.loadConfig({
+    HOST: '127.0.0.1',
+    PORT: String(await freePort()),
+    CAIRN_DATA_DIR: dataDir,
+    CAIRN_LOG_LEVEL: 'warn',
+    // One key under load: the per-key request limit (600 a minute) would answer 429 and measure nothing.
+    CAIRN_REQUESTS_PER_MINUTE: '1000000000',
+    ...(database && { DATABASE_URL: database.url }),
+  });
+  const cairn = await m.openCairn(config);
+  const { server } = await m.listen(cairn);
+  const { user } = await m.createUser(cairn.domain, cairn.auth, { email: 'bench@example.test', password: randomBytes(12).toString('hex'), org: 'Bench', join: false, name: 'Bench' });
+  const { key } = await m.createApiKey(cairn.domain, user.id, 'bench key');
+  return {
+    cairn,
+    mcpUrl: `${config.baseUrl}/mcp`,
+    ownerId: user.id,
+    key,
+    async close() {
+      await m.stopListening(server);
+      await cairn.close();
+      await database?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
 async function runCairn(options: CairnChildOptions): Promise<void> {
-  // One key under load: the per-key request limit (600 a minute) would answer 429 and measure nothing.
-  const test = await startTestCairn({ postgresServerUrl: options.postgresServerUrl, env: { CAIRN_REQUESTS_PER_MINUTE: '1000000000' } });
+  const m = await cairnModules(options.source ?? false);
+  const test = await startCairn(m, options);
   try {
-    const tenant = await createTenant(test.cairn);
-    const seed = await seedEntries(test.cairn, tenant.owner.id, options);
-    await send({ type: 'ready', url: test.mcpUrl, key: tenant.owner.key, seed });
+    const seed = await seedEntries(m, test.cairn, test.ownerId, options);
+    await send({ type: 'ready', url: test.mcpUrl, key: test.key, seed });
   } catch (error) {
     await test.close();
     throw error;
@@ -132,8 +192,9 @@ async function runCairn(options: CairnChildOptions): Promise<void> {
 }
 
 /** Saves `entries` LoCoMo dialogue turns through the domain layer, alternating the owner's personal and organization datapacks. */
-async function seedEntries(cairn: Cairn, ownerId: string, options: CairnChildOptions): Promise<SeedReport> {
+async function seedEntries(m: CairnModules, cairn: Cairn, ownerId: string, options: CairnChildOptions): Promise<SeedReport> {
   const started = Date.now();
+  const { loadAccess, listDatapacks, saveEntry } = m;
   const access = await loadAccess(cairn.domain, { userId: ownerId, client: 'cairn-bench', via: 'cli', scope: 'read-write' });
   const packs = await listDatapacks(cairn.domain, access);
   const turns = await loadTurns(options.dataPath);
