@@ -66,6 +66,7 @@ const envSchema = z.object({
   CAIRN_CAPTURE_TURNS_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   CAIRN_SEARCH_SEMANTIC: bool(true),
   CAIRN_TRASH_DAYS: z.coerce.number().int('must be a whole number of days').min(1, 'must be at least 1 day').max(3650, 'must be at most 3650 days').default(30),
+  CAIRN_AUDIT_DAYS: z.coerce.number().int('must be a whole number of days').min(1, 'must be at least 1 day').max(36500, 'must be at most 36500 days').default(365),
   // An OpenAI-compatible embeddings API (OpenAI, Ollama, llama.cpp, vLLM…): the base URL its /embeddings hangs under.
   CAIRN_EMBEDDINGS_URL: z.url({ protocol: /^https?$/, error: 'must be the http(s) base URL of an OpenAI-compatible API, e.g. http://127.0.0.1:11434/v1' }).optional(),
   CAIRN_EMBEDDINGS_MODEL: z.string().trim().min(1).max(200).optional(),
@@ -121,6 +122,8 @@ export interface CairnConfig {
   captureTurnsPerMinute: number;
   /** Days a deleted entry or datapack stays in the trash, restorable, before it is purged for good (CAIRN_TRASH_DAYS). */
   trashDays: number;
+  /** Days an audit event is kept before the hourly purge deletes it (CAIRN_AUDIT_DAYS). */
+  auditDays: number;
   /** Search fuses word vectors and conversation context with the lexical ranking (CAIRN_SEARCH_SEMANTIC, default on). */
   semanticSearch: boolean;
   /** An embeddings provider whose vectors replace the word vectors' when it answers; unset: offline word vectors only. */
@@ -190,6 +193,7 @@ export function loadConfig(env: Record<string, string | undefined>): CairnConfig
     captureTurnsPerMinute: e.CAIRN_CAPTURE_TURNS_PER_MINUTE,
     semanticSearch: e.CAIRN_SEARCH_SEMANTIC,
     trashDays: e.CAIRN_TRASH_DAYS,
+    auditDays: e.CAIRN_AUDIT_DAYS,
     embeddings: e.CAIRN_EMBEDDINGS_URL ? { url: e.CAIRN_EMBEDDINGS_URL.replace(/\/+$/, ''), model: e.CAIRN_EMBEDDINGS_MODEL!, apiKey: e.CAIRN_EMBEDDINGS_API_KEY } : undefined,
     installerPublished: e.CAIRN_INSTALLER_PUBLISHED,
     trustedProxies: e.CAIRN_TRUSTED_PROXIES,

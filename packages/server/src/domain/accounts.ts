@@ -3,6 +3,7 @@ import { type Auth, changeOwnPassword, createCredentialUser, replacePassword, se
 import { assertPasswordPolicy } from '../auth/password-policy.js';
 import { CairnError } from '../errors/cairn-error.js';
 import type { UserRecord } from '../store/types.js';
+import { audit } from './audit.js';
 import { ensurePersonalDatapack } from './datapacks.js';
 import type { DomainDeps } from './deps.js';
 import { hashInviteToken } from './organizations.js';
@@ -83,6 +84,7 @@ export async function createUser(deps: DomainDeps, auth: Auth, raw: z.input<type
     }
     const organization = plan.join ? await joinOrganization(deps, auth, plan.join, user.id, plan.role ?? 'member') : await createOrganization(deps, auth, plan.create, user.id, user.email);
     await ensurePersonalDatapack(deps, user.id);
+    if (plan.inviteHash) audit(deps, { kind: 'invite.accepted', actor: { userId: user.id, email: user.email }, organizationId: plan.join?.id, target: { type: 'invite', id: plan.inviteHash } });
     return { user, organization };
   } catch (error) {
     await ctx.internalAdapter.deleteUser(user.id); // nothing half-made stays behind

@@ -3,6 +3,8 @@ import { displayParts, generateApiKey, hashApiKey } from '../auth/api-keys/key-f
 import { CairnError } from '../errors/cairn-error.js';
 import type { ApiKeyRecord, KeyUsage } from '../store/types.js';
 import { loadAccess } from './access.js';
+import { audit } from './audit.js';
+import type { Caller } from './caller.js';
 import { listDatapacks } from './datapacks.js';
 import type { DomainDeps } from './deps.js';
 import { KEY_SCOPES, type KeyScope } from './key-scope.js';
@@ -24,7 +26,7 @@ export interface KeyOptions {
 }
 
 /** Mints a named key for a user. The plaintext key is in the result and nowhere else, ever. */
-export async function createApiKey(deps: DomainDeps, userId: string, name: string, options: KeyOptions = {}): Promise<{ key: string; record: ApiKeyRecord }> {
+export async function createApiKey(deps: DomainDeps, userId: string, name: string, options: KeyOptions = {}, by?: Caller): Promise<{ key: string; record: ApiKeyRecord }> {
   const validName = parse(keyName, name);
   const scope = parseScope(options.scope);
   const createdAt = deps.now();
@@ -43,6 +45,7 @@ export async function createApiKey(deps: DomainDeps, userId: string, name: strin
     lastUsedClient: null,
   };
   await deps.store.insertApiKey(record, hashApiKey(key));
+  audit(deps, { kind: 'key.created', by, target: { type: 'api_key', id: record.id, name: `${record.name} (${record.scope})` } });
   return { key, record };
 }
 
@@ -60,13 +63,14 @@ export async function listApiKeys(deps: DomainDeps, userId: string, pendingUse?:
   });
 }
 
-/** Revokes a key; `ownerId` limits it to that user's keys (omit for operator use from the CLI). */
-export async function revokeApiKey(deps: DomainDeps, id: string, ownerId?: string): Promise<ApiKeyRecord> {
+/** Revokes a key; `ownerId` limits it to that user's keys (omit for operator use from the CLI, where `by` is absent too). */
+export async function revokeApiKey(deps: DomainDeps, id: string, ownerId?: string, by?: Caller): Promise<ApiKeyRecord> {
   const key = await deps.store.getApiKey(id);
   if (!key || (ownerId !== undefined && key.userId !== ownerId)) throw new CairnError('not_found', `No API key ${id}; list the keys to see their ids.`);
   if (key.revokedAt) return key;
   const at = deps.now();
   await deps.store.revokeApiKey(id, at);
+  audit(deps, { kind: 'key.revoked', by, target: { type: 'api_key', id, name: key.name } });
   return { ...key, revokedAt: at };
 }
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { CairnError } from '../errors/cairn-error.js';
 import type { Datapack, DatapackSummary, Scope } from '../store/types.js';
 import type { Access } from './access.js';
+import { auditDatapack } from './audit.js';
 import type { DomainDeps } from './deps.js';
 import { parse } from './parse-input.js';
 
@@ -74,6 +75,7 @@ export async function createDatapack(deps: DomainDeps, access: Access, raw: z.in
     updatedAt: now,
   };
   await deps.store.insertDatapack(datapack);
+  auditDatapack(deps, access.caller, 'datapack.created', datapack);
   return datapack;
 }
 
@@ -96,6 +98,7 @@ export async function updateDatapack(deps: DomainDeps, access: Access, id: strin
   }
   const updatedAt = deps.now();
   if (!(await deps.store.updateDatapack(id, { name, description, updatedAt }))) throw new CairnError('not_found', 'No such datapack among yours.');
+  auditDatapack(deps, access.caller, 'datapack.updated', { ...datapack, name });
   return { ...datapack, name, description, updatedAt };
 }
 

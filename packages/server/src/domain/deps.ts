@@ -1,4 +1,5 @@
 import type { Store } from '../store/store.js';
+import { AuditTrail } from './audit-trail.js';
 
 /** What every domain verb needs: the store, a clock and an id source (replaceable in tests), and the trash retention. */
 export interface DomainDeps {
@@ -7,17 +8,19 @@ export interface DomainDeps {
   newId: (prefix: IdPrefix) => string;
   /** Days a deleted entry or datapack stays restorable before it is purged (CAIRN_TRASH_DAYS). */
   trashDays: number;
+  /** Where security- and policy-relevant events are recorded (off the request's path). */
+  audit: AuditTrail;
 }
 
 /** CAIRN_TRASH_DAYS when unset. */
 export const DEFAULT_TRASH_DAYS = 30;
 
 /** Id prefixes make an id's kind obvious in logs and support requests. */
-export type IdPrefix = 'dpk' | 'ent' | 'key';
+export type IdPrefix = 'dpk' | 'ent' | 'key' | 'aud';
 
 /** Production deps: wall clock and random ids. */
-export function createDomainDeps(store: Store, options: { trashDays?: number } = {}): DomainDeps {
-  return { store, now: () => new Date().toISOString(), newId, trashDays: options.trashDays ?? DEFAULT_TRASH_DAYS };
+export function createDomainDeps(store: Store, options: { trashDays?: number; audit?: AuditTrail } = {}): DomainDeps {
+  return { store, now: () => new Date().toISOString(), newId, trashDays: options.trashDays ?? DEFAULT_TRASH_DAYS, audit: options.audit ?? new AuditTrail(store) };
 }
 
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';

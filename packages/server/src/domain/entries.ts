@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { CairnError } from '../errors/cairn-error.js';
 import type { ConversationTurn, Datapack, Entry, EntryVersion, SearchHit } from '../store/types.js';
 import type { Access } from './access.js';
+import { auditEntry } from './audit.js';
 import { provenanceOf } from './caller.js';
 import { readableDatapacks, resolveDatapack } from './datapacks.js';
 import type { DomainDeps } from './deps.js';
@@ -100,6 +101,7 @@ export async function saveEntry(deps: DomainDeps, access: Access, raw: z.input<t
     deletedAt: null,
   };
   await deps.store.insertEntry(entry);
+  auditEntry(deps, access.caller, 'entry.created', entry, datapack);
   return { status: 'created', entry, redacted };
 }
 
@@ -107,7 +109,7 @@ export async function saveEntry(deps: DomainDeps, access: Access, raw: z.input<t
 export async function updateEntry(deps: DomainDeps, access: Access, raw: z.input<typeof updateEntryInput>): Promise<{ entry: Entry; redacted: RedactionFinding[] }> {
   const { fields, redacted } = redactFields(raw);
   const input = parse(updateEntryInput, fields);
-  const current = await writableEntry(deps, access, input.id);
+  const { entry: current, datapack } = await writableEntry(deps, access, input.id);
   const title = input.title ?? current.title;
   const content = input.content ?? current.content;
   const next: Entry = {
@@ -123,6 +125,7 @@ export async function updateEntry(deps: DomainDeps, access: Access, raw: z.input
     updatedAt: deps.now(),
   };
   await replaceOrConflict(deps, next, input.expectedVersion, 'update');
+  auditEntry(deps, access.caller, 'entry.updated', next, datapack);
   return { entry: next, redacted };
 }
 
@@ -153,7 +156,7 @@ function redactFields<T>(raw: T): { fields: T; redacted: RedactionFinding[] } {
 
 /** Soft-deletes an entry; its history stays. Without expectedVersion, deletes whatever version is current. */
 export async function deleteEntry(deps: DomainDeps, access: Access, id: string, expectedVersion?: number): Promise<Entry> {
-  const current = await writableEntry(deps, access, id);
+  const { entry: current, datapack } = await writableEntry(deps, access, id);
   const now = deps.now();
   const next: Entry = {
     ...current,
@@ -164,6 +167,7 @@ export async function deleteEntry(deps: DomainDeps, access: Access, id: string, 
     deletedAt: now,
   };
   await replaceOrConflict(deps, next, expectedVersion ?? current.version, 'delete');
+  auditEntry(deps, access.caller, 'entry.deleted', next, datapack);
   return next;
 }
 
@@ -207,10 +211,10 @@ async function readableEntry(deps: DomainDeps, access: Access, id: string): Prom
   return { entry, datapack };
 }
 
-async function writableEntry(deps: DomainDeps, access: Access, id: string): Promise<Entry> {
-  const { entry, datapack } = await readableEntry(deps, access, id);
-  access.assertWrite(datapack);
-  return entry;
+async function writableEntry(deps: DomainDeps, access: Access, id: string): Promise<{ entry: Entry; datapack: Datapack }> {
+  const found = await readableEntry(deps, access, id);
+  access.assertWrite(found.datapack);
+  return found;
 }
 
 async function replaceOrConflict(deps: DomainDeps, next: Entry, expectedVersion: number, change: 'update' | 'delete'): Promise<void> {

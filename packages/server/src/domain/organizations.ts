@@ -4,6 +4,7 @@ import { type Auth, removeMember as removeOrgMember, setMemberRole } from '../au
 import { CairnError } from '../errors/cairn-error.js';
 import type { OrgMember, TeamWithMembers } from '../store/types.js';
 import type { Access } from './access.js';
+import { audit } from './audit.js';
 import type { DomainDeps } from './deps.js';
 import { parse } from './parse-input.js';
 import { hasRole } from './roles.js';
@@ -25,6 +26,7 @@ export async function createInvite(deps: DomainDeps, access: Access, organizatio
   const createdAt = deps.now();
   const expiresAt = new Date(Date.parse(createdAt) + INVITE_TTL_MS).toISOString();
   await deps.store.insertInvite(hashInviteToken(token), { organizationId, role: parsedRole, createdBy: access.caller.userId, createdAt, expiresAt });
+  audit(deps, { kind: 'invite.created', by: access.caller, organizationId, target: { type: 'invite', id: hashInviteToken(token), name: parsedRole } });
   return { token, expiresAt };
 }
 
@@ -47,6 +49,7 @@ export async function changeMemberRole(deps: DomainDeps, auth: Auth, access: Acc
   }
   if (lastOwner && role !== 'owner') throw new CairnError('conflict', LAST_OWNER);
   await setMemberRole(auth, { organizationId, userId, role });
+  audit(deps, { kind: 'member.role_changed', by: access.caller, organizationId, target: { type: 'user', id: userId, name: `${target.email}: ${target.role} → ${role}` } });
   return { ...target, role };
 }
 
@@ -57,10 +60,11 @@ export async function changeMemberRole(deps: DomainDeps, auth: Auth, access: Acc
  */
 export async function removeMember(deps: DomainDeps, auth: Auth, access: Access, organizationId: string, userId: string): Promise<void> {
   assertAdmin(access, organizationId);
-  const { isOwner, callerIsOwner, lastOwner } = await memberChange(deps, access, organizationId, userId);
+  const { target, isOwner, callerIsOwner, lastOwner } = await memberChange(deps, access, organizationId, userId);
   if (isOwner && !callerIsOwner) throw new CairnError('forbidden', 'Only an owner can remove an owner.');
   if (lastOwner) throw new CairnError('conflict', LAST_OWNER);
   await removeOrgMember(auth, { organizationId, userId });
+  audit(deps, { kind: 'member.removed', by: access.caller, organizationId, target: { type: 'user', id: userId, name: target.email } });
 }
 
 /** Invitations still open (admins only): who made each, its role and expiry; never the link. */
@@ -73,18 +77,24 @@ export async function listInvites(deps: DomainDeps, access: Access, organization
 export async function cancelInvite(deps: DomainDeps, access: Access, organizationId: string, inviteId: string): Promise<void> {
   assertAdmin(access, organizationId);
   if (!(await deps.store.deleteInvite(organizationId, inviteId))) throw new CairnError('not_found', 'No open invitation with that id (it may have been used or cancelled).');
+  audit(deps, { kind: 'invite.cancelled', by: access.caller, organizationId, target: { type: 'invite', id: inviteId } });
 }
 
 /** Renames a team (admins of its organization). */
 export async function renameTeamIn(deps: DomainDeps, auth: Auth, access: Access, teamId: string, rawName: unknown): Promise<{ id: string; name: string }> {
-  assertAdmin(access, await teamOrganization(auth, teamId));
-  return renameTeamTo(deps, auth, teamId, rawName);
+  const organizationId = await teamOrganization(auth, teamId);
+  assertAdmin(access, organizationId);
+  const team = await renameTeamTo(deps, auth, teamId, rawName);
+  audit(deps, { kind: 'team.renamed', by: access.caller, organizationId, target: { type: 'team', id: teamId, name: team.name } });
+  return team;
 }
 
 /** Takes a member out of a team (admins of its organization). */
 export async function removeTeamMemberIn(deps: DomainDeps, auth: Auth, access: Access, teamId: string, userId: string): Promise<void> {
-  assertAdmin(access, await teamOrganization(auth, teamId));
+  const organizationId = await teamOrganization(auth, teamId);
+  assertAdmin(access, organizationId);
   await removeUserFromTeam(deps, auth, teamId, userId);
+  audit(deps, { kind: 'team.member_removed', by: access.caller, organizationId, target: { type: 'team', id: teamId, name: `user ${userId}` } });
 }
 
 /** The organization's teams with their members (any member may look). */
@@ -96,13 +106,17 @@ export async function listTeams(deps: DomainDeps, access: Access, organizationId
 /** Creates a team (admins only). */
 export async function createTeamIn(deps: DomainDeps, auth: Auth, access: Access, organizationId: string, rawName: unknown): Promise<{ id: string; name: string }> {
   assertAdmin(access, organizationId);
-  return createTeam(deps, auth, organizationId, rawName);
+  const team = await createTeam(deps, auth, organizationId, rawName);
+  audit(deps, { kind: 'team.created', by: access.caller, organizationId, target: { type: 'team', id: team.id, name: team.name } });
+  return team;
 }
 
 /** Adds an organization member to one of its teams (admins only). */
 export async function addMemberToTeam(deps: DomainDeps, auth: Auth, access: Access, teamId: string, userId: string): Promise<void> {
-  assertAdmin(access, await teamOrganization(auth, teamId));
+  const organizationId = await teamOrganization(auth, teamId);
+  assertAdmin(access, organizationId);
   await addUserToTeam(deps, auth, teamId, userId);
+  audit(deps, { kind: 'team.member_added', by: access.caller, organizationId, target: { type: 'team', id: teamId, name: `user ${userId}` } });
 }
 
 const LAST_OWNER = 'This is the only owner: make someone else an owner first.';

@@ -4,6 +4,8 @@ import { isDatabaseUnavailable } from '../errors/database-unavailable.js';
 import type { Logger } from '../log/logger.js';
 import type { Datapack, Entry, EntryVersion } from '../store/types.js';
 import type { Access } from './access.js';
+import { auditDatapack, auditEntry } from './audit.js';
+import { purgeAuditTrail } from './audit-read.js';
 import { PERSONAL_DATAPACK_NAME, readableDatapacks } from './datapacks.js';
 import type { DomainDeps } from './deps.js';
 import { type DatapackRef, type PublicEntry, publicEntry } from './entry-views.js';
@@ -193,6 +195,7 @@ export async function restoreEntry(deps: DomainDeps, access: Access, raw: z.inpu
   if (!(await deps.store.restoreEntryVersion(next, current.version, source.version))) {
     throw new CairnError('version_conflict', `Entry ${current.id} changed while restoring it; read it again and retry.`);
   }
+  auditEntry(deps, access.caller, 'entry.restored', next, datapack);
   return { entry: next, restoredFrom: source.version, undeleted: current.deletedAt !== null };
 }
 
@@ -209,6 +212,7 @@ export async function deleteDatapack(deps: DomainDeps, access: Access, datapackI
   if (!(await deps.store.trashDatapack(datapack.id, now, access.caller.userId))) {
     throw new CairnError('not_found', 'No datapack with that id is visible to you; list your datapacks to see what you can use.');
   }
+  auditDatapack(deps, access.caller, 'datapack.deleted', datapack);
   return { ...datapack, deletedAt: now };
 }
 
@@ -228,6 +232,7 @@ export async function restoreDatapack(deps: DomainDeps, access: Access, datapack
     throw new CairnError('not_found', 'No datapack with that id is in the trash.');
   }
   const { deletedAt: _at, deletedBy: _by, entryCount: _n, ...datapack } = trashed;
+  auditDatapack(deps, access.caller, 'datapack.restored', datapack);
   return { ...datapack, updatedAt: now };
 }
 
@@ -275,6 +280,7 @@ export class TrashPurger {
           this.log.warn('could not purge the trash', { error: (error as Error).message });
         },
       )
+      .then(() => purgeAuditTrail(this.deps, this.log))
       .finally(() => {
         this.running = undefined;
       });

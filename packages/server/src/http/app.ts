@@ -10,6 +10,7 @@ import { isDatabaseUnavailable, unavailableJsonResponse } from '../errors/databa
 import type { Logger } from '../log/logger.js';
 import type { RateLimits } from '../rate-limits/rate-limits.js';
 import { createApiRoutes } from './api/api-routes.js';
+import { auditSignIns } from './audit-auth-events.js';
 import { bodyLimits } from './body-limits.js';
 import { type ClientAddressOf, rememberClientAddress } from './client-address.js';
 import { DESKTOP_BUNDLE_PATH, desktopBundleRoute } from './desktop-bundle-route.js';
@@ -54,9 +55,9 @@ export function createHttpApp(deps: HttpDeps): { app: Hono; close: () => Promise
   app.all('/mcp', mcp.route);
   // MCP discovery: the Server Card and the catalog pointing at it, public and read-only (README, "Discovery").
   app.route('/', createDiscoveryRoutes({ baseUrl: deps.baseUrl, requireUserAgent: deps.mcpAuth.config.requireUserAgent }));
-  app.use('/api/auth/*', authRouteLimits(deps.limits));
+  app.use('/api/auth/*', auditSignIns(deps.domain), authRouteLimits(deps.limits));
   // Before better-auth's catch-all and the JSON 404 for /.well-known/*.
-  app.route('/', createOAuthRoutes({ auth: deps.auth, baseUrl: deps.baseUrl, allowLoopback: deps.oauthAllowLoopback, clientSchemes: deps.oauthClientSchemes }));
+  app.route('/', createOAuthRoutes({ auth: deps.auth, baseUrl: deps.baseUrl, allowLoopback: deps.oauthAllowLoopback, clientSchemes: deps.oauthClientSchemes, domain: deps.domain }));
   // Only the allow-listed better-auth endpoints; the rest fall through to the JSON 404 below.
   app.all('/api/auth/*', async (c, next) => (isAllowedAuthRoute(c.req.method, new URL(c.req.url).pathname) ? unavailableIfDatabaseDown(await deps.auth.handler(c.req.raw), deps.readiness) : next()));
   app.route('/api/v1', createApiRoutes(deps.domain, deps.auth, deps.keys, deps.baseUrl, deps.limits, deps.installerPublished, deps.oauthAllowLoopback, deps.mcpAuth.oauthUsage));

@@ -2,11 +2,15 @@ import { Hono } from 'hono';
 import type { Auth } from '../auth/better-auth.js';
 import { AUTH_BASE_PATH, mcpResource, OAUTH_PAGES, OAUTH_SCOPES, oauthIssuer } from '../auth/oauth/oauth-options.js';
 import { planRegistration, type RegistrationSettings } from '../auth/oauth/registration-policy.js';
+import type { DomainDeps } from '../domain/deps.js';
+import { auditOAuthGrant } from './audit-auth-events.js';
 
 /** What the OAuth edge needs. */
 export interface OAuthRouteDeps extends RegistrationSettings {
   auth: Auth;
   baseUrl: string;
+  /** Where grants are recorded (the audit trail). */
+  domain?: DomainDeps;
 }
 
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
@@ -114,6 +118,7 @@ export function createOAuthRoutes(deps: OAuthRouteDeps): Hono {
         `Cairn could not complete the connection (${body?.error_description ?? body?.message ?? `HTTP ${answer.status}`}). The request may have expired: start connecting again from the app.`,
       );
     }
+    if (form.accept === 'true' && deps.domain) auditOAuthGrant(deps.domain, deps.auth, headers, oauthQuery);
     return c.redirect(target, 303);
   });
 

@@ -6,6 +6,8 @@ import { OAuthTokenVerifier } from '../auth/oauth/access-tokens.js';
 import { mcpResource } from '../auth/oauth/oauth-options.js';
 import { OAuthUsage } from '../auth/oauth/oauth-usage.js';
 import type { CairnConfig } from '../config/load-config.js';
+import { auditKeyExpired } from '../domain/audit.js';
+import { AuditTrail } from '../domain/audit-trail.js';
 import { createDomainDeps, type DomainDeps } from '../domain/deps.js';
 import { TrashPurger } from '../domain/trash.js';
 import { Embedder } from '../embeddings/embedder.js';
@@ -64,12 +66,14 @@ export async function openCairn(config: CairnConfig, options: { log?: Logger; st
     store.embedder = embedder;
     // One-shot CLI commands do not embed in the background; a serving Cairn does.
     if (options.background !== false) embedder?.start();
-    const domain = createDomainDeps(store, { trashDays: config.trashDays });
+    const audit = new AuditTrail(store, config.auditDays);
+    audit.useLog(log);
+    const domain = createDomainDeps(store, { trashDays: config.trashDays, audit });
     const trash = new TrashPurger(domain, log);
     // Like the embedder: a serving Cairn purges at start and hourly, without holding up start-up or requests.
     if (options.background !== false) trash.start();
     // A closure, not domain.now itself: tests that move the domain's clock move expiry with it.
-    const keys = new KeyVerifier(store, undefined, () => domain.now());
+    const keys = new KeyVerifier(store, undefined, () => domain.now(), auditKeyExpired(domain));
     const oauth = new OAuthTokenVerifier(auth, mcpResource(config.baseUrl));
     const oauthUsage = new OAuthUsage(store);
     const mcpAuth = { config, keys, oauth, oauthUsage, log };
@@ -105,6 +109,7 @@ export async function openCairn(config: CairnConfig, options: { log?: Logger; st
         limits.close();
         await keys.close().catch((error: Error) => log.warn('could not save key usage', { error: error.message }));
         await oauthUsage.close().catch((error: Error) => log.warn('could not save OAuth app usage', { error: error.message }));
+        await audit.close();
         await store.close();
       },
     };

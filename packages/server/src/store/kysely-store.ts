@@ -1,5 +1,7 @@
 import { type ExpressionBuilder, type Insertable, type Kysely, type Selectable, sql } from 'kysely';
 import { CairnError } from '../errors/cairn-error.js';
+import { appendAuditEvents, listAuditEvents, purgeAuditEvents } from './audit-store.js';
+import type { AuditEvent, AuditQuery } from './audit-types.js';
 import { DatabaseHealth } from './database-health.js';
 import { fuseRanking, type TurnPlace } from './hybrid-ranking.js';
 import { buildPoolIndex, type PoolIndex, poolCosines, poolLexicalScores } from './pool-index.js';
@@ -874,6 +876,18 @@ export abstract class KyselyStore implements Store {
       .returning('user_id')
       .executeTakeFirst();
     return row?.user_id;
+  }
+
+  appendAuditEvents(events: AuditEvent[]): Promise<void> {
+    return appendAuditEvents(this.db, events);
+  }
+
+  listAuditEvents(query: AuditQuery): Promise<AuditEvent[]> {
+    return listAuditEvents(this.db, query);
+  }
+
+  purgeAuditEvents(before: string, batch: number): Promise<number> {
+    return purgeAuditEvents(this.db, before, batch);
   }
 
   async recordKeyUsage(usage: KeyUsage[]): Promise<void> {

@@ -9,6 +9,7 @@ export interface CairnTables {
   entry_embedding: { entry_id: string; version: number; model: string; vector: Uint8Array; created_at: Timestamp };
   oauth_client_use: { user_id: string; client_id: string; last_used_at: Timestamp; last_used_client: string | null };
   capture_turn: { user_id: string; turn_id: string; entry_id: string; created_at: Timestamp; session_id: string | null; speaker: string | null; role: string | null };
+  audit_events: AuditEventTable;
 }
 
 /** The better-auth tables Cairn reads for identity and access control. */
@@ -104,4 +105,21 @@ interface InviteTable {
   expires_at: Timestamp;
   used_at: Timestamp | null;
   used_by: string | null;
+}
+
+interface AuditEventTable {
+  id: string;
+  at: Timestamp;
+  kind: string;
+  actor_user_id: string | null;
+  actor_email: string | null;
+  organization_id: string | null;
+  credential_type: string | null;
+  credential_id: string | null;
+  credential_name: string | null;
+  client: string | null;
+  target_type: string | null;
+  target_id: string | null;
+  target_name: string | null;
+  outcome: string;
 }

@@ -19,6 +19,7 @@ import type {
   TurnFields,
   UserRecord,
 } from './types.js';
+import type { AuditEvent, AuditQuery } from './audit-types.js';
 
 /**
  * The one storage contract. `sqlite/` and `postgres/` implement it and both run `store.case.ts`.
@@ -137,4 +138,11 @@ export interface Store {
   insertSetupCode(code: { codeHash: string; userId: string; createdAt: string; expiresAt: string }): Promise<void>;
   /** Marks an unused, unexpired code used and returns its user; undefined otherwise. Only one caller can win. */
   consumeSetupCode(codeHash: string, now: string): Promise<string | undefined>;
+
+  /** Appends audit events (append-only; ids are unique). */
+  appendAuditEvents(events: AuditEvent[]): Promise<void>;
+  /** Audit events matching the query, newest first. */
+  listAuditEvents(query: AuditQuery): Promise<AuditEvent[]>;
+  /** Deletes up to `batch` audit events recorded before `before`; returns how many. */
+  purgeAuditEvents(before: string, batch: number): Promise<number>;
 }

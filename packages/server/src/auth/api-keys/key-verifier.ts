@@ -17,6 +17,8 @@ export class KeyVerifier {
     flushIntervalMs = 15_000,
     /** The clock expiry is judged by (the domain's, so tests can move time). */
     private readonly now: () => string = () => new Date().toISOString(),
+    /** Told when a genuine key is refused because it expired (the audit trail records the first time). */
+    private readonly onExpired?: (record: ApiKeyRecord) => void,
   ) {
     this.usage = new UsageBatch((batch) => store.recordKeyUsage(batch), flushIntervalMs);
   }
@@ -29,7 +31,9 @@ export class KeyVerifier {
   async verify(key: string): Promise<ApiKeyRecord | undefined> {
     if (!isWellFormedApiKey(key)) return undefined;
     const record = await this.store.findApiKeyByHash(hashApiKey(key));
-    return record && keyState(record, this.now()) === 'active' ? record : undefined;
+    const state = record && keyState(record, this.now());
+    if (state === 'expired') this.onExpired?.(record!);
+    return state === 'active' ? record : undefined;
   }
 
   /** Notes that a key was used now by a client; persisted on the next flush. */

@@ -67,9 +67,9 @@ export function createAccountRoutes(deps: DomainDeps, auth: Auth, baseUrl: strin
   routes.get('/keys', async (c) => c.json({ keys: await listApiKeys(deps, sessionUser(c), (id) => keys.pendingUse(id)) }));
   routes.post('/keys', async (c) => {
     const { name, scope, expiresAt, expiresInDays } = (await c.req.json()) as { name?: string; scope?: unknown; expiresAt?: unknown; expiresInDays?: unknown };
-    return c.json(await createApiKey(deps, sessionUser(c), name ?? '', { scope, expiresAt, expiresInDays }), 201);
+    return c.json(await createApiKey(deps, sessionUser(c), name ?? '', { scope, expiresAt, expiresInDays }, c.get('caller')), 201);
   });
-  routes.delete('/keys/:id', async (c) => c.json({ key: await revokeApiKey(deps, c.req.param('id'), sessionUser(c)) }));
+  routes.delete('/keys/:id', async (c) => c.json({ key: await revokeApiKey(deps, c.req.param('id'), sessionUser(c), c.get('caller')) }));
   // The Connect dialog's "Waiting for your client…": which of my keys connected since the dialog made its command or key.
   routes.get('/keys/connected', async (c) => {
     const userId = requireSession(c, 'Datapacks > Connect');

@@ -20,7 +20,7 @@ export function createKeySelfRoutes(deps: DomainDeps): Hono<ApiEnv> {
         'This revokes the API key that sends the request ("Authorization: Bearer cairn_tkn_…"). To revoke another key, use DELETE /api/v1/keys/<id> from the portal (Settings > API Keys).',
       );
     }
-    return c.json({ key: await revokeApiKey(deps, caller.keyId, caller.userId) });
+    return c.json({ key: await revokeApiKey(deps, caller.keyId, caller.userId, caller) });
   });
   return routes;
 }

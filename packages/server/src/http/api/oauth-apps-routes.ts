@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import type { Auth } from '../../auth/better-auth.js';
 import type { OAuthUsage } from '../../auth/oauth/oauth-usage.js';
 import { listConnectedApps, oauthClientInfo, revokeConnectedApp } from '../../domain/connected-apps.js';
+import { audit } from '../../domain/audit.js';
 import type { DomainDeps } from '../../domain/deps.js';
 import { type ApiEnv, requireSession } from './api-auth.js';
 
@@ -21,6 +22,10 @@ export function createOAuthAppsRoutes(auth: Auth, deps: DomainDeps, usage?: OAut
     const stored = await deps.store.listOAuthUse(userId);
     return c.json({ apps: await listConnectedApps(auth, userId, { stored, pending: (clientId) => usage?.pendingUse(userId, clientId) }) });
   });
-  routes.delete('/oauth/apps/:clientId', async (c) => c.json({ revoked: await revokeConnectedApp(auth, sessionUser(c), c.req.param('clientId')) }));
+  routes.delete('/oauth/apps/:clientId', async (c) => {
+    const revoked = await revokeConnectedApp(auth, sessionUser(c), c.req.param('clientId'));
+    audit(deps, { kind: 'oauth.revoked', by: c.get('caller'), target: { type: 'oauth_client', id: revoked.clientId } });
+    return c.json({ revoked });
+  });
   return routes;
 }

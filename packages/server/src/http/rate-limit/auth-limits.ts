@@ -6,7 +6,7 @@ import { type Charge, chargeAttempt, isEndpoint, isFailure, refund } from './cou
 import { tooManyJson, tooManyOAuth } from './too-many.js';
 
 /** A sign-in body is a few hundred bytes; past this it is not read for the account (and is refused). */
-const MAX_SIGN_IN_BODY = 64 * 1024;
+export const MAX_SIGN_IN_BODY = 64 * 1024;
 
 /**
  * Limits on better-auth's unauthenticated endpoints, in front of them: failed e-mail sign-ins
@@ -68,7 +68,7 @@ async function refundAfter(charges: Charge[]): Promise<void> {
 }
 
 /** The body as bytes, or undefined when it is larger than `max` (the request itself stays readable). */
-async function readCapped(request: Request, max: number): Promise<Buffer | undefined> {
+export async function readCapped(request: Request, max: number): Promise<Buffer | undefined> {
   if (!request.body) return Buffer.alloc(0);
   if (Number(request.headers.get('content-length') ?? 0) > max) return undefined;
   const reader = request.clone().body!.getReader();
@@ -88,7 +88,7 @@ async function readCapped(request: Request, max: number): Promise<Buffer | undef
 }
 
 /** The account a sign-in names, as better-auth looks it up (lower case), for each body type it parses into fields. */
-async function accountIn(body: Buffer, contentType: string): Promise<string | undefined> {
+export async function accountIn(body: Buffer, contentType: string): Promise<string | undefined> {
   const type = contentType.toLowerCase();
   let email: unknown;
   try {

@@ -167,4 +167,32 @@ export const postgresMigrations: Record<string, Migration> = {
       }
     },
   },
+  '0011_audit_events': {
+    async up(db: Kysely<unknown>) {
+      // The audit trail: who did what, with which credential and client. No foreign keys: an event
+      // outlives the user, key or datapack it names, until the CAIRN_AUDIT_DAYS purge.
+      for (const statement of [
+        sql`CREATE TABLE audit_events (
+          id text PRIMARY KEY,
+          at timestamptz NOT NULL,
+          kind text NOT NULL,
+          actor_user_id text,
+          actor_email text,
+          organization_id text,
+          credential_type text,
+          credential_id text,
+          credential_name text,
+          client text,
+          target_type text,
+          target_id text,
+          target_name text,
+          outcome text NOT NULL)`,
+        sql`CREATE INDEX audit_events_at ON audit_events (at, id)`,
+        sql`CREATE INDEX audit_events_org ON audit_events (organization_id, at, id)`,
+        sql`CREATE INDEX audit_events_actor ON audit_events (actor_user_id, at, id)`,
+      ]) {
+        await statement.execute(db);
+      }
+    },
+  },
 };

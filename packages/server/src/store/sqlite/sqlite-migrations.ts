@@ -210,4 +210,32 @@ export const sqliteMigrations: Record<string, Migration> = {
       }
     },
   },
+  '0011_audit_events': {
+    async up(db: Kysely<unknown>) {
+      // The audit trail: who did what, with which credential and client. No foreign keys: an event
+      // outlives the user, key or datapack it names, until the CAIRN_AUDIT_DAYS purge.
+      for (const statement of [
+        sql`CREATE TABLE audit_events (
+          id TEXT PRIMARY KEY,
+          at TEXT NOT NULL,
+          kind TEXT NOT NULL,
+          actor_user_id TEXT,
+          actor_email TEXT,
+          organization_id TEXT,
+          credential_type TEXT,
+          credential_id TEXT,
+          credential_name TEXT,
+          client TEXT,
+          target_type TEXT,
+          target_id TEXT,
+          target_name TEXT,
+          outcome TEXT NOT NULL)`,
+        sql`CREATE INDEX audit_events_at ON audit_events (at, id)`,
+        sql`CREATE INDEX audit_events_org ON audit_events (organization_id, at, id)`,
+        sql`CREATE INDEX audit_events_actor ON audit_events (actor_user_id, at, id)`,
+      ]) {
+        await statement.execute(db);
+      }
+    },
+  },
 };

@@ -1,0 +1,20 @@
+import { Hono } from 'hono';
+import { loadAccess } from '../../domain/access.js';
+import { listAudit } from '../../domain/audit-read.js';
+import type { DomainDeps } from '../../domain/deps.js';
+import type { ApiEnv } from './api-auth.js';
+import { queryInt } from './query-params.js';
+
+/**
+ * `GET /audit`: the caller's own audit trail, or with `org` the organization's (admins and owners,
+ * portal session only). Filters: actor (id or email), kind, since, until; paged with cursor.
+ */
+export function createAuditRoutes(deps: DomainDeps): Hono<ApiEnv> {
+  const routes = new Hono<ApiEnv>();
+  routes.get('/audit', async (c) => {
+    const q = (name: string) => c.req.query(name);
+    const raw = { org: q('org'), actor: q('actor'), kind: q('kind'), since: q('since'), until: q('until'), cursor: q('cursor'), limit: queryInt(c, 'limit') };
+    return c.json(await listAudit(deps, await loadAccess(deps, c.get('caller')), raw));
+  });
+  return routes;
+}
