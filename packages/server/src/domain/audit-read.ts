@@ -53,7 +53,8 @@ export async function listAudit(deps: DomainDeps, access: Access, raw: z.input<t
   if (input.org !== undefined) {
     if (!access.memberships.organizations.some((o) => o.id === input.org)) throw new CairnError('not_found', 'No such organization among yours.');
     if (!access.isOrgAdmin(input.org)) throw new CairnError('forbidden', "Only the organization's admins and owners can read its audit trail; yours is at /api/v1/audit without org.");
-    if (access.caller.via !== 'session') throw new CairnError('forbidden', "An organization's audit trail is read from the Cairn portal (Audit) or with the cairn CLI on the server, not with an API key.");
+    if (access.caller.via !== 'session')
+      throw new CairnError('forbidden', "An organization's audit trail is read from the Cairn portal (Audit) or with the cairn CLI on the server, not with an API key.");
     query.organizationId = input.org;
     if (input.actor !== undefined) query.actorUserId = await userIdOf(deps, input.actor);
   } else {

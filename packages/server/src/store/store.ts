@@ -1,3 +1,4 @@
+import type { AuditEvent, AuditQuery } from './audit-types.js';
 import type {
   ApiKeyRecord,
   ConversationTurn,
@@ -19,7 +20,6 @@ import type {
   TurnFields,
   UserRecord,
 } from './types.js';
-import type { AuditEvent, AuditQuery } from './audit-types.js';
 
 /**
  * The one storage contract. `sqlite/` and `postgres/` implement it and both run `store.case.ts`.

@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
 import type { Auth } from '../../auth/better-auth.js';
 import type { OAuthUsage } from '../../auth/oauth/oauth-usage.js';
-import { listConnectedApps, oauthClientInfo, revokeConnectedApp } from '../../domain/connected-apps.js';
 import { audit } from '../../domain/audit.js';
+import { listConnectedApps, oauthClientInfo, revokeConnectedApp } from '../../domain/connected-apps.js';
 import type { DomainDeps } from '../../domain/deps.js';
 import { type ApiEnv, requireSession } from './api-auth.js';
 
