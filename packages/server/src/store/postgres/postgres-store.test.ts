@@ -2,8 +2,10 @@ import { postgresTestUrl } from '../../testing/postgres.js';
 import { startTestCairn } from '../../testing/test-cairn.js';
 import { runStoreConformance } from '../store.case.js';
 import { runStoreAccountsConformance } from '../store-accounts.case.js';
+import { runStoreAuditConformance } from '../store-audit.case.js';
 
 const target = postgresTestUrl();
 if ('skip' in target) console.log(`# PostgreSQL store conformance skipped: ${target.skip}`);
 runStoreConformance('postgres', () => startTestCairn({ postgresServerUrl: 'url' in target ? target.url : '' }), 'skip' in target ? target.skip : undefined);
 runStoreAccountsConformance('postgres', () => startTestCairn({ postgresServerUrl: 'url' in target ? target.url : '' }), 'skip' in target ? target.skip : undefined);
+runStoreAuditConformance('postgres', () => startTestCairn({ postgresServerUrl: 'url' in target ? target.url : '' }), 'skip' in target ? target.skip : undefined);

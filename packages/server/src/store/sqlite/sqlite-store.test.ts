@@ -2,6 +2,8 @@
 import { startTestCairn } from '../../testing/test-cairn.js';
 import { runStoreConformance } from '../store.case.js';
 import { runStoreAccountsConformance } from '../store-accounts.case.js';
+import { runStoreAuditConformance } from '../store-audit.case.js';
 
 runStoreConformance('sqlite', () => startTestCairn());
 runStoreAccountsConformance('sqlite', () => startTestCairn());
+runStoreAuditConformance('sqlite', () => startTestCairn());
