@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { type CairnConfig, ConfigError, loadConfig } from '../config/load-config.js';
 import { CairnError } from '../errors/cairn-error.js';
 import { openCairn } from '../runtime/open-cairn.js';
+import { auditList } from './audit-command.js';
 import { keysCreate, keysList, keysRevoke, type Options, setupCodesCreate, status, teamsAddMember, teamsCreate, usersCreate, usersResetPassword } from './commands.js';
 import { explainStartupError } from './explain-error.js';
 import { runServe } from './serve-command.js';
@@ -22,6 +23,8 @@ const USAGE = `Usage: cairn <command>
   setup-codes create --user E                   prints a one-time code for the installer (--setup-code)
   teams create --org NAME --name N              prints the new team id
   teams add-member --team ID --user E
+  audit [--org NAME] [--user E] [--kind K] [--since 7d|DATE] [--until DATE] [--limit N] [--cursor C] [--json]
+                                                the audit trail, newest first (kind: entry.updated, or a family: entry)
 `;
 
 const COMMANDS: Record<string, (cairn: Awaited<ReturnType<typeof openCairn>>, o: Options, args: string[]) => Promise<void>> = {
@@ -34,6 +37,7 @@ const COMMANDS: Record<string, (cairn: Awaited<ReturnType<typeof openCairn>>, o:
   'setup-codes create': setupCodesCreate,
   'teams create': teamsCreate,
   'teams add-member': teamsAddMember,
+  audit: auditList,
 };
 
 let config: CairnConfig | undefined;
@@ -51,6 +55,12 @@ async function main(argv: string[]): Promise<number> {
       team: { type: 'string' },
       scope: { type: 'string' },
       expires: { type: 'string' },
+      kind: { type: 'string' },
+      since: { type: 'string' },
+      until: { type: 'string' },
+      limit: { type: 'string' },
+      cursor: { type: 'string' },
+      json: { type: 'boolean' },
       join: { type: 'boolean' },
       'password-stdin': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },

@@ -72,7 +72,13 @@ export function runStoreAuditConformance(backend: string, start: () => Promise<T
         const last = page.at(-1)!;
         after = { at: last.at, id: last.id };
       }
-      const expected = [...same.map((e) => e.id).sort().reverse(), older.id];
+      const expected = [
+        ...same
+          .map((e) => e.id)
+          .sort()
+          .reverse(),
+        older.id,
+      ];
       assert.deepEqual(seen, expected);
     });
 
