@@ -4,6 +4,7 @@ import type { Me, PortalConfig } from './api/types.js';
 import { isOAuthSignIn, resumeAuthorizeUrl } from './oauth/oauth-query.js';
 import { AccountPage } from './pages/account-page.js';
 import { ApiKeysPage } from './pages/api-keys.js';
+import { AuditPage } from './pages/audit-page.js';
 import { AuthPage } from './pages/auth-page.js';
 import { ConnectedAppsPage } from './pages/connected-apps.js';
 import { ConsentPage } from './pages/consent-page.js';
@@ -115,6 +116,7 @@ function Routes({ path, query }: { path: string; query: URLSearchParams }) {
   if (path === '/datapacks') return <DatapacksPage />;
   if (path === '/search') return <SearchPage query={query} />;
   if (path === '/trash') return <TrashPage />;
+  if (path === '/audit') return <AuditPage />;
   if (path === '/oauth/consent') return <ConsentPage query={query} />;
   if (path === '/settings/connected-apps') return <ConnectedAppsPage />;
   const dp = match('/datapacks/:id', path);
@@ -139,6 +141,7 @@ function titleFor(path: string): string {
   if (path.startsWith('/datapacks')) return 'Datapacks';
   if (path === '/search') return 'Search';
   if (path === '/trash') return 'Trash';
+  if (path === '/audit') return 'Audit';
   if (path === '/settings/api-keys') return 'API keys';
   if (path === '/settings/account') return 'Account';
   if (path === '/settings/organization') return 'Organization';
@@ -154,6 +157,7 @@ const NAV = [
   { to: '/settings/api-keys', label: 'API keys' },
   { to: '/settings/connected-apps', label: 'Connected apps' },
   { to: '/settings/organization', label: 'Organization' },
+  { to: '/audit', label: 'Audit' },
 ];
 
 function Shell({ children, me, path, onSignOut }: { children: React.ReactNode; me?: Me; path?: string; onSignOut?: () => void }) {

@@ -133,3 +133,23 @@ export interface Trash {
   entries: TrashedEntry[];
   datapacks: TrashedDatapack[];
 }
+
+/** One event of the audit trail (GET /api/v1/audit). */
+export interface AuditEvent {
+  id: string;
+  at: string;
+  kind: string;
+  actorUserId: string | null;
+  actorEmail: string | null;
+  organizationId: string | null;
+  credential: { type: 'api_key' | 'oauth' | 'session' | 'cli'; id: string | null; name: string | null } | null;
+  client: string | null;
+  target: { type: string; id: string | null; name: string | null } | null;
+  outcome: 'success' | 'failure' | 'refused';
+}
+
+/** A page of the audit trail. */
+export interface AuditPage {
+  events: AuditEvent[];
+  nextCursor: string | null;
+}

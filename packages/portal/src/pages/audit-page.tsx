@@ -1,0 +1,158 @@
+import { useEffect, useState } from 'react';
+import { api, messageOf } from '../api/client.js';
+import type { AuditEvent, AuditPage as Page } from '../api/types.js';
+import { useSession } from '../session.js';
+import { Empty, ErrorNotice, Loading, When } from '../ui/bits.js';
+import { clientLabel, useMembers } from './people.js';
+
+/** The event families a reader can narrow to (the part of a kind before its dot). */
+const FAMILIES = [
+  ['', 'All events'],
+  ['auth', 'Sign-ins'],
+  ['key', 'API keys'],
+  ['oauth', 'Connected apps'],
+  ['invite', 'Invitations'],
+  ['member', 'Members and roles'],
+  ['team', 'Teams'],
+  ['datapack', 'Datapacks'],
+  ['entry', 'Entries'],
+] as const;
+
+/**
+ * Audit: who did what, when, with which credential and client. Organization admins and owners see
+ * the organization's trail with filters by person, kind and date; everyone else their own.
+ */
+export function AuditPage() {
+  const { me } = useSession();
+  const org = me.organizations[0];
+  const isAdmin = !!org && org.role.split(',').some((r) => r.trim() === 'owner' || r.trim() === 'admin');
+  const members = useMembers();
+  const [person, setPerson] = useState('');
+  const [kind, setKind] = useState('');
+  const [since, setSince] = useState('');
+  const [events, setEvents] = useState<AuditEvent[]>();
+  const [next, setNext] = useState<string | null>(null);
+  const [error, setError] = useState<string>();
+  const [loading, setLoading] = useState(false);
+
+  const query = (cursor?: string) => {
+    const p = new URLSearchParams();
+    if (isAdmin && org) p.set('org', org.id);
+    if (isAdmin && person) p.set('actor', person);
+    if (kind) p.set('kind', kind);
+    if (since) p.set('since', since);
+    if (cursor) p.set('cursor', cursor);
+    return `/api/v1/audit?${p}`;
+  };
+  const load = async (cursor?: string) => {
+    setLoading(true);
+    setError(undefined);
+    try {
+      const page = await api<Page>('GET', query(cursor));
+      setEvents((shown) => (cursor ? [...(shown ?? []), ...page.events] : page.events));
+      setNext(page.nextCursor);
+    } catch (e) {
+      setError(messageOf(e));
+    } finally {
+      setLoading(false);
+    }
+  };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the filters decide when to load again
+  useEffect(() => {
+    void load();
+  }, [person, kind, since]);
+
+  return (
+    <section className="page">
+      <div className="page-head">
+        <div>
+          <h1>Audit</h1>
+          <p className="muted">
+            {isAdmin
+              ? `Changes in ${org!.name}: members and roles, teams, invitations, datapacks, and team and organization entries, with who made each and the key, app and client they used.`
+              : 'What you have done: your sign-ins, API keys, connected apps, and changes to team and organization datapacks.'}
+          </p>
+        </div>
+      </div>
+      <form className="search" aria-label="Audit filters" onSubmit={(e) => e.preventDefault()}>
+        {isAdmin && (
+          <label className="field">
+            <span>Person</span>
+            <select value={person} onChange={(e) => setPerson(e.target.value)}>
+              <option value="">Everyone</option>
+              {members.map((m) => (
+                <option key={m.userId} value={m.userId}>
+                  {m.name ? `${m.name} (${m.email})` : m.email}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        <label className="field">
+          <span>Kind</span>
+          <select value={kind} onChange={(e) => setKind(e.target.value)}>
+            {FAMILIES.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span>From</span>
+          <input type="date" value={since} onChange={(e) => setSince(e.target.value)} />
+        </label>
+      </form>
+      {error && <ErrorNotice message={error} onRetry={() => void load()} />}
+      {!events && loading && <Loading what="the audit trail" />}
+      {events && events.length === 0 && (
+        <Empty title="No events">
+          <p>Nothing recorded matches these filters.</p>
+        </Empty>
+      )}
+      {events && events.length > 0 && (
+        <table className="table" aria-label="Audit events">
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Event</th>
+              <th scope="col">Who</th>
+              <th scope="col">With</th>
+              <th scope="col">What</th>
+            </tr>
+          </thead>
+          <tbody>
+            {events.map((e) => (
+              <tr key={e.id}>
+                <td>
+                  <When at={e.at} />
+                </td>
+                <td>
+                  <code>{e.kind}</code>
+                  {e.outcome !== 'success' && <span className="badge"> {e.outcome}</span>}
+                </td>
+                <td>{e.actorEmail ?? (e.credential?.type === 'cli' ? 'the operator (CLI)' : 'unknown')}</td>
+                <td>{credentialText(e)}</td>
+                <td>{e.target ? (e.target.name ?? e.target.id) : '—'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {next && (
+        <p>
+          <button type="button" className="button secondary" disabled={loading} onClick={() => void load(next)}>
+            {loading ? 'Loading…' : 'Show older events'}
+          </button>
+        </p>
+      )}
+    </section>
+  );
+}
+
+function credentialText(e: AuditEvent): string {
+  const c = e.credential;
+  const client = clientLabel(e.client);
+  const how = !c ? '' : c.type === 'api_key' ? `key “${c.name ?? c.id}”` : c.type === 'oauth' ? `app ${c.id ?? ''}`.trim() : c.type === 'cli' ? 'cairn CLI' : 'portal session';
+  return [how, client && client !== 'cairn-portal' ? client : undefined].filter(Boolean).join(' · ') || '—';
+}
