@@ -26,6 +26,8 @@ export class AuditTrail {
   private running: Promise<number> | undefined;
   private log: Logger | undefined;
   private dropped = 0;
+  /** `once` events this instance has already queued: a client retrying an expired key costs no lookups. */
+  private readonly onceSeen = new Set<string>();
 
   constructor(
     private readonly store: Store,
@@ -41,6 +43,12 @@ export class AuditTrail {
 
   /** Queues an event; returns at once. */
   record(event: QueuedEvent): void {
+    if (event.once && event.target?.id) {
+      const key = `${event.kind}\n${event.target.id}`;
+      if (this.onceSeen.has(key)) return;
+      this.onceSeen.add(key);
+      if (this.onceSeen.size > MAX_QUEUED) this.onceSeen.delete(this.onceSeen.values().next().value!);
+    }
     this.queue.push(event);
     if (this.queue.length > MAX_QUEUED) {
       this.queue.shift();

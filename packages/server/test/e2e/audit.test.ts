@@ -284,4 +284,30 @@ describe('the audit trail', () => {
     assert.match(lines[0]!, new RegExp(`\\tentry\\.updated\\tsuccess\\t${tenant.member.email.replace('.', '\\.')}\\tapi_key member key\\tcairn-test 1\\.0\\.0\\tentry ent_`));
     await assert.rejects(cli('--since', 'last week'), (e: { stderr: string }) => /since: must be a date/.test(e.stderr));
   });
+
+  test('invitations, role changes, team changes and removals are recorded in the organization trail', async () => {
+    const owner = await signedIn(tenant.owner.email);
+    const used = await owner(`/api/v1/organizations/${tenant.orgId}/invitations`, { method: 'POST', body: { role: 'member' } });
+    const dropped = await owner(`/api/v1/organizations/${tenant.orgId}/invitations`, { method: 'POST', body: {} });
+    const token = new URL(used.body.inviteUrl).searchParams.get('invite')!;
+    const joiner = browser();
+    const joined = await joiner('/api/v1/signup', { method: 'POST', body: { email: `joiner-${tenant.orgId.slice(-6)}@example.test`, password: PASSWORD, invite: token } });
+    assert.equal(joined.status, 201);
+    const open = (await owner(`/api/v1/organizations/${tenant.orgId}/invitations`)).body.invitations as { id: string }[];
+    assert.equal(open.length, 1);
+    assert.equal((await owner(`/api/v1/organizations/${tenant.orgId}/invitations/${open[0]!.id}`, { method: 'DELETE' })).status, 204);
+    assert.equal((await owner(`/api/v1/organizations/${tenant.orgId}/members/${tenant.member.id}`, { method: 'PATCH', body: { role: 'admin' } })).status, 200);
+    assert.equal((await owner(`/api/v1/teams/${tenant.teamId}/members/${tenant.member.id}`, { method: 'DELETE' })).status, 204);
+    assert.equal((await owner(`/api/v1/organizations/${tenant.orgId}/members/${tenant.member.id}`, { method: 'DELETE' })).status, 204);
+    await flush();
+    const kinds = ((await owner(`/api/v1/audit?org=${tenant.orgId}&limit=200`)).body.events as Event[]).map((e) => e.kind);
+    for (const kind of ['invite.created', 'invite.accepted', 'invite.cancelled', 'member.role_changed', 'team.member_removed', 'member.removed']) assert.ok(kinds.includes(kind), kind);
+    assert.equal(kinds.filter((k) => k === 'invite.created').length, 2);
+    const accepted = (await owner(`/api/v1/audit?org=${tenant.orgId}&kind=invite.accepted`)).body.events as Event[];
+    assert.equal(accepted[0]!.actorUserId, joined.body.user.id);
+    assert.ok(!JSON.stringify(accepted).includes(token), 'the invite token is never recorded');
+    assert.ok(dropped.status === 201);
+    const role = (await owner(`/api/v1/audit?org=${tenant.orgId}&kind=member.role_changed`)).body.events as Event[];
+    assert.equal(role[0]!.target?.name, `${tenant.member.email}: member → admin`);
+  });
 });

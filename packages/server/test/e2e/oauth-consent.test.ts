@@ -199,5 +199,15 @@ describe('OAuth consent and connected apps', () => {
     assert.equal(again.location?.pathname, '/oauth/consent');
     const twice = await fetch(url(`/api/v1/oauth/apps/${clientId}`), { method: 'DELETE', headers: { cookie, origin: server.baseUrl } });
     assert.equal(twice.status, 404);
+    // The audit trail holds the grant and its revocation, by the member from their portal session.
+    await server.cairn.domain.audit.flush();
+    const trail = await server.cairn.store.listAuditEvents({ kind: 'oauth', targetId: clientId, limit: 10 });
+    assert.deepEqual(
+      trail.map((e) => [e.kind, e.actorUserId, e.credential?.type]),
+      [
+        ['oauth.revoked', tenant.member.id, 'session'],
+        ['oauth.granted', tenant.member.id, 'session'],
+      ],
+    );
   });
 });
