@@ -1,7 +1,8 @@
 import { createUser, resetPassword } from '../domain/accounts.js';
 import { createApiKey, keyState, listApiKeys, parseExpiresFlag, revokeApiKey } from '../domain/api-keys.js';
+import { audit } from '../domain/audit.js';
 import { createSetupCode } from '../domain/setup-codes.js';
-import { addUserToTeam, createTeam } from '../domain/teams.js';
+import { addUserToTeam, createTeam, teamOrganization } from '../domain/teams.js';
 import { CairnError } from '../errors/cairn-error.js';
 import type { Cairn } from '../runtime/open-cairn.js';
 import { describeStore } from '../runtime/open-store.js';
@@ -102,6 +103,7 @@ export async function teamsCreate(cairn: Cairn, o: Options): Promise<void> {
   const org = (await cairn.store.listOrganizations()).find((x) => x.name.toLowerCase() === orgName.toLowerCase());
   if (!org) throw new CairnError('not_found', `No organization named "${orgName}".`);
   const team = await createTeam(cairn.domain, cairn.auth, org.id, required(o, 'name'));
+  audit(cairn.domain, { kind: 'team.created', organizationId: org.id, target: { type: 'team', id: team.id, name: team.name } });
   process.stdout.write(`${team.id}\n`);
 }
 
@@ -109,6 +111,11 @@ export async function teamsCreate(cairn: Cairn, o: Options): Promise<void> {
 export async function teamsAddMember(cairn: Cairn, o: Options): Promise<void> {
   const user = await userByEmail(cairn, required(o, 'user'));
   await addUserToTeam(cairn.domain, cairn.auth, required(o, 'team'), user.id);
+  audit(cairn.domain, {
+    kind: 'team.member_added',
+    organizationId: await teamOrganization(cairn.auth, required(o, 'team')),
+    target: { type: 'team', id: required(o, 'team'), name: `user ${user.id}` },
+  });
   process.stderr.write(`Added ${user.email} to team ${o.team}.\n`);
 }
 

@@ -183,6 +183,7 @@ export async function resetPassword(deps: DomainDeps, auth: Auth, email: string,
   if (!user) throw new CairnError('not_found', `No user with the email ${email}; list who exists in the portal under Settings > Organization.`);
   await assertPasswordPolicy(password, [user.email, user.email.split('@')[0]!, user.name, 'cairn']);
   await replacePassword(auth, user.id, password);
+  audit(deps, { kind: 'account.password_reset', target: { type: 'user', id: user.id, name: user.email } });
   return user;
 }
 
@@ -210,6 +211,7 @@ export async function changePassword(deps: DomainDeps, auth: Auth, userId: strin
   const user = (await deps.store.getUser(userId))!;
   await assertPasswordPolicy(newPassword, [user.email, user.email.split('@')[0]!, user.name, 'cairn', currentPassword]);
   const { changed, cookies } = await changeOwnPassword(auth, { currentPassword, newPassword, headers });
+  audit(deps, { kind: 'account.password_changed', actor: { userId, email: user.email }, credential: { type: 'session', id: null, name: null }, outcome: changed ? 'success' : 'failure' });
   if (!changed) throw new CairnError('forbidden', 'Your current password is not right; nothing was changed.');
   return cookies;
 }

@@ -283,6 +283,13 @@ describe('the audit trail', () => {
     const lines = (await cli('--org', tenant.orgName, '--kind', 'entry.updated')).stdout.trim().split('\n');
     assert.match(lines[0]!, new RegExp(`\\tentry\\.updated\\tsuccess\\t${tenant.member.email.replace('.', '\\.')}\\tapi_key member key\\tcairn-test 1\\.0\\.0\\tentry ent_`));
     await assert.rejects(cli('--since', 'last week'), (e: { stderr: string }) => /since: must be a date/.test(e.stderr));
+    // What the operator does on the server is recorded too, as the cli credential with no actor.
+    await promisify(execFile)(process.execPath, ['--import', 'tsx', CLI, 'keys', 'create', '--user', tenant.owner.email, '--name', 'made on the server'], { cwd: SERVER_DIR, env });
+    const made = JSON.parse((await cli('--kind', 'key.created', '--limit', '1', '--json')).stdout) as { events: Event[] };
+    assert.deepEqual(
+      made.events.map((e) => [e.actorUserId, e.credential?.type, e.target?.name]),
+      [[null, 'cli', 'made on the server (read-write)']],
+    );
   });
 
   test('invitations, role changes, team changes and removals are recorded in the organization trail', async () => {
