@@ -1,3 +1,4 @@
+import { isDatabaseUnavailable } from '../errors/database-unavailable.js';
 import type { Logger } from '../log/logger.js';
 import type { AuditEvent } from '../store/audit-types.js';
 import type { Store } from '../store/store.js';
@@ -91,8 +92,9 @@ export class AuditTrail {
         const ready = await this.complete(batch);
         await this.store.appendAuditEvents(ready);
       } catch (error) {
-        // Kept for the next flush; the message names the failure, never the events.
-        this.log?.warn('could not write the audit trail; will retry', { events: this.queue.length, error: (error as Error).message });
+        // Kept for the next flush; the message names the failure, never the events. An outage is
+        // logged once by the store, not on every retry here.
+        if (!isDatabaseUnavailable(error)) this.log?.warn('could not write the audit trail; will retry', { events: this.queue.length, error: (error as Error).message });
         if (this.flushIntervalMs > 0 && !this.timer) {
           this.timer = setTimeout(() => {
             this.timer = undefined;

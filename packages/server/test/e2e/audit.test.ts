@@ -97,27 +97,38 @@ describe('the audit trail', () => {
     try {
       const saved = await callTool(client, 'save_entry', { datapack: pack.body.datapack.id, kind: 'standard', title: 'Review every pull request', content: 'Two approvals before merging.' });
       await callTool(client, 'update_entry', { id: saved.entry.id, expectedVersion: 1, content: 'Two approvals before merging to main.' });
+      await callTool(client, 'delete_entry', { id: saved.entry.id });
+      await callTool(client, 'restore_entry', { id: saved.entry.id });
       await callTool(client, 'save_entry', { title: 'My own note', content: 'Personal things stay out of the trail.' });
       await flush();
       const events = (await owner(`/api/v1/audit?org=${tenant.orgId}&kind=entry`)).body.events as Event[];
       assert.deepEqual(
         events.map((e) => [e.kind, e.target?.id]),
         [
+          ['entry.restored', saved.entry.id],
+          ['entry.deleted', saved.entry.id],
           ['entry.updated', saved.entry.id],
           ['entry.created', saved.entry.id],
         ],
       );
-      const created = events[1]!;
+      const created = events[3]!;
       assert.deepEqual([created.actorUserId, created.actorEmail, created.organizationId], [tenant.member.id, tenant.member.email, tenant.orgId]);
       const memberKey = (await server.cairn.store.listApiKeys(tenant.member.id))[0]!;
       assert.deepEqual(created.credential, { type: 'api_key', id: memberKey.id, name: 'member key' });
       assert.equal(created.client, 'cairn-test 1.0.0');
       assert.equal(created.target?.name, 'Team standards › Review every pull request');
       assert.ok(!JSON.stringify(events).includes('Two approvals'), 'entry bodies are never recorded');
-      const created2 = (await owner(`/api/v1/audit?org=${tenant.orgId}&kind=datapack.created`)).body.events as Event[];
+      assert.equal((await member(`/api/v1/datapacks/${pack.body.datapack.id}`, { method: 'DELETE' })).status, 200);
+      assert.equal((await member(`/api/v1/datapacks/${pack.body.datapack.id}/restore`, { method: 'POST' })).status, 200);
+      await flush();
+      const packs = (await owner(`/api/v1/audit?org=${tenant.orgId}&kind=datapack`)).body.events as Event[];
       assert.deepEqual(
-        created2.map((e) => [e.target?.type, e.target?.name, e.credential?.type, e.client]),
-        [['datapack.team', 'Team standards', 'session', 'cairn-portal']],
+        packs.map((e) => [e.kind, e.target?.type, e.target?.name, e.credential?.type, e.client]),
+        [
+          ['datapack.restored', 'datapack.team', 'Team standards', 'session', 'cairn-portal'],
+          ['datapack.deleted', 'datapack.team', 'Team standards', 'session', 'cairn-portal'],
+          ['datapack.created', 'datapack.team', 'Team standards', 'session', 'cairn-portal'],
+        ],
       );
     } finally {
       await client.close();
