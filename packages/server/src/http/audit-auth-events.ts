@@ -11,7 +11,8 @@ const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}$/;
 /**
  * Records portal sign-ins and failed sign-ins (better-auth's `/sign-in/email`), with the account's
  * email as typed (only when it looks like one) and the browser's User-Agent; never the password.
- * Mounted before the sign-in limits, so a sign-in they refuse is recorded too.
+ * A sign-in the limits refuse (429) is not recorded: the failures that reached the limit are, and a
+ * flood of refused attempts must not fill the trail.
  */
 export function auditSignIns(deps: DomainDeps): MiddlewareHandler {
   return async (c, next) => {
@@ -22,8 +23,8 @@ export function auditSignIns(deps: DomainDeps): MiddlewareHandler {
     await next();
     const status = c.res.status;
     // A server error (an outage) says nothing about the credentials.
-    if (status >= 500) return;
-    const outcome = status < 400 ? 'success' : status === 429 ? 'refused' : 'failure';
+    if (status >= 500 || status === 429) return;
+    const outcome = status < 400 ? 'success' : 'failure';
     audit(deps, {
       kind: outcome === 'success' ? 'auth.signed_in' : 'auth.sign_in_failed',
       actor: { email },
