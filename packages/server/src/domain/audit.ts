@@ -66,7 +66,7 @@ function credentialOf(by: Caller): AuditEvent['credential'] {
   const type: CredentialType = by.via === 'legacy_api_key' ? 'api_key' : by.via;
   if (type === 'api_key') return { type, id: by.keyId ?? null, name: by.keyName ?? null };
   if (type === 'oauth') return { type, id: by.oauthClientId ?? null, name: null };
-  return { type, id: null, name: null };
+  return { type, id: by.sessionId ?? null, name: null };
 }
 
 /** A name as the trail keeps it: secrets redacted, control characters dropped, bounded. */

@@ -11,6 +11,8 @@ export interface Caller {
   keyName?: string;
   /** For an OAuth token: the app (OAuth client) it was granted to. */
   oauthClientId?: string;
+  /** For a portal session: its id (not its token), so the audit trail can tell sessions apart. */
+  sessionId?: string;
   /** What the credential allows: a `read` key reaches only the reading verbs. Sessions, the CLI and OAuth `mcp` grants are read-write. */
   scope: KeyScope;
 }

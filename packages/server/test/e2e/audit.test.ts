@@ -191,6 +191,12 @@ describe('the audit trail', () => {
         ['key.created', 'session', 'ci (read)'],
       ],
     );
+    const sessions = (await sql<{ id: string; token: string }>`SELECT id, token FROM session WHERE "userId" = ${tenant.member.id}`.execute(server.cairn.store.db)).rows;
+    assert.ok(
+      sessions.some((s) => s.id === events[0]!.credential?.id),
+      'the session is named by its id',
+    );
+    assert.ok(!sessions.some((s) => JSON.stringify(events).includes(s.token)), 'never by its token');
     assert.ok(!JSON.stringify(await server.cairn.store.db.selectFrom('audit_events').selectAll().execute()).includes(made.body.key), 'the key itself is never recorded');
   });
 

@@ -30,7 +30,7 @@ export function apiAuth(auth: Auth, keys: KeyVerifier, portalOrigin: string): Mi
       throw new CairnError('forbidden', 'This change must come from the Cairn portal itself (the Origin header did not match); reload the portal and try again.');
     }
     // Provenance names the client; for a signed-in browser that is the portal, not the browser's User-Agent.
-    c.set('caller', { userId: session.user.id, client: 'cairn-portal', via: 'session', scope: 'read-write' });
+    c.set('caller', { userId: session.user.id, client: 'cairn-portal', via: 'session', scope: 'read-write', sessionId: session.session.id });
     return next();
   };
 }
