@@ -6,6 +6,7 @@ import { auditList } from './audit-command.js';
 import { keysCreate, keysList, keysRevoke, type Options, setupCodesCreate, status, teamsAddMember, teamsCreate, usersCreate, usersResetPassword } from './commands.js';
 import { explainStartupError } from './explain-error.js';
 import { runServe } from './serve-command.js';
+import { exportCommand, importCommand } from './transfer-commands.js';
 
 const USAGE = `Usage: cairn <command>
 
@@ -25,6 +26,10 @@ const USAGE = `Usage: cairn <command>
   teams add-member --team ID --user E
   audit [--org NAME] [--user E] [--kind K] [--since 7d|DATE] [--until DATE] [--limit N] [--cursor C] [--json]
                                                 the audit trail, newest first (kind: entry.updated, or a family: entry)
+  export [--user E | --org NAME] [--datapack ID] --out FILE.jsonl
+                                                every datapack (or what the user can read, or the
+                                                organization's), every entry with its whole history
+  import FILE.jsonl [--dry-run]                 brings an export in; the same file twice changes nothing
 `;
 
 const COMMANDS: Record<string, (cairn: Awaited<ReturnType<typeof openCairn>>, o: Options, args: string[]) => Promise<void>> = {
@@ -38,6 +43,8 @@ const COMMANDS: Record<string, (cairn: Awaited<ReturnType<typeof openCairn>>, o:
   'teams create': teamsCreate,
   'teams add-member': teamsAddMember,
   audit: auditList,
+  export: exportCommand,
+  import: importCommand,
 };
 
 let config: CairnConfig | undefined;
@@ -62,6 +69,10 @@ async function main(argv: string[]): Promise<number> {
       cursor: { type: 'string' },
       json: { type: 'boolean' },
       join: { type: 'boolean' },
+      out: { type: 'string' },
+      format: { type: 'string' },
+      datapack: { type: 'string' },
+      'dry-run': { type: 'boolean' },
       'password-stdin': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -73,14 +84,16 @@ async function main(argv: string[]): Promise<number> {
   }
   config = loadConfig(process.env);
   if (group === 'serve') return runServe(config);
-  const command = COMMANDS[verb === undefined ? group : `${group} ${verb}`];
+  // `import FILE` takes a path where other commands take a verb.
+  const takesPath = group === 'import';
+  const command = COMMANDS[verb === undefined || takesPath ? group : `${group} ${verb}`];
   if (!command) {
     process.stderr.write(`Unknown command "${positionals.join(' ')}".\n\n${USAGE}`);
     return 2;
   }
   const cairn = await openCairn({ ...config, logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel }, { background: false });
   try {
-    await command(cairn, values, rest);
+    await command(cairn, values, takesPath ? positionals.slice(1) : rest);
     return 0;
   } finally {
     await cairn.close();

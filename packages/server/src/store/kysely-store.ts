@@ -11,6 +11,8 @@ import { CAPTURED_KIND, type EntryWords, rankCandidates, words } from './search-
 import { searchTerms } from './search-terms.js';
 import { type QueryEmbedder, semanticScores } from './semantic-scores.js';
 import type { Store } from './store.js';
+import * as transfer from './transfer-queries.js';
+import type { DatapackImport, EntryRecord, ExportSelection } from './transfer-types.js';
 import type {
   ApiKeyRecord,
   ConversationTurn,
@@ -796,19 +798,7 @@ export abstract class KyselyStore implements Store {
 
   async listEntryVersions(entryId: string): Promise<EntryVersion[]> {
     const rows = await this.db.selectFrom('entry_version').selectAll().where('entry_id', '=', entryId).orderBy('version').execute();
-    return rows.map((r) => ({
-      entryId: r.entry_id,
-      version: r.version,
-      change: r.change,
-      kind: r.kind,
-      title: r.title,
-      content: r.content,
-      tags: parseTags(r.tags),
-      changedBy: r.changed_by,
-      changedClient: r.changed_client,
-      changedAt: iso(r.changed_at),
-      restoredFrom: r.restored_from === null ? null : Number(r.restored_from),
-    }));
+    return rows.map(toVersion);
   }
 
   async findEntryByContentHash(datapackId: string, contentHash: string): Promise<Entry | undefined> {
@@ -888,6 +878,27 @@ export abstract class KyselyStore implements Store {
 
   purgeAuditEvents(before: string, batch: number): Promise<number> {
     return purgeAuditEvents(this.db, before, batch);
+  }
+
+  exportDatapacks(selection: ExportSelection): Promise<Datapack[]> {
+    return transfer.exportDatapacks(this.db, selection);
+  }
+
+  getAnyDatapack(id: string): Promise<Datapack | undefined> {
+    return transfer.getAnyDatapack(this.db, id);
+  }
+
+  exportEntries(datapackId: string, afterId: string, limit: number, createdBy?: string): Promise<EntryRecord[]> {
+    return transfer.exportEntries(this.db, datapackId, afterId, limit, createdBy);
+  }
+
+  entryStates(ids: string[]): Promise<Map<string, { datapackId: string; version: number }>> {
+    return transfer.entryStates(this.db, ids);
+  }
+
+  async importDatapack(write: DatapackImport): Promise<void> {
+    await transfer.importDatapack(this.db, write);
+    if (write.inserts.length || write.updates.length) this.embedder?.notify();
   }
 
   async recordKeyUsage(usage: KeyUsage[]): Promise<void> {
@@ -970,7 +981,25 @@ function toVersionRow(e: Entry, change: EntryVersion['change']): Insertable<Data
   };
 }
 
-function toDatapack(r: Selectable<Database['datapack']>): Datapack {
+/** Maps a stored history row to the domain record. */
+export function toVersion(r: Selectable<Database['entry_version']>): EntryVersion {
+  return {
+    entryId: r.entry_id,
+    version: r.version,
+    change: r.change,
+    kind: r.kind,
+    title: r.title,
+    content: r.content,
+    tags: parseTags(r.tags),
+    changedBy: r.changed_by,
+    changedClient: r.changed_client,
+    changedAt: iso(r.changed_at),
+    restoredFrom: r.restored_from === null ? null : Number(r.restored_from),
+  };
+}
+
+/** Maps a stored datapack row to the domain record. */
+export function toDatapack(r: Selectable<Database['datapack']>): Datapack {
   return {
     id: r.id,
     scope: r.scope,

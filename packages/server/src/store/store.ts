@@ -20,6 +20,7 @@ import type {
   TurnFields,
   UserRecord,
 } from './types.js';
+import type { DatapackImport, EntryRecord, ExportSelection } from './transfer-types.js';
 
 /**
  * The one storage contract. `sqlite/` and `postgres/` implement it and both run `store.case.ts`.
@@ -126,6 +127,20 @@ export interface Store {
   listEntryVersions(entryId: string): Promise<EntryVersion[]>;
   findEntryByContentHash(datapackId: string, contentHash: string): Promise<Entry | undefined>;
   searchEntries(query: SearchQuery): Promise<SearchHit[]>;
+
+  /** Datapacks, live and in the trash, that an export covers, ordered by id. */
+  exportDatapacks(selection: ExportSelection): Promise<Datapack[]>;
+  /** A datapack by id, live or in the trash (imports match on it; every read path uses getDatapack). */
+  getAnyDatapack(id: string): Promise<Datapack | undefined>;
+  /**
+   * Up to `limit` entries of a datapack, deleted ones too, with ids after `afterId` in id order, each
+   * with every version and its capture record; with `createdBy`, only the entries that user created.
+   */
+  exportEntries(datapackId: string, afterId: string, limit: number, createdBy?: string): Promise<EntryRecord[]>;
+  /** The datapack and stored version of those of these entries that exist. */
+  entryStates(ids: string[]): Promise<Map<string, { datapackId: string; version: number }>>;
+  /** Writes one datapack's part of an import atomically; a version_conflict (nothing written) if an entry moved meanwhile. */
+  importDatapack(write: DatapackImport): Promise<void>;
 
   insertApiKey(record: ApiKeyRecord, keyHash: string): Promise<void>;
   findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined>;

@@ -19,6 +19,7 @@ import { tooManyJson } from '../rate-limit/too-many.js';
 import { createAccountRoutes, createPublicAccountRoutes } from './account-routes.js';
 import { type ApiEnv, apiAuth, refuseWritesForReadOnlyKeys, requireSession } from './api-auth.js';
 import { createAuditRoutes } from './audit-routes.js';
+import { createExportRoutes } from './export-routes.js';
 import { createKeySelfRoutes } from './key-self-routes.js';
 import { createOAuthAppsRoutes } from './oauth-apps-routes.js';
 import { queryInt } from './query-params.js';
@@ -55,6 +56,7 @@ export function createApiRoutes(
   api.route('/', createAccountRoutes(deps, auth, baseUrl, keys));
   api.route('/', createOAuthAppsRoutes(auth, deps, oauthUsage));
   api.route('/', createAuditRoutes(deps));
+  api.route('/', createExportRoutes(deps));
   api.post('/setup-codes', async (c) => c.json(await createSetupCode(deps, requireSession(c, 'Datapacks > Connect')), 201));
   // Its 1 MiB body limit is in ../body-limits.ts with every other route's.
   api.post('/capture', async (c) => {

@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { ENTRY_KINDS } from './entries.js';
+
+/** The first line's `format`; the file is JSON Lines: a header, the datapacks, their entries, an end line. */
+export const EXPORT_FORMAT = 'cairn-export';
+/** The version this Cairn writes and reads; a newer file is refused with a message saying to upgrade. */
+export const EXPORT_VERSION = 1;
+
+const time = z.iso.datetime({ offset: true });
+const text = (max: number) => z.string().max(max);
+const tags = z.array(text(200)).max(100);
+/** A person as the file names them: an email, or the stored id when the user no longer exists. */
+const person = text(320);
+
+/** Who owns a datapack, by name: ids differ between Cairns, emails and names do not. */
+export const ownerLine = z.union([
+  z.object({ user: person }).strict(),
+  z.object({ organization: text(200) }).strict(),
+  z.object({ team: text(200), organization: text(200) }).strict(),
+]);
+
+/** The header line. */
+export const headerLine = z.object({
+  format: z.literal(EXPORT_FORMAT),
+  version: z.number().int(),
+  exportedAt: time,
+  source: z.object({ backend: z.string(), selection: z.record(z.string(), z.string()) }).passthrough(),
+});
+
+/** A datapack line: its metadata, owner by name, and deleted state. */
+export const datapackLine = z
+  .object({
+    type: z.literal('datapack'),
+    id: text(100).min(1),
+    scope: z.enum(['personal', 'team', 'organization']),
+    owner: ownerLine,
+    name: text(200).min(1),
+    description: text(2000),
+    createdBy: person,
+    createdAt: time,
+    updatedAt: time,
+    deletedAt: time.nullable(),
+    deletedBy: person.nullable(),
+  })
+  .strict();
+
+const versionLine = z
+  .object({
+    version: z.number().int().min(1),
+    change: z.enum(['create', 'update', 'delete', 'restore']),
+    restoredFrom: z.number().int().min(1).nullable(),
+    kind: z.enum(ENTRY_KINDS),
+    title: text(1000),
+    content: text(1_000_000),
+    tags,
+    changedBy: person,
+    changedClient: text(400).nullable(),
+    changedAt: time,
+  })
+  .strict();
+
+/** An entry line: the current state, provenance, deleted state, capture fields and every version. */
+export const entryLine = z
+  .object({
+    type: z.literal('entry'),
+    id: text(100).min(1),
+    datapack: text(100).min(1),
+    kind: z.enum(ENTRY_KINDS),
+    title: text(1000).min(1),
+    content: text(1_000_000).min(1),
+    tags,
+    version: z.number().int().min(1),
+    createdBy: person,
+    createdClient: text(400).nullable(),
+    createdAt: time,
+    updatedBy: person,
+    updatedClient: text(400).nullable(),
+    updatedAt: time,
+    deletedAt: time.nullable(),
+    turn: z
+      .object({
+        user: person,
+        turnId: text(200).min(1),
+        at: time,
+        sessionId: text(200).nullable(),
+        speaker: text(200).nullable(),
+        role: z.enum(['user', 'assistant']).nullable(),
+      })
+      .strict()
+      .optional(),
+    history: z.array(versionLine).min(1),
+  })
+  .strict()
+  .refine((e) => e.history.every((v, i) => i === 0 || v.version > e.history[i - 1]!.version), { message: 'history versions must increase', path: ['history'] })
+  .refine((e) => e.history.at(-1)!.version === e.version, { message: "the last history version must be the entry's version", path: ['history'] });
+
+/** The last line: how many datapacks and entries came before it, so a cut-off file is noticed. */
+export const endLine = z.object({ type: z.literal('end'), datapacks: z.number().int().min(0), entries: z.number().int().min(0) }).strict();
+
+export type HeaderLine = z.infer<typeof headerLine>;
+export type DatapackLine = z.infer<typeof datapackLine>;
+export type EntryLine = z.infer<typeof entryLine>;
+export type VersionLine = EntryLine['history'][number];
+export type OwnerLine = z.infer<typeof ownerLine>;
+export type EndLine = z.infer<typeof endLine>;

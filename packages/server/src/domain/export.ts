@@ -1,0 +1,169 @@
+import { CairnError } from '../errors/cairn-error.js';
+import type { EntryRecord } from '../store/transfer-types.js';
+import type { Datapack } from '../store/types.js';
+import type { Access } from './access.js';
+import type { DomainDeps } from './deps.js';
+import { type DatapackLine, EXPORT_FORMAT, EXPORT_VERSION, type EntryLine, type HeaderLine } from './export-format.js';
+import { NameDirectory } from './export-names.js';
+
+/** Entries read per query while exporting. */
+const PAGE = 1000;
+
+/** What an export covers: its datapacks, and for some only the entries one user created. */
+export interface ExportPlan {
+  selection: Record<string, string>;
+  datapacks: { datapack: Datapack; createdBy?: string }[];
+}
+
+/** What a signed-in caller or API key asks to export; always within what they can read. */
+export interface CallerExportRequest {
+  datapack?: string;
+  /** The whole organization (id or name), its teams' datapacks included: admins and owners only. */
+  organization?: string;
+  /** Only the caller's own data: their personal datapacks, and in shared ones the entries they created. */
+  mine?: boolean;
+}
+
+/** Plans an export of what the caller can read; someone else's datapack or organization is not_found. */
+export async function planCallerExport(deps: DomainDeps, access: Access, request: CallerExportRequest): Promise<ExportPlan> {
+  const { datapack, organization, mine } = request;
+  if (datapack) {
+    const found = await deps.store.getAnyDatapack(datapack);
+    access.assertRead(found);
+    return { selection: { datapack }, datapacks: [{ datapack: found }] };
+  }
+  if (organization) {
+    const org = access.memberships.organizations.find((o) => o.id === organization || o.name.toLowerCase() === organization.toLowerCase());
+    if (!org) throw new CairnError('not_found', 'No organization with that id or name is visible to you; export the datapacks you can read instead (leave out organization).');
+    if (!access.isOrgAdmin(org.id)) throw new CairnError('forbidden', `Only admins and owners of "${org.name}" can export the whole organization; export the datapacks you can read instead.`);
+    return { selection: { organization: org.name }, datapacks: (await deps.store.exportDatapacks({ organizationId: org.id })).map((d) => ({ datapack: d })) };
+  }
+  const readable = await deps.store.exportDatapacks({ owners: access.readableOwners() });
+  if (!mine) return { selection: { readableBy: access.caller.userId }, datapacks: readable.map((d) => ({ datapack: d })) };
+  const { userId } = access.caller;
+  const datapacks: ExportPlan['datapacks'] = [];
+  for (const d of readable) {
+    if (d.scope === 'personal') datapacks.push({ datapack: d });
+    else if ((await deps.store.exportEntries(d.id, '', 1, userId)).length > 0) datapacks.push({ datapack: d, createdBy: userId });
+  }
+  return { selection: { writtenBy: userId }, datapacks };
+}
+
+/** What the operator's CLI asks to export: everything, one user's readable data, or one organization; optionally one datapack of it. */
+export interface OperatorExportRequest {
+  userId?: string;
+  organization?: string;
+  datapack?: string;
+}
+
+/** Plans an operator export (the CLI on the server, which may read everything). */
+export async function planOperatorExport(deps: DomainDeps, access: Access | undefined, request: OperatorExportRequest): Promise<ExportPlan> {
+  let plan: ExportPlan;
+  if (access) plan = await planCallerExport(deps, access, {});
+  else if (request.organization) {
+    const org = await new NameDirectory(deps.store).organizationByName(request.organization);
+    if (!org) throw new CairnError('not_found', `No organization named "${request.organization}"; check the name (cairn status lists none, the portal's Settings > Organization shows it).`);
+    plan = { selection: { organization: org.name }, datapacks: (await deps.store.exportDatapacks({ organizationId: org.id })).map((d) => ({ datapack: d })) };
+  } else plan = { selection: { all: 'true' }, datapacks: (await deps.store.exportDatapacks('all')).map((d) => ({ datapack: d })) };
+  if (!request.datapack) return plan;
+  const one = plan.datapacks.filter((p) => p.datapack.id === request.datapack);
+  if (one.length === 0) throw new CairnError('not_found', `No datapack ${request.datapack} in what this export covers; check the id (the portal shows it on the datapack's page).`);
+  return { selection: { ...plan.selection, datapack: request.datapack }, datapacks: one };
+}
+
+/** The export as JSON Lines (each string one line, newline included): header, datapacks, entries, end. */
+export async function* exportLines(deps: DomainDeps, plan: ExportPlan, onProgress?: (entries: number) => void): AsyncGenerator<string> {
+  const names = new NameDirectory(deps.store);
+  const header: HeaderLine = { format: EXPORT_FORMAT, version: EXPORT_VERSION, exportedAt: deps.now(), source: { backend: deps.store.dialect, selection: plan.selection } };
+  yield line(header);
+  const packs = await Promise.all(plan.datapacks.map(async (p) => ({ ...p, line: await datapackLine(names, p.datapack) })));
+  packs.sort((a, b) => (sortKey(a.line) < sortKey(b.line) ? -1 : sortKey(a.line) > sortKey(b.line) ? 1 : 0));
+  for (const p of packs) yield line(p.line);
+  let entries = 0;
+  for (const p of packs) {
+    for (let after = ''; ; ) {
+      const page = await deps.store.exportEntries(p.datapack.id, after, PAGE, p.createdBy);
+      if (page.length === 0) break;
+      let chunk = '';
+      for (const record of page) chunk += line(await entryLine(names, record));
+      yield chunk;
+      entries += page.length;
+      onProgress?.(entries);
+      after = page.at(-1)!.entry.id;
+      if (page.length < PAGE) break;
+    }
+  }
+  yield line({ type: 'end', datapacks: packs.length, entries });
+}
+
+/** A file name for an export made now: `cairn-export-<what>-<date>.jsonl`. */
+export function exportFileName(deps: DomainDeps, what: string): string {
+  const slug = what.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'data';
+  return `cairn-export-${slug}-${deps.now().slice(0, 10)}.jsonl`;
+}
+
+function line(value: unknown): string {
+  return `${JSON.stringify(value)}\n`;
+}
+
+const SCOPE_ORDER = { personal: 0, team: 1, organization: 2 } as const;
+
+// Names, not ids, order the file: the same data exported from two Cairns gives the same file.
+function sortKey(d: DatapackLine): string {
+  return [SCOPE_ORDER[d.scope], JSON.stringify(d.owner), d.name.toLowerCase(), d.deletedAt ?? '', d.createdAt, d.id].join('\u0001');
+}
+
+async function datapackLine(names: NameDirectory, d: Datapack): Promise<DatapackLine> {
+  return {
+    type: 'datapack',
+    id: d.id,
+    scope: d.scope,
+    owner: await names.owner(d),
+    name: d.name,
+    description: d.description,
+    createdBy: await names.email(d.createdBy),
+    createdAt: d.createdAt,
+    updatedAt: d.updatedAt,
+    deletedAt: d.deletedAt ?? null,
+    deletedBy: d.deletedBy ? await names.email(d.deletedBy) : null,
+  };
+}
+
+async function entryLine(names: NameDirectory, { entry: e, versions, turn }: EntryRecord): Promise<EntryLine> {
+  const history: EntryLine['history'] = [];
+  for (const v of versions) {
+    history.push({
+      version: v.version,
+      change: v.change,
+      restoredFrom: v.restoredFrom,
+      kind: v.kind as EntryLine['kind'],
+      title: v.title,
+      content: v.content,
+      tags: v.tags,
+      changedBy: await names.email(v.changedBy),
+      changedClient: v.changedClient,
+      changedAt: v.changedAt,
+    });
+  }
+  return {
+    type: 'entry',
+    id: e.id,
+    datapack: e.datapackId,
+    kind: e.kind as EntryLine['kind'],
+    title: e.title,
+    content: e.content,
+    tags: e.tags,
+    version: e.version,
+    createdBy: await names.email(e.createdBy),
+    createdClient: e.createdClient,
+    createdAt: e.createdAt,
+    updatedBy: await names.email(e.updatedBy),
+    updatedClient: e.updatedClient,
+    updatedAt: e.updatedAt,
+    deletedAt: e.deletedAt,
+    ...(turn && {
+      turn: { user: await names.email(turn.userId), turnId: turn.turnId, at: turn.createdAt, sessionId: turn.sessionId, speaker: turn.speaker, role: turn.role as 'user' | 'assistant' | null },
+    }),
+    history,
+  };
+}

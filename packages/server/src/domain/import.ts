@@ -1,0 +1,208 @@
+import { mergeFindings, type RedactionFinding, redact } from '@cairn/contract/redaction';
+import type { DatapackImport, EntryRecord } from '../store/transfer-types.js';
+import type { Datapack, EntryVersion } from '../store/types.js';
+import type { DomainDeps } from './deps.js';
+import { type DatapackLine, type EntryLine, entryLine } from './export-format.js';
+import { NameDirectory } from './export-names.js';
+import { checkFile, type LineSource, PROGRESS_EVERY, parseLine } from './import-check.js';
+import { contentHash } from './similarity.js';
+
+/** How many of each thing an import created, updated, left unchanged and skipped (with why). */
+export interface ImportReport {
+  dryRun: boolean;
+  lines: number;
+  datapacks: Counts;
+  entries: Counts;
+  /** History rows written (or that would be, in a dry run). */
+  versions: number;
+  /** Why things were skipped, one line per reason, in file order. */
+  problems: string[];
+  /** Secrets removed on the way in, by rule (never the secrets). */
+  redacted: RedactionFinding[];
+}
+
+interface Counts {
+  created: number;
+  updated: number;
+  unchanged: number;
+  skipped: number;
+}
+
+/** Where a datapack of the file lands here, or why it is skipped. */
+type Target = { datapack: Datapack; mode: DatapackImport['mode'] } | { skip: string };
+
+/**
+ * Imports an export file. The whole file is checked first (a bad line stops it before anything is
+ * written); then each datapack's entries are written in one transaction. Datapacks match by id,
+ * else by owner and name; entries match by id, so importing the same file again changes nothing.
+ * Owners are found by email and names; one that does not exist here is reported and its datapacks
+ * skipped (no account, organization or team is ever created by an import). Redaction applies as on
+ * every write path. With dryRun, nothing is written and the report is the same.
+ */
+export async function importFile(deps: DomainDeps, source: LineSource, options: { dryRun?: boolean; onProgress?: (lines: number, pass: 'check' | 'import') => void } = {}): Promise<ImportReport> {
+  const file = await checkFile(source, (n) => options.onProgress?.(n, 'check'));
+  const names = new NameDirectory(deps.store);
+  const report: ImportReport = { dryRun: options.dryRun === true, lines: file.lines, datapacks: counts(), entries: counts(), versions: 0, problems: [], redacted: [] };
+  const targets = new Map<string, Target>();
+  for (const d of file.datapacks.values()) {
+    const target = await targetOf(deps, names, d);
+    targets.set(d.id, target);
+    if ('skip' in target) {
+      report.datapacks.skipped += 1;
+      report.problems.push(`Skipped datapack "${d.name}" and its entries: ${target.skip}.`);
+    } else report.datapacks[target.mode === 'create' ? 'created' : target.mode === 'refresh' ? 'updated' : 'unchanged'] += 1;
+  }
+  const findings: RedactionFinding[] = [];
+  const written = new Set<string>();
+  const lost = { turns: 0 };
+  let group: { fileId: string; lines: EntryLine[] } | undefined;
+  const flush = async () => {
+    if (!group) return;
+    const target = targets.get(group.fileId)!;
+    if ('skip' in target) report.entries.skipped += group.lines.length;
+    else {
+      const records = await Promise.all(group.lines.map((e) => toRecord(names, e, target.datapack.id, findings, lost)));
+      await writeGroup(deps, target, records, written.has(group.fileId) ? 'keep' : target.mode, report);
+      written.add(group.fileId);
+    }
+    group = undefined;
+  };
+  let n = 0;
+  let pastHeader = false;
+  for await (const text of source()) {
+    n += 1;
+    if (n % PROGRESS_EVERY === 0) options.onProgress?.(n, 'import');
+    if (text.trim() === '') continue;
+    const value = JSON.parse(text) as { type?: unknown };
+    if (!pastHeader) pastHeader = true;
+    else if (value.type !== 'entry') continue;
+    else {
+      const e = parseLine(entryLine, value, n);
+      if (group && group.fileId !== e.datapack) await flush();
+      group ??= { fileId: e.datapack, lines: [] };
+      group.lines.push(e);
+    }
+  }
+  await flush();
+  // Datapacks without entries in the file are still created or refreshed.
+  for (const [fileId, target] of targets) {
+    if (!('skip' in target) && !written.has(fileId) && target.mode !== 'keep' && !report.dryRun) await deps.store.importDatapack({ ...target, inserts: [], updates: [] });
+  }
+  if (lost.turns) report.problems.push(`${lost.turns} captured turn(s) were imported as plain entries without their capture record: the user who sent them does not exist here.`);
+  report.redacted = mergeFindings(findings);
+  return report;
+}
+
+async function targetOf(deps: DomainDeps, names: NameDirectory, d: DatapackLine): Promise<Target> {
+  const owner = await names.resolveOwner(d.owner);
+  if ('missing' in owner) return { skip: `${owner.missing} does not exist here (create it, then import again)` };
+  const createdBy = await names.person(d.createdBy);
+  const imported: Datapack = {
+    id: d.id,
+    scope: d.scope,
+    ownerId: owner.ownerId,
+    organizationId: owner.organizationId,
+    name: d.name,
+    description: d.description,
+    createdBy,
+    createdAt: d.createdAt,
+    updatedAt: d.updatedAt,
+    deletedAt: d.deletedAt,
+    deletedBy: d.deletedBy === null ? null : await names.person(d.deletedBy),
+  };
+  const same = await deps.store.getAnyDatapack(d.id);
+  if (same) {
+    if (same.scope !== d.scope || same.ownerId !== owner.ownerId) return { skip: `its id ${d.id} belongs to another owner's datapack here` };
+    return { datapack: same, mode: 'keep' };
+  }
+  if (d.deletedAt) return { datapack: imported, mode: 'create' };
+  const named = (await deps.store.findDatapacks([{ scope: d.scope, ownerId: owner.ownerId }])).find((x) => x.name.toLowerCase() === d.name.toLowerCase());
+  if (!named) return { datapack: imported, mode: 'create' };
+  // A datapack of that name that holds nothing yet (such as the Personal one every new account has)
+  // takes the file's description and times; one that holds entries keeps its own.
+  const empty = (await deps.store.exportEntries(named.id, '', 1)).length === 0;
+  const differs = named.description !== d.description || named.createdAt !== d.createdAt || named.updatedAt !== d.updatedAt || named.createdBy !== createdBy;
+  if (!empty || !differs) return { datapack: named, mode: 'keep' };
+  return { datapack: { ...named, description: d.description, createdAt: d.createdAt, updatedAt: d.updatedAt, createdBy }, mode: 'refresh' };
+}
+
+async function writeGroup(deps: DomainDeps, target: { datapack: Datapack; mode: DatapackImport['mode'] }, records: EntryRecord[], mode: DatapackImport['mode'], report: ImportReport): Promise<void> {
+  const stored = await deps.store.entryStates(records.map((r) => r.entry.id));
+  const write: DatapackImport = { datapack: target.datapack, mode, inserts: [], updates: [] };
+  let elsewhere = 0;
+  let newerHere = 0;
+  for (const record of records) {
+    const state = stored.get(record.entry.id);
+    if (!state) {
+      write.inserts.push(record);
+      report.versions += record.versions.length;
+    } else if (state.datapackId !== target.datapack.id) elsewhere += 1;
+    else if (state.version === record.entry.version) report.entries.unchanged += 1;
+    else if (state.version > record.entry.version) newerHere += 1;
+    else {
+      write.updates.push({ record, storedVersion: state.version });
+      report.versions += record.versions.filter((v) => v.version > state.version).length;
+    }
+  }
+  report.entries.created += write.inserts.length;
+  report.entries.updated += write.updates.length;
+  report.entries.skipped += elsewhere + newerHere;
+  const where = `"${target.datapack.name}"`;
+  if (elsewhere) report.problems.push(`Skipped ${elsewhere} entr${elsewhere === 1 ? 'y' : 'ies'} of ${where}: their ids belong to entries of another datapack here.`);
+  if (newerHere) report.problems.push(`Skipped ${newerHere} entr${newerHere === 1 ? 'y' : 'ies'} of ${where}: a newer version is stored here.`);
+  if (!report.dryRun && (mode !== 'keep' || write.inserts.length || write.updates.length)) await deps.store.importDatapack(write);
+}
+
+async function toRecord(names: NameDirectory, e: EntryLine, datapackId: string, findings: RedactionFinding[], lost: { turns: number }): Promise<EntryRecord> {
+  const clean = (text: string) => {
+    const r = redact(text);
+    if (r.findings.length) findings.push(...r.findings);
+    return r.text;
+  };
+  const versions: EntryVersion[] = [];
+  for (const v of e.history) {
+    versions.push({
+      entryId: e.id,
+      version: v.version,
+      change: v.change,
+      restoredFrom: v.restoredFrom,
+      kind: v.kind,
+      title: clean(v.title),
+      content: clean(v.content),
+      tags: v.tags.map(clean),
+      changedBy: await names.person(v.changedBy),
+      changedClient: v.changedClient,
+      changedAt: v.changedAt,
+    });
+  }
+  const title = clean(e.title);
+  const content = clean(e.content);
+  const turnUser = e.turn && (await names.userId(e.turn.user));
+  if (e.turn && !turnUser) lost.turns += 1;
+  return {
+    entry: {
+      id: e.id,
+      datapackId,
+      kind: e.kind,
+      title,
+      content,
+      tags: e.tags.map(clean),
+      contentHash: contentHash(title, content),
+      version: e.version,
+      createdBy: await names.person(e.createdBy),
+      createdClient: e.createdClient,
+      createdAt: e.createdAt,
+      updatedBy: await names.person(e.updatedBy),
+      updatedClient: e.updatedClient,
+      updatedAt: e.updatedAt,
+      deletedAt: e.deletedAt,
+    },
+    versions,
+    ...(e.turn &&
+      turnUser && { turn: { userId: turnUser, turnId: e.turn.turnId, createdAt: e.turn.at, sessionId: e.turn.sessionId, speaker: e.turn.speaker, role: e.turn.role } }),
+  };
+}
+
+function counts(): Counts {
+  return { created: 0, updated: 0, unchanged: 0, skipped: 0 };
+}
