@@ -13,11 +13,7 @@ const tags = z.array(text(200)).max(100);
 const person = text(320);
 
 /** Who owns a datapack, by name: ids differ between Cairns, emails and names do not. */
-export const ownerLine = z.union([
-  z.object({ user: person }).strict(),
-  z.object({ organization: text(200) }).strict(),
-  z.object({ team: text(200), organization: text(200) }).strict(),
-]);
+export const ownerLine = z.union([z.object({ user: person }).strict(), z.object({ organization: text(200) }).strict(), z.object({ team: text(200), organization: text(200) }).strict()]);
 
 /** The header line. */
 export const headerLine = z.object({

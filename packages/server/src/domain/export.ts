@@ -3,7 +3,7 @@ import type { EntryRecord } from '../store/transfer-types.js';
 import type { Datapack } from '../store/types.js';
 import type { Access } from './access.js';
 import type { DomainDeps } from './deps.js';
-import { type DatapackLine, EXPORT_FORMAT, EXPORT_VERSION, type EntryLine, type HeaderLine } from './export-format.js';
+import { type DatapackLine, type EntryLine, EXPORT_FORMAT, EXPORT_VERSION, type HeaderLine } from './export-format.js';
 import { NameDirectory } from './export-names.js';
 
 /** Entries read per query while exporting. */
@@ -98,7 +98,12 @@ export async function* exportLines(deps: DomainDeps, plan: ExportPlan, onProgres
 
 /** A file name for an export made now: `cairn-export-<what>-<date>.jsonl`. */
 export function exportFileName(deps: DomainDeps, what: string): string {
-  const slug = what.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'data';
+  const slug =
+    what
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 60) || 'data';
   return `cairn-export-${slug}-${deps.now().slice(0, 10)}.jsonl`;
 }
 

@@ -198,8 +198,7 @@ async function toRecord(names: NameDirectory, e: EntryLine, datapackId: string, 
       deletedAt: e.deletedAt,
     },
     versions,
-    ...(e.turn &&
-      turnUser && { turn: { userId: turnUser, turnId: e.turn.turnId, createdAt: e.turn.at, sessionId: e.turn.sessionId, speaker: e.turn.speaker, role: e.turn.role } }),
+    ...(e.turn && turnUser && { turn: { userId: turnUser, turnId: e.turn.turnId, createdAt: e.turn.at, sessionId: e.turn.sessionId, speaker: e.turn.speaker, role: e.turn.role } }),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { AuditEvent, AuditQuery } from './audit-types.js';
+import type { DatapackImport, EntryRecord, ExportSelection } from './transfer-types.js';
 import type {
   ApiKeyRecord,
   ConversationTurn,
@@ -20,7 +21,6 @@ import type {
   TurnFields,
   UserRecord,
 } from './types.js';
-import type { DatapackImport, EntryRecord, ExportSelection } from './transfer-types.js';
 
 /**
  * The one storage contract. `sqlite/` and `postgres/` implement it and both run `store.case.ts`.
