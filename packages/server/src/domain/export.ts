@@ -39,14 +39,15 @@ export async function planCallerExport(deps: DomainDeps, access: Access, request
     return { selection: { organization: org.name }, datapacks: (await deps.store.exportDatapacks({ organizationId: org.id })).map((d) => ({ datapack: d })) };
   }
   const readable = await deps.store.exportDatapacks({ owners: access.readableOwners() });
-  if (!mine) return { selection: { readableBy: access.caller.userId }, datapacks: readable.map((d) => ({ datapack: d })) };
   const { userId } = access.caller;
+  const email = (await deps.store.getUser(userId))?.email ?? userId;
+  if (!mine) return { selection: { readableBy: email }, datapacks: readable.map((d) => ({ datapack: d })) };
   const datapacks: ExportPlan['datapacks'] = [];
   for (const d of readable) {
     if (d.scope === 'personal') datapacks.push({ datapack: d });
     else if ((await deps.store.exportEntries(d.id, '', 1, userId)).length > 0) datapacks.push({ datapack: d, createdBy: userId });
   }
-  return { selection: { writtenBy: userId }, datapacks };
+  return { selection: { writtenBy: email }, datapacks };
 }
 
 /** What the operator's CLI asks to export: everything, one user's readable data, or one organization; optionally one datapack of it. */
