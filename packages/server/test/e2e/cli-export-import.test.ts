@@ -1,0 +1,194 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { PLANTED_SECRETS } from '@cairn/contract/testing/planted-secrets';
+import { loadAccess } from '../../src/domain/access.js';
+import { saveEntry, updateEntry } from '../../src/domain/entries.js';
+import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
+import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
+
+const run = promisify(execFile);
+const CLI = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+const SERVER_DIR = fileURLToPath(new URL('../..', import.meta.url));
+const AWS_KEY = PLANTED_SECRETS.find((p) => p.kind === 'aws-access-key')!.secret;
+
+let server: TestCairn;
+let tenant: TestTenant;
+let dir: string;
+let exported: Record<string, unknown>[];
+
+/** The real command, in its own process, on the test Cairn's database. */
+async function cairn(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const { config } = server.cairn;
+  const env: NodeJS.ProcessEnv = { ...process.env, CAIRN_DATA_DIR: config.dataDir, CAIRN_LOG_LEVEL: 'error', DATABASE_URL: config.databaseUrl };
+  if (!config.databaseUrl) delete env.DATABASE_URL;
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: SERVER_DIR, env });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+/** Rows in the entry and history tables: what "nothing was written" is checked against. */
+async function rowCounts(): Promise<{ entries: number; versions: number; datapacks: number }> {
+  const count = async (table: 'entry' | 'entry_version' | 'datapack') =>
+    Number(
+      (
+        await server.cairn.store.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  return { entries: await count('entry'), versions: await count('entry_version'), datapacks: await count('datapack') };
+}
+
+/** Writes an export file from lines; the end line is recounted unless `end` says otherwise. */
+function writeExport(name: string, lines: Record<string, unknown>[], end: 'count' | 'none' = 'count'): string {
+  const body = lines.filter((l) => l.type !== 'end');
+  if (end === 'count') body.push({ type: 'end', datapacks: body.filter((l) => l.type === 'datapack').length, entries: body.filter((l) => l.type === 'entry').length });
+  const path = join(dir, `${name}.jsonl`);
+  writeFileSync(path, `${body.map((l) => JSON.stringify(l)).join('\n')}\n`);
+  return path;
+}
+
+/** The member's export with every entry given a new id: entries this Cairn does not hold yet. */
+function freshCopy(): Record<string, unknown>[] {
+  return exported.map((l) => (l.type === 'entry' ? { ...l, id: `ent_${randomBytes(10).toString('hex')}` } : l));
+}
+
+before(async () => {
+  server = await startTestCairn();
+  tenant = await createTenant(server.cairn);
+  dir = mkdtempSync(join(tmpdir(), 'cairn-cli-export-'));
+  const member = await loadAccess(server.cairn.domain, { userId: tenant.member.id, client: 'test', via: 'session', scope: 'read-write' });
+  const first = await saveEntry(server.cairn.domain, member, { title: 'Release checklist', content: 'Tag, build, sign, publish.', tags: ['release'] });
+  await updateEntry(server.cairn.domain, member, { id: first.entry.id, expectedVersion: 1, content: 'Tag, build, sign, publish, announce.' });
+  await saveEntry(server.cairn.domain, member, { title: 'Editor preference', content: 'Two-space indentation everywhere.', kind: 'preference' });
+  const out = join(dir, 'member.jsonl');
+  const made = await cairn('export', '--user', tenant.member.email, '--out', out);
+  assert.equal(made.code, 0, made.stderr);
+  exported = readFileSync(out, 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+});
+after(async () => {
+  await server?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('cairn export and cairn import', () => {
+  test('export writes a 0600 file: header, datapacks, entries with every version, end line', async () => {
+    assert.equal(statSync(join(dir, 'member.jsonl')).mode & 0o777, 0o600);
+    assert.equal(exported[0]!.format, 'cairn-export');
+    const checklist = exported.find((l) => l.title === 'Release checklist') as { history: { version: number; change: string }[]; createdBy: string };
+    assert.deepEqual(
+      checklist.history.map((v) => v.change),
+      ['create', 'update'],
+    );
+    assert.equal(checklist.createdBy, tenant.member.email, 'people by email, not id');
+    assert.deepEqual(exported.at(-1), { type: 'end', datapacks: exported.filter((l) => l.type === 'datapack').length, entries: 2 });
+  });
+
+  test('--dry-run reports what it would create and writes nothing', async () => {
+    const file = writeExport('dry', freshCopy());
+    const before = await rowCounts();
+    const dry = await cairn('import', file, '--dry-run');
+    assert.equal(dry.code, 0, dry.stderr);
+    assert.match(dry.stdout, /^Dry run: nothing was written/);
+    assert.match(dry.stdout, /Entries: 2 created, 0 updated, 0 unchanged, 0 skipped \(3 versions written\)/);
+    assert.deepEqual(await rowCounts(), before);
+  });
+
+  test('importing the same file twice: the second time changes nothing', async () => {
+    const file = writeExport('twice', freshCopy());
+    const before = await rowCounts();
+    const first = await cairn('import', file);
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stdout, /Entries: 2 created, 0 updated, 0 unchanged, 0 skipped \(3 versions written\)/);
+    const afterFirst = await rowCounts();
+    assert.deepEqual(afterFirst, { ...before, entries: before.entries + 2, versions: before.versions + 3 });
+    const second = await cairn('import', file);
+    assert.equal(second.code, 0, second.stderr);
+    assert.match(second.stdout, /Datapacks: 0 created, 0 updated, \d+ unchanged, 0 skipped/);
+    assert.match(second.stdout, /Entries: 0 created, 0 updated, 2 unchanged, 0 skipped \(0 versions written\)/);
+    assert.deepEqual(await rowCounts(), afterFirst);
+  });
+
+  test('a malformed line is named by number and nothing before it is imported', async () => {
+    const file = writeExport('malformed', freshCopy());
+    const lines = readFileSync(file, 'utf8').split('\n');
+    const entryAt = lines.findIndex((l) => l.includes('"type":"entry"'));
+    lines.splice(entryAt + 1, 0, '{"type":"entry", "id": oops}');
+    writeFileSync(file, lines.join('\n'));
+    const before = await rowCounts();
+    const answer = await cairn('import', file);
+    assert.equal(answer.code, 1);
+    assert.match(answer.stderr, new RegExp(`Line ${entryAt + 2}: not valid JSON .*Nothing was imported`));
+    assert.deepEqual(await rowCounts(), before, 'the valid entry before the bad line was not written either');
+  });
+
+  test('a NUL character in content is refused naming the line and field; a cut-off file is refused', async () => {
+    const copy = freshCopy();
+    const at = copy.findIndex((l) => l.type === 'entry');
+    copy[at] = { ...copy[at], content: 'before\u0000after' };
+    const before = await rowCounts();
+    const nul = await cairn('import', writeExport('nul', copy));
+    assert.equal(nul.code, 1);
+    assert.match(nul.stderr, new RegExp(`Line ${at + 1}: content contains a NUL character`));
+    const cut = await cairn('import', writeExport('cut', freshCopy(), 'none'));
+    assert.equal(cut.code, 1);
+    assert.match(cut.stderr, /without its end line: it was cut off/);
+    assert.deepEqual(await rowCounts(), before);
+  });
+
+  test('secrets in an imported file are redacted, in the entry and its history', async () => {
+    const copy = freshCopy().filter((l) => l.type !== 'entry' || l.title === 'Release checklist');
+    const at = copy.findIndex((l) => l.type === 'entry');
+    const entry = copy[at] as { id: string; content: string; history: { content: string }[] };
+    entry.content = `Sign with ${AWS_KEY}`;
+    for (const v of entry.history) v.content = `Sign with ${AWS_KEY}`;
+    const answer = await cairn('import', writeExport('secret', copy));
+    assert.equal(answer.code, 0, answer.stderr);
+    assert.match(answer.stdout, /Secrets redacted on the way in: aws-access-key ×3/);
+    const stored = await server.cairn.store.getEntry(entry.id);
+    assert.equal(stored?.content, 'Sign with [redacted:aws-access-key]');
+    const history = await server.cairn.store.listEntryVersions(entry.id);
+    assert.ok(history.every((v) => !v.content.includes(AWS_KEY)));
+  });
+
+  test('a datapack whose owner does not exist here is reported and skipped', async () => {
+    const copy = freshCopy().map((l) => (l.type === 'datapack' && l.scope === 'personal' ? { ...l, owner: { user: 'nobody@example.test' } } : l));
+    const before = await rowCounts();
+    const answer = await cairn('import', writeExport('nobody', copy));
+    assert.equal(answer.code, 0, answer.stderr);
+    assert.match(answer.stdout, /Skipped datapack "Personal" and its entries: user nobody@example.test does not exist here/);
+    assert.match(answer.stdout, /Entries: 0 created, 0 updated, 0 unchanged, 2 skipped/);
+    assert.deepEqual(await rowCounts(), before);
+  });
+
+  test('export --org exports the organization; unknown names and missing flags are clear errors', async () => {
+    const out = join(dir, 'org.jsonl');
+    const org = await cairn('export', '--org', tenant.orgName, '--out', out);
+    assert.equal(org.code, 0, org.stderr);
+    const names = readFileSync(out, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .filter((l) => l.type === 'datapack')
+      .map((l) => l.name);
+    assert.deepEqual(names, [tenant.orgName]);
+    assert.match((await cairn('export', '--org', 'No Such Org', '--out', out)).stderr, /No organization named "No Such Org"/);
+    assert.match((await cairn('export')).stderr, /--out FILE.jsonl is required/);
+    assert.match((await cairn('import')).stderr, /Name the file to import/);
+  });
+});
