@@ -58,6 +58,15 @@ export function AccountPage() {
           </label>
         </Form>
       </div>
+      <div className="card section">
+        <h2>Your data</h2>
+        <p className="muted">
+          Your personal datapacks and the entries you wrote in shared ones, every version, as JSON Lines. <code>cairn import</code> brings the file into any Cairn.
+        </p>
+        <a className="button secondary" href="/api/v1/export?mine=true" download>
+          Download my data
+        </a>
+      </div>
     </section>
   );
 }

@@ -101,6 +101,10 @@ export function DatapackPage({ id }: { id: string }) {
           <button type="button" className="button secondary" onClick={() => setConnecting(true)}>
             Connect a client
           </button>
+          {/* A plain link: the browser downloads the JSON Lines file with the session cookie. */}
+          <a className="button secondary" href={`/api/v1/export?datapack=${encodeURIComponent(pack.id)}`} download>
+            Export
+          </a>
           {pack.writable !== false && (
             <button type="button" className="button secondary" onClick={() => setSettings(true)}>
               Settings
