@@ -26,10 +26,11 @@ const USAGE = `Usage: cairn <command>
   teams add-member --team ID --user E
   audit [--org NAME] [--user E] [--kind K] [--since 7d|DATE] [--until DATE] [--limit N] [--cursor C] [--json]
                                                 the audit trail, newest first (kind: entry.updated, or a family: entry)
-  export [--user E | --org NAME] [--datapack ID] --out FILE.jsonl
+  export [--user E | --org NAME] [--datapack ID] --out FILE.jsonl [--format jsonl|markdown]
                                                 every datapack (or what the user can read, or the
-                                                organization's), every entry with its whole history
-  import FILE.jsonl [--dry-run]                 brings an export in; the same file twice changes nothing
+                                                organization's), every entry with its whole history;
+                                                markdown: a folder, one file per entry (current version)
+  import FILE.jsonl|FOLDER [--dry-run]          brings an export in; the same file twice changes nothing
 `;
 
 const COMMANDS: Record<string, (cairn: Awaited<ReturnType<typeof openCairn>>, o: Options, args: string[]) => Promise<void>> = {

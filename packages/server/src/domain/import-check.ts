@@ -4,7 +4,7 @@ import { type DatapackLine, datapackLine, EXPORT_FORMAT, EXPORT_VERSION, endLine
 import { findNul } from './parse-input.js';
 
 /** A file's lines, readable more than once (an import checks the whole file before it writes). */
-export type LineSource = () => AsyncIterable<string>;
+export type LineSource = () => AsyncIterable<string> | Iterable<string>;
 
 /** What checking a whole file found: its header and datapacks, and how many entries follow. */
 export interface CheckedFile {

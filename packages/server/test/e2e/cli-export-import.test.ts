@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -174,6 +174,29 @@ describe('cairn export and cairn import', () => {
     assert.match(answer.stdout, /Skipped datapack "Personal" and its entries: user nobody@example.test does not exist here/);
     assert.match(answer.stdout, /Entries: 0 created, 0 updated, 0 unchanged, 2 skipped/);
     assert.deepEqual(await rowCounts(), before);
+  });
+
+  test('--format markdown writes one file per entry that cairn import FOLDER reads back to the same entries', async () => {
+    const folder = join(dir, 'markdown');
+    const made = await cairn('export', '--user', tenant.member.email, '--format', 'markdown', '--out', folder);
+    assert.equal(made.code, 0, made.stderr);
+    const ids = exported.filter((l) => l.type === 'entry').map((l) => String(l.id));
+    const before = await Promise.all(ids.map((id) => server.cairn.store.getEntry(id)));
+    const personal = readdirSync(folder).find((d) => d.startsWith('personal--'))!;
+    const checklist = exported.find((l) => l.title === 'Release checklist')!.id;
+    const file = readdirSync(join(folder, personal)).find((f) => f === `release-checklist--${checklist}.md`)!;
+    const text = readFileSync(join(folder, personal, file), 'utf8');
+    assert.match(text, /^---\nid: "ent_[a-z0-9]+"\nkind: "note"\ntitle: "Release checklist"\n/);
+    assert.ok(text.endsWith('\n---\nTag, build, sign, publish, announce.'), 'the content is the body, as it is');
+
+    await server.cairn.store.db.deleteFrom('entry').where('id', 'in', ids).execute();
+    const back = await cairn('import', folder);
+    assert.equal(back.code, 0, back.stderr);
+    assert.match(back.stdout, /Entries: 2 created, 0 updated, \d+ unchanged, 0 skipped \(2 versions written\)/, 'the two removed come back; what earlier tests imported is unchanged');
+    const after = await Promise.all(ids.map((id) => server.cairn.store.getEntry(id)));
+    assert.deepEqual(after, before);
+    const again = await cairn('import', folder);
+    assert.match(again.stdout, /Entries: 0 created, 0 updated, \d+ unchanged, 0 skipped/);
   });
 
   test('export --org exports the organization; unknown names and missing flags are clear errors', async () => {
