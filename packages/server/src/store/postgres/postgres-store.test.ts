@@ -3,9 +3,11 @@ import { startTestCairn } from '../../testing/test-cairn.js';
 import { runStoreConformance } from '../store.case.js';
 import { runStoreAccountsConformance } from '../store-accounts.case.js';
 import { runStoreAuditConformance } from '../store-audit.case.js';
+import { runStoreTransferConformance } from '../store-transfer.case.js';
 
 const target = postgresTestUrl();
 if ('skip' in target) console.log(`# PostgreSQL store conformance skipped: ${target.skip}`);
 runStoreConformance('postgres', () => startTestCairn({ postgresServerUrl: 'url' in target ? target.url : '' }), 'skip' in target ? target.skip : undefined);
 runStoreAccountsConformance('postgres', () => startTestCairn({ postgresServerUrl: 'url' in target ? target.url : '' }), 'skip' in target ? target.skip : undefined);
 runStoreAuditConformance('postgres', () => startTestCairn({ postgresServerUrl: 'url' in target ? target.url : '' }), 'skip' in target ? target.skip : undefined);
+runStoreTransferConformance('postgres', () => startTestCairn({ postgresServerUrl: 'url' in target ? target.url : '' }), 'skip' in target ? target.skip : undefined);

@@ -3,7 +3,9 @@ import { startTestCairn } from '../../testing/test-cairn.js';
 import { runStoreConformance } from '../store.case.js';
 import { runStoreAccountsConformance } from '../store-accounts.case.js';
 import { runStoreAuditConformance } from '../store-audit.case.js';
+import { runStoreTransferConformance } from '../store-transfer.case.js';
 
 runStoreConformance('sqlite', () => startTestCairn());
 runStoreAccountsConformance('sqlite', () => startTestCairn());
 runStoreAuditConformance('sqlite', () => startTestCairn());
+runStoreTransferConformance('sqlite', () => startTestCairn());
