@@ -63,7 +63,7 @@ export async function planOperatorExport(deps: DomainDeps, access: Access | unde
   if (access) plan = await planCallerExport(deps, access, {});
   else if (request.organization) {
     const org = await new NameDirectory(deps.store).organizationByName(request.organization);
-    if (!org) throw new CairnError('not_found', `No organization named "${request.organization}"; check the name (cairn status lists none, the portal's Settings > Organization shows it).`);
+    if (!org) throw new CairnError('not_found', `No organization named "${request.organization}"; the portal's Settings > Organization shows its exact name.`);
     plan = { selection: { organization: org.name }, datapacks: (await deps.store.exportDatapacks({ organizationId: org.id })).map((d) => ({ datapack: d })) };
   } else plan = { selection: { all: 'true' }, datapacks: (await deps.store.exportDatapacks('all')).map((d) => ({ datapack: d })) };
   if (!request.datapack) return plan;
