@@ -154,8 +154,14 @@ async function writeGroup(deps: DomainDeps, target: { datapack: Datapack; mode: 
 }
 
 async function toRecord(names: NameDirectory, e: EntryLine, datapackId: string, findings: RedactionFinding[], lost: { turns: number }): Promise<EntryRecord> {
+  // The current version repeats the last history row: each distinct text is redacted once, its findings counted each time.
+  const seen = new Map<string, ReturnType<typeof redact>>();
   const clean = (text: string) => {
-    const r = redact(text);
+    let r = seen.get(text);
+    if (!r) {
+      r = redact(text);
+      seen.set(text, r);
+    }
     if (r.findings.length) findings.push(...r.findings);
     return r.text;
   };
