@@ -1,5 +1,6 @@
 import { once } from 'node:events';
-import { createReadStream, createWriteStream, renameSync, rmSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, renameSync, rmSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { loadAccess } from '../domain/access.js';
 import { exportLines, planOperatorExport } from '../domain/export.js';
@@ -27,6 +28,7 @@ export async function exportCommand(cairn: Cairn, o: Options): Promise<void> {
     access = await loadAccess(cairn.domain, { userId: user.id, client: 'cairn-cli', via: 'cli', scope: 'read' });
   }
   const plan = await planOperatorExport(cairn.domain, access, { organization: typeof o.org === 'string' ? o.org : undefined, datapack: typeof o.datapack === 'string' ? o.datapack : undefined });
+  if (!existsSync(dirname(resolve(out)))) throw new CairnError('not_found', `The folder ${dirname(resolve(out))} does not exist; create it or choose another --out.`);
   const started = Date.now();
   const progress = (n: number) => {
     if (n % PROGRESS_EVERY === 0) process.stderr.write(`… ${n} entries\n`);
@@ -64,6 +66,7 @@ export async function exportCommand(cairn: Cairn, o: Options): Promise<void> {
 export async function importCommand(cairn: Cairn, o: Options, args: string[]): Promise<void> {
   const path = args[0];
   if (!path) throw new CairnError('invalid_input', 'Name the file to import: cairn import FILE.jsonl [--dry-run] (a file cairn export wrote).');
+  if (!existsSync(path)) throw new CairnError('not_found', `Nothing at ${path}: pass the file (or Markdown folder) that cairn export wrote.`);
   const started = Date.now();
   const folder = isMarkdownFolder(path) ? readMarkdownFolder(path) : undefined;
   const source = folder ? () => folder : () => createInterface({ input: createReadStream(path), crlfDelay: Number.POSITIVE_INFINITY });

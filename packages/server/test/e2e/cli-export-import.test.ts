@@ -213,5 +213,7 @@ describe('cairn export and cairn import', () => {
     assert.match((await cairn('export', '--org', 'No Such Org', '--out', out)).stderr, /No organization named "No Such Org"/);
     assert.match((await cairn('export')).stderr, /--out FILE.jsonl is required/);
     assert.match((await cairn('import')).stderr, /Name the file to import/);
+    assert.match((await cairn('import', join(dir, 'missing.jsonl'))).stderr, /Nothing at .*missing\.jsonl: pass the file/);
+    assert.match((await cairn('export', '--out', join(dir, 'no-such-folder', 'x.jsonl'))).stderr, /no-such-folder does not exist/);
   });
 });
