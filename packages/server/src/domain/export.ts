@@ -2,6 +2,8 @@ import { CairnError } from '../errors/cairn-error.js';
 import type { EntryRecord } from '../store/transfer-types.js';
 import type { Datapack } from '../store/types.js';
 import type { Access } from './access.js';
+import { audit } from './audit.js';
+import type { Caller } from './caller.js';
 import type { DomainDeps } from './deps.js';
 import { type DatapackLine, type EntryLine, EXPORT_FORMAT, EXPORT_VERSION, type HeaderLine } from './export-format.js';
 import { NameDirectory } from './export-names.js';
@@ -24,8 +26,14 @@ export interface CallerExportRequest {
   mine?: boolean;
 }
 
-/** Plans an export of what the caller can read; someone else's datapack or organization is not_found. */
+/** Plans an export of what the caller can read; someone else's datapack or organization is not_found. Recorded in the audit trail. */
 export async function planCallerExport(deps: DomainDeps, access: Access, request: CallerExportRequest): Promise<ExportPlan> {
+  const plan = await planReadable(deps, access, request);
+  auditExport(deps, access.caller, plan);
+  return plan;
+}
+
+async function planReadable(deps: DomainDeps, access: Access, request: CallerExportRequest): Promise<ExportPlan> {
   const { datapack, organization, mine } = request;
   if (datapack) {
     const found = await deps.store.getAnyDatapack(datapack);
@@ -57,10 +65,16 @@ export interface OperatorExportRequest {
   datapack?: string;
 }
 
-/** Plans an operator export (the CLI on the server, which may read everything). */
+/** Plans an operator export (the CLI on the server, which may read everything); recorded as the operator's. */
 export async function planOperatorExport(deps: DomainDeps, access: Access | undefined, request: OperatorExportRequest): Promise<ExportPlan> {
+  const plan = await planEverything(deps, access, request);
+  auditExport(deps, undefined, plan);
+  return plan;
+}
+
+async function planEverything(deps: DomainDeps, access: Access | undefined, request: OperatorExportRequest): Promise<ExportPlan> {
   let plan: ExportPlan;
-  if (access) plan = await planCallerExport(deps, access, {});
+  if (access) plan = await planReadable(deps, access, {});
   else if (request.organization) {
     const org = await new NameDirectory(deps.store).organizationByName(request.organization);
     if (!org) throw new CairnError('not_found', `No organization named "${request.organization}"; the portal's Settings > Organization shows its exact name.`);
@@ -106,6 +120,20 @@ export function exportFileName(deps: DomainDeps, what: string): string {
       .replace(/^-|-$/g, '')
       .slice(0, 60) || 'data';
   return `cairn-export-${slug}-${deps.now().slice(0, 10)}.jsonl`;
+}
+
+/** An export is a read of many people's data at once: the trail records who took what (`data.exported`). */
+function auditExport(deps: DomainDeps, by: Caller | undefined, plan: ExportPlan): void {
+  const orgs = new Set(plan.datapacks.map((p) => p.datapack.organizationId));
+  const what = Object.entries(plan.selection)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
+  audit(deps, {
+    kind: 'data.exported',
+    ...(by && { by }),
+    organizationId: orgs.size === 1 ? [...orgs][0] : null,
+    target: { type: 'export', id: plan.selection.datapack ?? null, name: `${plan.datapacks.length} datapacks (${what})` },
+  });
 }
 
 function line(value: unknown): string {

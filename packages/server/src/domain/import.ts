@@ -1,6 +1,7 @@
 import { mergeFindings, type RedactionFinding, redact } from '@cairn/contract/redaction';
 import type { DatapackImport, EntryRecord } from '../store/transfer-types.js';
 import type { Datapack, EntryVersion } from '../store/types.js';
+import { audit } from './audit.js';
 import type { DomainDeps } from './deps.js';
 import { type DatapackLine, type EntryLine, entryLine } from './export-format.js';
 import { NameDirectory } from './export-names.js';
@@ -86,7 +87,10 @@ export async function importFile(deps: DomainDeps, source: LineSource, options: 
   await flush();
   // Datapacks without entries in the file are still created or refreshed.
   for (const [fileId, target] of targets) {
-    if (!('skip' in target) && !written.has(fileId) && target.mode !== 'keep' && !report.dryRun) await deps.store.importDatapack({ ...target, inserts: [], updates: [] });
+    if (!('skip' in target) && !written.has(fileId) && target.mode !== 'keep' && !report.dryRun) {
+      await deps.store.importDatapack({ ...target, inserts: [], updates: [] });
+      auditImport(deps, target.datapack, 0, 0);
+    }
   }
   if (lost.turns) report.problems.push(`${lost.turns} captured turn(s) were imported as plain entries without their capture record: the user who sent them does not exist here.`);
   report.redacted = mergeFindings(findings);
@@ -150,7 +154,15 @@ async function writeGroup(deps: DomainDeps, target: { datapack: Datapack; mode: 
   const where = `"${target.datapack.name}"`;
   if (elsewhere) report.problems.push(`Skipped ${elsewhere} entr${elsewhere === 1 ? 'y' : 'ies'} of ${where}: their ids belong to entries of another datapack here.`);
   if (newerHere) report.problems.push(`Skipped ${newerHere} entr${newerHere === 1 ? 'y' : 'ies'} of ${where}: a newer version is stored here.`);
-  if (!report.dryRun && (mode !== 'keep' || write.inserts.length || write.updates.length)) await deps.store.importDatapack(write);
+  if (!report.dryRun && (mode !== 'keep' || write.inserts.length || write.updates.length)) {
+    await deps.store.importDatapack(write);
+    auditImport(deps, target.datapack, write.inserts.length, write.updates.length);
+  }
+}
+
+/** The operator's import, per datapack written, in the audit trail (`datapack.imported`, credential `cli`). */
+function auditImport(deps: DomainDeps, d: Datapack, created: number, updated: number): void {
+  audit(deps, { kind: 'datapack.imported', organizationId: d.organizationId, target: { type: `datapack.${d.scope}`, id: d.id, name: `${d.name} (${created} entries created, ${updated} updated)` } });
 }
 
 async function toRecord(names: NameDirectory, e: EntryLine, datapackId: string, findings: RedactionFinding[], lost: { turns: number }): Promise<EntryRecord> {

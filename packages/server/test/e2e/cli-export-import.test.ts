@@ -122,6 +122,11 @@ describe('cairn export and cairn import', () => {
     assert.match(second.stdout, /Datapacks: 0 created, 0 updated, \d+ unchanged, 0 skipped/);
     assert.match(second.stdout, /Entries: 0 created, 0 updated, 2 unchanged, 0 skipped \(0 versions written\)/);
     assert.deepEqual(await rowCounts(), afterFirst);
+    const imported = await server.cairn.store.listAuditEvents({ kind: 'datapack.imported', limit: 10 });
+    assert.ok(
+      imported.some((e) => e.credential?.type === 'cli' && /2 entries created/.test(e.target?.name ?? '')),
+      'the audit trail records the operator’s import',
+    );
   });
 
   test('a malformed line is named by number and nothing before it is imported', async () => {

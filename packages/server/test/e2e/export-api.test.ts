@@ -82,6 +82,10 @@ describe('GET /api/v1/export streams what the caller can read, and nothing else'
     assert.equal((await get(`/export?organization=${tenant.orgId}`, tenant.member.key)).status, 403, 'a plain member is told only admins may');
     const org = await lines(await get(`/export?organization=${tenant.orgId}`, tenant.owner.key));
     assert.deepEqual(entryIds(org), [ids.teamNote, ids.orgNote].sort(), 'its teams’ datapacks too, but no one’s personal ones');
+    await server.cairn.domain.audit.flush();
+    const [event] = await server.cairn.store.listAuditEvents({ kind: 'data.exported', actorUserId: tenant.owner.id, limit: 1 });
+    assert.equal(event?.organizationId, tenant.orgId, 'the audit trail records who exported the organization');
+    assert.equal(event?.credential?.type, 'api_key');
   });
 
   test('?mine=true from a portal session: the personal datapacks, and only what the user wrote elsewhere', async () => {
