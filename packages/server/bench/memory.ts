@@ -7,6 +7,7 @@
  *
  *   npm run bench:memory -w @cairn/server -- [--seconds 60] [--runs 3] [--connections 10]
  *     [--entries 2000] [--backend sqlite|postgres --database-url <postgres server url>] [--data <locomo.json>]
+ *     [--node-flags "--max-old-space-size=128"]   (V8 flags for the served process, to compare settings)
  *
  * Needs a build (`npm run build`): it measures what `npm start` runs.
  */
@@ -18,9 +19,9 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { loadLocomo } from '../eval/locomo.js';
 import { INSTALLER_USER_AGENT } from '../src/auth/mcp-auth.js';
+import { createTestDatabase } from '../src/testing/postgres.js';
 
 const BIN = new URL('../bin/cairn.js', import.meta.url).pathname;
 const PROTOCOL_VERSION = '2025-06-18';
@@ -34,6 +35,7 @@ const { values } = parseArgs({
     backend: { type: 'string', default: 'sqlite' },
     'database-url': { type: 'string' },
     data: { type: 'string', default: '../shared/data/locomo-dev.json' },
+    'node-flags': { type: 'string', default: '' },
   },
 });
 const seconds = Number(values.seconds);
@@ -48,7 +50,7 @@ if (backend === 'postgres' && !serverUrl) throw new Error('--backend postgres ne
 const dataPath = isAbsolute(values.data!) ? values.data! : resolve(process.env.INIT_CWD ?? process.cwd(), values.data!);
 
 const dataDir = mkdtempSync(join(tmpdir(), 'cairn-memory-'));
-const database = backend === 'postgres' ? await throwawayDatabase(serverUrl!) : undefined;
+const database = backend === 'postgres' ? await createTestDatabase(serverUrl!) : undefined;
 const port = await freePort();
 const env = {
   ...process.env,
@@ -63,7 +65,7 @@ let server: ChildProcess | undefined;
 try {
   cli(['users', 'create', '--email', 'bench@example.com', '--name', 'Bench', '--password-stdin'], `${randomBytes(16).toString('hex')}\n`);
   const key = cli(['keys', 'create', '--user', 'bench@example.com', '--name', 'memory bench']).trim();
-  server = spawn(process.execPath, [...(process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? []), BIN, 'serve'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  server = spawn(process.execPath, [...values['node-flags']!.split(' ').filter(Boolean), BIN, 'serve'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   await until(async () => (await fetch(`${base}/healthz`)).ok);
   const conversations = await loadLocomo(dataPath);
   const questions = conversations.flatMap((c) => c.questions.map((q) => q.question));
@@ -148,23 +150,4 @@ function freePort(): Promise<number> {
     });
     s.on('error', rej);
   });
-}
-
-async function throwawayDatabase(server: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `cairn_memory_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: server });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
 }

@@ -946,7 +946,7 @@ export function toEntry(r: Pick<EntryRow, (typeof ENTRY_COLUMNS)[number]>): Entr
   };
 }
 
-function toEntryRow(e: Entry): EntryRow {
+export function toEntryRow(e: Entry): EntryRow {
   return {
     id: e.id,
     datapack_id: e.datapackId,

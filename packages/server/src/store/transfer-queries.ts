@@ -1,6 +1,6 @@
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import { CairnError } from '../errors/cairn-error.js';
-import { ENTRY_COLUMNS, iso, toDatapack, toEntry, toVersion } from './kysely-store.js';
+import { ENTRY_COLUMNS, iso, toDatapack, toEntry, toEntryRow, toVersion } from './kysely-store.js';
 import type { Database } from './schema.js';
 import type { DatapackImport, EntryRecord, ExportSelection, TurnRecord } from './transfer-types.js';
 import type { Datapack, EntryVersion } from './types.js';
@@ -77,10 +77,10 @@ export async function entryStates(db: Kysely<Database>, ids: string[]): Promise<
 export async function importDatapack(db: Kysely<Database>, write: DatapackImport): Promise<void> {
   await db.transaction().execute(async (tx) => {
     await writeDatapack(tx, write);
-    const entries = write.inserts.map((r) => entryRow(r.entry));
+    const entries = write.inserts.map((r) => toEntryRow(r.entry));
     const versions = write.inserts.flatMap((r) => r.versions.map(versionRow));
     for (const u of write.updates) {
-      const { id, ...row } = entryRow(u.record.entry);
+      const { id, ...row } = toEntryRow(u.record.entry);
       const result = await tx.updateTable('entry').set(row).where('id', '=', id).where('version', '=', u.storedVersion).executeTakeFirst();
       // Changed since the import looked: the whole datapack's transaction rolls back.
       if (Number(result.numUpdatedRows) !== 1) throw new CairnError('version_conflict', `Entry ${id} changed while it was being imported; run the import again.`);
@@ -119,26 +119,6 @@ async function insertChunks<T extends 'entry' | 'entry_version'>(tx: Db, table: 
       .values(rows.slice(i, i + ROWS_PER_INSERT) as never)
       .execute();
   }
-}
-
-function entryRow(e: EntryRecord['entry']): Row<'entry'> & { id: string } {
-  return {
-    id: e.id,
-    datapack_id: e.datapackId,
-    kind: e.kind,
-    title: e.title,
-    content: e.content,
-    tags: JSON.stringify(e.tags),
-    content_hash: e.contentHash,
-    version: e.version,
-    created_by: e.createdBy,
-    created_client: e.createdClient,
-    created_at: e.createdAt,
-    updated_by: e.updatedBy,
-    updated_client: e.updatedClient,
-    updated_at: e.updatedAt,
-    deleted_at: e.deletedAt,
-  };
 }
 
 function versionRow(v: EntryVersion): Row<'entry_version'> {
