@@ -104,7 +104,11 @@ try {
   for (const a of after)
     console.log(`after load run ${a.run} (${seconds}s, ${connections} connections, ${a.reqPerSec} req/s, ${a.non2xx} non-2xx): ${a.rssMb} MB (target < 150 MB: ${a.rssMb < 150 ? 'met' : 'NOT met'})`);
 } finally {
-  server?.kill();
+  if (server && server.exitCode === null) {
+    const exited = new Promise((r) => server!.once('exit', r));
+    server.kill();
+    await exited;
+  }
   rmSync(dataDir, { recursive: true, force: true });
   await database?.drop();
 }
