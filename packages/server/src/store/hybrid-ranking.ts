@@ -15,6 +15,8 @@
  */
 const SEMANTIC_FLOOR = 0.5;
 const SEMANTIC_WEIGHT = 2;
+/** The facet score (facet-scores.ts, 0 to 1) counts like the best lexical match. */
+const FACET_WEIGHT = 1;
 /** What a turn borrows from the turns right before and after it, from those two away, and from its session's best. */
 const NEIGHBOUR_WEIGHT = 0.35;
 const SECOND_NEIGHBOUR_WEIGHT = 0.2;
@@ -38,6 +40,8 @@ export interface HybridItem {
   lexical: number;
   /** Cosine of the entry's and the query's vectors; undefined when either has none. */
   semantic?: number;
+  /** Share of the query's facets the entry meets (facet-scores.ts), 0 when none. */
+  facet?: number;
   turn?: TurnPlace;
 }
 
@@ -66,7 +70,7 @@ export function fuseRanking(items: HybridItem[], queryWords: ReadonlySet<string>
   const base = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const item = items[i]!;
-    base[i] = item.lexical / maxLexical + (item.semantic === undefined ? 0 : SEMANTIC_WEIGHT * Math.max(item.semantic - floor, 0));
+    base[i] = item.lexical / maxLexical + (item.semantic === undefined ? 0 : SEMANTIC_WEIGHT * Math.max(item.semantic - floor, 0)) + FACET_WEIGHT * (item.facet ?? 0);
   }
   const score = Float64Array.from(base);
   for (const turns of groups) {
@@ -122,4 +126,12 @@ export function sessions(items: Pick<HybridItem, 'id' | 'turn'>[]): number[][] {
     });
   }
   return [...bySession.values()];
+}
+
+/** The words of speakers' names that the query uses: they say whose turns to favour, not what about. */
+export function speakersNamed(places: Iterable<TurnPlace | undefined>, queryWords: readonly string[]): Set<string> {
+  const asked = new Set(queryWords);
+  const named = new Set<string>();
+  for (const place of places) for (const w of place?.speaker ?? []) if (asked.has(w)) named.add(w);
+  return named;
 }

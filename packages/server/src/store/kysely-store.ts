@@ -3,7 +3,8 @@ import { CairnError } from '../errors/cairn-error.js';
 import { appendAuditEvents, listAuditEvents, purgeAuditEvents } from './audit-store.js';
 import type { AuditEvent, AuditQuery } from './audit-types.js';
 import { DatabaseHealth } from './database-health.js';
-import { fuseRanking, type TurnPlace } from './hybrid-ranking.js';
+import { facetScores, poolFacetScores } from './facet-scores.js';
+import { fuseRanking, speakersNamed, type TurnPlace } from './hybrid-ranking.js';
 import { buildPoolIndex, type PoolIndex, poolCosines, poolLexicalScores } from './pool-index.js';
 import type { Database } from './schema.js';
 import { cachedEntryWords, entryWords, poolCache, type RankedItem, rememberPool, rememberTurnPlace, speakerWords, turnPlaceCache } from './search-cache.js';
@@ -129,18 +130,22 @@ export abstract class KyselyStore implements Store {
   /** Hybrid ranking of a pool that holds every entry searched, scored with its in-memory index. */
   private async rankPool(pool: PoolIndex, terms: string[], docCount: number, provided: Float32Array | undefined, query: SearchQuery) {
     const lexical = poolLexicalScores(pool, terms, docCount);
+    const queryWords = words(query.text);
+    const speakers = speakersNamed(pool.places, queryWords);
+    const topicWords = queryWords.filter((w) => !speakers.has(w));
     let semantic: (i: number) => number | undefined = () => undefined;
     if (provided && this.embedder) {
       const scores = await semanticScores(pool.items, query.text, provided, this.embedder.model, (model, ids) => this.loadEmbeddings(model, ids));
       semantic = (i) => scores.get(pool.items[i]!.id);
     } else {
-      const vector = textVector(words(query.text));
+      const vector = textVector(topicWords);
       const cosines = vector && poolCosines(pool, vector);
       if (cosines) semantic = (i) => (Number.isNaN(cosines[i]!) ? undefined : cosines[i]);
     }
+    const facet = poolFacetScores(pool, topicWords);
     return fuseRanking(
-      pool.items.map((item, i) => ({ id: item.id, updatedAt: item.updatedAt, lexical: lexical[i]!, semantic: semantic(i), turn: pool.places[i] })),
-      new Set(words(query.text)),
+      pool.items.map((item, i) => ({ id: item.id, updatedAt: item.updatedAt, lexical: lexical[i]!, semantic: semantic(i), facet: facet[i]!, turn: pool.places[i] })),
+      new Set(queryWords),
       query.limit,
       pool.sessions,
     );
@@ -186,13 +191,17 @@ export abstract class KyselyStore implements Store {
   /** Fuses the lexical scores with the semantic signal and, for captured turns, their conversation. */
   private async hybridRanking(items: RankedItem[], lexical: { id: string; score: number }[], provided: Float32Array | undefined, query: SearchQuery) {
     const lexicalScore = new Map(lexical.map((r) => [r.id, r.score]));
-    const [places, semantic] = await Promise.all([
-      this.turnPlaces(items.filter((i) => i.kind === CAPTURED_KIND).map((i) => i.id)),
-      semanticScores(items, query.text, provided, this.embedder?.model, (model, ids) => this.loadEmbeddings(model, ids)),
-    ]);
+    const places = await this.turnPlaces(items.filter((i) => i.kind === CAPTURED_KIND).map((i) => i.id));
+    const queryWords = words(query.text);
+    const speakers = speakersNamed(places.values(), queryWords);
+    const semantic = await semanticScores(items, query.text, provided, this.embedder?.model, (model, ids) => this.loadEmbeddings(model, ids), speakers);
+    const facet = facetScores(
+      items,
+      queryWords.filter((w) => !speakers.has(w)),
+    );
     return fuseRanking(
-      items.map((i) => ({ id: i.id, updatedAt: i.updatedAt, lexical: lexicalScore.get(i.id) ?? 0, semantic: semantic.get(i.id), turn: places.get(i.id) })),
-      new Set(words(query.text)),
+      items.map((i) => ({ id: i.id, updatedAt: i.updatedAt, lexical: lexicalScore.get(i.id) ?? 0, semantic: semantic.get(i.id), facet: facet.get(i.id), turn: places.get(i.id) })),
+      new Set(queryWords),
       query.limit,
     );
   }

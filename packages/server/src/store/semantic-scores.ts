@@ -20,9 +20,18 @@ const PROVIDER_CACHE_ENTRIES = 5_000;
 /**
  * Each item's cosine to the query. With a provider that answered: its vectors, for the entries it
  * has embedded in their current version (the others get none until the embedder catches up).
- * Otherwise, or when it failed: the offline word vectors.
+ * Otherwise, or when it failed: the offline word vectors, of the query's words less `omit` (the
+ * names of speakers: who said a turn is the speaker weighting's business, and a rare name would
+ * outweigh the topic in the query's vector).
  */
-export async function semanticScores(items: RankedItem[], text: string, provided: Float32Array | undefined, model: string | undefined, load: LoadEmbeddings): Promise<Map<string, number>> {
+export async function semanticScores(
+  items: RankedItem[],
+  text: string,
+  provided: Float32Array | undefined,
+  model: string | undefined,
+  load: LoadEmbeddings,
+  omit: ReadonlySet<string> = new Set(),
+): Promise<Map<string, number>> {
   const scores = new Map<string, number>();
   if (provided && model) {
     const key = (i: RankedItem) => `${model}:${i.id}:${i.version}`;
@@ -45,7 +54,7 @@ export async function semanticScores(items: RankedItem[], text: string, provided
     }
     return scores;
   }
-  const query = textVector(words(text));
+  const query = textVector(words(text).filter((w) => !omit.has(w)));
   if (!query) return scores;
   for (const i of items) {
     const vector = entryVector(i);

@@ -76,3 +76,47 @@ export function cosine(a: Float32Array, b: Float32Array): number {
   for (let d = 0; d < a.length; d++) s += a[d]! * b[d]!;
   return s;
 }
+
+/** A word's row in the table, or -1 when it has none or is a stop word. */
+export function wordRow(word: string): number {
+  if (isStopWord(word)) return -1;
+  return load().index.get(word) ?? -1;
+}
+
+/** The SIF weight of a row's word: rare words count more. */
+export function rowWeight(row: number): number {
+  return load().weights[row]!;
+}
+
+let inverseNorms: Float32Array | undefined;
+
+/** A row's vector at unit length, to compare with rows by `rowCosine`. */
+export function unitRowVector(row: number): Float32Array {
+  const { dims, vectors } = load();
+  const scale = inverseNorm(row, dims, vectors);
+  const unit = new Float32Array(dims);
+  for (let d = 0; d < dims; d++) unit[d] = vectors[row * dims + d]! * scale;
+  return unit;
+}
+
+/** Cosine of a unit vector with a row's vector (8-bit, so exact to about 1%). */
+export function rowCosine(unit: Float32Array, row: number): number {
+  const { dims, vectors } = load();
+  const at = row * dims;
+  let s = 0;
+  for (let d = 0; d < dims; d++) s += unit[d]! * vectors[at + d]!;
+  return s * inverseNorm(row, dims, vectors);
+}
+
+function inverseNorm(row: number, dims: number, vectors: Int8Array): number {
+  inverseNorms ??= new Float32Array(vectors.length / dims);
+  const cache = inverseNorms;
+  let n = cache[row]!;
+  if (n === 0) {
+    const at = row * dims;
+    for (let d = 0; d < dims; d++) n += vectors[at + d]! * vectors[at + d]!;
+    n = n ? 1 / Math.sqrt(n) : 0;
+    cache[row] = n;
+  }
+  return n;
+}

@@ -1,0 +1,154 @@
+import type { PoolIndex } from './pool-index.js';
+import type { RankedItem } from './search-cache.js';
+import { CAPTURED_KIND } from './search-ranking.js';
+import { rowCosine, rowWeight, unitRowVector, wordRow } from './word-vectors.js';
+
+/**
+ * Facets: each content word of a query is a facet, and an entry scores, for each facet, how close
+ * its closest word comes to it in the offline word vectors. An averaged sentence vector blurs one
+ * telling word among twenty ("Which cities has John been to?" against "I was in Chicago, it was
+ * awesome!…"); the closest word does not. So a question that asks for a set ("What activities
+ * does Melanie partake in?") also finds the turns that name one member each (pottery, camping,
+ * swimming), wherever they were said. A word closer than FACET_FLOOR counts, scaled from 0 at the
+ * floor to 1 for the word itself; facets weigh like SIF (rare words more), and the score is the
+ * weighted share of the query's facets an entry meets, 0 to 1.
+ */
+const FACET_FLOOR = 0.5;
+/** At most this many facets per query (the first ones): long prompts add noise and cost. */
+const MAX_FACETS = 12;
+
+/** Table rows of the words entries use, as dense ids, so similarities are kept in flat arrays. */
+const denseId = new Map<number, number>();
+const denseRows: number[] = [];
+/** Each entry's distinct words as dense ids (kept with the item, which search keeps between calls). */
+const entryIds = new WeakMap<RankedItem, Int32Array>();
+/**
+ * Per facet word (table row): how close each dense id's word comes, as a byte: 0 not yet computed,
+ * 1 at or below the floor, 2–255 from just above it to the word itself. Kept between searches (a
+ * user's questions keep using the same words): at most 512 words × the words entries use (about
+ * 5 MB for 10,000). Oldest out first.
+ */
+const closeness = new Map<number, Uint8Array>();
+const CLOSENESS_CACHE_WORDS = 512;
+/** A word's dense id, or -1 when it has no vector (or is a stop word). */
+function denseIdOf(word: string): number {
+  const row = wordRow(word);
+  if (row < 0) return -1;
+  let id = denseId.get(row);
+  if (id === undefined) {
+    id = denseRows.length;
+    denseId.set(row, id);
+    denseRows.push(row);
+  }
+  return id;
+}
+
+function idsOf(item: RankedItem): Int32Array {
+  let ids = entryIds.get(item);
+  if (ids) return ids;
+  const { title, tags, content } = item.words;
+  const seen = new Set<number>();
+  for (const list of item.kind === CAPTURED_KIND ? [content] : [title, tags, content]) {
+    for (const w of list) {
+      const id = denseIdOf(w);
+      if (id >= 0) seen.add(id);
+    }
+  }
+  ids = Int32Array.from(seen);
+  entryIds.set(item, ids);
+  return ids;
+}
+
+/** A facet's closeness bytes, covering every dense id known so far. */
+function closenessOf(row: number): Uint8Array {
+  let known = closeness.get(row);
+  closeness.delete(row);
+  if (!known && closeness.size >= CLOSENESS_CACHE_WORDS) closeness.delete(closeness.keys().next().value!);
+  if (!known || known.length < denseRows.length) {
+    const grown = new Uint8Array(Math.max(Math.ceil(denseRows.length * 1.25), 1024));
+    if (known) grown.set(known);
+    known = grown;
+  }
+  closeness.set(row, known);
+  return known;
+}
+
+/** The closeness byte of a cosine. */
+function closenessByte(cosine: number): number {
+  return cosine > FACET_FLOOR ? 2 + Math.round((253 * (Math.min(cosine, 1) - FACET_FLOOR)) / (1 - FACET_FLOOR)) : 1;
+}
+
+/** Each item's facet score, for entries not held in a pool index (0 to 1; items that meet no facet are left out). `queryWords` without speakers' names. */
+export function facetScores(items: readonly RankedItem[], queryWords: readonly string[]): Map<string, number> {
+  const scores = new Map<string, number>();
+  const rows = [...new Set(queryWords.map(wordRow).filter((r) => r >= 0))].slice(0, MAX_FACETS);
+  if (rows.length === 0) return scores;
+  const ids = items.map(idsOf);
+  const near = rows.map(closenessOf);
+  const units = rows.map(unitRowVector);
+  const weights = rows.map(rowWeight);
+  const total = weights.reduce((s, w) => s + w, 0);
+  for (let k = 0; k < items.length; k++) {
+    const own = ids[k]!;
+    let score = 0;
+    for (let f = 0; f < rows.length; f++) {
+      const facet = near[f]!;
+      let best = 1;
+      for (let j = 0; j < own.length; j++) {
+        const id = own[j]!;
+        let b = facet[id]!;
+        if (b === 0) {
+          b = closenessByte(rowCosine(units[f]!, denseRows[id]!));
+          facet[id] = b;
+        }
+        if (b > best) best = b;
+      }
+      if (best > 1) score += (weights[f]! * (best - 1)) / 254;
+    }
+    if (score > 0) scores.set(items[k]!.id, score / total);
+  }
+  return scores;
+}
+
+/** A pool index's words as dense ids (-1: no vector), kept with the index. */
+const vocabularyIds = new WeakMap<PoolIndex, Int32Array>();
+
+/**
+ * facetScores over a pool index, item by item (0 when an item meets no facet): a facet compares
+ * itself with the pool's distinct words once, then only the words close to it reach their items
+ * through the index's postings.
+ */
+export function poolFacetScores(pool: PoolIndex, queryWords: readonly string[]): Float64Array {
+  const n = pool.items.length;
+  const scores = new Float64Array(n);
+  const rows = [...new Set(queryWords.map(wordRow).filter((r) => r >= 0))].slice(0, MAX_FACETS);
+  if (rows.length === 0 || n === 0) return scores;
+  let ids = vocabularyIds.get(pool);
+  if (!ids) {
+    ids = Int32Array.from(pool.vocabulary, denseIdOf);
+    vocabularyIds.set(pool, ids);
+  }
+  const weights = rows.map(rowWeight);
+  const total = weights.reduce((s, w) => s + w, 0);
+  const best = new Uint8Array(n);
+  rows.forEach((row, f) => {
+    const known = closenessOf(row);
+    const unit = unitRowVector(row);
+    best.fill(0);
+    for (let v = 0; v < ids.length; v++) {
+      const id = ids[v]!;
+      if (id < 0) continue;
+      let b = known[id]!;
+      if (b === 0) {
+        b = closenessByte(rowCosine(unit, denseRows[id]!));
+        known[id] = b;
+      }
+      if (b < 2) continue;
+      const at = pool.postings.get(pool.vocabulary[v]!)!.at;
+      for (let k = 0; k < at.length; k++) if (best[at[k]!]! < b) best[at[k]!] = b;
+    }
+    const w = weights[f]! / total / 254;
+    for (let i = 0; i < n; i++) if (best[i]! > 1) scores[i] = scores[i]! + w * (best[i]! - 1);
+  });
+  return scores;
+}
