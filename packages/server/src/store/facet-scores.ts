@@ -6,12 +6,12 @@ import { rowCosine, rowWeight, unitRowVector, wordRow } from './word-vectors.js'
 /**
  * Facets: each content word of a query is a facet, and an entry scores, for each facet, how close
  * its closest word comes to it in the offline word vectors. An averaged sentence vector blurs one
- * telling word among twenty ("Which cities has John been to?" against "I was in Chicago, it was
- * awesome!…"); the closest word does not. So a question that asks for a set ("What activities
- * does Melanie partake in?") also finds the turns that name one member each (pottery, camping,
- * swimming), wherever they were said. A word closer than FACET_FLOOR counts, scaled from 0 at the
- * floor to 1 for the word itself; facets weigh like SIF (rare words more), and the score is the
- * weighted share of the query's facets an entry meets, 0 to 1.
+ * telling word among twenty ("Where did John travel?" against "Took a short trip last week to Rome
+ * to clear my mind a little"); the closest word does not (travel and trip: 0.74). So each part of
+ * a question finds the turns that say it in other words (kids: children, paint: painting), in
+ * whichever session they were said, which multi-hop questions need. A word closer than
+ * FACET_FLOOR counts, scaled from 0 at the floor to 1 for the word itself; facets weigh like SIF
+ * (rare words more), and the score is the weighted share of the query's facets an entry meets.
  */
 const FACET_FLOOR = 0.5;
 /** At most this many facets per query (the first ones): long prompts add noise and cost. */
