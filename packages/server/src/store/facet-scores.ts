@@ -1,7 +1,7 @@
 import type { PoolIndex } from './pool-index.js';
 import type { RankedItem } from './search-cache.js';
 import { CAPTURED_KIND } from './search-ranking.js';
-import { rowCosine, rowWeight, unitRowVector, wordRow } from './word-vectors.js';
+import { rowCosine, rowCosines, rowWeight, unitRowVector, wordRow } from './word-vectors.js';
 
 /**
  * Facets: each content word of a query is a facet, and an entry scores, for each facet, how close
@@ -25,11 +25,13 @@ const entryIds = new WeakMap<RankedItem, Int32Array>();
 /**
  * Per facet word (table row): how close each dense id's word comes, as a byte: 0 not yet computed,
  * 1 at or below the floor, 2–255 from just above it to the word itself. Kept between searches (a
- * user's questions keep using the same words): at most 512 words × the words entries use (about
- * 5 MB for 10,000). Oldest out first.
+ * user's questions keep using the same words) within 16 MB, oldest out first: 3,200 words when
+ * entries use 5,000 distinct words, 320 when they use the whole table's 50,000.
  */
 const closeness = new Map<number, Uint8Array>();
-const CLOSENESS_CACHE_WORDS = 512;
+const CLOSENESS_CACHE_BYTES = 16 * 1024 * 1024;
+let closenessBytes = 0;
+
 /** A word's dense id, or -1 when it has no vector (or is a stop word). */
 function denseIdOf(word: string): number {
   const row = wordRow(word);
@@ -63,11 +65,19 @@ function idsOf(item: RankedItem): Int32Array {
 function closenessOf(row: number): Uint8Array {
   let known = closeness.get(row);
   closeness.delete(row);
-  if (!known && closeness.size >= CLOSENESS_CACHE_WORDS) closeness.delete(closeness.keys().next().value!);
   if (!known || known.length < denseRows.length) {
     const grown = new Uint8Array(Math.max(Math.ceil(denseRows.length * 1.25), 1024));
-    if (known) grown.set(known);
+    if (known) {
+      grown.set(known);
+      closenessBytes -= known.length;
+    }
     known = grown;
+    closenessBytes += known.length;
+    while (closenessBytes > CLOSENESS_CACHE_BYTES && closeness.size) {
+      const oldest = closeness.keys().next().value!;
+      closenessBytes -= closeness.get(oldest)!.length;
+      closeness.delete(oldest);
+    }
   }
   closeness.set(row, known);
   return known;
@@ -131,19 +141,29 @@ export function poolFacetScores(pool: PoolIndex, queryWords: readonly string[]):
   const weights = rows.map(rowWeight);
   const total = weights.reduce((s, w) => s + w, 0);
   const best = new Uint8Array(n);
+  const missing = new Int32Array(ids.length);
+  const missingRows = new Int32Array(ids.length);
+  const cosines = new Float32Array(ids.length);
   rows.forEach((row, f) => {
     const known = closenessOf(row);
-    const unit = unitRowVector(row);
+    // The words this facet has not met yet, compared in one pass.
+    let count = 0;
+    for (let v = 0; v < ids.length; v++) {
+      const id = ids[v]!;
+      if (id >= 0 && known[id] === 0) {
+        missing[count] = id;
+        missingRows[count++] = denseRows[id]!;
+      }
+    }
+    if (count) {
+      rowCosines(unitRowVector(row), missingRows, count, cosines);
+      for (let k = 0; k < count; k++) known[missing[k]!] = closenessByte(cosines[k]!);
+    }
     best.fill(0);
     for (let v = 0; v < ids.length; v++) {
       const id = ids[v]!;
-      if (id < 0) continue;
-      let b = known[id]!;
-      if (b === 0) {
-        b = closenessByte(rowCosine(unit, denseRows[id]!));
-        known[id] = b;
-      }
-      if (b < 2) continue;
+      if (id < 0 || known[id]! < 2) continue;
+      const b = known[id]!;
       const at = pool.postings.get(pool.vocabulary[v]!)!.at;
       for (let k = 0; k < at.length; k++) if (best[at[k]!]! < b) best[at[k]!] = b;
     }

@@ -108,6 +108,18 @@ export function rowCosine(unit: Float32Array, row: number): number {
   return s * inverseNorm(row, dims, vectors);
 }
 
+/** rowCosine of `unit` with each of `rows`, written to `out` in the same order. */
+export function rowCosines(unit: Float32Array, rows: ArrayLike<number>, count: number, out: Float32Array): void {
+  const { dims, vectors } = load();
+  for (let k = 0; k < count; k++) {
+    const row = rows[k]!;
+    const at = row * dims;
+    let s = 0;
+    for (let d = 0; d < dims; d++) s += unit[d]! * vectors[at + d]!;
+    out[k] = s * inverseNorm(row, dims, vectors);
+  }
+}
+
 function inverseNorm(row: number, dims: number, vectors: Int8Array): number {
   inverseNorms ??= new Float32Array(vectors.length / dims);
   const cache = inverseNorms;
