@@ -4,14 +4,15 @@
  * the domain layer); before each size the child fills the database with other tenants' entries
  * through a bulk path (bench/seed-others.ts) until it holds that many. At each size this process
  * sends `--searches` sequential MCP `tools/call search` requests, one LoCoMo question each
- * (p50/p95/p99), then loads one question with autocannon at `--connections` (req/s, p99).
+ * (p50/p95/p99), then loads one question with autocannon at `--connections` (req/s, p99) while
+ * probing /healthz every 20 ms from another process (its p99: a search must not stall the probe).
  * Cairn runs from its build (dist/, as `npm start` runs it), or from its sources with --source.
  *
  *   npm run bench:scale -w @cairn/server -- --scale 10k,100k [--backend sqlite|postgres
  *     --database-url <postgres server url>] [--entries 2000] [--searches 200] [--duration 10]
  *     [--connections 10] [--per-tenant 2000] [--data <locomo.json>] [--json] [--source]
  */
-import { type ChildProcess, fork } from 'node:child_process';
+import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { availableParallelism, loadavg } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
@@ -144,7 +145,10 @@ async function sequential(child: Child, questions: string[], count: number): Pro
   return latencies.sort((a, b) => a - b);
 }
 
-async function underLoad(child: Child, query: string, options: Options): Promise<{ reqPerSec: number; loadP99Ms: number; failures: number }> {
+async function underLoad(child: Child, query: string, options: Options): Promise<{ reqPerSec: number; loadP99Ms: number; healthzP99Ms: number; failures: number }> {
+  // A load balancer's probe while the searches run: it must not wait behind them. Probed from a
+  // process of its own, so autocannon's work in this one does not count against the server.
+  const probing = probeHealthz(new URL('/healthz', child.url), options.duration);
   const result = await autocannon({
     url: child.url,
     method: 'POST',
@@ -154,7 +158,37 @@ async function underLoad(child: Child, query: string, options: Options): Promise
     duration: options.duration,
     verifyBody: (body: string) => body.includes('"result"') && !body.includes('"isError":true'),
   });
-  return { reqPerSec: Math.round(result.requests.average), loadP99Ms: result.latency.p99, failures: result.non2xx + result.errors + result.timeouts + result.mismatches };
+  const healthz = await probing;
+  return {
+    reqPerSec: Math.round(result.requests.average),
+    loadP99Ms: result.latency.p99,
+    healthzP99Ms: percentile(healthz, 0.99),
+    failures: result.non2xx + result.errors + result.timeouts + result.mismatches,
+  };
+}
+
+/** /healthz latencies (ms, sorted), one probe every 20 ms for `seconds`, from a separate process. */
+function probeHealthz(url: URL, seconds: number): Promise<number[]> {
+  const script = `
+    const [url, seconds] = process.argv.slice(1);
+    const until = Date.now() + seconds * 1000;
+    const times = [];
+    while (Date.now() < until) {
+      const started = performance.now();
+      const response = await fetch(url);
+      await response.arrayBuffer();
+      if (response.ok) times.push(performance.now() - started);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    process.stdout.write(JSON.stringify(times));`;
+  return new Promise((resolve, reject) => {
+    const probe = spawn(process.execPath, ['--input-type=module', '-e', script, url.href, String(seconds)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    probe.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+    });
+    probe.on('close', (code) => (code === 0 ? resolve((JSON.parse(out) as number[]).sort((a, b) => a - b)) : reject(new Error(`the /healthz probe exited with ${code}`))));
+  });
 }
 
 function percentile(sorted: number[], q: number): number {
@@ -212,8 +246,8 @@ async function main(): Promise<void> {
   console.log(
     `\nOne user's MCP search (${child.created} entries of their own) as other tenants fill the database — ${options.backend}, ${options.searches} sequential searches, then ${options.connections} connections × ${options.duration}s; load ${meta.loadavg.join(' ')}`,
   );
-  const header = ['entries in db', 'p50 ms', 'p95 ms', 'p99 ms', 'req/s', 'load p99 ms', 'failures'];
-  const lines = rows.map((r) => [String(r.entries), r.p50Ms.toFixed(1), r.p95Ms.toFixed(1), r.p99Ms.toFixed(1), String(r.reqPerSec), String(r.loadP99Ms), String(r.failures)]);
+  const header = ['entries in db', 'p50 ms', 'p95 ms', 'p99 ms', 'req/s', 'load p99 ms', '/healthz p99 ms', 'failures'];
+  const lines = rows.map((r) => [String(r.entries), r.p50Ms.toFixed(1), r.p95Ms.toFixed(1), r.p99Ms.toFixed(1), String(r.reqPerSec), String(r.loadP99Ms), r.healthzP99Ms.toFixed(1), String(r.failures)]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   for (const line of [header, ...lines]) console.log(line.map((c, i) => c.padStart(widths[i]!)).join('  '));
 }
