@@ -247,7 +247,16 @@ async function main(): Promise<void> {
     `\nOne user's MCP search (${child.created} entries of their own) as other tenants fill the database — ${options.backend}, ${options.searches} sequential searches, then ${options.connections} connections × ${options.duration}s; load ${meta.loadavg.join(' ')}`,
   );
   const header = ['entries in db', 'p50 ms', 'p95 ms', 'p99 ms', 'req/s', 'load p99 ms', '/healthz p99 ms', 'failures'];
-  const lines = rows.map((r) => [String(r.entries), r.p50Ms.toFixed(1), r.p95Ms.toFixed(1), r.p99Ms.toFixed(1), String(r.reqPerSec), String(r.loadP99Ms), r.healthzP99Ms.toFixed(1), String(r.failures)]);
+  const lines = rows.map((r) => [
+    String(r.entries),
+    r.p50Ms.toFixed(1),
+    r.p95Ms.toFixed(1),
+    r.p99Ms.toFixed(1),
+    String(r.reqPerSec),
+    String(r.loadP99Ms),
+    r.healthzP99Ms.toFixed(1),
+    String(r.failures),
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   for (const line of [header, ...lines]) console.log(line.map((c, i) => c.padStart(widths[i]!)).join('  '));
 }
