@@ -3,6 +3,7 @@ import { CairnError } from '../errors/cairn-error.js';
 import { appendAuditEvents, listAuditEvents, purgeAuditEvents } from './audit-store.js';
 import type { AuditEvent, AuditQuery } from './audit-types.js';
 import { DatabaseHealth } from './database-health.js';
+import { nextTurn } from './event-loop-turns.js';
 import { facetScores, poolFacetScores } from './facet-scores.js';
 import { fuseRanking, speakersNamed, type TurnPlace } from './hybrid-ranking.js';
 import { buildPoolIndex, type PoolIndex, poolCosines, poolLexicalScores } from './pool-index.js';
@@ -101,6 +102,9 @@ export abstract class KyselyStore implements Store {
     if (hybrid) {
       const live = await this.liveSummary(query.datapackIds, query.kinds);
       const pool = await this.poolOf(query, live);
+      // Ranking is a millisecond or two of CPU with no I/O, and SQLite's queries answer without
+      // leaving the event loop: one ranking per loop iteration, so probes and other callers' requests get their turn.
+      await nextTurn();
       // The pool holds every live entry searched: all of them are scored in memory, no full-text query needed.
       ranked = pool.items.length >= live.count ? await this.rankPool(pool, terms, live.count, await provided, query) : await this.rankFound(query, terms, live, pool.items, await provided);
     } else {
