@@ -7,7 +7,7 @@
  *
  *   npm run bench:memory -w @cairn/server -- [--seconds 60] [--runs 3] [--connections 10]
  *     [--entries 2000] [--backend sqlite|postgres --database-url <postgres server url>] [--data <locomo.json>]
- *     [--node-flags "--max-old-space-size=128"]   (V8 flags for the served process, to compare settings)
+ *     [--node-flags=--max-old-space-size=128]   (V8 flags for the served process, to compare settings)
  *
  * Needs a build (`npm run build`): it measures what `npm start` runs.
  */
