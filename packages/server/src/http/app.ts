@@ -15,6 +15,7 @@ import { bodyLimits } from './body-limits.js';
 import { type ClientAddressOf, rememberClientAddress } from './client-address.js';
 import { DESKTOP_BUNDLE_PATH, desktopBundleRoute } from './desktop-bundle-route.js';
 import { createDiscoveryRoutes } from './discovery-routes.js';
+import { InFlight } from './in-flight.js';
 import { installerRoute } from './install-route.js';
 import { createMcpRoute } from './mcp-route.js';
 import { createOAuthRoutes } from './oauth-routes.js';
@@ -22,6 +23,9 @@ import { portalRoute, redirectUrisFromAuth } from './portal-route.js';
 import { authRouteLimits } from './rate-limit/auth-limits.js';
 import { type Readiness, readinessRoute, unavailableIfDatabaseDown } from './readiness.js';
 import { urlGuard } from './url-guard.js';
+
+/** Longest shutdown waits for requests still being handled before the database closes under them. */
+const SHUTDOWN_GRACE_MS = 10_000;
 
 /** Everything the HTTP edge needs, built once by openCairn. */
 export interface HttpDeps {
@@ -43,6 +47,8 @@ export interface HttpDeps {
 export function createHttpApp(deps: HttpDeps): { app: Hono; close: () => Promise<void> } {
   const app = new Hono();
   const mcp = createMcpRoute(deps.domain, deps.mcpAuth, deps.log, deps.limits.requestsPerCredential);
+  const inFlight = new InFlight();
+  app.use('*', inFlight.middleware);
   // Size and shape first: nothing else reads a body that is too big, too deep or malformed.
   app.use('*', urlGuard());
   app.use('*', bodyLimits());
@@ -79,5 +85,11 @@ export function createHttpApp(deps: HttpDeps): { app: Hono; close: () => Promise
     deps.log.error('request failed', { path: c.req.path, error: error.message });
     return c.json({ error: { code: 'internal_error', message: 'Cairn could not handle this request; the server log has the details.' } }, 500);
   });
-  return { app, close: mcp.close };
+  return {
+    app,
+    close: async () => {
+      await inFlight.drained(SHUTDOWN_GRACE_MS);
+      await mcp.close();
+    },
+  };
 }
