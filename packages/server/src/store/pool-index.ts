@@ -35,6 +35,8 @@ export function buildPoolIndex(items: RankedItem[], places: (TurnPlace | undefin
   const lists = new Map<string, { at: number[]; weight: number[] }>();
   items.forEach((item, i) => {
     const vector = entryVector(item);
+    // Kept on the item too: a caller with more entries than the pool ranks its items outside the index.
+    item.vector = vector ?? null;
     if (vector) {
       vectors.set(vector, i * VECTOR_DIMS);
       hasVector[i] = 1;
