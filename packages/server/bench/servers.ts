@@ -41,6 +41,8 @@ export interface SeedReport {
 export type ChildMessage =
   | { type: 'ready'; url: string; key?: string; seed?: SeedReport }
   | { type: 'rss'; rssMb: number }
+  /** CPU time the process has used so far (user + system), in microseconds. */
+  | { type: 'cpu'; micros: number }
   | { type: 'profile-started' }
   | { type: 'profile-saved'; path: string }
   | { type: 'seed-progress'; done: number; goal: number }
@@ -54,6 +56,7 @@ export type ParentMessage =
   | { type: 'grow'; total: number; perTenant: number }
   /** Report resident memory now (after a forced GC when --expose-gc is on). */
   | { type: 'rss' }
+  | { type: 'cpu' }
   | { type: 'close' };
 
 function send(message: ChildMessage): Promise<void> {
@@ -84,6 +87,11 @@ async function runSdkEcho(): Promise<void> {
     },
     () => new Promise<void>((resolve) => server.close(() => resolve())),
   );
+}
+
+function cpuMicros(): number {
+  const { user, system } = process.cpuUsage();
+  return user + system;
 }
 
 function rssMb(): number {
@@ -241,6 +249,7 @@ function onParentMessage(handle: (message: ParentMessage) => Promise<void>, clos
   process.on('disconnect', () => void shutdown());
   process.on('message', (message: ParentMessage) => {
     if (message.type === 'close') void shutdown();
+    else if (message.type === 'cpu') void send({ type: 'cpu', micros: cpuMicros() });
     else handle(message).catch((error: Error) => void send({ type: 'failed', message: error.message }));
   });
 }

@@ -132,6 +132,15 @@ export function facetScores(items: readonly RankedItem[], queryWords: readonly s
   return scores;
 }
 
+/** Work arrays of poolFacetScores, kept between searches (scoring is synchronous) and grown as needed. */
+let scratch = { best: new Uint8Array(0), missing: new Int32Array(0), missingRows: new Int32Array(0), cosines: new Float32Array(0) };
+
+function scratchFor(items: number, words: number): typeof scratch {
+  if (scratch.best.length < items) scratch.best = new Uint8Array(items);
+  if (scratch.missing.length < words) scratch = { ...scratch, missing: new Int32Array(words), missingRows: new Int32Array(words), cosines: new Float32Array(words) };
+  return scratch;
+}
+
 /** A pool index's words as dense ids (-1: no vector), kept with the index. */
 const vocabularyIds = new WeakMap<PoolIndex, Int32Array>();
 
@@ -152,10 +161,7 @@ export function poolFacetScores(pool: PoolIndex, queryWords: readonly string[]):
   }
   const weights = rows.map(rowWeight);
   const total = weights.reduce((s, w) => s + w, 0);
-  const best = new Uint8Array(n);
-  const missing = new Int32Array(ids.length);
-  const missingRows = new Int32Array(ids.length);
-  const cosines = new Float32Array(ids.length);
+  const { best, missing, missingRows, cosines } = scratchFor(n, ids.length);
   rows.forEach((row, f) => {
     const known = closenessOf(row);
     // The words this facet has not met yet, compared in one pass.
@@ -171,7 +177,7 @@ export function poolFacetScores(pool: PoolIndex, queryWords: readonly string[]):
       rowCosines(unitRowVector(row), missingRows, count, cosines);
       for (let k = 0; k < count; k++) known[missing[k]!] = closenessByte(cosines[k]!);
     }
-    best.fill(0);
+    best.fill(0, 0, n);
     for (let v = 0; v < ids.length; v++) {
       const id = ids[v]!;
       if (id < 0 || known[id]! < 2) continue;

@@ -45,21 +45,51 @@ export interface HybridItem {
   turn?: TurnPlace;
 }
 
+/** Each signal as a column, one value per item (the pool index's own arrays, no object per item). */
+export interface ScoreColumns {
+  /** BM25 score, 0 when no term matched. */
+  lexical: Float64Array;
+  /** Cosine of the entry's and the query's vectors; NaN when either has none (absent: none at all). */
+  semantic?: Float64Array;
+  /** Share of the query's facets the entry meets, 0 when none. */
+  facet?: Float64Array;
+}
+
+/** fuseColumns over items that carry their own scores. */
+export function fuseRanking(items: HybridItem[], queryWords: ReadonlySet<string>, limit: number, groups?: number[][]): { id: string; score: number }[] {
+  const columns: ScoreColumns = {
+    lexical: Float64Array.from(items, (i) => i.lexical),
+    semantic: Float64Array.from(items, (i) => i.semantic ?? Number.NaN),
+    facet: Float64Array.from(items, (i) => i.facet ?? 0),
+  };
+  const places = items.map((i) => i.turn);
+  return fuseColumns(items, places, columns, queryWords, limit, groups ?? sessions(items));
+}
+
 /**
  * Ranks items by the fused score; items that score nothing are dropped. Ties go to the newest, then
- * the id. `groups`, when given, are `sessions(items)` computed once for items in this order.
+ * the id. `places` are the items' places in their conversations and `groups` their `sessions`,
+ * both in the items' order.
  */
-export function fuseRanking(items: HybridItem[], queryWords: ReadonlySet<string>, limit: number, groups: number[][] = sessions(items)): { id: string; score: number }[] {
+export function fuseColumns(
+  items: readonly { id: string; updatedAt: string }[],
+  places: readonly (TurnPlace | undefined)[],
+  { lexical, semantic, facet }: ScoreColumns,
+  queryWords: ReadonlySet<string>,
+  limit: number,
+  groups: number[][],
+): { id: string; score: number }[] {
   const n = items.length;
   let maxLexical = 0;
   let cosineSum = 0;
   let cosineSquares = 0;
   let cosines = 0;
-  for (const item of items) {
-    if (item.lexical > maxLexical) maxLexical = item.lexical;
-    if (item.semantic !== undefined) {
-      cosineSum += item.semantic;
-      cosineSquares += item.semantic * item.semantic;
+  for (let i = 0; i < n; i++) {
+    if (lexical[i]! > maxLexical) maxLexical = lexical[i]!;
+    const c = semantic ? semantic[i]! : Number.NaN;
+    if (!Number.isNaN(c)) {
+      cosineSum += c;
+      cosineSquares += c * c;
       cosines++;
     }
   }
@@ -69,8 +99,8 @@ export function fuseRanking(items: HybridItem[], queryWords: ReadonlySet<string>
   const floor = cosines >= 3 ? mean + Math.sqrt(Math.max(cosineSquares / cosines - mean * mean, 0)) : SEMANTIC_FLOOR;
   const base = new Float64Array(n);
   for (let i = 0; i < n; i++) {
-    const item = items[i]!;
-    base[i] = item.lexical / maxLexical + (item.semantic === undefined ? 0 : SEMANTIC_WEIGHT * Math.max(item.semantic - floor, 0)) + FACET_WEIGHT * (item.facet ?? 0);
+    const c = semantic ? semantic[i]! : Number.NaN;
+    base[i] = lexical[i]! / maxLexical + (!Number.isNaN(c) ? SEMANTIC_WEIGHT * Math.max(c - floor, 0) : 0) + (facet ? FACET_WEIGHT * facet[i]! : 0);
   }
   const score = Float64Array.from(base);
   for (const turns of groups) {
@@ -81,7 +111,7 @@ export function fuseRanking(items: HybridItem[], queryWords: ReadonlySet<string>
     for (let k = 0; k < turns.length; k++) {
       const at = turns[k]!;
       let s = base[at]! + NEIGHBOUR_WEIGHT * (near(k - 1) + near(k + 1)) + SECOND_NEIGHBOUR_WEIGHT * (near(k - 2) + near(k + 2)) + SESSION_WEIGHT * best;
-      if (namesSpeaker(items[at]!.turn!.speaker, queryWords)) s *= SPEAKER_BOOST;
+      if (namesSpeaker(places[at]!.speaker, queryWords)) s *= SPEAKER_BOOST;
       score[at] = s;
     }
   }

@@ -5,7 +5,7 @@ import type { AuditEvent, AuditQuery } from './audit-types.js';
 import { DatabaseHealth } from './database-health.js';
 import { nextTurn } from './event-loop-turns.js';
 import { facetScores, poolFacetScores } from './facet-scores.js';
-import { fuseRanking, speakersNamed, type TurnPlace } from './hybrid-ranking.js';
+import { fuseColumns, sessions, speakersNamed, type TurnPlace } from './hybrid-ranking.js';
 import { buildPoolIndex, type PoolIndex, poolCosines, poolLexicalScores } from './pool-index.js';
 import type { Database } from './schema.js';
 import { cachedEntryWords, entryWords, poolCache, type RankedItem, rememberPool, rememberTurnPlace, speakerWords, turnPlaceCache } from './search-cache.js';
@@ -137,22 +137,16 @@ export abstract class KyselyStore implements Store {
     const queryWords = words(query.text);
     const speakers = speakersNamed(pool.places, queryWords);
     const topicWords = queryWords.filter((w) => !speakers.has(w));
-    let semantic: (i: number) => number | undefined = () => undefined;
+    let semantic: Float64Array | undefined;
     if (provided && this.embedder) {
       const scores = await semanticScores(pool.items, query.text, provided, this.embedder.model, (model, ids) => this.loadEmbeddings(model, ids));
-      semantic = (i) => scores.get(pool.items[i]!.id);
+      semantic = Float64Array.from(pool.items, (item) => scores.get(item.id) ?? Number.NaN);
     } else {
       const vector = textVector(topicWords);
-      const cosines = vector && poolCosines(pool, vector);
-      if (cosines) semantic = (i) => (Number.isNaN(cosines[i]!) ? undefined : cosines[i]);
+      semantic = vector && poolCosines(pool, vector);
     }
     const facet = poolFacetScores(pool, topicWords);
-    return fuseRanking(
-      pool.items.map((item, i) => ({ id: item.id, updatedAt: item.updatedAt, lexical: lexical[i]!, semantic: semantic(i), facet: facet[i]!, turn: pool.places[i] })),
-      new Set(queryWords),
-      query.limit,
-      pool.sessions,
-    );
+    return fuseColumns(pool.items, pool.places, { lexical, semantic, facet }, new Set(queryWords), query.limit, pool.sessions);
   }
 
   /**
@@ -203,11 +197,13 @@ export abstract class KyselyStore implements Store {
       items,
       queryWords.filter((w) => !speakers.has(w)),
     );
-    return fuseRanking(
-      items.map((i) => ({ id: i.id, updatedAt: i.updatedAt, lexical: lexicalScore.get(i.id) ?? 0, semantic: semantic.get(i.id), facet: facet.get(i.id), turn: places.get(i.id) })),
-      new Set(queryWords),
-      query.limit,
-    );
+    const itemPlaces = items.map((i) => places.get(i.id));
+    const columns = {
+      lexical: Float64Array.from(items, (i) => lexicalScore.get(i.id) ?? 0),
+      semantic: Float64Array.from(items, (i) => semantic.get(i.id) ?? Number.NaN),
+      facet: Float64Array.from(items, (i) => facet.get(i.id) ?? 0),
+    };
+    return fuseColumns(items, itemPlaces, columns, new Set(queryWords), query.limit, sessions(items.map((i, k) => ({ id: i.id, turn: itemPlaces[k] }))));
   }
 
   /** The words of these entries' current versions: from the cache, the rest fetched 500 at a time. */

@@ -1,6 +1,6 @@
 import { sessions, type TurnPlace } from './hybrid-ranking.js';
 import { entryVector, type RankedItem } from './search-cache.js';
-import { bm25, type Matcher, termMatchers, titleWeight, WEIGHTS } from './search-ranking.js';
+import { bm25Idf, bm25Norm, bm25Term, type Matcher, termMatchers, titleWeight, WEIGHTS } from './search-ranking.js';
 import { VECTOR_DIMS } from './word-vectors.js';
 
 /**
@@ -66,6 +66,9 @@ export function buildPoolIndex(items: RankedItem[], places: (TurnPlace | undefin
   return { items, places, sessions: sessions(items.map((item, i) => ({ id: item.id, turn: places[i] }))), vectors, hasVector, postings, vocabulary: [...lists.keys()].sort(), lengths, avgLength };
 }
 
+/** Term frequencies per matcher and item, kept between searches (ranking is synchronous), zeroed after use. */
+let tfScratch = new Float64Array(0);
+
 /**
  * BM25 of every item for these terms, as rankCandidates (search-ranking.ts) scores the whole pool
  * given as candidates: document frequencies and mean length from the pool, `docCount` live
@@ -75,24 +78,39 @@ export function poolLexicalScores(index: PoolIndex, terms: string[], docCount: n
   const n = index.items.length;
   const scores = new Float64Array(n);
   const matchers = termMatchers(terms);
-  if (n === 0 || matchers.length === 0) return scores;
-  const tf = matchers.map((m) => {
-    const row = new Float64Array(n);
-    for (const word of matchedWords(index, m)) {
+  const m = matchers.length;
+  if (n === 0 || m === 0) return scores;
+  if (tfScratch.length < m * n) tfScratch = new Float64Array(m * n);
+  const tf = tfScratch;
+  const df = new Float64Array(m);
+  // Items that match anything, in the order first met: only they are scored, and only their cells zeroed.
+  const matched: number[] = [];
+  const seen = new Uint8Array(n);
+  for (let t = 0; t < m; t++) {
+    const row = t * n;
+    for (const word of matchedWords(index, matchers[t]!)) {
       const { at, weight } = index.postings.get(word)!;
       for (let k = 0; k < at.length; k++) {
         const i = at[k]!;
-        row[i] = row[i]! + weight[k]!;
+        if (tf[row + i] === 0) df[t]!++;
+        tf[row + i] = tf[row + i]! + weight[k]!;
+        if (seen[i] === 0) {
+          seen[i] = 1;
+          matched.push(i);
+        }
       }
     }
-    return row;
-  });
-  const matched: number[] = [];
-  for (let i = 0; i < n; i++) if (tf.some((row) => row[i]! > 0)) matched.push(i);
-  if (matched.length === 0) return scores;
-  const df = tf.map((row) => matched.reduce((s, i) => s + (row[i]! > 0 ? 1 : 0), 0));
-  const score = bm25(df, Math.max(docCount, n), index.avgLength);
-  for (const i of matched) scores[i] = score((t) => tf[t]![i]!, index.lengths[i]!);
+  }
+  const idf = bm25Idf(df, Math.max(docCount, n));
+  for (const i of matched) {
+    const norm = bm25Norm(index.lengths[i]!, index.avgLength);
+    let score = 0;
+    for (let t = 0; t < m; t++) {
+      score += bm25Term(idf[t]!, tf[t * n + i]!, norm);
+      tf[t * n + i] = 0;
+    }
+    scores[i] = score;
+  }
   return scores;
 }
 

@@ -94,18 +94,31 @@ export function titleWeight(kind: string | undefined): number {
  * one entry from its per-matcher term frequencies and its length.
  */
 export function bm25(df: number[], n: number, avgLength: number): (tf: (matcher: number) => number, length: number) => number {
-  // Okapi idf as FTS5 computes it: a term in half the entries or more (a speaker's name) says
-  // almost nothing, so it gets only a token weight.
-  const idf = df.map((f) => Math.max(Math.log((n - f + 0.5) / (f + 0.5)), MIN_IDF));
+  const idf = bm25Idf(df, n);
   return (tf, length) => {
-    const norm = K1 * (1 - B + (B * length) / avgLength);
+    const norm = bm25Norm(length, avgLength);
     let score = 0;
-    for (let i = 0; i < idf.length; i++) {
-      const w = tf(i);
-      if (w > 0) score += (idf[i]! * w * (K1 + 1)) / (w + norm);
-    }
+    for (let i = 0; i < idf.length; i++) score += bm25Term(idf[i]!, tf(i), norm);
     return score;
   };
+}
+
+/**
+ * Okapi idf as FTS5 computes it: a term in half the entries or more (a speaker's name) says
+ * almost nothing, so it gets only a token weight.
+ */
+export function bm25Idf(df: ArrayLike<number>, n: number): Float64Array {
+  return Float64Array.from(df, (f) => Math.max(Math.log((n - f + 0.5) / (f + 0.5)), MIN_IDF));
+}
+
+/** The length normalization of an entry of `length` words. */
+export function bm25Norm(length: number, avgLength: number): number {
+  return K1 * (1 - B + (B * length) / avgLength);
+}
+
+/** One matcher's share of an entry's score, for its term frequency `tf` (0 adds nothing). */
+export function bm25Term(idf: number, tf: number, norm: number): number {
+  return tf > 0 ? (idf * tf * (K1 + 1)) / (tf + norm) : 0;
 }
 
 /** An entry's words by field. */
