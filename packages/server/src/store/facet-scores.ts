@@ -25,11 +25,11 @@ const entryIds = new WeakMap<RankedItem, Int32Array>();
 /**
  * Per facet word (table row): how close each dense id's word comes, as a byte: 0 not yet computed,
  * 1 at or below the floor, 2–255 from just above it to the word itself. Kept between searches (a
- * user's questions keep using the same words) within 16 MB, oldest out first: 3,200 words when
- * entries use 5,000 distinct words, 320 when they use the whole table's 50,000.
+ * user's questions keep using the same words) within 4 MB, oldest out first: 800 words when
+ * entries use 5,000 distinct words, 80 when they use the whole table's 50,000.
  */
 const closeness = new Map<number, Uint8Array>();
-const CLOSENESS_CACHE_BYTES = 16 * 1024 * 1024;
+const CLOSENESS_CACHE_BYTES = 4 * 1024 * 1024;
 let closenessBytes = 0;
 
 /**
