@@ -1,7 +1,9 @@
 import type { PoolIndex } from './pool-index.js';
 import type { RankedItem } from './search-cache.js';
 import { CAPTURED_KIND } from './search-ranking.js';
-import { rowCosine, rowCosines, rowWeight, unitRowVector, wordRow } from './word-vectors.js';
+import { isStopWord } from './search-terms.js';
+import { neighboursOf } from './word-neighbours.js';
+import { rowWeight, tableSize, wordOfRow, wordRow } from './word-vectors.js';
 
 /**
  * Facets: each content word of a query is a facet, and an entry scores, for each facet, how close
@@ -9,28 +11,15 @@ import { rowCosine, rowCosines, rowWeight, unitRowVector, wordRow } from './word
  * telling word among twenty ("Where did John travel?" against "Took a short trip last week to Rome
  * to clear my mind a little"); the closest word does not (travel and trip: 0.74). So each part of
  * a question finds the turns that say it in other words (kids: children, paint: painting), in
- * whichever session they were said, which multi-hop questions need. A word closer than
- * FACET_FLOOR counts, scaled from 0 at the floor to 1 for the word itself; facets weigh like SIF
- * (rare words more), and the score is the weighted share of the query's facets an entry meets.
+ * whichever session they were said, which multi-hop questions need. A word closer than the floor
+ * (word-neighbours.ts) counts, scaled from 0 at the floor to 1 for the word itself; facets weigh
+ * like SIF (rare words more), and the score is the weighted share of the query's facets an entry meets.
  */
-const FACET_FLOOR = 0.5;
+
 /** At most this many facets per query (the first ones): long prompts add noise and cost. */
 const MAX_FACETS = 12;
-
-/** Table rows of the words entries use, as dense ids, so similarities are kept in flat arrays. */
-const denseId = new Map<number, number>();
-const denseRows: number[] = [];
-/** Each entry's distinct words as dense ids (kept with the item, which search keeps between calls). */
-const entryIds = new WeakMap<RankedItem, Int32Array>();
-/**
- * Per facet word (table row): how close each dense id's word comes, as a byte: 0 not yet computed,
- * 1 at or below the floor, 2–255 from just above it to the word itself. Kept between searches (a
- * user's questions keep using the same words) within 4 MB, oldest out first: 800 words when
- * entries use 5,000 distinct words, 80 when they use the whole table's 50,000.
- */
-const closeness = new Map<number, Uint8Array>();
-const CLOSENESS_CACHE_BYTES = 4 * 1024 * 1024;
-let closenessBytes = 0;
+/** The closeness byte of the word itself. */
+const SELF = 255;
 
 /**
  * The table's rows are in order of frequency: its 100 most frequent words ("out", "first", "new")
@@ -44,146 +33,88 @@ function facetRow(word: string): number {
   return row >= COMMON ? row : -1;
 }
 
-/** A word's dense id, or -1 when it has no vector (or is a stop word). */
-function denseIdOf(word: string): number {
-  const row = facetRow(word);
-  if (row < 0) return -1;
-  let id = denseId.get(row);
-  if (id === undefined) {
-    id = denseRows.length;
-    denseId.set(row, id);
-    denseRows.push(row);
-  }
-  return id;
+/** The query's facets: rows of its distinct content words, the first MAX_FACETS. */
+function facetRows(queryWords: readonly string[]): number[] {
+  return [...new Set(queryWords.map(facetRow).filter((r) => r >= 0))].slice(0, MAX_FACETS);
 }
 
-function idsOf(item: RankedItem): Int32Array {
-  let ids = entryIds.get(item);
-  if (ids) return ids;
+/** Each entry's distinct facet rows (kept with the item, which search keeps between calls). */
+const entryRows = new WeakMap<RankedItem, Int32Array>();
+
+function rowsOf(item: RankedItem): Int32Array {
+  let rows = entryRows.get(item);
+  if (rows) return rows;
   const { title, tags, content } = item.words;
   const seen = new Set<number>();
   for (const list of item.kind === CAPTURED_KIND ? [content] : [title, tags, content]) {
     for (const w of list) {
-      const id = denseIdOf(w);
-      if (id >= 0) seen.add(id);
+      const row = facetRow(w);
+      if (row >= 0) seen.add(row);
     }
   }
-  ids = Int32Array.from(seen);
-  entryIds.set(item, ids);
-  return ids;
+  rows = Int32Array.from(seen);
+  entryRows.set(item, rows);
+  return rows;
 }
 
-/** A facet's closeness bytes, covering every dense id known so far. */
-function closenessOf(row: number): Uint8Array {
-  let known = closeness.get(row);
-  closeness.delete(row);
-  if (!known || known.length < denseRows.length) {
-    const grown = new Uint8Array(Math.max(Math.ceil(denseRows.length * 1.25), 1024));
-    if (known) {
-      grown.set(known);
-      closenessBytes -= known.length;
-    }
-    known = grown;
-    closenessBytes += known.length;
-    while (closenessBytes > CLOSENESS_CACHE_BYTES && closeness.size) {
-      const oldest = closeness.keys().next().value!;
-      closenessBytes -= closeness.get(oldest)!.length;
-      closeness.delete(oldest);
-    }
-  }
-  closeness.set(row, known);
-  return known;
-}
-
-/** The closeness byte of a cosine. */
-function closenessByte(cosine: number): number {
-  return cosine > FACET_FLOOR ? 2 + Math.round((253 * (Math.min(cosine, 1) - FACET_FLOOR)) / (1 - FACET_FLOOR)) : 1;
-}
+/** Closeness bytes by table row for one facet at a time (set, used, then cleared again). */
+let nearScratch = new Uint8Array(0);
+/** Best closeness per pool item for one facet at a time. */
+let bestScratch = new Uint8Array(0);
 
 /** Each item's facet score, for entries not held in a pool index (0 to 1; items that meet no facet are left out). `queryWords` without speakers' names. */
 export function facetScores(items: readonly RankedItem[], queryWords: readonly string[]): Map<string, number> {
   const scores = new Map<string, number>();
-  const rows = [...new Set(queryWords.map(facetRow).filter((r) => r >= 0))].slice(0, MAX_FACETS);
+  const rows = facetRows(queryWords);
   if (rows.length === 0) return scores;
-  const ids = items.map(idsOf);
-  const near = rows.map(closenessOf);
-  const units = rows.map(unitRowVector);
+  if (nearScratch.length < tableSize()) nearScratch = new Uint8Array(tableSize());
+  const near = nearScratch;
   const weights = rows.map(rowWeight);
   const total = weights.reduce((s, w) => s + w, 0);
-  for (let k = 0; k < items.length; k++) {
-    const own = ids[k]!;
-    let score = 0;
-    for (let f = 0; f < rows.length; f++) {
-      const facet = near[f]!;
-      let best = 1;
-      for (let j = 0; j < own.length; j++) {
-        const id = own[j]!;
-        let b = facet[id]!;
-        if (b === 0) {
-          b = closenessByte(rowCosine(units[f]!, denseRows[id]!));
-          facet[id] = b;
-        }
-        if (b > best) best = b;
-      }
-      if (best > 1) score += (weights[f]! * (best - 1)) / 254;
+  const own = items.map(rowsOf);
+  const sums = new Float64Array(items.length);
+  rows.forEach((row, f) => {
+    const close = neighboursOf(row);
+    for (let k = 0; k < close.rows.length; k++) near[close.rows[k]!] = close.bytes[k]!;
+    near[row] = SELF;
+    for (let i = 0; i < items.length; i++) {
+      const list = own[i]!;
+      let best = 0;
+      for (let j = 0; j < list.length; j++) if (near[list[j]!]! > best) best = near[list[j]!]!;
+      if (best > 1) sums[i] = sums[i]! + (weights[f]! * (best - 1)) / 254;
     }
-    if (score > 0) scores.set(items[k]!.id, score / total);
-  }
+    for (let k = 0; k < close.rows.length; k++) near[close.rows[k]!] = 0;
+    near[row] = 0;
+  });
+  for (let i = 0; i < items.length; i++) if (sums[i]! > 0) scores.set(items[i]!.id, sums[i]! / total);
   return scores;
 }
 
-/** Work arrays of poolFacetScores, kept between searches (scoring is synchronous) and grown as needed. */
-let scratch = { best: new Uint8Array(0), missing: new Int32Array(0), missingRows: new Int32Array(0), cosines: new Float32Array(0) };
-
-function scratchFor(items: number, words: number): typeof scratch {
-  if (scratch.best.length < items) scratch.best = new Uint8Array(items);
-  if (scratch.missing.length < words) scratch = { ...scratch, missing: new Int32Array(words), missingRows: new Int32Array(words), cosines: new Float32Array(words) };
-  return scratch;
-}
-
-/** A pool index's words as dense ids (-1: no vector), kept with the index. */
-const vocabularyIds = new WeakMap<PoolIndex, Int32Array>();
-
 /**
- * facetScores over a pool index, item by item (0 when an item meets no facet): a facet compares
- * itself with the pool's distinct words once, then only the words close to it reach their items
- * through the index's postings.
+ * facetScores over a pool index, item by item (0 when an item meets no facet): only the words
+ * close to a facet are looked up, and reach their items through the index's postings.
  */
 export function poolFacetScores(pool: PoolIndex, queryWords: readonly string[]): Float64Array {
   const n = pool.items.length;
   const scores = new Float64Array(n);
-  const rows = [...new Set(queryWords.map(facetRow).filter((r) => r >= 0))].slice(0, MAX_FACETS);
+  const rows = facetRows(queryWords);
   if (rows.length === 0 || n === 0) return scores;
-  let ids = vocabularyIds.get(pool);
-  if (!ids) {
-    ids = Int32Array.from(pool.vocabulary, denseIdOf);
-    vocabularyIds.set(pool, ids);
-  }
+  if (bestScratch.length < n) bestScratch = new Uint8Array(n);
+  const best = bestScratch;
   const weights = rows.map(rowWeight);
   const total = weights.reduce((s, w) => s + w, 0);
-  const { best, missing, missingRows, cosines } = scratchFor(n, ids.length);
   rows.forEach((row, f) => {
-    const known = closenessOf(row);
-    // The words this facet has not met yet, compared in one pass.
-    let count = 0;
-    for (let v = 0; v < ids.length; v++) {
-      const id = ids[v]!;
-      if (id >= 0 && known[id] === 0) {
-        missing[count] = id;
-        missingRows[count++] = denseRows[id]!;
-      }
-    }
-    if (count) {
-      rowCosines(unitRowVector(row), missingRows, count, cosines);
-      for (let k = 0; k < count; k++) known[missing[k]!] = closenessByte(cosines[k]!);
-    }
     best.fill(0, 0, n);
-    for (let v = 0; v < ids.length; v++) {
-      const id = ids[v]!;
-      if (id < 0 || known[id]! < 2) continue;
-      const b = known[id]!;
-      const at = pool.postings.get(pool.vocabulary[v]!)!.at;
-      for (let k = 0; k < at.length; k++) if (best[at[k]!]! < b) best[at[k]!] = b;
+    const reach = (word: string, b: number) => {
+      const at = pool.postings.get(word)?.at;
+      if (at) for (let k = 0; k < at.length; k++) if (best[at[k]!]! < b) best[at[k]!] = b;
+    };
+    reach(wordOfRow(row), SELF);
+    const close = neighboursOf(row);
+    for (let k = 0; k < close.rows.length; k++) {
+      const word = wordOfRow(close.rows[k]!);
+      // Stop words have vectors but are no one's facet (entries' own facet rows leave them out too).
+      if (!isStopWord(word)) reach(word, close.bytes[k]!);
     }
     const w = weights[f]! / total / 254;
     for (let i = 0; i < n; i++) if (best[i]! > 1) scores[i] = scores[i]! + w * (best[i]! - 1);

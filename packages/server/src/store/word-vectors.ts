@@ -22,6 +22,8 @@ interface Table {
   vectors: Int8Array;
   /** SIF weight per word, from its frequency rank (Zipf's law: p ≈ 0.1 / rank). */
   weights: Float32Array;
+  /** The words by row. */
+  words: string[];
 }
 
 let table: Table | undefined;
@@ -42,7 +44,7 @@ function load(): Table {
   const words = bytes.toString('utf8', wordsAt).split('\n');
   const weights = new Float32Array(count);
   for (let rank = 0; rank < count; rank++) weights[rank] = SIF_A / (SIF_A + 0.1 / (rank + 10));
-  table = { dims, index: new Map(words.map((w, i) => [w, i])), scales, vectors, weights };
+  table = { dims, index: new Map(words.map((w, i) => [w, i])), scales, vectors, weights, words };
   return table;
 }
 
@@ -83,52 +85,17 @@ export function wordRow(word: string): number {
   return load().index.get(word) ?? -1;
 }
 
+/** The word of a row. */
+export function wordOfRow(row: number): string {
+  return load().words[row]!;
+}
+
+/** How many words the table holds. */
+export function tableSize(): number {
+  return load().weights.length;
+}
+
 /** The SIF weight of a row's word: rare words count more. */
 export function rowWeight(row: number): number {
   return load().weights[row]!;
-}
-
-let inverseNorms: Float32Array | undefined;
-
-/** A row's vector at unit length, to compare with rows by `rowCosine`. */
-export function unitRowVector(row: number): Float32Array {
-  const { dims, vectors } = load();
-  const scale = inverseNorm(row, dims, vectors);
-  const unit = new Float32Array(dims);
-  for (let d = 0; d < dims; d++) unit[d] = vectors[row * dims + d]! * scale;
-  return unit;
-}
-
-/** Cosine of a unit vector with a row's vector (8-bit, so exact to about 1%). */
-export function rowCosine(unit: Float32Array, row: number): number {
-  const { dims, vectors } = load();
-  const at = row * dims;
-  let s = 0;
-  for (let d = 0; d < dims; d++) s += unit[d]! * vectors[at + d]!;
-  return s * inverseNorm(row, dims, vectors);
-}
-
-/** rowCosine of `unit` with each of `rows`, written to `out` in the same order. */
-export function rowCosines(unit: Float32Array, rows: ArrayLike<number>, count: number, out: Float32Array): void {
-  const { dims, vectors } = load();
-  for (let k = 0; k < count; k++) {
-    const row = rows[k]!;
-    const at = row * dims;
-    let s = 0;
-    for (let d = 0; d < dims; d++) s += unit[d]! * vectors[at + d]!;
-    out[k] = s * inverseNorm(row, dims, vectors);
-  }
-}
-
-function inverseNorm(row: number, dims: number, vectors: Int8Array): number {
-  inverseNorms ??= new Float32Array(vectors.length / dims);
-  const cache = inverseNorms;
-  let n = cache[row]!;
-  if (n === 0) {
-    const at = row * dims;
-    for (let d = 0; d < dims; d++) n += vectors[at + d]! * vectors[at + d]!;
-    n = n ? 1 / Math.sqrt(n) : 0;
-    cache[row] = n;
-  }
-  return n;
 }

@@ -1,0 +1,26 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { NEIGHBOUR_FLOOR, neighboursOf } from './word-neighbours.js';
+import { cosine, textVector, wordOfRow, wordRow } from './word-vectors.js';
+
+/** The closeness byte of a cosine, computed here from the vectors themselves. */
+const byteOf = (c: number) => 2 + Math.round((253 * (Math.min(c, 1) - NEIGHBOUR_FLOOR)) / (1 - NEIGHBOUR_FLOOR));
+
+test('word neighbours: close words are listed with their closeness, closest first; unrelated words are not', () => {
+  const travel = neighboursOf(wordRow('travel'));
+  const listed = new Map([...travel.rows].map((r, k) => [wordOfRow(r), travel.bytes[k]!]));
+  const trip = cosine(textVector(['travel'])!, textVector(['trip'])!);
+  assert.ok(trip > NEIGHBOUR_FLOOR, `travel/trip ${trip}`);
+  assert.ok(Math.abs(listed.get('trip')! - byteOf(trip)) <= 1, `trip listed at ${listed.get('trip')}, cosine ${trip}`);
+  assert.equal(listed.get('sandwich'), undefined);
+  assert.ok(!listed.has('travel'), 'a word is not its own neighbour');
+  for (let k = 1; k < travel.bytes.length; k++) assert.ok(travel.bytes[k - 1]! >= travel.bytes[k]!, 'closest first');
+  assert.ok(travel.rows.length > 5 && travel.rows.length <= 256, `${travel.rows.length}`);
+});
+
+test('word neighbours: the most frequent words have no list and are in no list', () => {
+  assert.equal(neighboursOf(wordRow('first')).rows.length, 0);
+  const kids = neighboursOf(wordRow('kids'));
+  assert.ok(kids.rows.length > 0);
+  for (const r of kids.rows) assert.ok(r >= 100, wordOfRow(r));
+});
