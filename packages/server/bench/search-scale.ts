@@ -6,11 +6,15 @@
  * sends `--searches` sequential MCP `tools/call search` requests, one LoCoMo question each
  * (p50/p95/p99), then loads one question with autocannon at `--connections` (req/s, p99) while
  * probing /healthz every 20 ms from another process (its p99: a search must not stall the probe).
+ * Then 8 clients (`--insert-connections`) save new entries into that user's personal datapack
+ * through POST /api/v1/entries for `--insert-seconds` (bench/insert-rate.ts): inserts/s and p50/p99,
+ * compared with the smallest size's rate. Those entries are deleted again before the next size.
  * Cairn runs from its build (dist/, as `npm start` runs it), or from its sources with --source.
  *
  *   npm run bench:scale -w @cairn/server -- --scale 10k,100k [--backend sqlite|postgres
  *     --database-url <postgres server url>] [--entries 2000] [--searches 200] [--duration 10]
- *     [--connections 10] [--per-tenant 2000] [--data <locomo.json>] [--json] [--source]
+ *     [--connections 10] [--insert-seconds 10] [--insert-connections 8] [--per-tenant 2000]
+ *     [--data <locomo.json>] [--json] [--source]
  */
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
@@ -19,6 +23,8 @@ import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { INSTALLER_USER_AGENT } from '../src/auth/mcp-auth.js';
+import { type InsertRun, measureInserts } from './insert-rate.js';
+import { loadTurns } from './locomo.js';
 import type { CairnChildOptions, ChildMessage, ParentMessage } from './servers.js';
 
 const PROTOCOL_VERSION = '2025-06-18';
@@ -33,6 +39,8 @@ interface Options {
   searches: number;
   duration: number;
   connections: number;
+  insertSeconds: number;
+  insertConnections: number;
   perTenant: number;
   dataPath: string;
   json: boolean;
@@ -55,6 +63,8 @@ function parseOptions(): Options {
       searches: { type: 'string', default: '200' },
       duration: { type: 'string', default: '10' },
       connections: { type: 'string', default: '10' },
+      'insert-seconds': { type: 'string', default: '10' },
+      'insert-connections': { type: 'string', default: '8' },
       'per-tenant': { type: 'string', default: '2000' },
       data: { type: 'string', default: '../shared/data/locomo-dev.json' },
       json: { type: 'boolean', default: false },
@@ -79,6 +89,8 @@ function parseOptions(): Options {
     searches: Number(values.searches),
     duration: Number(values.duration),
     connections: Number(values.connections),
+    insertSeconds: Number(values['insert-seconds']),
+    insertConnections: Number(values['insert-connections']),
     perTenant: Number(values['per-tenant']),
     dataPath: isAbsolute(values.data) ? values.data : resolve(base, values.data),
     json: values.json,
@@ -116,6 +128,21 @@ function grow(child: Child, total: number, perTenant: number): Promise<Extract<C
     child.process.on('message', listen);
     child.process.send({ type: 'grow', total, perTenant } satisfies ParentMessage);
   });
+}
+
+function forget(child: Child, since: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    child.process.once('message', (m: ChildMessage) => (m.type === 'forgotten' ? resolve(m.removed) : reject(new Error(`forgetting the inserts failed: ${m.type === 'failed' ? m.message : m.type}`))));
+    child.process.send({ type: 'forget', since } satisfies ParentMessage);
+  });
+}
+
+/** Inserts at this size, then removes them: the next size's user must hold what this one's held. */
+async function inserts(child: Child, turns: { title: string; content: string }[], options: Options): Promise<InsertRun> {
+  const since = new Date().toISOString();
+  const run = await measureInserts(new URL('/api/v1/entries', child.url).href, child.key, turns, options.insertConnections, options.insertSeconds);
+  await forget(child, since);
+  return run;
 }
 
 function searchBody(query: string): string {
@@ -203,6 +230,7 @@ async function loadQuestions(path: string): Promise<string[]> {
 async function main(): Promise<void> {
   const options = parseOptions();
   const questions = await loadQuestions(options.dataPath);
+  const turns = await loadTurns(options.dataPath);
   process.stderr.write(`starting Cairn (${options.backend}) with one user holding ${options.entries} entries …\n`);
   const child = await startCairn({ postgresServerUrl: options.databaseUrl, entries: options.entries, dataPath: options.dataPath, source: options.source });
   const rows = [];
@@ -215,6 +243,8 @@ async function main(): Promise<void> {
       const latencies = await sequential(child, questions, options.searches);
       process.stderr.write(`  ${options.connections} connections for ${options.duration}s …\n`);
       const load = await underLoad(child, questions[0]!, options);
+      process.stderr.write(`  ${options.insertConnections} clients saving entries for ${options.insertSeconds}s …\n`);
+      const insert = await inserts(child, turns, options);
       rows.push({
         entries: grown.total,
         userEntries: child.created,
@@ -222,6 +252,7 @@ async function main(): Promise<void> {
         p95Ms: percentile(latencies, 0.95),
         p99Ms: percentile(latencies, 0.99),
         ...load,
+        insert,
         seedSeconds: grown.seconds,
         rssMbAfterSeed: grown.rssMb,
       });
@@ -238,9 +269,14 @@ async function main(): Promise<void> {
     searches: options.searches,
     connections: options.connections,
     durationSeconds: options.duration,
+    insertConnections: options.insertConnections,
+    insertSeconds: options.insertSeconds,
   };
+  const smallest = rows[0]?.insert.insertsPerSec ?? NaN;
+  const ratios = rows.map((r) => Math.round((smallest / r.insert.insertsPerSec) * 100) / 100);
+  const insertVerdict = `insert rate at the largest size within 2× of the smallest: ${ratios[ratios.length - 1]! <= 2 ? 'met' : 'NOT met'}`;
   if (options.json) {
-    console.log(JSON.stringify({ meta, rows }, null, 2));
+    console.log(JSON.stringify({ meta, rows: rows.map((r, i) => ({ ...r, insert: { ...r.insert, slowdownVsSmallest: ratios[i] } })), insertVerdict }, null, 2));
     return;
   }
   console.log(
@@ -257,6 +293,25 @@ async function main(): Promise<void> {
     r.healthzP99Ms.toFixed(1),
     String(r.failures),
   ]);
+  table(header, lines);
+  console.log(`\nSaving new entries into that user's personal datapack: POST /api/v1/entries, ${options.insertConnections} clients × ${options.insertSeconds}s`);
+  table(
+    ['entries in db', 'inserts/s', 'p50 ms', 'p99 ms', 'duplicates', 'non-2xx', 'failures', 'smallest ÷ this'],
+    rows.map((r, i) => [
+      String(r.entries),
+      r.insert.insertsPerSec.toFixed(1),
+      r.insert.p50Ms.toFixed(1),
+      r.insert.p99Ms.toFixed(1),
+      String(r.insert.duplicates),
+      String(r.insert.non2xx),
+      String(r.insert.failures),
+      `${ratios[i]!.toFixed(2)}×`,
+    ]),
+  );
+  console.log(insertVerdict);
+}
+
+function table(header: string[], lines: string[][]): void {
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   for (const line of [header, ...lines]) console.log(line.map((c, i) => c.padStart(widths[i]!)).join('  '));
 }

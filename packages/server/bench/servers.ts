@@ -10,7 +10,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +20,7 @@ import { z } from 'zod';
 import type { Cairn } from '../src/runtime/open-cairn.js';
 import { createTestDatabase } from '../src/testing/postgres.js';
 import { freePort } from '../src/testing/test-cairn.js';
+import { loadTurns } from './locomo.js';
 import { seedOthers } from './seed-others.js';
 
 export interface CairnChildOptions {
@@ -47,6 +47,7 @@ export type ChildMessage =
   | { type: 'profile-saved'; path: string }
   | { type: 'seed-progress'; done: number; goal: number }
   | { type: 'grown'; total: number; seconds: number; rssMb: number }
+  | { type: 'forgotten'; removed: number }
   | { type: 'failed'; message: string };
 
 export type ParentMessage =
@@ -54,6 +55,8 @@ export type ParentMessage =
   | { type: 'profile-stop'; path: string }
   /** Fill the database with other tenants' entries until it holds `total` (bench/seed-others.ts). */
   | { type: 'grow'; total: number; perTenant: number }
+  /** Delete for good the entries the seeded user created from `since` on (the insert measurement's), so each size starts alike. */
+  | { type: 'forget'; since: string }
   /** Report resident memory now (after a forced GC when --expose-gc is on). */
   | { type: 'rss' }
   | { type: 'cpu' }
@@ -193,6 +196,9 @@ async function runCairn(options: CairnChildOptions): Promise<void> {
           }
         });
         await send({ type: 'grown', total, seconds: (Date.now() - started) / 1000, rssMb: Math.round(process.memoryUsage().rss / 2 ** 20) });
+      } else if (message.type === 'forget') {
+        const result = await test.cairn.store.db.deleteFrom('entry').where('created_by', '=', test.ownerId).where('created_at', '>=', message.since).executeTakeFirst();
+        await send({ type: 'forgotten', removed: Number(result.numDeletedRows) });
       }
     },
     () => test.close(),
@@ -216,29 +222,6 @@ async function seedEntries(m: CairnModules, cairn: Cairn, ownerId: string, optio
   }
   if (created < options.entries) throw new Error(`only ${created} distinct entries could be seeded from ${options.dataPath} (asked for ${options.entries})`);
   return { created, duplicates, datapacks: packs.length, seconds: (Date.now() - started) / 1000 };
-}
-
-interface LocomoTurn {
-  speaker: string;
-  text: string;
-  blip_caption?: string;
-}
-
-/** Every dialogue turn of the LoCoMo file as a conversation entry; read at run time, never copied into the repo. */
-async function loadTurns(path: string) {
-  const samples = JSON.parse(await readFile(path, 'utf8')) as { sample_id: string; conversation: Record<string, unknown> }[];
-  return samples.flatMap(({ sample_id, conversation }) =>
-    Object.entries(conversation)
-      .filter((pair): pair is [string, LocomoTurn[]] => /^session_\d+$/.test(pair[0]) && Array.isArray(pair[1]))
-      .flatMap(([session, turns]) =>
-        turns.map((turn) => ({
-          kind: 'conversation' as const,
-          title: `${turn.speaker}, ${String(conversation[`${session}_date_time`] ?? session)}`,
-          content: turn.blip_caption ? `${turn.text} [shares a photo: ${turn.blip_caption}]` : turn.text,
-          tags: [sample_id.toLowerCase(), turn.speaker.toLowerCase()],
-        })),
-      ),
-  );
 }
 
 function onParentMessage(handle: (message: ParentMessage) => Promise<void>, close: () => Promise<void>): void {
