@@ -86,9 +86,10 @@ export abstract class KyselyStore implements Store {
   abstract withStartupLock<T>(work: () => Promise<T>): Promise<T>;
   /**
    * Live entries of these datapacks (and kinds) that match any of the terms, at most `max`:
-   * found by each dialect's full-text index, ranked by rankCandidates.
+   * found by each dialect's full-text index, ranked by rankCandidates. With `prefixes` a term also
+   * matches the words its rough stem begins, as search does ("deploying" finds "deployment").
    */
-  protected abstract searchCandidates(datapackIds: string[], terms: string[], kinds: string[] | undefined, max: number): Promise<CandidateRow[]>;
+  protected abstract searchCandidates(datapackIds: string[], terms: string[], kinds: string[] | undefined, max: number, prefixes: boolean): Promise<CandidateRow[]>;
   protected abstract isUniqueViolation(error: unknown): boolean;
 
   async searchEntries(query: SearchQuery): Promise<SearchHit[]> {
@@ -109,7 +110,9 @@ export abstract class KyselyStore implements Store {
       ranked = pool.items.length >= live.count ? await this.rankPool(pool, terms, live.count, await provided, query) : await this.rankFound(query, terms, live, pool.items, await provided);
     } else {
       const [candidates, live] = await Promise.all([
-        terms.length ? this.searchCandidates(query.datapackIds, terms, query.kinds, MAX_CANDIDATES) : [],
+        // No prefixes for the near-duplicate check: on SQLite a prefix reads every tenant's postings of
+        // the words it covers, so a save's twenty-odd of them cost more the bigger the whole database.
+        terms.length ? this.searchCandidates(query.datapackIds, terms, query.kinds, MAX_CANDIDATES, query.ranking !== 'lexical') : [],
         this.liveSummary(query.datapackIds, query.kinds),
       ]);
       ranked = await this.rankLexical(candidates, terms, live.count, query.limit);
@@ -154,7 +157,7 @@ export abstract class KyselyStore implements Store {
    * the matches, the pool (their newest entries) adds the semantic signal and conversation context.
    */
   private async rankFound(query: SearchQuery, terms: string[], live: { count: number }, cachedPool: RankedItem[], provided: Float32Array | undefined) {
-    const candidates = terms.length ? await this.searchCandidates(query.datapackIds, terms, query.kinds, MAX_CANDIDATES) : [];
+    const candidates = terms.length ? await this.searchCandidates(query.datapackIds, terms, query.kinds, MAX_CANDIDATES, true) : [];
     // A match the pool holds in another version (changed within the same millisecond) is taken as found.
     const poolVersion = new Map(cachedPool.map((i) => [i.id, i.version]));
     const outside = candidates.filter((c) => poolVersion.get(c.id) !== Number(c.version));

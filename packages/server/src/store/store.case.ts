@@ -209,6 +209,21 @@ export function runStoreConformance(backend: string, start: () => Promise<TestCa
       assert.deepEqual(await store.getEntry(title.id), title);
     });
 
+    test('the lexical ranking matches words, not prefixes of their stems as search does', async () => {
+      const d = await datapack();
+      const deploying = entry(d.id, { title: 'Deploying on Fridays', content: 'We stopped deploying late in the week.' });
+      const deplorable = entry(d.id, { title: 'Deplorable weather', content: 'Rain all week.' });
+      for (const e of [deploying, deplorable]) await store.insertEntry(e);
+      const ids = async (query: Parameters<typeof store.searchEntries>[0]) => (await store.searchEntries(query)).map((h) => h.entry.id).sort();
+      assert.deepEqual(await ids({ datapackIds: [d.id], text: 'deploying', limit: 5, ranking: 'lexical' }), [deploying.id]);
+      store.semanticSearch = false;
+      try {
+        assert.deepEqual(await ids({ datapackIds: [d.id], text: 'deploying', limit: 5 }), [deploying.id, deplorable.id].sort(), '"deplo*" finds both');
+      } finally {
+        store.semanticSearch = true;
+      }
+    });
+
     test('search finds an entry by meaning when no word matches; the lexical ranking and the switch do not', async () => {
       const d = await datapack();
       const car = entry(d.id, { title: 'Parking', content: 'Park the car in the garage, never on the street.' });

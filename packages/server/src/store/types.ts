@@ -145,7 +145,10 @@ export interface SearchQuery {
   text: string;
   kinds?: string[];
   limit: number;
-  /** `lexical`: words only, as the near-duplicate check wants; otherwise the store's configured ranking. */
+  /**
+   * `lexical`: words only, each word as itself (no prefix of its stem), as the near-duplicate check
+   * wants: a near-duplicate shares the words themselves. Otherwise the store's configured ranking.
+   */
   ranking?: 'lexical';
 }
 

@@ -64,12 +64,12 @@ export class PostgresStore extends KyselyStore {
     await runMigrations(this.db, postgresMigrations);
   }
 
-  protected async searchCandidates(datapackIds: string[], terms: string[], kinds: string[] | undefined, max: number): Promise<CandidateRow[]> {
+  protected async searchCandidates(datapackIds: string[], terms: string[], kinds: string[] | undefined, max: number, prefixes: boolean): Promise<CandidateRow[]> {
     const kindFilter = kinds?.length ? sql`AND kind = ANY(${kinds})` : sql``;
     // Each term as itself (english stemming) or as a prefix of its rough stem, as on SQLite.
     const query = terms
       .map((t) => {
-        const stem = termStem(t);
+        const stem = prefixes && termStem(t);
         return stem ? `${t} | ${stem}:*` : t;
       })
       .join(' | ');

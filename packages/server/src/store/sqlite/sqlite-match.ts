@@ -14,13 +14,14 @@ export function sqlitePackToken(datapackId: string): string {
  * phrase OR as a prefix of its rough stem. The porter tokenizer stems "deploying" to `deploi` but
  * "deployment" to `deploy`; the prefix `deplo*` finds both, as PostgreSQL's Snowball stemmer does.
  * Terms are letters and digits only. FTS5 intersects the datapack tokens' short lists with the
- * terms', so the work follows the caller's entries, not the whole index.
+ * terms', so the work follows the caller's entries, not the whole index; a prefix does not: FTS5
+ * merges every tenant's postings of the words it covers first. Without `prefixes`, phrases only.
  */
-export function sqliteMatchExpression(terms: string[], datapackIds: string[]): string {
+export function sqliteMatchExpression(terms: string[], datapackIds: string[], prefixes = true): string {
   const packs = datapackIds.map((id) => `"${sqlitePackToken(id)}"`).join(' OR ');
   const words = terms
     .map((term) => {
-      const stem = termStem(term);
+      const stem = prefixes && termStem(term);
       return stem ? `"${term}" OR ${stem}*` : `"${term}"`;
     })
     .join(' OR ');

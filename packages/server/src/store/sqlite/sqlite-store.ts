@@ -43,8 +43,8 @@ export class SqliteStore extends KyselyStore {
     this.database.prepare('SELECT 1').get();
   }
 
-  protected async searchCandidates(datapackIds: string[], terms: string[], kinds: string[] | undefined, max: number): Promise<CandidateRow[]> {
-    const match = sqliteMatchExpression(terms, datapackIds);
+  protected async searchCandidates(datapackIds: string[], terms: string[], kinds: string[] | undefined, max: number, prefixes: boolean): Promise<CandidateRow[]> {
+    const match = sqliteMatchExpression(terms, datapackIds, prefixes);
     const kindFilter = kinds?.length ? sql`AND e.kind IN (${sql.join(kinds)})` : sql``;
     // Beyond `max` matches the most recent are kept: a choice that depends on the caller's data only
     // (FTS5's bm25 would weigh in every tenant's statistics).
