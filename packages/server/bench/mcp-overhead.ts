@@ -7,6 +7,8 @@
  *   npm run bench -w @cairn/server -- [--duration 10] [--warmup 3] [--connections 10] [--rounds 1]
  *     [--entries 2000] [--query "..."] [--backend sqlite|postgres --database-url <server url>] [--source]
  *     [--out results.json] [--profile search [--profile-seconds 5] [--profile-out file.cpuprofile]]
+ *     [--compare <checkout>]   (also runs another checkout's build, e.g. an older commit's worktree,
+ *                               its MCP calls interleaved with this one's as "before: …" rows)
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -39,6 +41,7 @@ interface Options {
   profile?: string;
   profileSeconds: number;
   profileOut: string;
+  compare?: string;
 }
 
 interface Target {
@@ -100,6 +103,7 @@ async function parseOptions(): Promise<Options> {
       profile: { type: 'string' },
       'profile-seconds': { type: 'string', default: '5' },
       'profile-out': { type: 'string' },
+      compare: { type: 'string' },
     },
   });
   const backend = values.backend;
@@ -120,6 +124,7 @@ async function parseOptions(): Promise<Options> {
     dataPath: values.data,
     out: values.out,
     profile: values.profile,
+    compare: values.compare,
     profileSeconds: Number(values['profile-seconds']),
     profileOut: values['profile-out'] ?? join(tmpdir(), `cairn-bench-${values.profile?.replace(/\W+/g, '-')}-${Date.now()}.cpuprofile`),
   };
@@ -216,7 +221,7 @@ function jsonApiSearchTarget(cairn: Child, options: Options): Target {
   };
 }
 
-function mcpTargets(cairn: Child, options: Options): Target[] {
+function mcpTargets(cairn: Child, options: Options, prefix = ''): Target[] {
   const { url, key, seed } = cairn.ready;
   const headers = {
     'Content-Type': 'application/json',
@@ -226,7 +231,7 @@ function mcpTargets(cairn: Child, options: Options): Target[] {
     'User-Agent': INSTALLER_USER_AGENT,
   };
   const target = (name: string, method: string, params: unknown, check: (result: any) => string | undefined): Target => ({
-    name,
+    name: `${prefix}${name}`,
     server: cairn,
     url,
     headers,
@@ -438,7 +443,11 @@ function verdict(rows: Row[]): string {
   const vsEcho = search.reqPerSec / echo.reqPerSec;
   const vsBare = search.reqPerSec / bare.reqPerSec;
   const cpuVsEcho = search.cpuMsPerRequest / echo.cpuMsPerRequest;
+  const earlier = rows.find((r) => r.target === 'before: tools/call search');
   return [
+    ...(earlier
+      ? [`before: MCP search ${(earlier.reqPerSec / echo.reqPerSec).toFixed(2)}× the echo's req/s, ${(earlier.cpuMsPerRequest / echo.cpuMsPerRequest).toFixed(2)}× its server CPU per call`]
+      : []),
     `MCP search: ${vsEcho.toFixed(2)}× the stock SDK echo's req/s (target ≥ 1.00: ${vsEcho >= 1 ? 'met' : 'NOT met'}), ${cpuVsEcho.toFixed(2)}× its server CPU per call`,
     `${(100 * vsBare).toFixed(1)}% of bare Hono's req/s (target ≥ 10%: ${vsBare >= 0.1 ? 'met' : 'NOT met'})`,
   ].join('; ');
@@ -464,13 +473,25 @@ async function main(): Promise<void> {
   let baseline: Child | undefined;
   let echo: Child | undefined;
   let cairn: Child | undefined;
+  let before: Child | undefined;
   try {
     const cairnOptions: CairnChildOptions = { postgresServerUrl: options.databaseUrl, entries: options.entries, dataPath: options.dataPath, source: options.source };
-    [baseline, echo, cairn] = await Promise.all([startChild(['baseline']), startChild(['sdk-echo']), startChild(['cairn', JSON.stringify(cairnOptions)])]);
+    [baseline, echo, cairn, before] = await Promise.all([
+      startChild(['baseline']),
+      startChild(['sdk-echo']),
+      startChild(['cairn', JSON.stringify(cairnOptions)]),
+      options.compare ? startChild(['cairn', JSON.stringify({ ...cairnOptions, root: options.compare })]) : undefined,
+    ]);
     const idleRss = await rssOf(cairn);
     const seed = cairn.ready.seed as SeedReport;
     process.stderr.write(`seeded ${seed.created} entries into ${seed.datapacks} datapacks in ${seed.seconds}s (${options.backend})\n`);
-    const targets = [baselineTarget(baseline), sdkEchoTarget(echo), jsonApiSearchTarget(cairn, options), ...mcpTargets(cairn, options)];
+    const targets = [
+      baselineTarget(baseline),
+      sdkEchoTarget(echo),
+      jsonApiSearchTarget(cairn, options),
+      ...mcpTargets(cairn, options),
+      ...(before ? mcpTargets(before, options, 'before: ').filter((t) => !t.name.endsWith('save_entry')) : []),
+    ];
     for (const target of targets) await verify(target);
 
     const rows = toRows(targets, await measureAll(targets, options));
@@ -503,7 +524,7 @@ async function main(): Promise<void> {
     if (profile) printProfile(profiled.name, profile, options.profileOut);
     if (options.out) writeFileSync(options.out, `${JSON.stringify({ meta, results: rows, verdict: verdict(rows), profile }, null, 2)}\n`);
   } finally {
-    await Promise.all([stopChild(baseline), stopChild(echo), stopChild(cairn)]);
+    await Promise.all([stopChild(baseline), stopChild(echo), stopChild(cairn), stopChild(before)]);
   }
 }
 

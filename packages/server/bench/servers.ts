@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { serve } from '@hono/node-server';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import { Hono } from 'hono';
@@ -27,6 +27,8 @@ export interface CairnChildOptions {
   postgresServerUrl?: string;
   /** Run Cairn from its TypeScript sources (through tsx) instead of the build `npm start` runs. */
   source?: boolean;
+  /** Run the build of another checkout (an older commit's worktree) instead of this one's. */
+  root?: string;
   entries: number;
   dataPath: string;
 }
@@ -107,10 +109,11 @@ function rssMb(): number {
  * tsx compiles the sources with esbuild's keepNames, which wraps every function made at run time
  * in a naming call, a cost the build does not have.
  */
-async function cairnModules(source: boolean) {
+async function cairnModules(source: boolean, root?: string) {
+  const base = root ? new URL(`file://${resolve(root)}/packages/server/`) : new URL('../', import.meta.url);
   const load = async <M>(path: string): Promise<M> => {
     try {
-      return (await import(new URL(`../${source ? 'src' : 'dist'}/${path}.${source ? 'ts' : 'js'}`, import.meta.url).href)) as M;
+      return (await import(new URL(`${source ? 'src' : 'dist'}/${path}.${source ? 'ts' : 'js'}`, base).href)) as M;
     } catch (error) {
       if ((error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND')
         throw new Error('Cairn is not built: run "npm run build" first (the benchmark measures the build that npm start runs), or pass --source');
@@ -162,7 +165,7 @@ async function startCairn(m: CairnModules, options: CairnChildOptions) {
 }
 
 async function runCairn(options: CairnChildOptions): Promise<void> {
-  const m = await cairnModules(options.source ?? false);
+  const m = await cairnModules(options.source ?? false, options.root);
   const test = await startCairn(m, options);
   try {
     const seed = await seedEntries(m, test.cairn, test.ownerId, options);
