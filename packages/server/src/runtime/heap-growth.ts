@@ -6,17 +6,18 @@ import { setFlagsFromString } from 'node:v8';
  * of old space after a minute of search load), which is memory taken from the machine for garbage.
  * 30% keeps the heap near what is live at the cost of more frequent full collections; measured by
  * `npm run bench:memory` (README). It is one of the few V8 settings that still takes effect once the
- * process runs, so `cairn serve` needs no wrapper process or NODE_OPTIONS.
+ * process runs, so `cairn serve` needs no wrapper process (Node refuses it in NODE_OPTIONS anyway).
+ * An operator who wants V8's own heuristics back runs `node --heap-growing-percent=0 bin/cairn.js serve`.
  */
 export const HEAP_GROWING_PERCENT = 30;
 
-/** The V8 flag to set, or undefined when the operator already chose one (node flag or NODE_OPTIONS). */
-export function heapGrowthFlag(execArgv: readonly string[], nodeOptions = ''): string | undefined {
-  const given = [...execArgv, ...nodeOptions.split(/\s+/)].some((flag) => /^--heap[-_]growing[-_]percent\b/.test(flag));
+/** The V8 flag to set, or undefined when the operator already gave one to node. */
+export function heapGrowthFlag(execArgv: readonly string[]): string | undefined {
+  const given = execArgv.some((flag) => /^--heap[-_]growing[-_]percent\b/.test(flag));
   return given ? undefined : `--heap-growing-percent=${HEAP_GROWING_PERCENT}`;
 }
 
 export function limitHeapGrowth(): void {
-  const flag = heapGrowthFlag(process.execArgv, process.env.NODE_OPTIONS);
+  const flag = heapGrowthFlag(process.execArgv);
   if (flag) setFlagsFromString(flag);
 }
