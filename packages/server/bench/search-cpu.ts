@@ -8,11 +8,13 @@
  *   npm run bench:search-cpu -w @cairn/server -- [--entries 2000] [--passes 3] [--root <checkout>]
  *     [--backend sqlite|postgres --database-url <postgres server url>] [--data <locomo.json>]
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { loadLocomo } from '../eval/locomo.js';
 import { createTestDatabase } from '../src/testing/postgres.js';
+import { loadTurns } from './locomo.js';
 
 const { values } = parseArgs({
   options: {
@@ -36,18 +38,8 @@ const { loadAccess } = await dist('domain/access.js');
 const { listDatapacks } = await dist('domain/datapacks.js');
 const { saveEntry, searchEntries } = await dist('domain/entries.js');
 
-interface Sample {
-  sample_id: string;
-  conversation: Record<string, unknown>;
-  qa: { question: string }[];
-}
-const samples = JSON.parse(readFileSync(path(values.data), 'utf8')) as Sample[];
-const turns = samples.flatMap((s) =>
-  Object.entries(s.conversation)
-    .filter((pair): pair is [string, { speaker: string; text: string }[]] => /^session_\d+$/.test(pair[0]) && Array.isArray(pair[1]))
-    .flatMap(([session, said]) => said.map((t) => ({ kind: 'conversation', title: `${t.speaker}, ${session}`, content: t.text, tags: [s.sample_id.toLowerCase()] }))),
-);
-const questions = samples.flatMap((s) => s.qa.map((q) => q.question));
+const turns = await loadTurns(path(values.data));
+const questions = (await loadLocomo(path(values.data))).flatMap((c) => c.questions.map((q) => q.question));
 
 const dataDir = mkdtempSync(join(tmpdir(), 'cairn-search-cpu-'));
 const database = values.backend === 'postgres' ? await createTestDatabase(values['database-url']!) : undefined;
