@@ -7,13 +7,16 @@
  *
  *   npm run bench:search-cpu -w @cairn/server -- [--entries 2000] [--passes 3] [--root <checkout>]
  *     [--backend sqlite|postgres --database-url <postgres server url>] [--data <locomo.json>]
+ *     [--profile <file.cpuprofile>]   (a CPU profile of the timed passes, summarized on the console)
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadLocomo } from '../eval/locomo.js';
 import { createTestDatabase } from '../src/testing/postgres.js';
+import { type CpuProfile, summarizeProfile } from './cpu-profile.js';
 import { loadTurns } from './locomo.js';
 
 const { values } = parseArgs({
@@ -24,6 +27,7 @@ const { values } = parseArgs({
     backend: { type: 'string', default: 'sqlite' },
     'database-url': { type: 'string' },
     data: { type: 'string', default: new URL('../../../../shared/data/locomo-dev.json', import.meta.url).pathname },
+    profile: { type: 'string' },
   },
 });
 const base = process.env.INIT_CWD ?? process.cwd();
@@ -60,8 +64,21 @@ try {
     return (used.user + used.system) / 1000 / questions.length;
   };
   await pass();
+  const profiler = values.profile ? new Session() : undefined;
+  if (profiler) {
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+    await profiler.post('Profiler.start');
+  }
   const passes: number[] = [];
   for (let i = 0; i < Number(values.passes); i++) passes.push(await pass());
+  if (profiler) {
+    const { profile } = (await profiler.post('Profiler.stop')) as { profile: CpuProfile };
+    writeFileSync(path(values.profile!), JSON.stringify(profile));
+    const summary = summarizeProfile(profile);
+    console.log(`CPU profile of the timed passes (${values.profile}), busy ${Math.round(summary.busyMs)} ms; top self time:`);
+    for (const f of summary.functions.slice(0, 20)) console.log(`${f.percent.toFixed(1).padStart(7)}%  ${f.name}`);
+  }
   console.log(
     `${values.root}: ${created} entries (${values.backend}), ${questions.length} questions per pass; CPU ms per search ${passes.map((p) => p.toFixed(2)).join(' / ')}; RSS ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB`,
   );

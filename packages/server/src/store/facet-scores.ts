@@ -1,9 +1,8 @@
 import type { PoolIndex } from './pool-index.js';
 import type { RankedItem } from './search-cache.js';
 import { CAPTURED_KIND } from './search-ranking.js';
-import { isStopWord } from './search-terms.js';
 import { neighboursOf } from './word-neighbours.js';
-import { rowWeight, tableSize, wordOfRow, wordRow } from './word-vectors.js';
+import { rowWeight, tableSize, wordRow } from './word-vectors.js';
 
 /**
  * Facets: each content word of a query is a facet, and an entry scores, for each facet, how close
@@ -105,17 +104,14 @@ export function poolFacetScores(pool: PoolIndex, queryWords: readonly string[]):
   const total = weights.reduce((s, w) => s + w, 0);
   rows.forEach((row, f) => {
     best.fill(0, 0, n);
-    const reach = (word: string, b: number) => {
-      const at = pool.postings.get(word)?.at;
+    // The index keys words by row and leaves stop words out: they have vectors but are no one's facet.
+    const reach = (wordRow: number, b: number) => {
+      const at = pool.itemsByRow.get(wordRow);
       if (at) for (let k = 0; k < at.length; k++) if (best[at[k]!]! < b) best[at[k]!] = b;
     };
-    reach(wordOfRow(row), SELF);
+    reach(row, SELF);
     const close = neighboursOf(row);
-    for (let k = 0; k < close.rows.length; k++) {
-      const word = wordOfRow(close.rows[k]!);
-      // Stop words have vectors but are no one's facet (entries' own facet rows leave them out too).
-      if (!isStopWord(word)) reach(word, close.bytes[k]!);
-    }
+    for (let k = 0; k < close.rows.length; k++) reach(close.rows[k]!, close.bytes[k]!);
     const w = weights[f]! / total / 254;
     for (let i = 0; i < n; i++) if (best[i]! > 1) scores[i] = scores[i]! + w * (best[i]! - 1);
   });
