@@ -67,6 +67,8 @@ export const ENTRY_COLUMNS = [
   'deleted_at',
 ] as const;
 
+let openedStores = 0;
+
 /** Everything both backends share; each dialect adds its connection, migrations and full-text search. */
 export abstract class KyselyStore implements Store {
   abstract readonly dialect: 'sqlite' | 'postgres';
@@ -75,6 +77,8 @@ export abstract class KyselyStore implements Store {
   semanticSearch = true;
   /** The embeddings provider's vectors replace the word vectors when it is configured and answers. */
   embedder: QueryEmbedder | undefined;
+  /** This store's part of its pools' cache keys. */
+  private readonly poolKey = ++openedStores;
 
   constructor(
     readonly db: Kysely<Database>,
@@ -232,12 +236,13 @@ export abstract class KyselyStore implements Store {
   /**
    * The caller's newest entries with their words, indexed, for the semantic signal and conversation
    * context (and, when it holds them all, for the whole ranking): kept between searches while the
-   * datapacks' live count and latest change stay the same (one index-only query), so a search does
-   * not fetch thousands of rows each time.
+   * datapacks' entries stay unchanged (liveSummary's signature), so a search does not fetch
+   * thousands of rows each time.
    */
-  private async poolOf(query: SearchQuery, live: { count: number; latest: string | null }): Promise<PoolIndex> {
-    const key = `${[...query.datapackIds].sort().join(',')}|${query.kinds?.join(',') ?? ''}`;
-    const signature = `${live.count}|${live.latest}`;
+  private async poolOf(query: SearchQuery, live: { count: number; signature: string }): Promise<PoolIndex> {
+    // The store's own number first: two databases open in one process (an export and its import) may share datapack ids.
+    const key = `${this.poolKey}|${[...query.datapackIds].sort().join(',')}|${query.kinds?.join(',') ?? ''}`;
+    const signature = `${live.count}|${live.signature}`;
     const cached = poolCache.get(key);
     if (cached?.signature === signature) return cached.index;
     const items = await this.candidateItems(await this.newestEntries(query.datapackIds, query.kinds, SEMANTIC_POOL));
@@ -250,16 +255,28 @@ export abstract class KyselyStore implements Store {
     return index;
   }
 
-  /** How many live entries these datapacks hold (of these kinds), and their latest change. */
-  private async liveSummary(datapackIds: string[], kinds: string[] | undefined): Promise<{ count: number; latest: string | null }> {
-    let q = this.db
+  /**
+   * How many live entries these datapacks hold (of these kinds), and a signature that changes with
+   * any change to them: without kinds, read from the datapacks' rows (kept by triggers), so the
+   * check costs the same however many entries the caller has.
+   */
+  private async liveSummary(datapackIds: string[], kinds: string[] | undefined): Promise<{ count: number; signature: string }> {
+    if (!kinds?.length) {
+      const row = await this.db
+        .selectFrom('datapack')
+        .select((eb) => [eb.fn.sum<number | string | null>('live_entries').as('n'), eb.fn.sum<number | string | null>('entry_revision').as('revision')])
+        .where('id', 'in', datapackIds)
+        .executeTakeFirstOrThrow();
+      return { count: Number(row.n ?? 0), signature: `r${row.revision ?? 0}` };
+    }
+    const row = await this.db
       .selectFrom('entry')
       .select((eb) => [eb.fn.countAll<number | string>().as('n'), eb.fn.max('updated_at').as('latest')])
       .where('datapack_id', 'in', datapackIds)
-      .where('deleted_at', 'is', null);
-    if (kinds?.length) q = q.where('kind', 'in', kinds);
-    const row = await q.executeTakeFirstOrThrow();
-    return { count: Number(row.n), latest: row.latest === null ? null : iso(row.latest as string | Date) };
+      .where('deleted_at', 'is', null)
+      .where('kind', 'in', kinds)
+      .executeTakeFirstOrThrow();
+    return { count: Number(row.n), signature: `${row.n}|${row.latest === null ? null : iso(row.latest as string | Date)}` };
   }
 
   /** The newest live entries of these datapacks (and kinds): what the semantic signal and conversation context cover. */
@@ -510,18 +527,7 @@ export abstract class KyselyStore implements Store {
   }
 
   private trashedDatapacks() {
-    return this.db
-      .selectFrom('datapack as d')
-      .selectAll('d')
-      .select((eb) =>
-        eb
-          .selectFrom('entry as e')
-          .select((sub) => sub.fn.countAll<number | string>().as('n'))
-          .whereRef('e.datapack_id', '=', 'd.id')
-          .where('e.deleted_at', 'is', null)
-          .as('entry_count'),
-      )
-      .where('d.deleted_at', 'is not', null);
+    return this.db.selectFrom('datapack as d').selectAll('d').select('d.live_entries as entry_count').where('d.deleted_at', 'is not', null);
   }
 
   async trashDatapack(id: string, at: string, by: string): Promise<boolean> {
@@ -545,17 +551,11 @@ export abstract class KyselyStore implements Store {
 
   async listDatapacks(owners: OwnerRef[]): Promise<DatapackSummary[]> {
     if (owners.length === 0) return [];
-    // Correlated subqueries walk the (datapack_id, deleted_at, updated_at) index only, per datapack.
+    // The count is the datapack's own (kept by triggers); the latest change is one seek in the (datapack_id, deleted_at, updated_at) index.
     const rows = await this.db
       .selectFrom('datapack as d')
       .selectAll('d')
       .select((eb) => [
-        eb
-          .selectFrom('entry as e')
-          .select((sub) => sub.fn.countAll<number | string>().as('n'))
-          .whereRef('e.datapack_id', '=', 'd.id')
-          .where('e.deleted_at', 'is', null)
-          .as('entry_count'),
         eb
           .selectFrom('entry as e')
           .select((sub) => sub.fn.max('e.updated_at').as('m'))
@@ -571,7 +571,7 @@ export abstract class KyselyStore implements Store {
       const lastEntry = row.last_entry_at ? iso(row.last_entry_at) : null;
       return {
         ...base,
-        entryCount: Number(row.entry_count ?? 0),
+        entryCount: Number(row.live_entries),
         lastChangedAt: lastEntry && lastEntry > base.updatedAt ? lastEntry : base.updatedAt,
       };
     });

@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /** Cairn's own tables (better-auth owns user/session/organization/member/team tables). */
 export interface CairnTables {
   datapack: DatapackTable;
@@ -39,6 +41,9 @@ interface DatapackTable {
   updated_at: Timestamp;
   deleted_at: Timestamp | null;
   deleted_by: string | null;
+  /** Kept by triggers on entry: how many of its entries are live, and a count of every change to them. */
+  live_entries: Generated<number>;
+  entry_revision: Generated<number | string>;
 }
 
 interface EntryTable {

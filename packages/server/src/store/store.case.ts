@@ -117,6 +117,63 @@ export function runStoreConformance(backend: string, start: () => Promise<TestCa
       assert.deepEqual(await store.listDatapacks([]), []);
     });
 
+    test("a datapack's live count and change number follow every way entries are written, and search sees each change", async () => {
+      const d = await datapack();
+      const other = await datapack();
+      const stats = async (id: string) => {
+        const row = await store.db.selectFrom('datapack').select(['live_entries', 'entry_revision']).where('id', '=', id).executeTakeFirstOrThrow();
+        // Counted here straight from the entries, not by the triggers under test.
+        const counted = await store.db
+          .selectFrom('entry')
+          .select((eb) => eb.fn.countAll<number | string>().as('n'))
+          .where('datapack_id', '=', id)
+          .where('deleted_at', 'is', null)
+          .executeTakeFirstOrThrow();
+        return { live: Number(row.live_entries), counted: Number(counted.n), revision: Number(row.entry_revision) };
+      };
+      const found = async (text: string) => (await store.searchEntries({ datapackIds: [d.id], text, limit: 10 })).map((h) => h.entry.id);
+      let last = await stats(d.id);
+      const step = async (what: string, live: number) => {
+        const now = await stats(d.id);
+        assert.equal(now.live, live, `${what}: live count`);
+        assert.equal(now.counted, live, `${what}: the entries themselves`);
+        assert.ok(now.revision > last.revision, `${what}: change number moved (${last.revision} → ${now.revision})`);
+        last = now;
+      };
+      assert.equal(last.live, 0);
+
+      const harbour = entry(d.id, { title: 'Harbour schedule', content: 'Ferries leave at nine.' });
+      await store.insertEntry(harbour);
+      const a = entry(d.id, { title: 'Kitchen rota', content: 'Dishes on Mondays.' });
+      await store.insertEntry(a);
+      await step('insert', 2);
+      assert.deepEqual((await found('dishes'))[0], a.id);
+      // Same updatedAt, same count: only the change number tells the cached pool it is stale.
+      const a2 = { ...a, content: 'Dishes on Mondays; the lighthouse keeper cooks.', version: 2 };
+      assert.equal(await store.replaceEntry(a2, 1, 'update'), true);
+      await step('edit within the same millisecond', 2);
+      assert.deepEqual((await found('lighthouse keeper'))[0], a.id);
+      assert.equal(await store.replaceEntry({ ...a2, version: 3, deletedAt: tick(), updatedAt: tick() }, 2, 'delete'), true);
+      await step('soft delete', 1);
+      assert.ok(!(await found('lighthouse keeper')).includes(a.id));
+      assert.equal(await store.restoreEntryVersion({ ...a2, version: 4, updatedAt: tick() }, 3, 2), true);
+      await step('restore', 2);
+      assert.deepEqual((await found('lighthouse keeper'))[0], a.id);
+      const turn = entry(d.id, { kind: 'captured', title: 'Captured turn', content: 'The lighthouse keeper waved.' });
+      assert.equal((await store.insertCapturedTurn(turn, tenant.member.id, `turn-${turn.id}`, { role: 'user' })).stored, true);
+      await step('captured turn', 3);
+      // A write outside the store's methods (an operator's SQL) is counted too.
+      await sql`UPDATE entry SET datapack_id = ${other.id}, updated_at = ${tick()} WHERE id = ${turn.id}`.execute(store.db);
+      await step('moved out by SQL', 2);
+      assert.equal((await stats(other.id)).live, 1);
+      await sql`DELETE FROM entry WHERE id = ${a.id}`.execute(store.db);
+      await step('hard delete', 1);
+      assert.ok(!(await found('lighthouse keeper')).includes(a.id));
+      const unchanged = await stats(d.id);
+      await sql`UPDATE entry SET created_client = created_client WHERE datapack_id = ${d.id}`.execute(store.db);
+      assert.deepEqual(await stats(d.id), unchanged, 'a write that changes nothing search reads moves nothing');
+    });
+
     test('entries round-trip with tags and provenance', async () => {
       const d = await datapack();
       const e = entry(d.id, { tags: ['a', 'b c'], createdClient: null, kind: 'policy' });

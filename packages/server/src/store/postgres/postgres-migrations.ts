@@ -195,4 +195,46 @@ export const postgresMigrations: Record<string, Migration> = {
       }
     },
   },
+  '0012_datapack_entry_stats': {
+    async up(db: Kysely<unknown>) {
+      // Each datapack counts its live entries and every change to them, kept by triggers so no write
+      // path can miss one (another instance's too): search checks its cached pool with one row per
+      // datapack instead of counting the caller's entries on every call. Statement-level triggers
+      // with transition tables: a bulk INSERT of a thousand rows updates each datapack once.
+      for (const statement of [
+        sql`ALTER TABLE datapack ADD COLUMN live_entries integer NOT NULL DEFAULT 0`,
+        sql`ALTER TABLE datapack ADD COLUMN entry_revision bigint NOT NULL DEFAULT 0`,
+        sql`UPDATE datapack SET live_entries = (SELECT count(*) FROM entry WHERE entry.datapack_id = datapack.id AND entry.deleted_at IS NULL)`,
+        sql`CREATE FUNCTION entry_stats_insert() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+          UPDATE datapack d SET live_entries = d.live_entries + c.live, entry_revision = d.entry_revision + 1
+          FROM (SELECT datapack_id, count(*) FILTER (WHERE deleted_at IS NULL) AS live FROM new_rows GROUP BY datapack_id) c
+          WHERE d.id = c.datapack_id;
+          RETURN NULL;
+        END $$`,
+        // Only changes search sees (not, say, a rewrite of the same row by an import that finds it unchanged).
+        sql`CREATE FUNCTION entry_stats_update() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+          WITH changed AS (
+            SELECT o.datapack_id AS old_pack, (o.deleted_at IS NULL)::integer AS old_live, n.datapack_id AS new_pack, (n.deleted_at IS NULL)::integer AS new_live
+            FROM old_rows o JOIN new_rows n ON n.id = o.id
+            WHERE o.updated_at IS DISTINCT FROM n.updated_at OR o.deleted_at IS DISTINCT FROM n.deleted_at OR o.datapack_id IS DISTINCT FROM n.datapack_id
+              OR o.version IS DISTINCT FROM n.version OR o.kind IS DISTINCT FROM n.kind)
+          UPDATE datapack d SET live_entries = d.live_entries + c.live, entry_revision = d.entry_revision + 1
+          FROM (SELECT pack, sum(live) AS live FROM (SELECT old_pack AS pack, -old_live AS live FROM changed UNION ALL SELECT new_pack, new_live FROM changed) p GROUP BY pack) c
+          WHERE d.id = c.pack;
+          RETURN NULL;
+        END $$`,
+        sql`CREATE FUNCTION entry_stats_delete() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+          UPDATE datapack d SET live_entries = d.live_entries - c.live, entry_revision = d.entry_revision + 1
+          FROM (SELECT datapack_id, count(*) FILTER (WHERE deleted_at IS NULL) AS live FROM old_rows GROUP BY datapack_id) c
+          WHERE d.id = c.datapack_id;
+          RETURN NULL;
+        END $$`,
+        sql`CREATE TRIGGER entry_stats_insert AFTER INSERT ON entry REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION entry_stats_insert()`,
+        sql`CREATE TRIGGER entry_stats_update AFTER UPDATE ON entry REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION entry_stats_update()`,
+        sql`CREATE TRIGGER entry_stats_delete AFTER DELETE ON entry REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION entry_stats_delete()`,
+      ]) {
+        await statement.execute(db);
+      }
+    },
+  },
 };

@@ -238,4 +238,30 @@ export const sqliteMigrations: Record<string, Migration> = {
       }
     },
   },
+  '0012_datapack_entry_stats': {
+    async up(db: Kysely<unknown>) {
+      // Each datapack counts its live entries and every change to them, kept by triggers so no write
+      // path can miss one (the CLI's too): search checks its cached pool with one row per datapack
+      // instead of counting the caller's entries on every call.
+      for (const statement of [
+        sql`ALTER TABLE datapack ADD COLUMN live_entries INTEGER NOT NULL DEFAULT 0`,
+        sql`ALTER TABLE datapack ADD COLUMN entry_revision INTEGER NOT NULL DEFAULT 0`,
+        sql`UPDATE datapack SET live_entries = (SELECT count(*) FROM entry WHERE entry.datapack_id = datapack.id AND entry.deleted_at IS NULL)`,
+        sql`CREATE TRIGGER entry_stats_insert AFTER INSERT ON entry BEGIN
+          UPDATE datapack SET live_entries = live_entries + (NEW.deleted_at IS NULL), entry_revision = entry_revision + 1 WHERE id = NEW.datapack_id;
+        END`,
+        sql`CREATE TRIGGER entry_stats_update AFTER UPDATE ON entry
+          WHEN OLD.updated_at IS NOT NEW.updated_at OR OLD.deleted_at IS NOT NEW.deleted_at OR OLD.datapack_id IS NOT NEW.datapack_id
+                OR OLD.version IS NOT NEW.version OR OLD.kind IS NOT NEW.kind BEGIN
+          UPDATE datapack SET live_entries = live_entries - (OLD.deleted_at IS NULL), entry_revision = entry_revision + 1 WHERE id = OLD.datapack_id;
+          UPDATE datapack SET live_entries = live_entries + (NEW.deleted_at IS NULL), entry_revision = entry_revision + 1 WHERE id = NEW.datapack_id;
+        END`,
+        sql`CREATE TRIGGER entry_stats_delete AFTER DELETE ON entry BEGIN
+          UPDATE datapack SET live_entries = live_entries - (OLD.deleted_at IS NULL), entry_revision = entry_revision + 1 WHERE id = OLD.datapack_id;
+        END`,
+      ]) {
+        await statement.execute(db);
+      }
+    },
+  },
 };

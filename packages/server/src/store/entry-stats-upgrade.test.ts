@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { sql } from 'kysely';
+import { contentHash } from '../domain/similarity.js';
+import { postgresTestUrl } from '../testing/postgres.js';
+import { startTestCairn } from '../testing/test-cairn.js';
+import type { Entry } from './types.js';
+
+const target = postgresTestUrl();
+
+// The database as it was before 0012_datapack_entry_stats: its triggers, functions and columns gone, and it not yet applied.
+const before0012 = {
+  sqlite: ['DROP TRIGGER entry_stats_insert', 'DROP TRIGGER entry_stats_update', 'DROP TRIGGER entry_stats_delete'],
+  postgres: [
+    'DROP TRIGGER entry_stats_insert ON entry',
+    'DROP TRIGGER entry_stats_update ON entry',
+    'DROP TRIGGER entry_stats_delete ON entry',
+    'DROP FUNCTION entry_stats_insert',
+    'DROP FUNCTION entry_stats_update',
+    'DROP FUNCTION entry_stats_delete',
+  ],
+};
+
+for (const backend of ['sqlite', 'postgres'] as const) {
+  const skip = backend === 'postgres' && 'skip' in target ? target.skip : undefined;
+  test(`${backend}: datapacks made before entry counts were kept are counted on upgrade, and search and listing read the count`, { skip }, async () => {
+    const server = await startTestCairn(backend === 'postgres' ? { postgresServerUrl: 'url' in target ? target.url : '' } : {});
+    const { store } = server.cairn;
+    try {
+      for (const statement of [
+        ...before0012[backend],
+        'ALTER TABLE datapack DROP COLUMN live_entries',
+        'ALTER TABLE datapack DROP COLUMN entry_revision',
+        "DELETE FROM cairn_migration WHERE name = '0012_datapack_entry_stats'",
+      ]) {
+        await sql.raw(statement).execute(store.db);
+      }
+      const at = '2026-01-01T00:00:00.000Z';
+      for (const id of ['dpk_full', 'dpk_empty']) {
+        await store.insertDatapack({ id, scope: 'personal', ownerId: 'u_owner', organizationId: null, name: id, description: '', createdBy: 'u', createdAt: at, updatedAt: at });
+      }
+      const entry = (id: string, content: string, deletedAt: string | null): Entry => ({
+        id,
+        datapackId: 'dpk_full',
+        kind: 'note',
+        title: 'Canary notes',
+        content,
+        tags: [],
+        contentHash: contentHash(id, content),
+        version: 1,
+        createdBy: 'u',
+        createdClient: null,
+        createdAt: at,
+        updatedBy: 'u',
+        updatedClient: null,
+        updatedAt: at,
+        deletedAt,
+      });
+      await store.insertEntry(entry('ent_a', 'Roll back the canary first.', null));
+      await store.insertEntry(entry('ent_b', 'Canary at five percent.', null));
+      await store.insertEntry(entry('ent_gone', 'An old canary plan.', at));
+      await store.migrate();
+      const listed = await store.listDatapacks([{ scope: 'personal', ownerId: 'u_owner' }]);
+      assert.deepEqual(Object.fromEntries(listed.map((d) => [d.id, d.entryCount])), { dpk_full: 2, dpk_empty: 0 });
+      const hits = await store.searchEntries({ datapackIds: ['dpk_full', 'dpk_empty'], text: 'canary', limit: 5 });
+      assert.deepEqual(hits.map((h) => h.entry.id).sort(), ['ent_a', 'ent_b']);
+      await store.insertEntry({ ...entry('ent_c', 'A canary in every region.', null), datapackId: 'dpk_empty' });
+      assert.equal((await store.searchEntries({ datapackIds: ['dpk_full', 'dpk_empty'], text: 'canary', limit: 5 })).length, 3);
+    } finally {
+      await server.close();
+    }
+  });
+}
