@@ -485,13 +485,10 @@ async function main(): Promise<void> {
     const idleRss = await rssOf(cairn);
     const seed = cairn.ready.seed as SeedReport;
     process.stderr.write(`seeded ${seed.created} entries into ${seed.datapacks} datapacks in ${seed.seconds}s (${options.backend})\n`);
-    const targets = [
-      baselineTarget(baseline),
-      sdkEchoTarget(echo),
-      jsonApiSearchTarget(cairn, options),
-      ...mcpTargets(cairn, options),
-      ...(before ? mcpTargets(before, options, 'before: ').filter((t) => !t.name.endsWith('save_entry')) : []),
-    ];
+    const mcp = [...mcpTargets(cairn, options), ...(before ? mcpTargets(before, options, 'before: ') : [])];
+    const writes = (t: Target) => t.name.endsWith('save_entry');
+    // Both builds save in every round, after all reads: each round's reads then search as many entries on either.
+    const targets = [baselineTarget(baseline), sdkEchoTarget(echo), jsonApiSearchTarget(cairn, options), ...mcp.filter((t) => !writes(t)), ...mcp.filter(writes)];
     for (const target of targets) await verify(target);
 
     const rows = toRows(targets, await measureAll(targets, options));

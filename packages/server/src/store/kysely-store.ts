@@ -105,21 +105,23 @@ export abstract class KyselyStore implements Store {
     const provided = hybrid ? this.embedder?.queryVector(query.text) : undefined;
     let ranked: { id: string; score: number }[];
     if (hybrid) {
-      const live = await this.liveSummary(query.datapackIds, query.kinds);
-      const pool = await this.poolOf(query, live);
+      const state = await this.entriesState(query.datapackIds);
+      const pool = await this.poolOf(query, state.signature);
+      // A pool short of its limit holds every live entry of those kinds: no need to count them.
+      const count = !query.kinds?.length ? state.count : pool.items.length < SEMANTIC_POOL ? pool.items.length : await this.countLive(query.datapackIds, query.kinds);
       // Ranking is a millisecond or two of CPU with no I/O, and SQLite's queries answer without
       // leaving the event loop: one ranking per loop iteration, so probes and other callers' requests get their turn.
       await nextTurn();
       // The pool holds every live entry searched: all of them are scored in memory, no full-text query needed.
-      ranked = pool.items.length >= live.count ? await this.rankPool(pool, terms, live.count, await provided, query) : await this.rankFound(query, terms, live, pool.items, await provided);
+      ranked = pool.items.length >= count ? await this.rankPool(pool, terms, count, await provided, query) : await this.rankFound(query, terms, count, pool.items, await provided);
     } else {
-      const [candidates, live] = await Promise.all([
+      const [candidates, count] = await Promise.all([
         // No prefixes for the near-duplicate check: on SQLite a prefix reads every tenant's postings of
         // the words it covers, so a save's twenty-odd of them cost more the bigger the whole database.
         terms.length ? this.searchCandidates(query.datapackIds, terms, query.kinds, MAX_CANDIDATES, query.ranking !== 'lexical') : [],
-        this.liveSummary(query.datapackIds, query.kinds),
+        query.kinds?.length ? this.countLive(query.datapackIds, query.kinds) : this.entriesState(query.datapackIds).then((state) => state.count),
       ]);
-      ranked = await this.rankLexical(candidates, terms, live.count, query.limit);
+      ranked = await this.rankLexical(candidates, terms, count, query.limit);
     }
     if (ranked.length === 0) return [];
     const entries = await this.db
@@ -160,7 +162,7 @@ export abstract class KyselyStore implements Store {
    * Hybrid ranking for a caller with more entries than the pool holds: the full-text index finds
    * the matches, the pool (their newest entries) adds the semantic signal and conversation context.
    */
-  private async rankFound(query: SearchQuery, terms: string[], live: { count: number }, cachedPool: RankedItem[], provided: Float32Array | undefined) {
+  private async rankFound(query: SearchQuery, terms: string[], liveCount: number, cachedPool: RankedItem[], provided: Float32Array | undefined) {
     const candidates = terms.length ? await this.searchCandidates(query.datapackIds, terms, query.kinds, MAX_CANDIDATES, true) : [];
     // A match the pool holds in another version (changed within the same millisecond) is taken as found.
     const poolVersion = new Map(cachedPool.map((i) => [i.id, i.version]));
@@ -173,7 +175,7 @@ export abstract class KyselyStore implements Store {
     const lexical = rankCandidates(
       items.filter((i) => matched.has(i.id)),
       terms,
-      live.count,
+      liveCount,
       items.length,
     );
     return this.hybridRanking(items, lexical, provided, query);
@@ -236,13 +238,12 @@ export abstract class KyselyStore implements Store {
   /**
    * The caller's newest entries with their words, indexed, for the semantic signal and conversation
    * context (and, when it holds them all, for the whole ranking): kept between searches while the
-   * datapacks' entries stay unchanged (liveSummary's signature), so a search does not fetch
+   * datapacks' entries stay unchanged (entriesState's signature), so a search does not fetch
    * thousands of rows each time.
    */
-  private async poolOf(query: SearchQuery, live: { count: number; signature: string }): Promise<PoolIndex> {
+  private async poolOf(query: SearchQuery, signature: string): Promise<PoolIndex> {
     // The store's own number first: two databases open in one process (an export and its import) may share datapack ids.
     const key = `${this.poolKey}|${[...query.datapackIds].sort().join(',')}|${query.kinds?.join(',') ?? ''}`;
-    const signature = `${live.count}|${live.signature}`;
     const cached = poolCache.get(key);
     if (cached?.signature === signature) return cached.index;
     const items = await this.candidateItems(await this.newestEntries(query.datapackIds, query.kinds, SEMANTIC_POOL));
@@ -256,27 +257,30 @@ export abstract class KyselyStore implements Store {
   }
 
   /**
-   * How many live entries these datapacks hold (of these kinds), and a signature that changes with
-   * any change to them: without kinds, read from the datapacks' rows (kept by triggers), so the
-   * check costs the same however many entries the caller has.
+   * How many live entries these datapacks hold, and a signature that changes with any change to
+   * their entries: read from the datapacks' rows (kept by triggers), so it costs the same however
+   * many entries the caller has.
    */
-  private async liveSummary(datapackIds: string[], kinds: string[] | undefined): Promise<{ count: number; signature: string }> {
-    if (!kinds?.length) {
-      const row = await this.db
-        .selectFrom('datapack')
-        .select((eb) => [eb.fn.sum<number | string | null>('live_entries').as('n'), eb.fn.sum<number | string | null>('entry_revision').as('revision')])
-        .where('id', 'in', datapackIds)
-        .executeTakeFirstOrThrow();
-      return { count: Number(row.n ?? 0), signature: `r${row.revision ?? 0}` };
-    }
+  private async entriesState(datapackIds: string[]): Promise<{ count: number; signature: string }> {
+    const row = await this.db
+      .selectFrom('datapack')
+      .select((eb) => [eb.fn.sum<number | string | null>('live_entries').as('n'), eb.fn.sum<number | string | null>('entry_revision').as('revision')])
+      .where('id', 'in', datapackIds)
+      .executeTakeFirstOrThrow();
+    const count = Number(row.n ?? 0);
+    return { count, signature: `${count}|r${row.revision ?? 0}` };
+  }
+
+  /** How many live entries of these kinds these datapacks hold (counted: each datapack keeps only its total). */
+  private async countLive(datapackIds: string[], kinds: string[]): Promise<number> {
     const row = await this.db
       .selectFrom('entry')
-      .select((eb) => [eb.fn.countAll<number | string>().as('n'), eb.fn.max('updated_at').as('latest')])
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
       .where('datapack_id', 'in', datapackIds)
       .where('deleted_at', 'is', null)
       .where('kind', 'in', kinds)
       .executeTakeFirstOrThrow();
-    return { count: Number(row.n), signature: `${row.n}|${row.latest === null ? null : iso(row.latest as string | Date)}` };
+    return Number(row.n);
   }
 
   /** The newest live entries of these datapacks (and kinds): what the semantic signal and conversation context cover. */

@@ -131,7 +131,7 @@ export function runStoreConformance(backend: string, start: () => Promise<TestCa
           .executeTakeFirstOrThrow();
         return { live: Number(row.live_entries), counted: Number(counted.n), revision: Number(row.entry_revision) };
       };
-      const found = async (text: string) => (await store.searchEntries({ datapackIds: [d.id], text, limit: 10 })).map((h) => h.entry.id);
+      const found = async (text: string, kinds?: string[]) => (await store.searchEntries({ datapackIds: [d.id], text, kinds, limit: 10 })).map((h) => h.entry.id);
       let last = await stats(d.id);
       const step = async (what: string, live: number) => {
         const now = await stats(d.id);
@@ -148,14 +148,17 @@ export function runStoreConformance(backend: string, start: () => Promise<TestCa
       await store.insertEntry(a);
       await step('insert', 2);
       assert.deepEqual((await found('dishes'))[0], a.id);
+      assert.deepEqual((await found('dishes', ['note']))[0], a.id);
       // Same updatedAt, same count: only the change number tells the cached pool it is stale.
       const a2 = { ...a, content: 'Dishes on Mondays; the lighthouse keeper cooks.', version: 2 };
       assert.equal(await store.replaceEntry(a2, 1, 'update'), true);
       await step('edit within the same millisecond', 2);
       assert.deepEqual((await found('lighthouse keeper'))[0], a.id);
+      assert.deepEqual((await found('lighthouse keeper', ['note']))[0], a.id, 'a search of some kinds too');
       assert.equal(await store.replaceEntry({ ...a2, version: 3, deletedAt: tick(), updatedAt: tick() }, 2, 'delete'), true);
       await step('soft delete', 1);
       assert.ok(!(await found('lighthouse keeper')).includes(a.id));
+      assert.ok(!(await found('lighthouse keeper', ['note'])).includes(a.id));
       assert.equal(await store.restoreEntryVersion({ ...a2, version: 4, updatedAt: tick() }, 3, 2), true);
       await step('restore', 2);
       assert.deepEqual((await found('lighthouse keeper'))[0], a.id);
