@@ -3,9 +3,12 @@
  * a user made with the CLI, 2,000 LoCoMo turns captured through the public API, then RSS idle and
  * after each of `--runs` loads of `--seconds` at `--connections` (MCP search with a different
  * LoCoMo question per request, list_datapacks, get_guidance). A leak shows as RSS climbing run
- * after run; the issue's bar is idle < 100 MB and < 150 MB after each run.
+ * after run; the issue's bar is idle < 100 MB and < 150 MB after each run. Idle is read once the
+ * process has been left alone for `--settle` seconds (V8 gives back its young generation's pages a
+ * few seconds after allocation stops): fresh, before any request; after the capture; and after
+ * the last load, which shows whether the load left memory behind.
  *
- *   npm run bench:memory -w @cairn/server -- [--seconds 60] [--runs 3] [--connections 10]
+ *   npm run bench:memory -w @cairn/server -- [--seconds 60] [--runs 3] [--connections 10] [--settle 20]
  *     [--entries 2000] [--backend sqlite|postgres --database-url <postgres server url>] [--data <locomo.json>]
  *     [--node-flags=--max-old-space-size=128]   (V8 flags for the served process, to compare settings)
  *
@@ -31,6 +34,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '60' },
     runs: { type: 'string', default: '3' },
     connections: { type: 'string', default: '10' },
+    settle: { type: 'string', default: '20' },
     entries: { type: 'string', default: '2000' },
     backend: { type: 'string', default: 'sqlite' },
     'database-url': { type: 'string' },
@@ -67,6 +71,9 @@ try {
   const key = cli(['keys', 'create', '--user', 'bench@example.com', '--name', 'memory bench']).trim();
   server = spawn(process.execPath, [...values['node-flags']!.split(' ').filter(Boolean), BIN, 'serve'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   await until(async () => (await fetch(`${base}/healthz`)).ok);
+  const settle = Number(values.settle) * 1000;
+  await sleep(settle);
+  const fresh = rssMb(server.pid!);
   const conversations = await loadLocomo(dataPath);
   const questions = conversations.flatMap((c) => c.questions.map((q) => q.question));
   const turns = conversations.flatMap((c) => c.turns.map((t) => ({ c, t }))).slice(0, entries);
@@ -78,7 +85,7 @@ try {
     if (!response.ok) throw new Error(`capture answered ${response.status}: ${await response.text()}`);
   }
   process.stderr.write(`captured ${turns.length} turns\n`);
-  await sleep(5000);
+  await sleep(settle);
   const idle = rssMb(server.pid!);
   const requests = questions.slice(0, 200).flatMap((q, i) => {
     const call = (name: string, args: object) => ({
@@ -95,14 +102,19 @@ try {
     const result = await autocannon({ url: base, connections, duration: seconds, requests });
     after.push({ run, rssMb: rssMb(server.pid!), reqPerSec: Math.round(result.requests.average), non2xx: result.non2xx });
   }
+  await sleep(settle);
+  const rested = rssMb(server.pid!);
   console.log(
     `\nCairn memory (built cairn serve, ${backend}, ${turns.length} entries, node ${process.version}, ${availableParallelism()} CPUs, load ${loadavg()
       .map((l) => l.toFixed(2))
       .join(' ')})`,
   );
-  console.log(`idle RSS: ${idle} MB (target < 100 MB: ${idle < 100 ? 'met' : 'NOT met'})`);
+  const idleTarget = (mb: number) => `(target < 100 MB: ${mb < 100 ? 'met' : 'NOT met'})`;
+  console.log(`idle RSS, fresh (${values.settle}s after start, no request yet): ${fresh} MB ${idleTarget(fresh)}`);
+  console.log(`idle RSS after capturing ${turns.length} turns (${values.settle}s later): ${idle} MB ${idleTarget(idle)}`);
   for (const a of after)
     console.log(`after load run ${a.run} (${seconds}s, ${connections} connections, ${a.reqPerSec} req/s, ${a.non2xx} non-2xx): ${a.rssMb} MB (target < 150 MB: ${a.rssMb < 150 ? 'met' : 'NOT met'})`);
+  console.log(`idle RSS ${values.settle}s after the last load: ${rested} MB ${idleTarget(rested)}`);
 } finally {
   if (server && server.exitCode === null) {
     const exited = new Promise((r) => server!.once('exit', r));
