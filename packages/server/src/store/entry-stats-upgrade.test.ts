@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { contentHash } from '../domain/similarity.js';
 import { postgresTestUrl } from '../testing/postgres.js';
 import { startTestCairn } from '../testing/test-cairn.js';
-import type { Entry } from './types.js';
+import { testEntry } from '../testing/test-entry.js';
 
 const target = postgresTestUrl();
 
@@ -39,23 +39,8 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       for (const id of ['dpk_full', 'dpk_empty']) {
         await store.insertDatapack({ id, scope: 'personal', ownerId: 'u_owner', organizationId: null, name: id, description: '', createdBy: 'u', createdAt: at, updatedAt: at });
       }
-      const entry = (id: string, content: string, deletedAt: string | null): Entry => ({
-        id,
-        datapackId: 'dpk_full',
-        kind: 'note',
-        title: 'Canary notes',
-        content,
-        tags: [],
-        contentHash: contentHash(id, content),
-        version: 1,
-        createdBy: 'u',
-        createdClient: null,
-        createdAt: at,
-        updatedBy: 'u',
-        updatedClient: null,
-        updatedAt: at,
-        deletedAt,
-      });
+      const entry = (id: string, content: string, deletedAt: string | null) =>
+        testEntry({ id, datapackId: 'dpk_full', title: 'Canary notes', content, contentHash: contentHash(id, content), updatedAt: at, deletedAt });
       await store.insertEntry(entry('ent_a', 'Roll back the canary first.', null));
       await store.insertEntry(entry('ent_b', 'Canary at five percent.', null));
       await store.insertEntry(entry('ent_gone', 'An old canary plan.', at));

@@ -105,8 +105,8 @@ export function poolFacetScores(pool: PoolIndex, queryWords: readonly string[]):
   rows.forEach((row, f) => {
     best.fill(0, 0, n);
     // The index keys words by row and leaves stop words out: they have vectors but are no one's facet.
-    const reach = (wordRow: number, b: number) => {
-      const at = pool.itemsByRow.get(wordRow);
+    const reach = (near: number, b: number) => {
+      const at = pool.itemsByRow.get(near);
       if (at) for (let k = 0; k < at.length; k++) if (best[at[k]!]! < b) best[at[k]!] = b;
     };
     reach(row, SELF);

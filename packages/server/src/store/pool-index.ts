@@ -17,8 +17,9 @@ export interface PoolIndex {
   sessions: number[][];
   /**
    * Item word vectors as 8-bit integers, row i at i × VECTOR_DIMS, times `scales[i]` (0 for an item
-   * without a vector): a quarter of float32's bytes, so the pools kept for 50,000 entries hold 5 MB
-   * of vectors instead of 20. The cosines move by less than 0.01; recall on LoCoMo dev is unchanged.
+   * without a vector): a quarter of float32's bytes, so at the 50,000-entry cap the pools' matrices
+   * hold 5 MB instead of 20 (each item keeps its float32 vector as well, for rankFound: another
+   * 20 MB at the cap). The cosines move by less than 0.01; recall on LoCoMo dev is unchanged.
    */
   vectors: Int8Array;
   scales: Float32Array;

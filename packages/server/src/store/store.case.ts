@@ -6,6 +6,7 @@ import { contentHash } from '../domain/similarity.js';
 import { CairnError } from '../errors/cairn-error.js';
 import { createTenant, type TestTenant } from '../testing/tenants.js';
 import type { TestCairn } from '../testing/test-cairn.js';
+import { testEntry } from '../testing/test-entry.js';
 import type { KyselyStore } from './kysely-store.js';
 import type { ApiKeyRecord, Datapack, Entry } from './types.js';
 
@@ -397,23 +398,7 @@ export function runStoreConformance(backend: string, start: () => Promise<TestCa
         createdAt: at(0),
         updatedAt: at(0),
       });
-      const entryOf = (id: string, datapackId: string, i: number, title: string, content: string): Entry => ({
-        id,
-        datapackId,
-        kind: 'note',
-        title,
-        content,
-        tags: [],
-        contentHash: contentHash(title, content),
-        version: 1,
-        createdBy: 'u',
-        createdClient: null,
-        createdAt: at(i),
-        updatedBy: 'u',
-        updatedClient: null,
-        updatedAt: at(i),
-        deletedAt: null,
-      });
+      const entryOf = (id: string, datapackId: string, i: number, title: string, content: string) => testEntry({ id, datapackId, title, content, updatedAt: at(i) });
       const mine = packOf(newId('dpk'), tenant.member.id);
       const mineEntries = Array.from({ length: 40 }, (_, i) => entryOf(newId('ent'), mine.id, i + 1, sentence(3), sentence(12 + (i % 9))));
       const queries = ['deployment rollback', 'camping painting adoption', 'pnpm testing', 'python database backup review', 'metrics'];

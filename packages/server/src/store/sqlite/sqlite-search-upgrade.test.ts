@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Migrator } from 'kysely';
 import { contentHash } from '../../domain/similarity.js';
-import type { Entry } from '../types.js';
+import { testEntry } from '../../testing/test-entry.js';
 import { sqliteMigrations } from './sqlite-migrations.js';
 import { openSqliteDatabase, SqliteStore } from './sqlite-store.js';
 
@@ -16,23 +16,7 @@ test('SQLite: entries written before the per-datapack search index are found aft
     for (const id of ['dpk_old', 'dpk_other']) {
       await store.insertDatapack({ id, scope: 'personal', ownerId: `u_${id}`, organizationId: null, name: id, description: '', createdBy: 'u', createdAt: at, updatedAt: at });
     }
-    const entry = (id: string, datapackId: string): Entry => ({
-      id,
-      datapackId,
-      kind: 'note',
-      title: 'Rollback plan',
-      content: 'Roll back the canary first.',
-      tags: [],
-      contentHash: contentHash(id, 'x'),
-      version: 1,
-      createdBy: 'u',
-      createdClient: null,
-      createdAt: at,
-      updatedBy: 'u',
-      updatedClient: null,
-      updatedAt: at,
-      deletedAt: null,
-    });
+    const entry = (id: string, datapackId: string) => testEntry({ id, datapackId, title: 'Rollback plan', content: 'Roll back the canary first.', contentHash: contentHash(id, 'x'), updatedAt: at });
     await store.insertEntry(entry('ent_old', 'dpk_old'));
     await store.insertEntry(entry('ent_other', 'dpk_other'));
     await store.migrate();
