@@ -4,6 +4,7 @@
  * (exact hash, then the lexical near-duplicate search of that datapack) before it inserts.
  */
 import autocannon from 'autocannon';
+import { percentile } from './percentile.js';
 
 export interface InsertRun {
   insertsPerSec: number;
@@ -70,8 +71,4 @@ export async function measureInserts(url: string, key: string, turns: InsertTurn
     non2xx: result.non2xx,
     failures: result.errors + result.timeouts + result.mismatches,
   };
-}
-
-function percentile(sorted: number[], q: number): number {
-  return sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]! * 10) / 10 : NaN;
 }

@@ -25,6 +25,7 @@ import autocannon from 'autocannon';
 import { INSTALLER_USER_AGENT } from '../src/auth/mcp-auth.js';
 import { type InsertRun, measureInserts } from './insert-rate.js';
 import { loadTurns } from './locomo.js';
+import { percentile } from './percentile.js';
 import type { CairnChildOptions, ChildMessage, ParentMessage } from './servers.js';
 
 const PROTOCOL_VERSION = '2025-06-18';
@@ -218,10 +219,6 @@ function probeHealthz(url: URL, seconds: number): Promise<number[]> {
     });
     probe.on('close', (code) => (code === 0 ? resolve((JSON.parse(out) as number[]).sort((a, b) => a - b)) : reject(new Error(`the /healthz probe exited with ${code}`))));
   });
-}
-
-function percentile(sorted: number[], q: number): number {
-  return sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]! * 10) / 10 : NaN;
 }
 
 async function loadQuestions(path: string): Promise<string[]> {
