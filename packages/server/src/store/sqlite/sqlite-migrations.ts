@@ -253,8 +253,10 @@ export const sqliteMigrations: Record<string, Migration> = {
         sql`CREATE TRIGGER entry_stats_update AFTER UPDATE ON entry
           WHEN OLD.updated_at IS NOT NEW.updated_at OR OLD.deleted_at IS NOT NEW.deleted_at OR OLD.datapack_id IS NOT NEW.datapack_id
                 OR OLD.version IS NOT NEW.version OR OLD.kind IS NOT NEW.kind BEGIN
-          UPDATE datapack SET live_entries = live_entries - (OLD.deleted_at IS NULL), entry_revision = entry_revision + 1 WHERE id = OLD.datapack_id;
-          UPDATE datapack SET live_entries = live_entries + (NEW.deleted_at IS NULL), entry_revision = entry_revision + 1 WHERE id = NEW.datapack_id;
+          UPDATE datapack
+            SET live_entries = live_entries - (id = OLD.datapack_id AND OLD.deleted_at IS NULL) + (id = NEW.datapack_id AND NEW.deleted_at IS NULL),
+                entry_revision = entry_revision + 1
+            WHERE id IN (OLD.datapack_id, NEW.datapack_id);
         END`,
         sql`CREATE TRIGGER entry_stats_delete AFTER DELETE ON entry BEGIN
           UPDATE datapack SET live_entries = live_entries - (OLD.deleted_at IS NULL), entry_revision = entry_revision + 1 WHERE id = OLD.datapack_id;
