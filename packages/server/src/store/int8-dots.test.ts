@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { int8Dots } from './int8-dots.js';
+
+/** Deterministic pseudo-random numbers in [0, 1). */
+function random(seed: number): () => number {
+  return () => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed / 2 ** 31;
+  };
+}
+
+/** The products in float64, one at a time: the reference both passes are held to. */
+function reference(query: Float32Array, matrix: Int8Array, n: number, dims: number): number[] {
+  return Array.from({ length: n }, (_, i) => {
+    let s = 0;
+    for (let d = 0; d < dims; d++) s += query[d]! * matrix[i * dims + d]!;
+    return s;
+  });
+}
+
+for (const dims of [100, 16, 3, 17, 512]) {
+  test(`int8Dots matches the float64 products at ${dims} dimensions, in WebAssembly and in JavaScript`, () => {
+    const next = random(dims);
+    const n = 257;
+    const matrix = Int8Array.from({ length: n * dims }, () => Math.round(next() * 254) - 127);
+    const query = Float32Array.from({ length: dims }, () => next() * 2 - 1);
+    const want = reference(query, matrix, n, dims);
+    const scale = Math.max(...want.map(Math.abs));
+    for (const useWasm of [true, false]) {
+      const out = new Float64Array(n);
+      int8Dots(query, matrix, n, dims, out, useWasm);
+      want.forEach((w, i) => {
+        assert.ok(Math.abs(out[i]! - w) <= scale * 1e-4, `${useWasm ? 'wasm' : 'js'} row ${i}: ${out[i]} vs ${w}`);
+      });
+    }
+  });
+}
+
+test('int8Dots does not overflow at the extremes, and reads nothing of the next row', () => {
+  const dims = 100;
+  const n = 3;
+  // Row 0 all +127, row 1 all -128 (the extreme of int8), row 2 zero but for its last value.
+  const matrix = new Int8Array(n * dims);
+  matrix.fill(127, 0, dims);
+  matrix.fill(-128, dims, 2 * dims);
+  matrix[3 * dims - 1] = 5;
+  const query = new Float32Array(dims).fill(1);
+  const out = new Float64Array(n);
+  int8Dots(query, matrix, n, dims, out);
+  assert.deepEqual([...out], [127 * dims, -128 * dims, 5]);
+});
+
+test('int8Dots over a smaller matrix after a larger one, and with a zero query', () => {
+  const dims = 100;
+  const next = random(3);
+  const big = Int8Array.from({ length: 5000 * dims }, () => Math.round(next() * 254) - 127);
+  const query = Float32Array.from({ length: dims }, () => next() - 0.5);
+  const outBig = new Float64Array(5000);
+  int8Dots(query, big, 5000, dims, outBig);
+  const small = big.slice(0, 2 * dims);
+  const out = new Float64Array(2);
+  int8Dots(query, small, 2, dims, out);
+  assert.deepEqual([...out], [outBig[0], outBig[1]]);
+  int8Dots(new Float32Array(dims), small, 2, dims, out);
+  assert.deepEqual([...out], [0, 0]);
+});
