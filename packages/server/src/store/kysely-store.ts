@@ -1,10 +1,11 @@
-import { type ExpressionBuilder, type Insertable, type Kysely, type Selectable, sql } from 'kysely';
+import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
 import { CairnError } from '../errors/cairn-error.js';
 import { appendAuditEvents, listAuditEvents, purgeAuditEvents } from './audit-store.js';
 import type { AuditEvent, AuditQuery } from './audit-types.js';
 import { DatabaseHealth } from './database-health.js';
 import { nextTurn } from './event-loop-turns.js';
 import { facetScores, poolFacetScores } from './facet-scores.js';
+import { ENTRY_COLUMNS, type HotQueries, hotQueries, ownedBy } from './hot-queries.js';
 import { fuseColumns, sessions, speakersNamed, type TurnPlace } from './hybrid-ranking.js';
 import { buildPoolIndex, type PoolIndex, poolCosines, poolLexicalScores } from './pool-index.js';
 import type { Database } from './schema.js';
@@ -49,23 +50,8 @@ const MAX_CANDIDATES = 1000;
 const SEMANTIC_POOL = 5000;
 
 /** Columns of `entry` in the order the mappers expect; never `*`, the SQLite table has an extra rowid column. */
-export const ENTRY_COLUMNS = [
-  'id',
-  'datapack_id',
-  'kind',
-  'title',
-  'content',
-  'tags',
-  'content_hash',
-  'version',
-  'created_by',
-  'created_client',
-  'created_at',
-  'updated_by',
-  'updated_client',
-  'updated_at',
-  'deleted_at',
-] as const;
+
+export { ENTRY_COLUMNS };
 
 let openedStores = 0;
 
@@ -79,12 +65,16 @@ export abstract class KyselyStore implements Store {
   embedder: QueryEmbedder | undefined;
   /** This store's part of its pools' cache keys. */
   private readonly poolKey = ++openedStores;
+  /** The queries of every request, compiled once (hot-queries.ts). */
+  private readonly hot: HotQueries;
 
   constructor(
     readonly db: Kysely<Database>,
     /** Outage bookkeeping: logs once when the database becomes unreachable and once when it is back. */
     readonly health = new DatabaseHealth(),
-  ) {}
+  ) {
+    this.hot = hotQueries(db);
+  }
 
   abstract migrate(): Promise<void>;
   abstract withStartupLock<T>(work: () => Promise<T>): Promise<T>;
@@ -124,15 +114,7 @@ export abstract class KyselyStore implements Store {
       ranked = await this.rankLexical(candidates, terms, count, query.limit);
     }
     if (ranked.length === 0) return [];
-    const entries = await this.db
-      .selectFrom('entry')
-      .select(ENTRY_COLUMNS)
-      .where(
-        'id',
-        'in',
-        ranked.map((r) => r.id),
-      )
-      .execute();
+    const entries = await this.hot.entriesByIds(ranked.map((r) => r.id));
     const byId = new Map(entries.map((r) => [r.id, toEntry(r)]));
     return ranked.flatMap((r) => {
       const entry = byId.get(r.id);
@@ -225,11 +207,7 @@ export abstract class KyselyStore implements Store {
       else missing.push(r.id);
     }
     for (let i = 0; i < missing.length; i += 500) {
-      const texts = await this.db
-        .selectFrom('entry')
-        .select(['id', 'version', 'title', 'content', 'tags'])
-        .where('id', 'in', missing.slice(i, i + 500))
-        .execute();
+      const texts = await this.hot.entryTexts(missing.slice(i, i + 500));
       for (const r of texts) known.set(r.id, entryWords({ id: r.id, version: Number(r.version), title: r.title, content: r.content, tags: parseTags(r.tags) }));
     }
     return known;
@@ -262,11 +240,8 @@ export abstract class KyselyStore implements Store {
    * many entries the caller has.
    */
   private async entriesState(datapackIds: string[]): Promise<{ count: number; signature: string }> {
-    const row = await this.db
-      .selectFrom('datapack')
-      .select((eb) => [eb.fn.sum<number | string | null>('live_entries').as('n'), eb.fn.sum<number | string | null>('entry_revision').as('revision')])
-      .where('id', 'in', datapackIds)
-      .executeTakeFirstOrThrow();
+    const [row] = await this.hot.datapacksState(datapackIds);
+    if (!row) throw new Error('a sum over datapacks answered no row');
     const count = Number(row.n ?? 0);
     return { count, signature: `${count}|r${row.revision ?? 0}` };
   }
@@ -294,11 +269,7 @@ export abstract class KyselyStore implements Store {
   private async turnPlaces(entryIds: string[]): Promise<Map<string, TurnPlace>> {
     const missing = entryIds.filter((id) => !turnPlaceCache.has(id));
     for (let i = 0; i < missing.length; i += 500) {
-      const rows = await this.db
-        .selectFrom('capture_turn')
-        .select(['entry_id', 'session_id', 'speaker', 'created_at'])
-        .where('entry_id', 'in', missing.slice(i, i + 500))
-        .execute();
+      const rows = await this.hot.turnPlaces(missing.slice(i, i + 500));
       const found = new Map(rows.map((r) => [r.entry_id, r]));
       for (const id of missing.slice(i, i + 500)) {
         const r = found.get(id);
@@ -335,7 +306,7 @@ export abstract class KyselyStore implements Store {
   }
 
   async getUser(id: string): Promise<UserRecord | undefined> {
-    return this.db.selectFrom('user').select(['id', 'email', 'name']).where('id', '=', id).executeTakeFirst();
+    return (await this.hot.userById(id))[0];
   }
 
   async countUsers(): Promise<number> {
@@ -347,24 +318,7 @@ export abstract class KyselyStore implements Store {
   }
 
   async getMemberships(userId: string): Promise<Memberships> {
-    const [organizations, teams] = await Promise.all([
-      this.db
-        .selectFrom('member')
-        .innerJoin('organization', 'organization.id', 'member.organizationId')
-        .select(['organization.id as id', 'organization.name as name', 'member.role as role'])
-        .where('member.userId', '=', userId)
-        .orderBy('organization.name')
-        .execute(),
-      this.db
-        .selectFrom('teamMember')
-        .innerJoin('team', 'team.id', 'teamMember.teamId')
-        // A team membership only counts while the organization membership behind it exists.
-        .innerJoin('member', (join) => join.onRef('member.organizationId', '=', 'team.organizationId').onRef('member.userId', '=', 'teamMember.userId'))
-        .select(['team.id as id', 'team.name as name', 'team.organizationId as organizationId'])
-        .where('teamMember.userId', '=', userId)
-        .orderBy('team.name')
-        .execute(),
-    ]);
+    const [organizations, teams] = await Promise.all([this.hot.organizationsOf(userId), this.hot.teamsOf(userId)]);
     return { organizations, teams };
   }
 
@@ -484,18 +438,16 @@ export abstract class KyselyStore implements Store {
   }
 
   async getDatapack(id: string): Promise<Datapack | undefined> {
-    const row = await this.db.selectFrom('datapack').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+    const [row] = await this.hot.datapackById(id);
     return row && toDatapack(row);
   }
 
   async findDatapacks(owners: OwnerRef[]): Promise<Datapack[]> {
     if (owners.length === 0) return [];
-    const rows = await this.db
-      .selectFrom('datapack as d')
-      .selectAll('d')
-      .where((eb) => ownedBy(eb, owners))
-      .where('d.deleted_at', 'is', null)
-      .execute();
+    const rows = await this.hot.datapacksOwnedBy(
+      owners.map((o) => o.scope),
+      owners.map((o) => o.ownerId),
+    );
     return rows.map(toDatapack);
   }
 
@@ -522,7 +474,13 @@ export abstract class KyselyStore implements Store {
   async listTrashedDatapacks(owners: OwnerRef[], since: string): Promise<TrashedDatapack[]> {
     if (owners.length === 0) return [];
     const rows = await this.trashedDatapacks()
-      .where((eb) => ownedBy(eb, owners))
+      .where((eb) =>
+        ownedBy(
+          eb,
+          owners.map((o) => o.scope),
+          owners.map((o) => o.ownerId),
+        ),
+      )
       .where('d.deleted_at', '>=', since)
       .orderBy('d.deleted_at', 'desc')
       .orderBy('d.id')
@@ -555,21 +513,10 @@ export abstract class KyselyStore implements Store {
 
   async listDatapacks(owners: OwnerRef[]): Promise<DatapackSummary[]> {
     if (owners.length === 0) return [];
-    // The count is the datapack's own (kept by triggers); the latest change is one seek in the (datapack_id, deleted_at, updated_at) index.
-    const rows = await this.db
-      .selectFrom('datapack as d')
-      .selectAll('d')
-      .select((eb) => [
-        eb
-          .selectFrom('entry as e')
-          .select((sub) => sub.fn.max('e.updated_at').as('m'))
-          .whereRef('e.datapack_id', '=', 'd.id')
-          .where('e.deleted_at', 'is', null)
-          .as('last_entry_at'),
-      ])
-      .where((eb) => ownedBy(eb, owners))
-      .where('d.deleted_at', 'is', null)
-      .execute();
+    const rows = await this.hot.datapackSummaries(
+      owners.map((o) => o.scope),
+      owners.map((o) => o.ownerId),
+    );
     return rows.map((row) => {
       const base = toDatapack(row);
       const lastEntry = row.last_entry_at ? iso(row.last_entry_at) : null;
@@ -794,7 +741,7 @@ export abstract class KyselyStore implements Store {
   }
 
   async getEntry(id: string): Promise<Entry | undefined> {
-    const row = await this.db.selectFrom('entry').select(ENTRY_COLUMNS).where('id', '=', id).executeTakeFirst();
+    const [row] = await this.hot.entryById(id);
     return row && toEntry(row);
   }
 
@@ -818,13 +765,7 @@ export abstract class KyselyStore implements Store {
   }
 
   async findEntryByContentHash(datapackId: string, contentHash: string): Promise<Entry | undefined> {
-    const row = await this.db
-      .selectFrom('entry')
-      .select(ENTRY_COLUMNS)
-      .where('datapack_id', '=', datapackId)
-      .where('content_hash', '=', contentHash)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
+    const [row] = await this.hot.entryByContentHash(datapackId, contentHash);
     return row && toEntry(row);
   }
 
@@ -849,7 +790,7 @@ export abstract class KyselyStore implements Store {
   }
 
   async findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
-    const row = await this.db.selectFrom('api_key').selectAll().where('key_hash', '=', keyHash).executeTakeFirst();
+    const [row] = await this.hot.apiKeyByHash(keyHash);
     return row && toApiKey(row);
   }
 
@@ -930,10 +871,6 @@ export abstract class KyselyStore implements Store {
       }
     });
   }
-}
-
-function ownedBy(eb: ExpressionBuilder<Database & { d: Database['datapack'] }, 'd'>, owners: OwnerRef[]) {
-  return eb.or(owners.map((o) => eb.and([eb('d.scope', '=', o.scope), eb('d.owner_id', '=', o.ownerId)])));
 }
 
 /** Postgres returns Date for timestamptz, SQLite the stored string; the domain always sees ISO strings. */
