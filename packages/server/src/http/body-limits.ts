@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { CAPTURE_LIMITS } from '@cairn/contract';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -17,11 +18,13 @@ export interface BodyLimitRule {
   hint: string;
   /** Leave NUL characters to the handler: MCP tools name the argument, capture replaces them so no turn is lost. */
   nulsHandledDownstream?: boolean;
+  /** The route takes the bytes read here from `bodyRead`, so the Request is not rebuilt around them. */
+  routeTakesBytes?: boolean;
 }
 
 /** Every body limit, first match wins. Unauthenticated routes get small limits: they are read before anyone is known. */
 export const BODY_LIMIT_RULES: readonly BodyLimitRule[] = [
-  { path: '/mcp', maxBytes: 4 * MiB, nulsHandledDownstream: true, hint: 'send less in one call (an entry holds at most 20,000 characters)' },
+  { path: '/mcp', maxBytes: 4 * MiB, nulsHandledDownstream: true, routeTakesBytes: true, hint: 'send less in one call (an entry holds at most 20,000 characters)' },
   { path: '/api/auth/*', maxBytes: 64 * KiB, hint: 'sign-in, sign-up and OAuth requests need only a few hundred bytes' },
   { path: '/api/v1/signup', maxBytes: 64 * KiB, hint: 'sign-up needs only an email, a name, a password and an invite' },
   { path: '/api/v1/setup-codes/exchange', maxBytes: 64 * KiB, hint: 'the exchange needs only the code, the client and the host name' },
@@ -42,13 +45,20 @@ export function bodyLimits(rules: readonly BodyLimitRule[] = BODY_LIMIT_RULES): 
     limit: bodyLimit({ maxSize: rule.maxBytes, onError: (c) => edgeError(c, 413, tooLargeMessage(c, rule)) }),
   }));
   return async (c, next) => {
-    if (!c.req.raw.body) return next();
+    const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+    if (!(incoming ? declaresBody(incoming) : c.req.raw.body)) return next();
     const { rule, limit } = limiters.find((l) => matches(l.rule.path, c.req.path))!;
-    let withinLimit = false;
-    const refused = await limit(c, async () => {
-      withinLimit = true;
-    });
-    if (!withinLimit) return refused as Response;
+    const declared = incoming && !incoming.headers['transfer-encoding'] ? Number(incoming.headers['content-length']) : Number.NaN;
+    if (declared > rule.maxBytes) return edgeError(c, 413, tooLargeMessage(c, rule));
+    // Node's parser holds a body to its declared length, so it is read directly (no web stream in
+    // between); a chunked one goes through hono's limiter, which cuts it off past the limit.
+    if (!(declared >= 0)) {
+      let withinLimit = false;
+      const refused = await limit(c, async () => {
+        withinLimit = true;
+      });
+      if (!withinLimit) return refused as Response;
+    }
     const bytes = new Uint8Array(await c.req.raw.arrayBuffer());
     const scan = scanJson(bytes);
     if (scan.tooDeep) {
@@ -58,9 +68,23 @@ export function bodyLimits(rules: readonly BodyLimitRule[] = BODY_LIMIT_RULES): 
       const nulAt = scan.hasNul ? nulPath(bytes) : isForm(c) ? formNulField(bytes) : undefined;
       if (nulAt !== undefined) return edgeError(c, 400, nulMessage(nulAt));
     }
-    c.req.raw = new Request(c.req.raw, { body: bytes });
+    if (rule.routeTakesBytes) readBodies.set(c.req.raw, bytes);
+    else c.req.raw = new Request(c.req.raw, { body: bytes });
     return next();
   };
+}
+
+const readBodies = new WeakMap<Request, Uint8Array>();
+
+/** The body of a request whose route takes the bytes the limits read (`routeTakesBytes`), or undefined. */
+export function bodyRead(request: Request): Uint8Array | undefined {
+  return readBodies.get(request);
+}
+
+/** Whether a request that came through Node's server has a body (RFC 9112: only with Content-Length or Transfer-Encoding). */
+function declaresBody(incoming: IncomingMessage): boolean {
+  const length = incoming.headers['content-length'];
+  return incoming.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
 function matches(pattern: string, path: string): boolean {

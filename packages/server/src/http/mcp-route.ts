@@ -8,6 +8,7 @@ import type { Logger } from '../log/logger.js';
 import { ClientNames, clientLabel } from '../mcp/client-names.js';
 import { createServerFactory, type OutageLatch } from '../mcp/server-factory.js';
 import type { Limit } from '../rate-limits/rate-limits.js';
+import { bodyRead } from './body-limits.js';
 import { jsonLegacyHandler } from './mcp-json-legacy.js';
 import { requestLimitMessage, takeRequest } from './rate-limit/request-limit.js';
 import { tooManyJsonRpc } from './rate-limit/too-many.js';
@@ -36,7 +37,7 @@ export function createMcpRoute(deps: DomainDeps, authDeps: McpAuthDeps, log: Log
     const wait = await takeRequest(requestLimit, auth.caller);
     if (wait > 0) return tooManyJsonRpc(wait, requestLimitMessage(auth.caller, requestLimit.points));
     // The body is parsed once, here; a 2025-era call (what clients send today) gets a JSON answer.
-    const { request, parsedBody } = await withParsedBody(c.req.raw);
+    const { request, parsedBody } = await withParsedBody(c.req.raw, bodyRead(c.req.raw));
     const caller = namedClient(auth.caller, parsedBody);
     const outage: OutageLatch = {};
     const authInfo = { token: `cairn:${caller.via}:${caller.keyId ?? caller.userId}`, clientId: caller.keyId ?? caller.userId, scopes: [], extra: { caller, outage } };
@@ -69,7 +70,8 @@ async function unavailableIfTripped(response: Response, outage: OutageLatch): Pr
     await response.body?.cancel().catch(() => {});
     return unavailableJsonRpcResponse(outage.tripped.id);
   }
-  if (!response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) return response;
+  // The content type first: reading `body` would turn the Node server's lightweight response into a streamed one.
+  if (!response.headers.get('content-type')?.startsWith('text/event-stream') || !response.body) return response;
   const reader = response.body.getReader();
   const first = await reader.read();
   // Re-read: the tool may have tripped the latch while the first event was awaited.
@@ -93,10 +95,10 @@ async function unavailableIfTripped(response: Response, outage: OutageLatch): Pr
   return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
-/** A POST's JSON body, read once; a body that is not JSON is handed on unread for the SDK to answer. */
-async function withParsedBody(request: Request): Promise<{ request: Request; parsedBody: unknown }> {
-  if (request.method !== 'POST' || !request.body) return { request, parsedBody: undefined };
-  const text = await request.text();
+/** A POST's JSON body, read once (by the body limits, when they did); a body that is not JSON is handed on for the SDK to answer. */
+async function withParsedBody(request: Request, bytes: Uint8Array | undefined): Promise<{ request: Request; parsedBody: unknown }> {
+  if (request.method !== 'POST' || !(bytes || request.body)) return { request, parsedBody: undefined };
+  const text = bytes ? new TextDecoder().decode(bytes) : await request.text();
   try {
     return { request, parsedBody: JSON.parse(text) as unknown };
   } catch {
@@ -107,10 +109,11 @@ async function withParsedBody(request: Request): Promise<{ request: Request; par
 /** The id of the JSON-RPC request in the body, or null when there is none to read (batch, notification, bad JSON). */
 async function jsonRpcId(req: Request): Promise<string | number | null> {
   try {
-    if (req.bodyUsed) return null;
+    const bytes = bodyRead(req);
+    if (!bytes && req.bodyUsed) return null;
     // Read only small bodies: this answer is a courtesy, and /mcp bodies are bounded elsewhere.
-    if (Number(req.headers.get('content-length') ?? Infinity) > 1024 * 1024) return null;
-    const id = (JSON.parse(await req.text()) as { id?: unknown }).id;
+    if ((bytes?.length ?? Number(req.headers.get('content-length') ?? Infinity)) > 1024 * 1024) return null;
+    const id = (JSON.parse(bytes ? new TextDecoder().decode(bytes) : await req.text()) as { id?: unknown }).id;
     return typeof id === 'string' || typeof id === 'number' ? id : null;
   } catch {
     return null;
