@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { sql } from 'kysely';
+import pg from 'pg';
 import { postgresTestUrl } from '../testing/postgres.js';
 import { startTestCairn } from '../testing/test-cairn.js';
 import { testEntry } from '../testing/test-entry.js';
+import { PostgresStore } from './postgres/postgres-store.js';
 import { preparedQuery } from './prepared-query.js';
 
 const target = postgresTestUrl();
@@ -66,3 +69,23 @@ for (const backend of ['sqlite', 'postgres'] as const) {
     }
   });
 }
+
+test('postgres: prepared queries run as named statements, and one planned before its table changed shape still answers', { skip: 'skip' in target ? target.skip : undefined }, async () => {
+  const server = await startTestCairn({ postgresServerUrl: 'url' in target ? target.url : '' });
+  // A store of one connection: the statements listed are those of the connection that ran the reads.
+  const single = new PostgresStore(new pg.Pool({ connectionString: server.cairn.config.databaseUrl, max: 1 }));
+  try {
+    await single.insertDatapack({ id: 'dpk_n', scope: 'personal', ownerId: 'u_owner', organizationId: null, name: 'Notes', description: '', createdBy: 'u', createdAt: at, updatedAt: at });
+    assert.equal((await single.getDatapack('dpk_n'))?.name, 'Notes');
+    const { rows } = await sql<{ name: string; statement: string }>`SELECT name, statement FROM pg_prepared_statements`.execute(single.db);
+    assert.ok(
+      rows.some((r) => r.name.startsWith('cairn_') && r.statement.includes('from "datapack"')),
+      `a named statement reads datapacks: ${JSON.stringify(rows)}`,
+    );
+    await sql`ALTER TABLE datapack ADD COLUMN later_column integer`.execute(server.cairn.store.db);
+    assert.equal((await single.getDatapack('dpk_n'))?.name, 'Notes');
+  } finally {
+    await single.close();
+    await server.close();
+  }
+});

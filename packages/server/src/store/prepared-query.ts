@@ -70,5 +70,17 @@ function compileShape<A extends QueryArg[], R>(name: string, build: (...args: A)
   if (compiled.sql.includes(MARK) || expected.some((v) => !seen.has(v))) {
     throw new Error(`prepared query ${name}: an argument did not become a parameter (it must be used as a value only)`);
   }
+  if (!statementNames.has(compiled.sql)) statementNames.set(compiled.sql, `cairn_${statementNames.size + 1}`);
   return shape;
+}
+
+/** The SQL texts of prepared queries, each with a name of its own for a database that keeps named statements. */
+const statementNames = new Map<string, string>();
+
+/**
+ * The statement name of a prepared query's SQL (undefined for any other SQL): PostgreSQL parses and
+ * plans a named statement once per connection instead of on every call.
+ */
+export function statementName(sql: string): string | undefined {
+  return statementNames.get(sql);
 }
