@@ -58,8 +58,10 @@ function rowsOf(item: RankedItem): Int32Array {
 
 /** Closeness bytes by table row for one facet at a time (set, used, then cleared again). */
 let nearScratch = new Uint8Array(0);
-/** Best closeness per pool item for one facet at a time. */
-let bestScratch = new Uint8Array(0);
+/** The last facet that reached each pool item, by that facet's stamp (see poolFacetScores). */
+let reachedScratch = new Uint32Array(0);
+/** The stamp of the facet poolFacetScores works on: one more for each facet of each search. */
+let facetStamp = 0;
 
 /** Each item's facet score, for entries not held in a pool index (0 to 1; items that meet no facet are left out). `queryWords` without speakers' names. */
 export function facetScores(items: readonly RankedItem[], queryWords: readonly string[]): Map<string, number> {
@@ -91,29 +93,40 @@ export function facetScores(items: readonly RankedItem[], queryWords: readonly s
 
 /**
  * facetScores over a pool index, item by item (0 when an item meets no facet): only the words
- * close to a facet are looked up, and reach their items through the index's postings.
+ * close to a facet are looked up, and reach their items through the index's postings. A facet's
+ * words are met closest first (the facet itself, then its neighbours, which are listed closest
+ * first), so the first word to reach an item is its closest: it scores it, and the rest pass it by.
  */
 export function poolFacetScores(pool: PoolIndex, queryWords: readonly string[]): Float64Array {
   const n = pool.items.length;
   const scores = new Float64Array(n);
   const rows = facetRows(queryWords);
   if (rows.length === 0 || n === 0) return scores;
-  if (bestScratch.length < n) bestScratch = new Uint8Array(n);
-  const best = bestScratch;
+  if (reachedScratch.length < n || facetStamp + rows.length >= 2 ** 32) {
+    reachedScratch = new Uint32Array(Math.max(n, reachedScratch.length));
+    facetStamp = 0;
+  }
   const weights = rows.map(rowWeight);
   const total = weights.reduce((s, w) => s + w, 0);
-  rows.forEach((row, f) => {
-    best.fill(0, 0, n);
-    // The index keys words by row and leaves stop words out: they have vectors but are no one's facet.
-    const reach = (near: number, b: number) => {
-      const at = pool.itemsByRow.get(near);
-      if (at) for (let k = 0; k < at.length; k++) if (best[at[k]!]! < b) best[at[k]!] = b;
-    };
-    reach(row, SELF);
-    const close = neighboursOf(row);
-    for (let k = 0; k < close.rows.length; k++) reach(close.rows[k]!, close.bytes[k]!);
+  for (let f = 0; f < rows.length; f++) {
+    const stamp = ++facetStamp;
     const w = weights[f]! / total / 254;
-    for (let i = 0; i < n; i++) if (best[i]! > 1) scores[i] = scores[i]! + w * (best[i]! - 1);
-  });
+    reach(pool.itemsByRow.get(rows[f]!), stamp, w * (SELF - 1), scores);
+    const close = neighboursOf(rows[f]!);
+    for (let k = 0; k < close.rows.length; k++) reach(pool.itemsByRow.get(close.rows[k]!), stamp, w * (close.bytes[k]! - 1), scores);
+  }
   return scores;
+}
+
+/** Adds `score` to those of a word's items (`at`: its postings; undefined when the pool lacks it) that no closer word of this facet reached. */
+function reach(at: Int32Array | undefined, stamp: number, score: number, scores: Float64Array): void {
+  if (!at) return;
+  const reached = reachedScratch;
+  for (let k = 0; k < at.length; k++) {
+    const i = at[k]!;
+    if (reached[i] !== stamp) {
+      reached[i] = stamp;
+      scores[i] = scores[i]! + score;
+    }
+  }
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { NEIGHBOUR_FLOOR, neighboursOf } from './word-neighbours.js';
-import { cosine, textVector, wordOfRow, wordRow } from './word-vectors.js';
+import { cosine, tableSize, textVector, wordOfRow, wordRow } from './word-vectors.js';
 
 /** The closeness byte of a cosine, computed here from the vectors themselves. */
 const byteOf = (c: number) => 2 + Math.round((253 * (Math.min(c, 1) - NEIGHBOUR_FLOOR)) / (1 - NEIGHBOUR_FLOOR));
@@ -23,4 +23,11 @@ test('word neighbours: the most frequent words have no list and are in no list',
   const kids = neighboursOf(wordRow('kids'));
   assert.ok(kids.rows.length > 0);
   for (const r of kids.rows) assert.ok(r >= 100, wordOfRow(r));
+});
+
+test('word neighbours: every list is closest first (facets take the first word to reach an entry as its closest)', () => {
+  for (let row = 0; row < tableSize(); row++) {
+    const { bytes } = neighboursOf(row);
+    for (let k = 0; k < bytes.length; k++) assert.ok(k === 0 || bytes[k - 1]! >= bytes[k]!, `${wordOfRow(row)}: ${bytes[k]} at ${k}`);
+  }
 });
