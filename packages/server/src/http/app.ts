@@ -12,7 +12,7 @@ import type { RateLimits } from '../rate-limits/rate-limits.js';
 import { createApiRoutes } from './api/api-routes.js';
 import { auditSignIns } from './audit-auth-events.js';
 import { bodyLimits } from './body-limits.js';
-import { type ClientAddressOf, rememberClientAddress } from './client-address.js';
+import { type ClientAddressOf, withClientAddress } from './client-address.js';
 import { DESKTOP_BUNDLE_PATH, desktopBundleRoute } from './desktop-bundle-route.js';
 import { createDiscoveryRoutes } from './discovery-routes.js';
 import { InFlight } from './in-flight.js';
@@ -52,7 +52,6 @@ export function createHttpApp(deps: HttpDeps): { app: Hono; close: () => Promise
   // Size and shape first: nothing else reads a body that is too big, too deep or malformed.
   app.use('*', urlGuard());
   app.use('*', bodyLimits());
-  app.use('*', rememberClientAddress(deps.clientAddress));
   // Liveness (the process answers) and readiness (its database answers): see README, "Load balancers".
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', readinessRoute(deps.readiness));
@@ -61,12 +60,24 @@ export function createHttpApp(deps: HttpDeps): { app: Hono; close: () => Promise
   app.all('/mcp', mcp.route);
   // MCP discovery: the Server Card and the catalog pointing at it, public and read-only (README, "Discovery").
   app.route('/', createDiscoveryRoutes({ baseUrl: deps.baseUrl, requireUserAgent: deps.mcpAuth.config.requireUserAgent }));
-  app.use('/api/auth/*', auditSignIns(deps.domain), authRouteLimits(deps.limits));
+  app.use('/api/auth/*', auditSignIns(deps.domain), authRouteLimits(deps.limits, deps.clientAddress));
   // Before better-auth's catch-all and the JSON 404 for /.well-known/*.
-  app.route('/', createOAuthRoutes({ auth: deps.auth, baseUrl: deps.baseUrl, allowLoopback: deps.oauthAllowLoopback, clientSchemes: deps.oauthClientSchemes, domain: deps.domain }));
+  app.route(
+    '/',
+    createOAuthRoutes({
+      auth: deps.auth,
+      clientAddress: deps.clientAddress,
+      baseUrl: deps.baseUrl,
+      allowLoopback: deps.oauthAllowLoopback,
+      clientSchemes: deps.oauthClientSchemes,
+      domain: deps.domain,
+    }),
+  );
   // Only the allow-listed better-auth endpoints; the rest fall through to the JSON 404 below.
-  app.all('/api/auth/*', async (c, next) => (isAllowedAuthRoute(c.req.method, new URL(c.req.url).pathname) ? unavailableIfDatabaseDown(await deps.auth.handler(c.req.raw), deps.readiness) : next()));
-  app.route('/api/v1', createApiRoutes(deps.domain, deps.auth, deps.keys, deps.baseUrl, deps.limits, deps.installerPublished, deps.oauthAllowLoopback, deps.mcpAuth.oauthUsage));
+  app.all('/api/auth/*', async (c, next) =>
+    isAllowedAuthRoute(c.req.method, new URL(c.req.url).pathname) ? unavailableIfDatabaseDown(await deps.auth.handler(withClientAddress(c.req.raw, deps.clientAddress(c))), deps.readiness) : next(),
+  );
+  app.route('/api/v1', createApiRoutes(deps.domain, deps.auth, deps.keys, deps.baseUrl, deps.limits, deps.clientAddress, deps.installerPublished, deps.oauthAllowLoopback, deps.mcpAuth.oauthUsage));
   // Unknown API and discovery paths answer JSON 404s; they must never fall through to the portal's HTML.
   for (const prefix of ['/api/*', '/.well-known/*', '/install/*']) {
     app.all(prefix, (c) => c.json({ error: { code: 'not_found', message: `Nothing at ${c.req.path}.` } }, 404));

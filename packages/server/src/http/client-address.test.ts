@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Context } from 'hono';
-import { addressKey, clientAddressResolver, UNKNOWN_ADDRESS } from './client-address.js';
+import { addressKey, clientAddressResolver, handedAddress, UNKNOWN_ADDRESS, withClientAddress } from './client-address.js';
 
 /** A Hono context as @hono/node-server makes it: the Node request is `env.incoming`. */
 function request(remoteAddress: string, forwardedFor?: string): Context {
@@ -38,5 +38,14 @@ describe('addressKey', () => {
     assert.equal(addressKey('2001:db8:1:2::7'), addressKey('2001:db8:1:2:ffff:eeee:dddd:cccc'));
     assert.notEqual(addressKey('2001:db8:1:2::7'), addressKey('2001:db8:1:3::7'));
     assert.equal(addressKey('::ffff:203.0.113.5'), '203.0.113.5');
+  });
+});
+
+describe('handedAddress', () => {
+  it('is the address a request was handed on with; any other request, or none, shares the unknown budget', () => {
+    const handed = withClientAddress(new Request('http://cairn.test/api/auth/oauth2/authorize'), '203.0.113.5');
+    assert.equal(handedAddress(handed), '203.0.113.5');
+    assert.equal(handedAddress(new Request(handed)), UNKNOWN_ADDRESS, 'a copy was not handed on');
+    assert.equal(handedAddress(undefined), UNKNOWN_ADDRESS);
   });
 });

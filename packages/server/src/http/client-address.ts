@@ -1,6 +1,5 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage } from 'node:http';
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import ipaddr from 'ipaddr.js';
 import proxyAddr from 'proxy-addr';
 
@@ -39,16 +38,18 @@ export function addressKey(address: string): string {
   return `${parts.join(':')}::/64`;
 }
 
-const requestAddress = new AsyncLocalStorage<string>();
+/** The client addresses of requests handed to better-auth, for its CIMD fetch limit, which sees only the request. */
+const handedAddresses = new WeakMap<Request, string>();
 
-/** Makes the client address available to code deep inside a request (the CIMD fetch) via currentClientAddress(). */
-export function rememberClientAddress(addressOf: ClientAddressOf): MiddlewareHandler {
-  return (c, next) => requestAddress.run(addressOf(c), next);
+/** Marks a request for better-auth's handler with the client address it came from (see handedAddress). */
+export function withClientAddress(request: Request, address: string): Request {
+  handedAddresses.set(request, address);
+  return request;
 }
 
-/** The address of the request being served, or UNKNOWN_ADDRESS outside one. */
-export function currentClientAddress(): string {
-  return requestAddress.getStore() ?? UNKNOWN_ADDRESS;
+/** The address a request handed to better-auth came from, or UNKNOWN_ADDRESS for one not marked by withClientAddress. */
+export function handedAddress(request: Request | undefined): string {
+  return (request && handedAddresses.get(request)) ?? UNKNOWN_ADDRESS;
 }
 
 function canonical(address: string): string | undefined {

@@ -1,13 +1,15 @@
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import type { Auth } from '../auth/better-auth.js';
 import { AUTH_BASE_PATH, mcpResource, OAUTH_PAGES, OAUTH_SCOPES, oauthIssuer } from '../auth/oauth/oauth-options.js';
 import { planRegistration, type RegistrationSettings } from '../auth/oauth/registration-policy.js';
 import type { DomainDeps } from '../domain/deps.js';
 import { auditOAuthGrant } from './audit-auth-events.js';
+import { type ClientAddressOf, withClientAddress } from './client-address.js';
 
 /** What the OAuth edge needs. */
 export interface OAuthRouteDeps extends RegistrationSettings {
   auth: Auth;
+  clientAddress: ClientAddressOf;
   baseUrl: string;
   /** Where grants are recorded (the audit trail). */
   domain?: DomainDeps;
@@ -24,6 +26,8 @@ export function createOAuthRoutes(deps: OAuthRouteDeps): Hono {
   const resource = mcpResource(deps.baseUrl);
   const issuer = oauthIssuer(deps.baseUrl);
   const issuerPath = new URL(issuer).pathname;
+  /** better-auth's answer to the request (or one made from it), which its CIMD fetch limit counts against the client's address. */
+  const forward = (c: Context, request = c.req.raw) => deps.auth.handler(withClientAddress(request, deps.clientAddress(c)));
 
   const protectedResource = () => ({
     resource,
@@ -51,10 +55,10 @@ export function createOAuthRoutes(deps: OAuthRouteDeps): Hono {
       .clone()
       .json()
       .catch(() => undefined);
-    if (!isObject(body)) return deps.auth.handler(c.req.raw);
+    if (!isObject(body)) return forward(c);
     const plan = planRegistration(body, deps);
     if ('refuse' in plan) return c.json(plan.refuse, 400, NO_STORE);
-    const answer = await deps.auth.handler(withJsonBody(c.req.raw, plan.forward));
+    const answer = await forward(c, withJsonBody(c.req.raw, plan.forward));
     if (!plan.rewritten || answer.status !== 201) return answer;
     const registered = (await answer.json()) as Record<string, unknown> & { client_id: string };
     const real = plan.realRedirectUris(Array.isArray(registered.redirect_uris) ? registered.redirect_uris : []);
@@ -68,13 +72,13 @@ export function createOAuthRoutes(deps: OAuthRouteDeps): Hono {
   // RFC 8707: without a `resource` the plugin mints an unbound token; every Cairn token is for /mcp.
   app.get(`${AUTH_BASE_PATH}/oauth2/authorize`, (c) => {
     const url = new URL(c.req.raw.url);
-    if (url.searchParams.has('resource')) return deps.auth.handler(c.req.raw);
+    if (url.searchParams.has('resource')) return forward(c);
     url.searchParams.set('resource', resource);
-    return deps.auth.handler(new Request(url, c.req.raw));
+    return forward(c, new Request(url, c.req.raw));
   });
 
   app.post(`${AUTH_BASE_PATH}/oauth2/token`, async (c) => {
-    const response = await deps.auth.handler(c.req.raw);
+    const response = await forward(c);
     const headers = new Headers(response.headers);
     for (const [name, value] of Object.entries(NO_STORE)) headers.set(name, value);
     if (response.ok) return new Response(response.body, { status: response.status, headers });
@@ -107,7 +111,8 @@ export function createOAuthRoutes(deps: OAuthRouteDeps): Hono {
     const headers = new Headers({ 'content-type': 'application/json', accept: 'application/json', origin });
     const cookie = c.req.header('cookie');
     if (cookie) headers.set('cookie', cookie);
-    const answer = await deps.auth.handler(
+    const answer = await forward(
+      c,
       new Request(`${deps.baseUrl}${AUTH_BASE_PATH}/oauth2/consent`, { method: 'POST', headers, body: JSON.stringify({ accept: form.accept === 'true', oauth_query: oauthQuery }) }),
     );
     const body = (await answer.json().catch(() => undefined)) as { url?: string; redirect_uri?: string; message?: string; error_description?: string } | undefined;

@@ -13,7 +13,7 @@ import { TrashPurger } from '../domain/trash.js';
 import { Embedder } from '../embeddings/embedder.js';
 import { EmbeddingsProvider } from '../embeddings/provider.js';
 import { createHttpApp } from '../http/app.js';
-import { addressKey, clientAddressResolver, currentClientAddress } from '../http/client-address.js';
+import { addressKey, clientAddressResolver, handedAddress } from '../http/client-address.js';
 import { Readiness } from '../http/readiness.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { openRateLimits, type RateLimits } from '../rate-limits/rate-limits.js';
@@ -56,7 +56,7 @@ export async function openCairn(config: CairnConfig, options: { log?: Logger; st
         log,
         cimdAllowLoopbackForTests: config.oauthCimdAllowLoopbackForTests,
         oauthAllowLoopback: config.oauthAllowLoopback,
-        cimdBeforeFetch: () => limits.oauthCimdFetchesPerAddress.take(addressKey(currentClientAddress())),
+        cimdBeforeFetch: (request) => limits.oauthCimdFetchesPerAddress.take(addressKey(handedAddress(request))),
       });
       await store.migrate();
       return created;

@@ -255,35 +255,44 @@ for (const backend of ['sqlite', 'postgres'] as const) {
             .end(JSON.stringify({ client_id: clientId, client_name: 'CIMD', redirect_uris: ['http://127.0.0.1:53682/cb'], token_endpoint_auth_method: 'none' }));
         });
         await new Promise<void>((r) => docs.listen(0, '127.0.0.1', r));
-        server = await start({ CAIRN_OAUTH_CIMD_ALLOW_LOOPBACK_FOR_TESTS: 'true', CAIRN_OAUTH_CIMD_FETCHES_PER_ADDRESS: '2' });
+        server = await start({ CAIRN_OAUTH_CIMD_ALLOW_LOOPBACK_FOR_TESTS: 'true', CAIRN_OAUTH_CIMD_FETCHES_PER_ADDRESS: '2', CAIRN_TRUSTED_PROXIES: '127.0.0.1' });
       });
       after(async () => {
         await server?.close();
         await new Promise<void>((r) => docs.close(() => r()));
       });
 
+      /** An authorization request naming the document at `path` as its client, optionally forwarded for `forwardedFor`. */
+      const authorize = (path: string, forwardedFor?: string) => {
+        const u = new URL(`${server.baseUrl}/api/auth/oauth2/authorize`);
+        const clientId = `http://127.0.0.1:${(docs.address() as AddressInfo).port}${path}`;
+        for (const [k, v] of Object.entries({
+          response_type: 'code',
+          client_id: clientId,
+          redirect_uri: 'http://127.0.0.1:53682/cb',
+          scope: 'mcp',
+          state: 's',
+          code_challenge: pkce().challenge,
+          code_challenge_method: 'S256',
+        }))
+          u.searchParams.set(k, v);
+        return fetch(u, { redirect: 'manual', headers: forwardedFor ? { 'x-forwarded-for': forwardedFor } : {} });
+      };
+      const refusalOf = async (answer: Response) => decodeURIComponent(`${answer.headers.get('location') ?? ''} ${await answer.text()}`).replace(/\+/g, ' ');
+
       test('each address may make Cairn fetch only so many documents; then nothing is fetched and the answer says to wait', async () => {
-        const authorize = (path: string) => {
-          const u = new URL(`${server.baseUrl}/api/auth/oauth2/authorize`);
-          const clientId = `http://127.0.0.1:${(docs.address() as AddressInfo).port}${path}`;
-          for (const [k, v] of Object.entries({
-            response_type: 'code',
-            client_id: clientId,
-            redirect_uri: 'http://127.0.0.1:53682/cb',
-            scope: 'mcp',
-            state: 's',
-            code_challenge: pkce().challenge,
-            code_challenge_method: 'S256',
-          }))
-            u.searchParams.set(k, v);
-          return fetch(u, { redirect: 'manual' });
-        };
         for (const path of ['/a.json', '/b.json', '/c.json', '/d.json']) await authorize(path);
         assert.deepEqual(fetched, ['/a.json', '/b.json']);
-        const refused = await authorize('/e.json');
-        const text = decodeURIComponent(`${refused.headers.get('location') ?? ''} ${await refused.text()}`).replace(/\+/g, ' ');
-        assert.match(text, /Too many Client ID Metadata Document fetches from your network; try again in \d+ seconds/);
+        assert.match(await refusalOf(await authorize('/e.json')), /Too many Client ID Metadata Document fetches from your network; try again in \d+ seconds/);
         assert.deepEqual(fetched, ['/a.json', '/b.json']);
+      });
+
+      test('behind a trusted proxy each forwarded address has its own budget of fetches', async () => {
+        const earlier = fetched.length;
+        for (const path of ['/f.json', '/g.json']) await authorize(path, '192.0.2.10');
+        assert.match(await refusalOf(await authorize('/h.json', '192.0.2.10')), /Too many Client ID Metadata Document fetches from your network/);
+        await authorize('/i.json', '192.0.2.11');
+        assert.deepEqual(fetched.slice(earlier), ['/f.json', '/g.json', '/i.json']);
       });
     });
   });

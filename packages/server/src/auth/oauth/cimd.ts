@@ -17,7 +17,12 @@ function refuse(message: string): never {
  * a URL names the client's metadata. Cairn fetches it itself, only through the SSRF guard, and the
  * provider's own persistence seam stores it; the provider never fetches the document.
  */
-export function cimdDiscovery(getOptions: () => OAuthOptions<any>, guard: Omit<SafeFetchOptions, 'headers'> = {}, allowLoopbackRedirects = true, beforeFetch?: () => Promise<number>): ClientDiscovery {
+export function cimdDiscovery(
+  getOptions: () => OAuthOptions<any>,
+  guard: Omit<SafeFetchOptions, 'headers'> = {},
+  allowLoopbackRedirects = true,
+  beforeFetch?: (request: Request | undefined) => Promise<number>,
+): ClientDiscovery {
   return {
     id: 'cimd',
     matches(clientId) {
@@ -33,8 +38,8 @@ export function cimdDiscovery(getOptions: () => OAuthOptions<any>, guard: Omit<S
     async resolve(ctx, clientId, existing) {
       const updated = existing?.updatedAt ? new Date(existing.updatedAt).getTime() : 0;
       if (existing && Date.now() - updated < REFRESH_AFTER_MS) return existing;
-      // Each fetch is counted against the address that caused it, so nobody can make Cairn fetch without limit.
-      const wait = (await beforeFetch?.()) ?? 0;
+      // Each fetch is counted against the address that caused it (the request's), so nobody can make Cairn fetch without limit.
+      const wait = (await beforeFetch?.(ctx.request)) ?? 0;
       if (wait > 0) {
         throw new APIError(
           'TOO_MANY_REQUESTS',

@@ -32,7 +32,7 @@ export function oauthProviderOptions(
   baseUrl: string,
   cimdPolicy: Partial<SafeFetchPolicy> = {},
   allowLoopbackRedirects = true,
-  cimdBeforeFetch?: () => Promise<number>,
+  cimdBeforeFetch?: (request: Request | undefined) => Promise<number>,
 ): Parameters<typeof oauthProvider>[0] {
   const resource = mcpResource(baseUrl);
   const options: Parameters<typeof oauthProvider>[0] = {

@@ -13,6 +13,7 @@ import { createSetupCode, exchangeSetupCode } from '../../domain/setup-codes.js'
 import { deleteDatapack, listTrash, restoreDatapack, restoreEntry } from '../../domain/trash.js';
 import { CairnError } from '../../errors/cairn-error.js';
 import type { RateLimits } from '../../rate-limits/rate-limits.js';
+import type { ClientAddressOf } from '../client-address.js';
 import { codeFailureLimit } from '../rate-limit/auth-limits.js';
 import { requestLimitMessage, takeRequest } from '../rate-limit/request-limit.js';
 import { tooManyJson } from '../rate-limit/too-many.js';
@@ -31,6 +32,7 @@ export function createApiRoutes(
   keys: KeyVerifier,
   baseUrl: string,
   limits: RateLimits,
+  clientAddress: ClientAddressOf,
   installerPublished = false,
   oauthLoopbackAllowed = true,
   oauthUsage?: OAuthUsage,
@@ -38,10 +40,10 @@ export function createApiRoutes(
   const origin = new URL(baseUrl).origin;
   const api = new Hono<ApiEnv>();
   // Guessable one-time secrets: failures are limited per address.
-  api.use('/setup-codes/exchange', codeFailureLimit(limits, 'setup-code exchanges'));
-  api.use('/signup', codeFailureLimit(limits, 'sign-ups'));
+  api.use('/setup-codes/exchange', codeFailureLimit(limits, clientAddress, 'setup-code exchanges'));
+  api.use('/signup', codeFailureLimit(limits, clientAddress, 'sign-ups'));
   // A stolen session must not turn into a password-guessing oracle: wrong current passwords count like failed codes.
-  api.use('/me/password', codeFailureLimit(limits, 'password changes'));
+  api.use('/me/password', codeFailureLimit(limits, clientAddress, 'password changes'));
   // The exchange is authenticated by the one-time code itself; it sits before the auth middleware.
   api.post('/setup-codes/exchange', async (c) => c.json(await exchangeSetupCode(deps, await c.req.json())));
   api.route('/', createPublicAccountRoutes(deps, auth, baseUrl, installerPublished, oauthLoopbackAllowed));

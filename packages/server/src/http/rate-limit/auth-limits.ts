@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { AUTH_BASE_PATH } from '../../auth/oauth/oauth-options.js';
 import type { RateLimits } from '../../rate-limits/rate-limits.js';
-import { addressKey, currentClientAddress } from '../client-address.js';
+import { addressKey, type ClientAddressOf } from '../client-address.js';
 import { type Charge, chargeAttempt, isEndpoint, isFailure, refund } from './counted-attempt.js';
 import { tooManyJson, tooManyOAuth } from './too-many.js';
 
@@ -11,13 +11,13 @@ export const MAX_SIGN_IN_BODY = 64 * 1024;
 /**
  * Limits on better-auth's unauthenticated endpoints, in front of them: failed e-mail sign-ins
  * per account and address, per account and per address, and OAuth client registrations per
- * address. Needs rememberClientAddress earlier in the chain.
+ * address.
  */
-export function authRouteLimits(limits: RateLimits): MiddlewareHandler {
+export function authRouteLimits(limits: RateLimits, addressOf: ClientAddressOf): MiddlewareHandler {
   return async (c, next) => {
     if (c.req.method !== 'POST') return next();
     const path = new URL(c.req.url).pathname;
-    const address = addressKey(currentClientAddress());
+    const address = addressKey(addressOf(c));
 
     if (isEndpoint(path, `${AUTH_BASE_PATH}/sign-in/email`)) {
       const body = await readCapped(c.req.raw, MAX_SIGN_IN_BODY);
@@ -51,10 +51,10 @@ export function authRouteLimits(limits: RateLimits): MiddlewareHandler {
  * Failures of the one-time secrets a stranger could guess (an invite at sign-up, a setup code at
  * exchange), per address. Successes give their charge back.
  */
-export function codeFailureLimit(limits: RateLimits, what: string): MiddlewareHandler {
+export function codeFailureLimit(limits: RateLimits, addressOf: ClientAddressOf, what: string): MiddlewareHandler {
   return async (c, next) => {
     if (c.req.method !== 'POST') return next();
-    const charges: Charge[] = [{ limit: limits.codeFailuresPerAddress, key: addressKey(currentClientAddress()), refusal: `Too many failed ${what} from your network.` }];
+    const charges: Charge[] = [{ limit: limits.codeFailuresPerAddress, key: addressKey(addressOf(c)), refusal: `Too many failed ${what} from your network.` }];
     const refused = await chargeAttempt(charges);
     if (refused) return tooManyJson(refused.wait, refused.refusal);
     await next();
