@@ -1,4 +1,4 @@
-import type { PoolIndex } from './pool-index.js';
+import { itemsOfRow, type PoolIndex } from './pool-index.js';
 import type { RankedItem } from './search-cache.js';
 import { CAPTURED_KIND } from './search-ranking.js';
 import { neighboursOf } from './word-neighbours.js';
@@ -111,9 +111,9 @@ export function poolFacetScores(pool: PoolIndex, queryWords: readonly string[]):
   for (let f = 0; f < rows.length; f++) {
     const stamp = ++facetStamp;
     const w = weights[f]! / total / 254;
-    reach(pool.itemsByRow.get(rows[f]!), stamp, w * (SELF - 1), scores);
+    reach(itemsOfRow(pool.itemsByRow, rows[f]!), stamp, w * (SELF - 1), scores);
     const close = neighboursOf(rows[f]!);
-    for (let k = 0; k < close.rows.length; k++) reach(pool.itemsByRow.get(close.rows[k]!), stamp, w * (close.bytes[k]! - 1), scores);
+    for (let k = 0; k < close.rows.length; k++) reach(itemsOfRow(pool.itemsByRow, close.rows[k]!), stamp, w * (close.bytes[k]! - 1), scores);
   }
   return scores;
 }

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { buildPoolIndex, poolCosines, poolLexicalScores } from './pool-index.js';
+import { buildPoolIndex, itemsOfRow, poolCosines, poolLexicalScores } from './pool-index.js';
 import type { RankedItem } from './search-cache.js';
 import { rankCandidates, words } from './search-ranking.js';
-import { cosine, textVector } from './word-vectors.js';
+import { cosine, tableSize, textVector, wordRow } from './word-vectors.js';
 
 const VOCABULARY =
   'deploy deploying deployment deployed research researching researcher agency adoption canary rollback café crème friday friends painting painted paints swim swimming pottery camping the and'.split(
@@ -60,4 +60,17 @@ test("the pool index's cosines are each entry's cosine to the query, and none fo
     else assert.ok(Number.isNaN(cosines[i]!), item.id);
   });
   assert.ok(Number.isNaN(cosines[50]!));
+});
+
+test("the pool index finds each word's items by the word's row, and none for a row no entry uses", () => {
+  for (const size of [0, 1, 300]) {
+    const items = pool(size);
+    const index = buildPoolIndex(
+      items,
+      items.map(() => undefined),
+    );
+    const byRow = new Map([...index.postings].filter(([word]) => wordRow(word) >= 0).map(([word, { at }]) => [wordRow(word), at]));
+    for (let row = 0; row < tableSize(); row++) assert.equal(itemsOfRow(index.itemsByRow, row), byRow.get(row), `row ${row}`);
+    if (size > 1) assert.ok(byRow.size > 10, `${byRow.size} rows`);
+  }
 });
