@@ -59,8 +59,8 @@ function rowsOf(item: RankedItem): Int32Array {
 /** Closeness bytes by table row for one facet at a time (set, used, then cleared again). */
 let nearScratch = new Uint8Array(0);
 /** The last facet that reached each pool item, by that facet's stamp (see poolFacetScores). */
-let reachedScratch = new Uint32Array(0);
-/** The stamp of the facet poolFacetScores works on: one more for each facet of each search. */
+let reachedScratch = new Int32Array(0);
+/** The stamp of the facet poolFacetScores works on: one more for each facet of each search, kept below 2^31 (see reach). */
 let facetStamp = 0;
 
 /** Each item's facet score, for entries not held in a pool index (0 to 1; items that meet no facet are left out). `queryWords` without speakers' names. */
@@ -102,8 +102,8 @@ export function poolFacetScores(pool: PoolIndex, queryWords: readonly string[]):
   const scores = new Float64Array(n);
   const rows = facetRows(queryWords);
   if (rows.length === 0 || n === 0) return scores;
-  if (reachedScratch.length < n || facetStamp + rows.length >= 2 ** 32) {
-    reachedScratch = new Uint32Array(Math.max(n, reachedScratch.length));
+  if (reachedScratch.length < n || facetStamp + rows.length >= 2 ** 31) {
+    reachedScratch = new Int32Array(Math.max(n, reachedScratch.length));
     facetStamp = 0;
   }
   const weights = rows.map(rowWeight);
@@ -124,9 +124,9 @@ function reach(at: Int32Array | undefined, stamp: number, score: number, scores:
   const reached = reachedScratch;
   for (let k = 0; k < at.length; k++) {
     const i = at[k]!;
-    if (reached[i] !== stamp) {
-      reached[i] = stamp;
-      scores[i] = scores[i]! + score;
-    }
+    // 1 when no closer word of this facet reached the item (its stamp is older, so smaller), else 0:
+    // no branch to mispredict, and adding 0 leaves a score as it was.
+    scores[i] = scores[i]! + score * ((reached[i]! - stamp) >>> 31);
+    reached[i] = stamp;
   }
 }
