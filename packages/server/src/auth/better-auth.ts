@@ -27,7 +27,7 @@ export interface AuthSettings {
   cimdAllowLoopbackForTests?: boolean;
   /** Operator setting CAIRN_OAUTH_ALLOW_LOOPBACK, applied to CIMD clients' redirect URIs. */
   oauthAllowLoopback?: boolean;
-  /** Counts a Client ID Metadata Document fetch against the limit of the address the request (better-auth's) came from: 0 to go ahead, else seconds to wait. */
+  /** Counts a Client ID Metadata Document fetch against the limit of the address that sent `request` (the one better-auth is serving; none in an auth.api call): 0 to go ahead, else seconds to wait. */
   cimdBeforeFetch?: (request: Request | undefined) => Promise<number>;
 }
 
