@@ -12,26 +12,39 @@ test('idle collection: V8 hands its gc() over without --expose-gc, and does not 
   assert.equal(runInNewContext('typeof gc'), 'undefined');
 });
 
-test('idle collection: once after start, once after each stretch of requests, never while requests keep coming', async () => {
+test('idle collection: two passes after start and after each stretch of requests, none while requests keep coming', async () => {
   const server = new EventEmitter();
   let collections = 0;
-  const collection = new IdleCollection(server, () => collections++, 200);
+  // Passes once idle for 300 ms, the second 200 ms after the first; checks fall 100 ms from either side.
+  const collection = new IdleCollection(server, () => collections++, 300, 200);
   try {
     await sleep(400);
-    assert.equal(collections, 2, 'start-up is followed by one idle collection (two gc passes)');
-    await sleep(300);
+    assert.equal(collections, 1, 'start-up is followed by a first pass once idle');
+    await sleep(200);
+    assert.equal(collections, 2, 'and a second one, later');
+    await sleep(500);
     assert.equal(collections, 2, 'no request, no further collection');
-    for (let i = 0; i < 15; i++) {
+    for (let i = 0; i < 20; i++) {
       server.emit('request');
       await sleep(20);
     }
-    assert.equal(collections, 2, 'requests 20 ms apart never leave the server idle for 200 ms');
-    await sleep(450);
-    assert.equal(collections, 4, 'the stretch of requests is followed by one idle collection');
+    assert.equal(collections, 2, 'requests 20 ms apart never leave the server idle for 300 ms');
+    await sleep(600);
+    assert.equal(collections, 4, 'the stretch of requests is followed by two passes');
+    server.emit('request');
+    await sleep(400);
+    assert.equal(collections, 5, 'a request: one pass once idle again');
+    server.emit('request');
+    await sleep(200);
+    assert.equal(collections, 5, 'a request between the passes puts the second one off');
+    await sleep(200);
+    assert.equal(collections, 6, 'and starts over: a first pass once idle');
+    await sleep(200);
+    assert.equal(collections, 7, 'then the second');
   } finally {
     collection.stop();
   }
   server.emit('request');
-  await sleep(300);
-  assert.equal(collections, 4, 'stopped: requests no longer schedule a collection');
+  await sleep(500);
+  assert.equal(collections, 7, 'stopped: requests no longer schedule a collection');
 });
