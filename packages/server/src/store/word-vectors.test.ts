@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { words } from './search-ranking.js';
-import { cosine, textVector } from './word-vectors.js';
+import { isStopWord } from './search-terms.js';
+import { cosine, tableSize, textVector, VECTOR_DIMS, wordOfRow, wordRow } from './word-vectors.js';
 
 const vector = (text: string) => {
   const v = textVector(words(text));
@@ -27,4 +29,18 @@ test('word vectors: unit length; no vector for unknown words or stop words alone
   assert.equal(textVector(words('xyzzyq plughh')), undefined);
   assert.equal(textVector(words('the and of')), undefined);
   assert.equal(textVector([]), undefined);
+});
+
+test('word vectors: every word of the file finds its row, as a Map built row by row found it; other words find none', () => {
+  const bytes = readFileSync(new URL('../../data/word-vectors/glove-100d-50k.bin', import.meta.url));
+  const count = bytes.readUInt32LE(4);
+  const listed = bytes.toString('utf8', 12 + count * 4 + count * VECTOR_DIMS).split('\n');
+  assert.equal(listed.length, count);
+  assert.equal(tableSize(), count);
+  const map = new Map(listed.map((w, i) => [w, i]));
+  for (const [row, word] of listed.entries()) {
+    assert.equal(wordRow(word), isStopWord(word) ? -1 : map.get(word), word);
+    assert.equal(wordOfRow(row), word);
+  }
+  for (const other of ['', 'xyzzyq', 'Memory', 'memory ', 'plughh', 'é', '\n', 'memorymemory']) assert.equal(wordRow(other), isStopWord(other) ? -1 : (map.get(other) ?? -1), JSON.stringify(other));
 });

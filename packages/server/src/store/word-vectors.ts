@@ -17,13 +17,83 @@ const SIF_A = 1e-3;
 
 interface Table {
   dims: number;
-  index: Map<string, number>;
+  index: WordIndex;
   scales: Float32Array;
   vectors: Int8Array;
   /** SIF weight per word, from its frequency rank (Zipf's law: p ≈ 0.1 / rank). */
   weights: Float32Array;
-  /** The words by row. */
-  words: string[];
+}
+
+/**
+ * Word → row without a Map of 50,000 strings: the words stay in the one string they were read as
+ * (newline-separated, by row), with each row's start, and an open-addressing hash table of rows
+ * (FNV-1a of the UTF-16 code units, linear probing). About 1.2 MB instead of the 3.9 MB the Map and
+ * its 50,000 strings held on the heap; a lookup costs about what Map.get did. As with a Map built
+ * row by row, a word listed twice answers its last row.
+ */
+class WordIndex {
+  private readonly starts: Uint32Array;
+  private readonly slots: Int32Array;
+  private readonly mask: number;
+
+  constructor(
+    private readonly text: string,
+    count: number,
+  ) {
+    this.starts = new Uint32Array(count + 1);
+    let at = 0;
+    for (let row = 0; row < count; row++) {
+      this.starts[row] = at;
+      const end = text.indexOf('\n', at);
+      at = end === -1 ? text.length + 1 : end + 1;
+    }
+    this.starts[count] = at;
+    let size = 1;
+    while (size < count * 2) size *= 2;
+    this.slots = new Int32Array(size).fill(-1);
+    this.mask = size - 1;
+    for (let row = 0; row < count; row++) {
+      const start = this.starts[row]!;
+      const length = this.starts[row + 1]! - 1 - start;
+      let slot = this.hash(text, start, length) & this.mask;
+      for (;;) {
+        const held = this.slots[slot]!;
+        if (held === -1 || this.matches(held, text, start, length)) {
+          this.slots[slot] = row;
+          break;
+        }
+        slot = (slot + 1) & this.mask;
+      }
+    }
+  }
+
+  /** The word's row, or undefined when the table has no such word. */
+  get(word: string): number | undefined {
+    let slot = this.hash(word, 0, word.length) & this.mask;
+    for (;;) {
+      const row = this.slots[slot]!;
+      if (row === -1) return undefined;
+      if (this.matches(row, word, 0, word.length)) return row;
+      slot = (slot + 1) & this.mask;
+    }
+  }
+
+  word(row: number): string {
+    return this.text.slice(this.starts[row], this.starts[row + 1]! - 1);
+  }
+
+  private matches(row: number, s: string, start: number, length: number): boolean {
+    const from = this.starts[row]!;
+    if (this.starts[row + 1]! - 1 - from !== length) return false;
+    for (let k = 0; k < length; k++) if (this.text.charCodeAt(from + k) !== s.charCodeAt(start + k)) return false;
+    return true;
+  }
+
+  private hash(s: string, start: number, length: number): number {
+    let h = 0x811c9dc5;
+    for (let k = 0; k < length; k++) h = Math.imul(h ^ s.charCodeAt(start + k), 0x01000193);
+    return h >>> 0;
+  }
 }
 
 let table: Table | undefined;
@@ -41,10 +111,10 @@ function load(): Table {
   const wordsAt = vectorsAt + count * dims;
   const scales = new Float32Array(bytes.buffer.slice(bytes.byteOffset + scalesAt, bytes.byteOffset + vectorsAt));
   const vectors = new Int8Array(bytes.buffer.slice(bytes.byteOffset + vectorsAt, bytes.byteOffset + wordsAt));
-  const words = bytes.toString('utf8', wordsAt).split('\n');
+  const index = new WordIndex(bytes.toString('utf8', wordsAt), count);
   const weights = new Float32Array(count);
   for (let rank = 0; rank < count; rank++) weights[rank] = SIF_A / (SIF_A + 0.1 / (rank + 10));
-  table = { dims, index: new Map(words.map((w, i) => [w, i])), scales, vectors, weights, words };
+  table = { dims, index, scales, vectors, weights };
   return table;
 }
 
@@ -87,7 +157,7 @@ export function wordRow(word: string): number {
 
 /** The word of a row. */
 export function wordOfRow(row: number): string {
-  return load().words[row]!;
+  return load().index.word(row);
 }
 
 /** How many words the table holds. */
