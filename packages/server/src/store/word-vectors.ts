@@ -98,7 +98,7 @@ class WordIndex {
 
 let table: Table | undefined;
 
-/** Loaded on first use (about 30 ms, 10 MB), then kept. */
+/** Loaded on first use (about 30 ms, 6.4 MB: 5.2 MB of vectors, 1.2 MB of word index), then kept. */
 function load(): Table {
   if (table) return table;
   const bytes = readFileSync(FILE);
