@@ -38,7 +38,8 @@ const { values } = parseArgs({
     entries: { type: 'string', default: '2000' },
     backend: { type: 'string', default: 'sqlite' },
     'database-url': { type: 'string' },
-    data: { type: 'string', default: '../shared/data/locomo-dev.json' },
+    // The shared folder sits beside the repository: <repo>/../shared/data, wherever the command runs from.
+    data: { type: 'string', default: new URL('../../../../shared/data/locomo-dev.json', import.meta.url).pathname },
     'node-flags': { type: 'string', default: '' },
   },
 });

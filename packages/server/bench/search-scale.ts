@@ -67,7 +67,8 @@ function parseOptions(): Options {
       'insert-seconds': { type: 'string', default: '10' },
       'insert-connections': { type: 'string', default: '8' },
       'per-tenant': { type: 'string', default: '2000' },
-      data: { type: 'string', default: '../shared/data/locomo-dev.json' },
+      // The shared folder sits beside the repository: <repo>/../shared/data, wherever the command runs from.
+      data: { type: 'string', default: new URL('../../../../shared/data/locomo-dev.json', import.meta.url).pathname },
       json: { type: 'boolean', default: false },
     },
   });
