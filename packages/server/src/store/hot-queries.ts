@@ -1,8 +1,9 @@
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import { preparedQuery } from './prepared-query.js';
 import type { Database } from './schema.js';
+import type { OwnerRef, Scope } from './types.js';
 
-/** The columns of an entry the domain reads. */
+/** Columns of `entry` in the order the mappers expect; never `*`, the SQLite table has an extra rowid column. */
 export const ENTRY_COLUMNS = [
   'id',
   'datapack_id',
@@ -23,9 +24,14 @@ export const ENTRY_COLUMNS = [
 
 type DatapackScope = ExpressionBuilder<Database & { d: Database['datapack'] }, 'd'>;
 
+/** Owners as the two lists of one length that ownedBy and the prepared queries take (a prepared query's lists are of values). */
+export function ownerColumns(owners: readonly OwnerRef[]): [scopes: Scope[], ownerIds: string[]] {
+  return [owners.map((o) => o.scope), owners.map((o) => o.ownerId)];
+}
+
 /** Datapacks owned by any of these owners, given as two lists of one length (scope i with owner i). */
-export function ownedBy(eb: DatapackScope, scopes: readonly string[], ownerIds: readonly string[]) {
-  return eb.or(scopes.map((scope, i) => eb.and([eb('d.scope', '=', scope as 'personal'), eb('d.owner_id', '=', ownerIds[i]!)])));
+export function ownedBy(eb: DatapackScope, scopes: readonly Scope[], ownerIds: readonly string[]) {
+  return eb.or(scopes.map((scope, i) => eb.and([eb('d.scope', '=', scope), eb('d.owner_id', '=', ownerIds[i]!)])));
 }
 
 /**
@@ -55,7 +61,7 @@ export function hotQueries(db: Kysely<Database>) {
         .orderBy('team.name'),
     ),
     datapackById: preparedQuery(db, 'datapackById', (id: string) => db.selectFrom('datapack').selectAll().where('id', '=', id).where('deleted_at', 'is', null)),
-    datapacksOwnedBy: preparedQuery(db, 'datapacksOwnedBy', (scopes: readonly string[], ownerIds: readonly string[]) =>
+    datapacksOwnedBy: preparedQuery(db, 'datapacksOwnedBy', (scopes: readonly Scope[], ownerIds: readonly string[]) =>
       db
         .selectFrom('datapack as d')
         .selectAll('d')
@@ -63,7 +69,7 @@ export function hotQueries(db: Kysely<Database>) {
         .where('d.deleted_at', 'is', null),
     ),
     /** With each datapack's latest change: the count is the datapack's own (kept by triggers); the latest entry change is one seek in the (datapack_id, deleted_at, updated_at) index. */
-    datapackSummaries: preparedQuery(db, 'datapackSummaries', (scopes: readonly string[], ownerIds: readonly string[]) =>
+    datapackSummaries: preparedQuery(db, 'datapackSummaries', (scopes: readonly Scope[], ownerIds: readonly string[]) =>
       db
         .selectFrom('datapack as d')
         .selectAll('d')

@@ -5,7 +5,7 @@ import type { AuditEvent, AuditQuery } from './audit-types.js';
 import { DatabaseHealth } from './database-health.js';
 import { nextTurn } from './event-loop-turns.js';
 import { facetScores, poolFacetScores } from './facet-scores.js';
-import { ENTRY_COLUMNS, type HotQueries, hotQueries, ownedBy } from './hot-queries.js';
+import { ENTRY_COLUMNS, type HotQueries, hotQueries, ownedBy, ownerColumns } from './hot-queries.js';
 import { fuseColumns, sessions, speakersNamed, type TurnPlace } from './hybrid-ranking.js';
 import { buildPoolIndex, type PoolIndex, poolCosines, poolLexicalScores } from './pool-index.js';
 import type { Database } from './schema.js';
@@ -48,10 +48,6 @@ export type CandidateRow = Pick<EntryRow, 'id' | 'kind' | 'version' | 'updated_a
 const MAX_CANDIDATES = 1000;
 /** The semantic signal and conversation context cover this many of the caller's newest entries. */
 const SEMANTIC_POOL = 5000;
-
-/** Columns of `entry` in the order the mappers expect; never `*`, the SQLite table has an extra rowid column. */
-
-export { ENTRY_COLUMNS };
 
 let openedStores = 0;
 
@@ -444,10 +440,7 @@ export abstract class KyselyStore implements Store {
 
   async findDatapacks(owners: OwnerRef[]): Promise<Datapack[]> {
     if (owners.length === 0) return [];
-    const rows = await this.hot.datapacksOwnedBy(
-      owners.map((o) => o.scope),
-      owners.map((o) => o.ownerId),
-    );
+    const rows = await this.hot.datapacksOwnedBy(...ownerColumns(owners));
     return rows.map(toDatapack);
   }
 
@@ -474,13 +467,7 @@ export abstract class KyselyStore implements Store {
   async listTrashedDatapacks(owners: OwnerRef[], since: string): Promise<TrashedDatapack[]> {
     if (owners.length === 0) return [];
     const rows = await this.trashedDatapacks()
-      .where((eb) =>
-        ownedBy(
-          eb,
-          owners.map((o) => o.scope),
-          owners.map((o) => o.ownerId),
-        ),
-      )
+      .where((eb) => ownedBy(eb, ...ownerColumns(owners)))
       .where('d.deleted_at', '>=', since)
       .orderBy('d.deleted_at', 'desc')
       .orderBy('d.id')
@@ -513,10 +500,7 @@ export abstract class KyselyStore implements Store {
 
   async listDatapacks(owners: OwnerRef[]): Promise<DatapackSummary[]> {
     if (owners.length === 0) return [];
-    const rows = await this.hot.datapackSummaries(
-      owners.map((o) => o.scope),
-      owners.map((o) => o.ownerId),
-    );
+    const rows = await this.hot.datapackSummaries(...ownerColumns(owners));
     return rows.map((row) => {
       const base = toDatapack(row);
       const lastEntry = row.last_entry_at ? iso(row.last_entry_at) : null;
