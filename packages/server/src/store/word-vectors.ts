@@ -28,8 +28,9 @@ interface Table {
  * Word → row without a Map of 50,000 strings: the words stay in the one string they were read as
  * (newline-separated, by row), with each row's start, and an open-addressing hash table of rows
  * (FNV-1a of the UTF-16 code units, linear probing). About 1.2 MB instead of the 3.9 MB the Map and
- * its 50,000 strings held on the heap; a lookup costs about what Map.get did. As with a Map built
- * row by row, a word listed twice answers its last row.
+ * its 50,000 strings held on the heap; a lookup costs 0.2–0.3 µs against Map.get's 0.1 (a search
+ * makes a few dozen, a pool's build one per distinct word). As with a Map built row by row, a word
+ * listed twice answers its last row.
  */
 class WordIndex {
   private readonly starts: Uint32Array;
