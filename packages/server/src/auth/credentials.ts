@@ -70,11 +70,12 @@ export async function callerForApiKey(
     uninformative?: RegExp;
   } = {},
 ): Promise<Caller> {
-  const record = await keys.verify(key);
-  if (!record) throw new CredentialRefusal(401, 'invalid_token', invalidCredentialMessage());
+  const verified = await keys.verify(key);
+  if (!verified) throw new CredentialRefusal(401, 'invalid_token', invalidCredentialMessage());
+  const { record, epoch } = verified;
   options.admit?.();
   const via = options.via ?? 'api_key';
   if (options.uninformative?.test(client ?? '') && record.lastUsedClient && !options.uninformative.test(record.lastUsedClient)) client = record.lastUsedClient;
   keys.noteUse(record.id, client);
-  return { userId: record.userId, client, via, keyId: record.id, keyName: record.name, scope: record.scope };
+  return { userId: record.userId, client, via, keyId: record.id, keyName: record.name, scope: record.scope, accessEpoch: epoch };
 }

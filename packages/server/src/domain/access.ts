@@ -1,4 +1,6 @@
 import { CairnError } from '../errors/cairn-error.js';
+import { EpochCache } from '../store/epoch-cache.js';
+import type { Store } from '../store/store.js';
 import type { Datapack, Memberships, OwnerRef } from '../store/types.js';
 import type { Caller } from './caller.js';
 import type { DomainDeps } from './deps.js';
@@ -59,7 +61,25 @@ export class Access {
   }
 }
 
-/** Loads the caller's memberships once per request. */
+/** Memberships per store, kept until the access epoch moves (store/epoch-cache.ts). */
+const membershipsOf = new WeakMap<Store, EpochCache<Memberships>>();
+
+/**
+ * The caller's memberships, once per request: read at the epoch the credential was checked under,
+ * or the current one. The same Memberships object comes back until the epoch moves, so what is
+ * derived from it (readableDatapacks) is kept as long.
+ */
 export async function loadAccess(deps: DomainDeps, caller: Caller): Promise<Access> {
-  return new Access(caller, await deps.store.getMemberships(caller.userId));
+  let cache = membershipsOf.get(deps.store);
+  if (!cache) {
+    cache = new EpochCache();
+    membershipsOf.set(deps.store, cache);
+  }
+  const epoch = caller.accessEpoch ?? (await deps.store.accessEpoch());
+  let memberships = cache.get(caller.userId, epoch);
+  if (!memberships) {
+    memberships = Object.freeze(await deps.store.getMemberships(caller.userId));
+    cache.set(caller.userId, epoch, memberships);
+  }
+  return new Access(caller, memberships);
 }

@@ -15,6 +15,8 @@ export interface Caller {
   sessionId?: string;
   /** What the credential allows: a `read` key reaches only the reading verbs. Sessions, the CLI and OAuth `mcp` grants are read-write. */
   scope: KeyScope;
+  /** The access epoch the credential was checked under (store/epoch-cache.ts): the request's memberships and datapacks are read at it too. */
+  accessEpoch?: number;
 }
 
 /** Who wrote, as an entry's provenance records it: the client, and for an API key the key's name. */

@@ -1,7 +1,7 @@
 import { redact } from '@cairn/contract/redaction';
 import { z } from 'zod';
 import { CairnError } from '../errors/cairn-error.js';
-import type { Datapack, DatapackSummary, Scope } from '../store/types.js';
+import type { Datapack, DatapackSummary, Memberships, Scope } from '../store/types.js';
 import type { Access } from './access.js';
 import { auditDatapack } from './audit.js';
 import type { DomainDeps } from './deps.js';
@@ -37,11 +37,16 @@ export async function getDatapack(deps: DomainDeps, access: Access, id: string):
   return { ...summary, writable: access.canWrite(summary) };
 }
 
-const readableMemo = new WeakMap<Access, Promise<Datapack[]>>();
+const readableMemo = new WeakMap<Memberships, Promise<readonly Datapack[]>>();
 
-/** Every datapack the caller can read, without counts; fetched once per request (per Access). */
-export function readableDatapacks(deps: DomainDeps, access: Access): Promise<Datapack[]> {
-  let packs = readableMemo.get(access);
+/**
+ * Every datapack the caller can read, without counts; fetched once per Memberships object, which
+ * loadAccess keeps until the access epoch moves (a datapack change moves it), so most requests
+ * fetch nothing. The list is shared between requests: never change it or its datapacks.
+ */
+export function readableDatapacks(deps: DomainDeps, access: Access): Promise<readonly Datapack[]> {
+  const key = access.memberships;
+  let packs = readableMemo.get(key);
   if (!packs) {
     packs = (async () => {
       let found = await deps.store.findDatapacks(access.readableOwners());
@@ -51,8 +56,8 @@ export function readableDatapacks(deps: DomainDeps, access: Access): Promise<Dat
       }
       return found.sort(byScopeThenName);
     })();
-    packs.catch(() => readableMemo.delete(access));
-    readableMemo.set(access, packs);
+    packs.catch(() => readableMemo.delete(key));
+    readableMemo.set(key, packs);
   }
   return packs;
 }

@@ -76,7 +76,7 @@ export interface TrashView {
  */
 export async function listTrash(deps: DomainDeps, access: Access, datapackId?: string): Promise<TrashView> {
   const since = trashCutoff(deps);
-  let packs: Datapack[];
+  let packs: readonly Datapack[];
   let trashedPacks: Awaited<ReturnType<DomainDeps['store']['listTrashedDatapacks']>>;
   if (datapackId !== undefined) {
     const ref = parse(id, datapackId);

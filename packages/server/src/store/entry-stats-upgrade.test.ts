@@ -5,13 +5,20 @@ import { contentHash } from '../domain/similarity.js';
 import { postgresTestUrl } from '../testing/postgres.js';
 import { startTestCairn } from '../testing/test-cairn.js';
 import { testEntry } from '../testing/test-entry.js';
+import { ACCESS_TABLES } from './access-tables.js';
 
 const target = postgresTestUrl();
 
-// The database as it was before 0012_datapack_entry_stats: its triggers, functions and columns gone, and it not yet applied.
+// The database as it was before 0012_datapack_entry_stats (and so before 0013_access_epoch): their
+// triggers, functions, table and columns gone, and neither applied.
+const before0013 = {
+  sqlite: ACCESS_TABLES.flatMap(([table]) => ['insert', 'update', 'delete'].map((event) => `DROP TRIGGER access_epoch_${table}_${event}`)),
+  postgres: [...ACCESS_TABLES.map(([table]) => `DROP TRIGGER access_epoch ON "${table}"`), 'DROP FUNCTION bump_access_epoch'],
+};
 const before0012 = {
-  sqlite: ['DROP TRIGGER entry_stats_insert', 'DROP TRIGGER entry_stats_update', 'DROP TRIGGER entry_stats_delete'],
+  sqlite: [...before0013.sqlite, 'DROP TRIGGER entry_stats_insert', 'DROP TRIGGER entry_stats_update', 'DROP TRIGGER entry_stats_delete'],
   postgres: [
+    ...before0013.postgres,
     'DROP TRIGGER entry_stats_insert ON entry',
     'DROP TRIGGER entry_stats_update ON entry',
     'DROP TRIGGER entry_stats_delete ON entry',
@@ -31,7 +38,8 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         ...before0012[backend],
         'ALTER TABLE datapack DROP COLUMN live_entries',
         'ALTER TABLE datapack DROP COLUMN entry_revision',
-        "DELETE FROM cairn_migration WHERE name = '0012_datapack_entry_stats'",
+        'DROP TABLE access_epoch',
+        "DELETE FROM cairn_migration WHERE name IN ('0012_datapack_entry_stats', '0013_access_epoch')",
       ]) {
         await sql.raw(statement).execute(store.db);
       }

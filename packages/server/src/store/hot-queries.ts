@@ -40,6 +40,7 @@ export function ownedBy(eb: DatapackScope, scopes: readonly Scope[], ownerIds: r
  */
 export function hotQueries(db: Kysely<Database>) {
   return {
+    accessEpoch: preparedQuery(db, 'accessEpoch', () => db.selectFrom('access_epoch').select('epoch').where('id', '=', 1)),
     apiKeyByHash: preparedQuery(db, 'apiKeyByHash', (hash: string) => db.selectFrom('api_key').selectAll().where('key_hash', '=', hash)),
     userById: preparedQuery(db, 'userById', (id: string) => db.selectFrom('user').select(['id', 'email', 'name']).where('id', '=', id)),
     organizationsOf: preparedQuery(db, 'organizationsOf', (userId: string) =>

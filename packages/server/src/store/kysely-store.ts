@@ -313,6 +313,12 @@ export abstract class KyselyStore implements Store {
     return Number(row.n);
   }
 
+  async accessEpoch(): Promise<number> {
+    const [row] = await this.hot.accessEpoch();
+    if (!row) throw new Error('the access_epoch row is missing (migration 0013 makes it)');
+    return Number(row.epoch);
+  }
+
   async getMemberships(userId: string): Promise<Memberships> {
     const [organizations, teams] = await Promise.all([this.hot.organizationsOf(userId), this.hot.teamsOf(userId)]);
     return { organizations, teams };

@@ -12,6 +12,8 @@ export interface CairnTables {
   oauth_client_use: { user_id: string; client_id: string; last_used_at: Timestamp; last_used_client: string | null };
   capture_turn: { user_id: string; turn_id: string; entry_id: string; created_at: Timestamp; session_id: string | null; speaker: string | null; role: string | null };
   audit_events: AuditEventTable;
+  /** One row: a count of every change to who can use what (keys, users, memberships, datapacks), kept by triggers; see epoch-cache.ts. */
+  access_epoch: { id: number; epoch: number | string };
 }
 
 /** The better-auth tables Cairn reads for identity and access control. */

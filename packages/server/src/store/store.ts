@@ -44,6 +44,8 @@ export interface Store {
   getUser(id: string): Promise<UserRecord | undefined>;
   countUsers(): Promise<number>;
   getMemberships(userId: string): Promise<Memberships>;
+  /** A number that grows with every committed change to keys, users, memberships, teams, organizations or datapacks (epoch-cache.ts). */
+  accessEpoch(): Promise<number>;
   listOrganizations(): Promise<{ id: string; name: string }[]>;
   listOrgMembers(organizationId: string): Promise<OrgMember[]>;
   listTeams(organizationId: string): Promise<TeamWithMembers[]>;

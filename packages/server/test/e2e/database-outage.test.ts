@@ -362,7 +362,7 @@ describe('PostgreSQL: API-key usage written in the background survives an outage
   test('a usage flush that meets the outage fails softly, keeps the usage, and writes it once the database is back', async () => {
     const { cairn } = server;
     const key = (await createTenant(cairn)).owner.key;
-    const record = (await cairn.keys.verify(key))!;
+    const { record } = (await cairn.keys.verify(key))!;
     cairn.keys.noteUse(record.id, 'outage-probe/1.0');
     const admin = new pg.Client({ connectionString: 'url' in target ? target.url : '' });
     await admin.connect();

@@ -1,4 +1,5 @@
 import { type Kysely, type Migration, sql } from 'kysely';
+import { ACCESS_TABLES } from '../access-tables.js';
 
 /** Cairn's schema on PostgreSQL; a generated, weighted tsvector column carries full-text search. */
 export const postgresMigrations: Record<string, Migration> = {
@@ -234,6 +235,25 @@ export const postgresMigrations: Record<string, Migration> = {
         sql`CREATE TRIGGER entry_stats_delete AFTER DELETE ON entry REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION entry_stats_delete()`,
       ]) {
         await statement.execute(db);
+      }
+    },
+  },
+  '0013_access_epoch': {
+    async up(db: Kysely<unknown>) {
+      // One row counts every change to who may use what; a request reads it instead of its key,
+      // memberships and datapacks, cached under it (store/epoch-cache.ts). Triggers, so another
+      // instance's changes and an operator's SQL count too; statement-level, so a bulk change counts
+      // once. The row is locked until the changing transaction commits: readers never wait, and a
+      // reader that sees the new epoch sees the change. Key usage and entry counts are not access.
+      await sql`CREATE TABLE access_epoch (id integer PRIMARY KEY CHECK (id = 1), epoch bigint NOT NULL)`.execute(db);
+      await sql`INSERT INTO access_epoch (id, epoch) VALUES (1, 0)`.execute(db);
+      await sql`CREATE FUNCTION bump_access_epoch() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+        UPDATE access_epoch SET epoch = epoch + 1;
+        RETURN NULL;
+      END $$`.execute(db);
+      for (const [table, update] of ACCESS_TABLES) {
+        const updates = update ? `UPDATE OF ${update.join(', ')}` : 'UPDATE';
+        await sql.raw(`CREATE TRIGGER access_epoch AFTER INSERT OR ${updates} OR DELETE ON "${table}" FOR EACH STATEMENT EXECUTE FUNCTION bump_access_epoch()`).execute(db);
       }
     },
   },

@@ -1,4 +1,5 @@
 import { type Kysely, type Migration, sql } from 'kysely';
+import { ACCESS_TABLES } from '../access-tables.js';
 
 /** Cairn's schema on SQLite; FTS5 over title, content and tags is kept in step by triggers. */
 export const sqliteMigrations: Record<string, Migration> = {
@@ -263,6 +264,21 @@ export const sqliteMigrations: Record<string, Migration> = {
         END`,
       ]) {
         await statement.execute(db);
+      }
+    },
+  },
+  '0013_access_epoch': {
+    async up(db: Kysely<unknown>) {
+      // One row counts every change to who may use what; a request reads it instead of its key,
+      // memberships and datapacks, cached under it (store/epoch-cache.ts). Triggers, so the CLI's
+      // changes, another process's and an operator's SQL count too. Key usage and entry counts are not access.
+      await sql`CREATE TABLE access_epoch (id INTEGER PRIMARY KEY CHECK (id = 1), epoch INTEGER NOT NULL)`.execute(db);
+      await sql`INSERT INTO access_epoch (id, epoch) VALUES (1, 0)`.execute(db);
+      for (const [table, update] of ACCESS_TABLES) {
+        for (const event of ['INSERT', update ? `UPDATE OF ${update.join(', ')}` : 'UPDATE', 'DELETE']) {
+          const name = `access_epoch_${table}_${event.split(' ')[0]!.toLowerCase()}`;
+          await sql.raw(`CREATE TRIGGER ${name} AFTER ${event} ON "${table}" BEGIN UPDATE access_epoch SET epoch = epoch + 1; END`).execute(db);
+        }
       }
     },
   },
