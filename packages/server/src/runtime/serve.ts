@@ -1,4 +1,5 @@
 import { type ServerType, serve } from '@hono/node-server';
+import { quietAuthContexts } from '../auth/quiet-auth-contexts.js';
 import { limitHeapGrowth } from './heap-growth.js';
 import { exposedGc, IdleCollection } from './idle-collection.js';
 import type { Cairn } from './open-cairn.js';
@@ -15,6 +16,9 @@ export function listen(cairn: Cairn, port = cairn.config.port): Promise<{ server
       const collection = new IdleCollection(server, gc);
       server.once('close', () => collection.stop());
     }
+    // Turns promise hooks off while better-auth is idle (see quiet-auth-contexts.ts).
+    const quiet = quietAuthContexts();
+    server.once('close', () => void quiet.then((q) => q.stop()));
   });
 }
 
