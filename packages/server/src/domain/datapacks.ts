@@ -54,7 +54,8 @@ export function readableDatapacks(deps: DomainDeps, access: Access): Promise<rea
         await ensurePersonalDatapack(deps, access.caller.userId);
         found = await deps.store.findDatapacks(access.readableOwners());
       }
-      return found.sort(byScopeThenName);
+      // Frozen: a verb that changed a shared datapack would change it for every later request.
+      return Object.freeze(found.sort(byScopeThenName).map((d) => Object.freeze(d)));
     })();
     packs.catch(() => readableMemo.delete(key));
     readableMemo.set(key, packs);
