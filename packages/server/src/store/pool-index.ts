@@ -1,4 +1,4 @@
-import { sessions, type TurnPlace } from './hybrid-ranking.js';
+import { type SpeakerIndex, sessions, speakerIndex, type TurnPlace } from './hybrid-ranking.js';
 import { int8Dots } from './int8-dots.js';
 import { entryVector, type RankedItem } from './search-cache.js';
 import { bm25Idf, bm25Norm, bm25Term, type Matcher, termMatchers, titleWeight, WEIGHTS } from './search-ranking.js';
@@ -16,6 +16,8 @@ export interface PoolIndex {
   places: (TurnPlace | undefined)[];
   /** The items' positions by conversation session, each in the order said (see fuseRanking). */
   sessions: number[][];
+  /** The items' speakers: a search asks about each distinct speaker, not each turn. */
+  speakers: SpeakerIndex;
   /**
    * Item word vectors as 8-bit integers, row i at i × VECTOR_DIMS, times `scales[i]` (0 for an item
    * without a vector): a quarter of float32's bytes, so at the 50,000-entry cap the pools' matrices
@@ -85,6 +87,7 @@ export function buildPoolIndex(items: RankedItem[], places: (TurnPlace | undefin
     items,
     places,
     sessions: sessions(items.map((item, i) => ({ id: item.id, turn: places[i] }))),
+    speakers: speakerIndex(places),
     vectors,
     scales,
     postings,
