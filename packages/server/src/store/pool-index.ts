@@ -1,7 +1,7 @@
 import { type SpeakerIndex, sessions, speakerIndex, type TurnPlace } from './hybrid-ranking.js';
 import { int8Dots } from './int8-dots.js';
 import { entryVector, type RankedItem } from './search-cache.js';
-import { bm25Idf, bm25Norm, bm25Term, type Matcher, termMatchers, titleWeight, WEIGHTS } from './search-ranking.js';
+import { bm25Idf1, bm25Norm, bm25Term, type Matcher, termMatchers, titleWeight, WEIGHTS } from './search-ranking.js';
 import { VECTOR_DIMS, wordRow } from './word-vectors.js';
 
 /**
@@ -26,15 +26,14 @@ export interface PoolIndex {
    */
   vectors: Int8Array;
   scales: Float32Array;
-  /** Words in field-weighted count per item: the BM25 term frequency of that word alone. */
-  postings: Map<string, { at: Int32Array; weight: Float64Array }>;
   /** The index's words, sorted, for prefix look-ups. */
   vocabulary: string[];
+  /** Each vocabulary word's items and its field-weighted count in each: the BM25 term frequency of that word alone. */
+  postings: { at: Int32Array; weight: Float64Array }[];
   /** The items of each word that has a row in the word-vector table (stop words have none): facets look words up by row (itemsOfRow). */
   itemsByRow: RowTable;
-  /** Each item's length in words (title, tags and text), as BM25 normalizes it, and their mean. */
-  lengths: Int32Array;
-  avgLength: number;
+  /** Each item's BM25 length normalization (bm25Norm of its words in title, tags and text against their mean). */
+  norms: Float64Array;
 }
 
 export function buildPoolIndex(items: RankedItem[], places: (TurnPlace | undefined)[]): PoolIndex {
@@ -74,14 +73,15 @@ export function buildPoolIndex(items: RankedItem[], places: (TurnPlace | undefin
       list.weight.push(weight);
     }
   });
-  const postings = new Map<string, { at: Int32Array; weight: Float64Array }>();
+  const vocabulary = [...lists.keys()].sort();
   const byRow = new Map<number, Int32Array>();
-  for (const [word, list] of lists) {
+  const postings = vocabulary.map((word) => {
+    const list = lists.get(word)!;
     const at = Int32Array.from(list.at);
-    postings.set(word, { at, weight: Float64Array.from(list.weight) });
     const row = wordRow(word);
     if (row >= 0) byRow.set(row, at);
-  }
+    return { at, weight: Float64Array.from(list.weight) };
+  });
   const avgLength = lengths.reduce((sum, l) => sum + l, 0) / n || 1;
   return {
     items,
@@ -90,11 +90,10 @@ export function buildPoolIndex(items: RankedItem[], places: (TurnPlace | undefin
     speakers: speakerIndex(places),
     vectors,
     scales,
+    vocabulary,
     postings,
-    vocabulary: [...lists.keys()].sort(),
     itemsByRow: rowTable(byRow),
-    lengths,
-    avgLength,
+    norms: Float64Array.from(lengths, (length) => bm25Norm(length, avgLength)),
   };
 }
 
@@ -135,50 +134,46 @@ function firstSlot(table: RowTable, row: number): number {
   return Math.imul(row, 0x9e3779b1) >>> table.shift;
 }
 
-/** Term frequencies per matcher and item, kept between searches (ranking is synchronous), zeroed after use. */
+/** One matcher's term frequencies by item, and the items it met: kept between searches (ranking is synchronous), zeroed after use. */
 let tfScratch = new Float64Array(0);
+let metScratch = new Int32Array(0);
 
 /**
  * BM25 of every item for these terms, as rankCandidates (search-ranking.ts) scores the whole pool
  * given as candidates: document frequencies and mean length from the pool, `docCount` live
- * entries. 0 for an item that matches nothing.
+ * entries. 0 for an item that matches nothing. One matcher at a time, over the items it meets
+ * only: each item adds its matchers' shares in their order, as rankCandidates does (a matcher
+ * that misses an item adds 0 there, which changes no sum).
  */
 export function poolLexicalScores(index: PoolIndex, terms: string[], docCount: number): Float64Array {
   const n = index.items.length;
   const scores = new Float64Array(n);
   const matchers = termMatchers(terms);
-  const m = matchers.length;
-  if (n === 0 || m === 0) return scores;
-  if (tfScratch.length < m * n) tfScratch = new Float64Array(m * n);
+  if (n === 0 || matchers.length === 0) return scores;
+  if (tfScratch.length < n) {
+    tfScratch = new Float64Array(n);
+    metScratch = new Int32Array(n);
+  }
   const tf = tfScratch;
-  const df = new Float64Array(m);
-  // Items that match anything, in the order first met: only they are scored, and only their cells zeroed.
-  const matched: number[] = [];
-  const seen = new Uint8Array(n);
-  for (let t = 0; t < m; t++) {
-    const row = t * n;
-    for (const word of matchedWords(index, matchers[t]!)) {
-      const { at, weight } = index.postings.get(word)!;
+  const items = metScratch;
+  const { postings, norms } = index;
+  const documents = Math.max(docCount, n);
+  for (const matcher of matchers) {
+    let met = 0;
+    for (const word of matchedWords(index, matcher)) {
+      const { at, weight } = postings[word]!;
       for (let k = 0; k < at.length; k++) {
         const i = at[k]!;
-        if (tf[row + i] === 0) df[t]!++;
-        tf[row + i] = tf[row + i]! + weight[k]!;
-        if (seen[i] === 0) {
-          seen[i] = 1;
-          matched.push(i);
-        }
+        if (tf[i] === 0) items[met++] = i;
+        tf[i] = tf[i]! + weight[k]!;
       }
     }
-  }
-  const idf = bm25Idf(df, Math.max(docCount, n));
-  for (const i of matched) {
-    const norm = bm25Norm(index.lengths[i]!, index.avgLength);
-    let score = 0;
-    for (let t = 0; t < m; t++) {
-      score += bm25Term(idf[t]!, tf[t * n + i]!, norm);
-      tf[t * n + i] = 0;
+    const idf = bm25Idf1(met, documents);
+    for (let k = 0; k < met; k++) {
+      const i = items[k]!;
+      scores[i] = scores[i]! + bm25Term(idf, tf[i]!, norms[i]!);
+      tf[i] = 0;
     }
-    scores[i] = score;
   }
   return scores;
 }
@@ -193,21 +188,19 @@ export function poolCosines(index: PoolIndex, query: Float32Array): Float64Array
   return out;
 }
 
-/** The index's words a matcher accepts: those with its light stem, and those starting with its prefix. */
-function matchedWords(index: PoolIndex, m: Matcher): Set<string> {
-  const found = new Set<string>();
-  if (m.prefix === undefined) {
-    // Words whose light stem is `same` start with it: they sit in `same`'s prefix range.
-    for (const w of prefixRange(index.vocabulary, m.same)) if (m.accepts(w)) found.add(w);
-  } else {
-    for (const w of prefixRange(index.vocabulary, m.prefix)) found.add(w);
-    for (const w of prefixRange(index.vocabulary, m.same)) if (m.accepts(w)) found.add(w);
-  }
+/** The index's words (their places in the vocabulary) a matcher accepts: those with its light stem, and those starting with its prefix. */
+function matchedWords(index: PoolIndex, m: Matcher): number[] {
+  const found: number[] = [];
+  const [from, to] = m.prefix === undefined ? [0, 0] : prefixRange(index.vocabulary, m.prefix);
+  for (let k = from; k < to; k++) found.push(k);
+  // Words whose light stem is `same` start with it: they sit in `same`'s prefix range.
+  const [lo, hi] = prefixRange(index.vocabulary, m.same);
+  for (let k = lo; k < hi; k++) if ((k < from || k >= to) && m.accepts(index.vocabulary[k]!)) found.push(k);
   return found;
 }
 
-/** The words of a sorted list that start with `prefix`. */
-function* prefixRange(sorted: string[], prefix: string): Generator<string> {
+/** Where the words of a sorted list that start with `prefix` begin and end (the end excluded). */
+function prefixRange(sorted: string[], prefix: string): [number, number] {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {
@@ -215,5 +208,7 @@ function* prefixRange(sorted: string[], prefix: string): Generator<string> {
     if (sorted[mid]! < prefix) lo = mid + 1;
     else hi = mid;
   }
-  for (let i = lo; i < sorted.length && sorted[i]!.startsWith(prefix); i++) yield sorted[i]!;
+  let end = lo;
+  while (end < sorted.length && sorted[end]!.startsWith(prefix)) end++;
+  return [lo, end];
 }
