@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { buildPoolIndex, itemsOfRow, poolCosines, poolLexicalScores } from './pool-index.js';
+import { buildPoolIndex, poolCosines, poolLexicalScores, wordOfRow } from './pool-index.js';
 import type { RankedItem } from './search-cache.js';
 import { rankCandidates, words } from './search-ranking.js';
 import { cosine, tableSize, textVector, wordRow } from './word-vectors.js';
@@ -70,15 +70,21 @@ test("the pool index's cosines are each entry's cosine to the query, and none fo
   assert.ok(Number.isNaN(cosines[50]!));
 });
 
-test("the pool index finds each word's items by the word's row, and none for a row no entry uses", () => {
+test("the pool index finds each word by the word's row, and none for a row no entry uses", () => {
   for (const size of [0, 1, 300]) {
     const items = pool(size);
     const index = buildPoolIndex(
       items,
       items.map(() => undefined),
     );
-    const byRow = new Map(index.vocabulary.flatMap((word, k) => (wordRow(word) >= 0 ? [[wordRow(word), index.postings[k]!.at]] : [])));
-    for (let row = 0; row < tableSize(); row++) assert.equal(itemsOfRow(index.itemsByRow, row), byRow.get(row), `row ${row}`);
+    const byRow = new Map(index.vocabulary.flatMap((word, k) => (wordRow(word) >= 0 ? [[wordRow(word), k]] : [])));
+    for (let row = 0; row < tableSize(); row++) assert.equal(wordOfRow(index.wordsByRow, row), byRow.get(row) ?? -1, `row ${row}`);
+    // Each word's postings are its items, in order, each once.
+    index.vocabulary.forEach((word, k) => {
+      const at = [...index.postingItems.subarray(index.postingStarts[k], index.postingStarts[k + 1])];
+      const expected = items.flatMap((item, i) => (Object.values(item.words).some((list: string[]) => list.includes(word)) ? [i] : []));
+      assert.deepEqual(at, expected, word);
+    });
     if (size > 1) assert.ok(byRow.size > 10, `${byRow.size} rows`);
   }
 });

@@ -28,10 +28,16 @@ export interface PoolIndex {
   scales: Float32Array;
   /** The index's words, sorted, for prefix look-ups. */
   vocabulary: string[];
-  /** Each vocabulary word's items and its field-weighted count in each: the BM25 term frequency of that word alone. */
-  postings: { at: Int32Array; weight: Float64Array }[];
-  /** The items of each word that has a row in the word-vector table (stop words have none): facets look words up by row (itemsOfRow). */
-  itemsByRow: RowTable;
+  /**
+   * The vocabulary's postings one word after another: word k's items are postingItems[postingStarts[k]]
+   * up to postingStarts[k + 1], each with the word's field-weighted count in it (the BM25 term
+   * frequency of that word alone). Three arrays for the whole pool, not two small ones per word.
+   */
+  postingStarts: Int32Array;
+  postingItems: Int32Array;
+  postingWeights: Float64Array;
+  /** The vocabulary place of each word that has a row in the word-vector table (stop words have none): facets look words up by row (wordOfRow). */
+  wordsByRow: RowTable;
   /** Each item's BM25 length normalization (bm25Norm of its words in title, tags and text against their mean). */
   norms: Float64Array;
 }
@@ -74,13 +80,19 @@ export function buildPoolIndex(items: RankedItem[], places: (TurnPlace | undefin
     }
   });
   const vocabulary = [...lists.keys()].sort();
-  const byRow = new Map<number, Int32Array>();
-  const postings = vocabulary.map((word) => {
+  const postingStarts = new Int32Array(vocabulary.length + 1);
+  vocabulary.forEach((word, k) => {
+    postingStarts[k + 1] = postingStarts[k]! + lists.get(word)!.at.length;
+  });
+  const postingItems = new Int32Array(postingStarts[vocabulary.length]!);
+  const postingWeights = new Float64Array(postingItems.length);
+  const byRow = new Map<number, number>();
+  vocabulary.forEach((word, k) => {
     const list = lists.get(word)!;
-    const at = Int32Array.from(list.at);
+    postingItems.set(list.at, postingStarts[k]);
+    postingWeights.set(list.weight, postingStarts[k]);
     const row = wordRow(word);
-    if (row >= 0) byRow.set(row, at);
-    return { at, weight: Float64Array.from(list.weight) };
+    if (row >= 0) byRow.set(row, k);
   });
   const avgLength = lengths.reduce((sum, l) => sum + l, 0) / n || 1;
   return {
@@ -91,42 +103,44 @@ export function buildPoolIndex(items: RankedItem[], places: (TurnPlace | undefin
     vectors,
     scales,
     vocabulary,
-    postings,
-    itemsByRow: rowTable(byRow),
+    postingStarts,
+    postingItems,
+    postingWeights,
+    wordsByRow: rowTable(byRow),
     norms: Float64Array.from(lengths, (length) => bm25Norm(length, avgLength)),
   };
 }
 
 /**
- * Postings by word-vector row, open-addressed (linear probing, at most half full, row + 1 as the
+ * Vocabulary places by word-vector row, open-addressed (linear probing, at most half full, row + 1 as the
  * key so that 0 is empty): facets look up some 200 rows a facet, in half a Map's time. Sized by
  * the pool's own words, not the table's 50,000 rows, since many pools are cached at once.
  */
 export interface RowTable {
   keys: Int32Array;
-  lists: Int32Array[];
+  words: Int32Array;
   /** 32 − log2(size): a row's first slot is the top bits of its Fibonacci hash. */
   shift: number;
 }
 
-function rowTable(byRow: Map<number, Int32Array>): RowTable {
+function rowTable(byRow: Map<number, number>): RowTable {
   const bits = Math.max(1, Math.ceil(Math.log2(2 * byRow.size + 1)));
-  const table: RowTable = { keys: new Int32Array(2 ** bits), lists: new Array(2 ** bits), shift: 32 - bits };
-  for (const [row, at] of byRow) {
+  const table: RowTable = { keys: new Int32Array(2 ** bits), words: new Int32Array(2 ** bits), shift: 32 - bits };
+  for (const [row, word] of byRow) {
     let slot = firstSlot(table, row);
     while (table.keys[slot] !== 0) slot = (slot + 1) & (table.keys.length - 1);
     table.keys[slot] = row + 1;
-    table.lists[slot] = at;
+    table.words[slot] = word;
   }
   return table;
 }
 
-/** The pool's items of the word at this word-vector row, or undefined when the pool lacks it. */
-export function itemsOfRow(table: RowTable, row: number): Int32Array | undefined {
+/** The vocabulary place of the word at this word-vector row, or -1 when the pool lacks it. */
+export function wordOfRow(table: RowTable, row: number): number {
   for (let slot = firstSlot(table, row); ; slot = (slot + 1) & (table.keys.length - 1)) {
     const key = table.keys[slot]!;
-    if (key === row + 1) return table.lists[slot];
-    if (key === 0) return undefined;
+    if (key === row + 1) return table.words[slot]!;
+    if (key === 0) return -1;
   }
 }
 
@@ -156,16 +170,15 @@ export function poolLexicalScores(index: PoolIndex, terms: string[], docCount: n
   }
   const tf = tfScratch;
   const items = metScratch;
-  const { postings, norms } = index;
+  const { postingStarts, postingItems, postingWeights, norms } = index;
   const documents = Math.max(docCount, n);
   for (const matcher of matchers) {
     let met = 0;
     for (const word of matchedWords(index, matcher)) {
-      const { at, weight } = postings[word]!;
-      for (let k = 0; k < at.length; k++) {
-        const i = at[k]!;
+      for (let k = postingStarts[word]!; k < postingStarts[word + 1]!; k++) {
+        const i = postingItems[k]!;
         if (tf[i] === 0) items[met++] = i;
-        tf[i] = tf[i]! + weight[k]!;
+        tf[i] = tf[i]! + postingWeights[k]!;
       }
     }
     const idf = bm25Idf1(met, documents);
