@@ -55,6 +55,10 @@ export interface ScoreColumns {
   facet?: Float64Array;
 }
 
+/** Each item's own score and its score in context, kept between searches (fuseColumns is synchronous): two arrays of the pool's size less to allocate per search. */
+let baseScratch = new Float64Array(0);
+let scoreScratch = new Float64Array(0);
+
 /** fuseColumns over items that carry their own scores. */
 export function fuseRanking(items: HybridItem[], queryWords: ReadonlySet<string>, limit: number, groups?: number[][]): { id: string; score: number }[] {
   const columns: ScoreColumns = {
@@ -96,12 +100,17 @@ export function fuseColumns(
   // Mean plus one standard deviation of the cosines.
   const mean = cosines ? cosineSum / cosines : 0;
   const floor = cosines >= 3 ? mean + Math.sqrt(Math.max(cosineSquares / cosines - mean * mean, 0)) : SEMANTIC_FLOOR;
-  const base = new Float64Array(n);
+  if (baseScratch.length < n) {
+    baseScratch = new Float64Array(n);
+    scoreScratch = new Float64Array(n);
+  }
+  const base = baseScratch;
+  const score = scoreScratch;
   for (let i = 0; i < n; i++) {
     const c = semantic ? semantic[i]! : Number.NaN;
     base[i] = lexical[i]! / maxLexical + (!Number.isNaN(c) ? SEMANTIC_WEIGHT * Math.max(c - floor, 0) : 0) + (facet ? FACET_WEIGHT * facet[i]! : 0);
   }
-  const score = base.slice();
+  score.set(base.subarray(0, n));
   for (const turns of groups) addContext(turns, base, boosted, score);
   return topItems(items, score, limit);
 }
@@ -140,7 +149,7 @@ function topItems(items: readonly { id: string; updatedAt: string }[], score: Fl
   const kept: number[] = [];
   // The lowest score kept once `limit` are: an item below it is passed by without comparing.
   let floor = 0;
-  for (let i = 0; i < score.length; i++) {
+  for (let i = 0; i < items.length; i++) {
     if (score[i]! <= 0 || score[i]! < floor || (kept.length === limit && before(i, kept[limit - 1]!) >= 0)) continue;
     let at = kept.length === limit ? limit - 1 : kept.length;
     while (at > 0 && before(i, kept[at - 1]!) < 0) {
