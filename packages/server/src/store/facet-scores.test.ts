@@ -91,6 +91,8 @@ test('facets: over a pool index, each item scores as facetScores scores it', () 
     for (const query of ['travel with the kids', 'painting pottery camping lunch', 'journey', 'holiday by the lake with family and a sandwich', 'the and', 'zzzq']) {
       const expected = facetScores(items, words(query));
       const scores = poolFacetScores(pool, words(query));
+      // Into a column a previous search filled (rankPool's scratch): the same scores.
+      assert.deepEqual(poolFacetScores(pool, words(query), new Float64Array(size).fill(7)), scores, `${query} into a used column`);
       items.forEach((item, i) => {
         const want = expected.get(item.id) ?? 0;
         // The same sums, only rounded in another order.

@@ -97,9 +97,9 @@ export function facetScores(items: readonly RankedItem[], queryWords: readonly s
  * words are met closest first (the facet itself, then its neighbours, which are listed closest
  * first), so the first word to reach an item is its closest: it scores it, and the rest pass it by.
  */
-export function poolFacetScores(pool: PoolIndex, queryWords: readonly string[]): Float64Array {
+export function poolFacetScores(pool: PoolIndex, queryWords: readonly string[], scores: Float64Array = new Float64Array(pool.items.length)): Float64Array {
   const n = pool.items.length;
-  const scores = new Float64Array(n);
+  scores.fill(0);
   const rows = facetRows(queryWords);
   if (rows.length === 0 || n === 0) return scores;
   if (reachedScratch.length < n || facetStamp + rows.length >= 2 ** 31) {

@@ -154,6 +154,19 @@ function firstSlot(table: RowTable, row: number): number {
   return Math.imul(row, 0x9e3779b1) >>> table.shift;
 }
 
+/** The columns of scratchColumns, kept between searches. */
+let columnScratch = new Float64Array(0);
+
+/**
+ * Three columns of n scores for poolLexicalScores, poolCosines and poolFacetScores to fill, kept
+ * between searches so that a search allocates none: only for a ranking that fills and fuses them
+ * without yielding in between (rankPool), since the next search fills the same ones.
+ */
+export function scratchColumns(n: number): { lexical: Float64Array; semantic: Float64Array; facet: Float64Array } {
+  if (columnScratch.length < 3 * n) columnScratch = new Float64Array(3 * n);
+  return { lexical: columnScratch.subarray(0, n), semantic: columnScratch.subarray(n, 2 * n), facet: columnScratch.subarray(2 * n, 3 * n) };
+}
+
 /** One matcher's term frequencies by item, and the items it met: kept between searches (ranking is synchronous), zeroed after use. */
 let tfScratch = new Float64Array(0);
 let metScratch = new Int32Array(0);
@@ -165,9 +178,9 @@ let metScratch = new Int32Array(0);
  * only: each item adds its matchers' shares in their order, as rankCandidates does (a matcher
  * that misses an item adds 0 there, which changes no sum).
  */
-export function poolLexicalScores(index: PoolIndex, terms: string[], docCount: number): Float64Array {
+export function poolLexicalScores(index: PoolIndex, terms: string[], docCount: number, scores: Float64Array = new Float64Array(index.items.length)): Float64Array {
   const n = index.items.length;
-  const scores = new Float64Array(n);
+  scores.fill(0);
   const matchers = termMatchers(terms);
   if (n === 0 || matchers.length === 0) return scores;
   if (tfScratch.length < n) {
@@ -198,9 +211,8 @@ export function poolLexicalScores(index: PoolIndex, terms: string[], docCount: n
 }
 
 /** Each item's cosine to the query vector (NaN for an item without a vector). */
-export function poolCosines(index: PoolIndex, query: Float32Array): Float64Array {
+export function poolCosines(index: PoolIndex, query: Float32Array, out: Float64Array = new Float64Array(index.items.length)): Float64Array {
   const n = index.items.length;
-  const out = new Float64Array(n);
   const { vectors, scales } = index;
   int8Dots(query, vectors, n, VECTOR_DIMS, out);
   for (let i = 0; i < n; i++) out[i] = scales[i] === 0 ? Number.NaN : out[i]! * scales[i]!;
