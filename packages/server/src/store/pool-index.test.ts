@@ -75,8 +75,10 @@ test("the pool index's cosines are each entry's cosine to the query, and none fo
 });
 
 test("the pool index finds each word by the word's row, and none for a row no entry uses", () => {
-  for (const size of [0, 1, 300]) {
-    const items = pool(size);
+  // Pools of no entry, of one word with a row (the smallest table), of one entry, and of many.
+  const oneWord: RankedItem = { id: 'one', kind: 'note', version: 1, updatedAt: '2026-01-01T00:00:00.000Z', words: { title: [], tags: [], content: ['pottery', 'the'] } };
+  for (const items of [pool(0), [oneWord], pool(1), pool(300)]) {
+    const size = items.length;
     const index = buildPoolIndex(
       items,
       items.map(() => undefined),

@@ -2,7 +2,7 @@ import { type SpeakerIndex, sessions, speakerIndex, type TurnPlace } from './hyb
 import { int8Dots } from './int8-dots.js';
 import { entryVector, type RankedItem } from './search-cache.js';
 import { bm25Idf1, bm25Norm, bm25Term, type Matcher, termMatchers, titleWeight, WEIGHTS } from './search-ranking.js';
-import { tableSize, VECTOR_DIMS, wordRow } from './word-vectors.js';
+import { VECTOR_DIMS, wordRow } from './word-vectors.js';
 
 /**
  * A caller's pool of entries (all their live entries, when they have no more than the pool holds)
@@ -117,8 +117,12 @@ export function buildPoolIndex(items: RankedItem[], places: (TurnPlace | undefin
  * the pool's own words, not the table's 50,000 rows, since many pools are cached at once.
  */
 export interface RowTable {
-  /** One bit per table row, set when the pool has its word: half the rows facets ask for it lacks, and a bit says so without probing (6 KB a pool). */
-  present: Uint32Array;
+  /**
+   * A bit per row, at the row's low bits (8 bits per word of the pool, so it grows with the pool, not
+   * the table): clear when the pool lacks the row's word, which half the rows facets ask for are,
+   * so those need no probing; set, the table answers (another row may share the bit).
+   */
+  filter: Uint32Array;
   /** Key and vocabulary place side by side, so a hit reads one place in memory, not two. */
   slots: Int32Array;
   /** 32 − log2(size): a row's first slot is the top bits of its Fibonacci hash. */
@@ -127,10 +131,11 @@ export interface RowTable {
 
 function rowTable(byRow: Map<number, number>): RowTable {
   const bits = Math.max(1, Math.ceil(Math.log2(2 * byRow.size + 1)));
-  const table: RowTable = { present: new Uint32Array(Math.ceil(tableSize() / 32)), slots: new Int32Array(2 * 2 ** bits), shift: 32 - bits };
+  const table: RowTable = { filter: new Uint32Array(Math.max(1, 2 ** (bits + 2) / 32)), slots: new Int32Array(2 * 2 ** bits), shift: 32 - bits };
   const mask = 2 ** bits - 1;
+  const filterMask = table.filter.length * 32 - 1;
   for (const [row, word] of byRow) {
-    table.present[row >>> 5]! |= 1 << (row & 31);
+    table.filter[(row & filterMask) >>> 5]! |= 1 << (row & 31);
     let slot = firstSlot(table, row);
     while (table.slots[2 * slot] !== 0) slot = (slot + 1) & mask;
     table.slots[2 * slot] = row + 1;
@@ -141,7 +146,7 @@ function rowTable(byRow: Map<number, number>): RowTable {
 
 /** The vocabulary place of the word at this word-vector row, or -1 when the pool lacks it. */
 export function wordOfRow(table: RowTable, row: number): number {
-  if ((table.present[row >>> 5]! & (1 << (row & 31))) === 0) return -1;
+  if ((table.filter[(row & (table.filter.length * 32 - 1)) >>> 5]! & (1 << (row & 31))) === 0) return -1;
   const mask = (table.slots.length >>> 1) - 1;
   for (let slot = firstSlot(table, row); ; slot = (slot + 1) & mask) {
     const key = table.slots[2 * slot]!;
