@@ -1,4 +1,4 @@
-import { itemsOfRow, type PoolIndex } from './pool-index.js';
+import { type PoolIndex, wordOfRow } from './pool-index.js';
 import type { RankedItem } from './search-cache.js';
 import { CAPTURED_KIND } from './search-ranking.js';
 import { neighboursOf } from './word-neighbours.js';
@@ -97,9 +97,9 @@ export function facetScores(items: readonly RankedItem[], queryWords: readonly s
  * words are met closest first (the facet itself, then its neighbours, which are listed closest
  * first), so the first word to reach an item is its closest: it scores it, and the rest pass it by.
  */
-export function poolFacetScores(pool: PoolIndex, queryWords: readonly string[]): Float64Array {
+export function poolFacetScores(pool: PoolIndex, queryWords: readonly string[], scores: Float64Array = new Float64Array(pool.items.length)): Float64Array {
   const n = pool.items.length;
-  const scores = new Float64Array(n);
+  scores.fill(0);
   const rows = facetRows(queryWords);
   if (rows.length === 0 || n === 0) return scores;
   if (reachedScratch.length < n || facetStamp + rows.length >= 2 ** 31) {
@@ -111,19 +111,20 @@ export function poolFacetScores(pool: PoolIndex, queryWords: readonly string[]):
   for (let f = 0; f < rows.length; f++) {
     const stamp = ++facetStamp;
     const w = weights[f]! / total / 254;
-    reach(itemsOfRow(pool.itemsByRow, rows[f]!), stamp, w * (SELF - 1), scores);
+    reach(pool, wordOfRow(pool.wordsByRow, rows[f]!), stamp, w * (SELF - 1), scores);
     const close = neighboursOf(rows[f]!);
-    for (let k = 0; k < close.rows.length; k++) reach(itemsOfRow(pool.itemsByRow, close.rows[k]!), stamp, w * (close.bytes[k]! - 1), scores);
+    for (let k = 0; k < close.rows.length; k++) reach(pool, wordOfRow(pool.wordsByRow, close.rows[k]!), stamp, w * (close.bytes[k]! - 1), scores);
   }
   return scores;
 }
 
-/** Adds `score` to those of a word's items (`at`: its postings; undefined when the pool lacks it) that no closer word of this facet reached. */
-function reach(at: Int32Array | undefined, stamp: number, score: number, scores: Float64Array): void {
-  if (!at) return;
+/** Adds `score` to those of a word's items (`word`: its vocabulary place; -1 when the pool lacks it) that no closer word of this facet reached. */
+function reach(pool: PoolIndex, word: number, stamp: number, score: number, scores: Float64Array): void {
+  if (word < 0) return;
   const reached = reachedScratch;
-  for (let k = 0; k < at.length; k++) {
-    const i = at[k]!;
+  const { postingStarts, postingItems } = pool;
+  for (let k = postingStarts[word]!; k < postingStarts[word + 1]!; k++) {
+    const i = postingItems[k]!;
     // 1 when no closer word of this facet reached the item (its stamp is older, so smaller), else 0:
     // no branch to mispredict, and adding 0 leaves a score as it was.
     scores[i] = scores[i]! + score * ((reached[i]! - stamp) >>> 31);

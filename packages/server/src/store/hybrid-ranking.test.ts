@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { fuseRanking, type HybridItem } from './hybrid-ranking.js';
+import { fuseRanking, type HybridItem, speakerBoosts, speakerIndex } from './hybrid-ranking.js';
 
 const at = (second: number) => `2026-01-01T00:00:${String(second).padStart(2, '0')}.000Z`;
 const turn = (id: string, session: string, second: number, lexical: number, speaker?: string): HybridItem => ({
@@ -47,4 +47,36 @@ test('hybrid: ties go to the newest entry, then the id; the limit holds', () => 
   ];
   assert.deepEqual(ids(fuseRanking(items, new Set(), 10)), ['new', 'a', 'b']);
   assert.equal(fuseRanking(items, new Set(), 2).length, 2);
+});
+
+test('hybrid: a turn borrows from up to two turns either side and from its session’s best, whatever the session’s length', () => {
+  // The formula written out turn by turn, against sessions of one to seven turns (the edges and the middle).
+  for (let length = 1; length <= 7; length++) {
+    const lexical = Array.from({ length }, (_, k) => ((k * 7 + length * 3) % 5) / 4);
+    const items = lexical.map((l, k) => turn(`t${k}`, 's', k + 1, l, k % 2 ? 'melanie' : 'caroline'));
+    const near = (j: number) => (j >= 0 && j < length ? lexical[j]! / Math.max(...lexical, 0) || 0 : 0);
+    const best = Math.max(0, ...lexical.map((_, k) => near(k)));
+    const expected = lexical.map((_, k) => {
+      const s = near(k) + 0.35 * (near(k - 1) + near(k + 1)) + 0.2 * (near(k - 2) + near(k + 2)) + 0.3 * best;
+      return k % 2 ? s * 1.6 : s;
+    });
+    const scores = new Map(fuseRanking(items, new Set(['melanie']), 10).map((h) => [h.id, h.score]));
+    for (const [k, s] of expected.entries()) assert.equal(scores.get(`t${k}`) ?? 0, s, `turn ${k} of ${length}`);
+  }
+});
+
+test('hybrid: speakers are indexed once each, and a query naming any word of a speaker’s name boosts their turns only', () => {
+  const places = [
+    { session: 's', at: at(1), speaker: ['caroline', 'smith'] },
+    undefined,
+    { session: 's', at: at(2), speaker: ['melanie'] },
+    { session: 's', at: at(3), speaker: ['caroline', 'smith'] },
+    { session: 's', at: at(4) },
+  ];
+  const index = speakerIndex(places);
+  assert.deepEqual(index.names, [['caroline', 'smith'], ['melanie']]);
+  assert.deepEqual([...index.of], [0, -1, 1, 0, -1]);
+  assert.deepEqual([...speakerBoosts(index, new Set(['smith']))!], [1, 0, 0, 1, 0]);
+  assert.equal(speakerBoosts(index, new Set(['research'])), undefined, 'no speaker named: nothing to boost');
+  assert.equal(speakerBoosts(index, new Set()), undefined);
 });

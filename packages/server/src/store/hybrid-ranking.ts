@@ -55,6 +55,10 @@ export interface ScoreColumns {
   facet?: Float64Array;
 }
 
+/** Each item's own score and its score in context, kept between searches (fuseColumns is synchronous): two arrays of the pool's size less to allocate per search. */
+let baseScratch = new Float64Array(0);
+let scoreScratch = new Float64Array(0);
+
 /** fuseColumns over items that carry their own scores. */
 export function fuseRanking(items: HybridItem[], queryWords: ReadonlySet<string>, limit: number, groups?: number[][]): { id: string; score: number }[] {
   const columns: ScoreColumns = {
@@ -62,20 +66,19 @@ export function fuseRanking(items: HybridItem[], queryWords: ReadonlySet<string>
     semantic: Float64Array.from(items, (i) => i.semantic ?? Number.NaN),
     facet: Float64Array.from(items, (i) => i.facet ?? 0),
   };
-  const places = items.map((i) => i.turn);
-  return fuseColumns(items, places, columns, queryWords, limit, groups ?? sessions(items));
+  const boosted = speakerBoosts(speakerIndex(items.map((i) => i.turn)), queryWords);
+  return fuseColumns(items, columns, boosted, limit, groups ?? sessions(items));
 }
 
 /**
  * Ranks items by the fused score; items that score nothing are dropped. Ties go to the newest, then
- * the id. `places` are the items' places in their conversations and `groups` their `sessions`,
- * both in the items' order.
+ * the id. `boosted` marks the items whose speaker the query names (speakerBoosts) and `groups` are
+ * the items' `sessions`, both in the items' order.
  */
 export function fuseColumns(
   items: readonly { id: string; updatedAt: string }[],
-  places: readonly (TurnPlace | undefined)[],
   { lexical, semantic, facet }: ScoreColumns,
-  queryWords: ReadonlySet<string>,
+  boosted: Uint8Array | undefined,
   limit: number,
   groups: number[][],
 ): { id: string; score: number }[] {
@@ -97,46 +100,100 @@ export function fuseColumns(
   // Mean plus one standard deviation of the cosines.
   const mean = cosines ? cosineSum / cosines : 0;
   const floor = cosines >= 3 ? mean + Math.sqrt(Math.max(cosineSquares / cosines - mean * mean, 0)) : SEMANTIC_FLOOR;
-  const base = new Float64Array(n);
+  if (baseScratch.length < n) {
+    baseScratch = new Float64Array(n);
+    scoreScratch = new Float64Array(n);
+  }
+  const base = baseScratch;
+  const score = scoreScratch;
   for (let i = 0; i < n; i++) {
     const c = semantic ? semantic[i]! : Number.NaN;
     base[i] = lexical[i]! / maxLexical + (!Number.isNaN(c) ? SEMANTIC_WEIGHT * Math.max(c - floor, 0) : 0) + (facet ? FACET_WEIGHT * facet[i]! : 0);
   }
-  const score = Float64Array.from(base);
-  for (const turns of groups) {
-    let best = 0;
-    for (const i of turns) best = Math.max(best, base[i]!);
-    // No closure per turn: this loop runs over every one of the caller's turns on every search.
-    const near = (j: number) => (j >= 0 && j < turns.length ? base[turns[j]!]! : 0);
-    for (let k = 0; k < turns.length; k++) {
-      const at = turns[k]!;
-      let s = base[at]! + NEIGHBOUR_WEIGHT * (near(k - 1) + near(k + 1)) + SECOND_NEIGHBOUR_WEIGHT * (near(k - 2) + near(k + 2)) + SESSION_WEIGHT * best;
-      if (namesSpeaker(places[at]!.speaker, queryWords)) s *= SPEAKER_BOOST;
-      score[at] = s;
-    }
+  score.set(base.subarray(0, n));
+  for (const turns of groups) addContext(turns, base, boosted, score);
+  return topItems(items, score, limit);
+}
+
+/** A session's turns' scores: their own, part of their neighbours' and of the session's best, times the speaker boost. */
+function addContext(turns: number[], base: Float64Array, boosted: Uint8Array | undefined, score: Float64Array): void {
+  const last = turns.length - 1;
+  let best = 0;
+  for (let k = 0; k <= last; k++) best = Math.max(best, base[turns[k]!]!);
+  // A window of five turns slides along the session: each turn's base is read once, not five times.
+  let before2 = 0;
+  let before1 = 0;
+  let here = base[turns[0]!]!;
+  let after1 = last >= 1 ? base[turns[1]!]! : 0;
+  let after2 = last >= 2 ? base[turns[2]!]! : 0;
+  for (let k = 0; k <= last; k++) {
+    const at = turns[k]!;
+    let s = here + NEIGHBOUR_WEIGHT * (before1 + after1) + SECOND_NEIGHBOUR_WEIGHT * (before2 + after2) + SESSION_WEIGHT * best;
+    if (boosted !== undefined && boosted[at] === 1) s *= SPEAKER_BOOST;
+    score[at] = s;
+    before2 = before1;
+    before1 = here;
+    here = after1;
+    after1 = after2;
+    after2 = k + 3 <= last ? base[turns[k + 3]!]! : 0;
   }
+}
+
+/** The best `limit` items by score, in order: most of a caller's entries score a little (their session's share), so no full sort. */
+function topItems(items: readonly { id: string; updatedAt: string }[], score: Float64Array, limit: number): { id: string; score: number }[] {
   const before = (a: number, b: number) => {
     const x = items[a]!;
     const y = items[b]!;
     return score[b]! - score[a]! || (x.updatedAt < y.updatedAt ? 1 : x.updatedAt > y.updatedAt ? -1 : x.id < y.id ? -1 : 1);
   };
-  // Only the best `limit` are kept, in order: most of a caller's entries score a little (their session's share).
-  const best: number[] = [];
-  for (let i = 0; i < n; i++) {
-    if (score[i]! <= 0 || (best.length === limit && before(i, best[limit - 1]!) >= 0)) continue;
-    let at = best.length === limit ? limit - 1 : best.length;
-    while (at > 0 && before(i, best[at - 1]!) < 0) {
-      best[at] = best[at - 1]!;
+  const kept: number[] = [];
+  // The lowest score kept once `limit` are: an item below it is passed by without comparing.
+  let floor = 0;
+  for (let i = 0; i < items.length; i++) {
+    if (score[i]! <= 0 || score[i]! < floor || (kept.length === limit && before(i, kept[limit - 1]!) >= 0)) continue;
+    let at = kept.length === limit ? limit - 1 : kept.length;
+    while (at > 0 && before(i, kept[at - 1]!) < 0) {
+      kept[at] = kept[at - 1]!;
       at--;
     }
-    best[at] = i;
+    kept[at] = i;
+    if (kept.length === limit) floor = score[kept[limit - 1]!]!;
   }
-  return best.map((i) => ({ id: items[i]!.id, score: score[i]! }));
+  return kept.map((i) => ({ id: items[i]!.id, score: score[i]! }));
 }
 
-function namesSpeaker(speaker: string[] | undefined, queryWords: ReadonlySet<string>): boolean {
-  if (speaker) for (const w of speaker) if (queryWords.has(w)) return true;
-  return false;
+/** The items' speakers, each distinct one once: `of[i]` indexes `names`, -1 for an item without a speaker. */
+export interface SpeakerIndex {
+  of: Int32Array;
+  names: string[][];
+}
+
+export function speakerIndex(places: readonly (TurnPlace | undefined)[]): SpeakerIndex {
+  const of = new Int32Array(places.length).fill(-1);
+  const names: string[][] = [];
+  const known = new Map<string, number>();
+  places.forEach((place, i) => {
+    if (!place?.speaker) return;
+    // Words hold no spaces, so the joined words tell the lists apart.
+    const key = place.speaker.join(' ');
+    let k = known.get(key);
+    if (k === undefined) {
+      k = names.push(place.speaker) - 1;
+      known.set(key, k);
+    }
+    of[i] = k;
+  });
+  return { of, names };
+}
+
+/** 1 for each item whose speaker has a word among `named`; undefined when none has (the boost then changes nothing). */
+export function speakerBoosts({ of, names }: SpeakerIndex, named: ReadonlySet<string>): Uint8Array | undefined {
+  if (named.size === 0) return undefined;
+  const hit = names.map((name) => name.some((w) => named.has(w)));
+  if (!hit.includes(true)) return undefined;
+  const boosted = new Uint8Array(of.length);
+  for (let i = 0; i < of.length; i++) if (of[i]! >= 0 && hit[of[i]!]) boosted[i] = 1;
+  return boosted;
 }
 
 /** Positions of the turns among the items, by session, each session in the order it was said. */
@@ -159,9 +216,9 @@ export function sessions(items: Pick<HybridItem, 'id' | 'turn'>[]): number[][] {
 }
 
 /** The words of speakers' names that the query uses: they say whose turns to favour, not what about. */
-export function speakersNamed(places: Iterable<TurnPlace | undefined>, queryWords: readonly string[]): Set<string> {
+export function speakersNamed(speakers: Iterable<readonly string[] | undefined>, queryWords: readonly string[]): Set<string> {
   const asked = new Set(queryWords);
   const named = new Set<string>();
-  for (const place of places) for (const w of place?.speaker ?? []) if (asked.has(w)) named.add(w);
+  for (const speaker of speakers) for (const w of speaker ?? []) if (asked.has(w)) named.add(w);
   return named;
 }

@@ -6,8 +6,8 @@ import { DatabaseHealth } from './database-health.js';
 import { nextTurn } from './event-loop-turns.js';
 import { facetScores, poolFacetScores } from './facet-scores.js';
 import { ENTRY_COLUMNS, type HotQueries, hotQueries, ownedBy, ownerColumns } from './hot-queries.js';
-import { fuseColumns, sessions, speakersNamed, type TurnPlace } from './hybrid-ranking.js';
-import { buildPoolIndex, type PoolIndex, poolCosines, poolLexicalScores } from './pool-index.js';
+import { fuseColumns, sessions, speakerBoosts, speakerIndex, speakersNamed, type TurnPlace } from './hybrid-ranking.js';
+import { buildPoolIndex, type PoolIndex, poolCosines, poolLexicalScores, scratchColumns } from './pool-index.js';
 import type { Database } from './schema.js';
 import { cachedEntryWords, entryWords, poolCache, type RankedItem, rememberPool, rememberTurnPlace, speakerWords, turnPlaceCache } from './search-cache.js';
 import { CAPTURED_KIND, type EntryWords, rankCandidates, words } from './search-ranking.js';
@@ -120,20 +120,21 @@ export abstract class KyselyStore implements Store {
 
   /** Hybrid ranking of a pool that holds every entry searched, scored with its in-memory index. */
   private async rankPool(pool: PoolIndex, terms: string[], docCount: number, provided: Float32Array | undefined, query: SearchQuery) {
-    const lexical = poolLexicalScores(pool, terms, docCount);
     const queryWords = words(query.text);
-    const speakers = speakersNamed(pool.places, queryWords);
+    const speakers = speakersNamed(pool.speakers.names, queryWords);
     const topicWords = queryWords.filter((w) => !speakers.has(w));
+    const embedded = provided && this.embedder ? await semanticScores(pool.items, query.text, provided, this.embedder.model, (model, ids) => this.loadEmbeddings(model, ids)) : undefined;
+    // Nothing below yields until fuseColumns returns: the columns are scratch that the next search fills.
+    const columns = scratchColumns(pool.items.length);
+    const lexical = poolLexicalScores(pool, terms, docCount, columns.lexical);
     let semantic: Float64Array | undefined;
-    if (provided && this.embedder) {
-      const scores = await semanticScores(pool.items, query.text, provided, this.embedder.model, (model, ids) => this.loadEmbeddings(model, ids));
-      semantic = Float64Array.from(pool.items, (item) => scores.get(item.id) ?? Number.NaN);
-    } else {
+    if (embedded) semantic = Float64Array.from(pool.items, (item) => embedded.get(item.id) ?? Number.NaN);
+    else {
       const vector = textVector(topicWords);
-      semantic = vector && poolCosines(pool, vector);
+      semantic = vector && poolCosines(pool, vector, columns.semantic);
     }
-    const facet = poolFacetScores(pool, topicWords);
-    return fuseColumns(pool.items, pool.places, { lexical, semantic, facet }, new Set(queryWords), query.limit, pool.sessions);
+    const facet = poolFacetScores(pool, topicWords, columns.facet);
+    return fuseColumns(pool.items, { lexical, semantic, facet }, speakerBoosts(pool.speakers, speakers), query.limit, pool.sessions);
   }
 
   /**
@@ -178,19 +179,20 @@ export abstract class KyselyStore implements Store {
     const lexicalScore = new Map(lexical.map((r) => [r.id, r.score]));
     const places = await this.turnPlaces(items.filter((i) => i.kind === CAPTURED_KIND).map((i) => i.id));
     const queryWords = words(query.text);
-    const speakers = speakersNamed(places.values(), queryWords);
+    const itemPlaces = items.map((i) => places.get(i.id));
+    const itemSpeakers = speakerIndex(itemPlaces);
+    const speakers = speakersNamed(itemSpeakers.names, queryWords);
     const semantic = await semanticScores(items, query.text, provided, this.embedder?.model, (model, ids) => this.loadEmbeddings(model, ids), speakers);
     const facet = facetScores(
       items,
       queryWords.filter((w) => !speakers.has(w)),
     );
-    const itemPlaces = items.map((i) => places.get(i.id));
     const columns = {
       lexical: Float64Array.from(items, (i) => lexicalScore.get(i.id) ?? 0),
       semantic: Float64Array.from(items, (i) => semantic.get(i.id) ?? Number.NaN),
       facet: Float64Array.from(items, (i) => facet.get(i.id) ?? 0),
     };
-    return fuseColumns(items, itemPlaces, columns, new Set(queryWords), query.limit, sessions(items.map((i, k) => ({ id: i.id, turn: itemPlaces[k] }))));
+    return fuseColumns(items, columns, speakerBoosts(itemSpeakers, speakers), query.limit, sessions(items.map((i, k) => ({ id: i.id, turn: itemPlaces[k] }))));
   }
 
   /** The words of these entries' current versions: from the cache, the rest fetched 500 at a time. */

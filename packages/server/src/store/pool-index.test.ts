@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { buildPoolIndex, itemsOfRow, poolCosines, poolLexicalScores } from './pool-index.js';
+import { buildPoolIndex, poolCosines, poolLexicalScores, wordOfRow } from './pool-index.js';
 import type { RankedItem } from './search-cache.js';
 import { rankCandidates, words } from './search-ranking.js';
 import { cosine, tableSize, textVector, wordRow } from './word-vectors.js';
@@ -27,20 +27,31 @@ function pool(size: number): RankedItem[] {
   }));
 }
 
-test('the pool index scores every entry as rankCandidates scores the whole pool', () => {
+test('the pool index scores every entry as rankCandidates scores the whole pool, to the last bit', () => {
   const items = pool(300);
   const index = buildPoolIndex(
     items,
     items.map(() => undefined),
   );
-  for (const terms of [['deploying'], ['research', 'adoption'], ['cafe', 'friday', 'paints'], ['zzz'], ['swimming', 'pottery', 'camping', 'canary']]) {
+  // Terms whose stem's prefix range and light-stem range overlap (deploying, researching), and one term twice.
+  for (const terms of [
+    ['deploying'],
+    ['research', 'adoption'],
+    ['researching', 'deployed', 'paint'],
+    ['cafe', 'friday', 'paints'],
+    ['zzz'],
+    ['swimming', 'pottery', 'camping', 'canary', 'swimming'],
+    [],
+  ]) {
     const expected = new Map(rankCandidates(items, terms, 1000, items.length).map((r) => [r.id, r.score]));
     const scores = poolLexicalScores(index, terms, 1000);
+    // Into a column a previous search filled (rankPool's scratch): the same scores.
+    assert.deepEqual(poolLexicalScores(index, terms, 1000, new Float64Array(items.length).fill(7)), scores, `${terms.join(' ')} into a used column`);
     items.forEach((item, i) => {
       const want = expected.get(item.id) ?? 0;
-      assert.ok(Math.abs(scores[i]! - want) < 1e-9, `${terms.join(' ')}: ${item.id} scored ${scores[i]} instead of ${want}`);
+      assert.equal(scores[i], want, `${terms.join(' ')}: ${item.id}`);
     });
-    if (terms[0] !== 'zzz') assert.ok(expected.size > 0, 'the terms match something');
+    if (terms.length && terms[0] !== 'zzz') assert.ok(expected.size > 0, 'the terms match something');
   }
 });
 
@@ -53,6 +64,7 @@ test("the pool index's cosines are each entry's cosine to the query, and none fo
   );
   const query = textVector(words('a painting class with friends'))!;
   const cosines = poolCosines(index, query);
+  assert.deepEqual(poolCosines(index, query, new Float64Array(items.length).fill(7)), cosines, 'into a used column');
   items.slice(0, 50).forEach((item, i) => {
     const own = textVector(item.kind === 'conversation' ? item.words.content : [...item.words.title, ...item.words.tags, ...item.words.content]);
     // Entry vectors are held as 8-bit integers: within 0.01 of the float cosine.
@@ -62,15 +74,23 @@ test("the pool index's cosines are each entry's cosine to the query, and none fo
   assert.ok(Number.isNaN(cosines[50]!));
 });
 
-test("the pool index finds each word's items by the word's row, and none for a row no entry uses", () => {
-  for (const size of [0, 1, 300]) {
-    const items = pool(size);
+test("the pool index finds each word by the word's row, and none for a row no entry uses", () => {
+  // Pools of no entry, of one word with a row (the smallest table), of one entry, and of many.
+  const oneWord: RankedItem = { id: 'one', kind: 'note', version: 1, updatedAt: '2026-01-01T00:00:00.000Z', words: { title: [], tags: [], content: ['pottery', 'the'] } };
+  for (const items of [pool(0), [oneWord], pool(1), pool(300)]) {
+    const size = items.length;
     const index = buildPoolIndex(
       items,
       items.map(() => undefined),
     );
-    const byRow = new Map([...index.postings].filter(([word]) => wordRow(word) >= 0).map(([word, { at }]) => [wordRow(word), at]));
-    for (let row = 0; row < tableSize(); row++) assert.equal(itemsOfRow(index.itemsByRow, row), byRow.get(row), `row ${row}`);
+    const byRow = new Map(index.vocabulary.flatMap((word, k) => (wordRow(word) >= 0 ? [[wordRow(word), k]] : [])));
+    for (let row = 0; row < tableSize(); row++) assert.equal(wordOfRow(index.wordsByRow, row), byRow.get(row) ?? -1, `row ${row}`);
+    // Each word's postings are its items, in order, each once.
+    index.vocabulary.forEach((word, k) => {
+      const at = [...index.postingItems.subarray(index.postingStarts[k], index.postingStarts[k + 1])];
+      const expected = items.flatMap((item, i) => (Object.values(item.words).some((list: string[]) => list.includes(word)) ? [i] : []));
+      assert.deepEqual(at, expected, word);
+    });
     if (size > 1) assert.ok(byRow.size > 10, `${byRow.size} rows`);
   }
 });

@@ -1,7 +1,7 @@
-import { sessions, type TurnPlace } from './hybrid-ranking.js';
+import { type SpeakerIndex, sessions, speakerIndex, type TurnPlace } from './hybrid-ranking.js';
 import { int8Dots } from './int8-dots.js';
 import { entryVector, type RankedItem } from './search-cache.js';
-import { bm25Idf, bm25Norm, bm25Term, type Matcher, termMatchers, titleWeight, WEIGHTS } from './search-ranking.js';
+import { bm25Idf1, bm25Norm, bm25Term, type Matcher, termMatchers, titleWeight, WEIGHTS } from './search-ranking.js';
 import { VECTOR_DIMS, wordRow } from './word-vectors.js';
 
 /**
@@ -16,6 +16,8 @@ export interface PoolIndex {
   places: (TurnPlace | undefined)[];
   /** The items' positions by conversation session, each in the order said (see fuseRanking). */
   sessions: number[][];
+  /** The items' speakers: a search asks about each distinct speaker, not each turn. */
+  speakers: SpeakerIndex;
   /**
    * Item word vectors as 8-bit integers, row i at i × VECTOR_DIMS, times `scales[i]` (0 for an item
    * without a vector): a quarter of float32's bytes, so at the 50,000-entry cap the pools' matrices
@@ -24,15 +26,20 @@ export interface PoolIndex {
    */
   vectors: Int8Array;
   scales: Float32Array;
-  /** Words in field-weighted count per item: the BM25 term frequency of that word alone. */
-  postings: Map<string, { at: Int32Array; weight: Float64Array }>;
   /** The index's words, sorted, for prefix look-ups. */
   vocabulary: string[];
-  /** The items of each word that has a row in the word-vector table (stop words have none): facets look words up by row (itemsOfRow). */
-  itemsByRow: RowTable;
-  /** Each item's length in words (title, tags and text), as BM25 normalizes it, and their mean. */
-  lengths: Int32Array;
-  avgLength: number;
+  /**
+   * The vocabulary's postings one word after another: word k's items are postingItems[postingStarts[k]]
+   * up to postingStarts[k + 1], each with the word's field-weighted count in it (the BM25 term
+   * frequency of that word alone). Three arrays for the whole pool, not two small ones per word.
+   */
+  postingStarts: Int32Array;
+  postingItems: Int32Array;
+  postingWeights: Float64Array;
+  /** The vocabulary place of each word that has a row in the word-vector table (stop words have none): facets look words up by row (wordOfRow). */
+  wordsByRow: RowTable;
+  /** Each item's BM25 length normalization (bm25Norm of its words in title, tags and text against their mean). */
+  norms: Float64Array;
 }
 
 export function buildPoolIndex(items: RankedItem[], places: (TurnPlace | undefined)[]): PoolIndex {
@@ -72,59 +79,79 @@ export function buildPoolIndex(items: RankedItem[], places: (TurnPlace | undefin
       list.weight.push(weight);
     }
   });
-  const postings = new Map<string, { at: Int32Array; weight: Float64Array }>();
-  const byRow = new Map<number, Int32Array>();
-  for (const [word, list] of lists) {
-    const at = Int32Array.from(list.at);
-    postings.set(word, { at, weight: Float64Array.from(list.weight) });
+  const vocabulary = [...lists.keys()].sort();
+  const postingStarts = new Int32Array(vocabulary.length + 1);
+  vocabulary.forEach((word, k) => {
+    postingStarts[k + 1] = postingStarts[k]! + lists.get(word)!.at.length;
+  });
+  const postingItems = new Int32Array(postingStarts[vocabulary.length]!);
+  const postingWeights = new Float64Array(postingItems.length);
+  const byRow = new Map<number, number>();
+  vocabulary.forEach((word, k) => {
+    const list = lists.get(word)!;
+    postingItems.set(list.at, postingStarts[k]);
+    postingWeights.set(list.weight, postingStarts[k]);
     const row = wordRow(word);
-    if (row >= 0) byRow.set(row, at);
-  }
+    if (row >= 0) byRow.set(row, k);
+  });
   const avgLength = lengths.reduce((sum, l) => sum + l, 0) / n || 1;
   return {
     items,
     places,
     sessions: sessions(items.map((item, i) => ({ id: item.id, turn: places[i] }))),
+    speakers: speakerIndex(places),
     vectors,
     scales,
-    postings,
-    vocabulary: [...lists.keys()].sort(),
-    itemsByRow: rowTable(byRow),
-    lengths,
-    avgLength,
+    vocabulary,
+    postingStarts,
+    postingItems,
+    postingWeights,
+    wordsByRow: rowTable(byRow),
+    norms: Float64Array.from(lengths, (length) => bm25Norm(length, avgLength)),
   };
 }
 
 /**
- * Postings by word-vector row, open-addressed (linear probing, at most half full, row + 1 as the
+ * Vocabulary places by word-vector row, open-addressed (linear probing, at most half full, row + 1 as the
  * key so that 0 is empty): facets look up some 200 rows a facet, in half a Map's time. Sized by
  * the pool's own words, not the table's 50,000 rows, since many pools are cached at once.
  */
 export interface RowTable {
-  keys: Int32Array;
-  lists: Int32Array[];
+  /**
+   * A bit per row, at the row's low bits (8 bits per word of the pool, so it grows with the pool, not
+   * the table): clear when the pool lacks the row's word, which half the rows facets ask for are,
+   * so those need no probing; set, the table answers (another row may share the bit).
+   */
+  filter: Uint32Array;
+  /** Key and vocabulary place side by side, so a hit reads one place in memory, not two. */
+  slots: Int32Array;
   /** 32 − log2(size): a row's first slot is the top bits of its Fibonacci hash. */
   shift: number;
 }
 
-function rowTable(byRow: Map<number, Int32Array>): RowTable {
+function rowTable(byRow: Map<number, number>): RowTable {
   const bits = Math.max(1, Math.ceil(Math.log2(2 * byRow.size + 1)));
-  const table: RowTable = { keys: new Int32Array(2 ** bits), lists: new Array(2 ** bits), shift: 32 - bits };
-  for (const [row, at] of byRow) {
+  const table: RowTable = { filter: new Uint32Array(Math.max(1, 2 ** (bits + 2) / 32)), slots: new Int32Array(2 * 2 ** bits), shift: 32 - bits };
+  const mask = 2 ** bits - 1;
+  const filterMask = table.filter.length * 32 - 1;
+  for (const [row, word] of byRow) {
+    table.filter[(row & filterMask) >>> 5]! |= 1 << (row & 31);
     let slot = firstSlot(table, row);
-    while (table.keys[slot] !== 0) slot = (slot + 1) & (table.keys.length - 1);
-    table.keys[slot] = row + 1;
-    table.lists[slot] = at;
+    while (table.slots[2 * slot] !== 0) slot = (slot + 1) & mask;
+    table.slots[2 * slot] = row + 1;
+    table.slots[2 * slot + 1] = word;
   }
   return table;
 }
 
-/** The pool's items of the word at this word-vector row, or undefined when the pool lacks it. */
-export function itemsOfRow(table: RowTable, row: number): Int32Array | undefined {
-  for (let slot = firstSlot(table, row); ; slot = (slot + 1) & (table.keys.length - 1)) {
-    const key = table.keys[slot]!;
-    if (key === row + 1) return table.lists[slot];
-    if (key === 0) return undefined;
+/** The vocabulary place of the word at this word-vector row, or -1 when the pool lacks it. */
+export function wordOfRow(table: RowTable, row: number): number {
+  if ((table.filter[(row & (table.filter.length * 32 - 1)) >>> 5]! & (1 << (row & 31))) === 0) return -1;
+  const mask = (table.slots.length >>> 1) - 1;
+  for (let slot = firstSlot(table, row); ; slot = (slot + 1) & mask) {
+    const key = table.slots[2 * slot]!;
+    if (key === row + 1) return table.slots[2 * slot + 1]!;
+    if (key === 0) return -1;
   }
 }
 
@@ -132,79 +159,84 @@ function firstSlot(table: RowTable, row: number): number {
   return Math.imul(row, 0x9e3779b1) >>> table.shift;
 }
 
-/** Term frequencies per matcher and item, kept between searches (ranking is synchronous), zeroed after use. */
+/** The columns of scratchColumns, kept between searches. */
+let columnScratch = new Float64Array(0);
+
+/**
+ * Three columns of n scores for poolLexicalScores, poolCosines and poolFacetScores to fill, kept
+ * between searches so that a search allocates none: only for a ranking that fills and fuses them
+ * without yielding in between (rankPool), since the next search fills the same ones.
+ */
+export function scratchColumns(n: number): { lexical: Float64Array; semantic: Float64Array; facet: Float64Array } {
+  if (columnScratch.length < 3 * n) columnScratch = new Float64Array(3 * n);
+  return { lexical: columnScratch.subarray(0, n), semantic: columnScratch.subarray(n, 2 * n), facet: columnScratch.subarray(2 * n, 3 * n) };
+}
+
+/** One matcher's term frequencies by item, and the items it met: kept between searches (ranking is synchronous), zeroed after use. */
 let tfScratch = new Float64Array(0);
+let metScratch = new Int32Array(0);
 
 /**
  * BM25 of every item for these terms, as rankCandidates (search-ranking.ts) scores the whole pool
  * given as candidates: document frequencies and mean length from the pool, `docCount` live
- * entries. 0 for an item that matches nothing.
+ * entries. 0 for an item that matches nothing. One matcher at a time, over the items it meets
+ * only: each item adds its matchers' shares in their order, as rankCandidates does (a matcher
+ * that misses an item adds 0 there, which changes no sum).
  */
-export function poolLexicalScores(index: PoolIndex, terms: string[], docCount: number): Float64Array {
+export function poolLexicalScores(index: PoolIndex, terms: string[], docCount: number, scores: Float64Array = new Float64Array(index.items.length)): Float64Array {
   const n = index.items.length;
-  const scores = new Float64Array(n);
+  scores.fill(0);
   const matchers = termMatchers(terms);
-  const m = matchers.length;
-  if (n === 0 || m === 0) return scores;
-  if (tfScratch.length < m * n) tfScratch = new Float64Array(m * n);
+  if (n === 0 || matchers.length === 0) return scores;
+  if (tfScratch.length < n) {
+    tfScratch = new Float64Array(n);
+    metScratch = new Int32Array(n);
+  }
   const tf = tfScratch;
-  const df = new Float64Array(m);
-  // Items that match anything, in the order first met: only they are scored, and only their cells zeroed.
-  const matched: number[] = [];
-  const seen = new Uint8Array(n);
-  for (let t = 0; t < m; t++) {
-    const row = t * n;
-    for (const word of matchedWords(index, matchers[t]!)) {
-      const { at, weight } = index.postings.get(word)!;
-      for (let k = 0; k < at.length; k++) {
-        const i = at[k]!;
-        if (tf[row + i] === 0) df[t]!++;
-        tf[row + i] = tf[row + i]! + weight[k]!;
-        if (seen[i] === 0) {
-          seen[i] = 1;
-          matched.push(i);
-        }
+  const items = metScratch;
+  const { postingStarts, postingItems, postingWeights, norms } = index;
+  const documents = Math.max(docCount, n);
+  for (const matcher of matchers) {
+    let met = 0;
+    for (const word of matchedWords(index, matcher)) {
+      for (let k = postingStarts[word]!; k < postingStarts[word + 1]!; k++) {
+        const i = postingItems[k]!;
+        if (tf[i] === 0) items[met++] = i;
+        tf[i] = tf[i]! + postingWeights[k]!;
       }
     }
-  }
-  const idf = bm25Idf(df, Math.max(docCount, n));
-  for (const i of matched) {
-    const norm = bm25Norm(index.lengths[i]!, index.avgLength);
-    let score = 0;
-    for (let t = 0; t < m; t++) {
-      score += bm25Term(idf[t]!, tf[t * n + i]!, norm);
-      tf[t * n + i] = 0;
+    const idf = bm25Idf1(met, documents);
+    for (let k = 0; k < met; k++) {
+      const i = items[k]!;
+      scores[i] = scores[i]! + bm25Term(idf, tf[i]!, norms[i]!);
+      tf[i] = 0;
     }
-    scores[i] = score;
   }
   return scores;
 }
 
 /** Each item's cosine to the query vector (NaN for an item without a vector). */
-export function poolCosines(index: PoolIndex, query: Float32Array): Float64Array {
+export function poolCosines(index: PoolIndex, query: Float32Array, out: Float64Array = new Float64Array(index.items.length)): Float64Array {
   const n = index.items.length;
-  const out = new Float64Array(n);
   const { vectors, scales } = index;
   int8Dots(query, vectors, n, VECTOR_DIMS, out);
   for (let i = 0; i < n; i++) out[i] = scales[i] === 0 ? Number.NaN : out[i]! * scales[i]!;
   return out;
 }
 
-/** The index's words a matcher accepts: those with its light stem, and those starting with its prefix. */
-function matchedWords(index: PoolIndex, m: Matcher): Set<string> {
-  const found = new Set<string>();
-  if (m.prefix === undefined) {
-    // Words whose light stem is `same` start with it: they sit in `same`'s prefix range.
-    for (const w of prefixRange(index.vocabulary, m.same)) if (m.accepts(w)) found.add(w);
-  } else {
-    for (const w of prefixRange(index.vocabulary, m.prefix)) found.add(w);
-    for (const w of prefixRange(index.vocabulary, m.same)) if (m.accepts(w)) found.add(w);
-  }
+/** The index's words (their places in the vocabulary) a matcher accepts: those with its light stem, and those starting with its prefix. */
+function matchedWords(index: PoolIndex, m: Matcher): number[] {
+  const found: number[] = [];
+  const [from, to] = m.prefix === undefined ? [0, 0] : prefixRange(index.vocabulary, m.prefix);
+  for (let k = from; k < to; k++) found.push(k);
+  // Words whose light stem is `same` start with it: they sit in `same`'s prefix range.
+  const [lo, hi] = prefixRange(index.vocabulary, m.same);
+  for (let k = lo; k < hi; k++) if ((k < from || k >= to) && m.accepts(index.vocabulary[k]!)) found.push(k);
   return found;
 }
 
-/** The words of a sorted list that start with `prefix`. */
-function* prefixRange(sorted: string[], prefix: string): Generator<string> {
+/** Where the words of a sorted list that start with `prefix` begin and end (the end excluded). */
+function prefixRange(sorted: string[], prefix: string): [number, number] {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {
@@ -212,5 +244,7 @@ function* prefixRange(sorted: string[], prefix: string): Generator<string> {
     if (sorted[mid]! < prefix) lo = mid + 1;
     else hi = mid;
   }
-  for (let i = lo; i < sorted.length && sorted[i]!.startsWith(prefix); i++) yield sorted[i]!;
+  let end = lo;
+  while (end < sorted.length && sorted[end]!.startsWith(prefix)) end++;
+  return [lo, end];
 }

@@ -108,7 +108,12 @@ export function bm25(df: number[], n: number, avgLength: number): (tf: (matcher:
  * almost nothing, so it gets only a token weight.
  */
 export function bm25Idf(df: ArrayLike<number>, n: number): Float64Array {
-  return Float64Array.from(df, (f) => Math.max(Math.log((n - f + 0.5) / (f + 0.5)), MIN_IDF));
+  return Float64Array.from(df, (f) => bm25Idf1(f, n));
+}
+
+/** bm25Idf of one matcher, found in `df` of `n` entries. */
+export function bm25Idf1(df: number, n: number): number {
+  return Math.max(Math.log((n - df + 0.5) / (df + 0.5)), MIN_IDF);
 }
 
 /** The length normalization of an entry of `length` words. */
