@@ -65,3 +65,24 @@ test('int8Dots over a smaller matrix after a larger one, and with a zero query',
   int8Dots(new Float32Array(dims), small, 2, dims, out);
   assert.deepEqual([...out], [0, 0]);
 });
+
+test('int8Dots copies a matrix into the module once, and never answers one matrix with another of the same size', () => {
+  const dims = 100;
+  const n = 50;
+  const next = random(11);
+  const matrices = [0, 1].map(() => Int8Array.from({ length: n * dims }, () => Math.round(next() * 254) - 127));
+  const query = Float32Array.from({ length: dims }, () => next() - 0.5);
+  const want = matrices.map((m) => {
+    const out = new Float64Array(n);
+    int8Dots(query, m, n, dims, out, false);
+    return out;
+  });
+  for (const pick of [0, 0, 1, 1, 0, 1]) {
+    const out = new Float64Array(n);
+    int8Dots(query, matrices[pick]!, n, dims, out);
+    out.forEach((v, i) => assert.ok(Math.abs(v - want[pick]![i]!) <= 1e-3 * dims, `matrix ${pick} row ${i}: ${v} vs ${want[pick]![i]}`));
+  }
+  const fewer = new Float64Array(n - 1);
+  int8Dots(query, matrices[1]!, n - 1, dims, fewer);
+  fewer.forEach((v, i) => assert.ok(Math.abs(v - want[1]![i]!) <= 1e-3 * dims));
+});

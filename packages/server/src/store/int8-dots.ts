@@ -17,6 +17,12 @@ interface Kernel {
 }
 
 let kernel: Kernel | null | undefined;
+/**
+ * The matrix the module's memory holds now: a user's searches keep meeting the same pool, so its
+ * rows (200 KB at 2,000 entries) are copied in once, not per search. Matrices are never changed
+ * once passed here (a pool's are built once; a changed pool is a new one).
+ */
+let resident: { matrix: WeakRef<Int8Array>; n: number; dims: number } | undefined;
 
 /** The compiled module, or null where this Node has no WebAssembly SIMD (then the JavaScript pass runs). */
 function loadKernel(): Kernel | null {
@@ -49,11 +55,14 @@ export function int8Dots(query: Float32Array, matrix: Int8Array, n: number, dims
   const needed = matrixAt + n * dims + 16;
   if (k.memory.buffer.byteLength < needed) k.memory.grow(Math.ceil((needed - k.memory.buffer.byteLength) / PAGE));
   const buffer = k.memory.buffer;
+  if (resident?.matrix.deref() !== matrix || resident.n !== n || resident.dims !== dims) {
+    new Int8Array(buffer, matrixAt, n * dims).set(matrix.subarray(0, n * dims));
+    resident = { matrix: new WeakRef(matrix), n, dims };
+  }
   const q = new Int16Array(buffer, 0, QUERY_BYTES / 2);
   // Zero past `dims` up to the padded width: those lanes meet the next row's bytes.
   q.fill(0, 0, Math.ceil(dims / 16) * 16);
   for (let d = 0; d < dims; d++) q[d] = Math.round(query[d]! / step);
-  new Int8Array(buffer, matrixAt, n * dims).set(matrix.subarray(0, n * dims));
   k.dots(0, matrixAt, n, dims, outAt);
   const dots = new Int32Array(buffer, outAt, n);
   for (let i = 0; i < n; i++) out[i] = dots[i]! * step;
