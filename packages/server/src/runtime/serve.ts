@@ -3,6 +3,7 @@ import { quietAuthContexts } from '../auth/quiet-auth-contexts.js';
 import { limitHeapGrowth } from './heap-growth.js';
 import { exposedGc, IdleCollection } from './idle-collection.js';
 import type { Cairn } from './open-cairn.js';
+import { limitYoungGeneration } from './young-generation.js';
 
 /** Starts listening; resolves once the port is bound, with the address actually used. */
 export function listen(cairn: Cairn, port = cairn.config.port): Promise<{ server: ServerType; port: number }> {
@@ -10,6 +11,7 @@ export function listen(cairn: Cairn, port = cairn.config.port): Promise<{ server
   return new Promise((resolve, reject) => {
     const server = serve({ fetch: cairn.app.fetch, hostname: cairn.config.host, port }, (info) => resolve({ server, port: info.port }));
     server.once('error', reject);
+    server.once('close', limitYoungGeneration(server));
     // Gives memory back to the machine once requests stop (see idle-collection.ts).
     const gc = exposedGc();
     if (gc) {

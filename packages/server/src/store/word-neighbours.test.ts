@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { NEIGHBOUR_FLOOR, neighboursOf } from './word-neighbours.js';
+import { heldLists, NEIGHBOUR_FLOOR, neighboursOf, RECENT_LISTS } from './word-neighbours.js';
 import { cosine, tableSize, textVector, wordOfRow, wordRow } from './word-vectors.js';
 
 /** The closeness byte of a cosine, computed here from the vectors themselves. */
@@ -30,4 +31,22 @@ test('word neighbours: every list is closest first (facets take the first word t
     const { bytes } = neighboursOf(row);
     for (let k = 0; k < bytes.length; k++) assert.ok(k === 0 || bytes[k - 1]! >= bytes[k]!, `${wordOfRow(row)}: ${bytes[k]} at ${k}`);
   }
+});
+
+test('word neighbours: each list read from the file is the one the whole file holds, and only the recent ones stay in memory', () => {
+  const file = readFileSync(new URL('../../data/word-vectors/glove-100d-50k-neighbours.bin', import.meta.url));
+  const count = file.readUInt32LE(4);
+  const offset = (row: number) => file.readUInt32LE(16 + row * 4);
+  const rowsAt = 16 + (count + 1) * 4;
+  const total = offset(count);
+  for (let row = count - 1; row >= 0; row -= 7) {
+    const { rows, bytes } = neighboursOf(row);
+    const from = offset(row);
+    assert.equal(rows.length, offset(row + 1) - from);
+    for (let k = 0; k < rows.length; k++) {
+      assert.equal(rows[k], file.readUInt16LE(rowsAt + (from + k) * 2));
+      assert.equal(bytes[k], file[rowsAt + total * 2 + from + k]);
+    }
+  }
+  assert.equal(heldLists(), RECENT_LISTS);
 });

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { openSync, readSync } from 'node:fs';
 
 /**
  * Each word's closest words in the offline table (word-vectors.ts), computed once by
@@ -11,36 +11,64 @@ const FILE = new URL('../../data/word-vectors/glove-100d-50k-neighbours.bin', im
 /** The cosine a neighbour must pass (the file says so too, and is checked). */
 export const NEIGHBOUR_FLOOR = 0.5;
 
-interface Lists {
+/**
+ * The lists stay in the file (8.6 MB, more than the rest of the search data together) and are read
+ * when a query word needs one: a search reads at most 12 (one per facet), a few microseconds each
+ * from the page cache, which the operating system can drop, unlike the process's own memory. Only
+ * each word's offset is held (200 KB), and the lists of the words most recently asked for.
+ */
+interface File {
+  fd: number;
   offsets: Uint32Array;
-  rows: Uint16Array;
-  bytes: Uint8Array;
+  rowsAt: number;
+  bytesAt: number;
 }
 
-let lists: Lists | undefined;
+let file: File | undefined;
 
-function load(): Lists {
-  if (lists) return lists;
-  const file = readFileSync(FILE);
-  if (file.toString('latin1', 0, 4) !== 'CWN1') throw new Error(`${FILE.pathname} is not a Cairn word-neighbour file`);
-  const count = file.readUInt32LE(4);
-  if (file.readUInt32LE(12) !== NEIGHBOUR_FLOOR * 1000) throw new Error(`${FILE.pathname} was built for another floor`);
-  // Copied into aligned buffers: typed arrays cannot view a Buffer at an odd offset.
+function open(): File {
+  if (file) return file;
+  const fd = openSync(FILE, 'r');
+  const head = Buffer.alloc(16);
+  readAt(fd, head, 0);
+  if (head.toString('latin1', 0, 4) !== 'CWN1') throw new Error(`${FILE.pathname} is not a Cairn word-neighbour file`);
+  const count = head.readUInt32LE(4);
+  if (head.readUInt32LE(12) !== NEIGHBOUR_FLOOR * 1000) throw new Error(`${FILE.pathname} was built for another floor`);
   const offsets = new Uint32Array(count + 1);
-  Buffer.from(offsets.buffer).set(file.subarray(16, 16 + offsets.byteLength));
-  const total = offsets[count]!;
+  readAt(fd, offsets, 16);
   const rowsAt = 16 + offsets.byteLength;
-  const rows = new Uint16Array(total);
-  Buffer.from(rows.buffer).set(file.subarray(rowsAt, rowsAt + total * 2));
-  const bytes = new Uint8Array(file.subarray(rowsAt + total * 2, rowsAt + total * 3));
-  lists = { offsets, rows, bytes };
-  return lists;
+  // Never closed: the process reads it for as long as it searches.
+  file = { fd, offsets, rowsAt, bytesAt: rowsAt + offsets[count]! * 2 };
+  return file;
 }
+
+function readAt(fd: number, into: Uint8Array | Uint16Array | Uint32Array, position: number): void {
+  if (readSync(fd, into, 0, into.byteLength, position) !== into.byteLength) throw new Error(`${FILE.pathname} is shorter than it says`);
+}
+
+type List = { rows: Uint16Array; bytes: Uint8Array };
+const recent = new Map<number, List>();
+/** Lists kept after reading (about 170 bytes each on average): a user's queries repeat words. */
+export const RECENT_LISTS = 2_000;
 
 /** The rows close to a row and their closeness bytes (empty for the most frequent words). */
-export function neighboursOf(row: number): { rows: Uint16Array; bytes: Uint8Array } {
-  const { offsets, rows, bytes } = load();
+export function neighboursOf(row: number): List {
+  const known = recent.get(row);
+  if (known) return known;
+  const { fd, offsets, rowsAt, bytesAt } = open();
   const from = offsets[row]!;
-  const to = offsets[row + 1]!;
-  return { rows: rows.subarray(from, to), bytes: bytes.subarray(from, to) };
+  const length = offsets[row + 1]! - from;
+  const list = { rows: new Uint16Array(length), bytes: new Uint8Array(length) };
+  if (length > 0) {
+    readAt(fd, list.rows, rowsAt + from * 2);
+    readAt(fd, list.bytes, bytesAt + from);
+  }
+  if (recent.size >= RECENT_LISTS) recent.delete(recent.keys().next().value!);
+  recent.set(row, list);
+  return list;
+}
+
+/** How many lists are held in memory (for tests). */
+export function heldLists(): number {
+  return recent.size;
 }
