@@ -27,6 +27,13 @@ import { INSTALLER_USER_AGENT } from '../src/auth/mcp-auth.js';
 import { createTestDatabase } from '../src/testing/postgres.js';
 
 const BIN = new URL('../bin/cairn.js', import.meta.url).pathname;
+/** The node flags on bin/cairn.js's shebang line: `cairn serve` as `npm start` runs it gets them. */
+const SHEBANG_FLAGS = readFileSync(BIN, 'utf8')
+  .split('\n', 1)[0]!
+  .replace(/^#!.*?\bnode\b/, '')
+  .trim()
+  .split(/\s+/)
+  .filter(Boolean);
 const PROTOCOL_VERSION = '2025-06-18';
 
 const { values } = parseArgs({
@@ -70,7 +77,7 @@ let server: ChildProcess | undefined;
 try {
   cli(['users', 'create', '--email', 'bench@example.com', '--name', 'Bench', '--password-stdin'], `${randomBytes(16).toString('hex')}\n`);
   const key = cli(['keys', 'create', '--user', 'bench@example.com', '--name', 'memory bench']).trim();
-  server = spawn(process.execPath, [...values['node-flags']!.split(' ').filter(Boolean), BIN, 'serve'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  server = spawn(process.execPath, [...SHEBANG_FLAGS, ...values['node-flags']!.split(' ').filter(Boolean), BIN, 'serve'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   await until(async () => (await fetch(`${base}/healthz`)).ok);
   const settle = Number(values.settle) * 1000;
   await sleep(settle);
@@ -106,7 +113,7 @@ try {
   await sleep(settle);
   const rested = rssMb(server.pid!);
   console.log(
-    `\nCairn memory (built cairn serve, ${backend}, ${turns.length} entries, node ${process.version}, ${availableParallelism()} CPUs, load ${loadavg()
+    `\nCairn memory (built cairn serve${SHEBANG_FLAGS.length ? ` with ${SHEBANG_FLAGS.join(' ')}` : ''}, ${backend}, ${turns.length} entries, node ${process.version}, ${availableParallelism()} CPUs, load ${loadavg()
       .map((l) => l.toFixed(2))
       .join(' ')})`,
   );
