@@ -80,9 +80,13 @@ test('int8Dots copies a matrix into the module once, and never answers one matri
   for (const pick of [0, 0, 1, 1, 0, 1]) {
     const out = new Float64Array(n);
     int8Dots(query, matrices[pick]!, n, dims, out);
-    out.forEach((v, i) => assert.ok(Math.abs(v - want[pick]![i]!) <= 1e-3 * dims, `matrix ${pick} row ${i}: ${v} vs ${want[pick]![i]}`));
+    out.forEach((v, i) => {
+      assert.ok(Math.abs(v - want[pick]![i]!) <= 1e-3 * dims, `matrix ${pick} row ${i}: ${v} vs ${want[pick]![i]}`);
+    });
   }
   const fewer = new Float64Array(n - 1);
   int8Dots(query, matrices[1]!, n - 1, dims, fewer);
-  fewer.forEach((v, i) => assert.ok(Math.abs(v - want[1]![i]!) <= 1e-3 * dims));
+  fewer.forEach((v, i) => {
+    assert.ok(Math.abs(v - want[1]![i]!) <= 1e-3 * dims);
+  });
 });
