@@ -1,4 +1,5 @@
-import { openSync, readSync } from 'node:fs';
+import { openSync } from 'node:fs';
+import { readAt } from './data-file.js';
 
 /**
  * Each word's closest words in the offline table (word-vectors.ts), computed once by
@@ -30,20 +31,16 @@ function open(): File {
   if (file) return file;
   const fd = openSync(FILE, 'r');
   const head = Buffer.alloc(16);
-  readAt(fd, head, 0);
+  readAt(fd, head, 0, FILE);
   if (head.toString('latin1', 0, 4) !== 'CWN1') throw new Error(`${FILE.pathname} is not a Cairn word-neighbour file`);
   const count = head.readUInt32LE(4);
   if (head.readUInt32LE(12) !== NEIGHBOUR_FLOOR * 1000) throw new Error(`${FILE.pathname} was built for another floor`);
   const offsets = new Uint32Array(count + 1);
-  readAt(fd, offsets, 16);
+  readAt(fd, offsets, 16, FILE);
   const rowsAt = 16 + offsets.byteLength;
   // Never closed: the process reads it for as long as it searches.
   file = { fd, offsets, rowsAt, bytesAt: rowsAt + offsets[count]! * 2 };
   return file;
-}
-
-function readAt(fd: number, into: Uint8Array | Uint16Array | Uint32Array, position: number): void {
-  if (readSync(fd, into, 0, into.byteLength, position) !== into.byteLength) throw new Error(`${FILE.pathname} is shorter than it says`);
 }
 
 type List = { rows: Uint16Array; bytes: Uint8Array };
@@ -60,8 +57,8 @@ export function neighboursOf(row: number): List {
   const length = offsets[row + 1]! - from;
   const list = { rows: new Uint16Array(length), bytes: new Uint8Array(length) };
   if (length > 0) {
-    readAt(fd, list.rows, rowsAt + from * 2);
-    readAt(fd, list.bytes, bytesAt + from);
+    readAt(fd, list.rows, rowsAt + from * 2, FILE);
+    readAt(fd, list.bytes, bytesAt + from, FILE);
   }
   if (recent.size >= RECENT_LISTS) recent.delete(recent.keys().next().value!);
   recent.set(row, list);

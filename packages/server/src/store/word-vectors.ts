@@ -1,4 +1,5 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync } from 'node:fs';
+import { readAt } from './data-file.js';
 import { isStopWord } from './search-terms.js';
 
 /**
@@ -111,18 +112,18 @@ function load(): Table {
   const fd = openSync(FILE, 'r');
   try {
     const head = Buffer.alloc(12);
-    readAt(fd, head, 0);
+    readAt(fd, head, 0, FILE);
     if (head.toString('latin1', 0, 4) !== 'CWV1') throw new Error(`${FILE.pathname} is not a Cairn word-vector file`);
     const count = head.readUInt32LE(4);
     const dims = head.readUInt32LE(8);
     if (dims !== VECTOR_DIMS) throw new Error(`${FILE.pathname} holds ${dims}-dimensional vectors, not ${VECTOR_DIMS}`);
     const scales = new Float32Array(count);
-    readAt(fd, scales, 12);
+    readAt(fd, scales, 12, FILE);
     const vectors = new Int8Array(count * dims);
-    readAt(fd, vectors, 12 + scales.byteLength);
+    readAt(fd, vectors, 12 + scales.byteLength, FILE);
     const wordsAt = 12 + scales.byteLength + vectors.byteLength;
     const text = Buffer.alloc(fstatSync(fd).size - wordsAt);
-    readAt(fd, text, wordsAt);
+    readAt(fd, text, wordsAt, FILE);
     const index = new WordIndex(text.toString('utf8'), count);
     const weights = new Float32Array(count);
     for (let rank = 0; rank < count; rank++) weights[rank] = SIF_A / (SIF_A + 0.1 / (rank + 10));
@@ -131,10 +132,6 @@ function load(): Table {
   } finally {
     closeSync(fd);
   }
-}
-
-function readAt(fd: number, into: Uint8Array | Int8Array | Float32Array, position: number): void {
-  if (readSync(fd, into, 0, into.byteLength, position) !== into.byteLength) throw new Error(`${FILE.pathname} is shorter than it says`);
 }
 
 /**
