@@ -1,4 +1,4 @@
-import { type PoolIndex, wordOfRow } from './pool-index.js';
+import { type PoolIndex, placeOfRow } from './pool-index.js';
 import type { RankedItem } from './search-cache.js';
 import { CAPTURED_KIND } from './search-ranking.js';
 import { neighboursOf } from './word-neighbours.js';
@@ -111,9 +111,9 @@ export function poolFacetScores(pool: PoolIndex, queryWords: readonly string[], 
   for (let f = 0; f < rows.length; f++) {
     const stamp = ++facetStamp;
     const w = weights[f]! / total / 254;
-    reach(pool, wordOfRow(pool.wordsByRow, rows[f]!), stamp, w * (SELF - 1), scores);
+    reach(pool, placeOfRow(pool.wordsByRow, rows[f]!), stamp, w * (SELF - 1), scores);
     const close = neighboursOf(rows[f]!);
-    for (let k = 0; k < close.rows.length; k++) reach(pool, wordOfRow(pool.wordsByRow, close.rows[k]!), stamp, w * (close.bytes[k]! - 1), scores);
+    for (let k = 0; k < close.rows.length; k++) reach(pool, placeOfRow(pool.wordsByRow, close.rows[k]!), stamp, w * (close.bytes[k]! - 1), scores);
   }
   return scores;
 }

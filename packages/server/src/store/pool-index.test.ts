@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { buildPoolIndex, poolCosines, poolLexicalScores, wordOfRow } from './pool-index.js';
+import { buildPoolIndex, placeOfRow, poolCosines, poolLexicalScores } from './pool-index.js';
 import type { RankedItem } from './search-cache.js';
 import { rankCandidates, words } from './search-ranking.js';
 import { cosine, tableSize, textVector, wordRow } from './word-vectors.js';
@@ -84,7 +84,7 @@ test("the pool index finds each word by the word's row, and none for a row no en
       items.map(() => undefined),
     );
     const byRow = new Map(index.vocabulary.flatMap((word, k) => (wordRow(word) >= 0 ? [[wordRow(word), k]] : [])));
-    for (let row = 0; row < tableSize(); row++) assert.equal(wordOfRow(index.wordsByRow, row), byRow.get(row) ?? -1, `row ${row}`);
+    for (let row = 0; row < tableSize(); row++) assert.equal(placeOfRow(index.wordsByRow, row), byRow.get(row) ?? -1, `row ${row}`);
     // Each word's postings are its items, in order, each once.
     index.vocabulary.forEach((word, k) => {
       const at = [...index.postingItems.subarray(index.postingStarts[k], index.postingStarts[k + 1])];

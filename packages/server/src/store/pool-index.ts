@@ -12,8 +12,6 @@ import { VECTOR_DIMS, wordRow } from './word-vectors.js';
  */
 export interface PoolIndex {
   items: RankedItem[];
-  /** Where each item sits in its conversation (undefined: not a captured turn of a known session). */
-  places: (TurnPlace | undefined)[];
   /** The items' positions by conversation session, each in the order said (see fuseRanking). */
   sessions: number[][];
   /** The items' speakers: a search asks about each distinct speaker, not each turn. */
@@ -36,7 +34,7 @@ export interface PoolIndex {
   postingStarts: Int32Array;
   postingItems: Int32Array;
   postingWeights: Float64Array;
-  /** The vocabulary place of each word that has a row in the word-vector table (stop words have none): facets look words up by row (wordOfRow). */
+  /** The vocabulary place of each word that has a row in the word-vector table (stop words have none): facets look words up by row (placeOfRow). */
   wordsByRow: RowTable;
   /** Each item's BM25 length normalization (bm25Norm of its words in title, tags and text against their mean). */
   norms: Float64Array;
@@ -97,7 +95,6 @@ export function buildPoolIndex(items: RankedItem[], places: (TurnPlace | undefin
   const avgLength = lengths.reduce((sum, l) => sum + l, 0) / n || 1;
   return {
     items,
-    places,
     sessions: sessions(items.map((item, i) => ({ id: item.id, turn: places[i] }))),
     speakers: speakerIndex(places),
     vectors,
@@ -145,7 +142,7 @@ function rowTable(byRow: Map<number, number>): RowTable {
 }
 
 /** The vocabulary place of the word at this word-vector row, or -1 when the pool lacks it. */
-export function wordOfRow(table: RowTable, row: number): number {
+export function placeOfRow(table: RowTable, row: number): number {
   if ((table.filter[(row & (table.filter.length * 32 - 1)) >>> 5]! & (1 << (row & 31))) === 0) return -1;
   const mask = (table.slots.length >>> 1) - 1;
   for (let slot = firstSlot(table, row); ; slot = (slot + 1) & mask) {
