@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { Migrator, sql } from 'kysely';
 import { contentHash } from '../../domain/similarity.js';
 import { testEntry } from '../../testing/test-entry.js';
+import { ACCESS_TABLES } from '../access-tables.js';
 import { sqliteMigrations } from './sqlite-migrations.js';
 import { openSqliteDatabase, SqliteStore } from './sqlite-store.js';
 
@@ -12,8 +13,8 @@ test('SQLite: entries written before the per-datapack search index are found aft
     const migrator = new Migrator({ db: store.db, provider: { getMigrations: async () => sqliteMigrations }, migrationTableName: 'cairn_migration', migrationLockTableName: 'cairn_migration_lock' });
     const { error } = await migrator.migrateTo('0004_invites');
     assert.equal(error, undefined);
-    // better-auth's tables, which every real start creates before Cairn's later migrations (0013 adds triggers to them).
-    for (const table of ['user', 'organization', 'member', 'team', 'teamMember']) await sql.raw(`CREATE TABLE IF NOT EXISTS "${table}" (id TEXT PRIMARY KEY)`).execute(store.db);
+    // better-auth's tables, which every real start creates before Cairn's later migrations (0013 adds triggers to them; Cairn's own exist by now).
+    for (const [table] of ACCESS_TABLES) await sql.raw(`CREATE TABLE IF NOT EXISTS "${table}" (id TEXT PRIMARY KEY)`).execute(store.db);
     const at = '2026-01-01T00:00:00.000Z';
     for (const id of ['dpk_old', 'dpk_other']) {
       await store.insertDatapack({ id, scope: 'personal', ownerId: `u_${id}`, organizationId: null, name: id, description: '', createdBy: 'u', createdAt: at, updatedAt: at });
