@@ -9,7 +9,7 @@ import { ENTRY_COLUMNS, type HotQueries, hotQueries, ownedBy, ownerColumns } fro
 import { fuseColumns, sessions, speakerBoosts, speakerIndex, speakersNamed, type TurnPlace } from './hybrid-ranking.js';
 import { buildPoolIndex, type PoolIndex, poolCosines, poolLexicalScores, scratchColumns } from './pool-index.js';
 import type { Database } from './schema.js';
-import { cachedEntryWords, entryWords, poolCache, type RankedItem, rememberPool, rememberTurnPlace, speakerWords, turnPlaceCache } from './search-cache.js';
+import { cachedEntryWords, cachedHit, entryWords, poolCache, type RankedItem, rememberHit, rememberPool, rememberTurnPlace, speakerWords, turnPlaceCache } from './search-cache.js';
 import { CAPTURED_KIND, type EntryWords, rankCandidates, words } from './search-ranking.js';
 import { searchTerms } from './search-terms.js';
 import { type QueryEmbedder, semanticScores } from './semantic-scores.js';
@@ -90,6 +90,7 @@ export abstract class KyselyStore implements Store {
     // Asked first: the provider answers while the database does.
     const provided = hybrid ? this.embedder?.queryVector(query.text) : undefined;
     let ranked: { id: string; score: number }[];
+    let rankedPool: PoolIndex | undefined;
     if (hybrid) {
       const state = await this.entriesState(query.datapackIds);
       const pool = await this.poolOf(query, state.signature);
@@ -99,7 +100,10 @@ export abstract class KyselyStore implements Store {
       // leaving the event loop: one ranking per loop iteration, so probes and other callers' requests get their turn.
       await nextTurn();
       // The pool holds every live entry searched: all of them are scored in memory, no full-text query needed.
-      ranked = pool.items.length >= count ? await this.rankPool(pool, terms, count, await provided, query) : await this.rankFound(query, terms, count, pool.items, await provided);
+      if (pool.items.length >= count) {
+        ranked = await this.rankPool(pool, terms, count, await provided, query);
+        rankedPool = pool;
+      } else ranked = await this.rankFound(query, terms, count, pool.items, await provided);
     } else {
       const [candidates, count] = await Promise.all([
         // No prefixes for the near-duplicate check: on SQLite a prefix reads every tenant's postings of
@@ -110,12 +114,29 @@ export abstract class KyselyStore implements Store {
       ranked = await this.rankLexical(candidates, terms, count, query.limit);
     }
     if (ranked.length === 0) return [];
-    const entries = await this.hot.entriesByIds(ranked.map((r) => r.id));
-    const byId = new Map(entries.map((r) => [r.id, toEntry(r)]));
+    const byId = await this.hitEntries(ranked, rankedPool);
     return ranked.flatMap((r) => {
       const entry = byId.get(r.id);
       return entry ? [{ entry, score: r.score }] : [];
     });
+  }
+
+  /** The ranked entries, those a search of the same pool returned before from the hit cache. */
+  private async hitEntries(ranked: { id: string }[], pool: PoolIndex | undefined): Promise<Map<string, Entry>> {
+    const byId = new Map<string, Entry>();
+    const missing: string[] = [];
+    for (const { id } of ranked) {
+      const held = pool && cachedHit(pool, id);
+      if (held) byId.set(id, held);
+      else missing.push(id);
+    }
+    if (missing.length === 0) return byId;
+    for (const row of await this.hot.entriesByIds(missing)) {
+      const entry = toEntry(row);
+      if (pool) rememberHit(pool, entry);
+      byId.set(row.id, entry);
+    }
+    return byId;
   }
 
   /** Hybrid ranking of a pool that holds every entry searched, scored with its in-memory index. */

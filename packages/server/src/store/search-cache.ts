@@ -90,6 +90,47 @@ function forgetPool(key: string): void {
   pooledItems -= old.index.items.length;
 }
 
+/**
+ * Entries that searches returned, each with the pool it was read for: while a pool is current
+ * (its datapacks' entry revision unchanged), every change search could show, an edit, a move, a
+ * trash, bumps that revision and the next search replaces the pool, so a hit found again in the
+ * same pool is the row as it stands (or newer, for a search that raced the write), and search
+ * skips fetching it. Bounded by the text held.
+ */
+const hitCache = new Map<string, { pool: PoolIndex; entry: Entry; chars: number }>();
+/** At most this many characters of entries' text are held (about 2 bytes each). */
+export const HIT_CACHE_CHARS = 1_000_000;
+let hitChars = 0;
+
+/** The entry a search of this pool returned before, if any. */
+export function cachedHit(pool: PoolIndex, id: string): Entry | undefined {
+  const held = hitCache.get(id);
+  return held?.pool === pool ? held.entry : undefined;
+}
+
+/** Keeps an entry a search of this pool returned (frozen: every later search hands out the same object). */
+export function rememberHit(pool: PoolIndex, entry: Entry): void {
+  const chars = entry.title.length + entry.content.length + entry.tags.reduce((n, t) => n + t.length, 0) + 200;
+  if (chars > HIT_CACHE_CHARS / 100) return;
+  forgetHit(entry.id);
+  while (hitCache.size > 0 && hitChars + chars > HIT_CACHE_CHARS) forgetHit(hitCache.keys().next().value!);
+  Object.freeze(entry.tags);
+  hitCache.set(entry.id, { pool, entry: Object.freeze(entry), chars });
+  hitChars += chars;
+}
+
+function forgetHit(id: string): void {
+  const held = hitCache.get(id);
+  if (!held) return;
+  hitCache.delete(id);
+  hitChars -= held.chars;
+}
+
+/** How many characters the hit cache holds (for tests). */
+export function heldHitChars(): number {
+  return hitChars;
+}
+
 /** The words of a speaker's name that can identify them in a query. */
 export function speakerWords(name: string): string[] {
   return words(name).filter((w) => w.length > 1);

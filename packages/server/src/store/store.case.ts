@@ -8,6 +8,7 @@ import { createTenant, type TestTenant } from '../testing/tenants.js';
 import type { TestCairn } from '../testing/test-cairn.js';
 import { testEntry } from '../testing/test-entry.js';
 import type { KyselyStore } from './kysely-store.js';
+import { HIT_CACHE_CHARS, heldHitChars } from './search-cache.js';
 import type { ApiKeyRecord, Datapack, Entry } from './types.js';
 
 /**
@@ -176,6 +177,45 @@ export function runStoreConformance(backend: string, start: () => Promise<TestCa
       const unchanged = await stats(d.id);
       await sql`UPDATE entry SET created_client = created_client WHERE datapack_id = ${d.id}`.execute(store.db);
       assert.deepEqual(await stats(d.id), unchanged, 'a write that changes nothing search reads moves nothing');
+    });
+
+    test('a hit a search returned before comes back as the entry now stands after an edit, a move or a trash', async () => {
+      const d = await datapack();
+      const other = await datapack();
+      const search = async (text: string) => (await store.searchEntries({ datapackIds: [d.id, other.id], text, limit: 10 })).map((h) => h.entry);
+      const e = entry(d.id, { title: 'Greenhouse watering', content: 'Water the tomatoes at dawn.', tags: ['garden'] });
+      await store.insertEntry(e);
+      const [first] = await search('tomatoes');
+      const [again] = await search('tomatoes');
+      assert.equal(again, first, 'the same search of unchanged datapacks hands back the held entry, not a new read');
+      assert.ok(Object.isFrozen(again) && Object.isFrozen(again?.tags), 'held entries cannot be changed by a caller');
+
+      // An edit within the same millisecond: only the version and the datapack's change number move.
+      assert.equal(await store.replaceEntry({ ...e, content: 'Water the tomatoes at dusk.', version: 2 }, 1, 'update'), true);
+      const [edited] = await search('tomatoes');
+      assert.equal(edited?.content, 'Water the tomatoes at dusk.');
+      assert.equal(edited?.version, 2);
+      await search('tomatoes');
+      // A move by an operator's SQL keeps the version: a cache keyed by version alone would show the old datapack.
+      await sql`UPDATE entry SET datapack_id = ${other.id}, updated_at = ${tick()} WHERE id = ${e.id}`.execute(store.db);
+      const [moved] = await search('tomatoes');
+      assert.equal(moved?.datapackId, other.id);
+      assert.equal(moved?.version, 2);
+      await sql`UPDATE entry SET deleted_at = ${tick()}, updated_at = ${tick()} WHERE id = ${e.id}`.execute(store.db);
+      assert.deepEqual(await search('tomatoes'), []);
+    });
+
+    test('the hit cache holds a bounded amount of text', async () => {
+      const d = await datapack();
+      // Each entry holds a 200th of the bound: 200 of them overfill it.
+      const long = 'orchard '.repeat(HIT_CACHE_CHARS / 200 / 8);
+      for (let i = 0; i < 200; i++) await store.insertEntry(entry(d.id, { title: `Orchard row ${i}`, content: `${long} row${i}` }));
+      for (let i = 0; i < 200; i += 10) {
+        const hits = await store.searchEntries({ datapackIds: [d.id], text: Array.from({ length: 10 }, (_, k) => `row${i + k}`).join(' '), limit: 10 });
+        assert.equal(hits.length, 10);
+        assert.ok(heldHitChars() <= HIT_CACHE_CHARS, `${heldHitChars()} characters held`);
+      }
+      assert.ok(heldHitChars() > HIT_CACHE_CHARS / 2, 'the cache is used up to its bound');
     });
 
     test('entries round-trip with tags and provenance', async () => {
