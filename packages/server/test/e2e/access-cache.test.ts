@@ -130,6 +130,22 @@ describe('a caller’s key, memberships and datapacks are kept until access chan
     assert.ok((await store.accessEpoch()) > epoch);
   });
 
+  test('an epoch row deleted by hand is put back above every count, and changes count again', async () => {
+    const fresh = await createTenant(server.cairn);
+    await withClient(fresh.member.key, async (client) => {
+      await callTool(client, 'list_datapacks');
+      const before = await server.cairn.store.accessEpoch();
+      await other.db.deleteFrom('access_epoch').execute();
+      // The next request reads no row: it must neither fail nor trust what it holds.
+      assert.ok((await packNames(client)).includes(fresh.orgName));
+      const restored = await server.cairn.store.accessEpoch();
+      assert.ok(restored > before + 1_000_000, `put back at ${restored}, far above ${before}`);
+      await other.db.deleteFrom('member').where('userId', '=', fresh.member.id).execute();
+      assert.ok((await server.cairn.store.accessEpoch()) > restored, 'the triggers count on the restored row');
+      assert.deepEqual(await packNames(client), ['Personal']);
+    });
+  });
+
   test('the epoch’s triggers watch every column of keys and datapacks but usage and entry counts', async () => {
     const tables = await server.cairn.store.db.introspection.getTables();
     const notAccess: Record<string, string[]> = { api_key: ['last_used_at', 'last_used_client'], datapack: ['live_entries', 'entry_revision'] };
