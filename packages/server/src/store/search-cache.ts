@@ -99,7 +99,7 @@ function forgetPool(key: string): void {
  */
 const hitCache = new Map<string, { pool: PoolIndex; entry: Entry; chars: number }>();
 /** At most this many characters of entries' text are held (about 2 bytes each). */
-export const HIT_CACHE_CHARS = 1_000_000;
+export const HIT_CACHE_CHARS = 500_000;
 let hitChars = 0;
 
 /** The entry a search of this pool returned before, if any. */
