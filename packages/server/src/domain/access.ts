@@ -1,7 +1,7 @@
 import { CairnError } from '../errors/cairn-error.js';
 import { EpochCache } from '../store/epoch-cache.js';
 import type { Store } from '../store/store.js';
-import type { Datapack, Memberships, OwnerRef } from '../store/types.js';
+import type { Datapack, Memberships, OwnerRef, UserRecord } from '../store/types.js';
 import type { Caller } from './caller.js';
 import type { DomainDeps } from './deps.js';
 import { assertMayWrite, mayWrite } from './key-scope.js';
@@ -15,6 +15,8 @@ export class Access {
   constructor(
     readonly caller: Caller,
     readonly memberships: Memberships,
+    /** The caller's account (undefined once deleted), read with the memberships and kept as long. */
+    readonly user?: Readonly<UserRecord>,
   ) {}
 
   /** Owner selectors for everything this caller may read. */
@@ -61,8 +63,8 @@ export class Access {
   }
 }
 
-/** Memberships per store, kept until the access epoch moves (store/epoch-cache.ts). */
-const membershipsOf = new WeakMap<Store, EpochCache<Memberships>>();
+/** Memberships and the account per store, kept until the access epoch moves (store/epoch-cache.ts; the user table is an access table). */
+const membershipsOf = new WeakMap<Store, EpochCache<{ memberships: Memberships; user: Readonly<UserRecord> | undefined }>>();
 
 /**
  * The caller's memberships, once per request: read at the epoch the credential was checked under,
@@ -76,10 +78,11 @@ export async function loadAccess(deps: DomainDeps, caller: Caller): Promise<Acce
     membershipsOf.set(deps.store, cache);
   }
   const epoch = caller.accessEpoch ?? (await deps.store.accessEpoch());
-  let memberships = cache.get(caller.userId, epoch);
-  if (!memberships) {
-    memberships = Object.freeze(await deps.store.getMemberships(caller.userId));
-    cache.set(caller.userId, epoch, memberships);
+  let held = cache.get(caller.userId, epoch);
+  if (!held) {
+    const [memberships, user] = await Promise.all([deps.store.getMemberships(caller.userId), deps.store.getUser(caller.userId)]);
+    held = { memberships: Object.freeze(memberships), user: user && Object.freeze(user) };
+    cache.set(caller.userId, epoch, held);
   }
-  return new Access(caller, memberships);
+  return new Access(caller, held.memberships, held.user);
 }

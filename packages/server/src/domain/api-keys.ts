@@ -169,6 +169,6 @@ export async function latestConnection(deps: DomainDeps, userId: string, since: 
   const latest = used[0];
   if (!latest) return undefined;
   const access = await loadAccess(deps, { userId, client: 'cairn-portal', via: 'session', scope: 'read-write' });
-  const [user, packs] = await Promise.all([deps.store.getUser(userId), listDatapacks(deps, access)]);
-  return { keyId: latest.key.id, keyName: latest.key.name, client: latest.client, at: latest.at, userName: user?.name ?? '', datapacks: packs.length };
+  const packs = await listDatapacks(deps, access);
+  return { keyId: latest.key.id, keyName: latest.key.name, client: latest.client, at: latest.at, userName: access.user?.name ?? '', datapacks: packs.length };
 }

@@ -18,14 +18,14 @@ describe('a caller’s key, memberships and datapacks are kept until access chan
   let tenant: TestTenant;
   /** A second connection to the same database. */
   let other: KyselyStore;
-  const reads = { key: 0, memberships: 0, datapacks: 0 };
+  const reads = { key: 0, memberships: 0, user: 0, datapacks: 0 };
 
   before(async () => {
     server = await startTestCairn();
     tenant = await createTenant(server.cairn);
     other = await openStore(server.cairn.config);
     const store = server.cairn.store;
-    const count = <K extends 'findApiKeyByHash' | 'getMemberships' | 'findDatapacks'>(method: K, field: keyof typeof reads) => {
+    const count = <K extends 'findApiKeyByHash' | 'getMemberships' | 'getUser' | 'findDatapacks'>(method: K, field: keyof typeof reads) => {
       const original = store[method].bind(store) as (...args: unknown[]) => unknown;
       (store as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
         reads[field]++;
@@ -34,6 +34,7 @@ describe('a caller’s key, memberships and datapacks are kept until access chan
     };
     count('findApiKeyByHash', 'key');
     count('getMemberships', 'memberships');
+    count('getUser', 'user');
     count('findDatapacks', 'datapacks');
   });
   after(async () => {
@@ -44,7 +45,7 @@ describe('a caller’s key, memberships and datapacks are kept until access chan
   const readsDuring = async (work: () => Promise<unknown>) => {
     const start = { ...reads };
     await work();
-    return { key: reads.key - start.key, memberships: reads.memberships - start.memberships, datapacks: reads.datapacks - start.datapacks };
+    return { key: reads.key - start.key, memberships: reads.memberships - start.memberships, user: reads.user - start.user, datapacks: reads.datapacks - start.datapacks };
   };
   const withClient = async <T>(key: string, work: (client: Client) => Promise<T>): Promise<T> => {
     const client = await connectMcpClient(server.mcpUrl, key);
@@ -62,8 +63,9 @@ describe('a caller’s key, memberships and datapacks are kept until access chan
       const epoch = await server.cairn.store.accessEpoch();
       await other.db.updateTable('api_key').set({ name: 'member key, renamed' }).where('user_id', '=', tenant.member.id).execute();
       assert.ok((await server.cairn.store.accessEpoch()) > epoch, 'a change made elsewhere moves the epoch');
-      assert.deepEqual(await readsDuring(() => callTool(client, 'search', { query: 'canary rollout' })), { key: 1, memberships: 1, datapacks: 1 });
-      assert.deepEqual(await readsDuring(() => callTool(client, 'search', { query: 'canary rollout' })), { key: 0, memberships: 0, datapacks: 0 });
+      assert.deepEqual(await readsDuring(() => callTool(client, 'search', { query: 'canary rollout' })), { key: 1, memberships: 1, user: 1, datapacks: 1 });
+      assert.deepEqual(await readsDuring(() => callTool(client, 'search', { query: 'canary rollout' })), { key: 0, memberships: 0, user: 0, datapacks: 0 });
+      assert.deepEqual(await readsDuring(() => callTool(client, 'list_datapacks')), { key: 0, memberships: 0, user: 0, datapacks: 0 });
       // The renamed key is what provenance names now: the record was read again.
       const saved = await callTool(client, 'save_entry', { kind: 'note', title: 'Provenance', content: 'Which key wrote this?' });
       assert.match(saved.entry.createdClient, /member key, renamed/);
@@ -90,6 +92,16 @@ describe('a caller’s key, memberships and datapacks are kept until access chan
       await other.db.updateTable('datapack').set({ name: 'Renamed elsewhere' }).where('id', '=', pack.id).execute();
       const second = await callTool(client, 'search', { query: 'Makefiles indentation' });
       assert.equal(second.results[0].datapack.name, 'Renamed elsewhere');
+    });
+  });
+
+  test('a user renamed on another connection is named anew by the next list_datapacks', async () => {
+    const fresh = await createTenant(server.cairn);
+    await withClient(fresh.member.key, async (client) => {
+      assert.equal((await callTool(client, 'list_datapacks')).you.name, 'member');
+      await other.db.updateTable('user').set({ name: 'Renamed elsewhere' }).where('id', '=', fresh.member.id).execute();
+      const after = await callTool(client, 'list_datapacks');
+      assert.equal(after.you.name, 'Renamed elsewhere');
     });
   });
 

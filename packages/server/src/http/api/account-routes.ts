@@ -51,8 +51,7 @@ export function createAccountRoutes(deps: DomainDeps, auth: Auth, baseUrl: strin
 
   routes.get('/me', async (c) => {
     const a = await access(c);
-    const user = await deps.store.getUser(a.caller.userId);
-    return c.json({ user, organizations: a.memberships.organizations, teams: a.memberships.teams });
+    return c.json({ user: a.user, organizations: a.memberships.organizations, teams: a.memberships.teams });
   });
   // Your own account: a portal session only (a key cannot rename you or change your password).
   routes.patch('/me', async (c) => {

@@ -19,8 +19,8 @@ export const listDatapacksTool = defineTool({
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(_input, ctx) {
     const access = await ctx.access();
-    const [packs, user] = await Promise.all([listDatapacks(ctx.deps, access), ctx.deps.store.getUser(ctx.caller.userId)]);
-    const you = { id: ctx.caller.userId, email: user?.email ?? '', name: user?.name ?? '' };
+    const packs = await listDatapacks(ctx.deps, access);
+    const you = { id: ctx.caller.userId, email: access.user?.email ?? '', name: access.user?.name ?? '' };
     const datapacks = packs.map((d) => ({
       id: d.id,
       name: d.name,
