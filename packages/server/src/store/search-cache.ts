@@ -95,9 +95,10 @@ function forgetPool(key: string): void {
  * (its datapacks' entry revision unchanged), every change search could show, an edit, a move, a
  * trash, bumps that revision and the next search replaces the pool, so a hit found again in the
  * same pool is the row as it stands (or newer, for a search that raced the write), and search
- * skips fetching it. Bounded by the text held.
+ * skips fetching it. Bounded by the text held. The pool is held weakly: every write replaces a
+ * pool, and a hit left behind must not keep the old one (up to 5,000 entries indexed) alive.
  */
-const hitCache = new Map<string, { pool: PoolIndex; entry: Entry; chars: number }>();
+const hitCache = new Map<string, { pool: WeakRef<PoolIndex>; entry: Entry; chars: number }>();
 /** At most this many characters of entries' text are held (about 2 bytes each). */
 export const HIT_CACHE_CHARS = 500_000;
 let hitChars = 0;
@@ -105,7 +106,7 @@ let hitChars = 0;
 /** The entry a search of this pool returned before, if any. */
 export function cachedHit(pool: PoolIndex, id: string): Entry | undefined {
   const held = hitCache.get(id);
-  return held?.pool === pool ? held.entry : undefined;
+  return held?.pool.deref() === pool ? held.entry : undefined;
 }
 
 /** Keeps an entry a search of this pool returned (frozen: every later search hands out the same object). */
@@ -115,7 +116,7 @@ export function rememberHit(pool: PoolIndex, entry: Entry): void {
   forgetHit(entry.id);
   while (hitCache.size > 0 && hitChars + chars > HIT_CACHE_CHARS) forgetHit(hitCache.keys().next().value!);
   Object.freeze(entry.tags);
-  hitCache.set(entry.id, { pool, entry: Object.freeze(entry), chars });
+  hitCache.set(entry.id, { pool: new WeakRef(pool), entry: Object.freeze(entry), chars });
   hitChars += chars;
 }
 

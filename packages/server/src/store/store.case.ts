@@ -4,11 +4,12 @@ import { sql } from 'kysely';
 import { createDomainDeps, newId } from '../domain/deps.js';
 import { contentHash } from '../domain/similarity.js';
 import { CairnError } from '../errors/cairn-error.js';
+import { exposedGc } from '../runtime/idle-collection.js';
 import { createTenant, type TestTenant } from '../testing/tenants.js';
 import type { TestCairn } from '../testing/test-cairn.js';
 import { testEntry } from '../testing/test-entry.js';
 import type { KyselyStore } from './kysely-store.js';
-import { HIT_CACHE_CHARS, heldHitChars } from './search-cache.js';
+import { HIT_CACHE_CHARS, heldHitChars, poolCache } from './search-cache.js';
 import type { ApiKeyRecord, Datapack, Entry } from './types.js';
 
 /**
@@ -203,6 +204,27 @@ export function runStoreConformance(backend: string, start: () => Promise<TestCa
       assert.equal(moved?.version, 2);
       await sql`UPDATE entry SET deleted_at = ${tick()}, updated_at = ${tick()} WHERE id = ${e.id}`.execute(store.db);
       assert.deepEqual(await search('tomatoes'), []);
+    });
+
+    test('a pool replaced after a write is not kept alive by the hits searches took from it', async () => {
+      const gc = exposedGc();
+      assert.ok(gc, 'V8 hands over its gc()');
+      const d = await datapack();
+      const e = entry(d.id, { title: 'Beehive inspection', content: 'Check the brood frames weekly.' });
+      await store.insertEntry(e);
+      assert.equal((await store.searchEntries({ datapackIds: [d.id], text: 'brood frames', limit: 10 })).length, 1);
+      // Only a weak reference is left in this test's scope.
+      const old = ((held) => new WeakRef(held!.index))([...poolCache.values()].find((p) => p.index.items.some((i) => i.id === e.id)));
+      await store.insertEntry(entry(d.id, { title: 'Honey harvest', content: 'Harvest in late summer.' }));
+      // A search that builds the new pool but returns another entry: the first hit stays held from the old pool.
+      const [top] = await store.searchEntries({ datapackIds: [d.id], text: 'honey harvest', limit: 1 });
+      assert.equal(top?.entry.title, 'Honey harvest');
+      for (let i = 0; i < 5 && old.deref(); i++) {
+        // A WeakRef read in this turn keeps its target until the turn ends.
+        await new Promise((resolve) => setImmediate(resolve));
+        gc();
+      }
+      assert.equal(old.deref(), undefined, 'the replaced pool was collected');
     });
 
     test('the hit cache holds a bounded amount of text', async () => {
