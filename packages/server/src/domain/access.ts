@@ -16,7 +16,7 @@ export class Access {
     readonly caller: Caller,
     readonly memberships: Memberships,
     /** The caller's account (undefined once deleted), read with the memberships and kept as long. */
-    readonly user?: Readonly<UserRecord>,
+    readonly user: Readonly<UserRecord> | undefined,
   ) {}
 
   /** Owner selectors for everything this caller may read. */

@@ -348,7 +348,7 @@ export abstract class KyselyStore implements Store {
       .onConflict((oc) => oc.doNothing())
       .execute();
     const [restored] = await this.hot.accessEpoch();
-    if (!restored) throw new Error('the access_epoch row could not be put back; run `cairn serve` once to migrate, or INSERT INTO access_epoch (id, epoch) VALUES (1, 0)');
+    if (!restored) throw new Error('the access_epoch row could not be put back: restore it with INSERT INTO access_epoch (id, epoch) VALUES (1, <the current time in milliseconds>)');
     return Number(restored.epoch);
   }
 
