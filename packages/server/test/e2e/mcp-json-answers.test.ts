@@ -50,3 +50,13 @@ test('a notification is accepted with 202 and no body; malformed JSON is a JSON-
   assert.equal(bad.status, 400);
   assert.equal(((await bad.json()) as { error: { code: number } }).error.code, -32700);
 });
+
+test('a tools/call names a tool Cairn lacks: the SDK error that says which, and tools/list still lists every tool', async () => {
+  const call = await post({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'no_such_tool', arguments: {} } });
+  assert.equal(call.status, 200);
+  const answer = await call.json();
+  assert.deepEqual(answer, { jsonrpc: '2.0', id: 3, error: { code: -32602, message: 'Tool no_such_tool not found' } });
+  const list = await post({ jsonrpc: '2.0', id: 4, method: 'tools/list' });
+  const tools = ((await list.json()) as { result: { tools: { name: string }[] } }).result.tools.map((t) => t.name);
+  assert.deepEqual(tools, ['list_datapacks', 'search', 'get_guidance', 'get_entry', 'save_entry', 'update_entry', 'delete_entry', 'restore_entry', 'create_datapack']);
+});
