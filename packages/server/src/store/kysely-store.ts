@@ -9,7 +9,7 @@ import { ENTRY_COLUMNS, type HotQueries, hotQueries, ownedBy, ownerColumns } fro
 import { fuseColumns, sessions, speakerBoosts, speakerIndex, speakersNamed, type TurnPlace } from './hybrid-ranking.js';
 import { buildPoolIndex, type PoolIndex, poolCosines, poolLexicalScores, scratchColumns } from './pool-index.js';
 import type { Database } from './schema.js';
-import { cachedEntryWords, cachedHit, entryWords, poolCache, type RankedItem, rememberHit, rememberPool, rememberTurnPlace, speakerWords, turnPlaceCache } from './search-cache.js';
+import { cachedEntryWords, cachedHit, entryWords, poolCache, type RankedItem, rememberHit, rememberTurnPlace, speakerWords, turnPlaceCache } from './search-cache.js';
 import { CAPTURED_KIND, type EntryWords, rankCandidates, words } from './search-ranking.js';
 import { searchTerms } from './search-terms.js';
 import { type QueryEmbedder, semanticScores } from './semantic-scores.js';
@@ -249,7 +249,7 @@ export abstract class KyselyStore implements Store {
       items,
       items.map((i) => places.get(i.id)),
     );
-    rememberPool(key, { signature, index });
+    poolCache.set(key, { signature, index });
     return index;
   }
 

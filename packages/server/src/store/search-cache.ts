@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { TurnPlace } from './hybrid-ranking.js';
 import type { PoolIndex } from './pool-index.js';
 import { CAPTURED_KIND, type EntryWords, words } from './search-ranking.js';
@@ -7,7 +8,8 @@ import { textVector } from './word-vectors.js';
 /**
  * What search derives from entries, kept between searches: a user's searches keep meeting the same
  * entries, so splitting them into words, fetching their text, computing their vectors and finding
- * their place in a conversation happen once per version, not per search. Bounded, oldest out first.
+ * their place in a conversation happen once per version, not per search. Bounded: by count, oldest
+ * out first, or, for pools and hits, by size, least recently used out first.
  */
 
 /**
@@ -70,25 +72,15 @@ export function rememberTurnPlace(entryId: string, place: TurnPlace | null): voi
   remember(turnPlaceCache, entryId, place, TURN_CACHE_ENTRIES);
 }
 
-/** The caller's newest entries, indexed, by datapacks and kinds, with the signature they were read at. */
-export const poolCache = new Map<string, { signature: string; index: PoolIndex }>();
-/** Pools are kept up to this many entries in all (an entry's index and vector take about 1 KB). */
-const POOL_CACHE_ITEMS = 50_000;
-let pooledItems = 0;
-
-export function rememberPool(key: string, pool: { signature: string; index: PoolIndex }): void {
-  forgetPool(key);
-  while (poolCache.size > 0 && pooledItems + pool.index.items.length > POOL_CACHE_ITEMS) forgetPool(poolCache.keys().next().value!);
-  poolCache.set(key, pool);
-  pooledItems += pool.index.items.length;
-}
-
-function forgetPool(key: string): void {
-  const old = poolCache.get(key);
-  if (!old) return;
-  poolCache.delete(key);
-  pooledItems -= old.index.items.length;
-}
+/**
+ * The caller's newest entries, indexed, by datapacks and kinds, with the signature they were read at.
+ * Pools are kept up to 50,000 entries in all (an entry's index and vector take about 1 KB), the
+ * least recently searched out first.
+ */
+export const poolCache = new LRUCache<string, { signature: string; index: PoolIndex }>({
+  maxSize: 50_000,
+  sizeCalculation: (pool) => Math.max(pool.index.items.length, 1),
+});
 
 /**
  * Entries that searches returned, each with the pool it was read for: while a pool is current
@@ -98,10 +90,14 @@ function forgetPool(key: string): void {
  * skips fetching it. Bounded by the text held. The pool is held weakly: every write replaces a
  * pool, and a hit left behind must not keep the old one (up to 5,000 entries indexed) alive.
  */
-const hitCache = new Map<string, { pool: WeakRef<PoolIndex>; entry: Entry; chars: number }>();
-/** At most this many characters of entries' text are held (about 2 bytes each). */
-export const HIT_CACHE_CHARS = 500_000;
-let hitChars = 0;
+const hitCache = new LRUCache<string, { pool: WeakRef<PoolIndex>; entry: Entry }>({
+  // Characters (about 2 bytes each): an entry counts its text, and 200 for the rest of its fields.
+  maxSize: 500_000,
+  maxEntrySize: 5_000,
+  sizeCalculation: ({ entry }) => entry.title.length + entry.content.length + entry.tags.reduce((n, t) => n + t.length, 0) + 200,
+});
+/** At most this many characters of entries' text are held. */
+export const HIT_CACHE_CHARS = hitCache.maxSize;
 
 /** The entry a search of this pool returned before, if any. */
 export function cachedHit(pool: PoolIndex, id: string): Entry | undefined {
@@ -111,25 +107,13 @@ export function cachedHit(pool: PoolIndex, id: string): Entry | undefined {
 
 /** Keeps an entry a search of this pool returned (frozen: every later search hands out the same object). */
 export function rememberHit(pool: PoolIndex, entry: Entry): void {
-  const chars = entry.title.length + entry.content.length + entry.tags.reduce((n, t) => n + t.length, 0) + 200;
-  if (chars > HIT_CACHE_CHARS / 100) return;
-  forgetHit(entry.id);
-  while (hitCache.size > 0 && hitChars + chars > HIT_CACHE_CHARS) forgetHit(hitCache.keys().next().value!);
   Object.freeze(entry.tags);
-  hitCache.set(entry.id, { pool: new WeakRef(pool), entry: Object.freeze(entry), chars });
-  hitChars += chars;
-}
-
-function forgetHit(id: string): void {
-  const held = hitCache.get(id);
-  if (!held) return;
-  hitCache.delete(id);
-  hitChars -= held.chars;
+  hitCache.set(entry.id, { pool: new WeakRef(pool), entry: Object.freeze(entry) });
 }
 
 /** How many characters the hit cache holds (for tests). */
 export function heldHitChars(): number {
-  return hitChars;
+  return hitCache.calculatedSize;
 }
 
 /** The words of a speaker's name that can identify them in a query. */
