@@ -1,4 +1,5 @@
 import { openSync } from 'node:fs';
+import { LRUCache } from 'lru-cache';
 import { readAt } from './data-file.js';
 
 /**
@@ -44,9 +45,9 @@ function open(): File {
 }
 
 type List = { rows: Uint16Array; bytes: Uint8Array };
-const recent = new Map<number, List>();
 /** Lists kept after reading (about 170 bytes each on average): a user's queries repeat words. */
 export const RECENT_LISTS = 2_000;
+const recent = new LRUCache<number, List>({ max: RECENT_LISTS });
 
 /** The rows close to a row and their closeness bytes (empty for the most frequent words). */
 export function neighboursOf(row: number): List {
@@ -60,7 +61,6 @@ export function neighboursOf(row: number): List {
     readAt(fd, list.rows, rowsAt + from * 2, FILE);
     readAt(fd, list.bytes, bytesAt + from, FILE);
   }
-  if (recent.size >= RECENT_LISTS) recent.delete(recent.keys().next().value!);
   recent.set(row, list);
   return list;
 }

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { words } from './search-ranking.js';
 import { isStopWord } from './search-terms.js';
-import { cosine, tableSize, textVector, VECTOR_DIMS, wordOfRow, wordRow } from './word-vectors.js';
+import { cosine, heldRows, RECENT_ROWS, tableSize, textVector, VECTOR_DIMS, wordOfRow, wordRow } from './word-vectors.js';
 
 const vector = (text: string) => {
   const v = textVector(words(text));
@@ -43,4 +43,24 @@ test('word vectors: every word of the file finds its row, as a Map built row by 
     assert.equal(wordOfRow(row), word);
   }
   for (const other of ['', 'xyzzyq', 'Memory', 'memory ', 'plughh', 'é', '\n', 'memorymemory']) assert.equal(wordRow(other), isStopWord(other) ? -1 : (map.get(other) ?? -1), JSON.stringify(other));
+});
+
+test('word vectors: each row read from the file is the one the whole file holds, and only the recent ones stay in memory', () => {
+  const bytes = readFileSync(new URL('../../data/word-vectors/glove-100d-50k.bin', import.meta.url));
+  const count = bytes.readUInt32LE(4);
+  const vectorsAt = 12 + count * 4;
+  // One word's text vector is its row, scaled to unit length: the bytes in the file say what it must be.
+  const expected = (row: number) => {
+    const v = Array.from({ length: VECTOR_DIMS }, (_, d) => bytes.readInt8(vectorsAt + row * VECTOR_DIMS + d));
+    const norm = Math.hypot(...v);
+    return v.map((x) => x / norm);
+  };
+  const rows = Array.from({ length: 3 * RECENT_ROWS }, (_, k) => Math.floor((k * count) / (3 * RECENT_ROWS))).filter((row) => wordRow(wordOfRow(row)) === row);
+  // Twice over: the second pass reads again the rows the first pushed out.
+  for (const row of [...rows, ...rows.slice(0, 50)]) {
+    const got = textVector([wordOfRow(row)]);
+    assert.ok(got, wordOfRow(row));
+    expected(row).forEach((x, d) => assert.ok(Math.abs(got[d]! - x) < 1e-5, `${wordOfRow(row)}[${d}]: ${got[d]} against ${x}`));
+  }
+  assert.equal(heldRows(), RECENT_ROWS);
 });

@@ -1,4 +1,5 @@
 import { closeSync, fstatSync, openSync } from 'node:fs';
+import { LRUCache } from 'lru-cache';
 import { readAt } from './data-file.js';
 import { isStopWord } from './search-terms.js';
 
@@ -20,7 +21,9 @@ interface Table {
   dims: number;
   index: WordIndex;
   scales: Float32Array;
-  vectors: Int8Array;
+  /** The open file and where its vectors start: they are read a row at a time (see rowVector). */
+  fd: number;
+  vectorsAt: number;
   /** SIF weight per word, from its frequency rank (Zipf's law: p ≈ 0.1 / rank). */
   weights: Float32Array;
 }
@@ -101,11 +104,12 @@ class WordIndex {
 let table: Table | undefined;
 
 /**
- * Loaded on first use (about 30 ms, 6.4 MB: 5.2 MB of vectors, 1.2 MB of word index), then kept.
- * Read straight into the arrays it keeps rather than through one 5.6 MB buffer: glibc serves a
- * buffer that size from its own mapping, and freeing it raises its threshold for returning free
- * memory to the system to twice that size for the rest of the process's life (mallopt(3), dynamic
- * M_MMAP_THRESHOLD), for the main heap and every thread's arena alike.
+ * Loaded on first use (about 30 ms, 1.6 MB: the word index, scales and weights), then kept. The
+ * vectors themselves (5 MB, the largest part of a searching Cairn's heap) stay in the file, as the
+ * neighbour lists do: a vector is read when a text needs its row (rowVector). Read straight into
+ * the arrays it keeps rather than through one large buffer: glibc serves a big buffer from its own
+ * mapping, and freeing it raises its threshold for returning free memory to the system to twice
+ * that size for the rest of the process's life (mallopt(3), dynamic M_MMAP_THRESHOLD).
  */
 function load(): Table {
   if (table) return table;
@@ -119,19 +123,39 @@ function load(): Table {
     if (dims !== VECTOR_DIMS) throw new Error(`${FILE.pathname} holds ${dims}-dimensional vectors, not ${VECTOR_DIMS}`);
     const scales = new Float32Array(count);
     readAt(fd, scales, 12, FILE);
-    const vectors = new Int8Array(count * dims);
-    readAt(fd, vectors, 12 + scales.byteLength, FILE);
-    const wordsAt = 12 + scales.byteLength + vectors.byteLength;
+    const vectorsAt = 12 + scales.byteLength;
+    const wordsAt = vectorsAt + count * dims;
     const text = Buffer.alloc(fstatSync(fd).size - wordsAt);
     readAt(fd, text, wordsAt, FILE);
     const index = new WordIndex(text.toString('utf8'), count);
     const weights = new Float32Array(count);
     for (let rank = 0; rank < count; rank++) weights[rank] = SIF_A / (SIF_A + 0.1 / (rank + 10));
-    table = { dims, index, scales, vectors, weights };
+    // Never closed: the process reads it for as long as it searches.
+    table = { dims, index, scales, fd, vectorsAt, weights };
     return table;
-  } finally {
+  } catch (error) {
     closeSync(fd);
+    throw error;
   }
+}
+
+/** Rows kept after reading (100 bytes of vector each): a user's queries and entries repeat words. */
+export const RECENT_ROWS = 2_000;
+const recentRows = new LRUCache<number, Int8Array>({ max: RECENT_ROWS });
+
+/** A row's 8-bit vector, from the recent rows or the file (a few microseconds from the page cache). */
+function rowVector(t: Table, row: number): Int8Array {
+  let vector = recentRows.get(row);
+  if (vector) return vector;
+  vector = new Int8Array(t.dims);
+  readAt(t.fd, vector, t.vectorsAt + row * t.dims, FILE);
+  recentRows.set(row, vector);
+  return vector;
+}
+
+/** How many rows' vectors are held in memory (for tests). */
+export function heldRows(): number {
+  return recentRows.size;
 }
 
 /**
@@ -139,15 +163,16 @@ function load(): Table {
  * undefined when none of its words has a vector (stop words are left out).
  */
 export function textVector(words: readonly string[]): Float32Array | undefined {
-  const { dims, index, scales, vectors, weights } = load();
+  const t = load();
+  const { dims, index, scales, weights } = t;
   const sum = new Float32Array(dims);
   let found = false;
   for (const word of words) {
     const i = index.get(word);
     if (i === undefined || isStopWord(word)) continue;
     const w = weights[i]! * scales[i]!;
-    const at = i * dims;
-    for (let d = 0; d < dims; d++) sum[d] = sum[d]! + w * vectors[at + d]!;
+    const vector = rowVector(t, i);
+    for (let d = 0; d < dims; d++) sum[d] = sum[d]! + w * vector[d]!;
     found = true;
   }
   if (!found) return undefined;
