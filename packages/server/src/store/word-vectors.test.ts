@@ -60,7 +60,7 @@ test('word vectors: each row read from the file is the one the whole file holds,
   for (const row of [...rows, ...rows.slice(0, 50)]) {
     const got = textVector([wordOfRow(row)]);
     assert.ok(got, wordOfRow(row));
-    expected(row).forEach((x, d) => assert.ok(Math.abs(got[d]! - x) < 1e-5, `${wordOfRow(row)}[${d}]: ${got[d]} against ${x}`));
+    for (const [d, x] of expected(row).entries()) assert.ok(Math.abs(got[d]! - x) < 1e-5, `${wordOfRow(row)}[${d}]: ${got[d]} against ${x}`);
   }
   assert.equal(heldRows(), RECENT_ROWS);
 });
