@@ -1,4 +1,5 @@
 import type { Logger } from '../log/logger.js';
+import { BoundedCache } from '../store/bounded-cache.js';
 import type { KyselyStore } from '../store/kysely-store.js';
 import { type EmbeddingsProvider, textToEmbed } from './provider.js';
 
@@ -28,7 +29,7 @@ export class Embedder {
   private running: Promise<void> | undefined;
   private outage = false;
   private lastProgress = 0;
-  private readonly queries = new Map<string, Float32Array>();
+  private readonly queries = new BoundedCache<string, Float32Array>(QUERY_CACHE);
 
   constructor(
     private readonly store: KyselyStore,
@@ -65,7 +66,6 @@ export class Embedder {
     if (cached) return cached;
     try {
       const [vector] = await this.provider.embed([text], QUERY_TIMEOUT_MS);
-      if (this.queries.size >= QUERY_CACHE) this.queries.delete(this.queries.keys().next().value!);
       this.queries.set(text, vector!);
       this.recovered();
       return vector;

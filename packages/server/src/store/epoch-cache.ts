@@ -1,3 +1,5 @@
+import { BoundedCache } from './bounded-cache.js';
+
 /**
  * Reads that stay true until the access epoch moves: the database counts every change to keys,
  * users, memberships, teams, organizations and datapacks in one row (`access_epoch`, kept by
@@ -9,12 +11,14 @@
  */
 export class EpochCache<V> {
   private epoch = -1;
-  private readonly values = new Map<string, V>();
+  private readonly values: BoundedCache<string, V>;
 
   constructor(
     /** Callers kept at most; the oldest stored goes first (a flood of distinct callers cannot grow it). */
-    private readonly max = 10_000,
-  ) {}
+    max = 10_000,
+  ) {
+    this.values = new BoundedCache(max);
+  }
 
   get(key: string, epoch: number): V | undefined {
     this.moveTo(epoch);
@@ -28,8 +32,6 @@ export class EpochCache<V> {
 
   set(key: string, epoch: number, value: V): void {
     this.moveTo(epoch);
-    this.values.delete(key);
-    if (this.values.size >= this.max) this.values.delete(this.values.keys().next().value!);
     this.values.set(key, value);
   }
 

@@ -9,7 +9,7 @@ import { ENTRY_COLUMNS, type HotQueries, hotQueries, ownedBy, ownerColumns } fro
 import { fuseColumns, sessions, speakerBoosts, speakerIndex, speakersNamed, type TurnPlace } from './hybrid-ranking.js';
 import { buildPoolIndex, type PoolIndex, poolCosines, poolLexicalScores, scratchColumns } from './pool-index.js';
 import type { Database } from './schema.js';
-import { cachedEntryWords, cachedHit, entryWords, poolCache, type RankedItem, rememberHit, rememberTurnPlace, speakerWords, turnPlaceCache } from './search-cache.js';
+import { cachedEntryWords, cachedHit, entryWords, poolCache, type RankedItem, rememberHit, speakerWords, turnPlaceCache } from './search-cache.js';
 import { CAPTURED_KIND, type EntryWords, rankCandidates, words } from './search-ranking.js';
 import { searchTerms } from './search-terms.js';
 import { type QueryEmbedder, semanticScores } from './semantic-scores.js';
@@ -292,7 +292,7 @@ export abstract class KyselyStore implements Store {
       const found = new Map(rows.map((r) => [r.entry_id, r]));
       for (const id of missing.slice(i, i + 500)) {
         const r = found.get(id);
-        rememberTurnPlace(id, r?.session_id ? { session: r.session_id, at: iso(r.created_at), speaker: r.speaker ? speakerWords(r.speaker) : undefined } : null);
+        turnPlaceCache.set(id, r?.session_id ? { session: r.session_id, at: iso(r.created_at), speaker: r.speaker ? speakerWords(r.speaker) : undefined } : null);
       }
     }
     const places = new Map<string, TurnPlace>();

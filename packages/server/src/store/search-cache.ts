@@ -1,4 +1,4 @@
-import { LRUCache } from 'lru-cache';
+import { BoundedCache } from './bounded-cache.js';
 import type { TurnPlace } from './hybrid-ranking.js';
 import type { PoolIndex } from './pool-index.js';
 import { CAPTURED_KIND, type EntryWords, words } from './search-ranking.js';
@@ -8,16 +8,14 @@ import { textVector } from './word-vectors.js';
 /**
  * What search derives from entries, kept between searches: a user's searches keep meeting the same
  * entries, so splitting them into words, fetching their text, computing their vectors and finding
- * their place in a conversation happen once per version, not per search. Bounded: by count, oldest
- * out first, or, for pools and hits, by size, least recently used out first.
+ * their place in a conversation happen once per version, not per search. Bounded, oldest out first.
  */
 
 /**
  * Entries' words by id and version: a user's searches keep meeting the same entries, so splitting
  * them (most of ranking's cost) and fetching their text happen once per version, not per search.
  */
-const wordCache = new Map<string, EntryWords>();
-const WORD_CACHE_ENTRIES = 20_000;
+const wordCache = new BoundedCache<string, EntryWords>(20_000);
 
 /** The cached words of this version of an entry, if any. */
 export function cachedEntryWords(id: string, version: number): EntryWords | undefined {
@@ -30,7 +28,7 @@ export function entryWords(entry: Pick<Entry, 'id' | 'version' | 'title' | 'cont
   const cached = wordCache.get(key);
   if (cached) return cached;
   const split = { title: words(entry.title), tags: words(entry.tags.join(' ')), content: words(entry.content) };
-  remember(wordCache, key, split, WORD_CACHE_ENTRIES);
+  wordCache.set(key, split);
   return split;
 }
 
@@ -45,8 +43,7 @@ export interface RankedItem {
   vector?: Float32Array | null;
 }
 
-const vectorCache = new Map<string, Float32Array | null>();
-const VECTOR_CACHE_ENTRIES = 20_000;
+const vectorCache = new BoundedCache<string, Float32Array | null>(20_000);
 
 /**
  * The entry's vector, from its text: a captured turn's title is a snippet of its text and its tags
@@ -59,28 +56,20 @@ export function entryVector(item: RankedItem): Float32Array | undefined {
   if (vector === undefined) {
     const { title, tags, content } = item.words;
     vector = textVector(item.kind === CAPTURED_KIND ? content : [...title, ...tags, ...content]) ?? null;
-    remember(vectorCache, key, vector, VECTOR_CACHE_ENTRIES);
+    vectorCache.set(key, vector);
   }
   return vector ?? undefined;
 }
 
 /** Captured turns' places by entry id; null for an entry that is not a turn of a known session. */
-export const turnPlaceCache = new Map<string, TurnPlace | null>();
-const TURN_CACHE_ENTRIES = 50_000;
-
-export function rememberTurnPlace(entryId: string, place: TurnPlace | null): void {
-  remember(turnPlaceCache, entryId, place, TURN_CACHE_ENTRIES);
-}
+export const turnPlaceCache = new BoundedCache<string, TurnPlace | null>(50_000);
 
 /**
  * The caller's newest entries, indexed, by datapacks and kinds, with the signature they were read at.
  * Pools are kept up to 50,000 entries in all (an entry's index and vector take about 1 KB), the
- * least recently searched out first.
+ * oldest out first.
  */
-export const poolCache = new LRUCache<string, { signature: string; index: PoolIndex }>({
-  maxSize: 50_000,
-  sizeCalculation: (pool) => Math.max(pool.index.items.length, 1),
-});
+export const poolCache = new BoundedCache<string, { signature: string; index: PoolIndex }>(50_000, (pool) => pool.index.items.length);
 
 /**
  * Entries that searches returned, each with the pool it was read for: while a pool is current
@@ -90,14 +79,14 @@ export const poolCache = new LRUCache<string, { signature: string; index: PoolIn
  * skips fetching it. Bounded by the text held. The pool is held weakly: every write replaces a
  * pool, and a hit left behind must not keep the old one (up to 5,000 entries indexed) alive.
  */
-const hitCache = new LRUCache<string, { pool: WeakRef<PoolIndex>; entry: Entry }>({
-  // Characters (about 2 bytes each): an entry counts its text, and 200 for the rest of its fields.
-  maxSize: 500_000,
-  maxEntrySize: 5_000,
-  sizeCalculation: ({ entry }) => entry.title.length + entry.content.length + entry.tags.reduce((n, t) => n + t.length, 0) + 200,
-});
-/** At most this many characters of entries' text are held. */
+const hitCache = new BoundedCache<string, { pool: WeakRef<PoolIndex>; entry: Entry }>(500_000, ({ entry }) => hitChars(entry));
+/** At most this many characters of entries' text are held (about 2 bytes each). */
 export const HIT_CACHE_CHARS = hitCache.maxSize;
+
+/** An entry's size in the hit cache: its text, and 200 for the rest of its fields. */
+function hitChars(entry: Entry): number {
+  return entry.title.length + entry.content.length + entry.tags.reduce((n, t) => n + t.length, 0) + 200;
+}
 
 /** The entry a search of this pool returned before, if any. */
 export function cachedHit(pool: PoolIndex, id: string): Entry | undefined {
@@ -107,21 +96,18 @@ export function cachedHit(pool: PoolIndex, id: string): Entry | undefined {
 
 /** Keeps an entry a search of this pool returned (frozen: every later search hands out the same object). */
 export function rememberHit(pool: PoolIndex, entry: Entry): void {
+  // One long entry must not push out a hundred short ones.
+  if (hitChars(entry) > HIT_CACHE_CHARS / 100) return;
   Object.freeze(entry.tags);
   hitCache.set(entry.id, { pool: new WeakRef(pool), entry: Object.freeze(entry) });
 }
 
 /** How many characters the hit cache holds (for tests). */
 export function heldHitChars(): number {
-  return hitCache.calculatedSize;
+  return hitCache.heldSize;
 }
 
 /** The words of a speaker's name that can identify them in a query. */
 export function speakerWords(name: string): string[] {
   return words(name).filter((w) => w.length > 1);
-}
-
-function remember<V>(cache: Map<string, V>, key: string, value: V, max: number): void {
-  if (cache.size >= max) cache.delete(cache.keys().next().value!);
-  cache.set(key, value);
 }

@@ -1,3 +1,4 @@
+import { BoundedCache } from './bounded-cache.js';
 import { entryVector, type RankedItem } from './search-cache.js';
 import { words } from './search-ranking.js';
 import { cosine, textVector } from './word-vectors.js';
@@ -14,8 +15,7 @@ export interface QueryEmbedder {
 type LoadEmbeddings = (model: string, entryIds: string[]) => Promise<Map<string, { version: number; vector: Float32Array }>>;
 
 /** Provider vectors of entries by model, id and version; bounded (a 768-d vector is 3 KB). */
-const providerCache = new Map<string, Float32Array>();
-const PROVIDER_CACHE_ENTRIES = 5_000;
+const providerCache = new BoundedCache<string, Float32Array>(5_000);
 
 /**
  * Each item's cosine to the query. With a provider that answered: its vectors, for the entries it
@@ -44,7 +44,6 @@ export async function semanticScores(
       for (const i of missing) {
         const found = loaded.get(i.id);
         if (found?.version !== i.version || found.vector.length !== provided.length) continue;
-        if (providerCache.size >= PROVIDER_CACHE_ENTRIES) providerCache.delete(providerCache.keys().next().value!);
         providerCache.set(key(i), found.vector);
       }
     }

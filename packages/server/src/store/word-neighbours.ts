@@ -1,5 +1,5 @@
 import { openSync } from 'node:fs';
-import { LRUCache } from 'lru-cache';
+import { BoundedCache } from './bounded-cache.js';
 import { readAt } from './data-file.js';
 
 /**
@@ -47,7 +47,7 @@ function open(): File {
 type List = { rows: Uint16Array; bytes: Uint8Array };
 /** Lists kept after reading (about 170 bytes each on average): a user's queries repeat words. */
 export const RECENT_LISTS = 2_000;
-const recent = new LRUCache<number, List>({ max: RECENT_LISTS });
+const recent = new BoundedCache<number, List>(RECENT_LISTS);
 
 /** The rows close to a row and their closeness bytes (empty for the most frequent words). */
 export function neighboursOf(row: number): List {

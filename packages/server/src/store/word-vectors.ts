@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, openSync } from 'node:fs';
-import { LRUCache } from 'lru-cache';
+import { BoundedCache } from './bounded-cache.js';
 import { readAt } from './data-file.js';
 import { isStopWord } from './search-terms.js';
 
@@ -141,7 +141,7 @@ function load(): Table {
 
 /** Rows kept after reading (100 bytes of vector each): a user's queries and entries repeat words. */
 export const RECENT_ROWS = 2_000;
-const recentRows = new LRUCache<number, Int8Array>({ max: RECENT_ROWS });
+const recentRows = new BoundedCache<number, Int8Array>(RECENT_ROWS);
 
 /** A row's 8-bit vector, from the recent rows or the file (a few microseconds from the page cache). */
 function rowVector(t: Table, row: number): Int8Array {
