@@ -4,7 +4,9 @@ import { BoundedCache } from './bounded-cache.js';
 
 test('bounded cache: by count, the oldest stored goes first, and storing a key again makes it the newest', () => {
   const cache = new BoundedCache<string, number>(3);
-  for (const [k, v] of [['a', 1], ['b', 2], ['c', 3]] as const) cache.set(k, v);
+  cache.set('a', 1);
+  cache.set('b', 2);
+  cache.set('c', 3);
   cache.set('a', 10);
   cache.set('d', 4);
   assert.deepEqual([cache.get('a'), cache.get('b'), cache.get('c'), cache.get('d')], [10, undefined, 3, 4]);
