@@ -1,3 +1,5 @@
+import { BoundedCache } from '../store/bounded-cache.js';
+
 /** Most credentials remembered per instance; the oldest is forgotten first. */
 const MAX_REMEMBERED = 10_000;
 
@@ -23,12 +25,10 @@ export function clientLabel(body: unknown): string | undefined {
  * per connection and then bare calls, so the name is remembered for the calls that follow it.
  */
 export class ClientNames {
-  private readonly names = new Map<string, string>();
+  private readonly names = new BoundedCache<string, string>(MAX_REMEMBERED);
 
   remember(credential: string, label: string): void {
-    this.names.delete(credential);
     this.names.set(credential, label);
-    if (this.names.size > MAX_REMEMBERED) this.names.delete(this.names.keys().next().value!);
   }
 
   of(credential: string): string | undefined {

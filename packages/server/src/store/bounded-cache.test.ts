@@ -33,3 +33,11 @@ test('bounded cache: by size, as many of the oldest go as the new value needs; a
   cache.clear();
   assert.deepEqual([cache.size, cache.heldSize], [0, 0]);
 });
+
+test('bounded cache: a value over the largest entry size is not kept, and the key it was stored under holds nothing', () => {
+  const cache = new BoundedCache<string, string>(10, (s) => s.length, 3);
+  cache.set('a', 'xxx');
+  cache.set('b', 'xx');
+  cache.set('a', 'xxxx');
+  assert.deepEqual([cache.get('a'), cache.get('b'), cache.heldSize], [undefined, 'xx', 2]);
+});

@@ -13,6 +13,8 @@ export class BoundedCache<K, V> {
   constructor(
     readonly maxSize: number,
     private readonly sizeOf?: (value: V) => number,
+    /** The largest value kept; a larger one is not stored (and replaces nothing). */
+    private readonly maxEntrySize = maxSize,
   ) {
     this.sizes = sizeOf ? new Map() : undefined;
   }
@@ -25,11 +27,11 @@ export class BoundedCache<K, V> {
     return this.map.has(key);
   }
 
-  /** Keeps the value under the key (replacing what it held), pushing out the oldest until it fits; a value larger than the whole bound is not kept. */
+  /** Keeps the value under the key (replacing what it held), pushing out the oldest until it fits; a value over maxEntrySize is not kept and the key holds nothing. */
   set(key: K, value: V): void {
     this.delete(key);
     const size = this.sizeOf ? this.sizeOf(value) : 1;
-    if (size > this.maxSize) return;
+    if (size > this.maxEntrySize) return;
     while (this.total + size > this.maxSize) this.delete(this.map.keys().next().value!);
     this.map.set(key, value);
     this.sizes?.set(key, size);

@@ -79,7 +79,8 @@ export const poolCache = new BoundedCache<string, { signature: string; index: Po
  * skips fetching it. Bounded by the text held. The pool is held weakly: every write replaces a
  * pool, and a hit left behind must not keep the old one (up to 5,000 entries indexed) alive.
  */
-const hitCache = new BoundedCache<string, { pool: WeakRef<PoolIndex>; entry: Entry }>(500_000, ({ entry }) => hitChars(entry));
+// An entry over a hundredth of the bound is not kept: one long entry must not push out a hundred short ones.
+const hitCache = new BoundedCache<string, { pool: WeakRef<PoolIndex>; entry: Entry }>(500_000, ({ entry }) => hitChars(entry), 5_000);
 /** At most this many characters of entries' text are held (about 2 bytes each). */
 export const HIT_CACHE_CHARS = hitCache.maxSize;
 
@@ -96,8 +97,6 @@ export function cachedHit(pool: PoolIndex, id: string): Entry | undefined {
 
 /** Keeps an entry a search of this pool returned (frozen: every later search hands out the same object). */
 export function rememberHit(pool: PoolIndex, entry: Entry): void {
-  // One long entry must not push out a hundred short ones.
-  if (hitChars(entry) > HIT_CACHE_CHARS / 100) return;
   Object.freeze(entry.tags);
   hitCache.set(entry.id, { pool: new WeakRef(pool), entry: Object.freeze(entry) });
 }

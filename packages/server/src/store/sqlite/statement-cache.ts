@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
+import { BoundedCache } from '../bounded-cache.js';
 
 /** Distinct SQL texts kept prepared; `IN (?, ?, …)` lists make a few shapes per query, so this is generous. */
 const MAX_STATEMENTS = 512;
@@ -11,21 +12,15 @@ const MAX_STATEMENTS = 512;
  * (Cairn never streams a query, which would hold its statement open).
  */
 export function withStatementCache(db: BetterSqlite3.Database, max = MAX_STATEMENTS): SqliteDatabase {
-  const prepared = new Map<string, BetterSqlite3.Statement>();
+  const prepared = new BoundedCache<string, BetterSqlite3.Statement>(max);
   return {
     close: () => {
       prepared.clear();
       db.close();
     },
     prepare(sql: string): SqliteStatement {
-      let statement = prepared.get(sql);
-      if (statement) {
-        // Least recently used goes first: move this one to the end.
-        prepared.delete(sql);
-      } else {
-        statement = db.prepare(sql);
-        if (prepared.size >= max) prepared.delete(prepared.keys().next().value!);
-      }
+      const statement = prepared.get(sql) ?? db.prepare(sql);
+      // Stored again on every use: the least recently used goes first.
       prepared.set(sql, statement);
       return statement as unknown as SqliteStatement;
     },
