@@ -101,6 +101,10 @@ describe('redact', () => {
 
   test('conversation turns (LoCoMo) are left alone', (t) => {
     const data = locomo();
+    if (typeof data === 'string') {
+      t.skip(data);
+      return;
+    }
     let turns = 0;
     const changed: string[] = [];
     for (const sample of data) {
@@ -158,11 +162,11 @@ describe('redact', () => {
   });
 });
 
-/** LoCoMo conversations, read where they are shared (never copied into the repository). */
-function locomo(): { conversation: Record<string, unknown> }[] {
+/** LoCoMo conversations, read where they are shared (never copied into the repository), or why they are not here. */
+function locomo(): { conversation: Record<string, unknown> }[] | string {
   const repo = new URL('../../../../', import.meta.url);
   const candidates = [process.env.CAIRN_LOCOMO_DATA, new URL('../shared/data/locomo-dev.json', repo).pathname, new URL('../../shared/data/locomo-dev.json', repo).pathname];
   const path = candidates.find((p): p is string => !!p && existsSync(p));
-  assert.ok(path, `LoCoMo data not found (tried ${candidates.filter(Boolean).join(', ')}); set CAIRN_LOCOMO_DATA to locomo-dev.json`);
+  if (!path) return `LoCoMo data not found (tried ${candidates.filter(Boolean).join(', ')}); set CAIRN_LOCOMO_DATA to locomo-dev.json`;
   return JSON.parse(readFileSync(path, 'utf8'));
 }
