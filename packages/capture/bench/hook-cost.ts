@@ -7,6 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { percentile } from '../../server/bench/percentile.js';
 import { startCaptureCairn } from '../../server/src/testing/capture-cairn.js';
 import { bundleCapture } from '../scripts/bundle.mjs';
 import { unreachableUrl } from '../src/testing/stub-capture-server.js';
@@ -25,7 +26,7 @@ async function series(name: string, args: string[], env: Record<string, string>,
   const times: number[] = [];
   for (let i = 0; i < runs; i++) times.push(await once(args, env, stdin(i)));
   times.sort((a, b) => a - b);
-  const at = (q: number) => times[Math.min(times.length - 1, Math.ceil(q * times.length) - 1)]!.toFixed(0);
+  const at = (q: number) => percentile(times, q).toFixed(0);
   console.log(`| ${name} | ${at(0.5)} | ${at(0.95)} | ${times.at(-1)!.toFixed(0)} |`);
 }
 

@@ -4,7 +4,7 @@
  * (exact hash, then the lexical near-duplicate search of that datapack) before it inserts.
  */
 import autocannon from 'autocannon';
-import { percentile } from './percentile.js';
+import { percentile, round1 } from './percentile.js';
 
 export interface InsertRun {
   insertsPerSec: number;
@@ -64,8 +64,8 @@ export async function measureInserts(url: string, key: string, turns: InsertTurn
   const ok = result['2xx'] - result.mismatches;
   return {
     insertsPerSec: Math.round(((ok - duplicates) / result.duration) * 10) / 10,
-    p50Ms: percentile(latencies, 0.5),
-    p99Ms: percentile(latencies, 0.99),
+    p50Ms: round1(percentile(latencies, 0.5)),
+    p99Ms: round1(percentile(latencies, 0.99)),
     created: ok - duplicates,
     duplicates,
     non2xx: result.non2xx,

@@ -19,6 +19,7 @@ import autocannon from 'autocannon';
 import { loadLocomo } from '../eval/locomo.js';
 import { INSTALLER_USER_AGENT } from '../src/auth/mcp-auth.js';
 import { type CpuProfile, type ProfileSummary, summarizeProfile } from './cpu-profile.js';
+import { percentile } from './percentile.js';
 import type { CairnChildOptions, ChildMessage, ParentMessage, SeedReport } from './servers.js';
 
 const PROTOCOL_VERSION = '2025-06-18';
@@ -342,10 +343,6 @@ async function load(target: Target, options: Options, seconds: number): Promise<
     mismatches: result.mismatches,
     cpuMsPerRequest: result.requests.total ? cpuMs / result.requests.total : Number.NaN,
   };
-}
-
-function percentile(sorted: number[], q: number): number {
-  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! : NaN;
 }
 
 /** Runs every target once per round, interleaved, so slow drift on a shared machine hits all of them alike. */

@@ -25,7 +25,7 @@ import autocannon from 'autocannon';
 import { INSTALLER_USER_AGENT } from '../src/auth/mcp-auth.js';
 import { type InsertRun, measureInserts } from './insert-rate.js';
 import { loadTurns } from './locomo.js';
-import { percentile } from './percentile.js';
+import { percentile, round1 } from './percentile.js';
 import type { CairnChildOptions, ChildMessage, ParentMessage } from './servers.js';
 
 const PROTOCOL_VERSION = '2025-06-18';
@@ -193,7 +193,7 @@ async function underLoad(child: Child, query: string, options: Options): Promise
   return {
     reqPerSec: Math.round(result.requests.average),
     loadP99Ms: result.latency.p99,
-    healthzP99Ms: percentile(healthz, 0.99),
+    healthzP99Ms: round1(percentile(healthz, 0.99)),
     failures: result.non2xx + result.errors + result.timeouts + result.mismatches,
   };
 }
@@ -248,9 +248,9 @@ async function main(): Promise<void> {
       rows.push({
         entries: grown.total,
         userEntries: child.created,
-        p50Ms: percentile(latencies, 0.5),
-        p95Ms: percentile(latencies, 0.95),
-        p99Ms: percentile(latencies, 0.99),
+        p50Ms: round1(percentile(latencies, 0.5)),
+        p95Ms: round1(percentile(latencies, 0.95)),
+        p99Ms: round1(percentile(latencies, 0.99)),
         ...load,
         insert,
         seedSeconds: grown.seconds,

@@ -1,3 +1,5 @@
+import { round1 } from '../bench/percentile.js';
+
 /** Evidence recall of a ranked list, as the LoCoMo paper measures retrieval. */
 
 export const CUTOFFS = [5, 10, 25] as const;
@@ -35,13 +37,4 @@ export function recallFigures(answered: Answered[]): RecallFigures {
     hit[k] = answered.length ? round1((100 * hits) / answered.length) : NaN;
   }
   return { questions: answered.length, strict, hit };
-}
-
-/** Nearest-rank percentile of already sorted values. */
-export function percentile(sorted: number[], q: number): number {
-  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]! : NaN;
-}
-
-export function round1(n: number): number {
-  return Math.round(n * 10) / 10;
 }

@@ -17,13 +17,14 @@
 import { randomBytes } from 'node:crypto';
 import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { percentile, round1 } from '../bench/percentile.js';
 import { INSTALLER_USER_AGENT } from '../src/auth/mcp-auth.js';
 import { createUser } from '../src/domain/accounts.js';
 import { createApiKey } from '../src/domain/api-keys.js';
 import { callTool, connectMcpClient } from '../src/testing/mcp-client.js';
 import { startTestCairn, type TestCairn } from '../src/testing/test-cairn.js';
 import { type LocomoConversation, loadLocomo } from './locomo.js';
-import { type Answered, CATEGORY_NAMES, CUTOFFS, percentile, type RecallFigures, recallFigures, round1 } from './recall-metrics.js';
+import { type Answered, CATEGORY_NAMES, CUTOFFS, type RecallFigures, recallFigures } from './recall-metrics.js';
 
 /** Turns per capture request: the endpoint's own maximum. */
 const CAPTURE_BATCH = 50;
