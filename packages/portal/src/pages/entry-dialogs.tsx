@@ -8,7 +8,7 @@ import { Dialog } from '../ui/dialog.js';
 import { Markdown } from '../ui/markdown.js';
 import { useLoad } from '../ui/use-load.js';
 import { clientLabel, usePeople } from './people.js';
-import { searchPath } from './search-page.js';
+import { searchPath } from './search-path.js';
 
 const parseTags = (s: string) => [
   ...new Set(

@@ -7,28 +7,7 @@ import { useLoad } from '../ui/use-load.js';
 import { EntryByline } from './entry-byline.js';
 import { EntryDialog } from './entry-dialogs.js';
 import { useMembers, usePeople } from './people.js';
-
-/** What a search asks for; kept in the address so Back and shared links work. */
-export interface SearchFilters {
-  q: string;
-  kind: string;
-  datapack: string;
-  scope: string;
-  author: string;
-  tags: string[];
-}
-
-export function searchPath(f: Partial<SearchFilters>): string {
-  const p = new URLSearchParams();
-  if (f.q) p.set('q', f.q);
-  if (f.kind) p.set('kind', f.kind);
-  if (f.datapack) p.set('datapack', f.datapack);
-  if (f.scope) p.set('scope', f.scope);
-  if (f.author) p.set('author', f.author);
-  for (const t of f.tags ?? []) p.append('tag', t);
-  const qs = p.toString();
-  return qs ? `/search?${qs}` : '/search';
-}
+import { type SearchFilters, searchPath } from './search-path.js';
 
 /** Search every datapack you can read, narrowed by kind, datapack, scope, author and tags; a tag on a result narrows to it. */
 export function SearchPage({ query }: { query: URLSearchParams }) {

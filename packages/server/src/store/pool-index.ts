@@ -1,6 +1,6 @@
 import { type SpeakerIndex, sessions, speakerIndex, type TurnPlace } from './hybrid-ranking.js';
 import { int8Dots } from './int8-dots.js';
-import { entryVector, type RankedItem } from './search-cache.js';
+import { entryVector, type RankedItem } from './ranked-item.js';
 import { bm25Idf1, bm25Norm, bm25Term, type Matcher, termMatchers, titleWeight, WEIGHTS } from './search-ranking.js';
 import { VECTOR_DIMS, wordRow } from './word-vectors.js';
 

@@ -1,9 +1,10 @@
 import { BoundedCache } from './bounded-cache.js';
 import type { TurnPlace } from './hybrid-ranking.js';
 import type { PoolIndex } from './pool-index.js';
-import { CAPTURED_KIND, type EntryWords, words } from './search-ranking.js';
+import { type EntryWords, words } from './search-ranking.js';
 import type { Entry } from './types.js';
-import { textVector } from './word-vectors.js';
+
+export { entryVector, type RankedItem } from './ranked-item.js';
 
 /**
  * What search derives from entries, kept between searches: a user's searches keep meeting the same
@@ -30,35 +31,6 @@ export function entryWords(entry: Pick<Entry, 'id' | 'version' | 'title' | 'cont
   const split = { title: words(entry.title), tags: words(entry.tags.join(' ')), content: words(entry.content) };
   wordCache.set(key, split);
   return split;
-}
-
-/** A candidate with its words, as ranking meets it. */
-export interface RankedItem {
-  id: string;
-  kind: string;
-  version: number;
-  updatedAt: string;
-  words: EntryWords;
-  /** Its word-vector, once looked up (null: none); kept on the items search keeps between calls. */
-  vector?: Float32Array | null;
-}
-
-const vectorCache = new BoundedCache<string, Float32Array | null>(20_000);
-
-/**
- * The entry's vector, from its text: a captured turn's title is a snippet of its text and its tags
- * are bookkeeping, so only its text counts; other entries count title, tags and text.
- */
-export function entryVector(item: RankedItem): Float32Array | undefined {
-  if (item.vector !== undefined) return item.vector ?? undefined;
-  const key = `${item.id}:${item.version}`;
-  let vector = vectorCache.get(key);
-  if (vector === undefined) {
-    const { title, tags, content } = item.words;
-    vector = textVector(item.kind === CAPTURED_KIND ? content : [...title, ...tags, ...content]) ?? null;
-    vectorCache.set(key, vector);
-  }
-  return vector ?? undefined;
 }
 
 /** Captured turns' places by entry id; null for an entry that is not a turn of a known session. */

@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import { CairnError } from '../errors/cairn-error.js';
 import { ENTRY_COLUMNS } from './hot-queries.js';
-import { iso, toDatapack, toEntry, toEntryRow, toVersion } from './kysely-store.js';
+import { iso, toDatapack, toEntry, toEntryRow, toVersion } from './row-mappers.js';
 import type { Database } from './schema.js';
 import type { DatapackImport, EntryRecord, ExportSelection, TurnRecord } from './transfer-types.js';
 import type { Datapack, EntryVersion } from './types.js';
