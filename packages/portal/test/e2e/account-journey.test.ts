@@ -1,25 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { assertAccessible, openBrowser, shot, signUpFirst, skipReason, startPortalServer } from './harness.js';
+import { test } from 'node:test';
+import { assertAccessible, shot, signUpFirst } from './harness.js';
+import { portalJourney } from './journey.js';
 
-const skip = skipReason();
-if (skip) console.log(`# SKIP portal account journey: ${skip}`);
-
-let server: Awaited<ReturnType<typeof startPortalServer>>;
-let b: Awaited<ReturnType<typeof openBrowser>>;
-
-before(async () => {
-  if (skip) return;
-  server = await startPortalServer();
-  b = await openBrowser();
-});
-after(async () => {
-  await b?.close();
-  await server?.close();
-});
+const journey = portalJourney('account journey');
+const { skip } = journey;
 
 test('Settings > Account: a new name shows at once; a new password needs the current one and is the one that signs in', { skip, timeout: 120_000 }, async () => {
-  const page = b.page;
+  const { server, browser: b, page } = journey;
   await signUpFirst(page, server.baseUrl, { name: 'Katherine', email: 'kj@example.com', password: 'first long passphrase', organization: 'Langley' });
   await page.getByRole('link', { name: 'Katherine' }).click();
   await page.getByRole('heading', { name: 'Account', level: 1 }).waitFor();

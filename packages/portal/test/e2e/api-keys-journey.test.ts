@@ -1,34 +1,18 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { CLIENTS, INSTALLER_USER_AGENT } from '@cairn/clients';
-import type { Page } from 'playwright-core';
 import { displayParts, generateApiKey, hashApiKey } from '../../../server/src/auth/api-keys/key-format.js';
 import { type BridgeEntry, listDatapacksThrough } from './bridge.js';
-import { assertAccessible, openBrowser, shot, signUpFirst, skipReason, startPortalServer } from './harness.js';
+import { assertAccessible, shot, signUpFirst } from './harness.js';
+import { portalJourney } from './journey.js';
 
-const skip = skipReason();
-if (skip) console.log(`# SKIP portal API-key journey: ${skip}`);
-
-let server: Awaited<ReturnType<typeof startPortalServer>>;
-let b: Awaited<ReturnType<typeof openBrowser>>;
-let page: Page;
-
-before(async () => {
-  if (skip) return;
-  server = await startPortalServer();
-  b = await openBrowser();
-  await b.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
-  page = b.page;
-});
-after(async () => {
-  await b?.close();
-  await server?.close();
-});
+const journey = portalJourney('API-key journey', { clipboard: true });
+const { skip } = journey;
 
 /** A tools/call over /mcp, as a client with this key would send it; the JSON-RPC answer. */
 async function mcpCall(key: string, name: string, args: Record<string, unknown>): Promise<{ result?: unknown; error?: { code: number; message: string } }> {
-  const answer = await fetch(server.mcpUrl, {
+  const answer = await fetch(journey.server.mcpUrl, {
     method: 'POST',
     headers: {
       Authorization: `Bearer ${key}`,
@@ -50,7 +34,7 @@ async function mcpCall(key: string, name: string, args: Record<string, unknown>)
 
 /** A key whose expiry has passed, stored the way an old key would be (the portal cannot make one). */
 async function createExpiredKey(email: string, name: string): Promise<string> {
-  const store = server.cairn.cairn.store;
+  const store = journey.server.cairn.cairn.store;
   const user = (await store.findUserByEmail(email))!;
   const key = generateApiKey();
   const day = 86_400_000;
@@ -72,9 +56,10 @@ async function createExpiredKey(email: string, name: string): Promise<string> {
   return key;
 }
 
-const datapacksWith = (key: string) => fetch(`${server.baseUrl}/api/v1/datapacks`, { headers: { Authorization: `Bearer ${key}`, 'User-Agent': INSTALLER_USER_AGENT } });
+const datapacksWith = (key: string) => fetch(`${journey.server.baseUrl}/api/v1/datapacks`, { headers: { Authorization: `Bearer ${key}`, 'User-Agent': INSTALLER_USER_AGENT } });
 
 test('Generate API key → shown once → Manual snippet from Connect works through mcp-remote → revoke → 401', { skip, timeout: 180_000 }, async () => {
+  const { server, browser: b, page } = journey;
   await signUpFirst(page, server.baseUrl, { name: 'Grace Hopper', email: 'grace@example.com', password: 'a long enough secret', organization: 'Compilers Inc' });
 
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API keys' }).click();

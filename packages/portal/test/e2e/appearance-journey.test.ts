@@ -1,24 +1,13 @@
 // The focus ring is visible against the page (≥ 3:1) and the portal follows a dark system theme,
 // with text and buttons still readable (≥ 4.5:1). Colours are read from the rendered page.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { assertAccessible, openBrowser, signUpFirst, skipReason, startPortalServer } from './harness.js';
+import { assertAccessible, signUpFirst } from './harness.js';
+import { portalJourney } from './journey.js';
 
-const skip = skipReason();
-if (skip) console.log(`# SKIP portal appearance journey: ${skip}`);
-
-let server: Awaited<ReturnType<typeof startPortalServer>>;
-let b: Awaited<ReturnType<typeof openBrowser>>;
-before(async () => {
-  if (skip) return;
-  server = await startPortalServer();
-  b = await openBrowser();
-});
-after(async () => {
-  await b?.close();
-  await server?.close();
-});
+const journey = portalJourney('appearance journey');
+const { skip } = journey;
 
 type Rgb = [number, number, number];
 const rgb = (css: string): Rgb => {
@@ -45,7 +34,7 @@ const styleOf = (page: Page, selector: string, prop: string) =>
     .evaluate((el, p) => getComputedStyle(el).getPropertyValue(p), prop);
 
 test('the keyboard focus ring stands out from the page by at least 3:1', { skip, timeout: 120_000 }, async () => {
-  const page = b.page;
+  const { server, page } = journey;
   await signUpFirst(page, server.baseUrl);
   const page_bg = rgb(await styleOf(page, 'body', 'background-color').then((c) => (c === 'rgba(0, 0, 0, 0)' ? styleOf(page, 'html', 'background-color') : c)));
   // Tab until a button has keyboard focus, then read its ring: the outermost box-shadow's colour.
@@ -66,6 +55,7 @@ test('the keyboard focus ring stands out from the page by at least 3:1', { skip,
 });
 
 test('a dark system theme gives a dark page with readable text and buttons', { skip, timeout: 120_000 }, async () => {
+  const { server, browser: b } = journey;
   const context = await b.browser.newContext({ colorScheme: 'dark' });
   try {
     const page = await context.newPage();
@@ -97,7 +87,7 @@ test('a dark system theme gives a dark page with readable text and buttons', { s
 });
 
 test('a move to another page is announced to screen readers with its heading', { skip, timeout: 120_000 }, async () => {
-  const page = b.page;
+  const { server, page } = journey;
   await page.goto(`${server.baseUrl}/datapacks`);
   await page.getByRole('heading', { name: 'Datapacks', level: 1 }).waitFor();
   const announcer = page.getByTestId('route-announcer');

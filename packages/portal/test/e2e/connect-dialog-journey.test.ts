@@ -1,31 +1,15 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Page } from 'playwright-core';
+import { test } from 'node:test';
 import { startTestCairn } from '../../../server/src/testing/test-cairn.js';
-import { assertAccessible, openBrowser, signUpFirst, skipReason, startPortalServer } from './harness.js';
+import { assertAccessible, signUpFirst } from './harness.js';
+import { portalJourney } from './journey.js';
 
-const skip = skipReason();
-if (skip) console.log(`# SKIP portal Connect dialog journey: ${skip}`);
-
-let server: Awaited<ReturnType<typeof startPortalServer>>;
-let b: Awaited<ReturnType<typeof openBrowser>>;
-let page: Page;
-
-before(async () => {
-  if (skip) return;
-  server = await startPortalServer();
-  b = await openBrowser();
-  await b.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
-  page = b.page;
-});
-after(async () => {
-  await b?.close();
-  await server?.close();
-});
+const journey = portalJourney('Connect dialog journey', { clipboard: true });
+const { skip } = journey;
 
 /** What has focus, described as a person would find it: its accessible label, text or value. */
 const focused = () =>
-  page.evaluate(() => {
+  journey.page.evaluate(() => {
     const el = document.activeElement as HTMLElement | null;
     if (!el || el === document.body) return 'body';
     const labelled = el.id ? document.querySelector(`label[for="${el.id}"]`)?.textContent : undefined;
@@ -34,7 +18,7 @@ const focused = () =>
 
 /** The key shown in Cursor's Manual snippet, or undefined while it holds the placeholder. */
 async function shownKey(): Promise<string | undefined> {
-  const text = await page
+  const text = await journey.page
     .getByRole('dialog', { name: 'Connect a client' })
     .getByLabel(/^Entry in /)
     .textContent();
@@ -42,6 +26,7 @@ async function shownKey(): Promise<string | undefined> {
 }
 
 test('Connect from a datapack page: first field focused, accessible tabs, a Manual key that survives switching and is not lost unasked', { skip, timeout: 120_000 }, async () => {
+  const { server, browser: b, page } = journey;
   await signUpFirst(page, server.baseUrl);
   await page.getByRole('link', { name: 'Personal' }).first().click();
   await page.getByRole('heading', { name: 'Personal', level: 1 }).waitFor();
@@ -143,6 +128,7 @@ test('Connect from a datapack page: first field focused, accessible tabs, a Manu
 });
 
 test('with CAIRN_OAUTH_ALLOW_LOOPBACK=false the OAuth tab sends local-callback clients to an API key, and keeps OAuth for the others', { skip, timeout: 120_000 }, async () => {
+  const { browser: b } = journey;
   const strict = await startTestCairn({ env: { CAIRN_OAUTH_ALLOW_LOOPBACK: 'false' } });
   const p = await b.context.newPage();
   try {

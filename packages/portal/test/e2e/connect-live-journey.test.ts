@@ -1,28 +1,15 @@
 // "Waiting for your client…": the Connect dialog shows live when a client first connects with the key it made.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { Page } from 'playwright-core';
-import { openBrowser, signUpFirst, skipReason, startPortalServer } from './harness.js';
+import { signUpFirst } from './harness.js';
+import { portalJourney } from './journey.js';
 
-const skip = skipReason();
-if (skip) console.log(`# SKIP portal live connection journey: ${skip}`);
-
-let server: Awaited<ReturnType<typeof startPortalServer>>;
-let b: Awaited<ReturnType<typeof openBrowser>>;
-let page: Page;
-before(async () => {
-  if (skip) return;
-  server = await startPortalServer();
-  b = await openBrowser();
-  page = b.page;
-});
-after(async () => {
-  await b?.close();
-  await server?.close();
-});
+const journey = portalJourney('live connection journey');
+const { skip } = journey;
 
 test('Manual tab: the dialog waits, then names the client that connected with the new key, the user and their datapacks', { skip, timeout: 120_000 }, async () => {
+  const { server, page } = journey;
   await signUpFirst(page, server.baseUrl);
   await page.getByRole('button', { name: 'Connect a client' }).first().click();
   const connect = page.getByRole('dialog', { name: 'Connect a client' });

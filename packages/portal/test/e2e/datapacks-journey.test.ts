@@ -1,27 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Page } from 'playwright-core';
-import { assertAccessible, openBrowser, shot, signUpFirst, skipReason, startPortalServer } from './harness.js';
+import { test } from 'node:test';
+import { assertAccessible, shot, signUpFirst } from './harness.js';
+import { portalJourney } from './journey.js';
 
-const skip = skipReason();
-if (skip) console.log(`# SKIP portal datapacks journey: ${skip}`);
-
-let server: Awaited<ReturnType<typeof startPortalServer>>;
-let b: Awaited<ReturnType<typeof openBrowser>>;
-let page: Page;
-
-before(async () => {
-  if (skip) return;
-  server = await startPortalServer();
-  b = await openBrowser();
-  page = b.page;
-});
-after(async () => {
-  await b?.close();
-  await server?.close();
-});
+const journey = portalJourney('datapacks journey');
+const { skip } = journey;
 
 test('sign up → personal datapack → team → team datapack → add and edit an entry', { skip }, async () => {
+  const { server, browser: b, page } = journey;
   await signUpFirst(page, server.baseUrl, undefined, 'sign-up');
   const personal = page.getByRole('link', { name: 'Personal', exact: true });
   await personal.waitFor();

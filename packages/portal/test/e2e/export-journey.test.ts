@@ -1,27 +1,15 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, test } from 'node:test';
-import { openBrowser, signUpFirst, skipReason, startPortalServer } from './harness.js';
+import { test } from 'node:test';
+import { signUpFirst } from './harness.js';
+import { portalJourney } from './journey.js';
 
-const skip = skipReason();
-if (skip) console.log(`# SKIP portal export journey: ${skip}`);
-
-let server: Awaited<ReturnType<typeof startPortalServer>>;
-let b: Awaited<ReturnType<typeof openBrowser>>;
-
-before(async () => {
-  if (skip) return;
-  server = await startPortalServer();
-  b = await openBrowser();
-});
-after(async () => {
-  await b?.close();
-  await server?.close();
-});
+const journey = portalJourney('export journey');
+const { skip } = journey;
 
 /** Clicks what starts a download and returns the downloaded file's name and parsed lines. */
 async function download(click: () => Promise<void>): Promise<{ name: string; lines: Record<string, unknown>[] }> {
-  const [file] = await Promise.all([b.page.waitForEvent('download'), click()]);
+  const [file] = await Promise.all([journey.page.waitForEvent('download'), click()]);
   const path = await file.path();
   const lines = readFileSync(path, 'utf8')
     .trimEnd()
@@ -31,7 +19,7 @@ async function download(click: () => Promise<void>): Promise<{ name: string; lin
 }
 
 test('a datapack’s Export button and Settings > Account > Download my data download the entries as JSON Lines', { skip, timeout: 120_000 }, async () => {
-  const page = b.page;
+  const { server, page } = journey;
   await signUpFirst(page, server.baseUrl, { name: 'Grace', email: 'grace@example.com', password: 'a long enough passphrase', organization: 'Navy' });
   await page.getByRole('link', { name: 'Personal', exact: true }).click();
   await page.getByRole('heading', { name: 'Personal', level: 1 }).waitFor();

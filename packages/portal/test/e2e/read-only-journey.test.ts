@@ -1,31 +1,18 @@
 // A member who may not change an organization datapack is not offered Add, Edit or Delete there.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Page } from 'playwright-core';
+import { test } from 'node:test';
 import { loadAccess } from '../../../server/src/domain/access.js';
 import { createUser } from '../../../server/src/domain/accounts.js';
 import { listDatapacks } from '../../../server/src/domain/datapacks.js';
 import { deleteEntry, saveEntry } from '../../../server/src/domain/entries.js';
-import { assertAccessible, openBrowser, signUpFirst, skipReason, startPortalServer } from './harness.js';
+import { assertAccessible, signUpFirst } from './harness.js';
+import { portalJourney } from './journey.js';
 
-const skip = skipReason();
-if (skip) console.log(`# SKIP portal read-only journey: ${skip}`);
-
-let server: Awaited<ReturnType<typeof startPortalServer>>;
-let b: Awaited<ReturnType<typeof openBrowser>>;
-let page: Page;
-before(async () => {
-  if (skip) return;
-  server = await startPortalServer();
-  b = await openBrowser();
-  page = b.page;
-});
-after(async () => {
-  await b?.close();
-  await server?.close();
-});
+const journey = portalJourney('read-only journey');
+const { skip } = journey;
 
 test('a plain member sees the organization datapack read-only; their own stays writable', { skip, timeout: 120_000 }, async () => {
+  const { server, browser: b, page } = journey;
   await signUpFirst(page, server.baseUrl);
   const cairn = server.cairn.cairn;
   const owner = (await cairn.store.findUserByEmail('ada@example.com'))!;

@@ -1,27 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Page } from 'playwright-core';
-import { openBrowser, shot, signUpFirst, skipReason, startPortalServer } from './harness.js';
+import { test } from 'node:test';
+import { shot, signUpFirst } from './harness.js';
+import { portalJourney } from './journey.js';
 
-const skip = skipReason();
-if (skip) console.log(`# SKIP portal trash journey: ${skip}`);
-
-let server: Awaited<ReturnType<typeof startPortalServer>>;
-let b: Awaited<ReturnType<typeof openBrowser>>;
-let page: Page;
-
-before(async () => {
-  if (skip) return;
-  server = await startPortalServer();
-  b = await openBrowser();
-  page = b.page;
-});
-after(async () => {
-  await b?.close();
-  await server?.close();
-});
+const journey = portalJourney('trash journey');
+const { skip } = journey;
 
 test('delete an entry → Trash → Restore → its history shows word diffs and restores an earlier version; a datapack goes to the Trash and back', { skip }, async () => {
+  const { server, browser: b, page } = journey;
   await signUpFirst(page, server.baseUrl);
   const nav = page.getByRole('navigation', { name: 'Main' });
 

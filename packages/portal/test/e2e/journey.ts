@@ -1,0 +1,35 @@
+import { after, before } from 'node:test';
+import type { Page } from 'playwright-core';
+import { openBrowser, skipReason, startPortalServer } from './harness.js';
+
+/** What a journey's tests use: the Cairn serving the portal, the browser and its page (set once `before` has run). */
+export interface PortalJourney {
+  /** Why the journey cannot run here (pass it to every test's `skip`), or undefined. */
+  skip: string | undefined;
+  server: Awaited<ReturnType<typeof startPortalServer>>;
+  browser: Awaited<ReturnType<typeof openBrowser>>;
+  page: Page;
+}
+
+/**
+ * The set-up every portal journey shares: a fresh Cairn serving the built portal and a browser with
+ * a fresh profile, started before the file's tests and closed after them. `clipboard` lets the page
+ * read and write the clipboard (copy buttons).
+ */
+export function portalJourney(name: string, options: { clipboard?: boolean } = {}): PortalJourney {
+  const skip = skipReason();
+  if (skip) console.log(`# SKIP portal ${name}: ${skip}`);
+  const journey = { skip } as PortalJourney;
+  before(async () => {
+    if (skip) return;
+    journey.server = await startPortalServer();
+    journey.browser = await openBrowser();
+    if (options.clipboard) await journey.browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: journey.server.baseUrl });
+    journey.page = journey.browser.page;
+  });
+  after(async () => {
+    await journey.browser?.close();
+    await journey.server?.close();
+  });
+  return journey;
+}
