@@ -15,7 +15,8 @@ export const ENTRY_KINDS = ['preference', 'standard', 'policy', 'decision', 'not
 
 // Lower-cased and de-duplicated by the domain (normalTags), after redaction: lower-casing first
 // would hide secrets from case-sensitive patterns such as AWS key ids.
-const tags = z.array(z.string().trim().min(1).max(40)).max(20).default([]).describe('Short lower-case labels such as "testing" or "python"');
+// No default here: update_entry without tags must keep the entry's tags (a default would replace them with []).
+const tags = z.array(z.string().trim().min(1).max(40)).max(20).describe('Short lower-case labels such as "testing" or "python"');
 
 /** Input of saveEntry. */
 export const saveEntryInput = z.object({
@@ -23,7 +24,7 @@ export const saveEntryInput = z.object({
   kind: z.enum(ENTRY_KINDS).default('note').describe('preference (how a person likes things), standard (a team rule), policy (an organization rule), decision, note'),
   title: z.string().trim().min(1).max(200).describe('One line that names the knowledge'),
   content: z.string().trim().min(1).max(20_000).describe('The knowledge itself, self-contained'),
-  tags,
+  tags: tags.default([]),
 });
 
 /** Input of updateEntry: the fields to change plus the version the caller last saw. */
@@ -49,9 +50,6 @@ export const searchEntriesInput = z.object({
   author: z.string().max(200).optional().describe('Only entries this person saved or last changed (their user id)'),
   limit: z.number().int().min(1).max(50).default(10),
 });
-
-/** With a tag or author filter, this many ranked entries are looked at for the ones that pass it. */
-const TAGGED_SEARCH_DEPTH = 500;
 
 /** A page of a list. Out of range is refused, not clamped: a client that reads "fewer than limit" as "the end" must not be misled. */
 export const pageInput = z.object({
@@ -196,10 +194,10 @@ export async function searchEntries(deps: DomainDeps, access: Access, raw: z.inp
   const input = parse(searchEntriesInput, raw);
   const packs = input.datapack ? [await resolveDatapack(deps, access, input.datapack)] : await readableDatapacks(deps, access);
   const datapackIds = packs.filter((d) => !input.scopes?.length || input.scopes.includes(d.scope)).map((d) => d.id);
-  const { tags, author } = input;
-  if (!tags?.length && !author) return deps.store.searchEntries({ datapackIds, text: input.query, kinds: input.kinds, limit: input.limit });
-  const hits = await deps.store.searchEntries({ datapackIds, text: input.query, kinds: input.kinds, limit: TAGGED_SEARCH_DEPTH });
-  return hits.filter((h) => (!tags || tags.every((t) => h.entry.tags.includes(t))) && (!author || h.entry.createdBy === author || h.entry.updatedBy === author)).slice(0, input.limit);
+  const { tags, author, kinds } = input;
+  // Filters choose the candidates before ranking: a match ranked anywhere is found, not only near the top.
+  const only = tags?.length || author ? await deps.store.filteredEntryIds({ datapackIds, kinds, tags, author }) : undefined;
+  return deps.store.searchEntries({ datapackIds, text: input.query, kinds, limit: input.limit, ...(only && { only }) });
 }
 
 async function readableEntry(deps: DomainDeps, access: Access, id: string): Promise<{ entry: Entry; datapack: Datapack }> {
