@@ -25,6 +25,10 @@ export const saveEntryInput = z.object({
   title: z.string().trim().min(1).max(200).describe('One line that names the knowledge'),
   content: z.string().trim().min(1).max(20_000).describe('The knowledge itself, self-contained'),
   tags: tags.default([]),
+  allowSimilar: z
+    .boolean()
+    .default(false)
+    .describe('Save even though a similar entry exists: set it only after reading that entry and finding yours says something different (an exact copy is still refused)'),
 });
 
 /** Input of updateEntry: the fields to change plus the version the caller last saw. */
@@ -61,7 +65,7 @@ export const pageInput = z.object({
  * What saving produced: a new entry, or the existing one it nearly duplicates; and which secrets
  * were removed from what the caller sent (by rule and count, never the secrets).
  */
-export type SaveResult = ({ status: 'created'; entry: Entry } | { status: 'duplicate'; entry: Entry; similarity: number }) & { redacted: RedactionFinding[] };
+export type SaveResult = ({ status: 'created'; entry: Entry } | { status: 'duplicate'; entry: Entry; similarity: number; exact: boolean }) & { redacted: RedactionFinding[] };
 
 /** Saves an entry unless the datapack already holds the same or nearly the same knowledge. */
 export async function saveEntry(deps: DomainDeps, access: Access, raw: z.input<typeof saveEntryInput>): Promise<SaveResult> {
@@ -71,12 +75,14 @@ export async function saveEntry(deps: DomainDeps, access: Access, raw: z.input<t
   access.assertWrite(datapack);
   const hash = contentHash(input.title, input.content);
   const exact = await deps.store.findEntryByContentHash(datapack.id, hash);
-  if (exact) return { status: 'duplicate', entry: exact, similarity: 1, redacted };
-  const text = `${input.title}\n${input.content}`;
-  const candidates = await deps.store.searchEntries({ datapackIds: [datapack.id], text, limit: 5, ranking: 'lexical' });
-  for (const { entry } of candidates) {
-    const score = similarity(text, `${entry.title}\n${entry.content}`);
-    if (score >= NEAR_DUPLICATE_THRESHOLD) return { status: 'duplicate', entry, similarity: round(score), redacted };
+  if (exact) return { status: 'duplicate', entry: exact, similarity: 1, exact: true, redacted };
+  if (!input.allowSimilar) {
+    const text = `${input.title}\n${input.content}`;
+    const candidates = await deps.store.searchEntries({ datapackIds: [datapack.id], text, limit: 5, ranking: 'lexical' });
+    for (const { entry } of candidates) {
+      const score = similarity(text, `${entry.title}\n${entry.content}`);
+      if (score >= NEAR_DUPLICATE_THRESHOLD) return { status: 'duplicate', entry, similarity: round(score), exact: false, redacted };
+    }
   }
   const now = deps.now();
   const { userId } = access.caller;
@@ -101,6 +107,13 @@ export async function saveEntry(deps: DomainDeps, access: Access, raw: z.input<t
   await deps.store.insertEntry(entry);
   auditEntry(deps, access.caller, 'entry.created', entry, datapack);
   return { status: 'created', entry, redacted };
+}
+
+/** What an agent or script is told when a save was refused as a duplicate: what exists, and what to do instead. */
+export function duplicateMessage(result: { entry: Entry; similarity: number; exact: boolean }): string {
+  const existing = `"${result.entry.title}" (${result.entry.id}, version ${result.entry.version})`;
+  if (result.exact) return `Not saved: ${existing} already holds exactly this text. To change it, update that entry.`;
+  return `Not saved: it is ${Math.round(result.similarity * 100)}% like ${existing}. Read that entry: if yours says the same, update that entry instead; if it is different knowledge, save again with allowSimilar: true.`;
 }
 
 /** Changes an entry if it is still at the version the caller saw; says which secrets were removed from the change. */
