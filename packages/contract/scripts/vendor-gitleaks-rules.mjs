@@ -43,16 +43,26 @@ function allowlists(lists = []) {
   return kept;
 }
 
+/**
+ * Rules gitleaks runs only on files of a given name whose regex still says "secret" on its own in
+ * pasted text (a `"secret_key" => "sk_…"` PHP line, a nuget.config `<add key="ClearTextPassword"`
+ * line, a Kubernetes Secret manifest): kept, their path condition ignored. The others stay dropped.
+ */
+const PATH_RULES_KEPT = new Set(['freemius-secret-key', 'nuget-config-password', 'kubernetes-secret-yaml']);
+const PATH_RULES_DROPPED = {
+  'hashicorp-tf-password': 'replaced by Cairn\'s secret-assignment rule, which finds `password = "…"` in any text, HCL included',
+};
+
 const config = parse(toml);
 const rules = [];
 const dropped = [];
 for (const rule of config.rules) {
   if (!rule.regex) {
-    dropped.push({ id: rule.id, reason: 'matches file paths only' });
+    dropped.push({ id: rule.id, reason: 'matches file paths only (a binary key file such as .p12 has no text to redact)' });
     continue;
   }
-  if (rule.path) {
-    dropped.push({ id: rule.id, reason: `only meaningful for files named like ${rule.path}` });
+  if (rule.path && !PATH_RULES_KEPT.has(rule.id)) {
+    dropped.push({ id: rule.id, reason: PATH_RULES_DROPPED[rule.id] ?? `only meaningful for files named like ${rule.path}` });
     continue;
   }
   try {

@@ -14,9 +14,9 @@ export interface CairnRule {
   generic?: boolean;
 }
 
-/** Names whose value is a secret: NAME=value, "name": "value", name: value. */
+/** Names whose value is a secret: NAME=value, "name": "value", name: value. `pass` only as a name's last part (DB_PASS, smtp.pass), never inside a word (bypass, compass). */
 const SECRET_NAME =
-  /(?:secret|token|password|passwd|pwd|passphrase|api[_.-]?key|apikey|access[_.-]?key|secret[_.-]?key|private[_.-]?key|account[_.-]?key|shared[_.-]?access[_.-]?key|master[_.-]?key|signing[_.-]?key|encryption[_.-]?key|auth[_.-]?key|credentials?|client[_.-]?secret)/
+  /(?:secret|token|password|passwd|pwd|passphrase|[_.-]pass|api[_.-]?key|apikey|access[_.-]?key|secret[_.-]?key|private[_.-]?key|account[_.-]?key|shared[_.-]?access[_.-]?key|master[_.-]?key|signing[_.-]?key|encryption[_.-]?key|auth[_.-]?key|credentials?|client[_.-]?secret)/
     .source;
 
 /** Values that name or point at a secret instead of being one. */
@@ -27,6 +27,9 @@ const CODE_VALUE = /^(?:[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:\(|\.[A-Za-z_$
 
 /** A path (the shell's PWD=/home/me) is not a password. */
 const PATH_VALUE = /^(?:~|\.{1,2})?\/[\w./-]*$/;
+
+/** A password typed on a command line, not a variable or a placeholder (PASSWORD, <pass>, $DB_PASS). */
+const isLiteralPassword = (value: string) => !PLACEHOLDER.test(value) && !/^[A-Z][A-Z0-9_]*$/.test(value);
 
 /** Words that follow "password is" in ordinary prose. */
 const PROSE_AFTER_PASSWORD_IS = new Set(
@@ -47,6 +50,30 @@ export const CAIRN_RULES: readonly CairnRule[] = [
   },
   { id: 'github-token', keywords: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_'], pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})/ },
   { id: 'gitlab-token', keywords: ['glpat-'], pattern: /\bglpat-[A-Za-z0-9_-]{20,}/ },
+  { id: 'stripe-webhook-secret', keywords: ['whsec_'], pattern: /\bwhsec_[A-Za-z0-9+/=]{24,}/ },
+  // Generic: gitleaks' vault-service-token and pypi-upload-token label the long forms they know.
+  { id: 'vault-token', keywords: ['hvs.', 'hvb.', 'hvr.'], pattern: /\bhv[sbr]\.[A-Za-z0-9_-]{24,}/, generic: true },
+  { id: 'gcp-oauth-client-secret', keywords: ['gocspx-'], pattern: /\bGOCSPX-[A-Za-z0-9_-]{24,}/ },
+  // A PyPI (or TestPyPI) token is a macaroon: "pypi-" and base64 of its binary header, AgE…
+  { id: 'pypi-token', keywords: ['pypi-age'], pattern: /\bpypi-AgE[A-Za-z0-9_-]{30,}/, generic: true },
+  { id: 'gcp-private-key-id', keywords: ['private_key_id'], pattern: /["']?private_key_id["']?\s*[:=]\s*["']?([a-f0-9]{40})\b/i, secretGroup: 1 },
+  // A Sentry DSN: its public (and legacy secret) key is the URL's user part.
+  { id: 'sentry-dsn', keywords: ['://'], pattern: /\bhttps?:\/\/([a-f0-9]{32})(?::[a-f0-9]{32})?@[\w.-]+(?::\d+)?\/(?:[\w-]+\/)*\d+\b/i, secretGroup: 1 },
+  // PuTTY .ppk: the lines after "Private-Lines: N" are the private key, up to its MAC.
+  { id: 'putty-private-key', keywords: ['private-lines'], pattern: /(?<=Private-Lines:[ \t]*\d+[ \t]*\r?\n)[A-Za-z0-9+/=\r\n]+?(?=\r?\nPrivate-(?:MAC|Hash):|$)/ },
+  // ~/.netrc and _netrc: "machine HOST login USER password SECRET", on one line or several.
+  { id: 'netrc-password', keywords: ['machine', 'default'], pattern: /\b(?:machine[ \t]+\S+|default)\b(?:\s+(?:login|account|port)\s+\S+)*\s+password\s+(?!\[redacted:)(\S+)/, secretGroup: 1 },
+  // Passwords given on a command line: sshpass -p, mysql -pSECRET (no space: with one, mysql prompts), twine/psql-style -p/--password.
+  { id: 'command-line-password', keywords: ['sshpass'], pattern: /\bsshpass\b[^\n]*?\s-p[ \t]*(?:'([^'\n]+)'|"([^"\n]+)"|(?!\[redacted:)([^\s'"]+))/, validate: isLiteralPassword },
+  {
+    id: 'command-line-password',
+    keywords: ['mysql', 'mariadb'],
+    pattern: /\b(?:mysql(?:dump|admin|import|check|sh)?|mariadb(?:-dump|-admin)?)\b[^\n]*?\s-p(?:'([^'\n]+)'|"([^"\n]+)"|(?!\[redacted:)([^\s'"]+))/,
+    validate: isLiteralPassword,
+  },
+  { id: 'command-line-password', keywords: ['twine'], pattern: /\btwine\b[^\n]*?\s(?:-p|--password)(?:[ \t]+|=)(?:'([^'\n]+)'|"([^"\n]+)"|(?!\[redacted:)([^\s'"]+))/, validate: isLiteralPassword },
+  // A Cookie or Set-Cookie header's value: session ids and auth cookies.
+  { id: 'cookie-header', keywords: ['cookie'], pattern: /\b(?:set-)?cookie["']?[ \t]*:[ \t]*["']?(?!\[redacted:)([^\s"';=]+=[^\s"';]{16,}[^\n"']*)/i, secretGroup: 1 },
   { id: 'slack-webhook', keywords: ['hooks.slack.com'], pattern: /\bhttps?:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/+-]{20,}/ },
   { id: 'slack-token', keywords: ['xox'], pattern: /\bxox[abposre]-[A-Za-z0-9-]{10,}/ },
   { id: 'anthropic-key', keywords: ['sk-ant-'], pattern: /\bsk-ant-[A-Za-z0-9_-]{20,}/ },
@@ -61,7 +88,7 @@ export const CAIRN_RULES: readonly CairnRule[] = [
   { id: 'discord-bot-token', keywords: [], pattern: /\b[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}(?![A-Za-z0-9_-])/ },
   { id: 'azure-storage-key', keywords: ['accountkey', 'sharedaccesskey'], pattern: /\b((?:AccountKey|SharedAccessKey)\s*=\s*)([A-Za-z0-9+/]{40,100}={0,2})/i, secretGroup: 2 },
   // scheme://user:password@host and scheme://:password@host; a password may itself hold an @.
-  { id: 'url-credentials', keywords: ['://'], pattern: /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:(?!\[redacted:)([^\s/]+)@(?=[^\s@/]+)/i, secretGroup: 1 },
+  { id: 'url-credentials', keywords: ['://'], pattern: /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@[]*:(?!\[redacted:)([^\s/]+)@(?=[^\s@/]+)/i, secretGroup: 1 },
   {
     id: 'authorization-header',
     keywords: ['authorization'],
@@ -82,7 +109,7 @@ export const CAIRN_RULES: readonly CairnRule[] = [
   { id: 'aws-secret-key', keywords: [], pattern: /(?<![A-Za-z0-9/+=_-])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=_-])/, validate: looksLikeAwsSecret, generic: true },
   {
     id: 'secret-assignment',
-    keywords: ['secret', 'token', 'passw', 'pwd', 'passphrase', 'key', 'credential'],
+    keywords: ['secret', 'token', 'pass', 'pwd', 'key', 'credential'],
     // NAME = "quoted, with spaces" | NAME: unquoted-to-whitespace (no ; so connection strings keep their other fields).
     // Only the end of the name is matched: a pattern for the whole name would backtrack quadratically.
     pattern: new RegExp(String.raw`${SECRET_NAME}["'\x60]?\s*(?:=|:=|=>|:)\s*(?:"([^"\n]{1,200})"|'([^'\n]{1,200})'|\x60([^\x60\n]{1,200})\x60|([^\s"'\x60;]{1,200}))`, 'i'),

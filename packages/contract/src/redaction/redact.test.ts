@@ -3,16 +3,23 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { KEY_PREFIX } from '../index.js';
-import { PLANTED_SECRETS, plantedSecretsText } from '../testing/planted-secrets.js';
+import { BENIGN_LOOKALIKES, PLANTED_SECRETS, plantedSecretsText } from '../testing/planted-secrets.js';
 import { passesLuhn } from './checks.js';
 import { redact, redactionMarker } from './redact.js';
 import { GITLEAKS_DROPPED, GITLEAKS_RULES, GITLEAKS_VERSION } from './vendor/gitleaks/rules.generated.js';
 
 describe('redact', () => {
-  test('the fixture holds at least 50 distinct secret formats', () => {
-    assert.ok(PLANTED_SECRETS.length >= 50, `only ${PLANTED_SECRETS.length}`);
+  test('the fixture holds at least 100 distinct secret formats and 50 look-alikes', () => {
+    assert.ok(PLANTED_SECRETS.length >= 100, `only ${PLANTED_SECRETS.length}`);
     assert.equal(new Set(PLANTED_SECRETS.map((p) => p.kind)).size, PLANTED_SECRETS.length);
+    assert.ok(BENIGN_LOOKALIKES.length >= 50, `only ${BENIGN_LOOKALIKES.length}`);
   });
+
+  for (const [i, text] of BENIGN_LOOKALIKES.entries()) {
+    test(`look-alike ${i + 1} is not a secret: left untouched`, () => {
+      assert.deepEqual(redact(text), { text, findings: [] }, text);
+    });
+  }
 
   for (const planted of PLANTED_SECRETS) {
     test(`${planted.kind}: removed, and marked [redacted:${planted.rule}]`, () => {

@@ -4,6 +4,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** The whole answer, for the errors that carry more than a message (a refused duplicate carries the existing entry). */
+    readonly body?: unknown,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -22,7 +24,7 @@ function errorFrom(status: number, body: unknown): ApiError {
   const b = body as { error?: { code?: string; message?: string }; code?: string; message?: string } | undefined;
   const e = b?.error ?? (b?.message ? b : undefined);
   if (e?.code === 'INVALID_EMAIL_OR_PASSWORD') return new ApiError(status, 'invalid_credentials', 'That email and password do not match an account. Check both and try again.');
-  if (e?.message) return new ApiError(status, e.code ?? 'error', e.message);
+  if (e?.message) return new ApiError(status, e.code ?? 'error', e.message, body);
   if (status === 401) return new ApiError(status, 'unauthorized', 'Your session has ended. Sign in again.');
   if (status >= 500) return new ApiError(status, 'server_error', `Cairn had a problem (HTTP ${status}). Try again in a moment; if it keeps happening, check the server log.`);
   return new ApiError(status, 'error', `Cairn refused the request (HTTP ${status}). Reload the page and try again.`);

@@ -22,10 +22,12 @@ const parseTags = (s: string) => [
 /** Adds an entry, or edits one (with its version, so a concurrent change is caught). */
 export function EntryFormDialog({ datapackId, entry, onClose, onSaved }: { datapackId: string; entry?: Entry; onClose: () => void; onSaved: (e: Entry) => void }) {
   const [error, setError] = useState<string>();
-  const [duplicate, setDuplicate] = useState<{ entry: Entry; similarity: number }>();
+  const [duplicate, setDuplicate] = useState<{ entry: Entry; similarity: number; exact: boolean }>();
   const [busy, setBusy] = useState(false);
   const submit = async (ev: FormEvent<HTMLFormElement>) => {
     ev.preventDefault();
+    // "Save anyway" after a near-duplicate was shown: the user read it and says theirs is different.
+    const allowSimilar = (ev.nativeEvent as SubmitEvent).submitter?.getAttribute('name') === 'allow-similar';
     const f = new FormData(ev.currentTarget);
     const fields = { kind: String(f.get('kind')), title: String(f.get('title') ?? '').trim(), content: String(f.get('content') ?? '').trim(), tags: parseTags(String(f.get('tags') ?? '')) };
     setBusy(true);
@@ -35,15 +37,16 @@ export function EntryFormDialog({ datapackId, entry, onClose, onSaved }: { datap
         const r = await api<{ entry: Entry }>('PATCH', `/api/v1/entries/${entry.id}`, { expectedVersion: entry.version, ...fields });
         onSaved(r.entry);
       } else {
-        const r = await api<{ status: 'created' | 'duplicate'; entry: Entry; similarity?: number }>('POST', '/api/v1/entries', { datapack: datapackId, ...fields });
-        if (r.status === 'duplicate') {
-          setDuplicate({ entry: r.entry, similarity: r.similarity ?? 1 });
-          setBusy(false);
-          return;
-        }
+        const r = await api<{ entry: Entry }>('POST', '/api/v1/entries', { datapack: datapackId, ...fields, ...(allowSimilar && { allowSimilar }) });
         onSaved(r.entry);
       }
     } catch (e) {
+      if (e instanceof ApiError && e.code === 'duplicate') {
+        const refused = e.body as { entry: Entry; similarity?: number; exact?: boolean };
+        setDuplicate({ entry: refused.entry, similarity: refused.similarity ?? 1, exact: refused.exact === true });
+        setBusy(false);
+        return;
+      }
       setError(
         e instanceof ApiError && e.code === 'version_conflict'
           ? 'Someone changed this entry while you were editing. Close this dialog, open the entry again to see their change, then redo yours.'
@@ -84,8 +87,16 @@ export function EntryFormDialog({ datapackId, entry, onClose, onSaved }: { datap
         {duplicate && (
           <div className="notice warning" role="alert">
             <p>
-              Not saved: this is {Math.round(duplicate.similarity * 100)}% like the existing entry “{duplicate.entry.title}”. Edit that entry instead, or change this one so it says something new.
+              {duplicate.exact
+                ? `Not saved: the entry “${duplicate.entry.title}” already holds exactly this. Edit that entry instead.`
+                : `Not saved: this is ${Math.round(duplicate.similarity * 100)}% like the existing entry “${duplicate.entry.title}”. Edit that entry if yours says the same; if it is different knowledge, save it anyway.`}
             </p>
+            {!duplicate.exact && (
+              <p className="muted">
+                Existing: {duplicate.entry.content.slice(0, 300)}
+                {duplicate.entry.content.length > 300 ? '…' : ''}
+              </p>
+            )}
           </div>
         )}
         {error && <ErrorNotice message={error} />}
@@ -93,6 +104,11 @@ export function EntryFormDialog({ datapackId, entry, onClose, onSaved }: { datap
           <button type="button" className="button secondary" onClick={onClose}>
             Cancel
           </button>
+          {duplicate && !duplicate.exact && (
+            <button type="submit" name="allow-similar" className="button secondary" disabled={busy}>
+              Save anyway
+            </button>
+          )}
           <button type="submit" className="button" disabled={busy}>
             {busy ? 'Saving…' : entry ? 'Save changes' : 'Add entry'}
           </button>

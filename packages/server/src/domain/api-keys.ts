@@ -1,3 +1,4 @@
+import { redact } from '@cairn/contract/redaction';
 import { z } from 'zod';
 import { displayParts, generateApiKey, hashApiKey } from '../auth/api-keys/key-format.js';
 import { CairnError } from '../errors/cairn-error.js';
@@ -27,7 +28,8 @@ export interface KeyOptions {
 
 /** Mints a named key for a user. The plaintext key is in the result and nowhere else, ever. */
 export async function createApiKey(deps: DomainDeps, userId: string, name: string, options: KeyOptions = {}, by?: Caller): Promise<{ key: string; record: ApiKeyRecord }> {
-  const validName = parse(keyName, name);
+  // A name is shown in Settings, the key list and the audit trail: a secret pasted into it is kept as a marker.
+  const validName = redact(parse(keyName, name)).text;
   const scope = parseScope(options.scope);
   const createdAt = deps.now();
   const expiresAt = parseExpiry(options, createdAt);

@@ -15,7 +15,8 @@ export const ENTRY_KINDS = ['preference', 'standard', 'policy', 'decision', 'not
 
 // Lower-cased and de-duplicated by the domain (normalTags), after redaction: lower-casing first
 // would hide secrets from case-sensitive patterns such as AWS key ids.
-const tags = z.array(z.string().trim().min(1).max(40)).max(20).default([]).describe('Short lower-case labels such as "testing" or "python"');
+// No default here: update_entry without tags must keep the entry's tags (a default would replace them with []).
+const tags = z.array(z.string().trim().min(1).max(40)).max(20).describe('Short lower-case labels such as "testing" or "python"');
 
 /** Input of saveEntry. */
 export const saveEntryInput = z.object({
@@ -23,7 +24,11 @@ export const saveEntryInput = z.object({
   kind: z.enum(ENTRY_KINDS).default('note').describe('preference (how a person likes things), standard (a team rule), policy (an organization rule), decision, note'),
   title: z.string().trim().min(1).max(200).describe('One line that names the knowledge'),
   content: z.string().trim().min(1).max(20_000).describe('The knowledge itself, self-contained'),
-  tags,
+  tags: tags.default([]),
+  allowSimilar: z
+    .boolean()
+    .default(false)
+    .describe('Save even though a similar entry exists: set it only after reading that entry and finding yours says something different (an exact copy is still refused)'),
 });
 
 /** Input of updateEntry: the fields to change plus the version the caller last saw. */
@@ -50,9 +55,6 @@ export const searchEntriesInput = z.object({
   limit: z.number().int().min(1).max(50).default(10),
 });
 
-/** With a tag or author filter, this many ranked entries are looked at for the ones that pass it. */
-const TAGGED_SEARCH_DEPTH = 500;
-
 /** A page of a list. Out of range is refused, not clamped: a client that reads "fewer than limit" as "the end" must not be misled. */
 export const pageInput = z.object({
   limit: z.number().int().min(1, 'must be at least 1').max(200, 'must be at most 200; page with offset for more').default(50).describe('How many entries, 1 to 200'),
@@ -63,7 +65,7 @@ export const pageInput = z.object({
  * What saving produced: a new entry, or the existing one it nearly duplicates; and which secrets
  * were removed from what the caller sent (by rule and count, never the secrets).
  */
-export type SaveResult = ({ status: 'created'; entry: Entry } | { status: 'duplicate'; entry: Entry; similarity: number }) & { redacted: RedactionFinding[] };
+export type SaveResult = ({ status: 'created'; entry: Entry } | { status: 'duplicate'; entry: Entry; similarity: number; exact: boolean }) & { redacted: RedactionFinding[] };
 
 /** Saves an entry unless the datapack already holds the same or nearly the same knowledge. */
 export async function saveEntry(deps: DomainDeps, access: Access, raw: z.input<typeof saveEntryInput>): Promise<SaveResult> {
@@ -73,12 +75,14 @@ export async function saveEntry(deps: DomainDeps, access: Access, raw: z.input<t
   access.assertWrite(datapack);
   const hash = contentHash(input.title, input.content);
   const exact = await deps.store.findEntryByContentHash(datapack.id, hash);
-  if (exact) return { status: 'duplicate', entry: exact, similarity: 1, redacted };
-  const text = `${input.title}\n${input.content}`;
-  const candidates = await deps.store.searchEntries({ datapackIds: [datapack.id], text, limit: 5, ranking: 'lexical' });
-  for (const { entry } of candidates) {
-    const score = similarity(text, `${entry.title}\n${entry.content}`);
-    if (score >= NEAR_DUPLICATE_THRESHOLD) return { status: 'duplicate', entry, similarity: round(score), redacted };
+  if (exact) return { status: 'duplicate', entry: exact, similarity: 1, exact: true, redacted };
+  if (!input.allowSimilar) {
+    const text = `${input.title}\n${input.content}`;
+    const candidates = await deps.store.searchEntries({ datapackIds: [datapack.id], text, limit: 5, ranking: 'lexical' });
+    for (const { entry } of candidates) {
+      const score = similarity(text, `${entry.title}\n${entry.content}`);
+      if (score >= NEAR_DUPLICATE_THRESHOLD) return { status: 'duplicate', entry, similarity: round(score), exact: false, redacted };
+    }
   }
   const now = deps.now();
   const { userId } = access.caller;
@@ -103,6 +107,13 @@ export async function saveEntry(deps: DomainDeps, access: Access, raw: z.input<t
   await deps.store.insertEntry(entry);
   auditEntry(deps, access.caller, 'entry.created', entry, datapack);
   return { status: 'created', entry, redacted };
+}
+
+/** What an agent or script is told when a save was refused as a duplicate: what exists, and what to do instead. */
+export function duplicateMessage(result: { entry: Entry; similarity: number; exact: boolean }): string {
+  const existing = `"${result.entry.title}" (${result.entry.id}, version ${result.entry.version})`;
+  if (result.exact) return `Not saved: ${existing} already holds exactly this text. To change it, update that entry.`;
+  return `Not saved: it is ${Math.round(result.similarity * 100)}% like ${existing}. Read that entry: if yours says the same, update that entry instead; if it is different knowledge, save again with allowSimilar: true.`;
 }
 
 /** Changes an entry if it is still at the version the caller saw; says which secrets were removed from the change. */
@@ -196,10 +207,10 @@ export async function searchEntries(deps: DomainDeps, access: Access, raw: z.inp
   const input = parse(searchEntriesInput, raw);
   const packs = input.datapack ? [await resolveDatapack(deps, access, input.datapack)] : await readableDatapacks(deps, access);
   const datapackIds = packs.filter((d) => !input.scopes?.length || input.scopes.includes(d.scope)).map((d) => d.id);
-  const { tags, author } = input;
-  if (!tags?.length && !author) return deps.store.searchEntries({ datapackIds, text: input.query, kinds: input.kinds, limit: input.limit });
-  const hits = await deps.store.searchEntries({ datapackIds, text: input.query, kinds: input.kinds, limit: TAGGED_SEARCH_DEPTH });
-  return hits.filter((h) => (!tags || tags.every((t) => h.entry.tags.includes(t))) && (!author || h.entry.createdBy === author || h.entry.updatedBy === author)).slice(0, input.limit);
+  const { tags, author, kinds } = input;
+  // Filters choose the candidates before ranking: a match ranked anywhere is found, not only near the top.
+  const only = tags?.length || author ? await deps.store.filteredEntryIds({ datapackIds, kinds, tags, author }) : undefined;
+  return deps.store.searchEntries({ datapackIds, text: input.query, kinds, limit: input.limit, ...(only && { only }) });
 }
 
 async function readableEntry(deps: DomainDeps, access: Access, id: string): Promise<{ entry: Entry; datapack: Datapack }> {

@@ -45,7 +45,9 @@ export async function importFile(deps: DomainDeps, source: LineSource, options: 
   const names = new NameDirectory(deps.store);
   const report: ImportReport = { dryRun: options.dryRun === true, lines: file.lines, datapacks: counts(), entries: counts(), versions: 0, problems: [], redacted: [] };
   const targets = new Map<string, Target>();
-  for (const d of file.datapacks.values()) {
+  const findings: RedactionFinding[] = [];
+  for (const line of file.datapacks.values()) {
+    const d = redactDatapack(line, findings);
     const target = await targetOf(deps, names, d);
     targets.set(d.id, target);
     if ('skip' in target) {
@@ -53,7 +55,6 @@ export async function importFile(deps: DomainDeps, source: LineSource, options: 
       report.problems.push(`Skipped datapack "${d.name}" and its entries: ${target.skip}.`);
     } else report.datapacks[target.mode === 'create' ? 'created' : target.mode === 'refresh' ? 'updated' : 'unchanged'] += 1;
   }
-  const findings: RedactionFinding[] = [];
   const written = new Set<string>();
   const lost = { turns: 0 };
   let group: { fileId: string; lines: EntryLine[] } | undefined;
@@ -95,6 +96,14 @@ export async function importFile(deps: DomainDeps, source: LineSource, options: 
   if (lost.turns) report.problems.push(`${lost.turns} captured turn(s) were imported as plain entries without their capture record: the user who sent them does not exist here.`);
   report.redacted = mergeFindings(findings);
   return report;
+}
+
+/** A datapack line with secrets in its name and description replaced by markers, as every other write path does. */
+function redactDatapack(d: DatapackLine, findings: RedactionFinding[]): DatapackLine {
+  const name = redact(d.name);
+  const description = redact(d.description);
+  findings.push(...name.findings, ...description.findings);
+  return { ...d, name: name.text, description: description.text };
 }
 
 async function targetOf(deps: DomainDeps, names: NameDirectory, d: DatapackLine): Promise<Target> {

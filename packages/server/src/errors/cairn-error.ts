@@ -5,6 +5,7 @@ export const ErrorCodes = {
   forbidden: 'Not allowed',
   conflict: 'Conflict',
   version_conflict: 'The entry changed since you read it',
+  duplicate: 'The same knowledge is already saved',
   unauthenticated: 'Authentication required',
 } as const;
 
@@ -31,4 +32,5 @@ export const httpStatusFor: Record<ErrorCode, number> = {
   not_found: 404,
   conflict: 409,
   version_conflict: 409,
+  duplicate: 409,
 };

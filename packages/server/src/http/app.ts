@@ -22,6 +22,7 @@ import { createOAuthRoutes } from './oauth-routes.js';
 import { portalRoute, redirectUrisFromAuth } from './portal-route.js';
 import { authRouteLimits } from './rate-limit/auth-limits.js';
 import { type Readiness, readinessRoute, unavailableIfDatabaseDown } from './readiness.js';
+import { securityHeaders } from './security-headers.js';
 import { urlGuard } from './url-guard.js';
 
 /** Longest shutdown waits for requests still being handled before the database closes under them. */
@@ -48,6 +49,8 @@ export function createHttpApp(deps: HttpDeps): { app: Hono; close: () => Promise
   const app = new Hono();
   const mcp = createMcpRoute(deps.domain, deps.mcpAuth, deps.log, deps.limits.requestsPerCredential);
   const inFlight = new InFlight();
+  // Outermost: every answer, the refusals of the guards below included, carries them.
+  app.use('*', securityHeaders());
   app.use('*', inFlight.middleware);
   // Size and shape first: nothing else reads a body that is too big, too deep or malformed.
   app.use('*', urlGuard());

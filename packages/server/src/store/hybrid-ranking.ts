@@ -146,6 +146,12 @@ function topItems(items: readonly { id: string; updatedAt: string }[], score: Fl
     const y = items[b]!;
     return score[b]! - score[a]! || (x.updatedAt < y.updatedAt ? 1 : x.updatedAt > y.updatedAt ? -1 : x.id < y.id ? -1 : 1);
   };
+  if (limit >= items.length) {
+    // Every item asked for (a filtered search): one sort, not an insertion per item.
+    const all: number[] = [];
+    for (let i = 0; i < items.length; i++) if (score[i]! > 0) all.push(i);
+    return all.sort(before).map((i) => ({ id: items[i]!.id, score: score[i]! }));
+  }
   const kept: number[] = [];
   // The lowest score kept once `limit` are: an item below it is passed by without comparing.
   let floor = 0;

@@ -3,6 +3,7 @@ import { CairnError } from '../errors/cairn-error.js';
 import { appendAuditEvents, listAuditEvents, purgeAuditEvents } from './audit-store.js';
 import type { AuditEvent, AuditQuery } from './audit-types.js';
 import { DatabaseHealth } from './database-health.js';
+import { type EntryFilter, filteredEntryIds } from './entry-filter.js';
 import { nextTurn } from './event-loop-turns.js';
 import { facetScores, poolFacetScores } from './facet-scores.js';
 import { ENTRY_COLUMNS, type HotQueries, hotQueries, ownedBy, ownerColumns } from './hot-queries.js';
@@ -83,8 +84,14 @@ export abstract class KyselyStore implements Store {
   protected abstract searchCandidates(datapackIds: string[], terms: string[], kinds: string[] | undefined, max: number, prefixes: boolean): Promise<CandidateRow[]>;
   protected abstract isUniqueViolation(error: unknown): boolean;
 
-  async searchEntries(query: SearchQuery): Promise<SearchHit[]> {
-    if (query.datapackIds.length === 0) return [];
+  filteredEntryIds(filter: EntryFilter): Promise<Set<string>> {
+    return filteredEntryIds(this.db, filter);
+  }
+
+  async searchEntries(asked: SearchQuery): Promise<SearchHit[]> {
+    if (asked.datapackIds.length === 0 || asked.only?.size === 0) return [];
+    // A filtered search ranks every candidate, then keeps those that pass (see SearchQuery.only).
+    const query = asked.only ? { ...asked, limit: Number.MAX_SAFE_INTEGER } : asked;
     const terms = searchTerms(query.text);
     const hybrid = this.semanticSearch && query.ranking !== 'lexical';
     if (terms.length === 0 && !(hybrid && (this.embedder || textVector(words(query.text))))) return [];
@@ -114,6 +121,7 @@ export abstract class KyselyStore implements Store {
       ]);
       ranked = await this.rankLexical(candidates, terms, count, query.limit);
     }
+    if (asked.only) ranked = ranked.filter((r) => asked.only!.has(r.id)).slice(0, asked.limit);
     if (ranked.length === 0) return [];
     const byId = await this.hitEntries(ranked, rankedPool);
     return ranked.flatMap((r) => {

@@ -1,4 +1,5 @@
 import type { AuditEvent, AuditQuery } from './audit-types.js';
+import type { EntryFilter } from './entry-filter.js';
 import type { DatapackImport, EntryRecord, ExportSelection } from './transfer-types.js';
 import type {
   ApiKeyRecord,
@@ -129,6 +130,8 @@ export interface Store {
   listEntryVersions(entryId: string): Promise<EntryVersion[]>;
   findEntryByContentHash(datapackId: string, contentHash: string): Promise<Entry | undefined>;
   searchEntries(query: SearchQuery): Promise<SearchHit[]>;
+  /** Ids of the live entries a tag or author filter lets through (for SearchQuery.only). */
+  filteredEntryIds(filter: EntryFilter): Promise<Set<string>>;
 
   /** Datapacks, live and in the trash, that an export covers, ordered by id. */
   exportDatapacks(selection: ExportSelection): Promise<Datapack[]>;

@@ -150,6 +150,11 @@ export interface SearchQuery {
    * wants: a near-duplicate shares the words themselves. Otherwise the store's configured ranking.
    */
   ranking?: 'lexical';
+  /**
+   * Only these entries may be returned (a tag or author filter, see filteredEntryIds): the ranking
+   * runs over every candidate as without it, then keeps these, so none is lost below a depth.
+   */
+  only?: ReadonlySet<string>;
 }
 
 /** Use of an OAuth grant (a user's tokens for one client) seen since the last flush. */

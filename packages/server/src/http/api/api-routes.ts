@@ -6,7 +6,7 @@ import { captureTurns } from '../../capture/capture-turns.js';
 import { loadAccess } from '../../domain/access.js';
 import { createDatapack, getDatapack, listDatapacks, updateDatapack } from '../../domain/datapacks.js';
 import type { DomainDeps } from '../../domain/deps.js';
-import { deleteEntry, getEntry, listEntries, saveEntry, updateEntry } from '../../domain/entries.js';
+import { deleteEntry, duplicateMessage, getEntry, listEntries, saveEntry, updateEntry } from '../../domain/entries.js';
 import { entryReadView, publicEntry, searchResults } from '../../domain/entry-views.js';
 import { getGuidance } from '../../domain/guidance.js';
 import { createSetupCode, exchangeSetupCode } from '../../domain/setup-codes.js';
@@ -103,7 +103,10 @@ export function createApiRoutes(
   api.get('/guidance', async (c) => c.json(await getGuidance(deps, await access(c), { task: c.req.query('task') ?? '' })));
   api.post('/entries', async (c) => {
     const result = await saveEntry(deps, await access(c), await c.req.json());
-    return c.json({ ...result, entry: publicEntry(result.entry) }, result.status === 'created' ? 201 : 200);
+    if (result.status === 'created') return c.json({ ...result, entry: publicEntry(result.entry) }, 201);
+    // Refused, so a script that checks only the status code cannot take it for a save; the existing entry comes along.
+    const { entry, similarity, exact, redacted } = result;
+    return c.json({ error: { code: 'duplicate', message: duplicateMessage(result) }, status: 'duplicate', entry: publicEntry(entry), similarity, exact, redacted }, 409);
   });
   api.get('/entries/:id', async (c) => {
     return c.json(entryReadView(await getEntry(deps, await access(c), c.req.param('id'), c.req.query('history') === 'true', queryInt(c, 'around') ?? 0)));
