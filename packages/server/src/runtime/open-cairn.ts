@@ -91,6 +91,7 @@ export async function openCairn(config: CairnConfig, options: { log?: Logger; st
       installerPublished: config.installerPublished,
       readiness,
       log,
+      overload: config.overload,
     });
     return {
       config,
