@@ -51,7 +51,7 @@ export interface HttpDeps {
 }
 
 /** The one HTTP app: `/mcp` and its Server Card, the JSON API under `/api/v1`, better-auth under `/api/auth`, and health. */
-export function createHttpApp(deps: HttpDeps): { app: Hono; close: () => Promise<void> } {
+export function createHttpApp(deps: HttpDeps): { app: Hono; admission: Admission; close: () => Promise<void> } {
   const app = new Hono();
   const mcp = createMcpRoute(deps.domain, deps.mcpAuth, deps.log, deps.limits.requestsPerCredential);
   const inFlight = new InFlight();
@@ -61,7 +61,8 @@ export function createHttpApp(deps: HttpDeps): { app: Hono; close: () => Promise
   app.use('*', bodyLimits());
   // After the body is read (a slow upload must not hold a turn), before any work: /healthz, /readyz,
   // discovery, downloads and portal files are never queued.
-  app.use('*', admissionControl(new Admission(deps.overload), deps.clientAddress, deps.log));
+  const admission = new Admission(deps.overload);
+  app.use('*', admissionControl(admission, deps.clientAddress, deps.log));
   // Liveness (the process answers) and readiness (its database answers): see README, "Load balancers".
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', readinessRoute(deps.readiness));
@@ -110,6 +111,7 @@ export function createHttpApp(deps: HttpDeps): { app: Hono; close: () => Promise
   });
   return {
     app,
+    admission,
     close: async () => {
       await inFlight.drained(SHUTDOWN_GRACE_MS);
       await mcp.close();

@@ -47,7 +47,10 @@ export class Admission {
   /** Refusals since the instance was last not busy (for the log). */
   refusals = 0;
 
-  constructor(readonly settings: OverloadSettings) {}
+  constructor(
+    readonly settings: OverloadSettings,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** Requests being handled, and waiting. */
   get load(): { running: number; queued: number } {
@@ -56,12 +59,12 @@ export class Admission {
 
   /** Lets a request in now, after a wait in its credential's line, or refuses it. */
   enter(credential: string, aborted?: AbortSignal): Promise<Admitted | Refused> {
-    if (this.running < this.settings.maxConcurrent && this.queued === 0) return Promise.resolve(this.admit(Date.now()));
+    if (this.running < this.settings.maxConcurrent && this.queued === 0) return Promise.resolve(this.admit(this.now()));
     if (this.expectedWaitMs(this.aheadOf(credential) + 1) > this.settings.maxQueueWaitMs) return Promise.resolve(this.refuse('slow'));
     if (this.queued >= this.settings.maxQueued && !this.makeRoomFor(credential)) return Promise.resolve(this.refuse('full'));
     return new Promise((resolve) => {
       const waiter: Waiter = {
-        since: Date.now(),
+        since: this.now(),
         timer: setTimeout(() => this.drop(credential, waiter, 'timeout'), this.settings.maxQueueWaitMs),
         settle: resolve,
       };
@@ -94,7 +97,7 @@ export class Admission {
 
   private admit(since: number): Admitted {
     this.running++;
-    const started = Date.now();
+    const started = this.now();
     let released = false;
     return {
       admitted: true,
@@ -103,7 +106,7 @@ export class Admission {
         if (released) return;
         released = true;
         this.running--;
-        this.serviceMs += EWMA_WEIGHT * (Date.now() - started - this.serviceMs);
+        this.serviceMs += EWMA_WEIGHT * (this.now() - started - this.serviceMs);
         this.next();
       },
     };
