@@ -95,7 +95,12 @@ const envSchema = z.object({
     .min(1, 'must be at least 1 ms')
     .max(60_000, 'must be at most 60000 ms (a client waiting longer has usually given up)')
     .default(5_000),
-  CAIRN_DATABASE_POOL_SIZE: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(1_000, 'must be at most 1000 (PostgreSQL allows 100 connections by default)').default(10),
+  CAIRN_DATABASE_POOL_SIZE: z.coerce
+    .number()
+    .int('must be a whole number')
+    .min(2, 'must be at least 2 (start-up holds one connection for its lock while another migrates)')
+    .max(1_000, 'must be at most 1000 (PostgreSQL allows 100 connections by default)')
+    .default(10),
   CAIRN_DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int('must be a whole number of milliseconds').min(100, 'must be at least 100 ms').max(60_000, 'must be at most 60000 ms').default(5_000),
   CAIRN_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
