@@ -56,13 +56,16 @@ export function createHttpApp(deps: HttpDeps): { app: Hono; admission: Admission
   const mcp = createMcpRoute(deps.domain, deps.mcpAuth, deps.log, deps.limits.requestsPerCredential);
   const inFlight = new InFlight();
   app.use('*', inFlight.middleware);
+  // Overload first: what the queue would refuse anyway is refused before anything is read.
+  const admission = new Admission(deps.overload);
+  const admitted = admissionControl(admission, deps.clientAddress, deps.log);
+  app.use('*', admitted.early);
   // Size and shape first: nothing else reads a body that is too big, too deep or malformed.
   app.use('*', urlGuard());
   app.use('*', bodyLimits());
   // After the body is read (a slow upload must not hold a turn), before any work: /healthz, /readyz,
   // discovery, downloads and portal files are never queued.
-  const admission = new Admission(deps.overload);
-  app.use('*', admissionControl(admission, deps.clientAddress, deps.log));
+  app.use('*', admitted.turn);
   // Liveness (the process answers) and readiness (its database answers): see README, "Load balancers".
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', readinessRoute(deps.readiness));

@@ -28,25 +28,36 @@ const REFUSALS: Record<Refused['reason'], string> = {
  * 503 "busy" with Retry-After when none comes. Its place in the queue follows the credential it
  * presents once that credential has proven genuine; until then (and for forged ones) the client's
  * address, so minting fake tokens does not buy more turns.
+ *
+ * Two middlewares: `early`, first of all, refuses what would be refused anyway before the body is
+ * read (on /mcp its JSON-RPC id is then unknown: null, as for the rate limits); `turn`, after the
+ * body limits (a slow upload must not hold a turn), waits for the turn.
  */
-export function admissionControl(admission: Admission, clientAddress: ClientAddressOf, log: Logger): MiddlewareHandler {
+export function admissionControl(admission: Admission, clientAddress: ClientAddressOf, log: Logger): { early: MiddlewareHandler; turn: MiddlewareHandler } {
   const known = new BoundedCache<string, true>(KNOWN_CREDENTIALS);
   let busySince: number | undefined;
   let lastRefusal = 0;
-  return async (c, next) => {
+  const lineOf = (c: Context, presented: string | undefined) => (presented && known.has(presented) ? `credential:${presented}` : `address:${addressKey(clientAddress(c))}`);
+  const refused = async (c: Context, refusal: Refused, readId: boolean): Promise<Response> => {
+    lastRefusal = Date.now();
+    if (busySince === undefined) {
+      busySince = lastRefusal;
+      log.warn('busy: refusing requests with 503 until load drops (see docs/overload.md)', { ...admission.load, ...admission.settings });
+    }
+    const why = REFUSALS[refusal.reason];
+    if (!c.req.path.startsWith('/mcp')) return busyJson(refusal.retryAfterSeconds, why);
+    return busyJsonRpc(readId ? await jsonRpcId(c.req.raw) : null, refusal.retryAfterSeconds, why);
+  };
+  const early: MiddlewareHandler = async (c, next) => {
+    if (!isQueuedWork(c.req.path)) return next();
+    const refusal = admission.refusesNow(lineOf(c, presentedCredential(c)));
+    return refusal ? refused(c, refusal, false) : next();
+  };
+  const turn: MiddlewareHandler = async (c, next) => {
     if (!isQueuedWork(c.req.path)) return next();
     const presented = presentedCredential(c);
-    const line = presented && known.has(presented) ? `credential:${presented}` : `address:${addressKey(clientAddress(c))}`;
-    const turn = await admission.enter(line, c.req.raw.signal);
-    if (!turn.admitted) {
-      lastRefusal = Date.now();
-      if (busySince === undefined) {
-        busySince = lastRefusal;
-        log.warn('busy: refusing requests with 503 until load drops (see docs/overload.md)', { ...admission.load, ...admission.settings });
-      }
-      const why = REFUSALS[turn.reason];
-      return c.req.path.startsWith('/mcp') ? busyJsonRpc(await jsonRpcId(c.req.raw), turn.retryAfterSeconds, why) : busyJson(turn.retryAfterSeconds, why);
-    }
+    const taken = await admission.enter(lineOf(c, presented), c.req.raw.signal);
+    if (!taken.admitted) return refused(c, taken, true);
     if (busySince !== undefined && Date.now() - lastRefusal > CALM_AFTER_MS) {
       log.info('no longer busy', { refused: admission.refusals, forSeconds: Math.round((lastRefusal - busySince) / 1000) });
       busySince = undefined;
@@ -55,12 +66,13 @@ export function admissionControl(admission: Admission, clientAddress: ClientAddr
     try {
       await next();
     } finally {
-      turn.release();
+      taken.release();
     }
     if (!presented) return;
     if (c.res.status === 401) known.delete(presented);
     else known.set(presented, true);
   };
+  return { early, turn };
 }
 
 /** A digest of the credential a request carries (API key, OAuth token or session cookie), never the credential itself. */

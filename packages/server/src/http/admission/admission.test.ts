@@ -82,6 +82,20 @@ describe('Admission', () => {
     assert.deepEqual(log.slice(3), ['q2:full']);
   });
 
+  test('refusesNow says what entering would answer at once, without taking or giving a place', async () => {
+    const admission = new Admission(settings(1, 2));
+    const log: string[] = [];
+    assert.equal(admission.refusesNow('flood'), undefined, 'free: let in');
+    track(admission, 'flood', log, 'f0');
+    track(admission, 'flood', log, 'f1');
+    track(admission, 'flood', log, 'f2');
+    await settled();
+    assert.equal(admission.refusesNow('flood')?.reason, 'full', 'the flood has the longest line already');
+    assert.equal(admission.refusesNow('quiet'), undefined, 'a newcomer may take the place of the flood’s newest');
+    assert.deepEqual(admission.load, { running: 1, queued: 2 }, 'nothing was dropped by asking');
+    assert.deepEqual(log, ['f0:in']);
+  });
+
   test('a request that waits its longest allowed turn is refused as timeout', async () => {
     const admission = new Admission(settings(1, 5, 50));
     const first = (await admission.enter('a')) as Admitted;

@@ -57,6 +57,17 @@ export class Admission {
     return { running: this.running, queued: this.queued };
   }
 
+  /**
+   * The refusal a request of this credential gets right now, if any, without taking a place: lets the
+   * HTTP edge refuse before it reads the body, so a refusal costs next to nothing however busy it is.
+   */
+  refusesNow(credential: string): Refused | undefined {
+    if (this.running < this.settings.maxConcurrent && this.queued === 0) return undefined;
+    if (this.expectedWaitMs(this.aheadOf(credential) + 1) > this.settings.maxQueueWaitMs) return this.refuse('slow');
+    if (this.queued >= this.settings.maxQueued && !this.longestLineOver(credential)) return this.refuse('full');
+    return undefined;
+  }
+
   /** Lets a request in now, after a wait in its credential's line, or refuses it. */
   enter(credential: string, aborted?: AbortSignal): Promise<Admitted | Refused> {
     if (this.running < this.settings.maxConcurrent && this.queued === 0) return Promise.resolve(this.admit(this.now()));
@@ -132,12 +143,18 @@ export class Admission {
     }
   }
 
-  /** Refuses the newest waiter of the longest line, if that line is longer than the newcomer's (whose place it then takes). */
-  private makeRoomFor(credential: string): boolean {
+  /** The longest line, if it is longer than this credential's would be with one more request. */
+  private longestLineOver(credential: string): [string, Waiter[]] | undefined {
     let longest: [string, Waiter[]] | undefined;
     for (const entry of this.lines) if (!longest || entry[1].length > longest[1].length) longest = entry;
     const own = this.lines.get(credential)?.length ?? 0;
-    if (!longest || longest[1].length <= own + 1) return false;
+    return longest && longest[1].length > own + 1 ? longest : undefined;
+  }
+
+  /** Refuses the newest waiter of the longest line, if that line is longer than the newcomer's (whose place it then takes). */
+  private makeRoomFor(credential: string): boolean {
+    const longest = this.longestLineOver(credential);
+    if (!longest) return false;
     this.drop(longest[0], longest[1].at(-1)!, 'full');
     return true;
   }
