@@ -4,6 +4,7 @@ import { getMigrations } from 'better-auth/db/migration';
 import { getOrgAdapter, organization } from 'better-auth/plugins/organization';
 import type { Kysely } from 'kysely';
 import { isDatabaseUnavailable } from '../errors/database-unavailable.js';
+import { isServerBusy } from '../errors/server-busy.js';
 import type { Logger } from '../log/logger.js';
 import { AUTH_BASE_PATH, oauthProviderOptions } from './oauth/oauth-options.js';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './password-policy.js';
@@ -61,7 +62,7 @@ const SQLITE_ARRAY_FALSE_ALARM = /has a different type in the database\. Expecte
 function authLog(s: AuthSettings, level: string, message: string, args: unknown[] = []): void {
   if (s.dialect === 'sqlite' && SQLITE_ARRAY_FALSE_ALARM.test(message)) return;
   // A lost database is logged once per outage by the store, not once per request here.
-  if (args.some((a) => isDatabaseUnavailable(a))) return;
+  if (args.some((a) => isDatabaseUnavailable(a) || isServerBusy(a))) return;
   if (level === 'error') s.log.error(`auth: ${message}`);
   else s.log.warn(`auth: ${message}`);
 }

@@ -86,6 +86,22 @@ const envSchema = z.object({
   CAIRN_OAUTH_REGISTRATIONS_PER_ADDRESS: count(20),
   CAIRN_OAUTH_CIMD_FETCHES_PER_ADDRESS: count(20),
   CAIRN_REQUESTS_PER_MINUTE: count(600),
+  // Overload: requests beyond these get 503 "busy" at once (docs/overload.md).
+  CAIRN_MAX_CONCURRENT_REQUESTS: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(10_000, 'must be at most 10000').default(16),
+  CAIRN_MAX_QUEUED_REQUESTS: z.coerce.number().int('must be a whole number').min(0, 'must be 0 (no queue) or more').max(100_000, 'must be at most 100000').default(64),
+  CAIRN_MAX_QUEUE_WAIT_MS: z.coerce
+    .number()
+    .int('must be a whole number of milliseconds')
+    .min(1, 'must be at least 1 ms')
+    .max(60_000, 'must be at most 60000 ms (a client waiting longer has usually given up)')
+    .default(5_000),
+  CAIRN_DATABASE_POOL_SIZE: z.coerce
+    .number()
+    .int('must be a whole number')
+    .min(2, 'must be at least 2 (start-up holds one connection for its lock while another migrates)')
+    .max(1_000, 'must be at most 1000 (PostgreSQL allows 100 connections by default)')
+    .default(10),
+  CAIRN_DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int('must be a whole number of milliseconds').min(100, 'must be at least 100 ms').max(60_000, 'must be at most 60000 ms').default(5_000),
   CAIRN_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 
@@ -133,6 +149,19 @@ export interface CairnConfig {
   /** Proxies (addresses, CIDR ranges or proxy-addr names) whose X-Forwarded-For is believed; empty: the socket address is the client's. */
   trustedProxies: string[];
   rateLimits: RateLimitSettings;
+  overload: OverloadSettings;
+  /** PostgreSQL only: connections per instance, and how long a query waits for one (new or free) before failing. */
+  databasePool: { size: number; connectTimeoutMs: number };
+}
+
+/** The per-instance bound on work in progress (docs/overload.md). */
+export interface OverloadSettings {
+  /** Requests to /mcp and /api handled at once; the rest wait in the queue. */
+  maxConcurrent: number;
+  /** Requests waiting for a turn; beyond it they are refused 503 "busy" at once. */
+  maxQueued: number;
+  /** Longest a request waits in the queue before it is refused (a request expected to wait longer is refused at once). */
+  maxQueueWaitMs: number;
 }
 
 /** How many attempts each limit allows in its window (the windows are fixed; see README). */
@@ -206,6 +235,8 @@ export function loadConfig(env: Record<string, string | undefined>): CairnConfig
       oauthCimdFetchesPerAddress: e.CAIRN_OAUTH_CIMD_FETCHES_PER_ADDRESS,
       requestsPerMinute: e.CAIRN_REQUESTS_PER_MINUTE,
     },
+    overload: { maxConcurrent: e.CAIRN_MAX_CONCURRENT_REQUESTS, maxQueued: e.CAIRN_MAX_QUEUED_REQUESTS, maxQueueWaitMs: e.CAIRN_MAX_QUEUE_WAIT_MS },
+    databasePool: { size: e.CAIRN_DATABASE_POOL_SIZE, connectTimeoutMs: e.CAIRN_DATABASE_CONNECT_TIMEOUT_MS },
   };
 }
 

@@ -4,11 +4,16 @@ import type { KeyVerifier } from '../auth/api-keys/key-verifier.js';
 import { isAllowedAuthRoute } from '../auth/auth-routes.js';
 import type { Auth } from '../auth/better-auth.js';
 import type { McpAuthDeps } from '../auth/mcp-auth.js';
+import type { OverloadSettings } from '../config/load-config.js';
 import type { DomainDeps } from '../domain/deps.js';
 import { CairnError, httpStatusFor } from '../errors/cairn-error.js';
 import { isDatabaseUnavailable, unavailableJsonResponse } from '../errors/database-unavailable.js';
+import { BUSY_DATABASE, DATABASE_BUSY_RETRY_AFTER_S, isServerBusy } from '../errors/server-busy.js';
 import type { Logger } from '../log/logger.js';
 import type { RateLimits } from '../rate-limits/rate-limits.js';
+import { Admission } from './admission/admission.js';
+import { admissionControl } from './admission/admission-middleware.js';
+import { busyJson } from './admission/busy-response.js';
 import { createApiRoutes } from './api/api-routes.js';
 import { auditSignIns } from './audit-auth-events.js';
 import { bodyLimits } from './body-limits.js';
@@ -42,19 +47,28 @@ export interface HttpDeps {
   installerPublished: boolean;
   readiness: Readiness;
   log: Logger;
+  /** The bound on work in progress (docs/overload.md). */
+  overload: OverloadSettings;
 }
 
 /** The one HTTP app: `/mcp` and its Server Card, the JSON API under `/api/v1`, better-auth under `/api/auth`, and health. */
-export function createHttpApp(deps: HttpDeps): { app: Hono; close: () => Promise<void> } {
+export function createHttpApp(deps: HttpDeps): { app: Hono; admission: Admission; close: () => Promise<void> } {
   const app = new Hono();
   const mcp = createMcpRoute(deps.domain, deps.mcpAuth, deps.log, deps.limits.requestsPerCredential);
   const inFlight = new InFlight();
   // Outermost: every answer, the refusals of the guards below included, carries them.
   app.use('*', securityHeaders());
   app.use('*', inFlight.middleware);
+  // Overload first: what the queue would refuse anyway is refused before anything is read.
+  const admission = new Admission(deps.overload);
+  const admitted = admissionControl(admission, deps.clientAddress, deps.log);
+  app.use('*', admitted.early);
   // Size and shape first: nothing else reads a body that is too big, too deep or malformed.
   app.use('*', urlGuard());
   app.use('*', bodyLimits());
+  // After the body is read (a slow upload must not hold a turn), before any work: /healthz, /readyz,
+  // discovery, downloads and portal files are never queued.
+  app.use('*', admitted.turn);
   // Liveness (the process answers) and readiness (its database answers): see README, "Load balancers".
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', readinessRoute(deps.readiness));
@@ -93,6 +107,8 @@ export function createHttpApp(deps: HttpDeps): { app: Hono; close: () => Promise
       return c.json({ error: { code: error.code, message: error.message, ...(error.details && { details: error.details }) } }, httpStatusFor[error.code] as 400);
     }
     if (error instanceof SyntaxError) return c.json({ error: { code: 'invalid_input', message: 'The request body is not valid JSON.' } }, 400);
+    // Every database connection in use while the database answers: load, not an outage.
+    if (isServerBusy(error)) return busyJson(DATABASE_BUSY_RETRY_AFTER_S, BUSY_DATABASE);
     // better-auth rethrows some database failures as its own "500" without the cause: while the database
     // does not answer, an unexpected error is the outage's 503.
     if (isDatabaseUnavailable(error) || !(await deps.readiness.ready())) return unavailableJsonResponse();
@@ -101,6 +117,7 @@ export function createHttpApp(deps: HttpDeps): { app: Hono; close: () => Promise
   });
   return {
     app,
+    admission,
     close: async () => {
       await inFlight.drained(SHUTDOWN_GRACE_MS);
       await mcp.close();

@@ -4,11 +4,14 @@ import { authenticateMcpRequest, type McpAuthDeps } from '../auth/mcp-auth.js';
 import type { Caller } from '../domain/caller.js';
 import type { DomainDeps } from '../domain/deps.js';
 import { isDatabaseUnavailable, unavailableJsonRpcResponse } from '../errors/database-unavailable.js';
+import { BUSY_DATABASE, DATABASE_BUSY_RETRY_AFTER_S, isServerBusy } from '../errors/server-busy.js';
 import type { Logger } from '../log/logger.js';
 import { ClientNames, clientLabel } from '../mcp/client-names.js';
 import { createServerFactory, type OutageLatch } from '../mcp/server-factory.js';
 import type { Limit } from '../rate-limits/rate-limits.js';
+import { busyJsonRpc } from './admission/busy-response.js';
 import { bodyRead } from './body-limits.js';
+import { jsonRpcId } from './json-rpc-id.js';
 import { jsonLegacyHandler } from './mcp-json-legacy.js';
 import { requestLimitMessage, takeRequest } from './rate-limit/request-limit.js';
 import { tooManyJsonRpc } from './rate-limit/too-many.js';
@@ -52,7 +55,8 @@ export function createMcpRoute(deps: DomainDeps, authDeps: McpAuthDeps, log: Log
     try {
       return await serve(c);
     } catch (error) {
-      // Mostly the key or token lookup meeting the outage, before the body was read.
+      // Mostly the key or token lookup meeting the outage (or a busy pool), before the body was read.
+      if (isServerBusy(error)) return busyJsonRpc(await jsonRpcId(c.req.raw), DATABASE_BUSY_RETRY_AFTER_S, BUSY_DATABASE);
       if (isDatabaseUnavailable(error)) return unavailableJsonRpcResponse(await jsonRpcId(c.req.raw));
       throw error;
     }
@@ -68,7 +72,7 @@ export function createMcpRoute(deps: DomainDeps, authDeps: McpAuthDeps, log: Log
 async function unavailableIfTripped(response: Response, outage: OutageLatch): Promise<Response> {
   if (outage.tripped) {
     await response.body?.cancel().catch(() => {});
-    return unavailableJsonRpcResponse(outage.tripped.id);
+    return trippedResponse(outage.tripped);
   }
   // The content type first: reading `body` would turn the Node server's lightweight response into a streamed one.
   if (!response.headers.get('content-type')?.startsWith('text/event-stream') || !response.body) return response;
@@ -78,7 +82,7 @@ async function unavailableIfTripped(response: Response, outage: OutageLatch): Pr
   const tripped = (outage as OutageLatch).tripped;
   if (tripped) {
     await reader.cancel().catch(() => {});
-    return unavailableJsonRpcResponse(tripped.id);
+    return trippedResponse(tripped);
   }
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
@@ -95,6 +99,10 @@ async function unavailableIfTripped(response: Response, outage: OutageLatch): Pr
   return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
+function trippedResponse(tripped: NonNullable<OutageLatch['tripped']>): Response {
+  return tripped.busy ? busyJsonRpc(tripped.id, DATABASE_BUSY_RETRY_AFTER_S, BUSY_DATABASE) : unavailableJsonRpcResponse(tripped.id);
+}
+
 /** A POST's JSON body, read once (by the body limits, when they did); a body that is not JSON is handed on for the SDK to answer. */
 async function withParsedBody(request: Request, bytes: Uint8Array | undefined): Promise<{ request: Request; parsedBody: unknown }> {
   if (request.method !== 'POST' || !(bytes || request.body)) return { request, parsedBody: undefined };
@@ -103,19 +111,5 @@ async function withParsedBody(request: Request, bytes: Uint8Array | undefined): 
     return { request, parsedBody: JSON.parse(text) as unknown };
   } catch {
     return { request: new Request(request, { body: text }), parsedBody: undefined };
-  }
-}
-
-/** The id of the JSON-RPC request in the body, or null when there is none to read (batch, notification, bad JSON). */
-async function jsonRpcId(req: Request): Promise<string | number | null> {
-  try {
-    const bytes = bodyRead(req);
-    if (!bytes && req.bodyUsed) return null;
-    // Read only small bodies: this answer is a courtesy, and /mcp bodies are bounded elsewhere.
-    if ((bytes?.length ?? Number(req.headers.get('content-length') ?? Infinity)) > 1024 * 1024) return null;
-    const id = (JSON.parse(bytes ? new TextDecoder().decode(bytes) : await req.text()) as { id?: unknown }).id;
-    return typeof id === 'string' || typeof id === 'number' ? id : null;
-  } catch {
-    return null;
   }
 }

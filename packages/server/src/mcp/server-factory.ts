@@ -6,6 +6,7 @@ import type { DomainDeps } from '../domain/deps.js';
 import { mayWrite } from '../domain/key-scope.js';
 import { assertNoNul } from '../domain/parse-input.js';
 import { isDatabaseUnavailable } from '../errors/database-unavailable.js';
+import { isServerBusy } from '../errors/server-busy.js';
 import type { Logger } from '../log/logger.js';
 import { READ_ONLY_INSTRUCTIONS, SERVER_INSTRUCTIONS } from './instructions.js';
 import { isWriteTool, refuseWriteToolCalls } from './read-only-gate.js';
@@ -25,11 +26,12 @@ import { updateEntryTool } from './tools/update-entry.js';
 export const TOOLS = [listDatapacksTool, searchEntriesTool, getGuidanceTool, getEntryTool, saveEntryTool, updateEntryTool, deleteEntryTool, restoreEntryTool, createDatapackTool];
 
 /**
- * Set by a tool whose call failed because the database is unreachable, so that the `/mcp` route can
- * answer HTTP 503 with a JSON-RPC error instead of a tool result (see mcp-route.ts).
+ * Set by a tool whose call failed because the database is unreachable (or every connection to it
+ * stayed busy), so that the `/mcp` route can answer HTTP 503 with a JSON-RPC error instead of a tool
+ * result (see mcp-route.ts).
  */
 export interface OutageLatch {
-  tripped?: { id: string | number };
+  tripped?: { id: string | number; busy?: boolean };
 }
 
 /** Server name and version reported in the initialize result. */
@@ -61,7 +63,8 @@ export function createServerFactory(deps: DomainDeps, log: Logger): McpServerFac
             const { structured, text } = await definition.run(input, ctx);
             return toolResult(structured, text);
           } catch (error) {
-            if (outage && isDatabaseUnavailable(error)) outage.tripped = { id: mcpContext.mcpReq.id };
+            if (outage && isServerBusy(error)) outage.tripped = { id: mcpContext.mcpReq.id, busy: true };
+            else if (outage && isDatabaseUnavailable(error)) outage.tripped = { id: mcpContext.mcpReq.id };
             return toolErrorResult(error, log, definition.name);
           }
         },

@@ -12,6 +12,7 @@ import { createDomainDeps, type DomainDeps } from '../domain/deps.js';
 import { TrashPurger } from '../domain/trash.js';
 import { Embedder } from '../embeddings/embedder.js';
 import { EmbeddingsProvider } from '../embeddings/provider.js';
+import type { Admission } from '../http/admission/admission.js';
 import { createHttpApp } from '../http/app.js';
 import { addressKey, clientAddressResolver, handedAddress } from '../http/client-address.js';
 import { Readiness } from '../http/readiness.js';
@@ -29,6 +30,8 @@ export interface Cairn {
   keys: KeyVerifier;
   log: Logger;
   app: Hono;
+  /** The bound on work in progress (docs/overload.md); `load` says what runs and waits now. */
+  admission: Admission;
   /** Keeps entries' vectors from the embeddings provider current; only with CAIRN_EMBEDDINGS_URL. */
   embedder: Embedder | undefined;
   /** Purges the trash past CAIRN_TRASH_DAYS: at start and hourly in a serving Cairn; `runNow()` on demand. */
@@ -91,6 +94,7 @@ export async function openCairn(config: CairnConfig, options: { log?: Logger; st
       installerPublished: config.installerPublished,
       readiness,
       log,
+      overload: config.overload,
     });
     return {
       config,
@@ -100,6 +104,7 @@ export async function openCairn(config: CairnConfig, options: { log?: Logger; st
       keys,
       log,
       app: http.app,
+      admission: http.admission,
       embedder,
       trash,
       async close() {

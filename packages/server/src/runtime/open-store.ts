@@ -7,11 +7,11 @@ import type { SqliteStore } from '../store/sqlite/sqlite-store.js';
  * The store the settings ask for: PostgreSQL when DATABASE_URL is set, else the SQLite file in the
  * data folder. Only that backend's driver is loaded: a process never holds the other's in memory.
  */
-export async function openStore(config: Pick<CairnConfig, 'databaseUrl' | 'dataDir'> & Partial<Pick<CairnConfig, 'semanticSearch'>>): Promise<SqliteStore | PostgresStore> {
+export async function openStore(config: Pick<CairnConfig, 'databaseUrl' | 'dataDir'> & Partial<Pick<CairnConfig, 'semanticSearch' | 'databasePool'>>): Promise<SqliteStore | PostgresStore> {
   let store: SqliteStore | PostgresStore;
   if (config.databaseUrl) {
     const { openPostgresPool, PostgresStore } = await import('../store/postgres/postgres-store.js');
-    store = new PostgresStore(openPostgresPool(config.databaseUrl));
+    store = new PostgresStore(openPostgresPool(config.databaseUrl, config.databasePool));
   } else {
     const { openSqliteDatabase, SqliteStore } = await import('../store/sqlite/sqlite-store.js');
     store = new SqliteStore(openSqliteDatabase(join(config.dataDir, 'cairn.db')));

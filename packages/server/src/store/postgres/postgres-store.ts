@@ -1,5 +1,5 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import { DatabaseHealth } from '../database-health.js';
 import { type CandidateRow, KyselyStore } from '../kysely-store.js';
 import { statementName } from '../prepared-query.js';
@@ -7,18 +7,12 @@ import { runMigrations } from '../run-migrations.js';
 import type { Database } from '../schema.js';
 import { termStem } from '../search-ranking.js';
 import { postgresMigrations } from './postgres-migrations.js';
+import { DatabaseProbe } from './postgres-pool.js';
 
 /** Arbitrary but fixed: every Cairn instance must use the same key. */
 const STARTUP_LOCK_KEY = 0x636169726e; // "cairn"
 
-/** How long to wait for a connection (new, or a free one from the pool) before answering 503. */
-export const CONNECT_TIMEOUT_MS = 5_000;
-
-/** Opens a connection pool; many Cairn instances may share the database behind it. */
-export function openPostgresPool(connectionString: string): pg.Pool {
-  // keepAlive: a peer that vanished without closing (network partition) is noticed instead of waited on forever.
-  return new pg.Pool({ connectionString, max: 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
-}
+export { openPostgresPool } from './postgres-pool.js';
 
 /** PostgreSQL's answer to a named statement whose table changed shape since it was planned (a migration by another instance). */
 const CACHED_PLAN_CHANGED = '0A000';
@@ -47,13 +41,18 @@ export class PostgresStore extends KyselyStore {
 
   constructor(readonly pool: pg.Pool) {
     const health = new DatabaseHealth();
+    const probe = new DatabaseProbe(pool);
     const connect = () =>
-      pool.connect().catch((error: unknown) => {
-        health.noteError(error);
-        throw error;
+      pool.connect().catch(async (error: unknown) => {
+        // All connections in use while the database answers is load ("busy"), not an outage.
+        const judged = await probe.judge(error, pool);
+        health.noteError(judged);
+        throw judged;
       });
-    super(new Kysely<Database>({ dialect: new PostgresDialect({ pool: { connect, end: () => pool.end() } }) }), health);
+    const end = () => Promise.all([pool.end(), probe.end()]).then(() => {});
+    super(new Kysely<Database>({ dialect: new PostgresDialect({ pool: { connect, end } }) }), health);
     this.connect = connect;
+    this.probe = probe;
     // A pooled connection the server drops (restart, pg_terminate_backend, network) emits 'error', and
     // an unheard 'error' ends the process. The pool hears idle clients; checked-out ones need their own
     // listener. Either way the pool discards the broken client and the next query opens a new one.
@@ -67,6 +66,12 @@ export class PostgresStore extends KyselyStore {
 
   /** A connection from the pool; a failure to get one counts towards the outage state. */
   private readonly connect: () => Promise<pg.PoolClient>;
+  private readonly probe: DatabaseProbe;
+
+  /** Readiness asks on a connection outside the pool: an instance whose pool is exhausted is busy, not down. */
+  override ping(): Promise<void> {
+    return this.probe.ping();
+  }
 
   async withStartupLock<T>(work: () => Promise<T>): Promise<T> {
     // A session-level advisory lock on a connection of its own: the work itself uses the pool.

@@ -1,0 +1,172 @@
+import type { OverloadSettings } from '../../config/load-config.js';
+
+/** A request let in: call `release` once it has its answer. */
+export interface Admitted {
+  admitted: true;
+  /** Milliseconds it waited in the queue. */
+  waitedMs: number;
+  release(): void;
+}
+
+/** A request refused: why, and the seconds to tell the client to wait (Retry-After). */
+export interface Refused {
+  admitted: false;
+  /** `full`: the queue was full; `slow`: its expected wait was over the limit; `timeout`: it waited the longest allowed. */
+  reason: 'full' | 'slow' | 'timeout';
+  retryAfterSeconds: number;
+}
+
+interface Waiter {
+  since: number;
+  timer: NodeJS.Timeout;
+  settle(answer: Admitted | Refused): void;
+}
+
+/** Weight of the newest request in the moving average of how long requests take. */
+const EWMA_WEIGHT = 0.1;
+/** What a request is assumed to take before any has been measured. */
+const INITIAL_SERVICE_MS = 20;
+const MAX_RETRY_AFTER_S = 30;
+
+/**
+ * The per-instance bound on work in progress: at most `maxConcurrent` requests are handled at once
+ * and at most `maxQueued` wait, each for at most `maxQueueWaitMs`; anything beyond is refused at once,
+ * so an overloaded instance answers "busy" in milliseconds instead of making everyone wait.
+ *
+ * The queue is fair between credentials: each has its own line and turns go round them, so a
+ * flood from one key waits behind everyone else's requests instead of in front of them; when the
+ * queue is full, a newcomer whose credential has fewer requests waiting takes the place of the
+ * newest request of the credential with the most.
+ */
+export class Admission {
+  private running = 0;
+  private queued = 0;
+  /** Waiting requests by credential, in the order their lines get a turn (a Map keeps insertion order). */
+  private readonly lines = new Map<string, Waiter[]>();
+  private serviceMs = INITIAL_SERVICE_MS;
+  /** Refusals since the instance was last not busy (for the log). */
+  refusals = 0;
+
+  constructor(
+    readonly settings: OverloadSettings,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Requests being handled, and waiting. */
+  get load(): { running: number; queued: number } {
+    return { running: this.running, queued: this.queued };
+  }
+
+  /**
+   * The refusal a request of this credential gets right now, if any, without taking a place: lets the
+   * HTTP edge refuse before it reads the body, so a refusal costs next to nothing however busy it is.
+   */
+  refusesNow(credential: string): Refused | undefined {
+    if (this.running < this.settings.maxConcurrent && this.queued === 0) return undefined;
+    if (this.expectedWaitMs(this.aheadOf(credential) + 1) > this.settings.maxQueueWaitMs) return this.refuse('slow');
+    if (this.queued >= this.settings.maxQueued && !this.longestLineOver(credential)) return this.refuse('full');
+    return undefined;
+  }
+
+  /** Lets a request in now, after a wait in its credential's line, or refuses it. */
+  enter(credential: string, aborted?: AbortSignal): Promise<Admitted | Refused> {
+    if (this.running < this.settings.maxConcurrent && this.queued === 0) return Promise.resolve(this.admit(this.now()));
+    if (this.expectedWaitMs(this.aheadOf(credential) + 1) > this.settings.maxQueueWaitMs) return Promise.resolve(this.refuse('slow'));
+    if (this.queued >= this.settings.maxQueued && !this.makeRoomFor(credential)) return Promise.resolve(this.refuse('full'));
+    return new Promise((resolve) => {
+      const waiter: Waiter = {
+        since: this.now(),
+        timer: setTimeout(() => this.drop(credential, waiter, 'timeout'), this.settings.maxQueueWaitMs),
+        settle: resolve,
+      };
+      const line = this.lines.get(credential);
+      if (line) line.push(waiter);
+      else this.lines.set(credential, [waiter]);
+      this.queued++;
+      // A client that gave up while waiting gives its place back (its answer would go nowhere).
+      aborted?.addEventListener('abort', () => this.drop(credential, waiter, 'timeout'), { once: true });
+    });
+  }
+
+  /** Seconds after which the work ahead of a newcomer should be done, for Retry-After. */
+  retryAfterSeconds(): number {
+    const drainMs = this.expectedWaitMs(this.running + this.queued);
+    return Math.min(MAX_RETRY_AFTER_S, Math.max(1, Math.ceil(drainMs / 1000)));
+  }
+
+  /** Waiting requests a newcomer of this credential would wait behind, turns going round the lines. */
+  private aheadOf(credential: string): number {
+    const turn = (this.lines.get(credential)?.length ?? 0) + 1;
+    let ahead = 0;
+    for (const line of this.lines.values()) ahead += Math.min(line.length, turn);
+    return ahead;
+  }
+
+  private expectedWaitMs(ahead: number): number {
+    return (ahead / this.settings.maxConcurrent) * this.serviceMs;
+  }
+
+  private admit(since: number): Admitted {
+    this.running++;
+    const started = this.now();
+    let released = false;
+    return {
+      admitted: true,
+      waitedMs: started - since,
+      release: () => {
+        if (released) return;
+        released = true;
+        this.running--;
+        this.serviceMs += EWMA_WEIGHT * (this.now() - started - this.serviceMs);
+        this.next();
+      },
+    };
+  }
+
+  private refuse(reason: Refused['reason']): Refused {
+    this.refusals++;
+    return { admitted: false, reason, retryAfterSeconds: this.retryAfterSeconds() };
+  }
+
+  /** Gives a free slot to the head of the next line in turn; that line goes to the back of the round. */
+  private next(): void {
+    while (this.running < this.settings.maxConcurrent) {
+      const first = this.lines.entries().next();
+      if (first.done) return;
+      const [credential, line] = first.value;
+      const waiter = line.shift()!;
+      this.lines.delete(credential);
+      if (line.length > 0) this.lines.set(credential, line);
+      this.queued--;
+      clearTimeout(waiter.timer);
+      waiter.settle(this.admit(waiter.since));
+    }
+  }
+
+  /** The longest line, if it is longer than this credential's would be with one more request. */
+  private longestLineOver(credential: string): [string, Waiter[]] | undefined {
+    let longest: [string, Waiter[]] | undefined;
+    for (const entry of this.lines) if (!longest || entry[1].length > longest[1].length) longest = entry;
+    const own = this.lines.get(credential)?.length ?? 0;
+    return longest && longest[1].length > own + 1 ? longest : undefined;
+  }
+
+  /** Refuses the newest waiter of the longest line, if that line is longer than the newcomer's (whose place it then takes). */
+  private makeRoomFor(credential: string): boolean {
+    const longest = this.longestLineOver(credential);
+    if (!longest) return false;
+    this.drop(longest[0], longest[1].at(-1)!, 'full');
+    return true;
+  }
+
+  private drop(credential: string, waiter: Waiter, reason: Refused['reason']): void {
+    const line = this.lines.get(credential);
+    const at = line?.indexOf(waiter) ?? -1;
+    if (!line || at < 0) return;
+    line.splice(at, 1);
+    if (line.length === 0) this.lines.delete(credential);
+    this.queued--;
+    clearTimeout(waiter.timer);
+    waiter.settle(this.refuse(reason));
+  }
+}
