@@ -23,7 +23,7 @@ export function sharedData(name: string, env?: string): SharedData {
   const candidates = [env ? process.env[env] : undefined, ...['../shared/data/', '../../shared/data/'].map((dir) => fileURLToPath(new URL(`${dir}${name}`, REPO)))].filter((p): p is string => !!p);
   const path = candidates.find((p) => existsSync(p));
   const strict = ['1', 'true', 'yes'].includes((process.env.CAIRN_TEST_STRICT ?? '').toLowerCase());
-  const missing = `${name} is not in the shared folder beside the repository (looked in ${candidates.join(', ')}); put it in ../shared/data/${env ? ` or set ${env} to its path` : ''}`;
+  const missing = `${name} from the shared folder beside the repository, which is not there (looked in ${candidates.join(', ')}); put it in ../shared/data/${env ? ` or set ${env} to its path` : ''}`;
   const skip = path || strict ? undefined : `needs ${missing}`;
   if (skip) console.log(`# SKIP: ${skip}`);
   return {
