@@ -1,12 +1,15 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { KEY_PREFIX } from '../index.js';
 import { BENIGN_LOOKALIKES, PLANTED_SECRETS, plantedSecretsText } from '../testing/planted-secrets.js';
+import { sharedData } from '../testing/shared-data.js';
 import { passesLuhn } from './checks.js';
 import { redact, redactionMarker } from './redact.js';
 import { GITLEAKS_DROPPED, GITLEAKS_RULES, GITLEAKS_VERSION } from './vendor/gitleaks/rules.generated.js';
+
+const LOCOMO = sharedData('locomo-dev.json', 'CAIRN_LOCOMO_DATA');
 
 describe('redact', () => {
   test('the fixture holds at least 100 distinct secret formats and 50 look-alikes', () => {
@@ -106,12 +109,8 @@ describe('redact', () => {
     for (const sample of samples) assert.deepEqual(redact(sample), { text: sample, findings: [] }, sample);
   });
 
-  test('conversation turns (LoCoMo) are left alone', (t) => {
+  test('conversation turns (LoCoMo) are left alone', { skip: LOCOMO.skip }, (t) => {
     const data = locomo();
-    if (typeof data === 'string') {
-      t.skip(data);
-      return;
-    }
     let turns = 0;
     const changed: string[] = [];
     for (const sample of data) {
@@ -169,11 +168,7 @@ describe('redact', () => {
   });
 });
 
-/** LoCoMo conversations, read where they are shared (never copied into the repository), or why they are not here. */
-function locomo(): { conversation: Record<string, unknown> }[] | string {
-  const repo = new URL('../../../../', import.meta.url);
-  const candidates = [process.env.CAIRN_LOCOMO_DATA, new URL('../shared/data/locomo-dev.json', repo).pathname, new URL('../../shared/data/locomo-dev.json', repo).pathname];
-  const path = candidates.find((p): p is string => !!p && existsSync(p));
-  if (!path) return `LoCoMo data not found (tried ${candidates.filter(Boolean).join(', ')}); set CAIRN_LOCOMO_DATA to locomo-dev.json`;
-  return JSON.parse(readFileSync(path, 'utf8'));
+/** LoCoMo conversations, read where they are shared (never copied into the repository). */
+function locomo(): { conversation: Record<string, unknown> }[] {
+  return JSON.parse(readFileSync(LOCOMO.require(), 'utf8'));
 }

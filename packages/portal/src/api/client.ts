@@ -6,6 +6,8 @@ export class ApiError extends Error {
     message: string,
     /** The whole answer, for the errors that carry more than a message (a refused duplicate carries the existing entry). */
     readonly body?: unknown,
+    /** Seconds the server asked to wait (Retry-After on 429 and 503), when it said. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -52,7 +54,9 @@ export async function api<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: 
   }
   if (!res.ok) {
     if (res.status === 401 && opts.authRequired !== false) onUnauthorized?.();
-    throw errorFrom(res.status, data);
+    const error = errorFrom(res.status, data);
+    const wait = Number(res.headers.get('retry-after'));
+    throw Number.isFinite(wait) && wait > 0 ? new ApiError(error.status, error.code, error.message, error.body, wait) : error;
   }
   return data as T;
 }

@@ -1,10 +1,11 @@
 import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
-import { api, messageOf } from '../api/client.js';
+import { ApiError, api, messageOf } from '../api/client.js';
 import { useSession } from '../session.js';
 import { CopyButton, CopyField, ErrorNotice, Snippet } from '../ui/bits.js';
 import { Dialog } from '../ui/dialog.js';
 import { UnsavedKeyDialog } from '../ui/unsaved-key.js';
 import { DesktopExtension } from './desktop-extension.js';
+import { nextPollDelay } from './live-poll.js';
 import {
   CLIENT_IDS,
   CLIENTS,
@@ -48,29 +49,46 @@ interface Connection {
   datapacks: number;
 }
 
-/** "Waiting for your client…" until a key made since `since` is used, then who connected (polls every 2 s while shown). */
+/** The installer's own check connects first (a bare call, so it shows its User-Agent): the dialog keeps waiting for the client itself. */
+const isInstallerCheck = (c: Connection) => c.client?.startsWith('cairn-mcp-installer/') === true;
+
+/**
+ * "Waiting for your client…" until a key made since `since` is used, then who connected. One poll at a
+ * time, at most one every 2 s, backing off after failures and 429s; it stops once the client itself is
+ * seen and when the dialog closes.
+ */
 function LiveConnection({ since }: { since: string }) {
   const [connection, setConnection] = useState<Connection>();
-  // The installer's own check connects first (a bare call, so it shows its User-Agent): keep waiting for the client itself.
-  const byInstaller = connection?.client?.startsWith('cairn-mcp-installer/') === true;
+  const byInstaller = connection !== undefined && isInstallerCheck(connection);
+  const seen = connection !== undefined && !byInstaller;
   useEffect(() => {
-    if (connection && !byInstaller) return;
+    if (seen) return;
     let live = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let failures = 0;
     const poll = async () => {
+      let retryAfter: number | undefined;
       try {
         const answer = await api<{ connection: Connection | null }>('GET', `/api/v1/keys/connected?since=${encodeURIComponent(since)}`);
-        if (live && answer.connection) setConnection(answer.connection);
-      } catch {
-        // The next poll tries again; the dialog's own steps still say how to verify.
+        failures = 0;
+        if (!live) return;
+        if (answer.connection) {
+          setConnection(answer.connection);
+          if (!isInstallerCheck(answer.connection)) return;
+        }
+      } catch (error) {
+        // Tried again later; the dialog's own steps still say how to verify.
+        failures += 1;
+        retryAfter = error instanceof ApiError ? error.retryAfterSeconds : undefined;
       }
+      if (live) timer = setTimeout(() => void poll(), nextPollDelay(failures, retryAfter));
     };
     void poll();
-    const timer = setInterval(() => void poll(), 2000);
     return () => {
       live = false;
-      clearInterval(timer);
+      clearTimeout(timer);
     };
-  }, [since, connection, byInstaller]);
+  }, [since, seen]);
   return (
     <p className={connection ? 'notice success live-connection' : 'hint live-connection'} role="status" aria-live="polite">
       {!connection

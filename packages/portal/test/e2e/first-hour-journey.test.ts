@@ -1,6 +1,6 @@
 // A newcomer's first hour on a fresh data folder: sign up, Connect > Automated, run exactly the shown
 // command in a fresh home, see the dialog report the client connected, use it, then remove it with the
-// shown removal command. The README's screenshots are taken here (shot(…, { readme: true })).
+// shown removal command. The README's screenshots are taken here (shot(…, { readme: true })), refreshed by `npm run screenshots`.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';

@@ -78,12 +78,17 @@ export async function openBrowser(): Promise<{ browser: Browser; context: Browse
   };
 }
 
-/** Saves a screenshot under test/screenshots/<name>.png (committed, so a reader sees the product). */
+/** Whether this run refreshes the README's screenshots in docs/screenshots (`npm run screenshots`); otherwise tests leave tracked files alone. */
+const REFRESH_README_SCREENSHOTS = ['1', 'true', 'yes'].includes((process.env.CAIRN_REFRESH_SCREENSHOTS ?? '').toLowerCase());
+
+/**
+ * Saves a screenshot under test/screenshots/<name>.png (ignored by git: look there after a run). One
+ * marked `readme` is also written over docs/screenshots/<name>.png, but only by `npm run screenshots`.
+ */
 export async function shot(page: Page, name: string, opts: { fullPage?: boolean; readme?: boolean } = {}): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: opts.fullPage ?? false, animations: 'disabled' });
-  // The README shows what the first-hour journey saw, regenerated on every run of it.
-  if (opts.readme) await page.screenshot({ path: join(README_SCREENSHOTS, `${name}.png`), fullPage: opts.fullPage ?? false, animations: 'disabled' });
+  if (opts.readme && REFRESH_README_SCREENSHOTS) await page.screenshot({ path: join(README_SCREENSHOTS, `${name}.png`), fullPage: opts.fullPage ?? false, animations: 'disabled' });
 }
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');

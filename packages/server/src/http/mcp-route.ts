@@ -23,13 +23,11 @@ export function createMcpRoute(deps: DomainDeps, authDeps: McpAuthDeps, log: Log
     onerror: (error) => log.debug('mcp request rejected', { error: error.message }),
   });
   const legacyJson = jsonLegacyHandler(factory);
-  const clientNames = new ClientNames();
-  /** The caller with its client named as `initialize` named it (remembered per credential), for provenance and "last used by". */
-  const namedClient = (caller: Caller, body: unknown): Caller => {
-    const credential = caller.keyId ?? `${caller.via}:${caller.oauthClientId ?? ''}:${caller.userId}`;
-    const introduced = clientLabel(body);
-    if (introduced) clientNames.remember(credential, introduced);
-    const client = introduced ?? clientNames.of(credential) ?? caller.client;
+  const clientNames = new ClientNames(deps.store, log);
+  /** The caller with its client named as the client names itself (initialize, or 2026-07-28's per-request clientInfo), for provenance and "last used by". */
+  const namedClient = async (caller: Caller, body: unknown): Promise<Caller> => {
+    const credential = caller.keyId ? { keyId: caller.keyId } : caller.oauthClientId ? { userId: caller.userId, oauthClientId: caller.oauthClientId } : `${caller.via}:${caller.userId}`;
+    const client = (await clientNames.of(credential, clientLabel(body))) ?? caller.client;
     if (caller.keyId) authDeps.keys.noteUse(caller.keyId, client);
     if (caller.oauthClientId) authDeps.oauthUsage?.note(caller.userId, caller.oauthClientId, client);
     return client === caller.client ? caller : { ...caller, client };
@@ -41,7 +39,7 @@ export function createMcpRoute(deps: DomainDeps, authDeps: McpAuthDeps, log: Log
     if (wait > 0) return tooManyJsonRpc(wait, requestLimitMessage(auth.caller, requestLimit.points));
     // The body is parsed once, here; a 2025-era call (what clients send today) gets a JSON answer.
     const { request, parsedBody } = await withParsedBody(c.req.raw, bodyRead(c.req.raw));
-    const caller = namedClient(auth.caller, parsedBody);
+    const caller = await namedClient(auth.caller, parsedBody);
     const outage: OutageLatch = {};
     const authInfo = { token: `cairn:${caller.via}:${caller.keyId ?? caller.userId}`, clientId: caller.keyId ?? caller.userId, scopes: [], extra: { caller, outage } };
     const response =

@@ -1,6 +1,6 @@
 import { INSTALLER_USER_AGENT, KEY_PREFIX } from '@cairn/contract';
-import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { mcpResource, OAUTH_SCOPES, oauthIssuer } from '../auth/oauth/oauth-options.js';
+import { SERVED_PROTOCOL_VERSIONS } from './protocol-versions.js';
 import { SERVER_INFO, TOOLS } from './server-factory.js';
 import type { ToolDefinition } from './tool-definition.js';
 
@@ -68,7 +68,8 @@ export function buildServerCard(settings: ServerCardSettings) {
             value: INSTALLER_USER_AGENT,
           },
         ],
-        supportedProtocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS],
+        // Both eras: 2026-07-28 (server/discover, clientInfo on every request) and the 2025 ones (initialize).
+        supportedProtocolVersions: [...SERVED_PROTOCOL_VERSIONS],
       },
     ],
     _meta: {

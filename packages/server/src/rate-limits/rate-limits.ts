@@ -45,11 +45,15 @@ export interface RateLimits {
   oauthRegistrationsPerAddress: Limit;
   oauthCimdFetchesPerAddress: Limit;
   requestsPerCredential: Limit;
+  /** The Connect dialog's status poll, on a budget of its own so that a portal left open never spends the person's request limit. */
+  connectionStatusPerUser: Limit;
   captureTurnsPerKey: Limit;
   close(): void;
 }
 
 const MINUTE = 60;
+/** The Connect dialog's status polls a person may make a minute (GET /api/v1/keys/connected). */
+export const CONNECTION_STATUS_PER_MINUTE = 90;
 
 /**
  * Builds the limits for this store. On PostgreSQL it creates the shared table; call it inside the
@@ -81,6 +85,8 @@ export async function openRateLimits(store: KyselyStore, settings: RateLimitSett
     oauthRegistrationsPerAddress: shared('oauth-registrations-address', settings.oauthRegistrationsPerAddress, 10 * MINUTE),
     oauthCimdFetchesPerAddress: shared('oauth-cimd-address', settings.oauthCimdFetchesPerAddress, 10 * MINUTE),
     requestsPerCredential: local('requests', settings.requestsPerMinute, MINUTE),
+    // The dialog polls every 2 s at most: two dialogs open in two tabs fit, a runaway loop does not.
+    connectionStatusPerUser: local('connection-status', CONNECTION_STATUS_PER_MINUTE, MINUTE),
     // "N a minute, bursts of twice that": 2N per two-minute window.
     captureTurnsPerKey: local('capture-turns', settings.captureTurnsPerMinute * 2, 2 * MINUTE),
     close: () => clearInterval(sweeper),

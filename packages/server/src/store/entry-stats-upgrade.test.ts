@@ -39,7 +39,10 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         'ALTER TABLE datapack DROP COLUMN live_entries',
         'ALTER TABLE datapack DROP COLUMN entry_revision',
         'DROP TABLE access_epoch',
-        "DELETE FROM cairn_migration WHERE name IN ('0012_datapack_entry_stats', '0013_access_epoch')",
+        // Later migrations too: a database that old had none of them.
+        'ALTER TABLE api_key DROP COLUMN client_name',
+        'ALTER TABLE oauth_client_use DROP COLUMN client_name',
+        "DELETE FROM cairn_migration WHERE name IN ('0012_datapack_entry_stats', '0013_access_epoch', '0016_client_names')",
       ]) {
         await sql.raw(statement).execute(store.db);
       }

@@ -20,6 +20,7 @@ import * as transfer from './transfer-queries.js';
 import type { DatapackImport, EntryRecord, ExportSelection } from './transfer-types.js';
 import type {
   ApiKeyRecord,
+  ClientCredential,
   ConversationTurn,
   Datapack,
   DatapackSummary,
@@ -888,6 +889,27 @@ export abstract class KyselyStore implements Store {
   async importDatapack(write: DatapackImport): Promise<void> {
     await transfer.importDatapack(this.db, write);
     if (write.inserts.length || write.updates.length) this.embedder?.notify();
+  }
+
+  async rememberClientName(credential: ClientCredential, name: string, at: string): Promise<void> {
+    if ('keyId' in credential) {
+      await this.db.updateTable('api_key').set({ client_name: name }).where('id', '=', credential.keyId).execute();
+      return;
+    }
+    const { userId, oauthClientId } = credential;
+    await this.db
+      .insertInto('oauth_client_use')
+      .values({ user_id: userId, client_id: oauthClientId, last_used_at: at, last_used_client: name, client_name: name })
+      .onConflict((oc) => oc.columns(['user_id', 'client_id']).doUpdateSet({ client_name: name }))
+      .execute();
+  }
+
+  async clientNameOf(credential: ClientCredential): Promise<string | undefined> {
+    const row =
+      'keyId' in credential
+        ? await this.db.selectFrom('api_key').select('client_name').where('id', '=', credential.keyId).executeTakeFirst()
+        : await this.db.selectFrom('oauth_client_use').select('client_name').where('user_id', '=', credential.userId).where('client_id', '=', credential.oauthClientId).executeTakeFirst();
+    return row?.client_name ?? undefined;
   }
 
   async recordKeyUsage(usage: KeyUsage[]): Promise<void> {

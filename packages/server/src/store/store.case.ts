@@ -438,6 +438,42 @@ export function runStoreConformance(backend: string, start: () => Promise<TestCa
       assert.deepEqual(await store.listOAuthUse(tenant.outsider.id), []);
     });
 
+    test('client names: kept per key and per OAuth grant, replaced by the next, untouched by usage; a grant not yet used gets its row', async () => {
+      const deps = createDomainDeps(store);
+      const key: ApiKeyRecord = {
+        id: deps.newId('key'),
+        userId: tenant.member.id,
+        name: 'named',
+        start: 'cairn_tkn_abcd',
+        last4: 'wxyz',
+        scope: 'read-write',
+        createdAt: tick(),
+        expiresAt: null,
+        revokedAt: null,
+        lastUsedAt: null,
+        lastUsedClient: null,
+      };
+      await store.insertApiKey(key, `hash-${key.id}`);
+      assert.equal(await store.clientNameOf({ keyId: key.id }), undefined);
+      await store.rememberClientName({ keyId: key.id }, 'Cursor 1.7.2', tick());
+      await store.rememberClientName({ keyId: key.id }, 'Claude Code 2.1.330', tick());
+      await store.recordKeyUsage([{ id: key.id, at: tick(), client: 'cairn-mcp-installer/1.0' }]);
+      assert.equal(await store.clientNameOf({ keyId: key.id }), 'Claude Code 2.1.330', 'a use that named no client leaves the name alone');
+      assert.equal(await store.clientNameOf({ keyId: 'key_unknown' }), undefined);
+
+      const grant = { userId: tenant.member.id, oauthClientId: 'app-named' };
+      await store.rememberClientName(grant, 'Codex 0.169.0', '2026-03-03T10:00:00.000Z');
+      assert.equal(await store.clientNameOf(grant), 'Codex 0.169.0');
+      assert.ok(
+        (await store.listOAuthUse(tenant.member.id)).some((u) => u.clientId === 'app-named' && u.client === 'Codex 0.169.0'),
+        'a first sight of the grant counts as its use',
+      );
+      await store.recordOAuthUse([{ userId: tenant.member.id, clientId: 'app-named', at: '2026-03-04T10:00:00.000Z', client: 'codex_exec/0.169' }]);
+      await store.rememberClientName(grant, 'Codex 0.170.0', '2026-03-04T11:00:00.000Z');
+      assert.equal(await store.clientNameOf(grant), 'Codex 0.170.0');
+      assert.equal(await store.clientNameOf({ userId: tenant.outsider.id, oauthClientId: 'app-named' }), undefined, 'per user');
+    });
+
     test("one user's search is the same whether or not the database holds other users' entries", async () => {
       // The same entries of user A go into this database and into a second one that also holds a
       // crowd of other tenants' entries sharing A's words: A's results, order and scores must not move.

@@ -3,6 +3,7 @@ import type { EntryFilter } from './entry-filter.js';
 import type { DatapackImport, EntryRecord, ExportSelection } from './transfer-types.js';
 import type {
   ApiKeyRecord,
+  ClientCredential,
   ConversationTurn,
   Datapack,
   DatapackSummary,
@@ -154,6 +155,10 @@ export interface Store {
   /** Returns false when the key does not exist or was already revoked. */
   revokeApiKey(id: string, at: string): Promise<boolean>;
   recordKeyUsage(usage: KeyUsage[]): Promise<void>;
+  /** Keeps the name an MCP client gave itself with this credential, so every instance can name it. */
+  rememberClientName(credential: ClientCredential, name: string, at: string): Promise<void>;
+  /** The name kept by rememberClientName, if any. */
+  clientNameOf(credential: ClientCredential): Promise<string | undefined>;
 
   insertSetupCode(code: { codeHash: string; userId: string; createdAt: string; expiresAt: string }): Promise<void>;
   /** Marks an unused, unexpired code used and returns its user; undefined otherwise. Only one caller can win. */

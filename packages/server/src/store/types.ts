@@ -165,6 +165,9 @@ export interface OAuthUse {
   client: string | null;
 }
 
+/** A credential an MCP client connects with: an API key, or one user's grant to one OAuth client. */
+export type ClientCredential = { keyId: string } | { userId: string; oauthClientId: string };
+
 /** Usage seen for a key since the last flush. */
 export interface KeyUsage {
   id: string;

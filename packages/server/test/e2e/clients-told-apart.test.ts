@@ -17,8 +17,8 @@ before(async () => {
 });
 after(() => server?.close());
 
-async function connectAs(key: string, clientInfo: { name: string; version: string; title?: string }): Promise<Client> {
-  const client = new Client(clientInfo);
+async function connectAs(key: string, clientInfo: { name: string; version: string; title?: string }, era: 'legacy' | '2026-07-28' = 'legacy'): Promise<Client> {
+  const client = new Client(clientInfo, { versionNegotiation: { mode: era === 'legacy' ? 'legacy' : { pin: era } } });
   await client.connect(new StreamableHTTPClientTransport(new URL(server.mcpUrl), { requestInit: { headers: { Authorization: `Bearer ${key}`, 'User-Agent': INSTALLER_USER_AGENT } } }));
   return client;
 }
@@ -71,4 +71,27 @@ test('a hostile clientInfo is shown tamed: no control or direction characters, a
   assert.ok(label.length <= 80, `${label.length} characters`);
   assert.ok(![...label].some((ch) => ch.codePointAt(0)! < 0x20 || ch === '\u007f' || ch === '\u202e'), JSON.stringify(label));
   await hostile.close();
+});
+
+test("both MCP eras are told apart: a 2026-07-28 client (no initialize; clientInfo in every request's _meta) and a legacy one each appear under their own name", async () => {
+  const modernKey = await createApiKey(server.cairn.domain, tenant.member.id, 'modern');
+  const legacyKey = await createApiKey(server.cairn.domain, tenant.member.id, 'legacy');
+  const seen: string[] = [];
+  const modern = await connectAs(modernKey.key, { name: 'claude-code', title: 'Claude Code', version: '2.1.330' }, '2026-07-28');
+  const legacy = await connectAs(legacyKey.key, { name: 'cursor-vscode', title: 'Cursor', version: '1.7.2' });
+  try {
+    assert.equal(modern.getNegotiatedProtocolVersion(), '2026-07-28');
+    assert.equal(legacy.getNegotiatedProtocolVersion(), '2025-11-25');
+    const fromModern = await callTool(modern, 'save_entry', { kind: 'note', title: 'Modern era', content: 'Saved over the 2026-07-28 protocol revision.' });
+    const fromLegacy = await callTool(legacy, 'save_entry', { kind: 'note', title: 'Legacy era', content: 'Saved over the 2025 protocol revision after initialize.' });
+    seen.push(fromModern.entry.createdClient, fromLegacy.entry.createdClient);
+    assert.deepEqual(seen, ['Claude Code 2.1.330 · key “modern”', 'Cursor 1.7.2 · key “legacy”']);
+    await server.cairn.keys.flush();
+    const byId = new Map((await server.cairn.store.listApiKeys(tenant.member.id)).map((k) => [k.id, k.lastUsedClient]));
+    assert.equal(byId.get(modernKey.record.id), 'Claude Code 2.1.330');
+    assert.equal(byId.get(legacyKey.record.id), 'Cursor 1.7.2');
+    assert.equal(await server.cairn.store.clientNameOf({ keyId: modernKey.record.id }), 'Claude Code 2.1.330', 'kept with the key for every instance');
+  } finally {
+    await Promise.all([modern.close(), legacy.close()]);
+  }
 });

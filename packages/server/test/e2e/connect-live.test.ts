@@ -72,3 +72,49 @@ test('another user never sees my connections; a key cannot ask; a bad time says 
   assert.equal(bad.status, 400);
   assert.match(bad.body.error?.message ?? '', /ISO date and time/);
 });
+
+test("the dialog's status poll has a budget of its own: polling past the person's request limit leaves their other calls answering", async () => {
+  const strict = await startTestCairn({ env: { CAIRN_REQUESTS_PER_MINUTE: '5' } });
+  try {
+    const people = await createTenant(strict.cairn);
+    const base = strict.baseUrl;
+    const origin = new URL(base).origin;
+    const signIn = await fetch(`${base}/api/auth/sign-in/email`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin },
+      body: JSON.stringify({ email: people.owner.email, password: 'correct horse battery' }),
+    });
+    const cookie = signIn.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
+    const since = encodeURIComponent(new Date().toISOString());
+    const polls = await Promise.all(Array.from({ length: 20 }, () => fetch(`${base}/api/v1/keys/connected?since=${since}`, { headers: { cookie } })));
+    assert.deepEqual(
+      polls.map((r) => r.status),
+      Array(20).fill(200),
+      'four times the request limit of polls, all answered',
+    );
+    const datapacks = await fetch(`${base}/api/v1/datapacks`, { headers: { cookie } });
+    assert.equal(datapacks.status, 200, 'the portal still answers the person while the dialog polls');
+    // The poll's own budget is bounded too: a runaway loop gets 429 with Retry-After, and still not the other calls.
+    let refused: Response | undefined;
+    for (let i = 0; i < 200 && !refused; i++) {
+      const r = await fetch(`${base}/api/v1/keys/connected?since=${since}`, { headers: { cookie } });
+      if (r.status === 429) refused = r;
+      else assert.equal(r.status, 200);
+    }
+    assert.ok(refused, 'the status budget ends');
+    assert.ok(Number(refused.headers.get('retry-after')) >= 1);
+    assert.match(((await refused.json()) as { error: { message: string } }).error.message, /connection checks .* the Connect dialog tries again by itself/);
+    assert.equal((await fetch(`${base}/api/v1/datapacks`, { headers: { cookie } })).status, 200);
+    // An API key gets no such budget: the poll endpoint is the portal's, and a key's calls count on its own limit.
+    const withKey = await Promise.all(Array.from({ length: 6 }, () => fetch(`${base}/api/v1/keys/connected?since=${since}`, { headers: { authorization: `Bearer ${people.member.key}` } })));
+    assert.ok(
+      withKey.some((r) => r.status === 429),
+      withKey.map((r) => r.status).join(','),
+    );
+  } finally {
+    await strict.close();
+  }
+});

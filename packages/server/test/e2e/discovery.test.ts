@@ -175,10 +175,38 @@ describe('what the card says', () => {
     }
   });
 
-  test('each protocol version it lists is one initialize accepts', async () => {
+  test('it lists every protocol version served: the 2026-07-28 ones server/discover offers, then each one initialize accepts', async () => {
     const [remote] = (await card()).remotes;
-    assert.ok(remote.supportedProtocolVersions.length > 0);
-    for (const version of remote.supportedProtocolVersions as string[]) {
+    const listed = remote.supportedProtocolVersions as string[];
+    const discover = await fetch(`${local}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${tenant.owner.key}`,
+        'user-agent': INSTALLER_USER_AGENT,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'server/discover',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'server/discover',
+        params: {
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientCapabilities': {},
+            'io.modelcontextprotocol/clientInfo': { name: 'card-check', version: '1' },
+          },
+        },
+      }),
+    });
+    const discovered = await rpcResult(discover);
+    assert.ok(discovered.result?.supportedVersions?.includes('2026-07-28'), JSON.stringify(discovered));
+    const legacy = listed.filter((v) => !discovered.result.supportedVersions.includes(v));
+    assert.deepEqual(listed.slice(0, listed.length - legacy.length), discovered.result.supportedVersions, 'the 2026-era versions first, exactly as server/discover offers them');
+    assert.ok(legacy.includes('2025-11-25') && legacy.includes('2025-06-18'), listed.join(', '));
+    for (const version of legacy) {
       const response = await fetch(`${local}/mcp`, {
         method: 'POST',
         headers: { authorization: `Bearer ${tenant.owner.key}`, 'user-agent': INSTALLER_USER_AGENT, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
@@ -213,3 +241,17 @@ describe('what the card says', () => {
     }
   });
 });
+
+/** The JSON-RPC answer in a JSON or SSE response body. */
+async function rpcResult(response: Response): Promise<any> {
+  const text = await response.text();
+  assert.equal(response.status, 200, text.slice(0, 300));
+  return JSON.parse(
+    text.startsWith('{')
+      ? text
+      : text
+          .split('\n')
+          .find((l) => l.startsWith('data: '))!
+          .slice(6),
+  );
+}

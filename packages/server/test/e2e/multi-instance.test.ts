@@ -52,4 +52,42 @@ describe('many instances share one PostgreSQL database', { skip: 'skip' in targe
     await revokeApiKey(a.cairn.domain, record.id);
     await assert.rejects(() => connectMcpClient(b.mcpUrl, key), /401|not valid/);
   });
+  test('the name a legacy client gave in initialize on one instance names its calls and its key on the other', async () => {
+    const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
+    const { createApiKey } = await import('../../src/domain/api-keys.js');
+    const { key, record } = await createApiKey(a.cairn.domain, tenant.member.id, 'windsurf on laptop');
+    const since = new Date(Date.now() - 1000).toISOString();
+    // initialize reaches A only; every call after it goes to B, as a load balancer may send them.
+    const windsurf = new Client({ name: 'windsurf', title: 'Windsurf', version: '1.12.4' });
+    await windsurf.connect(new StreamableHTTPClientTransport(new URL(a.mcpUrl), { requestInit: { headers: { Authorization: `Bearer ${key}`, 'User-Agent': 'cairn-mcp-installer/1.0' } } }));
+    await windsurf.close();
+    const bare = await fetch(b.mcpUrl, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'user-agent': 'cairn-mcp-installer/1.0', 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'save_entry', arguments: { kind: 'note', title: 'Via B', content: 'Saved on the instance that never saw initialize.' } },
+      }),
+    });
+    const saved = (await bare.json()) as { result: { structuredContent: { entry: { createdClient: string } } } };
+    assert.equal(saved.result.structuredContent.entry.createdClient, 'Windsurf 1.12.4 · key “windsurf on laptop”');
+    await b.cairn.keys.flush();
+    await a.cairn.keys.flush();
+    assert.equal((await b.cairn.store.getApiKey(record.id))?.lastUsedClient, 'Windsurf 1.12.4', 'last used by, as both instances wrote it');
+    // The Connect dialog asking instance B names the client too.
+    const origin = new URL(b.baseUrl).origin;
+    const signIn = await fetch(`${b.baseUrl}/api/auth/sign-in/email`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin },
+      body: JSON.stringify({ email: tenant.member.email, password: 'correct horse battery' }),
+    });
+    const cookie = signIn.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
+    const status = (await (await fetch(`${b.baseUrl}/api/v1/keys/connected?since=${encodeURIComponent(since)}`, { headers: { cookie } })).json()) as { connection: { client: string } | null };
+    assert.equal(status.connection?.client, 'Windsurf 1.12.4');
+  });
 });

@@ -49,8 +49,15 @@ export function createApiRoutes(
   api.route('/', createPublicAccountRoutes(deps, auth, baseUrl, installerPublished, oauthLoopbackAllowed));
   api.use('*', apiAuth(auth, keys, origin), refuseWritesForReadOnlyKeys());
   api.use('*', async (c, next) => {
-    const wait = await takeRequest(limits.requestsPerCredential, c.get('caller'));
-    if (wait > 0) return tooManyJson(wait, requestLimitMessage(c.get('caller'), limits.requestsPerCredential.points));
+    const caller = c.get('caller');
+    // The Connect dialog's status poll counts on its own budget, so an open dialog never locks the person out of their other calls.
+    if (c.req.method === 'GET' && c.req.path.endsWith('/keys/connected') && caller.via === 'session') {
+      const wait = await limits.connectionStatusPerUser.take(caller.userId);
+      if (wait > 0) return tooManyJson(wait, `Too many connection checks (at most ${limits.connectionStatusPerUser.points} a minute); the Connect dialog tries again by itself.`);
+      return next();
+    }
+    const wait = await takeRequest(limits.requestsPerCredential, caller);
+    if (wait > 0) return tooManyJson(wait, requestLimitMessage(caller, limits.requestsPerCredential.points));
     return next();
   });
   // Before the account routes, whose /keys/:id would otherwise take "self" for an id.

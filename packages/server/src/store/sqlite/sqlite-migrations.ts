@@ -282,4 +282,13 @@ export const sqliteMigrations: Record<string, Migration> = {
       }
     },
   },
+  '0016_client_names': {
+    async up(db: Kysely<unknown>) {
+      // The name an MCP client gave itself (initialize, or 2026-07-28's per-request clientInfo), kept
+      // beside the credential's usage so every instance names a bare call's client. Apart from
+      // last_used_client, which a call that names no client may overwrite. Not access: no epoch trigger.
+      await sql`ALTER TABLE api_key ADD COLUMN client_name TEXT`.execute(db);
+      await sql`ALTER TABLE oauth_client_use ADD COLUMN client_name TEXT`.execute(db);
+    },
+  },
 };
