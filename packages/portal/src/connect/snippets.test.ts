@@ -4,7 +4,7 @@ import { posix, win32 } from 'node:path';
 import { test } from 'node:test';
 import { CLIENT_IDS, CLIENTS, VERIFICATION_PROMPT } from '@cairn/clients';
 import * as shim from '../shims/node-path.js';
-import { configFileFor, entryDocument, installerCommands, installerRunner, isPrivateAddress, KEY_PLACEHOLDER, manualSnippets, oauthObstacle, oauthSnippets, removalFor, stepsFor } from './snippets.js';
+import { automaticOffer, configFileFor, entryDocument, installerCommands, installerRunner, isPrivateAddress, KEY_PLACEHOLDER, manualSnippets, oauthObstacle, oauthSnippets, removalFor, stepsFor } from './snippets.js';
 
 const URL_ = 'https://cairn.example.com/mcp';
 const KEY = 'cairn_tkn_abcdefghijklmnop';
@@ -171,4 +171,20 @@ test('the browser stand-in for node:path joins like node:path', () => {
 
 test('entryDocument for VS Code uses "servers"', () => {
   assert.deepEqual(Object.keys(JSON.parse(entryDocument('vscode', URL_, KEY))), ['servers']);
+});
+
+test('Automated: the checkbox adds --auto only where automatic mode is opt-in, and --marketplace only for Claude Code and only when this Cairn names one', () => {
+  const base = 'https://cairn.example.com';
+  const runner = `npx -y ${base}/install/cairn-mcp-installer.tgz`;
+  const cmd = (id: (typeof CLIENT_IDS)[number], auto: boolean, marketplace?: string) => installerCommands(id, base, URL_, 'CODE', false, { auto, marketplace }).command;
+  assert.equal(cmd('claude-code', true, 'https://git.example.com/cairn.git'), `${runner} --client claude-code --url ${URL_} --auto --marketplace https://git.example.com/cairn.git --setup-code CODE`);
+  assert.equal(cmd('claude-code', true), `${runner} --client claude-code --url ${URL_} --auto --setup-code CODE`);
+  assert.equal(cmd('codex', true, 'acme/cairn'), `${runner} --client codex --url ${URL_} --auto --setup-code CODE`);
+  assert.equal(cmd('claude-code', false, 'acme/cairn'), `${runner} --client claude-code --url ${URL_} --setup-code CODE`);
+  for (const id of ['claude-desktop', 'cursor', 'kiro'] as const) assert.ok(!cmd(id, true).includes('--auto'), `${id}: no --auto (none, or always on)`);
+  assert.deepEqual(
+    CLIENT_IDS.filter((id) => automaticOffer(id).kind !== 'none'),
+    ['claude-code', 'codex', 'kiro'],
+  );
+  assert.equal(automaticOffer('claude-desktop').kind, 'none', 'Claude Desktop loads no skills from its entry');
 });
