@@ -27,8 +27,8 @@ export function AutomaticIntro({ client, auto, onAuto, marketplace }: { client: 
     return (
       <>
         <p>
-          The installer writes {name}'s entry with a fresh API key and always sets up automatic mode too, so the agent consults and saves to Cairn unasked and your prompts are captured
-          (secrets redacted). {where} It adds:
+          The installer writes {name}'s entry with a fresh API key and always sets up automatic mode too, so the agent consults and saves to Cairn unasked and your prompts are captured (secrets
+          redacted). {where} It adds:
         </p>
         {adds}
       </>

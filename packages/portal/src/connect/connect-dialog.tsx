@@ -4,8 +4,8 @@ import { useSession } from '../session.js';
 import { CopyButton, CopyField, ErrorNotice, Snippet } from '../ui/bits.js';
 import { Dialog } from '../ui/dialog.js';
 import { UnsavedKeyDialog } from '../ui/unsaved-key.js';
-import { DesktopExtension } from './desktop-extension.js';
 import { AutomaticIntro } from './automatic-choice.js';
+import { DesktopExtension } from './desktop-extension.js';
 import {
   CLIENT_IDS,
   CLIENTS,

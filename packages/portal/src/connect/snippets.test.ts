@@ -4,7 +4,20 @@ import { posix, win32 } from 'node:path';
 import { test } from 'node:test';
 import { CLIENT_IDS, CLIENTS, VERIFICATION_PROMPT } from '@cairn/clients';
 import * as shim from '../shims/node-path.js';
-import { automaticOffer, configFileFor, entryDocument, installerCommands, installerRunner, isPrivateAddress, KEY_PLACEHOLDER, manualSnippets, oauthObstacle, oauthSnippets, removalFor, stepsFor } from './snippets.js';
+import {
+  automaticOffer,
+  configFileFor,
+  entryDocument,
+  installerCommands,
+  installerRunner,
+  isPrivateAddress,
+  KEY_PLACEHOLDER,
+  manualSnippets,
+  oauthObstacle,
+  oauthSnippets,
+  removalFor,
+  stepsFor,
+} from './snippets.js';
 
 const URL_ = 'https://cairn.example.com/mcp';
 const KEY = 'cairn_tkn_abcdefghijklmnop';

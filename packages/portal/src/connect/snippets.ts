@@ -1,5 +1,18 @@
 // Every snippet the Connect dialog shows, built from the client catalog (@cairn/clients) the installer also uses.
-import { AUTO_FLAG, AUTOMATIC, CLIENT_IDS, CLIENTS, type ClientId, claudeMcpAddCommand, codexTokenCommand, codexTomlTable, configPath, DEFAULT_SERVER_NAME, type Method, VERIFICATION_PROMPT } from '@cairn/clients';
+import {
+  AUTO_FLAG,
+  AUTOMATIC,
+  CLIENT_IDS,
+  CLIENTS,
+  type ClientId,
+  claudeMcpAddCommand,
+  codexTokenCommand,
+  codexTomlTable,
+  configPath,
+  DEFAULT_SERVER_NAME,
+  type Method,
+  VERIFICATION_PROMPT,
+} from '@cairn/clients';
 
 export { CLIENT_IDS, CLIENTS, type ClientId, type Method, VERIFICATION_PROMPT };
 
@@ -104,7 +117,14 @@ export interface AutomaticChoice {
  * chosen (where it is opt-in) it carries `--auto`, and for Claude Code `--marketplace` when this Cairn
  * names one (otherwise the installer uses the plugin it carries).
  */
-export function installerCommands(id: ClientId, baseUrl: string, mcpUrl: string, setupCode: string, published: boolean, choice: AutomaticChoice = { auto: false }): { command: string; fromThisServer?: string } {
+export function installerCommands(
+  id: ClientId,
+  baseUrl: string,
+  mcpUrl: string,
+  setupCode: string,
+  published: boolean,
+  choice: AutomaticChoice = { auto: false },
+): { command: string; fromThisServer?: string } {
   const m = CLIENTS[id].methods.automated;
   const fromCatalog = m.supported ? m.steps({ mcpUrl, serverName: DEFAULT_SERVER_NAME, configPath: '' })[0]! : `${REGISTRY_INSTALLER} --client ${id} --url ${mcpUrl}`;
   const auto = choice.auto && automaticOffer(id).kind === 'opt-in' ? ` ${AUTO_FLAG}${id === 'claude-code' && choice.marketplace ? ` --marketplace ${choice.marketplace}` : ''}` : '';

@@ -25,7 +25,9 @@ import { type ApiEnv, requireSession } from './api-auth.js';
 export function createPublicAccountRoutes(deps: DomainDeps, auth: Auth, baseUrl: string, installerPublished = false, oauthLoopbackAllowed = true, pluginMarketplace?: string): Hono {
   const routes = new Hono();
   const origin = new URL(baseUrl).origin;
-  routes.get('/config', async (c) => c.json({ baseUrl, mcpUrl: `${baseUrl}/mcp`, signUpOpen: await signUpOpen(deps), installerPublished, oauthLoopbackAllowed, ...(pluginMarketplace && { pluginMarketplace }) }));
+  routes.get('/config', async (c) =>
+    c.json({ baseUrl, mcpUrl: `${baseUrl}/mcp`, signUpOpen: await signUpOpen(deps), installerPublished, oauthLoopbackAllowed, ...(pluginMarketplace && { pluginMarketplace }) }),
+  );
   routes.post('/signup', async (c) => {
     const from = c.req.header('origin');
     if (from !== undefined && from !== origin) throw new CairnError('forbidden', 'Sign up from the Cairn portal itself.');
