@@ -6,7 +6,7 @@ import {
   CLIENTS,
   type ClientId,
   claudeMcpAddCommand,
-  codexTokenCommand,
+  codexMcpAddCommand,
   codexTomlTable,
   configPath,
   DEFAULT_SERVER_NAME,
@@ -45,7 +45,7 @@ const isVerify = (step: string) => step.includes(VERIFICATION_PROMPT);
 export function stepsFor(id: ClientId, method: Method, mcpUrl: string, os: Os, serverName = DEFAULT_SERVER_NAME): { supported: true; steps: string[] } | { supported: false; reason: string } {
   const m = CLIENTS[id].methods[method];
   if (!m.supported) return m;
-  const steps = m.steps({ mcpUrl, serverName, configPath: configFileFor(id, os) });
+  const steps = m.steps({ mcpUrl, serverName, configPath: configFileFor(id, os), platform: os });
   return { supported: true, steps: steps.filter((s) => !isVerify(s)).map((s) => fill(s, mcpUrl, serverName)) };
 }
 
@@ -81,10 +81,9 @@ export function manualSnippets(id: ClientId, mcpUrl: string, os: Os, apiKey?: st
   const key = apiKey ?? KEY_PLACEHOLDER;
   if (id === 'claude-code') return [{ label: 'Command', text: claudeMcpAddCommand(serverName, mcpUrl, key) }];
   if (id === 'codex') {
-    return [
-      { label: `Table in ${configFileFor(id, os)}`, text: codexTomlTable(serverName, mcpUrl, 'api-key').trimEnd() },
-      { label: 'Set the token variable', text: codexTokenCommand(os, key) },
-    ];
+    const file = configFileFor(id, os);
+    const table = { label: `Table in ${file}`, text: codexTomlTable(serverName, mcpUrl, key).trimEnd() };
+    return os === 'win32' ? [table] : [table, { label: 'Then keep the file private', text: `chmod 600 ${file}` }];
   }
   return [{ label: `Entry in ${configFileFor(id, os)}`, text: entryDocument(id, mcpUrl, key, serverName) }];
 }
@@ -93,8 +92,9 @@ export function manualSnippets(id: ClientId, mcpUrl: string, os: Os, apiKey?: st
 export function oauthSnippets(id: ClientId, mcpUrl: string, os: Os, serverName = DEFAULT_SERVER_NAME): Snippet[] {
   if (!CLIENTS[id].methods.oauth.supported) return [];
   if (id === 'claude-code') return [{ label: 'Command', text: claudeMcpAddCommand(serverName, mcpUrl) }];
-  // These two are set up in the client's own menus (the steps say where): nothing to paste but the URL.
-  if (id === 'claude-desktop' || id === 'codex') return [];
+  if (id === 'codex') return [{ label: 'Command', text: codexMcpAddCommand(serverName, mcpUrl) }];
+  // Set up in the client's own menus (the steps say where): nothing to paste but the URL.
+  if (id === 'claude-desktop') return [];
   return [{ label: `Entry in ${configFileFor(id, os)}`, text: entryDocument(id, mcpUrl, undefined, serverName) }];
 }
 
