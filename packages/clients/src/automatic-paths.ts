@@ -21,6 +21,8 @@ export interface AutomaticPaths {
   kiroCairnAgent: string;
   codexHooks: string;
   codexSkills: string;
+  /** The plugin marketplace the installer writes from its own copy when none is given (`--marketplace`). */
+  claudeMarketplace: string;
   /** Claude Code's user settings (`extraKnownMarketplaces`, `enabledPlugins`). */
   claudeSettings: string;
 }
@@ -46,6 +48,7 @@ export function automaticPaths(ctx: PathContext): AutomaticPaths {
     kiroCairnAgent: path.join(kiroHome, 'agents', 'cairn.json'),
     codexHooks: path.join(codexHome, 'hooks.json'),
     codexSkills: path.join(codexHome, 'skills'),
+    claudeMarketplace: path.join(cairnDir, 'claude-marketplace'),
     claudeSettings: path.join(claudeDir, 'settings.json'),
   };
 }

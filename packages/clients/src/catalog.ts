@@ -1,6 +1,6 @@
 import type { ClientId } from './client-ids.js';
-import { claudeMcpAddCommand } from './commands.js';
-import { CODEX_TOKEN_ENV, INSTALLER_USER_AGENT, VERIFICATION_PROMPT } from './constants.js';
+import { claudeMcpAddCommand, codexMcpAddCommand } from './commands.js';
+import { CODEX_TOKEN_ENV, GEMINI_TRUST_STEP, INSTALLER_USER_AGENT, VERIFICATION_PROMPT } from './constants.js';
 import { bridgeEntry, codexEntry, headerEntry, type McpEntry, oauthEntry, typedHttpEntry, windsurfEntry } from './entries.js';
 
 /** How a client is connected. */
@@ -11,6 +11,8 @@ export interface StepContext {
   mcpUrl: string;
   serverName: string;
   configPath: string;
+  /** The user's system, where a step differs by it (absent: the steps for every system). */
+  platform?: NodeJS.Platform;
 }
 
 /** A method a client supports, with what the user does; or why it is not offered. */
@@ -62,6 +64,9 @@ const oauthFile = (containerKey: string, entry: ClientInfo['entry'], then = 'Com
   supported: true,
   steps: ({ configPath, serverName }) => [`Add "${serverName}": { ${entryFieldsText(entry('<mcp_url>'))} } under ${containerKey} in ${configPath}, with no headers.`, then, verify],
 });
+/** Gemini CLI's trust step, before the verification step. */
+const withTrust = (m: MethodInfo): MethodInfo =>
+  m.supported ? { supported: true, steps: (ctx) => m.steps(ctx).flatMap((step) => (step.startsWith('Verify') ? [GEMINI_TRUST_STEP, step] : [step])) } : m;
 const deleteEntry = (key: string) => `Delete ${key}.<server_name> from the config file and restart the client.`;
 
 const jsonClient = (id: ClientId, displayName: string, kind: string, entry: ClientInfo['entry'], extra: Partial<ClientInfo> = {}): ClientInfo => ({
@@ -121,7 +126,7 @@ export const CLIENTS: Readonly<Record<ClientId, ClientInfo>> = {
     },
     removal: { automated: 'npx cairn-mcp-installer@latest --client vscode --uninstall', oauth: deleteEntry('servers'), manual: deleteEntry('servers') },
   }),
-  codex: jsonClient('codex', 'Codex', 'Coding agent (app and command line)', (url, key) => codexEntry(url, key === undefined ? 'oauth' : 'api-key'), {
+  codex: jsonClient('codex', 'Codex', 'Coding agent (CLI, app and IDE extension)', codexEntry, {
     format: 'toml',
     containerKey: 'mcp_servers',
     oauthCallback: 'loopback',
@@ -129,25 +134,25 @@ export const CLIENTS: Readonly<Record<ClientId, ClientInfo>> = {
       automated: automated('codex'),
       oauth: {
         supported: true,
-        steps: ({ mcpUrl }) => [
-          `Settings > MCP servers > Add server > Streamable HTTP; URL ${mcpUrl}; leave the Bearer token field empty.`,
-          'Press Authenticate beside the server and complete the browser sign-in.',
+        steps: ({ mcpUrl, serverName, configPath }) => [
+          codexMcpAddCommand(serverName, mcpUrl),
+          `It adds [mcp_servers.${serverName}] with url = "${mcpUrl}" to ${configPath}, which the Codex CLI, app and IDE extension all read. Codex opens your browser to sign in to Cairn; if it does not, run codex mcp login ${serverName}.`,
           verify,
         ],
       },
       manual: {
         supported: true,
-        steps: ({ mcpUrl }) => [
-          `Settings > MCP servers > Add server > Streamable HTTP; URL ${mcpUrl}; Bearer token environment variable ${CODEX_TOKEN_ENV}; Save.`,
-          `Set ${CODEX_TOKEN_ENV} to the API key (macOS: launchctl setenv ${CODEX_TOKEN_ENV} <API_KEY>; check with launchctl getenv ${CODEX_TOKEN_ENV}).`,
-          'Quit and restart Codex.',
+        steps: ({ configPath, platform }) => [
+          `Add the table below to ${configPath} (the Codex CLI, app and IDE extension all read it): the key goes in http_headers, which Codex sends as written.`,
+          platform === 'win32' ? `Keep ${configPath} private: it holds the key.` : `chmod 600 ${configPath} (it holds the key).`,
+          'Restart Codex.',
           verify,
         ],
       },
     },
-    removal: { automated: 'npx cairn-mcp-installer@latest --client codex --uninstall', oauth: deleteEntry('mcp_servers'), manual: deleteEntry('mcp_servers') },
-    afterInstall: `Quit and restart Codex, then ask "${VERIFICATION_PROMPT}"`,
-    staysAfterUninstall: `Every other table stays. The ${CODEX_TOKEN_ENV} variable is not unset: on macOS run launchctl unsetenv ${CODEX_TOKEN_ENV}, elsewhere delete its line from your shell profile.`,
+    removal: { automated: 'npx cairn-mcp-installer@latest --client codex --uninstall', oauth: 'codex mcp remove <server_name>', manual: deleteEntry('mcp_servers') },
+    afterInstall: `Restart Codex (CLI, app or IDE extension), then ask "${VERIFICATION_PROMPT}"`,
+    staysAfterUninstall: `Every other table stays. An older install's ${CODEX_TOKEN_ENV} variable, if you set one, is no longer used: delete its line from your shell profile (macOS: launchctl unsetenv ${CODEX_TOKEN_ENV}).`,
   }),
   kiro: jsonClient('kiro', 'Kiro (IDE and CLI)', 'Code editor and command-line agent', (url, key) => (key === undefined ? oauthEntry(url) : headerEntry(url, key)), {
     oauthCallback: 'loopback',
@@ -170,7 +175,16 @@ export const CLIENTS: Readonly<Record<ClientId, ClientInfo>> = {
       },
     },
   }),
-  'gemini-cli': jsonClient('gemini-cli', 'Gemini CLI', 'Command-line coding agent', typedHttpEntry, { format: 'jsonc', oauthCallback: 'loopback' }),
+  'gemini-cli': jsonClient('gemini-cli', 'Gemini CLI', 'Command-line coding agent', typedHttpEntry, {
+    format: 'jsonc',
+    oauthCallback: 'loopback',
+    methods: {
+      automated: { supported: true, steps: ({ mcpUrl }) => [`npx cairn-mcp-installer@latest --client gemini-cli --url ${mcpUrl}`, GEMINI_TRUST_STEP, verify] },
+      oauth: withTrust(oauthFile('mcpServers', typedHttpEntry, 'Run /mcp auth <server_name> in a session and complete the browser sign-in.')),
+      manual: withTrust(manualFile('mcpServers', typedHttpEntry)),
+    },
+    afterInstall: `${GEMINI_TRUST_STEP} Then ask "${VERIFICATION_PROMPT}"`,
+  }),
   windsurf: jsonClient('windsurf', 'Windsurf', 'Code editor', windsurfEntry),
 };
 

@@ -23,6 +23,11 @@ export function claudeMcpAddCommand(serverName: string, mcpUrl: string, apiKey?:
   return shellCommand('claude', claudeMcpAddArgs(serverName, mcpUrl, apiKey));
 }
 
+/** `codex mcp add <name> --url <mcp_url>`: Codex's own command for a url-only (OAuth) entry in ~/.codex/config.toml. */
+export function codexMcpAddCommand(serverName: string, mcpUrl: string): string {
+  return shellCommand('codex', ['mcp', 'add', serverName, '--url', mcpUrl]);
+}
+
 /** How to set Codex's token variable for the user: `launchctl setenv` on macOS, a shell profile line elsewhere. */
 export function codexTokenCommand(platform: NodeJS.Platform, apiKey: string): string {
   if (platform === 'darwin') return shellCommand('launchctl', ['setenv', CODEX_TOKEN_ENV, apiKey]);

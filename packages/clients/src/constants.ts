@@ -12,6 +12,13 @@ export const BRIDGE_AUTH_ENV = 'AUTH_HEADER';
 /** The environment variable Codex reads the bearer token from. */
 export const CODEX_TOKEN_ENV = 'CAIRN_MCP_TOKEN';
 
+/**
+ * Gemini CLI starts no MCP server, not even a user-level one, in a folder it does not trust (it lists the
+ * entry as "Disabled"): the step every method needs, in Gemini's own words.
+ */
+export const GEMINI_TRUST_STEP =
+  'Gemini CLI runs MCP servers only in trusted folders: start gemini in your project folder and trust it when asked (or run /permissions trust in a session; for scripts, set GEMINI_CLI_TRUST_WORKSPACE=true).';
+
 /** The default name of the MCP entry in a client's configuration. */
 export const DEFAULT_SERVER_NAME = 'cairn';
 

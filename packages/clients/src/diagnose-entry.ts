@@ -1,7 +1,7 @@
 import type { ClientInfo } from './catalog.js';
 import { classifyEntry, type EntryInfo } from './classify-entry.js';
 import { BRIDGE_AUTH_ENV, BRIDGE_PACKAGE, CODEX_TOKEN_ENV, DEFAULT_SERVER_NAME, INSTALLER_USER_AGENT, KEY_PREFIX, urlProblem } from './constants.js';
-import { codexEntry, type McpEntry } from './entries.js';
+import { codexEntry, codexEnvEntry, type McpEntry } from './entries.js';
 
 /** What can be wrong with an entry that points at Cairn. */
 export type EntryProblemCode = 'wrong-shape' | 'missing-bearer' | 'missing-user-agent' | 'bridge-env-mismatch' | 'bridge-header-space' | 'legacy' | 'missing-key' | 'oauth-unsupported' | 'bad-url';
@@ -130,9 +130,6 @@ function directProblems(client: ClientInfo, entry: Record<string, unknown>, info
   } else if (info.method === 'api-key') {
     const headers = record(entry.headers) ?? record(entry.http_headers) ?? {};
     const authorization = header(headers, 'authorization');
-    if (client.id === 'codex' && authorization !== undefined) {
-      problems.push({ code: 'wrong-shape', problem: 'the key is written in the file', fix: `Codex reads it from bearer_token_env_var = "${CODEX_TOKEN_ENV}": move it there` });
-    }
     if (authorization !== undefined && apiKey && !/^Bearer\s/i.test(authorization)) {
       problems.push({ code: 'missing-bearer', problem: 'the Authorization header lacks the "Bearer " prefix', fix: 'write it as "Authorization": "Bearer <key>"' });
     }
@@ -164,7 +161,7 @@ function rebuild(client: ClientInfo, entry: Record<string, unknown>, info: Entry
   if (info.url === undefined) return undefined;
   let current: McpEntry | undefined;
   if (info.method === 'oauth') current = client.installerOAuth.supported && !info.bridge ? client.entry(info.url) : undefined;
-  else if (client.id === 'codex') current = codexEntry(info.url, 'api-key');
+  else if (client.id === 'codex') current = apiKey ? codexEntry(info.url, apiKey) : typeof entry.bearer_token_env_var === 'string' ? codexEnvEntry(info.url) : undefined;
   else current = apiKey ? client.entry(info.url, apiKey) : undefined;
   if (!current) return undefined;
   // Keep what the user added: unknown fields, and headers other than the auth ones.

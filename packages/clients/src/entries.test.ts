@@ -55,7 +55,7 @@ test('per-client entries, API key and OAuth', () => {
       { type: 'http', url: URL, headers },
       { type: 'http', url: URL },
     ],
-    codex: [{ url: URL, bearer_token_env_var: 'CAIRN_MCP_TOKEN', http_headers: { 'User-Agent': 'cairn-mcp-installer/1.0' } }, { url: URL }],
+    codex: [{ url: URL, http_headers: headers }, { url: URL }],
     kiro: [{ url: URL, headers }, { url: URL }],
     'gemini-cli': [
       { type: 'http', url: URL, headers },
@@ -71,15 +71,14 @@ test('per-client entries, API key and OAuth', () => {
   }
   equal(CLIENTS.vscode.containerKey, 'servers');
   equal(CLIENTS.codex.containerKey, 'mcp_servers');
-  ok(!JSON.stringify(CLIENTS.codex.entry(URL, KEY)).includes(KEY), 'codex keeps the key out of the file');
 });
 
 test('codex TOML table, exactly as Codex reads it', () => {
   equal(
-    codexTomlTable('cairn', URL, 'api-key'),
-    '[mcp_servers.cairn]\nurl = "https://cairn.example.com/mcp"\nbearer_token_env_var = "CAIRN_MCP_TOKEN"\nhttp_headers = { "User-Agent" = "cairn-mcp-installer/1.0" }\n',
+    codexTomlTable('cairn', URL, KEY),
+    '[mcp_servers.cairn]\nurl = "https://cairn.example.com/mcp"\nhttp_headers = { "Authorization" = "Bearer cairn_tkn_abc123", "User-Agent" = "cairn-mcp-installer/1.0" }\n',
   );
-  equal(codexTomlTable('my cairn', URL, 'oauth'), '[mcp_servers."my cairn"]\nurl = "https://cairn.example.com/mcp"\n');
+  equal(codexTomlTable('my cairn', URL), '[mcp_servers."my cairn"]\nurl = "https://cairn.example.com/mcp"\n');
 });
 
 test('claude mcp add: user scope, http transport, headers with a space after the colon', () => {

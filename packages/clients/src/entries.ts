@@ -38,18 +38,25 @@ export function windsurfEntry(mcpUrl: string, apiKey?: string): McpEntry {
   return apiKey === undefined ? { serverUrl: mcpUrl } : { serverUrl: mcpUrl, headers: apiKeyHeaders(apiKey) };
 }
 
-/** Codex's `[mcp_servers.<name>]` table: the key stays in `CAIRN_MCP_TOKEN`, never in the file. */
-export function codexEntry(mcpUrl: string, method: 'api-key' | 'oauth'): McpEntry {
-  if (method === 'oauth') return { url: mcpUrl };
+/**
+ * Codex's `[mcp_servers.<name>]` table: with a key, literal `http_headers` (Codex sends them as they are;
+ * the file is kept mode 0600), so Codex needs no variable exported in a shell profile; without, OAuth.
+ */
+export function codexEntry(mcpUrl: string, apiKey?: string): McpEntry {
+  return apiKey === undefined ? { url: mcpUrl } : { url: mcpUrl, http_headers: apiKeyHeaders(apiKey) };
+}
+
+/** The older Codex table: the key in the `CAIRN_MCP_TOKEN` variable (`bearer_token_env_var`); still read, no longer written. */
+export function codexEnvEntry(mcpUrl: string): McpEntry {
   return { url: mcpUrl, bearer_token_env_var: CODEX_TOKEN_ENV, http_headers: { 'User-Agent': INSTALLER_USER_AGENT } };
 }
 
 /** The Codex entry as a TOML table, written this way when the entry is new. */
-export function codexTomlTable(serverName: string, mcpUrl: string, method: 'api-key' | 'oauth'): string {
+export function codexTomlTable(serverName: string, mcpUrl: string, apiKey?: string): string {
   const lines = [`[mcp_servers.${tomlKey(serverName)}]`, `url = ${JSON.stringify(mcpUrl)}`];
-  if (method === 'api-key') {
-    lines.push(`bearer_token_env_var = ${JSON.stringify(CODEX_TOKEN_ENV)}`);
-    lines.push(`http_headers = { "User-Agent" = ${JSON.stringify(INSTALLER_USER_AGENT)} }`);
+  if (apiKey !== undefined) {
+    const headers = Object.entries(apiKeyHeaders(apiKey)).map(([name, value]) => `${JSON.stringify(name)} = ${JSON.stringify(value)}`);
+    lines.push(`http_headers = { ${headers.join(', ')} }`);
   }
   return `${lines.join('\n')}\n`;
 }

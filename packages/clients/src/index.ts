@@ -23,6 +23,7 @@ export {
   claudeMcpAddCommand,
   claudeMcpRemoveArgs,
   claudePluginArgs,
+  codexMcpAddCommand,
   codexTokenCommand,
   shellCommand,
 } from './commands.js';
@@ -32,6 +33,7 @@ export {
   BRIDGE_PACKAGE,
   CODEX_TOKEN_ENV,
   DEFAULT_SERVER_NAME,
+  GEMINI_TRUST_STEP,
   INSTALLER_USER_AGENT,
   KEY_PREFIX,
   mcpUrlFor,
@@ -44,6 +46,7 @@ export {
   bridgeArgs,
   bridgeEntry,
   codexEntry,
+  codexEnvEntry,
   codexTomlTable,
   headerEntry,
   type McpEntry,

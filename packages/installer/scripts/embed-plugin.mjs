@@ -4,6 +4,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const plugin = new URL('../../../plugins/cairn/', import.meta.url).pathname;
+const marketplace = new URL('../../../.claude-plugin/marketplace.json', import.meta.url).pathname;
 const out = new URL('../src/automatic/plugin-files.generated.ts', import.meta.url).pathname;
 
 /** The embedded files, by path inside plugins/cairn/, in a stable order. */
@@ -11,7 +12,7 @@ export function pluginFileNames() {
   const skills = readdirSync(join(plugin, 'skills'), { withFileTypes: true })
     .filter((d) => d.isDirectory())
     .map((d) => `skills/${d.name}/SKILL.md`);
-  return [...skills.sort(), 'steering/cairn.md', 'hooks/cairn-capture.js'];
+  return [...skills.sort(), 'steering/cairn.md', 'hooks/cairn-capture.js', 'hooks/hooks.json', '.claude-plugin/plugin.json'];
 }
 
 /** The generated module's text. */
@@ -24,6 +25,9 @@ export function pluginFilesModule() {
     'export const PLUGIN_FILES: Readonly<Record<string, string>> = {',
     ...entries,
     '};',
+    '',
+    "/** The repository's `.claude-plugin/marketplace.json`: the marketplace automatic mode writes beside the plugin when no other is given. */",
+    `export const MARKETPLACE_JSON = ${JSON.stringify(readFileSync(marketplace, 'utf8'))};`,
     '',
   ].join('\n');
 }

@@ -43,11 +43,23 @@ test("claude-code --auto without the CLI: declares the git marketplace and enabl
     ok(!existsSync(join(m.home, '.cairn', 'capture.json')));
   }));
 
-test('claude-code --auto with no marketplace to add: exit 2 before anything is written', () =>
-  inHome(async (m) => {
-    equal(await install(m, '--auto'), 2);
-    match(m.errors.join('\n'), /needs --marketplace <git URL or path>.*no public marketplace URL yet/s);
-    deepStrictEqual(snapshot(m.home), {});
+test("claude-code --auto with no marketplace given: the installer's own copy of the plugin becomes a folder marketplace; uninstall removes the folder", () =>
+  inHome(async (m, settings) => {
+    equal(await install(m, '--auto'), 0, m.errors.join('\n'));
+    const dir = join(m.home, '.cairn', 'claude-marketplace');
+    deepStrictEqual(readJson(settings).extraKnownMarketplaces.cairn, { source: { source: 'directory', path: dir } });
+    const marketplace = readJson(join(dir, '.claude-plugin', 'marketplace.json'));
+    equal(marketplace.name, 'cairn');
+    const pluginDir = join(dir, marketplace.plugins[0].source);
+    equal(readJson(join(pluginDir, '.claude-plugin', 'plugin.json')).name, 'cairn');
+    ok(readJson(join(pluginDir, 'hooks', 'hooks.json')).hooks.Stop, 'the capture hooks are in the plugin');
+    ok(existsSync(join(pluginDir, 'hooks', 'cairn-capture.js')) && existsSync(join(pluginDir, 'skills', 'consult-cairn', 'SKILL.md')));
+    const first = snapshot(m.home);
+    equal(await install(m), 0, m.errors.join('\n'));
+    deepStrictEqual(snapshot(m.home), first, 'a re-run keeps the folder and changes nothing');
+    equal(await m.install('--client', 'claude-code', '--uninstall'), 0, m.errors.join('\n'));
+    ok(!existsSync(dir), 'the marketplace folder it wrote is gone');
+    ok(!existsSync(settings), 'the settings file it created held only its own entries');
   }));
 
 test('--auto-update adds autoUpdate beside an existing source, which survives; uninstall takes back only autoUpdate', () =>

@@ -13,6 +13,10 @@ export interface ClaudePluginRoute {
   viaCli: boolean;
   /** The marketplace to declare when writing settings; absent when one is declared already. */
   source?: MarketplaceSource;
+  /** Through the CLI: what `claude plugin marketplace add` is given; absent when Claude Code knows the marketplace already. */
+  cliSource?: string;
+  /** The marketplace is the installer's own copy (~/.cairn/claude-marketplace), written before the plugin is added. */
+  bundled: boolean;
   autoUpdate: boolean;
 }
 

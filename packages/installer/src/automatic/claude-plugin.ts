@@ -15,11 +15,6 @@ async function listJson(machine: Machine, args: string[]): Promise<Array<Record<
   }
 }
 
-/** Said when automatic mode for Claude Code has no marketplace to add. */
-export const MARKETPLACE_NEEDED =
-  'claude-code automatic mode needs --marketplace <git URL or path>: where the Cairn plugin marketplace is (a clone of the Cairn repository, or its git URL). ' +
-  'There is no public marketplace URL yet. The installer remembers it, so later runs need not repeat it.';
-
 /** Whether the `claude` CLI already knows the cairn marketplace. */
 export async function hasCairnMarketplace(machine: Machine): Promise<boolean> {
   return (await listJson(machine, ['plugin', 'marketplace', 'list', '--json'])).some((m) => m.name === MARKETPLACE_NAME);
@@ -38,7 +33,7 @@ export async function installClaudePlugin(machine: Machine, manifest: Manifest, 
   };
   const added = manifest.cli.find((c) => c.client === 'claude-code' && c.step === 'marketplace-add');
   if (!(await hasCairnMarketplace(machine))) {
-    if (!source) throw new InstallerError(MARKETPLACE_NEEDED);
+    if (!source) throw new InstallerError('No Cairn plugin marketplace to add: run again with --marketplace <git URL or path>.');
     await run(claudePluginArgs('marketplace-add', source));
     manifest.cli = [...manifest.cli.filter((c) => c !== added), { client: 'claude-code', step: 'marketplace-add', ...(source && { source }) }];
   } else if (added && source && added.source !== source) {

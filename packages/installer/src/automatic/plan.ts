@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { AutomaticPaths } from '@cairn/clients';
 import type { DesiredValue } from './json-values.js';
 import type { DesiredFile } from './owned-files.js';
-import { PLUGIN_FILES } from './plugin-files.generated.js';
+import { MARKETPLACE_JSON, PLUGIN_FILES } from './plugin-files.generated.js';
 
 /** What automatic mode wants on disk for one client: whole files it owns, and values inside other files. */
 export interface AutomaticPlan {
@@ -36,4 +36,18 @@ export function skillFiles(dir: string): DesiredFile[] {
   return Object.keys(PLUGIN_FILES)
     .filter((name) => /^skills\/[^/]+\/SKILL\.md$/.test(name))
     .map((name) => ({ path: join(dir, name.slice('skills/'.length)), content: pluginFile(name), mode: 0o644 }));
+}
+
+/**
+ * The Cairn plugin marketplace as a folder: its marketplace file and the plugin beside it, from the copy
+ * this installer carries. A Cairn serves the installer built with its own plugin, so the skills and hooks
+ * match that server without a git URL to point at.
+ */
+export function bundledMarketplaceFiles(dir: string): DesiredFile[] {
+  const source = (JSON.parse(MARKETPLACE_JSON) as { plugins: Array<{ source: string }> }).plugins[0]!.source;
+  const pluginDir = join(dir, source);
+  const plugin = Object.keys(PLUGIN_FILES)
+    .filter((name) => !name.startsWith('steering/'))
+    .map((name) => ({ path: join(pluginDir, name), content: pluginFile(name), mode: name.endsWith('.js') ? 0o755 : 0o644 }));
+  return [{ path: join(dir, '.claude-plugin', 'marketplace.json'), content: MARKETPLACE_JSON, mode: 0o644 }, ...plugin];
 }

@@ -20,8 +20,9 @@ export async function removeAutomatic(client: ClientInfo, request: InstallReques
   let outcome: ReturnType<typeof applyPlan>;
   let cli = { ran: [] as string[], left: [] as string[] };
   try {
-    outcome = applyPlan(manifest, client.id, { files: [], values: [] }, machine.platform);
+    // The plugin goes first, while the marketplace folder it came from (when the installer wrote it) is still there.
     if (client.id === 'claude-code') cli = await removeClaudePlugin(machine, manifest);
+    outcome = applyPlan(manifest, client.id, { files: [], values: [] }, machine.platform);
   } finally {
     saveManifest(paths.manifest, manifest);
   }

@@ -1,16 +1,17 @@
 import { chmodSync, mkdirSync } from 'node:fs';
-import { AUTOMATIC, type AutomaticPaths, automaticPaths, type ClientInfo, MARKETPLACE_NAME, marketplaceSource } from '@cairn/clients';
+import { AUTOMATIC, type AutomaticPaths, automaticPaths, type ClientInfo, MARKETPLACE_NAME, type MarketplaceSource, marketplaceSource } from '@cairn/clients';
 import { InstallerError } from '../files/config-error.js';
 import { parseJsonConfig } from '../files/json-edit.js';
 import { readConfig } from '../files/write-config.js';
 import type { InstallRequest, Machine } from '../install/context.js';
 import { applyPlan } from './apply-plan.js';
 import { type ClaudePluginRoute, claudeCodePlan, hasSource } from './claude-code-plan.js';
-import { hasCairnMarketplace, installClaudePlugin, MARKETPLACE_NEEDED } from './claude-plugin.js';
+import { hasCairnMarketplace, installClaudePlugin } from './claude-plugin.js';
 import { codexPlan } from './codex-plan.js';
 import { kiroPlan } from './kiro-plan.js';
 import { hasClient, type Manifest, readManifest, saveManifest } from './manifest.js';
-import type { AutomaticPlan } from './plan.js';
+import { placeFile } from './owned-files.js';
+import { type AutomaticPlan, bundledMarketplaceFiles } from './plan.js';
 import { reportOutcome } from './report.js';
 
 /** Automatic mode failed part-way, after the MCP entry was written: what failed, and which commands had run. */
@@ -53,8 +54,12 @@ export async function prepareAutomatic(client: ClientInfo, request: InstallReque
       const baseUrl = mcpUrl.replace(/\/mcp$/, '');
       const ran: string[] = [];
       try {
-        if (route?.viaCli) await installClaudePlugin(machine, manifest, request.marketplace ?? recordedSource(manifest), ran);
+        // The marketplace folder must be on disk before Claude Code is told about it.
+        const bundled = route?.bundled ? bundledMarketplaceFiles(paths.claudeMarketplace) : [];
+        for (const file of bundled) placeFile(manifest, client.id, file, machine.platform);
+        if (route?.viaCli) await installClaudePlugin(machine, manifest, route.cliSource, ran);
         const plan = planFor(client, paths, manifest, baseUrl, apiKey, route);
+        plan.files.push(...bundled);
         reportOutcome(machine, applyPlan(manifest, client.id, plan, machine.platform), plan);
       } catch (error) {
         throw new AutomaticIncomplete(error instanceof InstallerError ? error.message : (error as Error).message, ran, info.adds);
@@ -75,20 +80,26 @@ function recordedSource(manifest: Manifest): string | undefined {
   return manifest.cli.find((c) => c.client === 'claude-code' && c.step === 'marketplace-add')?.source;
 }
 
-/** Where the marketplace comes from; refuses (exit 2, nothing written) when there is none to add and none already known. */
+/**
+ * Where the marketplace comes from: --marketplace, the one recorded by an earlier run, one Claude Code
+ * already knows, or else the copy this installer carries, written to ~/.cairn/claude-marketplace.
+ * Refuses (exit 2, nothing written) only a declared entry that lost its source.
+ */
 async function claudeRoute(request: InstallRequest, machine: Machine, paths: AutomaticPaths, manifest: Manifest): Promise<ClaudePluginRoute> {
   const ours = manifest.values.filter((v) => v.client === 'claude-code' && v.path === paths.claudeSettings);
   const autoUpdate = request.autoUpdate || ours.some((v) => v.keyPath.at(-1) === 'autoUpdate' || (v.value as { autoUpdate?: unknown } | null)?.autoUpdate === true);
+  const bundledDir = paths.claudeMarketplace;
   if (machine.which('claude')) {
-    if (!request.marketplace && !recordedSource(manifest) && !(await hasCairnMarketplace(machine))) throw new InstallerError(MARKETPLACE_NEEDED, 2);
-    return { viaCli: true, autoUpdate };
+    const known = request.marketplace ?? recordedSource(manifest);
+    const cliSource = known ?? ((await hasCairnMarketplace(machine)) ? undefined : bundledDir);
+    return { viaCli: true, autoUpdate, bundled: cliSource === bundledDir, ...(cliSource && { cliSource }) };
   }
   const ownEntry = ours.find((v) => v.keyPath.at(-1) === MARKETPLACE_NAME)?.value as { source?: ClaudePluginRoute['source'] } | undefined;
   const ownSource = ours.find((v) => v.keyPath.join('.') === `extraKnownMarketplaces.${MARKETPLACE_NAME}.source`)?.value as ClaudePluginRoute['source'] | undefined;
-  const source = request.marketplace ? marketplaceSource(request.marketplace, machine.cwd) : (ownEntry?.source ?? ownSource);
   const settings = parseJsonConfig(paths.claudeSettings, readConfig(paths.claudeSettings) ?? '', false);
   const declared = (settings.extraKnownMarketplaces as Record<string, unknown> | undefined)?.[MARKETPLACE_NAME];
-  if (!source && declared === undefined) throw new InstallerError(MARKETPLACE_NEEDED, 2);
+  const bundledSource: MarketplaceSource = { source: 'directory', path: bundledDir };
+  const source = request.marketplace ? marketplaceSource(request.marketplace, machine.cwd) : (ownEntry?.source ?? ownSource ?? (declared === undefined ? bundledSource : undefined));
   if (!source && !hasSource(declared)) {
     throw new InstallerError(
       `${paths.claudeSettings}: the "${MARKETPLACE_NAME}" entry under extraKnownMarketplaces has no source, so Claude Code cannot find the marketplace (an entry holding only autoUpdate drops it). ` +
@@ -96,5 +107,6 @@ async function claudeRoute(request: InstallRequest, machine: Machine, paths: Aut
       2,
     );
   }
-  return { viaCli: false, autoUpdate, ...(source && { source }) };
+  const bundled = source?.source === 'directory' && source.path === bundledDir;
+  return { viaCli: false, autoUpdate, bundled, ...(source && { source }) };
 }

@@ -22,7 +22,8 @@ Options:
   --oauth                url-only entry: the client signs in in the browser (not for kiro)
   --auto                 automatic mode for claude-code and codex: skills and capture hooks, so the
                          agent uses Cairn unasked (kiro always gets it; other clients: on-demand only)
-  --marketplace <src>    (claude-code --auto) the Cairn plugin marketplace: git URL, owner/repo or folder
+  --marketplace <src>    (claude-code --auto) the Cairn plugin marketplace: git URL, owner/repo or folder;
+                         without it, the installer's own copy of the plugin (~/.cairn/claude-marketplace)
   --auto-update          (claude-code) turn on the marketplace's auto-update, keeping its source
   --server-name <name>   the entry's name (default: cairn)
   --bundle               (claude-desktop) write the Claude Desktop extension, cairn-claude-desktop.mcpb,

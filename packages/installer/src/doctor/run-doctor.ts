@@ -1,4 +1,4 @@
-import { CLIENT_IDS, CLIENTS, CODEX_TOKEN_ENV, codexTokenCommand, configPaths, KEY_PREFIX } from '@cairn/clients';
+import { CLIENT_IDS, CLIENTS, configPaths, KEY_PREFIX } from '@cairn/clients';
 import { MINIMUM_NODE, nodeTooOld } from '../cli/node-version.js';
 import type { DoctorRequest } from '../cli/parse-args.js';
 import type { Machine } from '../install/context.js';
@@ -35,13 +35,6 @@ export async function runDoctor(request: DoctorRequest, machine: Machine, nodeVe
       }
     }
     if (fixed?.backup) say(`  Backup of the previous ${fixed.target}: ${fixed.backup}`);
-    if (fixed && report.client.id === 'codex') {
-      const moved = report.findings.find((f) => f.repair?.kind === 'entry' && f.repair.apiKey && fixed.rewritten.includes(f.entry ?? ''));
-      if (moved?.repair?.kind === 'entry' && moved.repair.apiKey) {
-        open++;
-        machine.out(`Left for you: Codex now reads the key from ${CODEX_TOKEN_ENV}; set it for your user: ${codexTokenCommand(machine.platform, moved.repair.apiKey)}`);
-      }
-    }
   }
   for (const line of nodeProblems) say(line);
   open += nodeProblems.length;

@@ -1,4 +1,4 @@
-import { type ClientInfo, codexTomlTable, type McpEntry } from '@cairn/clients';
+import { type ClientInfo, classifyEntry, codexTomlTable, type McpEntry } from '@cairn/clients';
 import { editJson } from '../files/json-edit.js';
 import { editTomlTable } from '../files/toml-edit.js';
 import type { ConfigInspection } from './inspect-config.js';
@@ -8,8 +8,8 @@ export function editEntry(client: ClientInfo, config: ConfigInspection, serverNa
   if (entry !== undefined && config.existing && sameValue(config.existing.value, entry)) return config.text;
   if (entry === undefined && !config.existing) return config.text;
   if (client.format === 'toml') {
-    const method = 'bearer_token_env_var' in (entry ?? {}) ? 'api-key' : 'oauth';
-    return editTomlTable(config.path, config.text, client.containerKey, serverName, entry, codexTomlTable(serverName, mcpUrl, method));
+    const key = classifyEntry(entry)?.apiKey;
+    return editTomlTable(config.path, config.text, client.containerKey, serverName, entry, codexTomlTable(serverName, mcpUrl, key));
   }
   return editJson(config.text, [client.containerKey, serverName], entry, config.path);
 }

@@ -1,4 +1,4 @@
-import { CODEX_TOKEN_ENV, KEY_PREFIX } from '@cairn/clients';
+import { KEY_PREFIX } from '@cairn/clients';
 import { InstallerError } from '../files/config-error.js';
 import { exchangeSetupCode } from '../setup-code/exchange-setup-code.js';
 import type { InstallRequest, Machine } from './context.js';
@@ -11,12 +11,10 @@ export async function resolveApiKey(request: InstallRequest, machine: Machine, b
     key = await exchangeSetupCode(baseUrl, request.setupCode, request.client, machine.hostname, machine.fetch);
   }
   key ??= machine.env.CAIRN_API_KEY || existingKey;
-  // Codex keeps its key outside the file, in CAIRN_MCP_TOKEN: a re-run finds it there, and says so when it is not.
-  const codex = request.client === 'codex' ? `Codex's entry reads the key from ${CODEX_TOKEN_ENV}, which is not set in this shell: export ${CODEX_TOKEN_ENV}=<your key> and run again, or ` : '';
-  key ??= await machine.askSecret(`API key for Cairn (starts with ${KEY_PREFIX}${codex ? `; for Codex, the one ${CODEX_TOKEN_ENV} should hold` : ''}; input hidden): `);
+  key ??= await machine.askSecret(`API key for Cairn (starts with ${KEY_PREFIX}; input hidden): `);
   if (!key) {
     throw new InstallerError(
-      `No API key: ${codex}pass --api-key, --setup-code or set CAIRN_API_KEY (create one in the portal: Settings > API Keys > Generate API key), or use --oauth where the client supports it.`,
+      `No API key: pass --api-key, --setup-code or set CAIRN_API_KEY (create one in the portal: Settings > API Keys > Generate API key), or use --oauth where the client supports it.`,
     );
   }
   key = key.trim();

@@ -3,6 +3,7 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSy
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { configPath } from '@cairn/clients';
+import { parseTomlConfig } from '../files/toml-edit.js';
 import { type TempMachine, tempMachine } from '../testing/temp-machine.js';
 
 const BASE = 'https://cairn.example.com';
@@ -62,13 +63,15 @@ for (const [client, container, expected] of golden) {
   });
 }
 
-withMachine('codex: TOML table with the env var and User-Agent, comments and unknown keys kept, key line printed', async (m) => {
+withMachine('codex: TOML table with the key in http_headers (mode 0600, nothing to export), comments and unknown keys kept, the key never printed', async (m) => {
   const path = pathOf(m, 'codex');
   const original = '# my settings\nmodel = "o3" # favourite\n\n[mcp_servers.other]\ncommand = "x"\nfuture_key = true\n';
   write(path, original);
   equal(await m.install('--client', 'codex', '--url', BASE, '--api-key', KEY, '--yes'), 0, m.errors.join('\n'));
-  equal(readFileSync(path, 'utf8'), `${original}\n[mcp_servers.cairn]\nurl = "${URL}"\nbearer_token_env_var = "CAIRN_MCP_TOKEN"\nhttp_headers = { "User-Agent" = "cairn-mcp-installer/1.0" }\n`);
-  ok(m.lines.includes(`  export CAIRN_MCP_TOKEN=${KEY}`), m.lines.join('\n'));
+  equal(readFileSync(path, 'utf8'), `${original}\n[mcp_servers.cairn]\nurl = "${URL}"\nhttp_headers = { "Authorization" = "Bearer ${KEY}", "User-Agent" = "cairn-mcp-installer/1.0" }\n`);
+  equal(mode(path), 0o600);
+  ok(!m.lines.join('\n').includes(KEY), m.lines.join('\n'));
+  ok(!m.lines.join('\n').includes('export '), 'no shell profile line to add');
   const first = readFileSync(path, 'utf8');
   await m.install('--client', 'codex', '--url', BASE, '--api-key', KEY, '--yes');
   equal(readFileSync(path, 'utf8'), first);
@@ -79,13 +82,18 @@ withMachine('codex: TOML table with the env var and User-Agent, comments and unk
 });
 
 withMachine(
-  'codex on macOS: launchctl setenv, checked with launchctl getenv',
+  "codex: an older install's table (key in CAIRN_MCP_TOKEN) is moved to the key in the file; the user is told the variable is no longer needed; launchctl is never run",
   async (m) => {
-    await m.install('--client', 'codex', '--url', BASE, '--api-key', KEY, '--yes');
-    deepStrictEqual(m.ran, [
-      ['launchctl', 'setenv', 'CAIRN_MCP_TOKEN', KEY],
-      ['launchctl', 'getenv', 'CAIRN_MCP_TOKEN'],
-    ]);
+    const path = pathOf(m, 'codex');
+    write(path, `[mcp_servers.cairn]\nurl = "${URL}"\nbearer_token_env_var = "CAIRN_MCP_TOKEN"\nhttp_headers = { "User-Agent" = "cairn-mcp-installer/1.0" }\n`);
+    (m.env as Record<string, string>).CAIRN_MCP_TOKEN = KEY;
+    equal(await m.install('--client', 'codex', '--url', BASE, '--yes'), 0, m.errors.join('\n'));
+    deepStrictEqual(JSON.parse(JSON.stringify(parseTomlConfig(path, readFileSync(path, 'utf8')))), {
+      mcp_servers: { cairn: { url: URL, http_headers: { 'User-Agent': 'cairn-mcp-installer/1.0', Authorization: `Bearer ${KEY}` } } },
+    });
+    equal(mode(path), 0o600);
+    match(m.lines.join('\n'), /no longer from CAIRN_MCP_TOKEN: delete that variable's line from your shell profile \(and run launchctl unsetenv CAIRN_MCP_TOKEN\)/);
+    deepStrictEqual(m.ran, []);
   },
   { platform: 'darwin' },
 );

@@ -1,4 +1,4 @@
-import { CLIENTS, type ClientInfo, CODEX_TOKEN_ENV, claudeMcpAddArgs, claudeMcpRemoveArgs, codexTokenCommand, KEY_PREFIX, mcpUrlFor, shellCommand, urlProblem } from '@cairn/clients';
+import { CLIENTS, type ClientInfo, CODEX_TOKEN_ENV, claudeMcpAddArgs, claudeMcpRemoveArgs, KEY_PREFIX, mcpUrlFor, shellCommand, urlProblem } from '@cairn/clients';
 import { AutomaticIncomplete, prepareAutomatic } from '../automatic/set-up-automatic.js';
 import { installerCommand } from '../cli/self-command.js';
 import { InstallerError } from '../files/config-error.js';
@@ -37,7 +37,9 @@ export async function runInstall(request: InstallRequest, machine: Machine): Pro
   const mcpUrl = mcpUrlFor(url);
   assertOneMethod(client, config, request.serverName, mcpUrl, method);
   const automatic = await prepareAutomatic(client, request, machine);
-  const codexToken = client.id === 'codex' ? machine.env[CODEX_TOKEN_ENV] : undefined;
+  // An older Codex table read the key from CAIRN_MCP_TOKEN: a re-run moves it into the table.
+  const codexEnvForm = client.id === 'codex' && typeof (config.existing?.value as { bearer_token_env_var?: unknown } | undefined)?.bearer_token_env_var === 'string';
+  const codexToken = codexEnvForm ? machine.env[CODEX_TOKEN_ENV] : undefined;
   const previousKey = existing?.apiKey ?? codexToken;
   const apiKey = method === 'api-key' ? await resolveApiKey(request, machine, request.url, previousKey) : undefined;
   const mask = (text: string) => (apiKey ? text.split(apiKey).join(maskKey(apiKey)) : text);
@@ -62,11 +64,10 @@ export async function runInstall(request: InstallRequest, machine: Machine): Pro
   }
 
   const after = editEntry(client, config, request.serverName, entry, mcpUrl);
-  const secret = apiKey !== undefined && client.format !== 'toml';
+  const secret = apiKey !== undefined;
   if (request.dryRun) {
     machine.out(after === config.text ? `Dry run: no change to ${config.path}.` : `Dry run: nothing written. The change to ${config.target}:`);
     if (after !== config.text) machine.out(mask(unifiedDiff(config.target, config.text, after)).trimEnd());
-    if (client.id === 'codex' && apiKey) machine.out(`Would set ${CODEX_TOKEN_ENV} for your user.`);
     if (replacedKey) machine.out(`Would revoke the key it replaces (${maskKey(replacedKey)}) once the new one connects.`);
     await automatic?.apply(mcpUrl, apiKey!);
     return 0;
@@ -88,8 +89,12 @@ export async function runInstall(request: InstallRequest, machine: Machine): Pro
     machine.out(`${config.existing ? 'Updated' : 'Added'} "${request.serverName}" in ${written.target}${link}${secret ? ', mode 0600' : ''}.`);
     if (written.backup) machine.out(`Backup of the previous file (one is kept per file; uninstall removes it): ${written.backup}`);
   }
-  const tokenReady = client.id === 'codex' && apiKey ? await setCodexToken(machine, apiKey) : true;
-  return afterWriting(client, request, machine, { mcpUrl, apiKey, entry, replacedKey, automatic, tokenReady, created: { path: config.path, ...created } });
+  if (codexEnvForm && apiKey && after !== config.text) {
+    machine.out(
+      `Codex now reads the key from ${config.target} (mode 0600), no longer from ${CODEX_TOKEN_ENV}: delete that variable's line from your shell profile${machine.platform === 'darwin' ? ` (and run launchctl unsetenv ${CODEX_TOKEN_ENV})` : ''}.`,
+    );
+  }
+  return afterWriting(client, request, machine, { mcpUrl, apiKey, entry, replacedKey, automatic, tokenReady: true, created: { path: config.path, ...created } });
 }
 
 interface Written {
@@ -140,29 +145,6 @@ function reportIncomplete(client: ClientInfo, request: InstallRequest, machine: 
   const hint = client.id === 'claude-code' ? ' (for --marketplace: a git URL, owner/repo, or a folder holding .claude-plugin/marketplace.json)' : '';
   machine.out(`To finish, fix the cause${hint} and run:\n  ${installerCommand(flags.filter(Boolean).join(' '), w.mcpUrl)} --yes`);
   machine.out('It reuses the key now in the entry: no new setup code or key is needed.');
-}
-
-/** Sets Codex's token variable where possible; true when Codex will find the key there. */
-async function setCodexToken(machine: Machine, apiKey: string): Promise<boolean> {
-  if (machine.platform === 'darwin') {
-    const set = await machine.run('launchctl', ['setenv', CODEX_TOKEN_ENV, apiKey]);
-    const get = await machine.run('launchctl', ['getenv', CODEX_TOKEN_ENV]);
-    if (set.code === 0 && get.stdout.trim() === apiKey) {
-      machine.out(`Set ${CODEX_TOKEN_ENV} for your user session (launchctl setenv; checked with launchctl getenv). It lasts until you log out: add the same line to a login item to keep it.`);
-      return true;
-    }
-    machine.out(`Could not set ${CODEX_TOKEN_ENV} with launchctl (${(set.stderr || get.stderr).trim() || 'value not read back'}). Run it yourself:`);
-    machine.out(`  ${codexTokenCommand('darwin', apiKey)}`);
-    return false;
-  }
-  if (machine.env[CODEX_TOKEN_ENV] === apiKey) {
-    machine.out(`${CODEX_TOKEN_ENV} is already set to this key in your environment.`);
-    return true;
-  }
-  const profile = machine.platform === 'win32' ? 'a terminal' : 'your shell profile (~/.bashrc, ~/.zshrc or ~/.profile)';
-  machine.out(`Codex reads the key from ${CODEX_TOKEN_ENV}. Add this line to ${profile}, then open a new terminal:`);
-  machine.out(`  ${codexTokenCommand(machine.platform, apiKey)}`);
-  return false;
 }
 
 function finish(client: ClientInfo, machine: Machine, request: InstallRequest, apiKey: string | undefined, mcpUrl: string): void {

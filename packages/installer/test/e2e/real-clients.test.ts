@@ -1,7 +1,7 @@
 // The installer's entries, read by the real clients from npm, against a real Cairn.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -72,17 +72,38 @@ describe('real clients from npm', { concurrency: true }, () => {
     }
   });
 
-  test('codex: `codex mcp get cairn --json` shows the URL, the env var and the header', async () => {
+  test('codex: `codex mcp get cairn --json` shows the URL and both headers, the key in the file (0600); `codex mcp list` names it Bearer token auth', async () => {
     const m = tempMachine();
     try {
       (m.env as Record<string, string>).CODEX_HOME = join(m.home, 'codex-home');
       assert.equal(await m.install('--client', 'codex', '--url', cairn.baseUrl, '--api-key', tenant.owner.key, '--yes'), 0, m.errors.join('\n'));
+      assert.ok(!m.lines.join('\n').includes(tenant.owner.key), 'the key is never printed');
+      assert.equal(statSync(join(m.home, 'codex-home', 'config.toml')).mode & 0o777, 0o600);
       const out = await run(bin('codex'), ['mcp', 'get', 'cairn', '--json'], m.env);
       assert.equal(out.code, 0, out.out);
       const transport = JSON.parse(out.stdout).transport;
       assert.equal(transport.url, cairn.mcpUrl);
-      assert.equal(transport.bearer_token_env_var, 'CAIRN_MCP_TOKEN');
-      assert.deepEqual(transport.http_headers, { 'User-Agent': 'cairn-mcp-installer/1.0' });
+      assert.equal(transport.bearer_token_env_var, null);
+      assert.deepEqual(transport.http_headers, { Authorization: `Bearer ${tenant.owner.key}`, 'User-Agent': 'cairn-mcp-installer/1.0' });
+      assert.match((await run(bin('codex'), ['mcp', 'list'], m.env)).out, /cairn\s+\S+\s+-\s+enabled\s+Bearer token/);
+    } finally {
+      m.cleanup();
+    }
+  });
+
+  test('gemini-cli: the entry is Disabled in an untrusted folder, and Connected once the folder is trusted the way the installer says', async () => {
+    const m = tempMachine();
+    try {
+      (m.env as Record<string, string>).GEMINI_CLI_HOME = m.home;
+      assert.equal(await m.install('--client', 'gemini-cli', '--url', cairn.baseUrl, '--api-key', tenant.owner.key, '--yes'), 0, m.errors.join('\n'));
+      assert.ok(
+        m.lines.some((l) => l.includes('trusted folders') && l.includes('/permissions trust')),
+        m.lines.join('\n'),
+      );
+      assert.match((await run(bin('gemini'), ['mcp', 'list'], m.env)).out, /cairn: .* - Disabled/);
+      // What "trust it when asked" (or /permissions trust) records: the folder in trustedFolders.json.
+      writeFileSync(join(m.home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [m.home]: 'TRUST_FOLDER' }));
+      assert.match((await run(bin('gemini'), ['mcp', 'list'], m.env)).out, new RegExp(`cairn: ${cairn.mcpUrl} \\(http\\) - Connected`));
     } finally {
       m.cleanup();
     }

@@ -14,6 +14,8 @@ export interface PortalConfig {
   installerPublished?: boolean;
   /** OAuth clients may register loopback callbacks (CAIRN_OAUTH_ALLOW_LOOPBACK); absent from older servers means yes. */
   oauthLoopbackAllowed?: boolean;
+  /** The cairn plugin marketplace for Claude Code's automatic mode (CAIRN_PLUGIN_MARKETPLACE); absent: the installer's own copy. */
+  pluginMarketplace?: string;
 }
 
 /** Who owns a datapack. */

@@ -4,6 +4,7 @@ import { useSession } from '../session.js';
 import { CopyButton, CopyField, ErrorNotice, Snippet } from '../ui/bits.js';
 import { Dialog } from '../ui/dialog.js';
 import { UnsavedKeyDialog } from '../ui/unsaved-key.js';
+import { AutomaticIntro } from './automatic-choice.js';
 import { DesktopExtension } from './desktop-extension.js';
 import { nextPollDelay } from './live-poll.js';
 import {
@@ -239,6 +240,7 @@ function AutomatedPanel({ client }: { client: ClientId }) {
   const [code, setCode] = useState<{ code: string; createdAt: string; expiresAt: string }>();
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  const [auto, setAuto] = useState(false);
   const info = CLIENTS[client].methods.automated;
   if (!info.supported) return <Unsupported reason={info.reason} />;
   const mint = async () => {
@@ -252,13 +254,10 @@ function AutomatedPanel({ client }: { client: ClientId }) {
       setBusy(false);
     }
   };
-  const cmds = code && installerCommands(client, config.baseUrl, config.mcpUrl, code.code, config.installerPublished === true);
+  const cmds = code && installerCommands(client, config.baseUrl, config.mcpUrl, code.code, config.installerPublished === true, { auto, marketplace: config.pluginMarketplace });
   return (
     <div className="panel-body">
-      <p>
-        The installer writes {CLIENTS[client].displayName}'s entry with a fresh API key, and in automatic mode sets up skills and capture. It needs Node.js 20.18.1 or newer. Run it on the computer
-        where {CLIENTS[client].displayName} runs.
-      </p>
+      <AutomaticIntro client={client} auto={auto} onAuto={setAuto} marketplace={config.pluginMarketplace} />
       {!cmds ? (
         <div className="reserve">
           <button type="button" className="button" onClick={mint} disabled={busy}>

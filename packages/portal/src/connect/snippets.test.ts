@@ -4,7 +4,20 @@ import { posix, win32 } from 'node:path';
 import { test } from 'node:test';
 import { CLIENT_IDS, CLIENTS, VERIFICATION_PROMPT } from '@cairn/clients';
 import * as shim from '../shims/node-path.js';
-import { configFileFor, entryDocument, installerCommands, installerRunner, isPrivateAddress, KEY_PLACEHOLDER, manualSnippets, oauthObstacle, oauthSnippets, removalFor, stepsFor } from './snippets.js';
+import {
+  automaticOffer,
+  configFileFor,
+  entryDocument,
+  installerCommands,
+  installerRunner,
+  isPrivateAddress,
+  KEY_PLACEHOLDER,
+  manualSnippets,
+  oauthObstacle,
+  oauthSnippets,
+  removalFor,
+  stepsFor,
+} from './snippets.js';
 
 const URL_ = 'https://cairn.example.com/mcp';
 const KEY = 'cairn_tkn_abcdefghijklmnop';
@@ -37,9 +50,38 @@ test('Claude Code and Codex get their command and TOML table', () => {
     manualSnippets('claude-code', URL_, 'linux', KEY)[0]!.text,
     `claude mcp add --scope user --transport http cairn ${URL_} --header "Authorization: Bearer ${KEY}" --header "User-Agent: cairn-mcp-installer/1.0"`,
   );
-  const [table, token] = manualSnippets('codex', URL_, 'darwin', KEY);
-  assert.match(table!.text, /^\[mcp_servers\.cairn\]\nurl = "https:\/\/cairn\.example\.com\/mcp"\nbearer_token_env_var = "CAIRN_MCP_TOKEN"/);
-  assert.equal(token!.text, `launchctl setenv CAIRN_MCP_TOKEN ${KEY}`);
+  const [table, chmod] = manualSnippets('codex', URL_, 'darwin', KEY);
+  assert.equal(table!.label, 'Table in ~/.codex/config.toml');
+  assert.equal(table!.text, `[mcp_servers.cairn]\nurl = "${URL_}"\nhttp_headers = { "Authorization" = "Bearer ${KEY}", "User-Agent" = "cairn-mcp-installer/1.0" }`);
+  assert.equal(chmod!.text, 'chmod 600 ~/.codex/config.toml');
+  assert.deepEqual(
+    manualSnippets('codex', URL_, 'win32', KEY).map((s) => s.label),
+    ['Table in %USERPROFILE%\\.codex\\config.toml'],
+    'no chmod on Windows',
+  );
+});
+
+test("Codex's tabs describe its CLI and config.toml per system, never a GUI menu or launchctl", () => {
+  assert.deepEqual(oauthSnippets('codex', URL_, 'linux'), [{ label: 'Command', text: `codex mcp add cairn --url ${URL_}` }]);
+  for (const os of ['darwin', 'win32', 'linux'] as const) {
+    const file = configFileFor('codex', os);
+    for (const method of ['oauth', 'manual'] as const) {
+      const s = stepsFor('codex', method, URL_, os);
+      assert.ok(s.supported);
+      const text = s.steps.join(' ');
+      assert.ok(text.includes(file), `${os} ${method}: names ${file}`);
+      assert.doesNotMatch(text, /launchctl|Settings > MCP servers|CAIRN_MCP_TOKEN/, `${os} ${method}`);
+    }
+    assert.equal(stepsFor('codex', 'manual', URL_, os).supported && stepsFor('codex', 'manual', URL_, os).steps.some((st) => st.startsWith('chmod 600')), os !== 'win32', os);
+  }
+});
+
+test("Gemini CLI's tabs and the installer's closing line name its folder-trust step", () => {
+  for (const method of ['automated', 'oauth', 'manual'] as const) {
+    const s = stepsFor('gemini-cli', method, URL_, 'linux');
+    assert.ok(s.supported && s.steps.some((st) => st.includes('trusted folders') && st.includes('/permissions trust')), method);
+  }
+  assert.match(CLIENTS['gemini-cli'].afterInstall, /trusted folders.*GEMINI_CLI_TRUST_WORKSPACE=true/);
 });
 
 test("OAuth: url-only entries, Kiro's too; each step quotes the entry its snippet shows", () => {
@@ -171,4 +213,20 @@ test('the browser stand-in for node:path joins like node:path', () => {
 
 test('entryDocument for VS Code uses "servers"', () => {
   assert.deepEqual(Object.keys(JSON.parse(entryDocument('vscode', URL_, KEY))), ['servers']);
+});
+
+test('Automated: the checkbox adds --auto only where automatic mode is opt-in, and --marketplace only for Claude Code and only when this Cairn names one', () => {
+  const base = 'https://cairn.example.com';
+  const runner = `npx -y ${base}/install/cairn-mcp-installer.tgz`;
+  const cmd = (id: (typeof CLIENT_IDS)[number], auto: boolean, marketplace?: string) => installerCommands(id, base, URL_, 'CODE', false, { auto, marketplace }).command;
+  assert.equal(cmd('claude-code', true, 'https://git.example.com/cairn.git'), `${runner} --client claude-code --url ${URL_} --auto --marketplace https://git.example.com/cairn.git --setup-code CODE`);
+  assert.equal(cmd('claude-code', true), `${runner} --client claude-code --url ${URL_} --auto --setup-code CODE`);
+  assert.equal(cmd('codex', true, 'acme/cairn'), `${runner} --client codex --url ${URL_} --auto --setup-code CODE`);
+  assert.equal(cmd('claude-code', false, 'acme/cairn'), `${runner} --client claude-code --url ${URL_} --setup-code CODE`);
+  for (const id of ['claude-desktop', 'cursor', 'kiro'] as const) assert.ok(!cmd(id, true).includes('--auto'), `${id}: no --auto (none, or always on)`);
+  assert.deepEqual(
+    CLIENT_IDS.filter((id) => automaticOffer(id).kind !== 'none'),
+    ['claude-code', 'codex', 'kiro'],
+  );
+  assert.equal(automaticOffer('claude-desktop').kind, 'none', 'Claude Desktop loads no skills from its entry');
 });

@@ -1,5 +1,18 @@
 // Every snippet the Connect dialog shows, built from the client catalog (@cairn/clients) the installer also uses.
-import { CLIENT_IDS, CLIENTS, type ClientId, claudeMcpAddCommand, codexTokenCommand, codexTomlTable, configPath, DEFAULT_SERVER_NAME, type Method, VERIFICATION_PROMPT } from '@cairn/clients';
+import {
+  AUTO_FLAG,
+  AUTOMATIC,
+  CLIENT_IDS,
+  CLIENTS,
+  type ClientId,
+  claudeMcpAddCommand,
+  codexMcpAddCommand,
+  codexTomlTable,
+  configPath,
+  DEFAULT_SERVER_NAME,
+  type Method,
+  VERIFICATION_PROMPT,
+} from '@cairn/clients';
 
 export { CLIENT_IDS, CLIENTS, type ClientId, type Method, VERIFICATION_PROMPT };
 
@@ -32,7 +45,7 @@ const isVerify = (step: string) => step.includes(VERIFICATION_PROMPT);
 export function stepsFor(id: ClientId, method: Method, mcpUrl: string, os: Os, serverName = DEFAULT_SERVER_NAME): { supported: true; steps: string[] } | { supported: false; reason: string } {
   const m = CLIENTS[id].methods[method];
   if (!m.supported) return m;
-  const steps = m.steps({ mcpUrl, serverName, configPath: configFileFor(id, os) });
+  const steps = m.steps({ mcpUrl, serverName, configPath: configFileFor(id, os), platform: os });
   return { supported: true, steps: steps.filter((s) => !isVerify(s)).map((s) => fill(s, mcpUrl, serverName)) };
 }
 
@@ -68,10 +81,9 @@ export function manualSnippets(id: ClientId, mcpUrl: string, os: Os, apiKey?: st
   const key = apiKey ?? KEY_PLACEHOLDER;
   if (id === 'claude-code') return [{ label: 'Command', text: claudeMcpAddCommand(serverName, mcpUrl, key) }];
   if (id === 'codex') {
-    return [
-      { label: `Table in ${configFileFor(id, os)}`, text: codexTomlTable(serverName, mcpUrl, 'api-key').trimEnd() },
-      { label: 'Set the token variable', text: codexTokenCommand(os, key) },
-    ];
+    const file = configFileFor(id, os);
+    const table = { label: `Table in ${file}`, text: codexTomlTable(serverName, mcpUrl, key).trimEnd() };
+    return os === 'win32' ? [table] : [table, { label: 'Then keep the file private', text: `chmod 600 ${file}` }];
   }
   return [{ label: `Entry in ${configFileFor(id, os)}`, text: entryDocument(id, mcpUrl, key, serverName) }];
 }
@@ -80,19 +92,43 @@ export function manualSnippets(id: ClientId, mcpUrl: string, os: Os, apiKey?: st
 export function oauthSnippets(id: ClientId, mcpUrl: string, os: Os, serverName = DEFAULT_SERVER_NAME): Snippet[] {
   if (!CLIENTS[id].methods.oauth.supported) return [];
   if (id === 'claude-code') return [{ label: 'Command', text: claudeMcpAddCommand(serverName, mcpUrl) }];
-  // These two are set up in the client's own menus (the steps say where): nothing to paste but the URL.
-  if (id === 'claude-desktop' || id === 'codex') return [];
+  if (id === 'codex') return [{ label: 'Command', text: codexMcpAddCommand(serverName, mcpUrl) }];
+  // Set up in the client's own menus (the steps say where): nothing to paste but the URL.
+  if (id === 'claude-desktop') return [];
   return [{ label: `Entry in ${configFileFor(id, os)}`, text: entryDocument(id, mcpUrl, undefined, serverName) }];
+}
+
+/** What the Automated tab offers beyond the entry: nothing, a checkbox (`--auto`), or automatic mode always (Kiro). */
+export function automaticOffer(id: ClientId): { kind: 'none' } | { kind: 'opt-in' | 'always'; adds: string[] } {
+  const info = AUTOMATIC[id];
+  if (!info) return { kind: 'none' };
+  return { kind: info.mode === 'default' ? 'always' : 'opt-in', adds: info.adds };
+}
+
+/** Automatic mode as the Automated tab's checkbox asks for it; `marketplace` is this Cairn's plugin source, when its operator set one. */
+export interface AutomaticChoice {
+  auto: boolean;
+  marketplace?: string | undefined;
 }
 
 /**
  * Automated method: the installer command with a one-time setup code, run the way that works for this
- * server; when the package is published, this server's own copy is the alternative.
+ * server; when the package is published, this server's own copy is the alternative. With automatic mode
+ * chosen (where it is opt-in) it carries `--auto`, and for Claude Code `--marketplace` when this Cairn
+ * names one (otherwise the installer uses the plugin it carries).
  */
-export function installerCommands(id: ClientId, baseUrl: string, mcpUrl: string, setupCode: string, published: boolean): { command: string; fromThisServer?: string } {
+export function installerCommands(
+  id: ClientId,
+  baseUrl: string,
+  mcpUrl: string,
+  setupCode: string,
+  published: boolean,
+  choice: AutomaticChoice = { auto: false },
+): { command: string; fromThisServer?: string } {
   const m = CLIENTS[id].methods.automated;
   const fromCatalog = m.supported ? m.steps({ mcpUrl, serverName: DEFAULT_SERVER_NAME, configPath: '' })[0]! : `${REGISTRY_INSTALLER} --client ${id} --url ${mcpUrl}`;
-  const withCode = `${fromCatalog} --setup-code ${setupCode}`;
+  const auto = choice.auto && automaticOffer(id).kind === 'opt-in' ? ` ${AUTO_FLAG}${id === 'claude-code' && choice.marketplace ? ` --marketplace ${choice.marketplace}` : ''}` : '';
+  const withCode = `${fromCatalog}${auto} --setup-code ${setupCode}`;
   const command = withCode.replace(REGISTRY_INSTALLER, installerRunner(baseUrl, published));
   return published ? { command, fromThisServer: withCode.replace(REGISTRY_INSTALLER, selfHostedRunner(baseUrl)) } : { command };
 }

@@ -63,6 +63,19 @@ const envSchema = z.object({
       ),
     ),
   CAIRN_INSTALLER_PUBLISHED: bool(false),
+  // Where users' Claude Code fetches the cairn plugin marketplace from; unset: the installer's own copy.
+  CAIRN_PLUGIN_MARKETPLACE: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v || undefined)
+    .pipe(
+      z
+        .string()
+        .max(500)
+        .regex(/^((https|ssh|git):\/\/[^\s'"`$\\]+|[\w.-]+@[\w.-]+:[^\s'"`$\\]+|[\w-]+\/[\w.-]+)$/, 'must be a git URL (https://…, ssh://…, git@host:owner/repo) or a GitHub owner/repo')
+        .optional(),
+    ),
   CAIRN_CAPTURE_TURNS_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   CAIRN_SEARCH_SEMANTIC: bool(true),
   CAIRN_TRASH_DAYS: z.coerce.number().int('must be a whole number of days').min(1, 'must be at least 1 day').max(3650, 'must be at most 3650 days').default(30),
@@ -146,6 +159,8 @@ export interface CairnConfig {
   embeddings: EmbeddingsConfig | undefined;
   /** cairn-mcp-installer is on the npm registry the users' machines reach; otherwise the portal shows only this server's own copy. */
   installerPublished: boolean;
+  /** The cairn plugin marketplace the Connect dialog gives Claude Code's automatic mode (CAIRN_PLUGIN_MARKETPLACE); unset: the installer's own copy. */
+  pluginMarketplace: string | undefined;
   /** Proxies (addresses, CIDR ranges or proxy-addr names) whose X-Forwarded-For is believed; empty: the socket address is the client's. */
   trustedProxies: string[];
   rateLimits: RateLimitSettings;
@@ -225,6 +240,7 @@ export function loadConfig(env: Record<string, string | undefined>): CairnConfig
     auditDays: e.CAIRN_AUDIT_DAYS,
     embeddings: e.CAIRN_EMBEDDINGS_URL ? { url: e.CAIRN_EMBEDDINGS_URL.replace(/\/+$/, ''), model: e.CAIRN_EMBEDDINGS_MODEL!, apiKey: e.CAIRN_EMBEDDINGS_API_KEY } : undefined,
     installerPublished: e.CAIRN_INSTALLER_PUBLISHED,
+    pluginMarketplace: e.CAIRN_PLUGIN_MARKETPLACE,
     trustedProxies: e.CAIRN_TRUSTED_PROXIES,
     rateLimits: {
       signInFailuresPerAccountAndAddress: e.CAIRN_SIGN_IN_FAILURES_PER_ACCOUNT_AND_ADDRESS,

@@ -45,6 +45,8 @@ export interface HttpDeps {
   limits: RateLimits;
   clientAddress: ClientAddressOf;
   installerPublished: boolean;
+  /** CAIRN_PLUGIN_MARKETPLACE, shown by the Connect dialog; unset: the installer's own copy. */
+  pluginMarketplace?: string | undefined;
   readiness: Readiness;
   log: Logger;
   /** The bound on work in progress (docs/overload.md). */
@@ -94,7 +96,21 @@ export function createHttpApp(deps: HttpDeps): { app: Hono; admission: Admission
   app.all('/api/auth/*', async (c, next) =>
     isAllowedAuthRoute(c.req.method, new URL(c.req.url).pathname) ? unavailableIfDatabaseDown(await deps.auth.handler(withClientAddress(c.req.raw, deps.clientAddress(c))), deps.readiness) : next(),
   );
-  app.route('/api/v1', createApiRoutes(deps.domain, deps.auth, deps.keys, deps.baseUrl, deps.limits, deps.clientAddress, deps.installerPublished, deps.oauthAllowLoopback, deps.mcpAuth.oauthUsage));
+  app.route(
+    '/api/v1',
+    createApiRoutes(
+      deps.domain,
+      deps.auth,
+      deps.keys,
+      deps.baseUrl,
+      deps.limits,
+      deps.clientAddress,
+      deps.installerPublished,
+      deps.oauthAllowLoopback,
+      deps.mcpAuth.oauthUsage,
+      deps.pluginMarketplace,
+    ),
+  );
   // Unknown API and discovery paths answer JSON 404s; they must never fall through to the portal's HTML.
   for (const prefix of ['/api/*', '/.well-known/*', '/install/*']) {
     app.all(prefix, (c) => c.json({ error: { code: 'not_found', message: `Nothing at ${c.req.path}.` } }, 404));

@@ -92,6 +92,7 @@ export async function openCairn(config: CairnConfig, options: { log?: Logger; st
       limits,
       clientAddress: clientAddressResolver(config.trustedProxies),
       installerPublished: config.installerPublished,
+      pluginMarketplace: config.pluginMarketplace,
       readiness,
       log,
       overload: config.overload,

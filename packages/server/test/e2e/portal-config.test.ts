@@ -19,3 +19,23 @@ test('/api/v1/config says whether loopback OAuth callbacks are accepted, followi
     }
   }
 });
+
+// The Connect dialog's Claude Code automatic mode passes this as --marketplace; unset, the installer uses its own copy.
+test('/api/v1/config carries CAIRN_PLUGIN_MARKETPLACE when set, and nothing when unset; a value that is no git source is refused at start', async () => {
+  for (const [env, expected] of [
+    [{}, undefined],
+    [{ CAIRN_PLUGIN_MARKETPLACE: 'https://git.example.com/team/cairn.git' }, 'https://git.example.com/team/cairn.git'],
+    [{ CAIRN_PLUGIN_MARKETPLACE: ' acme/cairn ' }, 'acme/cairn'],
+  ] as const) {
+    const server = await startTestCairn({ env });
+    try {
+      const body = (await (await fetch(`${server.baseUrl}/api/v1/config`)).json()) as { pluginMarketplace?: unknown };
+      assert.equal(body.pluginMarketplace, expected, JSON.stringify(env));
+    } finally {
+      await server.close();
+    }
+  }
+  for (const bad of ['/srv/cairn', 'https://x.example.com/a b', 'acme/cairn; rm -rf ~', 'file:///etc']) {
+    await assert.rejects(() => startTestCairn({ env: { CAIRN_PLUGIN_MARKETPLACE: bad } }), /CAIRN_PLUGIN_MARKETPLACE.*must be a git URL/s, bad);
+  }
+});

@@ -22,10 +22,12 @@ import { CairnError } from '../../errors/cairn-error.js';
 import { type ApiEnv, requireSession } from './api-auth.js';
 
 /** Routes that need no sign-in: sign-up and what the portal must know before it. */
-export function createPublicAccountRoutes(deps: DomainDeps, auth: Auth, baseUrl: string, installerPublished = false, oauthLoopbackAllowed = true): Hono {
+export function createPublicAccountRoutes(deps: DomainDeps, auth: Auth, baseUrl: string, installerPublished = false, oauthLoopbackAllowed = true, pluginMarketplace?: string): Hono {
   const routes = new Hono();
   const origin = new URL(baseUrl).origin;
-  routes.get('/config', async (c) => c.json({ baseUrl, mcpUrl: `${baseUrl}/mcp`, signUpOpen: await signUpOpen(deps), installerPublished, oauthLoopbackAllowed }));
+  routes.get('/config', async (c) =>
+    c.json({ baseUrl, mcpUrl: `${baseUrl}/mcp`, signUpOpen: await signUpOpen(deps), installerPublished, oauthLoopbackAllowed, ...(pluginMarketplace && { pluginMarketplace }) }),
+  );
   routes.post('/signup', async (c) => {
     const from = c.req.header('origin');
     if (from !== undefined && from !== origin) throw new CairnError('forbidden', 'Sign up from the Cairn portal itself.');

@@ -36,6 +36,7 @@ export function createApiRoutes(
   installerPublished = false,
   oauthLoopbackAllowed = true,
   oauthUsage?: OAuthUsage,
+  pluginMarketplace?: string,
 ): Hono<ApiEnv> {
   const origin = new URL(baseUrl).origin;
   const api = new Hono<ApiEnv>();
@@ -46,7 +47,7 @@ export function createApiRoutes(
   api.use('/me/password', codeFailureLimit(limits, clientAddress, 'password changes'));
   // The exchange is authenticated by the one-time code itself; it sits before the auth middleware.
   api.post('/setup-codes/exchange', async (c) => c.json(await exchangeSetupCode(deps, await c.req.json())));
-  api.route('/', createPublicAccountRoutes(deps, auth, baseUrl, installerPublished, oauthLoopbackAllowed));
+  api.route('/', createPublicAccountRoutes(deps, auth, baseUrl, installerPublished, oauthLoopbackAllowed, pluginMarketplace));
   api.use('*', apiAuth(auth, keys, origin), refuseWritesForReadOnlyKeys());
   api.use('*', async (c, next) => {
     const caller = c.get('caller');
