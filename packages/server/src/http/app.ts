@@ -52,13 +52,13 @@ export function createHttpApp(deps: HttpDeps): { app: Hono; close: () => Promise
   // Size and shape first: nothing else reads a body that is too big, too deep or malformed.
   app.use('*', urlGuard());
   app.use('*', bodyLimits());
-  // Liveness (the process answers) and readiness (its database answers): see README, "Load balancers".
+  // Liveness (the process answers) and readiness (its database answers): see docs/deployment.md, "Load balancers".
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', readinessRoute(deps.readiness));
   app.get('/install/cairn-mcp-installer.tgz', installerRoute());
   app.get(DESKTOP_BUNDLE_PATH, desktopBundleRoute(deps.baseUrl));
   app.all('/mcp', mcp.route);
-  // MCP discovery: the Server Card and the catalog pointing at it, public and read-only (README, "Discovery").
+  // MCP discovery: the Server Card and the catalog pointing at it, public and read-only (docs/mcp.md, "Discovery").
   app.route('/', createDiscoveryRoutes({ baseUrl: deps.baseUrl, requireUserAgent: deps.mcpAuth.config.requireUserAgent }));
   app.use('/api/auth/*', auditSignIns(deps.domain), authRouteLimits(deps.limits, deps.clientAddress));
   // Before better-auth's catch-all and the JSON 404 for /.well-known/*.
