@@ -179,7 +179,7 @@ export interface OverloadSettings {
   maxQueueWaitMs: number;
 }
 
-/** How many attempts each limit allows in its window (the windows are fixed; see README). */
+/** How many attempts each limit allows in its window (the windows are fixed; see docs/security.md). */
 export interface RateLimitSettings {
   /** Failed sign-ins per account from one address, per 15 minutes. */
   signInFailuresPerAccountAndAddress: number;

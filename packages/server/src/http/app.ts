@@ -71,13 +71,13 @@ export function createHttpApp(deps: HttpDeps): { app: Hono; admission: Admission
   // After the body is read (a slow upload must not hold a turn), before any work: /healthz, /readyz,
   // discovery, downloads and portal files are never queued.
   app.use('*', admitted.turn);
-  // Liveness (the process answers) and readiness (its database answers): see README, "Load balancers".
+  // Liveness (the process answers) and readiness (its database answers): see docs/deployment.md, "Load balancers".
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', readinessRoute(deps.readiness));
   app.get('/install/cairn-mcp-installer.tgz', installerRoute());
   app.get(DESKTOP_BUNDLE_PATH, desktopBundleRoute(deps.baseUrl));
   app.all('/mcp', mcp.route);
-  // MCP discovery: the Server Card and the catalog pointing at it, public and read-only (README, "Discovery").
+  // MCP discovery: the Server Card and the catalog pointing at it, public and read-only (docs/mcp.md, "Discovery").
   app.route('/', createDiscoveryRoutes({ baseUrl: deps.baseUrl, requireUserAgent: deps.mcpAuth.config.requireUserAgent }));
   app.use('/api/auth/*', auditSignIns(deps.domain), authRouteLimits(deps.limits, deps.clientAddress));
   // Before better-auth's catch-all and the JSON 404 for /.well-known/*.

@@ -8,7 +8,7 @@ import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
  * maximum can only be set when the process starts (`node --max-semi-space-size`), but the factor it
  * grows by is read each time it grows, so `cairn serve` holds that factor at 1 once the space has
  * reached this size, and at 2 below it (after an idle collection shrank it). Measured by
- * `npm run bench:memory` (README).
+ * `npm run bench:memory` (docs/benchmarks.md).
  */
 export const YOUNG_GENERATION_MB = 16;
 

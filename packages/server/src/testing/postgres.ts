@@ -4,7 +4,7 @@ import pg from 'pg';
 /** The PostgreSQL server tests may use, or why they are skipped. Tests only; the service reads config. */
 export function postgresTestUrl(): { url: string } | { skip: string } {
   const url = process.env.CAIRN_TEST_DATABASE_URL;
-  if (!url) return { skip: 'CAIRN_TEST_DATABASE_URL is not set, so the PostgreSQL backend is not tested here (CI sets it; see README)' };
+  if (!url) return { skip: 'CAIRN_TEST_DATABASE_URL is not set, so the PostgreSQL backend is not tested here (CI sets it; see README.md, "Set-up")' };
   return { url };
 }
 
