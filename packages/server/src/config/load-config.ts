@@ -98,7 +98,7 @@ const envSchema = z.object({
     .int('must be a whole number of milliseconds')
     .min(1, 'must be at least 1 ms')
     .max(60_000, 'must be at most 60000 ms (a client waiting longer has usually given up)')
-    .default(5_000),
+    .default(2_000),
   CAIRN_DATABASE_POOL_SIZE: z.coerce
     .number()
     .int('must be a whole number')
