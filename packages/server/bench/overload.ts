@@ -62,7 +62,7 @@ const bounded: Record<string, string> = {
 /** As good as no bound: what Cairn did before it had one. */
 const unbounded = { CAIRN_MAX_CONCURRENT_REQUESTS: '10000', CAIRN_MAX_QUEUED_REQUESTS: '100000', CAIRN_MAX_QUEUE_WAIT_MS: '60000' };
 
-type Kind = 'ok' | 'busy' | 'busy after waiting' | 'unavailable' | 'rate_limited' | 'other' | 'no answer';
+type Kind = 'ok' | 'busy' | 'busy, slow' | 'busy after waiting' | 'unavailable' | 'rate_limited' | 'other' | 'no answer';
 
 interface Outcome {
   kind: Kind;
@@ -96,6 +96,7 @@ function kindOf(status: number, text: string): Kind {
   if (status === 200) return /"error"|"isError":true/.test(text) ? 'other' : 'ok';
   if (status === 429) return 'rate_limited';
   if (status === 503 && /waited its longest allowed turn/.test(text)) return 'busy after waiting';
+  if (status === 503 && /to answer this one in time/.test(text)) return 'busy, slow';
   if (status === 503) return /-32054|Cairn is busy/.test(text) ? 'busy' : /-32053|cannot reach its database/.test(text) ? 'unavailable' : 'other';
   return 'other';
 }
@@ -152,9 +153,10 @@ async function drive(name: string, env: Record<string, string>, keys: string[], 
   const by = (kind: Kind) => outcomes.filter((o) => o.kind === kind).map((o) => o.ms);
   const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
   const ok = sorted(by('ok'));
-  const busy = sorted([...by('busy'), ...by('busy after waiting')]);
+  const busy = sorted([...by('busy'), ...by('busy, slow'), ...by('busy after waiting')]);
+  const p95 = (kind: Kind) => percentile(sorted(by(kind)), 0.95);
   const h = sorted(health);
-  const counts = Object.fromEntries((['ok', 'busy', 'busy after waiting', 'unavailable', 'rate_limited', 'other', 'no answer'] as Kind[]).map((k) => [k, by(k).length]));
+  const counts = Object.fromEntries((['ok', 'busy', 'busy, slow', 'busy after waiting', 'unavailable', 'rate_limited', 'other', 'no answer'] as Kind[]).map((k) => [k, by(k).length]));
   return {
     run: name,
     'answered/s': Math.round(ok.length / seconds),
@@ -163,6 +165,7 @@ async function drive(name: string, env: Record<string, string>, keys: string[], 
     'answered p50/p95/max ms': `${percentile(ok, 0.5)} / ${percentile(ok, 0.95)} / ${Math.round(ok.at(-1) ?? Number.NaN)}`,
     'healthz p50/p99/max ms': `${percentile(h, 0.5)} / ${percentile(h, 0.99)} / ${Math.round(h.at(-1) ?? Number.NaN)}`,
     'counts by kind': JSON.stringify(counts),
+    'to 503 p95 ms full/slow/waited': `${p95('busy')} / ${p95('busy, slow')} / ${p95('busy after waiting')}`,
     'load avg before': loadBefore,
   };
 }

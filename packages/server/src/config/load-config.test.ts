@@ -4,8 +4,11 @@ import { ConfigError, loadConfig } from './load-config.js';
 
 test('the overload and pool settings default to what docs/overload.md says', () => {
   const config = loadConfig({});
-  assert.deepEqual(config.overload, { maxConcurrent: 16, maxQueued: 64, maxQueueWaitMs: 5_000 });
+  assert.deepEqual(config.overload, { maxConcurrent: 4, maxQueued: 64, maxQueueWaitMs: 2_000 });
   assert.deepEqual(config.databasePool, { size: 10, connectTimeoutMs: 5_000 });
+  // On PostgreSQL as many requests run at once as the pool has connections.
+  assert.equal(loadConfig({ DATABASE_URL: 'postgres://db/cairn' }).overload.maxConcurrent, 10);
+  assert.equal(loadConfig({ DATABASE_URL: 'postgres://db/cairn', CAIRN_DATABASE_POOL_SIZE: '24' }).overload.maxConcurrent, 24);
 });
 
 test('the overload and pool settings are read from the environment', () => {

@@ -22,6 +22,9 @@ const list = z
 
 const count = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
 
+/** Requests handled at once on SQLite unless CAIRN_MAX_CONCURRENT_REQUESTS says otherwise. */
+export const SQLITE_CONCURRENT_REQUESTS = 4;
+
 /** Custom URI schemes of known MCP clients whose callbacks register by default (not RFC 8252 reverse-domain ones). */
 export const DEFAULT_OAUTH_CLIENT_SCHEMES = ['cursor', 'vscode', 'vscode-insiders', 'windsurf'] as const;
 
@@ -100,14 +103,15 @@ const envSchema = z.object({
   CAIRN_OAUTH_CIMD_FETCHES_PER_ADDRESS: count(20),
   CAIRN_REQUESTS_PER_MINUTE: count(600),
   // Overload: requests beyond these get 503 "busy" at once (docs/overload.md).
-  CAIRN_MAX_CONCURRENT_REQUESTS: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(10_000, 'must be at most 10000').default(16),
+  // Unset: 4 on SQLite (its queries run on the event loop: more at once only interleaves them), the pool size on PostgreSQL.
+  CAIRN_MAX_CONCURRENT_REQUESTS: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(10_000, 'must be at most 10000').optional(),
   CAIRN_MAX_QUEUED_REQUESTS: z.coerce.number().int('must be a whole number').min(0, 'must be 0 (no queue) or more').max(100_000, 'must be at most 100000').default(64),
   CAIRN_MAX_QUEUE_WAIT_MS: z.coerce
     .number()
     .int('must be a whole number of milliseconds')
     .min(1, 'must be at least 1 ms')
     .max(60_000, 'must be at most 60000 ms (a client waiting longer has usually given up)')
-    .default(5_000),
+    .default(2_000),
   CAIRN_DATABASE_POOL_SIZE: z.coerce
     .number()
     .int('must be a whole number')
@@ -171,7 +175,7 @@ export interface CairnConfig {
 
 /** The per-instance bound on work in progress (docs/overload.md). */
 export interface OverloadSettings {
-  /** Requests to /mcp and /api handled at once; the rest wait in the queue. */
+  /** Requests to /mcp and /api handled at once (default 4 on SQLite, the pool size on PostgreSQL); the rest wait in the queue. */
   maxConcurrent: number;
   /** Requests waiting for a turn; beyond it they are refused 503 "busy" at once. */
   maxQueued: number;
@@ -251,7 +255,11 @@ export function loadConfig(env: Record<string, string | undefined>): CairnConfig
       oauthCimdFetchesPerAddress: e.CAIRN_OAUTH_CIMD_FETCHES_PER_ADDRESS,
       requestsPerMinute: e.CAIRN_REQUESTS_PER_MINUTE,
     },
-    overload: { maxConcurrent: e.CAIRN_MAX_CONCURRENT_REQUESTS, maxQueued: e.CAIRN_MAX_QUEUED_REQUESTS, maxQueueWaitMs: e.CAIRN_MAX_QUEUE_WAIT_MS },
+    overload: {
+      maxConcurrent: e.CAIRN_MAX_CONCURRENT_REQUESTS ?? (e.DATABASE_URL ? e.CAIRN_DATABASE_POOL_SIZE : SQLITE_CONCURRENT_REQUESTS),
+      maxQueued: e.CAIRN_MAX_QUEUED_REQUESTS,
+      maxQueueWaitMs: e.CAIRN_MAX_QUEUE_WAIT_MS,
+    },
     databasePool: { size: e.CAIRN_DATABASE_POOL_SIZE, connectTimeoutMs: e.CAIRN_DATABASE_CONNECT_TIMEOUT_MS },
   };
 }

@@ -27,6 +27,8 @@ const EWMA_WEIGHT = 0.1;
 /** What a request is assumed to take before any has been measured. */
 const INITIAL_SERVICE_MS = 20;
 const MAX_RETRY_AFTER_S = 30;
+/** One credential's line holds at most this share of the queue. */
+const LINE_SHARE = 8;
 
 /**
  * The per-instance bound on work in progress: at most `maxConcurrent` requests are handled at once
@@ -34,9 +36,9 @@ const MAX_RETRY_AFTER_S = 30;
  * so an overloaded instance answers "busy" in milliseconds instead of making everyone wait.
  *
  * The queue is fair between credentials: each has its own line and turns go round them, so a
- * flood from one key waits behind everyone else's requests instead of in front of them; when the
- * queue is full, a newcomer whose credential has fewer requests waiting takes the place of the
- * newest request of the credential with the most.
+ * flood from one key waits behind everyone else's requests instead of in front of them, and one
+ * line holds at most an eighth of the queue, so a flood cannot fill it either. A request once
+ * queued is never pushed out for a later one: every refusal but a time-out is immediate.
  */
 export class Admission {
   private running = 0;
@@ -64,7 +66,7 @@ export class Admission {
   refusesNow(credential: string): Refused | undefined {
     if (this.running < this.settings.maxConcurrent && this.queued === 0) return undefined;
     if (this.expectedWaitMs(this.aheadOf(credential) + 1) > this.settings.maxQueueWaitMs) return this.refuse('slow');
-    if (this.queued >= this.settings.maxQueued && !this.longestLineOver(credential)) return this.refuse('full');
+    if (this.queueFullFor(credential)) return this.refuse('full');
     return undefined;
   }
 
@@ -72,7 +74,7 @@ export class Admission {
   enter(credential: string, aborted?: AbortSignal): Promise<Admitted | Refused> {
     if (this.running < this.settings.maxConcurrent && this.queued === 0) return Promise.resolve(this.admit(this.now()));
     if (this.expectedWaitMs(this.aheadOf(credential) + 1) > this.settings.maxQueueWaitMs) return Promise.resolve(this.refuse('slow'));
-    if (this.queued >= this.settings.maxQueued && !this.makeRoomFor(credential)) return Promise.resolve(this.refuse('full'));
+    if (this.queueFullFor(credential)) return Promise.resolve(this.refuse('full'));
     return new Promise((resolve) => {
       const waiter: Waiter = {
         since: this.now(),
@@ -143,20 +145,10 @@ export class Admission {
     }
   }
 
-  /** The longest line, if it is longer than this credential's would be with one more request. */
-  private longestLineOver(credential: string): [string, Waiter[]] | undefined {
-    let longest: [string, Waiter[]] | undefined;
-    for (const entry of this.lines) if (!longest || entry[1].length > longest[1].length) longest = entry;
+  /** Whether the queue, or this credential's share of it, is full. */
+  private queueFullFor(credential: string): boolean {
     const own = this.lines.get(credential)?.length ?? 0;
-    return longest && longest[1].length > own + 1 ? longest : undefined;
-  }
-
-  /** Refuses the newest waiter of the longest line, if that line is longer than the newcomer's (whose place it then takes). */
-  private makeRoomFor(credential: string): boolean {
-    const longest = this.longestLineOver(credential);
-    if (!longest) return false;
-    this.drop(longest[0], longest[1].at(-1)!, 'full');
-    return true;
+    return this.queued >= this.settings.maxQueued || own >= Math.max(1, Math.ceil(this.settings.maxQueued / LINE_SHARE));
   }
 
   private drop(credential: string, waiter: Waiter, reason: Refused['reason']): void {
