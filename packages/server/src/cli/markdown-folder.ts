@@ -1,9 +1,10 @@
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type DatapackLine, datapackLine, type EntryLine, entryLine } from '../domain/export-format.js';
 import { DATAPACK_FILE, datapackToMarkdown, entryToMarkdown, fileSlug, HEADER_FILE, markdownToDatapack, markdownToEntry } from '../domain/export-markdown.js';
 import { parseLine } from '../domain/import-check.js';
 import { CairnError } from '../errors/cairn-error.js';
+import { readImportFile } from './import-lines.js';
 
 /** Writes an export's lines as a folder: the header file, one folder per datapack, one .md file per entry (0600 files: people's data). */
 export async function writeMarkdownFolder(lines: AsyncIterable<string>, folder: string): Promise<void> {
@@ -51,16 +52,16 @@ export function readMarkdownFolder(folder: string): string[] {
     .sort()) {
     const packFile = join(folder, dir, DATAPACK_FILE);
     if (!statSync(packFile, { throwIfNoEntry: false })) throw new CairnError('invalid_input', `${join(dir, DATAPACK_FILE)} is missing: every datapack folder needs it.`);
-    const pack = checked<DatapackLine>(datapackLine, markdownToDatapack(readFileSync(packFile, 'utf8'), join(dir, DATAPACK_FILE)), join(dir, DATAPACK_FILE));
+    const pack = checked<DatapackLine>(datapackLine, markdownToDatapack(readImportFile(packFile, join(dir, DATAPACK_FILE)), join(dir, DATAPACK_FILE)), join(dir, DATAPACK_FILE));
     datapacks.push(JSON.stringify(pack));
     for (const file of readdirSync(join(folder, dir))
       .filter((f) => f.endsWith('.md') && f !== DATAPACK_FILE)
       .sort()) {
       const where = join(dir, file);
-      entries.push(JSON.stringify(checked(entryLine, markdownToEntry(readFileSync(join(folder, dir, file), 'utf8'), where, pack.id), where)));
+      entries.push(JSON.stringify(checked(entryLine, markdownToEntry(readImportFile(join(folder, dir, file), where), where, pack.id), where)));
     }
   }
-  const header = JSON.stringify(JSON.parse(readFileSync(headerPath, 'utf8')));
+  const header = JSON.stringify(JSON.parse(readImportFile(headerPath, HEADER_FILE)));
   return [header, ...datapacks, ...entries, JSON.stringify({ type: 'end', datapacks: datapacks.length, entries: entries.length })];
 }
 

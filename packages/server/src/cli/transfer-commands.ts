@@ -1,13 +1,13 @@
 import { once } from 'node:events';
-import { createReadStream, createWriteStream, existsSync, renameSync, rmSync } from 'node:fs';
+import { createWriteStream, existsSync, renameSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { loadAccess } from '../domain/access.js';
 import { exportLines, planOperatorExport } from '../domain/export.js';
 import { type ImportReport, importFile } from '../domain/import.js';
 import { CairnError } from '../errors/cairn-error.js';
 import type { Cairn } from '../runtime/open-cairn.js';
 import type { Options } from './commands.js';
+import { fileLines } from './import-lines.js';
 import { isMarkdownFolder, readMarkdownFolder, writeMarkdownFolder } from './markdown-folder.js';
 
 /** Progress goes to stderr every this many entries or lines. */
@@ -69,7 +69,7 @@ export async function importCommand(cairn: Cairn, o: Options, args: string[]): P
   if (!existsSync(path)) throw new CairnError('not_found', `Nothing at ${path}: pass the file (or Markdown folder) that cairn export wrote.`);
   const started = Date.now();
   const folder = isMarkdownFolder(path) ? readMarkdownFolder(path) : undefined;
-  const source = folder ? () => folder : () => createInterface({ input: createReadStream(path), crlfDelay: Number.POSITIVE_INFINITY });
+  const source = folder ? () => folder : () => fileLines(path);
   const report = await importFile(cairn.domain, source, {
     dryRun: o['dry-run'] === true,
     onProgress: (n, pass) => process.stderr.write(`… ${pass === 'check' ? 'checked' : 'imported'} ${n} lines\n`),

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -202,6 +202,26 @@ describe('cairn export and cairn import', () => {
     assert.deepEqual(after, before);
     const again = await cairn('import', folder);
     assert.match(again.stdout, /Entries: 0 created, 0 updated, \d+ unchanged, 0 skipped/);
+  });
+
+  test('a file with no line break (cairn import /dev/zero) or a Markdown file with an endless line is refused naming the line, without a stack trace', async () => {
+    const rows = await rowCounts();
+    const zero = await cairn('import', '/dev/zero');
+    assert.equal(zero.code, 1, zero.stderr);
+    assert.match(zero.stderr, /Line 1 of \/dev\/zero is longer than 64 MB without a line break: it is not a file cairn export wrote\. Nothing was imported/);
+    assert.doesNotMatch(zero.stderr, /RangeError|\n\s+at /);
+    const folder = join(dir, 'markdown-long');
+    const made = await cairn('export', '--user', tenant.member.email, '--format', 'markdown', '--out', folder);
+    assert.equal(made.code, 0, made.stderr);
+    const personal = readdirSync(folder).find((d) => d.startsWith('personal--'))!;
+    const entryFile = readdirSync(join(folder, personal)).find((f) => f !== '_datapack.md')!;
+    appendFileSync(join(folder, personal, entryFile), `\nshort line\n${'x'.repeat(64 * 1024 * 1024 + 1)}`);
+    const long = await cairn('import', folder);
+    assert.equal(long.code, 1, long.stderr);
+    const lines = readFileSync(join(folder, personal, entryFile), 'utf8').split('\n').length;
+    assert.ok(long.stderr.includes(`Line ${lines} of ${join(personal, entryFile)} is longer than 64 MB`), long.stderr);
+    assert.doesNotMatch(long.stderr, /RangeError|\n\s+at /);
+    assert.deepEqual(await rowCounts(), rows, 'nothing was written');
   });
 
   test('export --org exports the organization; unknown names and missing flags are clear errors', async () => {

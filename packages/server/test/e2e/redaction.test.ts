@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { PLANTED_SECRETS, plantedSecretsText } from '@cairn/contract/testing/planted-secrets';
 import type { Client } from '@modelcontextprotocol/client';
+import { exportLines, planOperatorExport } from '../../src/domain/export.js';
+import { importFile } from '../../src/domain/import.js';
 import { callTool, connectMcpClient } from '../../src/testing/mcp-client.js';
 import { postgresTestUrl } from '../../src/testing/postgres.js';
 import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
@@ -22,6 +24,25 @@ const expectedRules = new Map<string, number>();
 for (const { rule } of PLANTED_SECRETS) expectedRules.set(rule, (expectedRules.get(rule) ?? 0) + 1);
 
 const AWS_KEY = PLANTED_SECRETS.find((p) => p.kind === 'aws-access-key')!.secret;
+
+/** The formats issue 28 found stored verbatim (each also inside plantedSecretsText, so every entry write path above covers them). */
+const ISSUE_28 = PLANTED_SECRETS.filter((p) =>
+  [
+    'netrc-one-line',
+    'netrc-multi-line',
+    'sshpass',
+    'mysql-p',
+    'db-pass',
+    'stripe-webhook-secret',
+    'gcp-private-key-id',
+    'pypi-token-twine',
+    'vault-token-short',
+    'gcp-oauth-client-secret',
+    'sentry-dsn',
+    'cookie-header',
+    'putty-private-key',
+  ].includes(p.kind),
+);
 
 /** Fails naming the kinds of every planted secret found in `text` (never printing the secret). */
 function assertNoSecret(text: string, where: string) {
@@ -158,6 +179,59 @@ for (const backend of backends) {
       assertRedactedList(res.json.redacted, 'PATCH /entries/:id');
       assert.equal(res.json.entry.version, 2);
       await readBack(tenant.member.key, member, created.json.entry.id, 'quokkapatch', 'PATCH /entries/:id');
+      await assertStorageClean();
+    });
+
+    test('datapack name and description (MCP create_datapack, POST and PATCH /api/v1/datapacks): each issue-28 format redacted, with its marker', async () => {
+      assert.equal(ISSUE_28.length, 13);
+      for (const [i, p] of ISSUE_28.entries()) {
+        // The name too, where the format fits on one short line (a name holds at most 80 characters).
+        const name = !p.line.includes('\n') && p.line.length <= 70 ? `${i} ${p.line}` : `Ops ${i}`;
+        const viaMcp = await owner.callTool({ name: 'create_datapack', arguments: { name, scope: 'personal', description: p.line } });
+        assert.ok(!viaMcp.isError, JSON.stringify(viaMcp.content));
+        assertNoSecret(JSON.stringify(viaMcp), `create_datapack (${p.kind})`);
+        assert.ok(JSON.stringify(viaMcp.structuredContent).includes(`[redacted:${p.rule}]`), `create_datapack (${p.kind}) lacks its marker`);
+        const viaApi = await api(tenant.member.key, 'POST', '/datapacks', { name: `Api ${i}`, scope: 'personal', description: p.line });
+        assert.equal(viaApi.status, 201, viaApi.text);
+        assertNoSecret(viaApi.text, `POST /datapacks (${p.kind})`);
+        assert.ok(viaApi.json.datapack.description.includes(`[redacted:${p.rule}]`), `POST /datapacks (${p.kind}): ${viaApi.json.datapack.description}`);
+        const patched = await api(tenant.member.key, 'PATCH', `/datapacks/${viaApi.json.datapack.id}`, { description: `changed: ${p.line}` });
+        assert.equal(patched.status, 200, patched.text);
+        assertNoSecret(patched.text, `PATCH /datapacks (${p.kind})`);
+      }
+      const rows = await server.cairn.store.db.selectFrom('datapack').select(['name', 'description']).execute();
+      assertNoSecret(JSON.stringify(rows), 'the datapack table');
+    });
+
+    test('import: a datapack name and description and its entries are redacted, and the report counts them', async () => {
+      const pack = await callTool(owner, 'create_datapack', { name: 'Import source', scope: 'personal', description: 'plain' });
+      await callTool(owner, 'save_entry', { datapack: pack.datapack.id, title: 'Import runbook', content: 'quokkaimport plain content' });
+      const plan = await planOperatorExport(server.cairn.domain, undefined, { datapack: pack.datapack.id });
+      let file = '';
+      for await (const chunk of exportLines(server.cairn.domain, plan)) file += chunk;
+      const secretDescription = ISSUE_28.map((p) => p.line)
+        .join('\n')
+        .slice(0, 2000);
+      const planted = ISSUE_28.filter((p) => secretDescription.includes(p.secret));
+      const lines = file
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      for (const line of lines) {
+        if (line.type === 'datapack') Object.assign(line, { id: `${line.id}x`, name: `Imported ${AWS_KEY}`, description: secretDescription });
+        if (line.type === 'entry') Object.assign(line, { id: `${line.id}x`, datapack: `${line.datapack}x`, content: `quokkaimport ${plantedSecretsText}` });
+        if (line.type === 'entry') for (const v of line.history) v.content = `quokkaimport ${plantedSecretsText}`;
+      }
+      const report = await importFile(server.cairn.domain, () => lines.map((l) => JSON.stringify(l)));
+      assert.equal(report.datapacks.created, 1, JSON.stringify(report));
+      assertNoSecret(JSON.stringify(report), 'the import report');
+      assert.ok((report.redacted.find((f) => f.rule === 'aws-access-key')?.count ?? 0) >= 1);
+      const stored = await server.cairn.store.getAnyDatapack(`${pack.datapack.id}x`);
+      assert.ok(stored, 'the imported datapack exists');
+      assert.equal(stored.name, 'Imported [redacted:aws-access-key]');
+      assert.ok(planted.length >= 10, `${planted.length} formats fit the description`);
+      for (const p of planted) assert.ok(stored.description.includes(`[redacted:${p.rule}]`), `imported description lacks ${p.rule}`);
+      assertNoSecret(JSON.stringify(stored), 'the imported datapack');
       await assertStorageClean();
     });
 
