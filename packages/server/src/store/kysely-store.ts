@@ -5,6 +5,7 @@ import type { AuditEvent, AuditQuery } from './audit-types.js';
 import { DatabaseHealth } from './database-health.js';
 import { nextTurn } from './event-loop-turns.js';
 import { facetScores, poolFacetScores } from './facet-scores.js';
+import * as guidance from './guidance-queries.js';
 import { ENTRY_COLUMNS, type HotQueries, hotQueries, ownedBy, ownerColumns } from './hot-queries.js';
 import { fuseColumns, sessions, speakerBoosts, speakerIndex, speakersNamed, type TurnPlace } from './hybrid-ranking.js';
 import { buildPoolIndex, type PoolIndex, poolCosines, poolLexicalScores, scratchColumns } from './pool-index.js';
@@ -18,6 +19,7 @@ import * as transfer from './transfer-queries.js';
 import type { DatapackImport, EntryRecord, ExportSelection } from './transfer-types.js';
 import type {
   ApiKeyRecord,
+  Applies,
   ConversationTurn,
   Datapack,
   DatapackSummary,
@@ -551,12 +553,34 @@ export abstract class KyselyStore implements Store {
     });
   }
 
-  async insertEntry(entry: Entry): Promise<void> {
+  async insertEntry(entry: Entry, replaced: readonly { next: Entry; expectedVersion: number }[] = []): Promise<void> {
     await this.db.transaction().execute(async (tx) => {
       await tx.insertInto('entry').values(toEntryRow(entry)).execute();
       await tx.insertInto('entry_version').values(toVersionRow(entry, 'create')).execute();
+      for (const { next, expectedVersion } of replaced) {
+        const { id, ...row } = toEntryRow(next);
+        const result = await tx
+          .updateTable('entry')
+          .set(row)
+          .where('id', '=', id)
+          .where('version', '=', expectedVersion)
+          .where('deleted_at', 'is', null)
+          .where('replaced_by', 'is', null)
+          .executeTakeFirst();
+        // Thrown inside the transaction: the new entry is not stored either.
+        if (Number(result.numUpdatedRows) !== 1) throw new CairnError('version_conflict', `Entry ${id} changed, was deleted or was replaced while this one was saved; read it again and retry.`);
+        await tx.insertInto('entry_version').values(toVersionRow(next, 'update')).execute();
+      }
     });
     this.embedder?.notify();
+  }
+
+  annotatedEntries(datapackIds: string[]): Promise<Entry[]> {
+    return guidance.annotatedEntries(this.db, datapackIds);
+  }
+
+  replacedEntries(datapackIds: string[], limit: number): Promise<Entry[]> {
+    return guidance.replacedEntries(this.db, datapackIds, limit);
   }
 
   async entriesToEmbed(model: string, limit: number): Promise<TextToEmbed[]> {
@@ -919,6 +943,9 @@ export function toEntry(r: Pick<EntryRow, (typeof ENTRY_COLUMNS)[number]>): Entr
     updatedClient: r.updated_client,
     updatedAt: iso(r.updated_at),
     deletedAt: r.deleted_at ? iso(r.deleted_at) : null,
+    applies: r.applies ? (JSON.parse(r.applies) as Applies) : null,
+    supersedes: parseTags(r.supersedes),
+    replacedBy: r.replaced_by,
   };
 }
 
@@ -939,6 +966,9 @@ export function toEntryRow(e: Entry): EntryRow {
     updated_client: e.updatedClient,
     updated_at: e.updatedAt,
     deleted_at: e.deletedAt,
+    applies: e.applies ? JSON.stringify(e.applies) : null,
+    supersedes: JSON.stringify(e.supersedes ?? []),
+    replaced_by: e.replacedBy ?? null,
   };
 }
 
