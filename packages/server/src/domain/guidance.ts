@@ -32,7 +32,7 @@ export const LEVELS = [
 /** The kinds that are rules; conversations and the rest are found by search. */
 const RULE_KINDS = ['policy', 'standard', 'preference', 'decision', 'note'];
 /** How many of search's ranked entries are considered for topic matches. */
-const SEARCH_DEPTH = 40;
+const SEARCH_DEPTH = 20;
 
 /** One applicable entry, where it comes from and why it is given. */
 export type GuidanceItem = Selected;

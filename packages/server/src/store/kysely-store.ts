@@ -2,6 +2,7 @@ import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
 import { CairnError } from '../errors/cairn-error.js';
 import { appendAuditEvents, listAuditEvents, purgeAuditEvents } from './audit-store.js';
 import type { AuditEvent, AuditQuery } from './audit-types.js';
+import { BoundedCache } from './bounded-cache.js';
 import { DatabaseHealth } from './database-health.js';
 import { nextTurn } from './event-loop-turns.js';
 import { facetScores, poolFacetScores } from './facet-scores.js';
@@ -52,6 +53,8 @@ const MAX_CANDIDATES = 1000;
 const SEMANTIC_POOL = 5000;
 
 let openedStores = 0;
+/** Each caller's annotated entries (guidance reads them on every call), by store, datapacks and their signature. */
+const annotatedCache = new BoundedCache<string, { signature: string; entries: Entry[] }>(1_000);
 
 /** Everything both backends share; each dialect adds its connection, migrations and full-text search. */
 export abstract class KyselyStore implements Store {
@@ -575,8 +578,16 @@ export abstract class KyselyStore implements Store {
     this.embedder?.notify();
   }
 
-  annotatedEntries(datapackIds: string[]): Promise<Entry[]> {
-    return guidance.annotatedEntries(this.db, datapackIds);
+  /** Kept per set of datapacks until their entries change (entriesState's signature): one light row instead of a scan per call. */
+  async annotatedEntries(datapackIds: string[]): Promise<Entry[]> {
+    if (datapackIds.length === 0) return [];
+    const { signature } = await this.entriesState(datapackIds);
+    const key = `${this.poolKey}|${datapackIds.join(',')}`;
+    const held = annotatedCache.get(key);
+    if (held?.signature === signature) return held.entries;
+    const entries = await guidance.annotatedEntries(this.db, datapackIds);
+    annotatedCache.set(key, { signature, entries });
+    return entries;
   }
 
   replacedEntries(datapackIds: string[], limit: number): Promise<Entry[]> {
