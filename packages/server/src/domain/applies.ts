@@ -10,9 +10,9 @@ export const MAX_PROJECT_LENGTH = 100;
 export const MAX_TASK_FILES = 50;
 export const MAX_PATH_LENGTH = 500;
 
-// dot: `.github/**` and `**/.nvmrc` match; basename: `*.tf` matches `infra/main.tf` as in .gitignore;
-// strictBrackets: an unclosed bracket or brace is an error to report, not a literal to match.
-const GLOB_OPTIONS = { dot: true, basename: true, strictBrackets: true } as const;
+// dot: `.github/**` and `**/.nvmrc` match; strictBrackets: an unclosed bracket or brace is an error
+// to report, not a literal to match. A glob without a slash matches file names (see matcher).
+const GLOB_OPTIONS = { dot: true, strictBrackets: true } as const;
 
 /** Why a glob cannot be used, or undefined when it can. */
 export function globProblem(glob: string): string | undefined {
@@ -85,7 +85,10 @@ const matchers = new Map<string, (path: string) => boolean>();
 function matcher(glob: string): (path: string) => boolean {
   let m = matchers.get(glob);
   if (!m) {
-    m = picomatch(glob, GLOB_OPTIONS);
+    // As in .gitignore, `*.tf` means a file name anywhere (picomatch's own basename option also
+    // changed how globs with slashes matched, so it is done here).
+    const match = picomatch(glob, GLOB_OPTIONS);
+    m = glob.includes('/') ? match : (path: string) => match(path.slice(path.lastIndexOf('/') + 1));
     // Globs come from stored entries: keep a bounded number compiled.
     if (matchers.size >= 5_000) matchers.clear();
     matchers.set(glob, m);

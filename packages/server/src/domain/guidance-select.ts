@@ -31,9 +31,15 @@ export interface TopicTuning {
   max: number;
   /** An entry scoped to other files or projects is given only when its topic score reaches this share of the best (the task is about it). */
   scopedRelative: number;
+  /**
+   * Each level's matches are measured against that level's best as well: a team standard on the
+   * task's subject is given beside the organization policy that matches the task's words better.
+   * The share of the overall best a level's best must still reach.
+   */
+  levelRelative: number;
 }
 
-export const TOPIC_TUNING: TopicTuning = { relative: 0.6, absolute: 0.4, max: 5, scopedRelative: 0.9 };
+export const TOPIC_TUNING: TopicTuning = { relative: 0.7, absolute: 0.6, max: 4, scopedRelative: 0.9, levelRelative: 0.4 };
 
 /** Picks what applies, strongest reason first: always, then the task's files and project, then topic matches by score. */
 export function selectGuidance(candidates: readonly GuidanceCandidate[], tuning: TopicTuning = TOPIC_TUNING): Selected[] {
@@ -48,10 +54,17 @@ export function selectGuidance(candidates: readonly GuidanceCandidate[], tuning:
   }
   topical.sort((a, b) => b.score - a.score);
   const best = topical[0]?.score ?? 0;
-  const floor = Math.max(tuning.absolute, tuning.relative * best);
+  const levelBest = new Map<Scope, number>();
+  for (const c of topical) if (!levelBest.has(c.datapack.scope)) levelBest.set(c.datapack.scope, c.score);
+  const floorOf = (scope: Scope) => {
+    const own = levelBest.get(scope) ?? best;
+    const top = own >= tuning.levelRelative * best ? own : best;
+    return Math.max(tuning.absolute, tuning.relative * top);
+  };
   const topic: Selected[] = [];
   for (const c of topical) {
-    if (topic.length >= tuning.max || c.score < floor) break;
+    if (topic.length >= tuning.max) break;
+    if (c.score < floorOf(c.datapack.scope)) continue;
     const scoped = (c.entry.applies?.files.length ?? 0) + (c.entry.applies?.projects.length ?? 0) > 0;
     if (scoped && c.score < tuning.scopedRelative * best) continue;
     topic.push({ ...c, reason: { type: 'topic', score: round(c.score) } });

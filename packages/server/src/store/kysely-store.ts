@@ -954,13 +954,14 @@ export function toEntry(r: Pick<EntryRow, (typeof ENTRY_COLUMNS)[number]>): Entr
     updatedClient: r.updated_client,
     updatedAt: iso(r.updated_at),
     deletedAt: r.deleted_at ? iso(r.deleted_at) : null,
-    applies: r.applies ? (JSON.parse(r.applies) as Applies) : null,
-    supersedes: parseTags(r.supersedes),
-    replacedBy: r.replaced_by,
+    // Only when set: most entries say nothing about where they apply, and records stay as they were.
+    ...(r.applies && { applies: JSON.parse(r.applies) as Applies }),
+    ...(r.supersedes && r.supersedes !== '[]' && { supersedes: parseTags(r.supersedes) }),
+    ...(r.replaced_by && { replacedBy: r.replaced_by }),
   };
 }
 
-export function toEntryRow(e: Entry): EntryRow {
+export function toEntryRow(e: Entry): Insertable<Database['entry']> & { id: string } {
   return {
     id: e.id,
     datapack_id: e.datapackId,
@@ -977,9 +978,10 @@ export function toEntryRow(e: Entry): EntryRow {
     updated_client: e.updatedClient,
     updated_at: e.updatedAt,
     deleted_at: e.deletedAt,
-    applies: e.applies ? JSON.stringify(e.applies) : null,
-    supersedes: JSON.stringify(e.supersedes ?? []),
-    replaced_by: e.replacedBy ?? null,
+    // Written when the record names them (null clears): a record without them leaves the columns' defaults.
+    ...('applies' in e && { applies: e.applies ? JSON.stringify(e.applies) : null }),
+    ...('supersedes' in e && { supersedes: JSON.stringify(e.supersedes ?? []) }),
+    ...('replacedBy' in e && { replaced_by: e.replacedBy ?? null }),
   };
 }
 
