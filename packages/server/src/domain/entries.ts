@@ -86,7 +86,7 @@ export async function saveEntry(deps: DomainDeps, access: Access, raw: z.input<t
   const hash = contentHash(input.title, input.content);
   const exact = await deps.store.findEntryByContentHash(datapack.id, hash);
   if (exact && !exact.replacedBy) return { status: 'duplicate', entry: exact, similarity: 1, redacted };
-  const replacing = await entriesToReplace(deps, access, input.supersedes ?? []);
+  const replacing = await entriesToReplace(deps, access, input.supersedes ?? [], datapack);
   const text = `${input.title}\n${input.content}`;
   const candidates = await deps.store.searchEntries({ datapackIds: [datapack.id], text, limit: 5, ranking: 'lexical' });
   for (const { entry } of candidates) {
@@ -245,10 +245,18 @@ async function readableEntry(deps: DomainDeps, access: Access, id: string): Prom
 }
 
 /** The entries a new one replaces: each one the caller can change, live and not replaced already. */
-async function entriesToReplace(deps: DomainDeps, access: Access, ids: readonly string[]): Promise<{ entry: Entry; datapack: Datapack }[]> {
+async function entriesToReplace(deps: DomainDeps, access: Access, ids: readonly string[], into: Datapack): Promise<{ entry: Entry; datapack: Datapack }[]> {
   const found: { entry: Entry; datapack: Datapack }[] = [];
   for (const id of new Set(ids)) {
     const target = await writableEntry(deps, access, id);
+    // Everyone who got the old rule must be able to read the new one: its own datapack, or its organization's.
+    const seenByAll = target.datapack.id === into.id || (into.scope === 'organization' && target.datapack.organizationId === into.ownerId);
+    if (!seenByAll) {
+      throw new CairnError(
+        'invalid_input',
+        `Entry ${id} is in "${target.datapack.name}"; a rule can be replaced only by one saved in the same datapack or in its organization's, so that everyone who had it gets the new one.`,
+      );
+    }
     if (target.entry.replacedBy) {
       throw new CairnError('conflict', `Entry ${id} ("${target.entry.title}") was already replaced by ${target.entry.replacedBy}; replace that one instead, or restore ${id} first.`);
     }

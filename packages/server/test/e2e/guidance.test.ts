@@ -195,7 +195,9 @@ describe('replaced rules', () => {
     assert.match(refused, /Only organization admins/);
     const stranger = await callToolError(outsider, 'save_entry', { title: 'Stranger rule', content: 'Replacing what I cannot see.', supersedes: [policy.id] });
     assert.match(stranger, /No entry/);
-    const mixed = await callToolError(member, 'save_entry', { title: 'Half a replacement', content: 'One id is real, one is not.', supersedes: [newer.id, 'ent_doesnotexist'] });
+    const personal = await callToolError(member, 'save_entry', { title: 'My own pnpm rule', content: 'Only for me.', supersedes: [newer.id] });
+    assert.match(personal, /same datapack or in its organization/, 'a personal rule cannot hide a team rule from the team');
+    const mixed = await callToolError(member, 'save_entry', { datapack: teamPack, title: 'Half a replacement', content: 'One id is real, one is not.', supersedes: [newer.id, 'ent_doesnotexist'] });
     assert.match(mixed, /No entry ent_doesnotexist/);
     const after = await callTool(member, 'get_entry', { id: newer.id });
     assert.equal(after.entry.replacedBy, null, 'the real one was not replaced');
