@@ -52,6 +52,12 @@ export interface Entry {
   updatedBy?: string | null;
   updatedClient?: string | null;
   updatedAt: string;
+  /** Where it applies besides its topic. */
+  applies?: { always: boolean; files: string[]; projects: string[] };
+  /** Entries it replaced. */
+  supersedes?: string[];
+  /** The entry that replaced it, or null. */
+  replacedBy?: string | null;
 }
 
 /** One version in an entry's history. */

@@ -7,6 +7,7 @@ import { ErrorNotice, Loading, When } from '../ui/bits.js';
 import { Dialog } from '../ui/dialog.js';
 import { Markdown } from '../ui/markdown.js';
 import { useLoad } from '../ui/use-load.js';
+import { AppliesFields, appliesFromForm } from './entry-applies.js';
 import { clientLabel, usePeople } from './people.js';
 import { searchPath } from './search-path.js';
 
@@ -19,8 +20,22 @@ const parseTags = (s: string) => [
   ),
 ];
 
-/** Adds an entry, or edits one (with its version, so a concurrent change is caught). */
-export function EntryFormDialog({ datapackId, entry, onClose, onSaved }: { datapackId: string; entry?: Entry; onClose: () => void; onSaved: (e: Entry) => void }) {
+/** Adds an entry, edits one (with its version, so a concurrent change is caught), or replaces one with a new rule. */
+export function EntryFormDialog({
+  datapackId,
+  entry,
+  replaces,
+  onClose,
+  onSaved,
+}: {
+  datapackId: string;
+  entry?: Entry;
+  /** A rule the new one replaces: the form starts from it, and saving marks it replaced. */
+  replaces?: Entry;
+  onClose: () => void;
+  onSaved: (e: Entry) => void;
+}) {
+  const start = entry ?? replaces;
   const [error, setError] = useState<string>();
   const [duplicate, setDuplicate] = useState<{ entry: Entry; similarity: number; exact: boolean }>();
   const [busy, setBusy] = useState(false);
@@ -29,7 +44,13 @@ export function EntryFormDialog({ datapackId, entry, onClose, onSaved }: { datap
     // "Save anyway" after a near-duplicate was shown: the user read it and says theirs is different.
     const allowSimilar = (ev.nativeEvent as SubmitEvent).submitter?.getAttribute('name') === 'allow-similar';
     const f = new FormData(ev.currentTarget);
-    const fields = { kind: String(f.get('kind')), title: String(f.get('title') ?? '').trim(), content: String(f.get('content') ?? '').trim(), tags: parseTags(String(f.get('tags') ?? '')) };
+    const fields = {
+      kind: String(f.get('kind')),
+      title: String(f.get('title') ?? '').trim(),
+      content: String(f.get('content') ?? '').trim(),
+      tags: parseTags(String(f.get('tags') ?? '')),
+      applies: appliesFromForm(f),
+    };
     setBusy(true);
     setError(undefined);
     try {
@@ -37,7 +58,12 @@ export function EntryFormDialog({ datapackId, entry, onClose, onSaved }: { datap
         const r = await api<{ entry: Entry }>('PATCH', `/api/v1/entries/${entry.id}`, { expectedVersion: entry.version, ...fields });
         onSaved(r.entry);
       } else {
-        const r = await api<{ entry: Entry }>('POST', '/api/v1/entries', { datapack: datapackId, ...fields, ...(allowSimilar && { allowSimilar }) });
+        const r = await api<{ entry: Entry }>('POST', '/api/v1/entries', {
+          datapack: datapackId,
+          ...fields,
+          ...(replaces && { supersedes: [replaces.id] }),
+          ...(allowSimilar && { allowSimilar }),
+        });
         onSaved(r.entry);
       }
     } catch (e) {
@@ -56,16 +82,21 @@ export function EntryFormDialog({ datapackId, entry, onClose, onSaved }: { datap
     }
   };
   return (
-    <Dialog title={entry ? 'Edit entry' : 'Add entry'} onClose={onClose} wide>
+    <Dialog title={entry ? 'Edit entry' : replaces ? 'Replace with a new rule' : 'Add entry'} onClose={onClose} wide>
       <form className="form" onSubmit={submit}>
+        {replaces && (
+          <p className="notice" role="note">
+            Saving replaces “{replaces.title}”: agents stop getting it and search hides it; it stays in Replaced rules, where it can be restored.
+          </p>
+        )}
         <div className="form-grid">
           <label className="field grow">
             <span>Title</span>
-            <input name="title" required maxLength={200} defaultValue={entry?.title} autoFocus />
+            <input name="title" required maxLength={200} defaultValue={start?.title} autoFocus />
           </label>
           <label className="field">
             <span>Kind</span>
-            <select name="kind" aria-label="Kind" defaultValue={entry?.kind ?? 'note'}>
+            <select name="kind" aria-label="Kind" defaultValue={start?.kind ?? 'note'}>
               {ENTRY_KINDS.map((k) => (
                 <option key={k} value={k}>
                   {k}
@@ -76,14 +107,15 @@ export function EntryFormDialog({ datapackId, entry, onClose, onSaved }: { datap
         </div>
         <label className="field">
           <span>Content</span>
-          <textarea name="content" required rows={8} defaultValue={entry?.content} />
+          <textarea name="content" required rows={8} defaultValue={start?.content} />
         </label>
         <label className="field">
           <span>
             Tags <span className="muted">(comma or space separated)</span>
           </span>
-          <input name="tags" defaultValue={entry?.tags.join(', ')} placeholder="typescript, testing" />
+          <input name="tags" defaultValue={start?.tags.join(', ')} placeholder="typescript, testing" />
         </label>
+        <AppliesFields entry={start} />
         {duplicate && (
           <div className="notice warning" role="alert">
             <p>
@@ -110,7 +142,7 @@ export function EntryFormDialog({ datapackId, entry, onClose, onSaved }: { datap
             </button>
           )}
           <button type="submit" className="button" disabled={busy}>
-            {busy ? 'Saving…' : entry ? 'Save changes' : 'Add entry'}
+            {busy ? 'Saving…' : entry ? 'Save changes' : replaces ? 'Save and replace' : 'Add entry'}
           </button>
         </div>
       </form>
@@ -121,7 +153,7 @@ export function EntryFormDialog({ datapackId, entry, onClose, onSaved }: { datap
 /** One entry: content, provenance, history; edit and delete. */
 export function EntryDialog({ id, writable = true, onClose, onChanged }: { id: string; writable?: boolean; onClose: () => void; onChanged: () => void }) {
   const { data, error, reload } = useLoad(() => api<{ entry: Entry; history?: EntryVersion[] }>('GET', `/api/v1/entries/${encodeURIComponent(id)}?history=true`), [id]);
-  const [mode, setMode] = useState<'view' | 'edit' | 'delete'>('view');
+  const [mode, setMode] = useState<'view' | 'edit' | 'replace' | 'delete'>('view');
   const [busy, setBusy] = useState(false);
   const [actionError, setActionError] = useState<string>();
   const [restored, setRestored] = useState<string>();
@@ -131,6 +163,20 @@ export function EntryDialog({ id, writable = true, onClose, onChanged }: { id: s
       <EntryFormDialog
         datapackId={data.entry.datapackId}
         entry={data.entry}
+        onClose={() => setMode('view')}
+        onSaved={() => {
+          setMode('view');
+          reload();
+          onChanged();
+        }}
+      />
+    );
+  }
+  if (mode === 'replace' && data) {
+    return (
+      <EntryFormDialog
+        datapackId={data.entry.datapackId}
+        replaces={data.entry}
         onClose={() => setMode('view')}
         onSaved={() => {
           setMode('view');
@@ -189,6 +235,23 @@ export function EntryDialog({ id, writable = true, onClose, onChanged }: { id: s
             ))}
             <span className="muted small">version {entry.version}</span>
           </p>
+          {entry.replacedBy && (
+            <p className="notice warning" role="status">
+              Replaced by a newer rule ({entry.replacedBy}): agents no longer get it.
+            </p>
+          )}
+          {entry.applies && (entry.applies.always || entry.applies.files.length > 0 || entry.applies.projects.length > 0) && (
+            <p className="muted small">
+              When agents get it: given{' '}
+              {[
+                entry.applies.always && 'with every task',
+                entry.applies.files.length > 0 && `for files ${entry.applies.files.join(', ')}`,
+                entry.applies.projects.length > 0 && `in ${entry.applies.projects.join(', ')}`,
+              ]
+                .filter(Boolean)
+                .join('; ')}
+            </p>
+          )}
           <Markdown className="entry-content" text={entry.content} />
           <dl className="provenance">
             <dt>Saved by</dt>
@@ -237,6 +300,11 @@ export function EntryDialog({ id, writable = true, onClose, onChanged }: { id: s
               >
                 Edit
               </button>
+              {!entry.replacedBy && (
+                <button type="button" className="button secondary" onClick={() => setMode('replace')}>
+                  Replace with a new rule
+                </button>
+              )}
               <button type="button" className="button secondary danger-text" onClick={() => setMode('delete')}>
                 Delete
               </button>

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { CairnError } from '../errors/cairn-error.js';
 import type { ConversationTurn, Datapack, Entry, EntryVersion, SearchHit } from '../store/types.js';
 import type { Access } from './access.js';
+import { appliesInput, normalApplies } from './applies.js';
 import { auditEntry } from './audit.js';
 import { provenanceOf } from './caller.js';
 import { readableDatapacks, resolveDatapack } from './datapacks.js';
@@ -29,6 +30,12 @@ export const saveEntryInput = z.object({
     .boolean()
     .default(false)
     .describe('Save even though a similar entry exists: set it only after reading that entry and finding yours says something different (an exact copy is still refused)'),
+  applies: appliesInput.optional(),
+  supersedes: z
+    .array(z.string().trim().min(1).max(100))
+    .max(20)
+    .optional()
+    .describe('Ids of entries this one replaces (a newer rule): they stop being given as guidance and are hidden from search, and stay restorable'),
 });
 
 /** Input of updateEntry: the fields to change plus the version the caller last saw. */
@@ -39,6 +46,7 @@ export const updateEntryInput = z.object({
   title: z.string().trim().min(1).max(200).optional(),
   content: z.string().trim().min(1).max(20_000).optional(),
   tags: tags.optional(),
+  applies: appliesInput.nullable().optional().describe('Replaces where the entry applies; null clears it'),
 });
 
 /** Input of searchEntries. */
@@ -53,7 +61,11 @@ export const searchEntriesInput = z.object({
     .describe('Only datapacks of these scopes'),
   author: z.string().max(200).optional().describe('Only entries this person saved or last changed (their user id)'),
   limit: z.number().int().min(1).max(50).default(10),
+  includeReplaced: z.boolean().default(false).describe('Also find entries a newer entry replaced (hidden by default)'),
 });
+
+/** Replaced entries are few: this many more ranked entries are looked at so that hiding them rarely shortens a page. */
+const REPLACED_MARGIN = 20;
 
 /** A page of a list. Out of range is refused, not clamped: a client that reads "fewer than limit" as "the end" must not be misled. */
 export const pageInput = z.object({
@@ -75,11 +87,14 @@ export async function saveEntry(deps: DomainDeps, access: Access, raw: z.input<t
   access.assertWrite(datapack);
   const hash = contentHash(input.title, input.content);
   const exact = await deps.store.findEntryByContentHash(datapack.id, hash);
-  if (exact) return { status: 'duplicate', entry: exact, similarity: 1, exact: true, redacted };
+  if (exact && !exact.replacedBy) return { status: 'duplicate', entry: exact, similarity: 1, exact: true, redacted };
+  const replacing = await entriesToReplace(deps, access, input.supersedes ?? [], datapack);
   if (!input.allowSimilar) {
     const text = `${input.title}\n${input.content}`;
     const candidates = await deps.store.searchEntries({ datapackIds: [datapack.id], text, limit: 5, ranking: 'lexical' });
     for (const { entry } of candidates) {
+      // A rule that replaces another may say nearly the same; a replaced rule is no longer there to duplicate.
+      if (entry.replacedBy || replacing.some((r) => r.entry.id === entry.id)) continue;
       const score = similarity(text, `${entry.title}\n${entry.content}`);
       if (score >= NEAR_DUPLICATE_THRESHOLD) return { status: 'duplicate', entry, similarity: round(score), exact: false, redacted };
     }
@@ -103,9 +118,17 @@ export async function saveEntry(deps: DomainDeps, access: Access, raw: z.input<t
     updatedClient: client,
     updatedAt: now,
     deletedAt: null,
+    applies: normalApplies(input.applies),
+    supersedes: replacing.map((r) => r.entry.id),
+    replacedBy: null,
   };
-  await deps.store.insertEntry(entry);
+  const replaced = replacing.map(({ entry: old }) => ({
+    next: { ...old, replacedBy: entry.id, version: old.version + 1, updatedBy: userId, updatedClient: client, updatedAt: now },
+    expectedVersion: old.version,
+  }));
+  await deps.store.insertEntry(entry, replaced);
   auditEntry(deps, access.caller, 'entry.created', entry, datapack);
+  for (const [i, r] of replacing.entries()) auditEntry(deps, access.caller, 'entry.updated', replaced[i]!.next, r.datapack);
   return { status: 'created', entry, redacted };
 }
 
@@ -129,6 +152,7 @@ export async function updateEntry(deps: DomainDeps, access: Access, raw: z.input
     title,
     content,
     tags: input.tags ? normalTags(input.tags) : current.tags,
+    applies: input.applies === undefined ? (current.applies ?? null) : normalApplies(input.applies),
     contentHash: contentHash(title, content),
     version: current.version + 1,
     updatedBy: access.caller.userId,
@@ -162,6 +186,11 @@ function redactFields<T>(raw: T): { fields: T; redacted: RedactionFinding[] } {
   if ('title' in input) fields.title = clean(input.title);
   if ('content' in input) fields.content = clean(input.content);
   if (Array.isArray(input.tags)) fields.tags = input.tags.map(clean);
+  if (input.applies && typeof input.applies === 'object') {
+    const applies = { ...(input.applies as Record<string, unknown>) };
+    for (const list of ['files', 'projects']) if (Array.isArray(applies[list])) applies[list] = applies[list].map(clean);
+    fields.applies = applies;
+  }
   return { fields: fields as T, redacted: mergeFindings(found) };
 }
 
@@ -207,10 +236,13 @@ export async function searchEntries(deps: DomainDeps, access: Access, raw: z.inp
   const input = parse(searchEntriesInput, raw);
   const packs = input.datapack ? [await resolveDatapack(deps, access, input.datapack)] : await readableDatapacks(deps, access);
   const datapackIds = packs.filter((d) => !input.scopes?.length || input.scopes.includes(d.scope)).map((d) => d.id);
-  const { tags, author, kinds } = input;
+  const { tags, author, kinds, includeReplaced } = input;
+  const shown = (h: SearchHit) => includeReplaced || !h.entry.replacedBy;
   // Filters choose the candidates before ranking: a match ranked anywhere is found, not only near the top.
   const only = tags?.length || author ? await deps.store.filteredEntryIds({ datapackIds, kinds, tags, author }) : undefined;
-  return deps.store.searchEntries({ datapackIds, text: input.query, kinds, limit: input.limit, ...(only && { only }) });
+  const limit = includeReplaced ? input.limit : input.limit + REPLACED_MARGIN;
+  const hits = await deps.store.searchEntries({ datapackIds, text: input.query, kinds, limit, ...(only && { only }) });
+  return hits.filter(shown).slice(0, input.limit);
 }
 
 async function readableEntry(deps: DomainDeps, access: Access, id: string): Promise<{ entry: Entry; datapack: Datapack }> {
@@ -222,7 +254,28 @@ async function readableEntry(deps: DomainDeps, access: Access, id: string): Prom
   return { entry, datapack };
 }
 
-async function writableEntry(deps: DomainDeps, access: Access, id: string): Promise<{ entry: Entry; datapack: Datapack }> {
+/** The entries a new one replaces: each one the caller can change, live and not replaced already. */
+async function entriesToReplace(deps: DomainDeps, access: Access, ids: readonly string[], into: Datapack): Promise<{ entry: Entry; datapack: Datapack }[]> {
+  const found: { entry: Entry; datapack: Datapack }[] = [];
+  for (const id of new Set(ids)) {
+    const target = await writableEntry(deps, access, id);
+    // Everyone who got the old rule must be able to read the new one: its own datapack, or its organization's.
+    const seenByAll = target.datapack.id === into.id || (into.scope === 'organization' && target.datapack.organizationId === into.ownerId);
+    if (!seenByAll) {
+      throw new CairnError(
+        'invalid_input',
+        `Entry ${id} is in "${target.datapack.name}"; a rule can be replaced only by one saved in the same datapack or in its organization's, so that everyone who had it gets the new one.`,
+      );
+    }
+    if (target.entry.replacedBy) {
+      throw new CairnError('conflict', `Entry ${id} ("${target.entry.title}") was already replaced by ${target.entry.replacedBy}; replace that one instead, or restore ${id} first.`);
+    }
+    found.push(target);
+  }
+  return found;
+}
+
+export async function writableEntry(deps: DomainDeps, access: Access, id: string): Promise<{ entry: Entry; datapack: Datapack }> {
   const found = await readableEntry(deps, access, id);
   access.assertWrite(found.datapack);
   return found;

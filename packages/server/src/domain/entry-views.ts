@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ConversationTurn, Datapack, Entry, EntryVersion } from '../store/types.js';
+import type { Applies, ConversationTurn, Datapack, Entry, EntryVersion } from '../store/types.js';
 import type { Access } from './access.js';
 import { readableDatapacks } from './datapacks.js';
 import type { DomainDeps } from './deps.js';
@@ -20,6 +20,12 @@ export interface PublicEntry {
   updatedBy: string;
   updatedClient: string | null;
   updatedAt: string;
+  /** Where it applies besides its topic (always false and empty lists when nothing was said). */
+  applies: Applies;
+  /** Entries it replaced. */
+  supersedes: string[];
+  /** The entry that replaced it, or null. */
+  replacedBy: string | null;
 }
 
 /** Where an entry lives, as results name it. */
@@ -52,6 +58,9 @@ export function publicEntry(e: Entry): PublicEntry {
     updatedBy: e.updatedBy,
     updatedClient: e.updatedClient,
     updatedAt: e.updatedAt,
+    applies: e.applies ?? { always: false, files: [], projects: [] },
+    supersedes: e.supersedes ?? [],
+    replacedBy: e.replacedBy ?? null,
   };
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { appliesInput } from './applies.js';
 import { ENTRY_KINDS } from './entries.js';
 
 /** The first line's `format`; the file is JSON Lines: a header, the datapacks, their entries, an end line. */
@@ -73,6 +74,10 @@ export const entryLine = z
     updatedClient: text(400).nullable(),
     updatedAt: time,
     deletedAt: time.nullable(),
+    // Absent in files from before guidance could say where a rule applies and what it replaced.
+    applies: appliesInput.optional(),
+    supersedes: z.array(text(100).min(1)).max(20).optional(),
+    replacedBy: text(100).min(1).nullable().optional(),
     turn: z
       .object({
         user: person,

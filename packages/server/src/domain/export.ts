@@ -195,6 +195,9 @@ async function entryLine(names: NameDirectory, { entry: e, versions, turn }: Ent
     updatedClient: e.updatedClient,
     updatedAt: e.updatedAt,
     deletedAt: e.deletedAt,
+    ...(e.applies && { applies: e.applies }),
+    ...(e.supersedes?.length && { supersedes: e.supersedes }),
+    ...(e.replacedBy && { replacedBy: e.replacedBy }),
     ...(turn && {
       turn: { user: await names.email(turn.userId), turnId: turn.turnId, at: turn.createdAt, sessionId: turn.sessionId, speaker: turn.speaker, role: turn.role as 'user' | 'assistant' | null },
     }),

@@ -1,16 +1,25 @@
 import { z } from 'zod';
-import { searchTerms } from '../store/search-terms.js';
-import type { Datapack, Entry, Scope } from '../store/types.js';
+import type { Datapack, Scope } from '../store/types.js';
 import type { Access } from './access.js';
+import { contextReason, taskContextInput } from './applies.js';
 import { readableDatapacks } from './datapacks.js';
 import type { DomainDeps } from './deps.js';
+import { type DatapackRef, type PublicEntry, publicEntry } from './entry-views.js';
+import { findConflicts, type GuidanceConflict } from './guidance-conflicts.js';
+import { type GuidanceCandidate, type GuidanceReason, type Selected, selectGuidance, TOPIC_TUNING, type TopicTuning } from './guidance-select.js';
 import { parse } from './parse-input.js';
-import { jaccard } from './similarity.js';
+
+export type { GuidanceConflict } from './guidance-conflicts.js';
+export type { GuidanceReason } from './guidance-select.js';
+
+/** What a task's guidance fits in when the caller names no budget: a few pages of an agent's context. */
+export const DEFAULT_MAX_CHARS = 4000;
 
 /** Input of getGuidance. */
 export const guidanceInput = z.object({
   task: z.string().trim().min(1).max(2000).describe('The task at hand, in plain words (e.g. "set up CI for the billing service")'),
-  limitPerLevel: z.number().int().min(1).max(20).default(5),
+  ...taskContextInput,
+  maxChars: z.number().int().min(500).max(50_000).default(DEFAULT_MAX_CHARS).describe('Budget for the rules returned, in characters of their text'),
 });
 
 /** Precedence, strongest first: organization policies, then team standards, then personal preferences. */
@@ -20,87 +29,128 @@ export const LEVELS = [
   { scope: 'personal', label: 'Personal preferences' },
 ] as const satisfies readonly { scope: Scope; label: string }[];
 
-/** One applicable entry, with where it comes from. */
-export interface GuidanceItem {
-  entry: Entry;
-  datapack: { id: string; name: string; scope: Scope };
-}
+/** The kinds that are rules; conversations and the rest are found by search. */
+const RULE_KINDS = ['policy', 'standard', 'preference', 'decision', 'note'];
+/** How many of search's ranked entries are considered for topic matches. */
+const SEARCH_DEPTH = 20;
 
-/** Two entries on the same topic at different levels; the stronger level wins. */
-export interface GuidanceConflict {
-  topic: string;
-  prevails: GuidanceItem;
-  overridden: GuidanceItem;
-  rule: string;
-}
+/** One applicable entry, where it comes from and why it is given. */
+export type GuidanceItem = Selected;
 
-/** What applies to a task, level by level, with the conflicts between levels. */
+/** What applies to a task, level by level, with the conflicts between its rules and what did not fit. */
 export interface Guidance {
   task: string;
   levels: { scope: Scope; label: string; items: GuidanceItem[] }[];
   conflicts: GuidanceConflict[];
+  /** Rules that applied but did not fit in maxChars (weakest reasons first left out), and how to see them. */
+  omitted: { count: number; note: string } | null;
 }
-
-/** Entries on the same topic overlap this much in title and tags. */
-const TOPIC_OVERLAP = 0.3;
 
 /** Finds what applies to a task in every readable datapack and orders it by precedence. */
-export async function getGuidance(deps: DomainDeps, access: Access, raw: z.input<typeof guidanceInput>): Promise<Guidance> {
+export async function getGuidance(deps: DomainDeps, access: Access, raw: z.input<typeof guidanceInput>, tuning: TopicTuning = TOPIC_TUNING): Promise<Guidance> {
   const input = parse(guidanceInput, raw);
+  const candidates = await guidanceCandidates(deps, access, input);
+  const selected = selectGuidance(candidates, tuning);
+  const { kept, left } = fitBudget(selected, input.maxChars);
+  const levels = LEVELS.map(({ scope, label }) => ({ scope, label, items: kept.filter((i) => i.datapack.scope === scope) }));
+  const omitted = left.length
+    ? {
+        count: left.length,
+        note: `${left.length} more rule${left.length === 1 ? '' : 's'} matched but did not fit in ${input.maxChars} characters (${left.map((i) => `"${i.entry.title}"`).join(', ')}); use search or get_entry to read them, or ask again with a larger maxChars.`,
+      }
+    : null;
+  return { task: input.task, levels, conflicts: findConflicts(kept), omitted };
+}
+
+/**
+ * Every rule that might apply: search's best topic matches for the task (its words, the project's
+ * and the files' names as more words), and every rule that says where it applies, with whether the
+ * task's files or project match it.
+ */
+export async function guidanceCandidates(deps: DomainDeps, access: Access, input: { task: string; files?: string[]; project?: string }): Promise<GuidanceCandidate[]> {
   const packs = await readableDatapacks(deps, access);
   const byId = new Map<string, Datapack>(packs.map((p) => [p.id, p]));
-  const hits = await deps.store.searchEntries({
-    datapackIds: packs.map((p) => p.id),
-    text: input.task,
-    kinds: ['policy', 'standard', 'preference', 'decision', 'note'],
-    limit: input.limitPerLevel * LEVELS.length * 3,
+  const datapackIds = packs.map((p) => p.id);
+  const files = input.files ?? [];
+  const text = [input.task, input.project ?? '', ...files.map(pathWords)].join(' ').trim();
+  const [hits, annotated] = await Promise.all([deps.store.searchEntries({ datapackIds, text, kinds: RULE_KINDS, limit: SEARCH_DEPTH }), deps.store.annotatedEntries(datapackIds)]);
+  const found = new Map<string, GuidanceCandidate>();
+  const ref = (datapackId: string) => {
+    const d = byId.get(datapackId)!;
+    return { id: d.id, name: d.name, scope: d.scope };
+  };
+  for (const { entry, score } of hits) found.set(entry.id, { entry, datapack: ref(entry.datapackId), score });
+  for (const entry of annotated) {
+    if (!RULE_KINDS.includes(entry.kind) || !byId.has(entry.datapackId)) continue;
+    const c = found.get(entry.id) ?? { entry, datapack: ref(entry.datapackId), score: 0 };
+    const reason = contextReason(entry.applies ?? null, files, input.project);
+    if (reason) c.context = reason.startsWith('project: ') ? { type: 'project', name: reason.slice(9) } : { type: 'file', glob: reason.slice(6) };
+    found.set(entry.id, c);
+  }
+  return [...found.values()];
+}
+
+/** A path's folder and file names as words ("src/refunds/refunds.service.ts" → "src refunds refunds service ts"). */
+function pathWords(path: string): string {
+  return path.replace(/[/\\._-]+/g, ' ');
+}
+
+/** What an item costs of the budget: about what the tool's text shows of it. */
+export function itemChars(item: GuidanceItem): number {
+  return item.entry.title.length + item.entry.content.length + 60;
+}
+
+/** Keeps items in order of reason strength until the budget is spent; the rest are reported, not silently dropped. */
+export function fitBudget(items: readonly GuidanceItem[], maxChars: number): { kept: GuidanceItem[]; left: GuidanceItem[] } {
+  const kept: GuidanceItem[] = [];
+  const left: GuidanceItem[] = [];
+  let used = 0;
+  for (const item of items) {
+    const cost = itemChars(item);
+    if (used + cost <= maxChars) {
+      kept.push(item);
+      used += cost;
+    } else left.push(item);
+  }
+  return { kept, left };
+}
+
+/** A reason as one short phrase: "always", "file: migrations/**", "project: ledger", "topic 0.82". */
+export function reasonText(reason: GuidanceReason): string {
+  switch (reason.type) {
+    case 'always':
+      return 'always';
+    case 'file':
+      return `file: ${reason.glob}`;
+    case 'project':
+      return `project: ${reason.name}`;
+    default:
+      return `topic ${reason.score}`;
+  }
+}
+
+/** An item as every adapter shows it. */
+export interface PublicGuidanceItem {
+  entry: PublicEntry;
+  datapack: DatapackRef;
+  /** "always", "file: <glob>", "project: <name>" or "topic". */
+  reason: string;
+  /** For a topic match, its score. */
+  score?: number;
+}
+
+/** Guidance as every adapter shows it (MCP's structured content, the JSON API). */
+export function guidanceView(g: Guidance) {
+  const item = (i: GuidanceItem): PublicGuidanceItem => ({
+    entry: publicEntry(i.entry),
+    datapack: i.datapack,
+    reason: i.reason.type === 'topic' ? 'topic' : reasonText(i.reason),
+    ...(i.reason.type === 'topic' && { score: i.reason.score }),
   });
-  const levels = LEVELS.map(({ scope, label }) => ({
-    scope,
-    label,
-    items: hits
-      .filter((h) => byId.get(h.entry.datapackId)?.scope === scope)
-      .slice(0, input.limitPerLevel)
-      .map(({ entry }) => {
-        const d = byId.get(entry.datapackId)!;
-        return { entry, datapack: { id: d.id, name: d.name, scope: d.scope } };
-      }),
-  }));
-  return { task: input.task, levels, conflicts: findConflicts(levels) };
-}
-
-function findConflicts(levels: Guidance['levels']): GuidanceConflict[] {
-  const conflicts: GuidanceConflict[] = [];
-  levels.forEach((upper, i) => {
-    for (const lower of levels.slice(i + 1)) {
-      for (const prevails of upper.items) {
-        for (const overridden of lower.items) {
-          const topic = sharedTopic(prevails.entry, overridden.entry);
-          if (!topic) continue;
-          conflicts.push({
-            topic,
-            prevails,
-            overridden,
-            rule: `${singular(upper.label)} "${prevails.entry.title}" takes precedence over ${singular(lower.label).toLowerCase()} "${overridden.entry.title}"`,
-          });
-        }
-      }
-    }
-  });
-  return conflicts;
-}
-
-/** The shared tags or title terms of two entries when they overlap enough to be about the same thing. */
-function sharedTopic(a: Entry, b: Entry): string | undefined {
-  const sharedTags = a.tags.filter((t) => b.tags.includes(t));
-  if (sharedTags.length > 0) return sharedTags.join(', ');
-  const left = new Set(searchTerms(`${a.title} ${a.tags.join(' ')}`));
-  const right = new Set(searchTerms(`${b.title} ${b.tags.join(' ')}`));
-  // Two titles without terms share no topic (jaccard calls two empty sets the same).
-  if (left.size === 0 || right.size === 0) return undefined;
-  return jaccard(left, right) >= TOPIC_OVERLAP ? [...left].filter((t) => right.has(t)).join(', ') : undefined;
-}
-
-function singular(label: string): string {
-  return label.replace(/ies$/, 'y').replace(/s$/, '');
+  return {
+    task: g.task,
+    levels: g.levels.map((l) => ({ scope: l.scope, label: l.label, items: l.items.map(item) })),
+    conflicts: g.conflicts.map((c) => ({ topic: c.topic, prevails: item(c.prevails), overridden: item(c.overridden), rule: c.rule })),
+    omitted: g.omitted,
+  };
 }

@@ -1,6 +1,7 @@
 import { mergeFindings, type RedactionFinding, redact } from '@cairn/contract/redaction';
 import type { DatapackImport, EntryRecord } from '../store/transfer-types.js';
 import type { Datapack, EntryVersion } from '../store/types.js';
+import { normalApplies } from './applies.js';
 import { audit } from './audit.js';
 import type { DomainDeps } from './deps.js';
 import { type DatapackLine, type EntryLine, entryLine } from './export-format.js';
@@ -223,6 +224,9 @@ async function toRecord(names: NameDirectory, e: EntryLine, datapackId: string, 
       updatedClient: e.updatedClient,
       updatedAt: e.updatedAt,
       deletedAt: e.deletedAt,
+      applies: normalApplies(e.applies && { ...e.applies, files: e.applies.files?.map(clean), projects: e.applies.projects?.map(clean) }),
+      supersedes: e.supersedes ?? [],
+      replacedBy: e.replacedBy ?? null,
     },
     versions,
     ...(e.turn && turnUser && { turn: { userId: turnUser, turnId: e.turn.turnId, createdAt: e.turn.at, sessionId: e.turn.sessionId, speaker: e.turn.speaker, role: e.turn.role } }),

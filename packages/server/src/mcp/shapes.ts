@@ -18,6 +18,9 @@ export const entryShape = z.object({
   updatedBy: z.string(),
   updatedClient: z.string().nullable(),
   updatedAt: z.string(),
+  applies: z.object({ always: z.boolean(), files: z.array(z.string()), projects: z.array(z.string()) }),
+  supersedes: z.array(z.string()),
+  replacedBy: z.string().nullable(),
 });
 
 /** Secrets removed from what the agent sent, by rule (never the secrets themselves). */

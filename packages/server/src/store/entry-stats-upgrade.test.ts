@@ -35,6 +35,13 @@ for (const backend of ['sqlite', 'postgres'] as const) {
     const { store } = server.cairn;
     try {
       for (const statement of [
+        // 0014_guidance came later: undone first.
+        'DROP INDEX entry_applies',
+        'DROP INDEX entry_replaced',
+        'ALTER TABLE entry DROP COLUMN applies',
+        'ALTER TABLE entry DROP COLUMN supersedes',
+        'ALTER TABLE entry DROP COLUMN replaced_by',
+        "DELETE FROM cairn_migration WHERE name = '0014_guidance'",
         ...before0012[backend],
         'ALTER TABLE datapack DROP COLUMN live_entries',
         'ALTER TABLE datapack DROP COLUMN entry_revision',

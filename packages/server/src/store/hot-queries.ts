@@ -20,6 +20,9 @@ export const ENTRY_COLUMNS = [
   'updated_client',
   'updated_at',
   'deleted_at',
+  'applies',
+  'supersedes',
+  'replaced_by',
 ] as const;
 
 type DatapackScope = ExpressionBuilder<Database & { d: Database['datapack'] }, 'd'>;

@@ -2,10 +2,12 @@ import { type Kysely, type Selectable, sql } from 'kysely';
 import { CairnError } from '../errors/cairn-error.js';
 import { appendAuditEvents, listAuditEvents, purgeAuditEvents } from './audit-store.js';
 import type { AuditEvent, AuditQuery } from './audit-types.js';
+import { BoundedCache } from './bounded-cache.js';
 import { DatabaseHealth } from './database-health.js';
 import { type EntryFilter, filteredEntryIds } from './entry-filter.js';
 import { nextTurn } from './event-loop-turns.js';
 import { facetScores, poolFacetScores } from './facet-scores.js';
+import * as guidance from './guidance-queries.js';
 import { ENTRY_COLUMNS, type HotQueries, hotQueries, ownedBy, ownerColumns } from './hot-queries.js';
 import { fuseColumns, sessions, speakerBoosts, speakerIndex, speakersNamed, type TurnPlace } from './hybrid-ranking.js';
 import { buildPoolIndex, type PoolIndex, poolCosines, poolLexicalScores, scratchColumns } from './pool-index.js';
@@ -53,6 +55,8 @@ const MAX_CANDIDATES = 1000;
 const SEMANTIC_POOL = 5000;
 
 let openedStores = 0;
+/** Each caller's annotated entries (guidance reads them on every call), by store, datapacks and their signature. */
+const annotatedCache = new BoundedCache<string, { signature: string; entries: Entry[] }>(1_000);
 
 /** Everything both backends share; each dialect adds its connection, migrations and full-text search. */
 export abstract class KyselyStore implements Store {
@@ -561,12 +565,42 @@ export abstract class KyselyStore implements Store {
     });
   }
 
-  async insertEntry(entry: Entry): Promise<void> {
+  async insertEntry(entry: Entry, replaced: readonly { next: Entry; expectedVersion: number }[] = []): Promise<void> {
     await this.db.transaction().execute(async (tx) => {
       await tx.insertInto('entry').values(toEntryRow(entry)).execute();
       await tx.insertInto('entry_version').values(toVersionRow(entry, 'create')).execute();
+      for (const { next, expectedVersion } of replaced) {
+        const { id, ...row } = toEntryRow(next);
+        const result = await tx
+          .updateTable('entry')
+          .set(row)
+          .where('id', '=', id)
+          .where('version', '=', expectedVersion)
+          .where('deleted_at', 'is', null)
+          .where('replaced_by', 'is', null)
+          .executeTakeFirst();
+        // Thrown inside the transaction: the new entry is not stored either.
+        if (Number(result.numUpdatedRows) !== 1) throw new CairnError('version_conflict', `Entry ${id} changed, was deleted or was replaced while this one was saved; read it again and retry.`);
+        await tx.insertInto('entry_version').values(toVersionRow(next, 'update')).execute();
+      }
     });
     this.embedder?.notify();
+  }
+
+  /** Kept per set of datapacks until their entries change (entriesState's signature): one light row instead of a scan per call. */
+  async annotatedEntries(datapackIds: string[]): Promise<Entry[]> {
+    if (datapackIds.length === 0) return [];
+    const { signature } = await this.entriesState(datapackIds);
+    const key = `${this.poolKey}|${datapackIds.join(',')}`;
+    const held = annotatedCache.get(key);
+    if (held?.signature === signature) return held.entries;
+    const entries = await guidance.annotatedEntries(this.db, datapackIds);
+    annotatedCache.set(key, { signature, entries });
+    return entries;
+  }
+
+  replacedEntries(datapackIds: string[], limit: number): Promise<Entry[]> {
+    return guidance.replacedEntries(this.db, datapackIds, limit);
   }
 
   async entriesToEmbed(model: string, limit: number): Promise<TextToEmbed[]> {

@@ -1,7 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { ENTRY_COLUMNS } from './hot-queries.js';
 import type { Database } from './schema.js';
-import type { ApiKeyRecord, Datapack, Entry, EntryVersion, TrashedDatapack } from './types.js';
+import type { ApiKeyRecord, Applies, Datapack, Entry, EntryVersion, TrashedDatapack } from './types.js';
 
 // Stored rows to domain records and back, shared by the store and its transfer queries.
 
@@ -30,11 +30,15 @@ export function toEntry(r: Pick<EntryRow, (typeof ENTRY_COLUMNS)[number]>): Entr
     updatedClient: r.updated_client,
     updatedAt: iso(r.updated_at),
     deletedAt: r.deleted_at ? iso(r.deleted_at) : null,
+    // Only when set: most entries say nothing about where they apply, and records stay as they were.
+    ...(r.applies && { applies: JSON.parse(r.applies) as Applies }),
+    ...(r.supersedes && r.supersedes !== '[]' && { supersedes: parseTags(r.supersedes) }),
+    ...(r.replaced_by && { replacedBy: r.replaced_by }),
   };
 }
 
 /** Maps an entry to its stored row. */
-export function toEntryRow(e: Entry): EntryRow {
+export function toEntryRow(e: Entry): Insertable<Database['entry']> & { id: string } {
   return {
     id: e.id,
     datapack_id: e.datapackId,
@@ -51,6 +55,10 @@ export function toEntryRow(e: Entry): EntryRow {
     updated_client: e.updatedClient,
     updated_at: e.updatedAt,
     deleted_at: e.deletedAt,
+    // Written when the record names them (null clears): a record without them leaves the columns' defaults.
+    ...('applies' in e && { applies: e.applies ? JSON.stringify(e.applies) : null }),
+    ...('supersedes' in e && { supersedes: JSON.stringify(e.supersedes ?? []) }),
+    ...('replacedBy' in e && { replaced_by: e.replacedBy ?? null }),
   };
 }
 

@@ -64,6 +64,11 @@ interface EntryTable {
   updated_client: string | null;
   updated_at: Timestamp;
   deleted_at: Timestamp | null;
+  /** JSON of Applies, or null. */
+  applies: string | null;
+  /** JSON list of the entry ids it replaced. */
+  supersedes: Generated<string>;
+  replaced_by: string | null;
 }
 
 interface EntryVersionTable {

@@ -89,7 +89,15 @@ export interface Store {
   restoreDatapack(id: string, at: string): Promise<boolean>;
 
   /** Inserts the entry and its first history row atomically. */
-  insertEntry(entry: Entry): Promise<void>;
+  /**
+   * Stores a new entry; with `replaced`, in the same transaction, the entries it replaces in their
+   * next state (each still at `expectedVersion`, live and not yet replaced, or nothing is stored).
+   */
+  insertEntry(entry: Entry, replaced?: readonly { next: Entry; expectedVersion: number }[]): Promise<void>;
+  /** Live entries of these datapacks that say where they apply and are not replaced. */
+  annotatedEntries(datapackIds: string[]): Promise<Entry[]>;
+  /** Live entries of these datapacks that another replaced, most recently changed first, at most `limit`. */
+  replacedEntries(datapackIds: string[], limit: number): Promise<Entry[]>;
   /**
    * Replaces the entry if its stored version is still `expectedVersion`, and appends the history
    * row, atomically. Returns false (and writes nothing) when the version moved on.

@@ -41,6 +41,20 @@ export interface Entry {
   updatedClient: string | null;
   updatedAt: string;
   deletedAt: string | null;
+  /** When it applies besides its topic; null (or absent) when nothing was said. */
+  applies?: Applies | null;
+  /** Ids of the entries this one replaced when it was saved. */
+  supersedes?: string[];
+  /** The entry that replaced this one: a replaced entry is no longer guidance, until restored. */
+  replacedBy?: string | null;
+}
+
+/** Where an entry applies besides its topic: with every task, for tasks touching matching files, or in named projects. */
+export interface Applies {
+  always: boolean;
+  /** Globs (picomatch syntax), relative to a repository's root. */
+  files: string[];
+  projects: string[];
 }
 
 /** A datapack in the trash: who deleted it and when, and how many live entries it held. */

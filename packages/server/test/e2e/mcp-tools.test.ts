@@ -210,7 +210,7 @@ describe('search and guidance', () => {
       tags: ['python-formatting'],
     });
     await callTool(member, 'save_entry', { kind: 'preference', title: 'Python formatting', content: 'I like yapf for Python formatting.', tags: ['python-formatting'] });
-    const g = await callTool(member, 'get_guidance', { task: 'format the python code in this repo' });
+    const g = await callTool(member, 'get_guidance', { task: 'set up python formatting for the code in this repo' });
     assert.deepEqual(
       g.levels.map((l: { scope: string }) => l.scope),
       ['organization', 'team', 'personal'],

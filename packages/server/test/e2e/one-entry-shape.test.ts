@@ -24,7 +24,24 @@ const api = async (path: string, init: RequestInit = {}) => {
   return (await res.json()) as Record<string, any>;
 };
 
-const PUBLIC_ENTRY_FIELDS = ['content', 'createdAt', 'createdBy', 'createdClient', 'datapackId', 'id', 'kind', 'tags', 'title', 'updatedAt', 'updatedBy', 'updatedClient', 'version'];
+const PUBLIC_ENTRY_FIELDS = [
+  'applies',
+  'content',
+  'createdAt',
+  'createdBy',
+  'createdClient',
+  'datapackId',
+  'id',
+  'kind',
+  'replacedBy',
+  'supersedes',
+  'tags',
+  'title',
+  'updatedAt',
+  'updatedBy',
+  'updatedClient',
+  'version',
+];
 
 test('the same entry, search result and history row through MCP and through the JSON API', async () => {
   const saved = await api('/entries', { method: 'POST', body: JSON.stringify({ kind: 'standard', title: 'Quokka review rule', content: 'Every quokka change needs two reviewers.' }) });

@@ -8,7 +8,8 @@ import { createDatapack, getDatapack, listDatapacks, updateDatapack } from '../.
 import type { DomainDeps } from '../../domain/deps.js';
 import { deleteEntry, duplicateMessage, getEntry, listEntries, saveEntry, updateEntry } from '../../domain/entries.js';
 import { entryReadView, publicEntry, searchResults } from '../../domain/entry-views.js';
-import { getGuidance } from '../../domain/guidance.js';
+import { getGuidance, guidanceView } from '../../domain/guidance.js';
+import { listReplaced, reinstateEntry } from '../../domain/replaced.js';
 import { createSetupCode, exchangeSetupCode } from '../../domain/setup-codes.js';
 import { deleteDatapack, listTrash, restoreDatapack, restoreEntry } from '../../domain/trash.js';
 import { CairnError } from '../../errors/cairn-error.js';
@@ -105,10 +106,15 @@ export function createApiRoutes(
       scopes: list('scope'),
       author: c.req.query('author'),
       limit: queryInt(c, 'limit'),
+      includeReplaced: c.req.query('replaced') === 'true' || undefined,
     };
     return c.json({ results: await searchResults(deps, await access(c), raw as Parameters<typeof searchResults>[2]) });
   });
-  api.get('/guidance', async (c) => c.json(await getGuidance(deps, await access(c), { task: c.req.query('task') ?? '' })));
+  api.get('/guidance', async (c) => {
+    const files = c.req.queries('file');
+    const raw = { task: c.req.query('task') ?? '', files, project: c.req.query('project'), maxChars: queryInt(c, 'maxChars') };
+    return c.json(guidanceView(await getGuidance(deps, await access(c), raw)));
+  });
   api.post('/entries', async (c) => {
     const result = await saveEntry(deps, await access(c), await c.req.json());
     if (result.status === 'created') return c.json({ ...result, entry: publicEntry(result.entry) }, 201);
@@ -123,6 +129,8 @@ export function createApiRoutes(
     const { entry, redacted } = await updateEntry(deps, await access(c), { ...(await c.req.json()), id: c.req.param('id') });
     return c.json({ entry: publicEntry(entry), redacted });
   });
+  api.get('/replaced', async (c) => c.json(await listReplaced(deps, await access(c), c.req.query('datapack'))));
+  api.post('/entries/:id/reinstate', async (c) => c.json({ entry: publicEntry(await reinstateEntry(deps, await access(c), c.req.param('id'))) }));
   api.post('/entries/:id/restore', async (c) => {
     const body = await optionalJson(c);
     const { entry, restoredFrom, undeleted } = await restoreEntry(deps, await access(c), { ...body, id: c.req.param('id') });

@@ -1,35 +1,37 @@
 import { z } from 'zod';
-import { getGuidance, guidanceInput } from '../../domain/guidance.js';
-import { datapackRefShape, entryLine, entryOut, entryShape } from '../shapes.js';
+import { getGuidance, guidanceInput, guidanceView, reasonText } from '../../domain/guidance.js';
+import { datapackRefShape, entryLine, entryShape } from '../shapes.js';
 import { defineTool } from '../tool-definition.js';
 
-const itemShape = z.object({ entry: entryShape, datapack: datapackRefShape });
+const itemShape = z.object({
+  entry: entryShape,
+  datapack: datapackRefShape,
+  reason: z.string().describe('Why it applies: "always", "file: <glob>", "project: <name>" or "topic"'),
+  score: z.number().optional().describe('For a topic match, how well the task matches it'),
+});
 
-/** What applies to a task, with precedence and conflicts. */
+/** What applies to a task, with precedence, reasons and conflicts. */
 export const getGuidanceTool = defineTool({
   name: 'get_guidance',
   title: 'Get guidance for a task',
   description:
-    'Before starting a task, get what applies to it: organization policies, then team standards, then personal preferences, in that order of precedence. Where two levels address the same topic, the conflict is listed and the higher level wins.',
+    'Before starting a task, get the rules that apply to it: organization policies, then team standards, then personal preferences, in that order of precedence. Pass `files` (the paths you will read or change) and `project` (the repository or folder name) so rules scoped to them are included. Each rule says why it applies; where two rules on the same subject disagree, the conflict is listed and the stronger one wins. Rules that did not fit in maxChars are named in `omitted`: use search or get_entry for them.',
   input: guidanceInput,
   output: z.object({
     task: z.string(),
     levels: z.array(z.object({ scope: z.enum(['organization', 'team', 'personal']), label: z.string(), items: z.array(itemShape) })),
     conflicts: z.array(z.object({ topic: z.string(), prevails: itemShape, overridden: itemShape, rule: z.string() })),
+    omitted: z.object({ count: z.number().int(), note: z.string() }).nullable(),
   }),
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(input, ctx) {
     const g = await getGuidance(ctx.deps, await ctx.access(), input);
-    const item = (i: { entry: Parameters<typeof entryOut>[0]; datapack: z.output<typeof datapackRefShape> }) => ({ entry: entryOut(i.entry), datapack: i.datapack });
-    const structured = {
-      task: g.task,
-      levels: g.levels.map((l) => ({ scope: l.scope, label: l.label, items: l.items.map(item) })),
-      conflicts: g.conflicts.map((c) => ({ topic: c.topic, prevails: item(c.prevails), overridden: item(c.overridden), rule: c.rule })),
-    };
+    const structured = guidanceView(g);
     const sections = g.levels.map(
-      (l, i) => `${i + 1}. ${l.label}:\n${l.items.length ? l.items.map((it) => `   - ${entryLine(it.entry)}: ${it.entry.content.slice(0, 400)}`).join('\n') : '   (none apply)'}`,
+      (l, i) => `${i + 1}. ${l.label}:\n${l.items.length ? l.items.map((it) => `   - ${entryLine(it.entry)} [${reasonText(it.reason)}]: ${it.entry.content}`).join('\n') : '   (none apply)'}`,
     );
-    const conflicts = g.conflicts.length ? `\nConflicts (higher level wins):\n${g.conflicts.map((c) => `- ${c.rule} [topic: ${c.topic}]`).join('\n')}` : '\nNo conflicts between levels.';
-    return { structured, text: `Guidance for "${g.task}", strongest first:\n${sections.join('\n')}${conflicts}` };
+    const conflicts = g.conflicts.length ? `\nConflicts (the first named wins):\n${g.conflicts.map((c) => `- ${c.rule} [topic: ${c.topic}]`).join('\n')}` : '';
+    const omitted = g.omitted ? `\n${g.omitted.note}` : '';
+    return { structured, text: `Guidance for "${g.task}", strongest first:\n${sections.join('\n')}${conflicts}${omitted}` };
   },
 });

@@ -282,6 +282,22 @@ export const sqliteMigrations: Record<string, Migration> = {
       }
     },
   },
+  '0014_guidance': {
+    async up(db: Kysely<unknown>) {
+      // Where an entry applies (JSON, null when only its topic says), the entries it replaced (JSON
+      // list) and the entry that replaced it. Guidance reads the annotated and the replaced ones of a
+      // caller's datapacks; both are few, so partial indexes.
+      for (const statement of [
+        sql`ALTER TABLE entry ADD COLUMN applies TEXT`,
+        sql`ALTER TABLE entry ADD COLUMN supersedes TEXT NOT NULL DEFAULT '[]'`,
+        sql`ALTER TABLE entry ADD COLUMN replaced_by TEXT`,
+        sql`CREATE INDEX entry_applies ON entry (datapack_id) WHERE applies IS NOT NULL AND deleted_at IS NULL`,
+        sql`CREATE INDEX entry_replaced ON entry (datapack_id) WHERE replaced_by IS NOT NULL AND deleted_at IS NULL`,
+      ]) {
+        await statement.execute(db);
+      }
+    },
+  },
   '0016_client_names': {
     async up(db: Kysely<unknown>) {
       // The name an MCP client gave itself (initialize, or 2026-07-28's per-request clientInfo), kept

@@ -1,0 +1,45 @@
+import type { Entry } from '../api/types.js';
+
+/** Globs or project names typed one per line (or separated by commas). */
+const parseList = (s: string) => [
+  ...new Set(
+    s
+      .split(/[\n,]+/)
+      .map((t) => t.trim())
+      .filter(Boolean),
+  ),
+];
+
+/** The form's applies fields as the API takes them: always, files and projects. */
+export function appliesFromForm(f: FormData): { always: boolean; files: string[]; projects: string[] } {
+  return { always: f.get('always') === 'on', files: parseList(String(f.get('files') ?? '')), projects: parseList(String(f.get('projects') ?? '')) };
+}
+
+/** Where a rule applies besides its topic, each field with what it does. */
+export function AppliesFields({ entry }: { entry?: Pick<Entry, 'applies'> }) {
+  const applies = entry?.applies;
+  return (
+    <fieldset className="field applies">
+      <legend>When agents get this rule</legend>
+      <p className="muted small">Without any of these, agents get it when their task is about its topic.</p>
+      <label className="checkbox">
+        <input type="checkbox" name="always" defaultChecked={applies?.always ?? false} />
+        <span>
+          Always <span className="muted small">— with every task, whatever it is about (keep this for the few rules everyone must always know)</span>
+        </span>
+      </label>
+      <label className="field">
+        <span>
+          Files <span className="muted small">— globs, one per line, such as migrations/** or **/*.tf: given whenever a task touches a matching file</span>
+        </span>
+        <textarea name="files" rows={2} defaultValue={applies?.files.join('\n')} placeholder="migrations/**" />
+      </label>
+      <label className="field">
+        <span>
+          Projects <span className="muted small">— repository or folder names, one per line: given for tasks in them</span>
+        </span>
+        <textarea name="projects" rows={2} defaultValue={applies?.projects.join('\n')} placeholder="ledger-service" />
+      </label>
+    </fieldset>
+  );
+}
