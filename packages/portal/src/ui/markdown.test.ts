@@ -19,3 +19,11 @@ test('markdown: raw HTML stays text and script URLs are refused', () => {
   assert.match(html, /&lt;img src=x onerror=&quot;alert\(2\)&quot;&gt;/);
   assert.match(html, /\[x\]\(javascript:alert\(3\)\)/, 'a refused link stays as its text');
 });
+
+test("markdown: an entry's headings nest below the dialog's h2 and never skip a level (axe: heading-order)", () => {
+  const levels = (html: string) => [...html.matchAll(/<h(\d)>/g)].map((m) => Number(m[1]));
+  assert.deepEqual(levels(renderMarkdown('# Title\n\n#### Deep\n\n## Back\n\n###### Deepest', 2)), [3, 4, 4, 5]);
+  assert.deepEqual(levels(renderMarkdown('### Only', 2)), [3]);
+  assert.match(renderMarkdown('#### x', 2), /<h3>x<\/h3>/, 'the closing tag follows the new level');
+  assert.deepEqual(levels(renderMarkdown('# a\n\n## b', 0)), [1, 2], 'without a base, as written');
+});
