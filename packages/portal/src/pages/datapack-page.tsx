@@ -5,6 +5,7 @@ import { ConnectDialog } from '../connect/connect-dialog.js';
 import { Link, navigate } from '../router.js';
 import { useSession } from '../session.js';
 import { Empty, ErrorNotice, Loading } from '../ui/bits.js';
+import { plainPreview } from '../ui/markdown.js';
 import { useLoad } from '../ui/use-load.js';
 import { DatapackSettingsDialog } from './datapack-settings.js';
 import { ScopeBadge } from './datapacks-page.js';
@@ -212,7 +213,7 @@ export function DatapackPage({ id }: { id: string }) {
                   ))}
                   <EntryByline entry={e} name={name} />
                 </span>
-                <span className="entry-snippet">{e.content.slice(0, 180)}</span>
+                <span className="entry-snippet">{plainPreview(e.content)}</span>
               </button>
             </li>
           ))}

@@ -43,3 +43,15 @@ export function Markdown({ text, className, headingBase = 2 }: { text: string; c
   // biome-ignore lint/security/noDangerouslySetInnerHtml: markdown-it with html disabled escapes every tag the text holds and refuses script URLs (see above)
   return <div className={`markdown ${className ?? ''}`} dangerouslySetInnerHTML={{ __html: renderMarkdown(text, headingBase) }} />;
 }
+
+/** An entry's content as one line of plain text for lists (no Markdown marks), cut at `max` characters with an ellipsis. */
+export function plainPreview(text: string, max = 180): string {
+  const words: string[] = [];
+  for (const token of md.parse(text, {})) {
+    if (token.type === 'inline')
+      words.push((token.children ?? []).map((c) => (c.type === 'text' || c.type === 'code_inline' ? c.content : c.type === 'softbreak' || c.type === 'hardbreak' ? ' ' : '')).join(''));
+    if (token.type === 'fence' || token.type === 'code_block') words.push(token.content);
+  }
+  const plain = words.join(' ').replace(/\s+/g, ' ').trim();
+  return plain.length > max ? `${plain.slice(0, max - 1).trimEnd()}…` : plain;
+}
