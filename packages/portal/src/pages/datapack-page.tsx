@@ -16,7 +16,7 @@ import { usePeople } from './people.js';
 const PAGE = 50;
 
 /** One datapack: browse, search, add; open an entry to view, edit, delete or see its history. */
-export function DatapackPage({ id }: { id: string }) {
+export function DatapackPage({ id, entryId }: { id: string; entryId?: string | undefined }) {
   const { me } = useSession();
   const packs = useLoad(() => api<{ datapacks: Datapack[] }>('GET', '/api/v1/datapacks'), [id]);
   const [limit, setLimit] = useState(PAGE);
@@ -29,7 +29,14 @@ export function DatapackPage({ id }: { id: string }) {
     }
     return (await api<{ entries: Entry[] }>('GET', `/api/v1/datapacks/${encodeURIComponent(id)}/entries?limit=${limit}&offset=0`)).entries;
   }, [id, limit, submitted]);
-  const [open, setOpen] = useState<string>();
+  const [open, showEntry] = useState<string | undefined>(entryId);
+  // Each entry has an address (/datapacks/:id/entries/:entryId): opening one shows it in the bar, to copy or bookmark.
+  const setOpen = (entry: string | undefined) => {
+    showEntry(entry);
+    const address = `/datapacks/${encodeURIComponent(id)}${entry ? `/entries/${encodeURIComponent(entry)}` : ''}`;
+    if (window.location.pathname !== address) history.replaceState(null, '', address);
+  };
+  useEffect(() => showEntry(entryId), [entryId]);
   const [adding, setAdding] = useState(false);
   const [connecting, setConnecting] = useState(false);
   const [settings, setSettings] = useState(false);
