@@ -119,8 +119,8 @@ function Routes({ path, query }: { path: string; query: URLSearchParams }) {
   if (path === '/audit') return <AuditPage />;
   if (path === '/oauth/consent') return <ConsentPage query={query} />;
   if (path === '/settings/connected-apps') return <ConnectedAppsPage />;
-  const dp = match('/datapacks/:id', path);
-  if (dp) return <DatapackPage id={dp.id!} />;
+  const dp = match('/datapacks/:id', path) ?? match('/datapacks/:id/entries/:entryId', path);
+  if (dp) return <DatapackPage id={dp.id!} entryId={dp.entryId} />;
   if (path === '/settings/api-keys') return <ApiKeysPage />;
   if (path === '/settings/account') return <AccountPage />;
   if (path === '/settings/organization') return <OrganizationPage />;

@@ -52,6 +52,14 @@ export interface ConfigCreated {
   createdDirs: string[];
 }
 
+/** An API key the installer made (from a setup code) for an entry: uninstall revokes it; a key the user gave it is theirs. */
+export interface CreatedKey {
+  client: ClientId;
+  serverName: string;
+  /** SHA-256 of the key, never the key. */
+  sha256: string;
+}
+
 /** `~/.cairn/installed.json`: exactly what automatic mode added, and what writing MCP entries created. */
 export interface Manifest {
   version: 1;
@@ -59,11 +67,12 @@ export interface Manifest {
   values: InsertedValue[];
   cli: CliStep[];
   configs: ConfigCreated[];
+  keys: CreatedKey[];
 }
 
 /** The empty manifest. */
 export function emptyManifest(): Manifest {
-  return { version: 1, files: [], values: [], cli: [], configs: [] };
+  return { version: 1, files: [], values: [], cli: [], configs: [], keys: [] };
 }
 
 /** Reads the manifest; a missing or unreadable one is empty (nothing is then removed that it does not list). */
@@ -71,7 +80,7 @@ export function readManifest(path: string): Manifest {
   if (!existsSync(path)) return emptyManifest();
   try {
     const parsed = JSON.parse(readFileSync(path, 'utf8')) as Partial<Manifest>;
-    return { version: 1, files: parsed.files ?? [], values: parsed.values ?? [], cli: parsed.cli ?? [], configs: parsed.configs ?? [] };
+    return { version: 1, files: parsed.files ?? [], values: parsed.values ?? [], cli: parsed.cli ?? [], configs: parsed.configs ?? [], keys: parsed.keys ?? [] };
   } catch {
     return emptyManifest();
   }
@@ -79,14 +88,14 @@ export function readManifest(path: string): Manifest {
 
 /** Writes the manifest in a stable order (so an unchanged install rewrites nothing), or deletes it when it lists nothing. */
 export function saveManifest(path: string, manifest: Manifest): void {
-  if (manifest.files.length + manifest.values.length + manifest.cli.length + manifest.configs.length === 0) {
+  if (manifest.files.length + manifest.values.length + manifest.cli.length + manifest.configs.length + manifest.keys.length === 0) {
     rmSync(path, { force: true });
     // ~/.cairn is the installer's own folder: once it lists nothing and holds nothing, it goes too.
     removeEmptyDirs([dirname(path)]);
     return;
   }
   const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  const sorted: Manifest = {
+  const sorted: Omit<Manifest, 'keys'> & { keys?: CreatedKey[] } = {
     version: 1,
     files: [...manifest.files].map((f) => ({ ...f, clients: [...f.clients].sort() })).sort((a, b) => byText(a.path, b.path)),
     values: [...manifest.values].sort((a, b) =>
@@ -94,6 +103,7 @@ export function saveManifest(path: string, manifest: Manifest): void {
     ),
     cli: [...manifest.cli].sort((a, b) => byText(`${a.client}${a.step}`, `${b.client}${b.step}`)),
     configs: [...manifest.configs].sort((a, b) => byText(`${a.path}\0${a.client}`, `${b.path}\0${b.client}`)),
+    ...(manifest.keys.length > 0 && { keys: [...manifest.keys].sort((a, b) => byText(`${a.client}\0${a.serverName}\0${a.sha256}`, `${b.client}\0${b.serverName}\0${b.sha256}`)) }),
   };
   const text = `${JSON.stringify(sorted, null, 2)}\n`;
   if (existsSync(path) && readFileSync(path, 'utf8') === text) return;

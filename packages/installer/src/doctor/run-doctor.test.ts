@@ -40,6 +40,8 @@ function repairableFixtures(m: TempMachine) {
   writeJson(m, 'gemini-cli', { theme: 'dark', mcpServers: { cairn: { url: URL, headers: { API_KEY: KEY } } } });
   write(configPath('vscode', m), `{\n  // my servers\n  "servers": {\n    "cairn": { "type": "http", "url": "${URL}", "headers": ${JSON.stringify(headers)} }\n  }\n}\n`, 0o644);
   write(configPath('codex', m), `# mine\nmodel = "o3"\n\n[mcp_servers.cairn]\nurl = "${URL}"\nbearer_token_env_var = "CAIRN_MCP_TOKEN"\n`, 0o644);
+  // The older Codex table reads its key from the environment: set here, so only its missing User-Agent is a finding.
+  (m.env as Record<string, string>).CAIRN_MCP_TOKEN = KEY;
 }
 
 test('doctor reports each problem on one line with the file, the problem and the fix; exit 1', () =>

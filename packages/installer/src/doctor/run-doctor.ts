@@ -4,6 +4,7 @@ import type { DoctorRequest } from '../cli/parse-args.js';
 import type { Machine } from '../install/context.js';
 import { maskKey } from '../install/resolve-key.js';
 import { fixConfig } from './fix-config.js';
+import { addOnlineFindings } from './online-check.js';
 import { type ConfigReport, scanConfig } from './scan-config.js';
 
 const KEYS = new RegExp(`${KEY_PREFIX}[A-Za-z0-9_-]+`, 'g');
@@ -19,6 +20,7 @@ export async function runDoctor(request: DoctorRequest, machine: Machine, nodeVe
     });
   }
   const nodeProblems = await nodeFindings(machine, nodeVersion, reports);
+  const notes = await addOnlineFindings(reports, machine);
   let open = 0;
   let fixable = false;
   for (const report of reports) {
@@ -37,6 +39,7 @@ export async function runDoctor(request: DoctorRequest, machine: Machine, nodeVe
     if (fixed?.backup) say(`  Backup of the previous ${fixed.target}: ${fixed.backup}`);
   }
   for (const line of nodeProblems) say(line);
+  for (const line of notes) say(line);
   open += nodeProblems.length;
   const entries = reports.reduce((n, r) => n + r.cairnEntries.length, 0);
   if (open === 0) say(`No problems: ${entries} Cairn ${entries === 1 ? 'entry' : 'entries'} in ${reports.length} config ${reports.length === 1 ? 'file' : 'files'} checked.`);

@@ -13,16 +13,28 @@ const REVOKE_TIMEOUT_MS = 5_000;
  * very key) unless another config on this machine still uses it. Every outcome is said.
  */
 export async function retireReplacedKey(machine: Machine, client: ClientInfo, mcpUrl: string, oldKey: string, newKeyWorks: boolean): Promise<void> {
-  const old = maskKey(oldKey);
-  const portal = 'revoke it in the portal (Settings > API Keys)';
   if (!newKeyWorks) {
-    machine.out(`The key it replaced (${old}) is still active: once the new one works, ${portal}.`);
+    machine.out(`The key it replaced (${maskKey(oldKey)}) is still active: once the new one works, ${PORTAL}.`);
     return;
   }
+  await retireKey(machine, client, mcpUrl, oldKey, 'the key it replaced');
+}
+
+const PORTAL = 'revoke it in the portal (Settings > API Keys)';
+
+/**
+ * Revokes `key` (described to the user as `what`) through `DELETE /api/v1/keys/self`, authenticated by
+ * that very key, unless another config on this machine still uses it; says every outcome. True when
+ * the key is no longer active.
+ */
+export async function retireKey(machine: Machine, client: ClientInfo, mcpUrl: string, key: string, what: string): Promise<boolean> {
+  const old = maskKey(key);
+  const oldKey = key;
+  const portal = PORTAL;
   const users = stillUsedBy(machine, client, oldKey);
   if (users.length > 0) {
-    machine.out(`The key it replaced (${old}) stays active: ${users.join(', ')} still ${users.length === 1 ? 'uses' : 'use'} it. When nothing needs it, ${portal}.`);
-    return;
+    machine.out(`${capital(what)} (${old}) stays active: ${users.join(', ')} still ${users.length === 1 ? 'uses' : 'use'} it. When nothing needs it, ${portal}.`);
+    return false;
   }
   const url = `${mcpUrl.replace(/\/mcp$/, '')}/api/v1/keys/self`;
   let status: number;
@@ -35,16 +47,19 @@ export async function retireReplacedKey(machine: Machine, client: ClientInfo, mc
     status = response.status;
     await response.body?.cancel();
   } catch (error) {
-    machine.out(`Could not revoke the key it replaced (${old}): ${(error as Error).message}. It is still active: ${portal}.`);
-    return;
+    machine.out(`Could not revoke ${what} (${old}): ${(error as Error).message}. It is still active: ${portal}.`);
+    return false;
   }
-  if (status === 200) machine.out(`Revoked the key it replaced (${old}): no other config on this machine used it.`);
-  else if (status === 401) machine.out(`The key it replaced (${old}) was already revoked.`);
+  if (status === 200) machine.out(`Revoked ${what} (${old}): no other config on this machine used it.`);
+  else if (status === 401) machine.out(`${capital(what)} (${old}) was already revoked.`);
   else
     machine.out(
-      `Could not revoke the key it replaced (${old}): Cairn answered HTTP ${status}${status === 404 ? ' (a Cairn older than this installer)' : status === 403 ? ' (a read-only key cannot revoke itself)' : ''}. It is still active: ${portal}.`,
+      `Could not revoke ${what} (${old}): Cairn answered HTTP ${status}${status === 404 ? ' (a Cairn older than this installer)' : status === 403 ? ' (a read-only key cannot revoke itself)' : ''}. It is still active: ${portal}.`,
     );
+  return status === 200 || status === 401;
 }
+
+const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** The other places on this machine that hold the key: every client's config (but this entry's own file) and the capture config. */
 function stillUsedBy(machine: Machine, client: ClientInfo, key: string): string[] {

@@ -7,6 +7,7 @@ import { protectConfig, writeConfig } from '../files/write-config.js';
 import { claudeCliInstall } from './claude-cli.js';
 import type { InstallRequest, Machine } from './context.js';
 import { rememberCreated, whatWriteCreates } from './created-configs.js';
+import { forgetCreatedKey, rememberCreatedKey, wasCreatedHere } from './created-keys.js';
 import { editEntry, sameValue } from './edit-entry.js';
 import { inspectConfig } from './inspect-config.js';
 import { assertOneMethod } from './one-method.js';
@@ -121,6 +122,11 @@ async function afterWriting(client: ClientInfo, request: InstallRequest, machine
   }
   // After automatic mode, which saves the manifest it read before the entry was written.
   if (w.created) rememberCreated(machine, client, w.created.path, w.created);
+  if (w.apiKey) {
+    // --api-key (or CAIRN_API_KEY) comes first, so a setup code was used only when no key was given.
+    if (request.setupCode !== undefined && request.apiKey === undefined) rememberCreatedKey(machine, client.id, request.serverName, w.apiKey);
+    else if (!wasCreatedHere(machine, client.id, request.serverName, w.apiKey)) forgetCreatedKey(machine, client.id, request.serverName);
+  }
   finish(client, machine, request, w.apiKey, w.mcpUrl);
   const code = request.check ? await verifyInstall(client, request.serverName, w.entry, w.apiKey, machine, undefined, w.tokenReady) : 0;
   if (w.replacedKey) await retireReplacedKey(machine, client, w.mcpUrl, w.replacedKey, code === 0 && request.check);

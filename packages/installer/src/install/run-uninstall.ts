@@ -1,13 +1,16 @@
 import { rmSync } from 'node:fs';
-import { CLIENTS } from '@cairn/clients';
+import { CLIENTS, type ClientInfo, CODEX_TOKEN_ENV, mcpUrlFor } from '@cairn/clients';
 import { removeAutomatic } from '../automatic/remove-automatic.js';
 import { unifiedDiff } from '../files/unified-diff.js';
 import { removeBackups, removeEmptyDirs, writeConfig } from '../files/write-config.js';
 import { claudeCliUninstall } from './claude-cli.js';
 import type { InstallRequest, Machine } from './context.js';
 import { forgetCreated, tidyAfterRemoval } from './created-configs.js';
+import { forgetCreatedKey, wasCreatedHere } from './created-keys.js';
 import { editEntry } from './edit-entry.js';
 import { inspectConfig } from './inspect-config.js';
+import { maskKey } from './resolve-key.js';
+import { retireKey } from './retire-key.js';
 
 /**
  * Removes only the named entry, then what automatic mode added (as its manifest lists it), and says
@@ -24,6 +27,12 @@ export async function runUninstall(request: InstallRequest, machine: Machine): P
     return 0;
   }
   const kept = Object.keys(config.entries).filter((name) => name !== request.serverName);
+  const held = config.existing.info;
+  const codexEnv = client.id === 'codex' && typeof (config.existing.value as { bearer_token_env_var?: unknown }).bearer_token_env_var === 'string';
+  const key = held?.apiKey ?? (codexEnv ? machine.env[CODEX_TOKEN_ENV] : undefined);
+  const retire = async () => {
+    if (key && held?.url) await retireEntryKey(machine, client, request, key, held.url);
+  };
   let createdDirs: string[] = [];
   if (client.id === 'claude-code' && machine.which('claude')) {
     if (request.dryRun) machine.out(`Dry run: would run claude mcp remove ${request.serverName} -s user`);
@@ -38,6 +47,7 @@ export async function runUninstall(request: InstallRequest, machine: Machine): P
           .trimEnd(),
       );
       await removeAutomatic(client, request, machine);
+      await retire();
       return 0;
     }
     if (tidy.deleteFile) {
@@ -55,9 +65,31 @@ export async function runUninstall(request: InstallRequest, machine: Machine): P
   }
   if (kept.length > 0) machine.out(`Kept the other entries: ${kept.join(', ')}.`);
   await removeAutomatic(client, request, machine);
+  await retire();
   const dirs = removeEmptyDirs(createdDirs);
   if (dirs.length > 0) machine.out(`Removed the folders it had created, now empty: ${dirs.join(', ')}.`);
   machine.out(client.staysAfterUninstall);
   machine.out(`Restart ${client.displayName} so it stops using the entry.`);
   return 0;
+}
+
+/**
+ * The removed entry's key: revoked when the installer made it (from a setup code) and nothing else on
+ * this machine uses it, as a reinstall retires the key it replaces; a key the user gave is theirs, and
+ * they are told it stays active.
+ */
+async function retireEntryKey(machine: Machine, client: ClientInfo, request: InstallRequest, key: string, url: string): Promise<void> {
+  const masked = maskKey(key);
+  if (!wasCreatedHere(machine, client.id, request.serverName, key)) {
+    machine.out(
+      `The entry's key (${masked}) stays active: the installer did not create it (it came from --api-key, CAIRN_API_KEY or an older installer). If nothing else uses it, revoke it in the portal (Settings > API Keys).`,
+    );
+    return;
+  }
+  if (request.dryRun) {
+    machine.out(`Dry run: would revoke the key the installer created for the entry (${masked}), unless another config on this machine uses it.`);
+    return;
+  }
+  await retireKey(machine, client, mcpUrlFor(url), key, 'the key the installer created for the entry');
+  forgetCreatedKey(machine, client.id, request.serverName);
 }

@@ -39,8 +39,6 @@ describe('post-install check', { concurrency: true }, () => {
   for (const client of ['cursor', 'claude-desktop', 'codex', 'claude-code'] as const) {
     test(`${client}: connects with the written entry and prints who and how many datapacks`, () =>
       inHome(async (m) => {
-        // Codex sends the key from CAIRN_MCP_TOKEN: connected only once the user's environment holds it (see first-hour.test.ts).
-        if (client === 'codex') (m.env as Record<string, string>).CAIRN_MCP_TOKEN = tenant.owner.key;
         assert.equal(await m.install('--client', client, '--url', cairn.baseUrl, '--api-key', tenant.owner.key, '--yes'), 0, out(m));
         assert.ok(m.lines.includes('Connected as owner — 2 datapacks'), out(m));
       }));

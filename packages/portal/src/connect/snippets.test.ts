@@ -72,7 +72,8 @@ test("Codex's tabs describe its CLI and config.toml per system, never a GUI menu
       assert.ok(text.includes(file), `${os} ${method}: names ${file}`);
       assert.doesNotMatch(text, /launchctl|Settings > MCP servers|CAIRN_MCP_TOKEN/, `${os} ${method}`);
     }
-    assert.equal(stepsFor('codex', 'manual', URL_, os).supported && stepsFor('codex', 'manual', URL_, os).steps.some((st) => st.startsWith('chmod 600')), os !== 'win32', os);
+    const manual = stepsFor('codex', 'manual', URL_, os);
+    assert.equal(manual.supported && manual.steps.some((st) => st.startsWith('chmod 600')), os !== 'win32', os);
   }
 });
 

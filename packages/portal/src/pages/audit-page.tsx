@@ -3,7 +3,7 @@ import { api, messageOf } from '../api/client.js';
 import type { AuditEvent, AuditPage as Page } from '../api/types.js';
 import { useSession } from '../session.js';
 import { Empty, ErrorNotice, Loading, When } from '../ui/bits.js';
-import { clientLabel, useMembers } from './people.js';
+import { clientLabel, useMembers, usePeople } from './people.js';
 
 /** The event families a reader can narrow to (the part of a kind before its dot). */
 const FAMILIES = [
@@ -27,6 +27,7 @@ export function AuditPage() {
   const org = me.organizations[0];
   const isAdmin = !!org && org.role.split(',').some((r) => r.trim() === 'owner' || r.trim() === 'admin');
   const members = useMembers();
+  const nameOf = usePeople();
   const [person, setPerson] = useState('');
   const [kind, setKind] = useState('');
   const [since, setSince] = useState('');
@@ -133,7 +134,7 @@ export function AuditPage() {
                 </td>
                 <td>{e.actorEmail ?? (e.credential?.type === 'cli' ? 'the operator (CLI)' : 'unknown')}</td>
                 <td>{credentialText(e)}</td>
-                <td>{e.target ? (e.target.name ?? e.target.id) : '—'}</td>
+                <td>{targetText(e.target, nameOf)}</td>
               </tr>
             ))}
           </tbody>
@@ -155,4 +156,13 @@ function credentialText(e: AuditEvent): string {
   const client = clientLabel(e.client);
   const how = !c ? '' : c.type === 'api_key' ? `key “${c.name ?? c.id}”` : c.type === 'oauth' ? `app ${c.id ?? ''}`.trim() : c.type === 'cli' ? 'cairn CLI' : 'portal session';
   return [how, client && client !== 'cairn-portal' ? client : undefined].filter(Boolean).join(' · ') || '—';
+}
+
+/** An event's target in words: a person's name, never their user id; an invitation, never its hash. */
+export function targetText(target: AuditEvent['target'], person: (userId: string) => string): string {
+  if (!target) return '—';
+  if (target.type === 'user' && target.id) return target.name ?? person(target.id);
+  if (target.name) return target.name;
+  if (target.type === 'invite') return 'an invitation';
+  return `${target.type.replace(/_/g, ' ')}${target.id ? ` ${target.id}` : ''}`;
 }

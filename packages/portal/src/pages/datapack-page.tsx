@@ -5,6 +5,7 @@ import { ConnectDialog } from '../connect/connect-dialog.js';
 import { Link, navigate } from '../router.js';
 import { useSession } from '../session.js';
 import { Empty, ErrorNotice, Loading } from '../ui/bits.js';
+import { plainPreview } from '../ui/markdown.js';
 import { useLoad } from '../ui/use-load.js';
 import { DatapackSettingsDialog } from './datapack-settings.js';
 import { ScopeBadge } from './datapacks-page.js';
@@ -15,7 +16,7 @@ import { usePeople } from './people.js';
 const PAGE = 50;
 
 /** One datapack: browse, search, add; open an entry to view, edit, delete or see its history. */
-export function DatapackPage({ id }: { id: string }) {
+export function DatapackPage({ id, entryId }: { id: string; entryId?: string | undefined }) {
   const { me } = useSession();
   const packs = useLoad(() => api<{ datapacks: Datapack[] }>('GET', '/api/v1/datapacks'), [id]);
   const [limit, setLimit] = useState(PAGE);
@@ -28,7 +29,14 @@ export function DatapackPage({ id }: { id: string }) {
     }
     return (await api<{ entries: Entry[] }>('GET', `/api/v1/datapacks/${encodeURIComponent(id)}/entries?limit=${limit}&offset=0`)).entries;
   }, [id, limit, submitted]);
-  const [open, setOpen] = useState<string>();
+  const [open, showEntry] = useState<string | undefined>(entryId);
+  // Each entry has an address (/datapacks/:id/entries/:entryId): opening one shows it in the bar, to copy or bookmark.
+  const setOpen = (entry: string | undefined) => {
+    showEntry(entry);
+    const address = `/datapacks/${encodeURIComponent(id)}${entry ? `/entries/${encodeURIComponent(entry)}` : ''}`;
+    if (window.location.pathname !== address) history.replaceState(null, '', address);
+  };
+  useEffect(() => showEntry(entryId), [entryId]);
   const [adding, setAdding] = useState(false);
   const [connecting, setConnecting] = useState(false);
   const [settings, setSettings] = useState(false);
@@ -212,7 +220,7 @@ export function DatapackPage({ id }: { id: string }) {
                   ))}
                   <EntryByline entry={e} name={name} />
                 </span>
-                <span className="entry-snippet">{e.content.slice(0, 180)}</span>
+                <span className="entry-snippet">{plainPreview(e.content)}</span>
               </button>
             </li>
           ))}

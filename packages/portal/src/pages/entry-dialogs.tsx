@@ -106,7 +106,9 @@ export function EntryFormDialog({
           </label>
         </div>
         <label className="field">
-          <span>Content</span>
+          <span>
+            Content <span className="muted">(Markdown: **bold**, - lists, `code`, [links](https://…))</span>
+          </span>
           <textarea name="content" required rows={8} defaultValue={start?.content} />
         </label>
         <label className="field">
@@ -336,7 +338,7 @@ export function EntryDialog({ id, writable = true, onClose, onChanged }: { id: s
                         ) : (
                           <>
                             <p className="strong">{v.title}</p>
-                            <Markdown className="entry-content small" text={v.content} />
+                            <Markdown className="entry-content small" text={v.content} headingBase={3} />
                           </>
                         )}
                         {writable && v.version < entry.version && v.change !== 'delete' && (

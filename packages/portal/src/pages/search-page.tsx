@@ -3,6 +3,7 @@ import { api } from '../api/client.js';
 import { type Datapack, ENTRY_KINDS, type Entry } from '../api/types.js';
 import { Link, navigate } from '../router.js';
 import { Empty, ErrorNotice, Loading } from '../ui/bits.js';
+import { plainPreview } from '../ui/markdown.js';
 import { useLoad } from '../ui/use-load.js';
 import { EntryByline } from './entry-byline.js';
 import { EntryDialog } from './entry-dialogs.js';
@@ -144,7 +145,7 @@ export function SearchPage({ query }: { query: URLSearchParams }) {
                 ))}
                 <EntryByline entry={e} name={name} />
               </span>
-              <span className="entry-snippet">{e.content.slice(0, 180)}</span>
+              <span className="entry-snippet">{plainPreview(e.content)}</span>
             </li>
           ))}
         </ul>

@@ -3,6 +3,7 @@ import { api, messageOf } from '../api/client.js';
 import type { Trash } from '../api/types.js';
 import { Link } from '../router.js';
 import { Empty, ErrorNotice, Loading, When } from '../ui/bits.js';
+import { plainPreview } from '../ui/markdown.js';
 import { useLoad } from '../ui/use-load.js';
 import { ScopeBadge } from './datapacks-page.js';
 import { usePeople } from './people.js';
@@ -97,7 +98,7 @@ export function TrashPage() {
                       in <Link to={`/datapacks/${t.datapack.id}`}>{t.datapack.name}</Link> · deleted by {name(t.deletedBy)} <When at={t.deletedAt} /> · deleted for good on <PurgeDate at={t.purgeAt} />
                     </span>
                   </span>
-                  <span className="entry-snippet">{t.entry.content.slice(0, 180)}</span>
+                  <span className="entry-snippet">{plainPreview(t.entry.content)}</span>
                 </div>
                 {t.writable && (
                   <button

@@ -1,6 +1,14 @@
 import { type ReactNode, useId, useState } from 'react';
 
 /** Copies text; says so for a moment (and to screen readers). */
+/** What the copy button shows, and its accessible name, which always contains the shown words (axe: label-content-name-mismatch). */
+export function copyButtonText(label: string, state: 'idle' | 'copied' | 'failed'): { shown: string; name: string } {
+  const what = label.replace(/^Copy\b\s*/i, '');
+  if (state === 'copied') return { shown: 'Copied', name: what ? `Copied ${what}` : 'Copied' };
+  if (state === 'failed') return { shown: 'Select and copy', name: what ? `Select and copy ${what}` : 'Select and copy' };
+  return { shown: 'Copy', name: /^copy\b/i.test(label) ? label : `Copy ${label}` };
+}
+
 export function CopyButton({ text, label = 'Copy', className, onCopied }: { text: string; label?: string; className?: string; onCopied?: (text: string) => void }) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   const copy = async () => {
@@ -13,9 +21,10 @@ export function CopyButton({ text, label = 'Copy', className, onCopied }: { text
     }
     setTimeout(() => setState('idle'), 2000);
   };
+  const { shown, name } = copyButtonText(label, state);
   return (
-    <button type="button" className={className ?? 'button secondary small'} onClick={copy} aria-label={label}>
-      <span aria-live="polite">{state === 'copied' ? 'Copied' : state === 'failed' ? 'Select and copy' : 'Copy'}</span>
+    <button type="button" className={className ?? 'button secondary small'} onClick={copy} aria-label={name}>
+      <span aria-live="polite">{shown}</span>
     </button>
   );
 }

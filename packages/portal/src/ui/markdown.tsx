@@ -14,13 +14,44 @@ md.renderer.rules.link_open = (tokens, i, options, env, self) => {
   return defaultLinkOpen(tokens, i, options, env, self);
 };
 
-/** Safe HTML for a Markdown text. */
-export function renderMarkdown(text: string): string {
-  return md.render(text);
+/**
+ * An entry's headings sit inside the page's own (a dialog's h2): they start one level below `headingBase`
+ * and never skip a level going down, so the page's outline stays in order (axe: heading-order).
+ */
+md.core.ruler.push('nest_headings', (state) => {
+  const base = (state.env as { headingBase?: number }).headingBase ?? 0;
+  let previous = base;
+  const open: string[] = [];
+  for (const token of state.tokens) {
+    if (token.type === 'heading_open') {
+      const written = Number(token.tag.slice(1));
+      const level = Math.min(6, Math.max(base + 1, Math.min(written + base, previous + 1)));
+      previous = level;
+      token.tag = `h${level}`;
+      open.push(token.tag);
+    } else if (token.type === 'heading_close') token.tag = open.pop() ?? token.tag;
+  }
+});
+
+/** Safe HTML for a Markdown text; with `headingBase`, its headings nest below a heading of that level. */
+export function renderMarkdown(text: string, headingBase = 0): string {
+  return md.render(text, { headingBase });
 }
 
-/** An entry's content, rendered as Markdown. */
-export function Markdown({ text, className }: { text: string; className?: string }) {
+/** An entry's content, rendered as Markdown, its headings below the `headingBase` level of the page around it. */
+export function Markdown({ text, className, headingBase = 2 }: { text: string; className?: string; headingBase?: number }) {
   // biome-ignore lint/security/noDangerouslySetInnerHtml: markdown-it with html disabled escapes every tag the text holds and refuses script URLs (see above)
-  return <div className={`markdown ${className ?? ''}`} dangerouslySetInnerHTML={{ __html: renderMarkdown(text) }} />;
+  return <div className={`markdown ${className ?? ''}`} dangerouslySetInnerHTML={{ __html: renderMarkdown(text, headingBase) }} />;
+}
+
+/** An entry's content as one line of plain text for lists (no Markdown marks), cut at `max` characters with an ellipsis. */
+export function plainPreview(text: string, max = 180): string {
+  const words: string[] = [];
+  for (const token of md.parse(text, {})) {
+    if (token.type === 'inline')
+      words.push((token.children ?? []).map((c) => (c.type === 'text' || c.type === 'code_inline' ? c.content : c.type === 'softbreak' || c.type === 'hardbreak' ? ' ' : '')).join(''));
+    if (token.type === 'fence' || token.type === 'code_block') words.push(token.content);
+  }
+  const plain = words.join(' ').replace(/\s+/g, ' ').trim();
+  return plain.length > max ? `${plain.slice(0, max - 1).trimEnd()}…` : plain;
 }

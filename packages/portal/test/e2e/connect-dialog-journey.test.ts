@@ -54,6 +54,20 @@ test('Connect from a datapack page: first field focused, accessible tabs, a Manu
   await connect.getByRole('combobox', { name: 'System' }).selectOption({ label: 'Linux' });
   await assertAccessible(page, 'the Connect dialog, Automated');
 
+  // Automatic mode: a checkbox where the client has it, which adds --auto to the shown command; no word of skills for Claude Desktop.
+  await connect.getByRole('radio', { name: 'Claude Code' }).check();
+  await connect.getByRole('button', { name: 'Create installer command' }).click();
+  const shown = () => connect.getByLabel('Installer command', { exact: true }).textContent();
+  assert.doesNotMatch((await shown())!, / --auto /);
+  await connect.getByRole('checkbox', { name: /Automatic mode/ }).check();
+  assert.match((await shown())!, /^npx -y http:\/\/\S+\/install\/cairn-mcp-installer\.tgz --client claude-code --url \S+ --auto --setup-code \S+$/);
+  await assertAccessible(page, 'the Connect dialog, Automated with automatic mode');
+  await connect.getByRole('radio', { name: 'Claude Desktop' }).check();
+  assert.equal(await connect.getByRole('checkbox', { name: /Automatic mode/ }).count(), 0);
+  // (Its removal note may still name an imported skill bundle, as the spec's uninstall rule has it.)
+  assert.doesNotMatch((await connect.getByRole('tabpanel').locator('.panel-body > p').first().textContent())!, /skill|capture|automatic mode/i);
+  await connect.getByRole('radio', { name: 'Cursor' }).check();
+
   // A key generated for Cursor in the Manual tab survives a switch of client and of tab.
   await connect.getByRole('tab', { name: 'Manual (API key)' }).click();
   assert.equal(await shownKey(), undefined);

@@ -53,6 +53,11 @@ test('sign up → personal datapack → team → team datapack → add and edit 
 
   const view = page.getByRole('dialog', { name: 'Services log in JSON' });
   await view.getByText('version 1').waitFor();
+  // Each entry has an address: shown in the bar while it is open, and opening it afresh shows the same entry.
+  const address = new URL(page.url());
+  assert.match(address.pathname, /^\/datapacks\/[^/]+\/entries\/[^/]+$/);
+  await page.goto(address.href);
+  await view.getByText('version 1').waitFor();
   await view.getByRole('button', { name: 'Edit' }).click();
   const edit = page.getByRole('dialog', { name: 'Edit entry' });
   // Content is Markdown, rendered safely: formatting shows, raw HTML stays text, script links are refused.

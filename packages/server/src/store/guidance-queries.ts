@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { ENTRY_COLUMNS } from './hot-queries.js';
-import { toEntry } from './kysely-store.js';
+import { toEntry } from './row-mappers.js';
 import type { Database } from './schema.js';
 import type { Entry } from './types.js';
 

@@ -30,9 +30,9 @@ const DEFAULT_TIMEOUT_MS = 5 * 60_000;
 const SUMMARY_LINE = /^([✓✗]) (\S+): \d+ passed, \d+ failed$/;
 const RESULT_DIR = /^server-(.+)-\d{4}-\d{2}-\d{2}T[\d-]+Z$/;
 
-/** Absolute path of the installed `conformance` CLI; throws if the package is not installed. */
+/** Absolute path of the `conformance` CLI, a test-only tool in test-clients/ (npm test installs it); throws if it is not installed. */
 export function resolveConformanceCli(): string {
-  const require = createRequire(import.meta.url);
+  const require = createRequire(new URL('../../../../test-clients/package.json', import.meta.url));
   const pkgJson = require.resolve('@modelcontextprotocol/conformance/package.json');
   const { bin } = JSON.parse(fs.readFileSync(pkgJson, 'utf8')) as { bin: { conformance: string } };
   return path.join(path.dirname(pkgJson), bin.conformance);
