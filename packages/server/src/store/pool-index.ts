@@ -36,8 +36,48 @@ export interface PoolIndex {
   postingWeights: Float64Array;
   /** The vocabulary place of each word that has a row in the word-vector table (stop words have none): facets look words up by row (placeOfRow). */
   wordsByRow: RowTable;
+  /** Each item's words in title, tags and text (its BM25 length), kept for refreshPoolIndex. */
+  lengths: Int32Array;
+  /** Each item's place in a conversation, kept for refreshPoolIndex. */
+  places: (TurnPlace | undefined)[];
   /** Each item's BM25 length normalization (bm25Norm of its words in title, tags and text against their mean). */
   norms: Float64Array;
+}
+
+/** Postings being gathered: each word's items and their field-weighted counts. */
+type Lists = Map<string, { at: number[]; weight: number[] }>;
+
+/** Adds item i's words to the postings and returns how many words it has (its BM25 length). */
+function addItemWords(lists: Lists, item: RankedItem, i: number): number {
+  const { title, tags, content } = item.words;
+  const counts = new Map<string, number>();
+  const add = (list: string[], weight: number) => {
+    for (const w of list) counts.set(w, (counts.get(w) ?? 0) + weight);
+  };
+  add(title, titleWeight(item.kind));
+  add(tags, WEIGHTS.tags);
+  add(content, WEIGHTS.content);
+  for (const [word, weight] of counts) {
+    let list = lists.get(word);
+    if (!list) {
+      list = { at: [], weight: [] };
+      lists.set(word, list);
+    }
+    list.at.push(i);
+    list.weight.push(weight);
+  }
+  return title.length + tags.length + content.length;
+}
+
+/** Quantizes the item's word vector into row i of the matrix (a scale of 0: none). */
+function addItemVector(vectors: Int8Array, scales: Float32Array, item: RankedItem, i: number): void {
+  const vector = entryVector(item);
+  if (!vector) return;
+  let max = 0;
+  for (const x of vector) max = Math.max(max, Math.abs(x));
+  if (max === 0) return;
+  scales[i] = max / 127;
+  for (let d = 0; d < VECTOR_DIMS; d++) vectors[i * VECTOR_DIMS + d] = Math.round(vector[d]! / scales[i]!);
 }
 
 export function buildPoolIndex(items: RankedItem[], places: (TurnPlace | undefined)[]): PoolIndex {
@@ -45,38 +85,69 @@ export function buildPoolIndex(items: RankedItem[], places: (TurnPlace | undefin
   const vectors = new Int8Array(n * VECTOR_DIMS);
   const scales = new Float32Array(n);
   const lengths = new Int32Array(n);
-  const lists = new Map<string, { at: number[]; weight: number[] }>();
+  const lists: Lists = new Map();
   items.forEach((item, i) => {
-    const vector = entryVector(item);
-    // Kept on the item too: a caller with more entries than the pool ranks its items outside the index.
-    item.vector = vector ?? null;
-    if (vector) {
-      let max = 0;
-      for (const x of vector) max = Math.max(max, Math.abs(x));
-      if (max > 0) {
-        scales[i] = max / 127;
-        for (let d = 0; d < VECTOR_DIMS; d++) vectors[i * VECTOR_DIMS + d] = Math.round(vector[d]! / scales[i]!);
-      }
+    addItemVector(vectors, scales, item, i);
+    lengths[i] = addItemWords(lists, item, i);
+  });
+  return finishIndex(items, places, vectors, scales, lengths, lists);
+}
+
+/**
+ * The pool after a change: `items` (newest first, as a build reads them) keeps the old index's
+ * items that are still there in the same version, and its postings, vector rows and lengths are
+ * copied from the old index; only new or changed items are split into words and looked up in the
+ * word-vector file. The result is the index buildPoolIndex would make of the same items.
+ */
+export function refreshPoolIndex(old: PoolIndex, items: RankedItem[], places: (TurnPlace | undefined)[]): PoolIndex {
+  const n = items.length;
+  const oldPlace = new Map(old.items.map((item, j) => [item, j]));
+  const from = new Int32Array(old.items.length).fill(-1);
+  const vectors = new Int8Array(n * VECTOR_DIMS);
+  const scales = new Float32Array(n);
+  const lengths = new Int32Array(n);
+  const fresh: number[] = [];
+  items.forEach((item, i) => {
+    const j = oldPlace.get(item);
+    if (j === undefined) {
+      fresh.push(i);
+      return;
     }
-    const { title, tags, content } = item.words;
-    lengths[i] = title.length + tags.length + content.length;
-    const counts = new Map<string, number>();
-    const add = (list: string[], weight: number) => {
-      for (const w of list) counts.set(w, (counts.get(w) ?? 0) + weight);
-    };
-    add(title, titleWeight(item.kind));
-    add(tags, WEIGHTS.tags);
-    add(content, WEIGHTS.content);
-    for (const [word, weight] of counts) {
-      let list = lists.get(word);
+    from[j] = i;
+    vectors.set(old.vectors.subarray(j * VECTOR_DIMS, (j + 1) * VECTOR_DIMS), i * VECTOR_DIMS);
+    scales[i] = old.scales[j]!;
+    lengths[i] = old.lengths[j]!;
+  });
+  const lists: Lists = new Map();
+  old.vocabulary.forEach((word, k) => {
+    let list: { at: number[]; weight: number[] } | undefined;
+    for (let p = old.postingStarts[k]!; p < old.postingStarts[k + 1]!; p++) {
+      const i = from[old.postingItems[p]!]!;
+      if (i < 0) continue;
       if (!list) {
         list = { at: [], weight: [] };
         lists.set(word, list);
       }
       list.at.push(i);
-      list.weight.push(weight);
+      list.weight.push(old.postingWeights[p]!);
     }
   });
+  for (const i of fresh) {
+    addItemVector(vectors, scales, items[i]!, i);
+    lengths[i] = addItemWords(lists, items[i]!, i);
+  }
+  // Postings in item order, as a build lays them out (the fresh items were added after the kept ones).
+  for (const list of lists.values()) {
+    if (list.at.every((i, k) => k === 0 || list.at[k - 1]! < i)) continue;
+    const order = list.at.map((_, k) => k).sort((x, y) => list.at[x]! - list.at[y]!);
+    list.at = order.map((k) => list.at[k]!);
+    list.weight = order.map((k) => list.weight[k]!);
+  }
+  return finishIndex(items, places, vectors, scales, lengths, lists);
+}
+
+function finishIndex(items: RankedItem[], places: (TurnPlace | undefined)[], vectors: Int8Array, scales: Float32Array, lengths: Int32Array, lists: Lists): PoolIndex {
+  const n = items.length;
   const vocabulary = [...lists.keys()].sort();
   const postingStarts = new Int32Array(vocabulary.length + 1);
   vocabulary.forEach((word, k) => {
@@ -95,6 +166,7 @@ export function buildPoolIndex(items: RankedItem[], places: (TurnPlace | undefin
   const avgLength = lengths.reduce((sum, l) => sum + l, 0) / n || 1;
   return {
     items,
+    places,
     sessions: sessions(items.map((item, i) => ({ id: item.id, turn: places[i] }))),
     speakers: speakerIndex(places),
     vectors,
@@ -104,8 +176,27 @@ export function buildPoolIndex(items: RankedItem[], places: (TurnPlace | undefin
     postingItems,
     postingWeights,
     wordsByRow: rowTable(byRow),
+    lengths,
     norms: Float64Array.from(lengths, (length) => bm25Norm(length, avgLength)),
   };
+}
+
+/**
+ * About how many bytes an index holds, for the pool cache's bound: its arrays, its vocabulary, and
+ * per item the object and its words (the words themselves are the larger part: some 40 bytes each).
+ */
+export function poolIndexBytes(index: PoolIndex): number {
+  let words = 0;
+  for (let i = 0; i < index.lengths.length; i++) words += index.lengths[i]!;
+  const arrays =
+    index.vectors.byteLength +
+    index.scales.byteLength +
+    index.postingStarts.byteLength +
+    index.postingItems.byteLength +
+    index.postingWeights.byteLength +
+    index.lengths.byteLength +
+    index.norms.byteLength;
+  return arrays + index.wordsByRow.slots.byteLength + index.wordsByRow.filter.byteLength + index.vocabulary.length * 48 + index.items.length * 250 + words * 40;
 }
 
 /**
@@ -210,6 +301,19 @@ export function poolLexicalScores(index: PoolIndex, terms: string[], docCount: n
     }
   }
   return scores;
+}
+
+/**
+ * Which items hold one of the terms as a word (its light stem), not only a word its stem begins:
+ * the lexical ranking's candidates, as the full-text index finds them without prefixes (1: held).
+ */
+export function poolWordMatches(index: PoolIndex, terms: string[]): Uint8Array {
+  const held = new Uint8Array(index.items.length);
+  for (const matcher of termMatchers(terms)) {
+    if (matcher.prefix !== undefined) continue;
+    for (const word of matchedWords(index, matcher)) for (let k = index.postingStarts[word]!; k < index.postingStarts[word + 1]!; k++) held[index.postingItems[k]!] = 1;
+  }
+  return held;
 }
 
 /** Each item's cosine to the query vector (NaN for an item without a vector). */
