@@ -7,7 +7,8 @@ import { nextTurn } from './event-loop-turns.js';
 import { facetScores, poolFacetScores } from './facet-scores.js';
 import { ENTRY_COLUMNS, type HotQueries, hotQueries, ownedBy, ownerColumns } from './hot-queries.js';
 import { fuseColumns, sessions, speakerBoosts, speakerIndex, speakersNamed, type TurnPlace } from './hybrid-ranking.js';
-import { buildPoolIndex, type PoolIndex, poolCosines, poolLexicalScores, poolWordMatches, refreshPoolIndex, scratchColumns } from './pool-index.js';
+import { buildPoolIndex, type PoolIndex, poolCosines, poolIndexBytes, poolLexicalScores, poolWordMatches, scratchColumns } from './pool-index.js';
+import { refreshPoolIndex } from './pool-refresh.js';
 import type { Database } from './schema.js';
 import { cachedEntryWords, cachedHit, entryWords, poolCache, poolStats, type RankedItem, rememberHit, speakerWords, turnPlaceCache } from './search-cache.js';
 import { CAPTURED_KIND, type EntryWords, rankCandidates, words } from './search-ranking.js';
@@ -277,7 +278,7 @@ export abstract class KyselyStore implements Store {
       poolStats.refreshed++;
       poolStats.refreshedEntries += freshItems.length;
     } else poolStats.built++;
-    poolCache.set(key, { signature, index });
+    poolCache.set(key, { signature, index, bytes: poolIndexBytes(index) });
     return index;
   }
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { buildPoolIndex, placeOfRow, poolCosines, poolLexicalScores, refreshPoolIndex } from './pool-index.js';
+import { buildPoolIndex, placeOfRow, poolCosines, poolLexicalScores } from './pool-index.js';
+import { refreshPoolIndex } from './pool-refresh.js';
 import type { RankedItem } from './search-cache.js';
 import { rankCandidates, words } from './search-ranking.js';
 import { cosine, tableSize, textVector, wordRow } from './word-vectors.js';
@@ -118,7 +119,8 @@ test('a refreshed pool index is the index a build makes of the same items, whate
     after,
     after.map(() => undefined),
   );
-  for (const field of ['vocabulary', 'postingStarts', 'postingItems', 'postingWeights', 'lengths', 'norms', 'vectors', 'scales'] as const) assert.deepEqual(refreshed[field], built[field], field);
+  for (const field of ['vocabulary', 'rows', 'postingStarts', 'postingItems', 'postingWeights', 'lengths', 'norms', 'vectors', 'scales'] as const)
+    assert.deepEqual(refreshed[field], built[field], field);
   for (const terms of [['zeppelin'], ['rollback', 'canary'], ['deploying', 'friday']])
     assert.deepEqual(poolLexicalScores(refreshed, terms, 500), poolLexicalScores(built, terms, 500), terms.join(' '));
   assert.ok(poolLexicalScores(refreshed, ['zeppelin'], 500).filter((s) => s > 0).length === 30, 'every added entry is found');

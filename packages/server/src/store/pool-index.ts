@@ -36,6 +36,8 @@ export interface PoolIndex {
   postingWeights: Float64Array;
   /** The vocabulary place of each word that has a row in the word-vector table (stop words have none): facets look words up by row (placeOfRow). */
   wordsByRow: RowTable;
+  /** Each vocabulary word's row in the word-vector table (-1: none), kept for refreshPoolIndex. */
+  rows: Int32Array;
   /** Each item's words in title, tags and text (its BM25 length), kept for refreshPoolIndex. */
   lengths: Int32Array;
   /** Each item's place in a conversation, kept for refreshPoolIndex. */
@@ -45,10 +47,10 @@ export interface PoolIndex {
 }
 
 /** Postings being gathered: each word's items and their field-weighted counts. */
-type Lists = Map<string, { at: number[]; weight: number[] }>;
+export type Lists = Map<string, { at: number[]; weight: number[] }>;
 
 /** Adds item i's words to the postings and returns how many words it has (its BM25 length). */
-function addItemWords(lists: Lists, item: RankedItem, i: number): number {
+export function addItemWords(lists: Lists, item: RankedItem, i: number): number {
   const { title, tags, content } = item.words;
   const counts = new Map<string, number>();
   const add = (list: string[], weight: number) => {
@@ -70,7 +72,7 @@ function addItemWords(lists: Lists, item: RankedItem, i: number): number {
 }
 
 /** Quantizes the item's word vector into row i of the matrix (a scale of 0: none). */
-function addItemVector(vectors: Int8Array, scales: Float32Array, item: RankedItem, i: number): void {
+export function addItemVector(vectors: Int8Array, scales: Float32Array, item: RankedItem, i: number): void {
   const vector = entryVector(item);
   if (!vector) return;
   let max = 0;
@@ -93,61 +95,7 @@ export function buildPoolIndex(items: RankedItem[], places: (TurnPlace | undefin
   return finishIndex(items, places, vectors, scales, lengths, lists);
 }
 
-/**
- * The pool after a change: `items` (newest first, as a build reads them) keeps the old index's
- * items that are still there in the same version, and its postings, vector rows and lengths are
- * copied from the old index; only new or changed items are split into words and looked up in the
- * word-vector file. The result is the index buildPoolIndex would make of the same items.
- */
-export function refreshPoolIndex(old: PoolIndex, items: RankedItem[], places: (TurnPlace | undefined)[]): PoolIndex {
-  const n = items.length;
-  const oldPlace = new Map(old.items.map((item, j) => [item, j]));
-  const from = new Int32Array(old.items.length).fill(-1);
-  const vectors = new Int8Array(n * VECTOR_DIMS);
-  const scales = new Float32Array(n);
-  const lengths = new Int32Array(n);
-  const fresh: number[] = [];
-  items.forEach((item, i) => {
-    const j = oldPlace.get(item);
-    if (j === undefined) {
-      fresh.push(i);
-      return;
-    }
-    from[j] = i;
-    vectors.set(old.vectors.subarray(j * VECTOR_DIMS, (j + 1) * VECTOR_DIMS), i * VECTOR_DIMS);
-    scales[i] = old.scales[j]!;
-    lengths[i] = old.lengths[j]!;
-  });
-  const lists: Lists = new Map();
-  old.vocabulary.forEach((word, k) => {
-    let list: { at: number[]; weight: number[] } | undefined;
-    for (let p = old.postingStarts[k]!; p < old.postingStarts[k + 1]!; p++) {
-      const i = from[old.postingItems[p]!]!;
-      if (i < 0) continue;
-      if (!list) {
-        list = { at: [], weight: [] };
-        lists.set(word, list);
-      }
-      list.at.push(i);
-      list.weight.push(old.postingWeights[p]!);
-    }
-  });
-  for (const i of fresh) {
-    addItemVector(vectors, scales, items[i]!, i);
-    lengths[i] = addItemWords(lists, items[i]!, i);
-  }
-  // Postings in item order, as a build lays them out (the fresh items were added after the kept ones).
-  for (const list of lists.values()) {
-    if (list.at.every((i, k) => k === 0 || list.at[k - 1]! < i)) continue;
-    const order = list.at.map((_, k) => k).sort((x, y) => list.at[x]! - list.at[y]!);
-    list.at = order.map((k) => list.at[k]!);
-    list.weight = order.map((k) => list.weight[k]!);
-  }
-  return finishIndex(items, places, vectors, scales, lengths, lists);
-}
-
 function finishIndex(items: RankedItem[], places: (TurnPlace | undefined)[], vectors: Int8Array, scales: Float32Array, lengths: Int32Array, lists: Lists): PoolIndex {
-  const n = items.length;
   const vocabulary = [...lists.keys()].sort();
   const postingStarts = new Int32Array(vocabulary.length + 1);
   vocabulary.forEach((word, k) => {
@@ -155,28 +103,29 @@ function finishIndex(items: RankedItem[], places: (TurnPlace | undefined)[], vec
   });
   const postingItems = new Int32Array(postingStarts[vocabulary.length]!);
   const postingWeights = new Float64Array(postingItems.length);
-  const byRow = new Map<number, number>();
   vocabulary.forEach((word, k) => {
     const list = lists.get(word)!;
     postingItems.set(list.at, postingStarts[k]);
     postingWeights.set(list.weight, postingStarts[k]);
-    const row = wordRow(word);
-    if (row >= 0) byRow.set(row, k);
   });
-  const avgLength = lengths.reduce((sum, l) => sum + l, 0) / n || 1;
+  const rows = Int32Array.from(vocabulary, wordRow);
+  return assembleIndex({ items, places, vectors, scales, lengths, vocabulary, postingStarts, postingItems, postingWeights, rows });
+}
+
+/** What an index is made of before its derived parts (sessions, speakers, the row table, the norms) are computed. */
+export type IndexParts = Pick<PoolIndex, 'items' | 'places' | 'vectors' | 'scales' | 'lengths' | 'vocabulary' | 'postingStarts' | 'postingItems' | 'postingWeights' | 'rows'>;
+
+/** The index of these parts: its sessions, speakers, row table and BM25 norms computed from them. */
+export function assembleIndex(parts: IndexParts): PoolIndex {
+  const { items, places, lengths, rows } = parts;
+  const byRow = new Map<number, number>();
+  for (let k = 0; k < rows.length; k++) if (rows[k]! >= 0) byRow.set(rows[k]!, k);
+  const avgLength = lengths.reduce((sum, l) => sum + l, 0) / items.length || 1;
   return {
-    items,
-    places,
+    ...parts,
     sessions: sessions(items.map((item, i) => ({ id: item.id, turn: places[i] }))),
     speakers: speakerIndex(places),
-    vectors,
-    scales,
-    vocabulary,
-    postingStarts,
-    postingItems,
-    postingWeights,
     wordsByRow: rowTable(byRow),
-    lengths,
     norms: Float64Array.from(lengths, (length) => bm25Norm(length, avgLength)),
   };
 }

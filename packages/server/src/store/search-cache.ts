@@ -1,6 +1,6 @@
 import { BoundedCache } from './bounded-cache.js';
 import type { TurnPlace } from './hybrid-ranking.js';
-import { type PoolIndex, poolIndexBytes } from './pool-index.js';
+import type { PoolIndex } from './pool-index.js';
 import { CAPTURED_KIND, type EntryWords, words } from './search-ranking.js';
 import type { Entry } from './types.js';
 import { textVector } from './word-vectors.js';
@@ -68,7 +68,7 @@ export const turnPlaceCache = new BoundedCache<string, TurnPlace | null>(50_000)
 export const DEFAULT_SEARCH_CACHE_MB = 256;
 
 function newPoolCache(megabytes: number) {
-  return new BoundedCache<string, { signature: string; index: PoolIndex }>(megabytes * 2 ** 20, (pool) => poolIndexBytes(pool.index));
+  return new BoundedCache<string, { signature: string; index: PoolIndex; bytes: number }>(megabytes * 2 ** 20, (pool) => pool.bytes);
 }
 
 /**
