@@ -160,15 +160,19 @@ async function runPhase(child: Child, keys: string[], connections: number, saveS
   const tally: Tally = { search: [], save: [], errors: new Map(), duplicates: 0 };
   let counting = false;
   let stop = false;
+  const answered = new Set<number>();
   const loop = async (c: number) => {
     const key = keys[c % keys.length]!;
     while (!stop) {
       const counted = counting;
       if (Math.random() < saveShare) await call(child.url, key, 'save_entry', JSON.parse(note()) as object, tally, counted);
       else await call(child.url, key, 'search', { query: questions[q++ % questions.length]!, limit: 10 }, tally, counted);
+      answered.add(c);
     }
   };
   const loops = Array.from({ length: connections }, (_, c) => loop(c));
+  // Warm: every connection has had an answer (each user's first search builds their pool), then `warmup` seconds more.
+  while (answered.size < connections) await new Promise((r) => setTimeout(r, 100));
   await new Promise((r) => setTimeout(r, options.warmup * 1000));
   const cpuBefore = (await ask(child, { type: 'cpu' }, 'cpu')).micros;
   const probing = probeHealthz(new URL('/healthz', child.url), options.duration);
