@@ -43,7 +43,7 @@ import { textVector } from './word-vectors.js';
 type EntryRow = Selectable<Database['entry']>;
 
 /** A search candidate as a dialect finds it: enough to look up its words and break ties. */
-export type CandidateRow = Pick<EntryRow, 'id' | 'kind' | 'version' | 'updated_at'>;
+export type CandidateRow = Pick<EntryRow, 'id' | 'kind' | 'version' | 'updated_at'> & { datapack_id?: string };
 
 /** At most this many matches of one search are ranked (the most recent, if more match). */
 const MAX_CANDIDATES = 1000;
@@ -110,12 +110,17 @@ export abstract class KyselyStore implements Store {
     } else if (lexicalState && lexicalState.count <= SEMANTIC_POOL) {
       // The near-duplicate check: the datapack's pool, kept up to date by each save, scores every
       // entry from its postings, instead of a full-text query OR-ing every word of the text.
-      const state = lexicalState;
-      const pool = await this.poolOf(query, state.signature);
+      // A search pool already held that covers the datapack serves it (only its entries count), so
+      // a writer does not keep a second pool of the same entries.
+      const wider = query.datapackIds.length === 1 ? this.heldPoolCovering(query.datapackIds[0]!) : undefined;
+      const widerState = wider && (await this.entriesState(wider));
+      const state = widerState && widerState.count <= SEMANTIC_POOL ? widerState : lexicalState;
+      const pool = await this.poolOf(state === widerState ? { ...query, datapackIds: wider! } : query, state.signature);
       await nextTurn();
       const scores = poolLexicalScores(pool, terms, state.count);
       const held = poolWordMatches(pool, terms);
-      for (let i = 0; i < scores.length; i++) if (!held[i]) scores[i] = 0;
+      const only = state === widerState ? query.datapackIds[0] : undefined;
+      for (let i = 0; i < scores.length; i++) if (!held[i] || (only && pool.items[i]!.datapackId !== only)) scores[i] = 0;
       ranked = topScores(pool.items, scores, query.limit);
       rankedPool = pool;
     } else {
@@ -133,6 +138,17 @@ export abstract class KyselyStore implements Store {
       const entry = byId.get(r.id);
       return entry ? [{ entry, score: r.score }] : [];
     });
+  }
+
+  /** The datapacks of a pool this store holds (of every kind) that includes this datapack, if any. */
+  private heldPoolCovering(datapackId: string): string[] | undefined {
+    for (const key of poolCache.keys()) {
+      const [store, ids, kinds] = key.split('|');
+      if (store !== String(this.poolKey) || kinds !== '') continue;
+      const datapackIds = ids!.split(',');
+      if (datapackIds.length > 1 && datapackIds.includes(datapackId)) return datapackIds;
+    }
+    return undefined;
   }
 
   /** The ranked entries, those a search of the same pool returned before from the hit cache. */
@@ -205,7 +221,7 @@ export abstract class KyselyStore implements Store {
     const known = await this.wordsOf(rows);
     return rows.flatMap((c) => {
       const words = known.get(c.id);
-      return words ? [{ id: c.id, kind: c.kind, version: Number(c.version), updatedAt: iso(c.updated_at), words }] : [];
+      return words ? [{ id: c.id, kind: c.kind, version: Number(c.version), updatedAt: iso(c.updated_at), words, ...(c.datapack_id && { datapackId: c.datapack_id }) }] : [];
     });
   }
 
@@ -260,7 +276,10 @@ export abstract class KyselyStore implements Store {
     const rows = await this.newestEntries(query.datapackIds, query.kinds, SEMANTIC_POOL);
     // After a write only what changed is read and split: the rest of the pool is still current.
     const kept = new Map(cached ? cached.index.items.map((item, i) => [item.id, { item, place: cached.index.places[i] }]) : []);
-    const same = (r: CandidateRow) => kept.get(r.id)?.item.version === Number(r.version);
+    const same = (r: CandidateRow) => {
+      const item = kept.get(r.id)?.item;
+      return item?.version === Number(r.version) && item.datapackId === r.datapack_id;
+    };
     const freshItems = await this.candidateItems(rows.filter((r) => !same(r)));
     const fresh = new Map(freshItems.map((item) => [item.id, item]));
     const freshPlaces = await this.turnPlaces(freshItems.filter((i) => i.kind === CAPTURED_KIND).map((i) => i.id));
@@ -308,7 +327,7 @@ export abstract class KyselyStore implements Store {
 
   /** The newest live entries of these datapacks (and kinds): what the semantic signal and conversation context cover. */
   private async newestEntries(datapackIds: string[], kinds: string[] | undefined, max: number): Promise<CandidateRow[]> {
-    let q = this.db.selectFrom('entry').select(['id', 'kind', 'version', 'updated_at']).where('datapack_id', 'in', datapackIds).where('deleted_at', 'is', null);
+    let q = this.db.selectFrom('entry').select(['id', 'kind', 'version', 'updated_at', 'datapack_id']).where('datapack_id', 'in', datapackIds).where('deleted_at', 'is', null);
     if (kinds?.length) q = q.where('kind', 'in', kinds);
     return q.orderBy('updated_at', 'desc').orderBy('id').limit(max).execute();
   }
