@@ -43,7 +43,7 @@ export interface SeedReport {
 
 export type ChildMessage =
   | { type: 'ready'; url: string; key?: string; seed?: SeedReport }
-  | { type: 'rss'; rssMb: number }
+  | { type: 'rss'; rssMb: number; pools?: { built: number; refreshed: number } }
   /** CPU time the process has used so far (user + system), in microseconds. */
   | { type: 'cpu'; micros: number }
   | { type: 'profile-started' }
@@ -133,6 +133,7 @@ async function cairnModules(source: boolean, root?: string) {
     ...(await load<typeof import('../src/domain/access.js')>('domain/access')),
     ...(await load<typeof import('../src/domain/datapacks.js')>('domain/datapacks')),
     ...(await load<typeof import('../src/domain/entries.js')>('domain/entries')),
+    ...(await load<typeof import('../src/store/search-cache.js')>('store/search-cache')),
   };
 }
 type CairnModules = Awaited<ReturnType<typeof cairnModules>>;
@@ -191,7 +192,7 @@ async function runCairn(options: CairnChildOptions): Promise<void> {
         writeFileSync(message.path, JSON.stringify(profile));
         await send({ type: 'profile-saved', path: message.path });
       } else if (message.type === 'rss') {
-        await send({ type: 'rss', rssMb: rssMb() });
+        await send({ type: 'rss', rssMb: rssMb(), pools: { built: m.poolStats.built, refreshed: m.poolStats.refreshed } });
       } else if (message.type === 'grow') {
         const started = Date.now();
         const turns = (await loadTurns(options.dataPath)).map((t) => ({ title: t.title, content: t.content }));

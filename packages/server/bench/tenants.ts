@@ -174,6 +174,7 @@ async function runPhase(child: Child, keys: string[], connections: number, saveS
   // Warm: every connection has had an answer (each user's first search builds their pool), then `warmup` seconds more.
   while (answered.size < connections) await new Promise((r) => setTimeout(r, 100));
   await new Promise((r) => setTimeout(r, options.warmup * 1000));
+  const poolsBefore = (await ask(child, { type: 'rss' }, 'rss')).pools;
   const cpuBefore = (await ask(child, { type: 'cpu' }, 'cpu')).micros;
   const probing = probeHealthz(new URL('/healthz', child.url), options.duration);
   counting = true;
@@ -185,7 +186,7 @@ async function runPhase(child: Child, keys: string[], connections: number, saveS
   const healthz = await probing;
   stop = true;
   await Promise.all(loops);
-  const rss = (await ask(child, { type: 'rss' }, 'rss')).rssMb;
+  const { rssMb: rss, pools } = await ask(child, { type: 'rss' }, 'rss');
   const done = tally.search.length + tally.save.length;
   tally.search.sort((a, b) => a - b);
   tally.save.sort((a, b) => a - b);
@@ -201,6 +202,8 @@ async function runPhase(child: Child, keys: string[], connections: number, saveS
     rssMb: rss,
     errors: Object.fromEntries(tally.errors),
     loadavg: loadavg().map((l) => Math.round(l * 100) / 100),
+    /** Pools read whole and pools refreshed after a write while the phase was measured; '-' for a build without the counters. */
+    pools: pools && poolsBefore ? `${pools.built - poolsBefore.built} built, ${pools.refreshed - poolsBefore.refreshed} refreshed` : '-',
   };
 }
 
@@ -254,7 +257,7 @@ async function main(): Promise<void> {
   console.log(
     `\n${options.users} users × ${options.perUser} entries, ${meta.entries} entries in all — ${options.backend}, ${options.duration}s a phase after ${options.warmup}s warm-up, ${meta.cpus} cores`,
   );
-  const header = ['phase', 'conns', 'req/s', '÷ baseline', 'search p50/p95/p99 ms', 'save p50/p95/p99 ms', 'CPU ms/req', '/healthz p99', 'RSS MB', 'errors', 'load avg'];
+  const header = ['phase', 'conns', 'req/s', '÷ baseline', 'search p50/p95/p99 ms', 'save p50/p95/p99 ms', 'CPU ms/req', '/healthz p99', 'RSS MB', 'errors', 'pools', 'load avg'];
   const lines = rows.map(({ phase, result: r }) => [
     phase,
     String(r.connections),
