@@ -131,8 +131,8 @@ interface Tally {
   duplicates: number;
 }
 
-/** One tool call; its latency goes to the tally when `counting`, and a failure under its kind. */
-async function call(url: string, key: string, tool: 'search' | 'save_entry', args: object, tally: Tally, counting: boolean): Promise<void> {
+/** One tool call; its latency goes to the tally when `counting`, and a failure under its kind. True when it succeeded. */
+async function call(url: string, key: string, tool: 'search' | 'save_entry', args: object, tally: Tally, counting: boolean): Promise<boolean> {
   const started = performance.now();
   let kind: string | undefined;
   try {
@@ -150,9 +150,9 @@ async function call(url: string, key: string, tool: 'search' | 'save_entry', arg
   } catch (error) {
     kind = `network: ${(error as Error).name}`;
   }
-  if (!counting) return;
-  if (kind) tally.errors.set(kind, (tally.errors.get(kind) ?? 0) + 1);
-  else (tool === 'search' ? tally.search : tally.save).push(performance.now() - started);
+  if (counting && kind) tally.errors.set(kind, (tally.errors.get(kind) ?? 0) + 1);
+  else if (counting) (tool === 'search' ? tally.search : tally.save).push(performance.now() - started);
+  return kind === undefined;
 }
 
 async function runPhase(child: Child, keys: string[], connections: number, saveShare: number, options: Options, questions: string[], note: () => string) {
@@ -165,9 +165,12 @@ async function runPhase(child: Child, keys: string[], connections: number, saveS
     const key = keys[c % keys.length]!;
     while (!stop) {
       const counted = counting;
-      if (Math.random() < saveShare) await call(child.url, key, 'save_entry', JSON.parse(note()) as object, tally, counted);
-      else await call(child.url, key, 'search', { query: questions[q++ % questions.length]!, limit: 10 }, tally, counted);
-      answered.add(c);
+      const ok =
+        Math.random() < saveShare
+          ? await call(child.url, key, 'save_entry', JSON.parse(note()) as object, tally, counted)
+          : await call(child.url, key, 'search', { query: questions[q++ % questions.length]!, limit: 10 }, tally, counted);
+      // Warm only once it has been answered: a refused request (busy, say) built nothing.
+      if (ok) answered.add(c);
     }
   };
   const loops = Array.from({ length: connections }, (_, c) => loop(c));
