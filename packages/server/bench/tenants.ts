@@ -175,7 +175,9 @@ async function runPhase(child: Child, keys: string[], connections: number, saveS
   };
   const loops = Array.from({ length: connections }, (_, c) => loop(c));
   // Warm: every connection has had an answer (each user's first search builds their pool), then `warmup` seconds more.
-  while (answered.size < connections) await new Promise((r) => setTimeout(r, 100));
+  const warmBy = Date.now() + 120_000;
+  while (answered.size < connections && Date.now() < warmBy) await new Promise((r) => setTimeout(r, 100));
+  if (answered.size < connections) process.stderr.write(`  only ${answered.size} of ${connections} connections had an answer after 120 s; measuring anyway\n`);
   await new Promise((r) => setTimeout(r, options.warmup * 1000));
   const poolsBefore = (await ask(child, { type: 'rss' }, 'rss')).pools;
   const cpuBefore = (await ask(child, { type: 'cpu' }, 'cpu')).micros;
