@@ -259,6 +259,7 @@ async function main(): Promise<void> {
   const baseline = rows.find((r) => r.phase === 'one-user')?.result.reqPerSec;
   const oneSearch = rows.find((r) => r.phase === 'one-search')?.result.reqPerSec;
   if (options.json) return void console.log(JSON.stringify({ meta, rows }, null, 2));
+  process.stderr.write(`${JSON.stringify({ meta, rows })}\n`);
   console.log(
     `\n${options.users} users × ${options.perUser} entries, ${meta.entries} entries in all — ${options.backend}, ${options.duration}s a phase after ${options.warmup}s warm-up, ${meta.cpus} cores`,
   );
@@ -276,6 +277,7 @@ async function main(): Promise<void> {
     Object.entries(r.errors)
       .map(([k, n]) => `${n} ${k}`)
       .join('; ') || '0',
+    r.pools,
     r.loadavg.join(' '),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
