@@ -16,13 +16,14 @@
  *     [--connections 10] [--insert-seconds 10] [--insert-connections 8] [--per-tenant 2000]
  *     [--data <locomo.json>] [--json] [--source]
  */
-import { type ChildProcess, fork, spawn } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { availableParallelism, loadavg } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { INSTALLER_USER_AGENT } from '../src/auth/mcp-auth.js';
+import { probeHealthz } from './healthz-probe.js';
 import { type InsertRun, measureInserts } from './insert-rate.js';
 import { loadTurns } from './locomo.js';
 import { percentile, round1 } from './percentile.js';
@@ -196,30 +197,6 @@ async function underLoad(child: Child, query: string, options: Options): Promise
     healthzP99Ms: round1(percentile(healthz, 0.99)),
     failures: result.non2xx + result.errors + result.timeouts + result.mismatches,
   };
-}
-
-/** /healthz latencies (ms, sorted), one probe every 20 ms for `seconds`, from a separate process. */
-function probeHealthz(url: URL, seconds: number): Promise<number[]> {
-  const script = `
-    const [url, seconds] = process.argv.slice(1);
-    const until = Date.now() + seconds * 1000;
-    const times = [];
-    while (Date.now() < until) {
-      const started = performance.now();
-      const response = await fetch(url);
-      await response.arrayBuffer();
-      if (response.ok) times.push(performance.now() - started);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    process.stdout.write(JSON.stringify(times));`;
-  return new Promise((resolve, reject) => {
-    const probe = spawn(process.execPath, ['--input-type=module', '-e', script, url.href, String(seconds)], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    probe.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString('utf8');
-    });
-    probe.on('close', (code) => (code === 0 ? resolve((JSON.parse(out) as number[]).sort((a, b) => a - b)) : reject(new Error(`the /healthz probe exited with ${code}`))));
-  });
 }
 
 async function loadQuestions(path: string): Promise<string[]> {

@@ -42,42 +42,59 @@ export async function seedOthers(store: KyselyStore, total: number, turns: Other
       .values({ id: packId, scope: 'personal', owner_id: owner, organization_id: null, name: 'Bench', description: '', created_by: owner, created_at: now, updated_at: now })
       .execute();
     const n = Math.min(perTenant, goal - done);
-    const rows = Array.from({ length: n }, (_, i) => {
-      const turn = turns[(done + i) % turns.length]!;
-      // A counter in the text keeps content hashes distinct, as real entries are.
-      const content = `${turn.content} (${done + i})`;
-      const stamp = new Date(at + (done + i) * 1000).toISOString();
-      return {
-        id: `ent_bench_${count + done + i}`,
-        datapack_id: packId,
-        kind: 'conversation',
-        title: turn.title,
-        content,
-        tags: '[]',
-        content_hash: contentHash(turn.title, content),
-        version: 1,
-        created_by: owner,
-        created_client: null,
-        created_at: stamp,
-        updated_by: owner,
-        updated_client: null,
-        updated_at: stamp,
-        deleted_at: null,
-      };
-    });
-    if (store.dialect === 'sqlite') insertSqlite(store as SqliteStore, rows);
-    else
-      for (let i = 0; i < rows.length; i += PG_ROWS_PER_INSERT)
-        await store.db
-          .insertInto('entry')
-          .values(rows.slice(i, i + PG_ROWS_PER_INSERT))
-          .execute();
+    await insertEntryRows(
+      store,
+      Array.from({ length: n }, (_, i) => {
+        const turn = turns[(done + i) % turns.length]!;
+        // A counter in the text keeps content hashes distinct, as real entries are.
+        return { id: `ent_bench_${count + done + i}`, datapack: packId, owner, title: turn.title, content: `${turn.content} (${done + i})`, stamp: new Date(at + (done + i) * 1000).toISOString() };
+      }),
+    );
     done += n;
     progress(done, goal);
   }
   if (store.dialect === 'postgres') await sql`ANALYZE entry`.execute(store.db);
   count = await countAllEntries(store);
   return count;
+}
+
+/** One entry of the bulk path: a conversation turn, version 1, untagged. */
+export interface BulkEntry {
+  id: string;
+  datapack: string;
+  owner: string;
+  title: string;
+  content: string;
+  stamp: string;
+}
+
+/** Writes entry rows directly (the database keeps its full-text index and datapack counts itself). */
+export async function insertEntryRows(store: KyselyStore, entries: BulkEntry[]): Promise<void> {
+  const rows = entries.map((e) => ({
+    id: e.id,
+    datapack_id: e.datapack,
+    kind: 'conversation',
+    title: e.title,
+    content: e.content,
+    tags: '[]',
+    content_hash: contentHash(e.title, e.content),
+    version: 1,
+    created_by: e.owner,
+    created_client: null,
+    created_at: e.stamp,
+    updated_by: e.owner,
+    updated_client: null,
+    updated_at: e.stamp,
+    deleted_at: null,
+  }));
+  if (rows.length === 0) return;
+  if (store.dialect === 'sqlite') insertSqlite(store as SqliteStore, rows);
+  else
+    for (let i = 0; i < rows.length; i += PG_ROWS_PER_INSERT)
+      await store.db
+        .insertInto('entry')
+        .values(rows.slice(i, i + PG_ROWS_PER_INSERT))
+        .execute();
 }
 
 function insertSqlite(store: SqliteStore, rows: Record<string, unknown>[]): void {

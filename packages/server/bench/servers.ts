@@ -22,6 +22,7 @@ import { createTestDatabase } from '../src/testing/postgres.js';
 import { freePort } from '../src/testing/test-cairn.js';
 import { loadTurns } from './locomo.js';
 import { seedOthers } from './seed-others.js';
+import { seedTenants } from './seed-tenants.js';
 
 export interface CairnChildOptions {
   postgresServerUrl?: string;
@@ -42,7 +43,7 @@ export interface SeedReport {
 
 export type ChildMessage =
   | { type: 'ready'; url: string; key?: string; seed?: SeedReport }
-  | { type: 'rss'; rssMb: number }
+  | { type: 'rss'; rssMb: number; pools?: { built: number; refreshed: number } }
   /** CPU time the process has used so far (user + system), in microseconds. */
   | { type: 'cpu'; micros: number }
   | { type: 'profile-started' }
@@ -50,6 +51,7 @@ export type ChildMessage =
   | { type: 'seed-progress'; done: number; goal: number }
   | { type: 'grown'; total: number; seconds: number; rssMb: number }
   | { type: 'forgotten'; removed: number }
+  | { type: 'tenants'; keys: string[]; seconds: number }
   | { type: 'failed'; message: string };
 
 export type ParentMessage =
@@ -59,6 +61,8 @@ export type ParentMessage =
   | { type: 'grow'; total: number; perTenant: number }
   /** Delete for good the entries the seeded user created from `since` on (the insert measurement's), so each size starts alike. */
   | { type: 'forget'; since: string }
+  /** Create `users` users with a key each and `perUser` entries in each one's personal datapack (bench/seed-tenants.ts). */
+  | { type: 'tenants'; users: number; perUser: number }
   /** Report resident memory now (after a forced GC when --expose-gc is on). */
   | { type: 'rss' }
   | { type: 'cpu' }
@@ -129,6 +133,7 @@ async function cairnModules(source: boolean, root?: string) {
     ...(await load<typeof import('../src/domain/access.js')>('domain/access')),
     ...(await load<typeof import('../src/domain/datapacks.js')>('domain/datapacks')),
     ...(await load<typeof import('../src/domain/entries.js')>('domain/entries')),
+    ...(await load<typeof import('../src/store/search-cache.js')>('store/search-cache')),
   };
 }
 type CairnModules = Awaited<ReturnType<typeof cairnModules>>;
@@ -187,7 +192,7 @@ async function runCairn(options: CairnChildOptions): Promise<void> {
         writeFileSync(message.path, JSON.stringify(profile));
         await send({ type: 'profile-saved', path: message.path });
       } else if (message.type === 'rss') {
-        await send({ type: 'rss', rssMb: rssMb() });
+        await send({ type: 'rss', rssMb: rssMb(), pools: { built: m.poolStats.built, refreshed: m.poolStats.refreshed } });
       } else if (message.type === 'grow') {
         const started = Date.now();
         const turns = (await loadTurns(options.dataPath)).map((t) => ({ title: t.title, content: t.content }));
@@ -199,6 +204,17 @@ async function runCairn(options: CairnChildOptions): Promise<void> {
           }
         });
         await send({ type: 'grown', total, seconds: (Date.now() - started) / 1000, rssMb: Math.round(process.memoryUsage().rss / 2 ** 20) });
+      } else if (message.type === 'tenants') {
+        const started = Date.now();
+        const turns = (await loadTurns(options.dataPath)).map((t) => ({ title: t.title, content: t.content }));
+        let last = 0;
+        const keys = await seedTenants(m, test.cairn, message.users, message.perUser, turns, (done) => {
+          if (done === message.users || Date.now() - last > 2000) {
+            last = Date.now();
+            void send({ type: 'seed-progress', done, goal: message.users });
+          }
+        });
+        await send({ type: 'tenants', keys, seconds: (Date.now() - started) / 1000 });
       } else if (message.type === 'forget') {
         const result = await test.cairn.store.db.deleteFrom('entry').where('created_by', '=', test.ownerId).where('created_at', '>=', message.since).executeTakeFirst();
         await send({ type: 'forgotten', removed: Number(result.numDeletedRows) });

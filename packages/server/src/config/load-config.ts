@@ -81,6 +81,8 @@ const envSchema = z.object({
     ),
   CAIRN_CAPTURE_TURNS_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   CAIRN_SEARCH_SEMANTIC: bool(true),
+  // The search cache's bound (docs/capacity.md): about 1.5 MB per active user of 1,000 entries.
+  CAIRN_SEARCH_CACHE_MB: z.coerce.number().int('must be a whole number of megabytes').min(8, 'must be at least 8 (MB)').max(65536, 'must be at most 65536 (MB)').default(256),
   CAIRN_TRASH_DAYS: z.coerce.number().int('must be a whole number of days').min(1, 'must be at least 1 day').max(3650, 'must be at most 3650 days').default(30),
   CAIRN_AUDIT_DAYS: z.coerce.number().int('must be a whole number of days').min(1, 'must be at least 1 day').max(36500, 'must be at most 36500 days').default(365),
   // An OpenAI-compatible embeddings API (OpenAI, Ollama, llama.cpp, vLLM…): the base URL its /embeddings hangs under.
@@ -159,6 +161,8 @@ export interface CairnConfig {
   auditDays: number;
   /** Search fuses word vectors and conversation context with the lexical ranking (CAIRN_SEARCH_SEMANTIC, default on). */
   semanticSearch: boolean;
+  /** Megabytes of indexed search pools kept between searches (CAIRN_SEARCH_CACHE_MB, see docs/capacity.md). */
+  searchCacheMb: number;
   /** An embeddings provider whose vectors replace the word vectors' when it answers; unset: offline word vectors only. */
   embeddings: EmbeddingsConfig | undefined;
   /** cairn-mcp-installer is on the npm registry the users' machines reach; otherwise the portal shows only this server's own copy. */
@@ -240,6 +244,7 @@ export function loadConfig(env: Record<string, string | undefined>): CairnConfig
     oauthCimdAllowLoopbackForTests: e.CAIRN_OAUTH_CIMD_ALLOW_LOOPBACK_FOR_TESTS,
     captureTurnsPerMinute: e.CAIRN_CAPTURE_TURNS_PER_MINUTE,
     semanticSearch: e.CAIRN_SEARCH_SEMANTIC,
+    searchCacheMb: e.CAIRN_SEARCH_CACHE_MB,
     trashDays: e.CAIRN_TRASH_DAYS,
     auditDays: e.CAIRN_AUDIT_DAYS,
     embeddings: e.CAIRN_EMBEDDINGS_URL ? { url: e.CAIRN_EMBEDDINGS_URL.replace(/\/+$/, ''), model: e.CAIRN_EMBEDDINGS_MODEL!, apiKey: e.CAIRN_EMBEDDINGS_API_KEY } : undefined,

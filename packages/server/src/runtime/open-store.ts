@@ -1,13 +1,16 @@
 import { join } from 'node:path';
 import type { CairnConfig } from '../config/load-config.js';
 import type { PostgresStore } from '../store/postgres/postgres-store.js';
+import { configureSearchCache } from '../store/search-cache.js';
 import type { SqliteStore } from '../store/sqlite/sqlite-store.js';
 
 /**
  * The store the settings ask for: PostgreSQL when DATABASE_URL is set, else the SQLite file in the
  * data folder. Only that backend's driver is loaded: a process never holds the other's in memory.
  */
-export async function openStore(config: Pick<CairnConfig, 'databaseUrl' | 'dataDir'> & Partial<Pick<CairnConfig, 'semanticSearch' | 'databasePool'>>): Promise<SqliteStore | PostgresStore> {
+export async function openStore(
+  config: Pick<CairnConfig, 'databaseUrl' | 'dataDir'> & Partial<Pick<CairnConfig, 'semanticSearch' | 'databasePool' | 'searchCacheMb'>>,
+): Promise<SqliteStore | PostgresStore> {
   let store: SqliteStore | PostgresStore;
   if (config.databaseUrl) {
     const { openPostgresPool, PostgresStore } = await import('../store/postgres/postgres-store.js');
@@ -17,6 +20,7 @@ export async function openStore(config: Pick<CairnConfig, 'databaseUrl' | 'dataD
     store = new SqliteStore(openSqliteDatabase(join(config.dataDir, 'cairn.db')));
   }
   store.semanticSearch = config.semanticSearch ?? true;
+  if (config.searchCacheMb) configureSearchCache(config.searchCacheMb);
   return store;
 }
 

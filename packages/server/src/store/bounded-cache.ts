@@ -61,6 +61,10 @@ export class BoundedCache<K, V> {
     return this.total;
   }
 
+  keys(): IterableIterator<K> {
+    return this.map.keys();
+  }
+
   values(): IterableIterator<V> {
     return this.map.values();
   }

@@ -10,10 +10,11 @@ import { facetScores, poolFacetScores } from './facet-scores.js';
 import * as guidance from './guidance-queries.js';
 import { ENTRY_COLUMNS, type HotQueries, hotQueries, ownedBy, ownerColumns } from './hot-queries.js';
 import { fuseColumns, sessions, speakerBoosts, speakerIndex, speakersNamed, type TurnPlace } from './hybrid-ranking.js';
-import { buildPoolIndex, type PoolIndex, poolCosines, poolLexicalScores, scratchColumns } from './pool-index.js';
+import { buildPoolIndex, type PoolIndex, poolCosines, poolIndexBytes, poolLexicalScores, poolWordMatches, scratchColumns } from './pool-index.js';
+import { refreshPoolIndex } from './pool-refresh.js';
 import { iso, parseTags, toApiKey, toDatapack, toEntry, toEntryRow, toTrashedDatapack, toVersion, toVersionRow } from './row-mappers.js';
 import type { Database } from './schema.js';
-import { cachedEntryWords, cachedHit, entryWords, poolCache, type RankedItem, rememberHit, speakerWords, turnPlaceCache } from './search-cache.js';
+import { cachedEntryWords, cachedHit, entryWords, poolCache, poolStats, type RankedItem, rememberHit, speakerWords, turnPlaceCache } from './search-cache.js';
 import { CAPTURED_KIND, type EntryWords, rankCandidates, words } from './search-ranking.js';
 import { searchTerms } from './search-terms.js';
 import { type QueryEmbedder, semanticScores } from './semantic-scores.js';
@@ -47,12 +48,12 @@ import { textVector } from './word-vectors.js';
 type EntryRow = Selectable<Database['entry']>;
 
 /** A search candidate as a dialect finds it: enough to look up its words and break ties. */
-export type CandidateRow = Pick<EntryRow, 'id' | 'kind' | 'version' | 'updated_at'>;
+export type CandidateRow = Pick<EntryRow, 'id' | 'kind' | 'version' | 'updated_at'> & { datapack_id?: string };
 
 /** At most this many matches of one search are ranked (the most recent, if more match). */
 const MAX_CANDIDATES = 1000;
 /** The semantic signal and conversation context cover this many of the caller's newest entries. */
-const SEMANTIC_POOL = 5000;
+const SEMANTIC_POOL = 25_000;
 
 let openedStores = 0;
 /** Each caller's annotated entries (guidance reads them on every call), by store, datapacks and their signature. */
@@ -104,6 +105,8 @@ export abstract class KyselyStore implements Store {
     const provided = hybrid ? this.embedder?.queryVector(query.text) : undefined;
     let ranked: { id: string; score: number }[];
     let rankedPool: PoolIndex | undefined;
+    // The near-duplicate check's: how many entries the datapack holds decides whether its pool can rank them all.
+    const lexicalState = !hybrid && query.ranking === 'lexical' && terms.length && !query.kinds?.length ? await this.entriesState(query.datapackIds) : undefined;
     if (hybrid) {
       const state = await this.entriesState(query.datapackIds);
       const pool = await this.poolOf(query, state.signature);
@@ -117,6 +120,22 @@ export abstract class KyselyStore implements Store {
         ranked = await this.rankPool(pool, terms, count, await provided, query);
         rankedPool = pool;
       } else ranked = await this.rankFound(query, terms, count, pool.items, await provided);
+    } else if (lexicalState && lexicalState.count <= SEMANTIC_POOL) {
+      // The near-duplicate check: the datapack's pool, kept up to date by each save, scores every
+      // entry from its postings, instead of a full-text query OR-ing every word of the text.
+      // A search pool already held that covers the datapack serves it (only its entries count), so
+      // a writer does not keep a second pool of the same entries.
+      const wider = query.datapackIds.length === 1 ? this.heldPoolCovering(query.datapackIds[0]!) : undefined;
+      const widerState = wider && (await this.entriesState(wider));
+      const state = widerState && widerState.count <= SEMANTIC_POOL ? widerState : lexicalState;
+      const pool = await this.poolOf(state === widerState ? { ...query, datapackIds: wider! } : query, state.signature);
+      await nextTurn();
+      const scores = poolLexicalScores(pool, terms, state.count);
+      const held = poolWordMatches(pool, terms);
+      const only = state === widerState ? query.datapackIds[0] : undefined;
+      for (let i = 0; i < scores.length; i++) if (!held[i] || (only && pool.items[i]!.datapackId !== only)) scores[i] = 0;
+      ranked = topScores(pool.items, scores, query.limit);
+      rankedPool = pool;
     } else {
       const [candidates, count] = await Promise.all([
         // No prefixes for the near-duplicate check: on SQLite a prefix reads every tenant's postings of
@@ -133,6 +152,17 @@ export abstract class KyselyStore implements Store {
       const entry = byId.get(r.id);
       return entry ? [{ entry, score: r.score }] : [];
     });
+  }
+
+  /** The datapacks of a pool this store holds (of every kind) that includes this datapack, if any. */
+  private heldPoolCovering(datapackId: string): string[] | undefined {
+    for (const key of poolCache.keys()) {
+      const [store, ids, kinds] = key.split('|');
+      if (store !== String(this.poolKey) || kinds !== '') continue;
+      const datapackIds = ids!.split(',');
+      if (datapackIds.length > 1 && datapackIds.includes(datapackId)) return datapackIds;
+    }
+    return undefined;
   }
 
   /** The ranked entries, those a search of the same pool returned before from the hit cache. */
@@ -205,7 +235,7 @@ export abstract class KyselyStore implements Store {
     const known = await this.wordsOf(rows);
     return rows.flatMap((c) => {
       const words = known.get(c.id);
-      return words ? [{ id: c.id, kind: c.kind, version: Number(c.version), updatedAt: iso(c.updated_at), words }] : [];
+      return words ? [{ id: c.id, kind: c.kind, version: Number(c.version), updatedAt: iso(c.updated_at), words, ...(c.datapack_id && { datapackId: c.datapack_id }) }] : [];
     });
   }
 
@@ -257,13 +287,31 @@ export abstract class KyselyStore implements Store {
     const key = `${this.poolKey}|${[...query.datapackIds].sort().join(',')}|${query.kinds?.join(',') ?? ''}`;
     const cached = poolCache.get(key);
     if (cached?.signature === signature) return cached.index;
-    const items = await this.candidateItems(await this.newestEntries(query.datapackIds, query.kinds, SEMANTIC_POOL));
-    const places = await this.turnPlaces(items.filter((i) => i.kind === CAPTURED_KIND).map((i) => i.id));
-    const index = buildPoolIndex(
-      items,
-      items.map((i) => places.get(i.id)),
-    );
-    poolCache.set(key, { signature, index });
+    const rows = await this.newestEntries(query.datapackIds, query.kinds, SEMANTIC_POOL);
+    // After a write only what changed is read and split: the rest of the pool is still current.
+    const kept = new Map(cached ? cached.index.items.map((item, i) => [item.id, { item, place: cached.index.places[i] }]) : []);
+    const same = (r: CandidateRow) => {
+      const item = kept.get(r.id)?.item;
+      return item?.version === Number(r.version) && item.datapackId === r.datapack_id;
+    };
+    const freshItems = await this.candidateItems(rows.filter((r) => !same(r)));
+    const fresh = new Map(freshItems.map((item) => [item.id, item]));
+    const freshPlaces = await this.turnPlaces(freshItems.filter((i) => i.kind === CAPTURED_KIND).map((i) => i.id));
+    const items: RankedItem[] = [];
+    const places: (TurnPlace | undefined)[] = [];
+    for (const r of rows) {
+      const old = same(r) ? kept.get(r.id) : undefined;
+      const item = old?.item ?? fresh.get(r.id);
+      if (!item) continue;
+      items.push(item);
+      places.push(old ? old.place : freshPlaces.get(r.id));
+    }
+    const index = cached ? refreshPoolIndex(cached.index, items, places) : buildPoolIndex(items, places);
+    if (cached) {
+      poolStats.refreshed++;
+      poolStats.refreshedEntries += freshItems.length;
+    } else poolStats.built++;
+    poolCache.set(key, { signature, index, bytes: poolIndexBytes(index) });
     return index;
   }
 
@@ -293,7 +341,7 @@ export abstract class KyselyStore implements Store {
 
   /** The newest live entries of these datapacks (and kinds): what the semantic signal and conversation context cover. */
   private async newestEntries(datapackIds: string[], kinds: string[] | undefined, max: number): Promise<CandidateRow[]> {
-    let q = this.db.selectFrom('entry').select(['id', 'kind', 'version', 'updated_at']).where('datapack_id', 'in', datapackIds).where('deleted_at', 'is', null);
+    let q = this.db.selectFrom('entry').select(['id', 'kind', 'version', 'updated_at', 'datapack_id']).where('datapack_id', 'in', datapackIds).where('deleted_at', 'is', null);
     if (kinds?.length) q = q.where('kind', 'in', kinds);
     return q.orderBy('updated_at', 'desc').orderBy('id').limit(max).execute();
   }
@@ -959,4 +1007,15 @@ export abstract class KyselyStore implements Store {
       }
     });
   }
+}
+
+/** The `limit` best-scoring items (score above 0), ties to the most recently updated, then by id, as rankCandidates orders them. */
+function topScores(items: RankedItem[], scores: Float64Array, limit: number): { id: string; score: number }[] {
+  const hits: number[] = [];
+  for (let i = 0; i < items.length; i++) if (scores[i]! > 0) hits.push(i);
+  hits.sort((a, b) => {
+    const [x, y] = [items[a]!, items[b]!];
+    return scores[b]! - scores[a]! || (x.updatedAt < y.updatedAt ? 1 : x.updatedAt > y.updatedAt ? -1 : x.id < y.id ? -1 : 1);
+  });
+  return hits.slice(0, limit).map((i) => ({ id: items[i]!.id, score: scores[i]! }));
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildPoolIndex, placeOfRow, poolCosines, poolLexicalScores } from './pool-index.js';
+import { refreshPoolIndex } from './pool-refresh.js';
 import type { RankedItem } from './search-cache.js';
 import { rankCandidates, words } from './search-ranking.js';
 import { cosine, tableSize, textVector, wordRow } from './word-vectors.js';
@@ -93,4 +94,34 @@ test("the pool index finds each word by the word's row, and none for a row no en
     });
     if (size > 1) assert.ok(byRow.size > 10, `${byRow.size} rows`);
   }
+});
+
+test('a refreshed pool index is the index a build makes of the same items, whatever was added, changed, removed or moved', () => {
+  const before = pool(200);
+  const old = buildPoolIndex(
+    before,
+    before.map(() => undefined),
+  );
+  const added = pool(230)
+    .slice(200)
+    .map((item) => ({ ...item, id: `new-${item.id}`, words: { ...item.words, content: [...item.words.content, 'zeppelin'] } }));
+  const changed = { ...before[5]!, version: 2, words: { title: ['rollback'], tags: [], content: ['canary', 'rollback', 'rollback'] } };
+  // New entries first (the newest), one changed, every seventh removed, and two kept ones swapped.
+  const kept = before.filter((_, i) => i % 7 !== 3 && i !== 5);
+  [kept[10], kept[11]] = [kept[11]!, kept[10]!];
+  const after = [...added, changed, ...kept];
+  const refreshed = refreshPoolIndex(
+    old,
+    after,
+    after.map(() => undefined),
+  );
+  const built = buildPoolIndex(
+    after,
+    after.map(() => undefined),
+  );
+  for (const field of ['vocabulary', 'rows', 'postingStarts', 'postingItems', 'postingWeights', 'lengths', 'norms', 'vectors', 'scales'] as const)
+    assert.deepEqual(refreshed[field], built[field], field);
+  for (const terms of [['zeppelin'], ['rollback', 'canary'], ['deploying', 'friday']])
+    assert.deepEqual(poolLexicalScores(refreshed, terms, 500), poolLexicalScores(built, terms, 500), terms.join(' '));
+  assert.ok(poolLexicalScores(refreshed, ['zeppelin'], 500).filter((s) => s > 0).length === 30, 'every added entry is found');
 });

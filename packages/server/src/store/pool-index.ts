@@ -36,8 +36,50 @@ export interface PoolIndex {
   postingWeights: Float64Array;
   /** The vocabulary place of each word that has a row in the word-vector table (stop words have none): facets look words up by row (placeOfRow). */
   wordsByRow: RowTable;
+  /** Each vocabulary word's row in the word-vector table (-1: none), kept for refreshPoolIndex. */
+  rows: Int32Array;
+  /** Each item's words in title, tags and text (its BM25 length), kept for refreshPoolIndex. */
+  lengths: Int32Array;
+  /** Each item's place in a conversation, kept for refreshPoolIndex. */
+  places: (TurnPlace | undefined)[];
   /** Each item's BM25 length normalization (bm25Norm of its words in title, tags and text against their mean). */
   norms: Float64Array;
+}
+
+/** Postings being gathered: each word's items and their field-weighted counts. */
+export type Lists = Map<string, { at: number[]; weight: number[] }>;
+
+/** Adds item i's words to the postings and returns how many words it has (its BM25 length). */
+export function addItemWords(lists: Lists, item: RankedItem, i: number): number {
+  const { title, tags, content } = item.words;
+  const counts = new Map<string, number>();
+  const add = (list: string[], weight: number) => {
+    for (const w of list) counts.set(w, (counts.get(w) ?? 0) + weight);
+  };
+  add(title, titleWeight(item.kind));
+  add(tags, WEIGHTS.tags);
+  add(content, WEIGHTS.content);
+  for (const [word, weight] of counts) {
+    let list = lists.get(word);
+    if (!list) {
+      list = { at: [], weight: [] };
+      lists.set(word, list);
+    }
+    list.at.push(i);
+    list.weight.push(weight);
+  }
+  return title.length + tags.length + content.length;
+}
+
+/** Quantizes the item's word vector into row i of the matrix (a scale of 0: none). */
+export function addItemVector(vectors: Int8Array, scales: Float32Array, item: RankedItem, i: number): void {
+  const vector = entryVector(item);
+  if (!vector) return;
+  let max = 0;
+  for (const x of vector) max = Math.max(max, Math.abs(x));
+  if (max === 0) return;
+  scales[i] = max / 127;
+  for (let d = 0; d < VECTOR_DIMS; d++) vectors[i * VECTOR_DIMS + d] = Math.round(vector[d]! / scales[i]!);
 }
 
 export function buildPoolIndex(items: RankedItem[], places: (TurnPlace | undefined)[]): PoolIndex {
@@ -45,38 +87,15 @@ export function buildPoolIndex(items: RankedItem[], places: (TurnPlace | undefin
   const vectors = new Int8Array(n * VECTOR_DIMS);
   const scales = new Float32Array(n);
   const lengths = new Int32Array(n);
-  const lists = new Map<string, { at: number[]; weight: number[] }>();
+  const lists: Lists = new Map();
   items.forEach((item, i) => {
-    const vector = entryVector(item);
-    // Kept on the item too: a caller with more entries than the pool ranks its items outside the index.
-    item.vector = vector ?? null;
-    if (vector) {
-      let max = 0;
-      for (const x of vector) max = Math.max(max, Math.abs(x));
-      if (max > 0) {
-        scales[i] = max / 127;
-        for (let d = 0; d < VECTOR_DIMS; d++) vectors[i * VECTOR_DIMS + d] = Math.round(vector[d]! / scales[i]!);
-      }
-    }
-    const { title, tags, content } = item.words;
-    lengths[i] = title.length + tags.length + content.length;
-    const counts = new Map<string, number>();
-    const add = (list: string[], weight: number) => {
-      for (const w of list) counts.set(w, (counts.get(w) ?? 0) + weight);
-    };
-    add(title, titleWeight(item.kind));
-    add(tags, WEIGHTS.tags);
-    add(content, WEIGHTS.content);
-    for (const [word, weight] of counts) {
-      let list = lists.get(word);
-      if (!list) {
-        list = { at: [], weight: [] };
-        lists.set(word, list);
-      }
-      list.at.push(i);
-      list.weight.push(weight);
-    }
+    addItemVector(vectors, scales, item, i);
+    lengths[i] = addItemWords(lists, item, i);
   });
+  return finishIndex(items, places, vectors, scales, lengths, lists);
+}
+
+function finishIndex(items: RankedItem[], places: (TurnPlace | undefined)[], vectors: Int8Array, scales: Float32Array, lengths: Int32Array, lists: Lists): PoolIndex {
   const vocabulary = [...lists.keys()].sort();
   const postingStarts = new Int32Array(vocabulary.length + 1);
   vocabulary.forEach((word, k) => {
@@ -84,28 +103,49 @@ export function buildPoolIndex(items: RankedItem[], places: (TurnPlace | undefin
   });
   const postingItems = new Int32Array(postingStarts[vocabulary.length]!);
   const postingWeights = new Float64Array(postingItems.length);
-  const byRow = new Map<number, number>();
   vocabulary.forEach((word, k) => {
     const list = lists.get(word)!;
     postingItems.set(list.at, postingStarts[k]);
     postingWeights.set(list.weight, postingStarts[k]);
-    const row = wordRow(word);
-    if (row >= 0) byRow.set(row, k);
   });
-  const avgLength = lengths.reduce((sum, l) => sum + l, 0) / n || 1;
+  const rows = Int32Array.from(vocabulary, wordRow);
+  return assembleIndex({ items, places, vectors, scales, lengths, vocabulary, postingStarts, postingItems, postingWeights, rows });
+}
+
+/** What an index is made of before its derived parts (sessions, speakers, the row table, the norms) are computed. */
+export type IndexParts = Pick<PoolIndex, 'items' | 'places' | 'vectors' | 'scales' | 'lengths' | 'vocabulary' | 'postingStarts' | 'postingItems' | 'postingWeights' | 'rows'>;
+
+/** The index of these parts: its sessions, speakers, row table and BM25 norms computed from them. */
+export function assembleIndex(parts: IndexParts): PoolIndex {
+  const { items, places, lengths, rows } = parts;
+  const byRow = new Map<number, number>();
+  for (let k = 0; k < rows.length; k++) if (rows[k]! >= 0) byRow.set(rows[k]!, k);
+  const avgLength = lengths.reduce((sum, l) => sum + l, 0) / items.length || 1;
   return {
-    items,
+    ...parts,
     sessions: sessions(items.map((item, i) => ({ id: item.id, turn: places[i] }))),
     speakers: speakerIndex(places),
-    vectors,
-    scales,
-    vocabulary,
-    postingStarts,
-    postingItems,
-    postingWeights,
     wordsByRow: rowTable(byRow),
     norms: Float64Array.from(lengths, (length) => bm25Norm(length, avgLength)),
   };
+}
+
+/**
+ * About how many bytes an index holds, for the pool cache's bound: its arrays, its vocabulary, and
+ * per item the object and its words (the words themselves are the larger part: some 40 bytes each).
+ */
+export function poolIndexBytes(index: PoolIndex): number {
+  let words = 0;
+  for (let i = 0; i < index.lengths.length; i++) words += index.lengths[i]!;
+  const arrays =
+    index.vectors.byteLength +
+    index.scales.byteLength +
+    index.postingStarts.byteLength +
+    index.postingItems.byteLength +
+    index.postingWeights.byteLength +
+    index.lengths.byteLength +
+    index.norms.byteLength;
+  return arrays + index.wordsByRow.slots.byteLength + index.wordsByRow.filter.byteLength + index.vocabulary.length * 48 + index.items.length * 250 + words * 40;
 }
 
 /**
@@ -210,6 +250,19 @@ export function poolLexicalScores(index: PoolIndex, terms: string[], docCount: n
     }
   }
   return scores;
+}
+
+/**
+ * Which items hold one of the terms as a word (its light stem), not only a word its stem begins:
+ * the lexical ranking's candidates, as the full-text index finds them without prefixes (1: held).
+ */
+export function poolWordMatches(index: PoolIndex, terms: string[]): Uint8Array {
+  const held = new Uint8Array(index.items.length);
+  for (const matcher of termMatchers(terms)) {
+    if (matcher.prefix !== undefined) continue;
+    for (const word of matchedWords(index, matcher)) for (let k = index.postingStarts[word]!; k < index.postingStarts[word + 1]!; k++) held[index.postingItems[k]!] = 1;
+  }
+  return held;
 }
 
 /** Each item's cosine to the query vector (NaN for an item without a vector). */

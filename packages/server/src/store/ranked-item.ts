@@ -12,6 +12,8 @@ export interface RankedItem {
   version: number;
   updatedAt: string;
   words: EntryWords;
+  /** Its datapack, when read for a pool (the near-duplicate check ranks one datapack's entries of a wider pool). */
+  datapackId?: string;
   /** Its word-vector, once looked up (null: none); kept on the items search keeps between calls. */
   vector?: Float32Array | null;
 }

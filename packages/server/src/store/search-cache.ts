@@ -36,12 +36,30 @@ export function entryWords(entry: Pick<Entry, 'id' | 'version' | 'title' | 'cont
 /** Captured turns' places by entry id; null for an entry that is not a turn of a known session. */
 export const turnPlaceCache = new BoundedCache<string, TurnPlace | null>(50_000);
 
+/** The pool cache's bound when CAIRN_SEARCH_CACHE_MB is not set. */
+export const DEFAULT_SEARCH_CACHE_MB = 256;
+
+function newPoolCache(megabytes: number) {
+  return new BoundedCache<string, { signature: string; index: PoolIndex; bytes: number }>(megabytes * 2 ** 20, (pool) => pool.bytes);
+}
+
 /**
- * The caller's newest entries, indexed, by datapacks and kinds, with the signature they were read at.
- * Pools are kept up to 50,000 entries in all (an entry's index and vector take about 1 KB), the
- * oldest out first.
+ * The caller's newest entries, indexed, by datapacks and kinds, with the signature they were read
+ * at: bounded by their bytes (poolIndexBytes, about 1.5 KB an entry), the oldest out first.
  */
-export const poolCache = new BoundedCache<string, { signature: string; index: PoolIndex }>(50_000, (pool) => pool.index.items.length);
+export let poolCache = newPoolCache(DEFAULT_SEARCH_CACHE_MB);
+
+/** Bounds the pool cache at this many megabytes (CAIRN_SEARCH_CACHE_MB), emptying it. */
+export function configureSearchCache(megabytes: number): void {
+  poolCache = newPoolCache(megabytes);
+}
+
+/**
+ * How pools came to be, since the process started: read and indexed whole (`built`), or brought
+ * up to date from the previous index after a write (`refreshed`, only the changed entries read).
+ * Tests read it to prove a save refreshes instead of rebuilding.
+ */
+export const poolStats = { built: 0, refreshed: 0, refreshedEntries: 0 };
 
 /**
  * Entries that searches returned, each with the pool it was read for: while a pool is current

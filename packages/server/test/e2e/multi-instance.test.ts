@@ -44,6 +44,28 @@ describe('many instances share one PostgreSQL database', { skip: 'skip' in targe
     }
   });
 
+  test("a write on one instance is seen by the next search on another that holds the writer's pool", async () => {
+    const viaA = await connectMcpClient(a.mcpUrl, tenant.owner.key);
+    const viaB = await connectMcpClient(b.mcpUrl, tenant.owner.key);
+    try {
+      await callTool(viaA, 'save_entry', { kind: 'decision', title: 'Build tool', content: 'Packages are bundled with esbuild.' });
+      // B reads the pool now, so the writes below must bring its cached pool up to date.
+      assert.equal((await callTool(viaB, 'search', { query: 'bundled with esbuild' })).results[0].entry.title, 'Build tool');
+      const saved = await callTool(viaA, 'save_entry', { kind: 'decision', title: 'Container images', content: 'Images are built with distroless bases.' });
+      assert.equal((await callTool(viaB, 'search', { query: 'distroless container images' })).results[0].entry.id, saved.entry.id);
+      await callTool(viaA, 'update_entry', { id: saved.entry.id, expectedVersion: 1, content: 'Images are built on Alpine bases.' });
+      const afterUpdate = await callTool(viaB, 'search', { query: 'alpine images' });
+      assert.equal(afterUpdate.results[0].entry.id, saved.entry.id);
+      assert.match(afterUpdate.results[0].entry.content, /Alpine/);
+      await callTool(viaA, 'delete_entry', { id: saved.entry.id });
+      const afterDelete = await callTool(viaB, 'search', { query: 'alpine images' });
+      assert.ok(!afterDelete.results.some((r: { entry: { id: string } }) => r.entry.id === saved.entry.id), 'the deleted entry is gone on B');
+    } finally {
+      await viaA.close();
+      await viaB.close();
+    }
+  });
+
   test('a key revoked through one instance stops working on the other at once', async () => {
     const { createApiKey, revokeApiKey } = await import('../../src/domain/api-keys.js');
     const { key, record } = await createApiKey(a.cairn.domain, tenant.owner.id, 'shared');

@@ -3,6 +3,7 @@ import { startTestCairn } from '../../testing/test-cairn.js';
 import { runStoreConformance } from '../store.case.js';
 import { runStoreAccountsConformance } from '../store-accounts.case.js';
 import { runStoreAuditConformance } from '../store-audit.case.js';
+import { runSearchPoolConformance } from '../store-search-pools.case.js';
 import { runStoreTransferConformance } from '../store-transfer.case.js';
 
 const target = postgresTestUrl();
@@ -11,3 +12,4 @@ runStoreConformance('postgres', () => startTestCairn({ postgresServerUrl: 'url' 
 runStoreAccountsConformance('postgres', () => startTestCairn({ postgresServerUrl: 'url' in target ? target.url : '' }), 'skip' in target ? target.skip : undefined);
 runStoreAuditConformance('postgres', () => startTestCairn({ postgresServerUrl: 'url' in target ? target.url : '' }), 'skip' in target ? target.skip : undefined);
 runStoreTransferConformance('postgres', () => startTestCairn({ postgresServerUrl: 'url' in target ? target.url : '' }), 'skip' in target ? target.skip : undefined);
+runSearchPoolConformance('postgres', () => startTestCairn({ postgresServerUrl: 'url' in target ? target.url : '' }), 'skip' in target ? target.skip : undefined);

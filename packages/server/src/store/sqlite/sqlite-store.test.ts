@@ -3,9 +3,11 @@ import { startTestCairn } from '../../testing/test-cairn.js';
 import { runStoreConformance } from '../store.case.js';
 import { runStoreAccountsConformance } from '../store-accounts.case.js';
 import { runStoreAuditConformance } from '../store-audit.case.js';
+import { runSearchPoolConformance } from '../store-search-pools.case.js';
 import { runStoreTransferConformance } from '../store-transfer.case.js';
 
 runStoreConformance('sqlite', () => startTestCairn());
 runStoreAccountsConformance('sqlite', () => startTestCairn());
 runStoreAuditConformance('sqlite', () => startTestCairn());
 runStoreTransferConformance('sqlite', () => startTestCairn());
+runSearchPoolConformance('sqlite', () => startTestCairn());

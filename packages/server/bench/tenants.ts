@@ -1,0 +1,291 @@
+/**
+ * Many people's agents at once. A real Cairn runs in a child process (bench/servers.ts); the
+ * database is filled with other tenants' entries up to `--others` (bench/seed-others.ts), then
+ * `--users` users each get a key and `--entries-per-user` LoCoMo turns in their personal datapack
+ * (bench/seed-tenants.ts). Closed-loop clients then send MCP tool calls, each a new LoCoMo question
+ * (search) or a new note (save_entry, `--mix` search/save percentages), one phase after another,
+ * each after `--warmup` untimed seconds:
+ *
+ *   one-user      one user on `--users` connections, search only (the same-run baseline)
+ *   users-search  `--users` users at once, one connection each, search only
+ *   users-mix     the same with the mix
+ *   one-search    one user, one connection, search only
+ *   one-mix       one user, one connection, the mix (the capture pattern)
+ *
+ * Each phase reports req/s, p50/p95/p99 per operation, the server's CPU per request, /healthz p99
+ * (probed every 20 ms from another process), RSS after the phase, errors by kind, and the load average.
+ *
+ *   npm run bench:tenants -w @cairn/server -- --users 200 --entries-per-user 1000 --others 1m
+ *     --mix 80/20 [--backend sqlite|postgres --database-url <postgres server url>] [--duration 20]
+ *     [--warmup 5] [--phases one-user,users-search,...] [--data <locomo.json>] [--json] [--source]
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { availableParallelism, loadavg } from 'node:os';
+import { isAbsolute, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { INSTALLER_USER_AGENT } from '../src/auth/mcp-auth.js';
+import { probeHealthz } from './healthz-probe.js';
+import { entryBodies } from './insert-rate.js';
+import { loadTurns } from './locomo.js';
+import { percentile } from './percentile.js';
+import type { ChildMessage, ParentMessage } from './servers.js';
+
+const PHASES = ['one-user', 'users-search', 'users-mix', 'one-search', 'one-mix'] as const;
+type Phase = (typeof PHASES)[number];
+
+function parseCount(text: string, flag: string): number {
+  const m = /^(\d+(?:\.\d+)?)([km]?)$/i.exec(text.trim());
+  if (!m) throw new Error(`${flag} takes a count such as 200, 100k or 1m, not "${text}"`);
+  return Math.round(Number(m[1]) * (m[2]!.toLowerCase() === 'k' ? 1e3 : m[2]!.toLowerCase() === 'm' ? 1e6 : 1));
+}
+
+function parseOptions() {
+  const { values } = parseArgs({
+    options: {
+      users: { type: 'string', default: '200' },
+      'entries-per-user': { type: 'string', default: '1000' },
+      others: { type: 'string', default: '1m' },
+      mix: { type: 'string', default: '80/20' },
+      backend: { type: 'string', default: 'sqlite' },
+      'database-url': { type: 'string' },
+      duration: { type: 'string', default: '20' },
+      warmup: { type: 'string', default: '5' },
+      phases: { type: 'string', default: PHASES.join(',') },
+      'per-tenant': { type: 'string', default: '2000' },
+      source: { type: 'boolean', default: false },
+      data: { type: 'string', default: new URL('../../../../shared/data/locomo-dev.json', import.meta.url).pathname },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  const backend = values.backend;
+  if (backend !== 'sqlite' && backend !== 'postgres') throw new Error(`--backend must be sqlite or postgres, not ${backend}`);
+  const databaseUrl = values['database-url'] ?? (backend === 'postgres' ? process.env.CAIRN_TEST_DATABASE_URL : undefined);
+  if (backend === 'postgres' && !databaseUrl) throw new Error('--backend postgres needs --database-url <postgres server url> (a throwaway database is created on it)');
+  const mix = /^(\d+)\/(\d+)$/.exec(values.mix);
+  if (!mix || Number(mix[1]) + Number(mix[2]) !== 100) throw new Error(`--mix takes search/save percentages that add up to 100, such as 80/20, not "${values.mix}"`);
+  const phases = values.phases.split(',').map((p) => p.trim());
+  for (const p of phases) if (!(PHASES as readonly string[]).includes(p)) throw new Error(`--phases takes some of ${PHASES.join(', ')}, not "${p}"`);
+  const base = process.env.INIT_CWD ?? process.cwd();
+  return {
+    users: parseCount(values.users, '--users'),
+    perUser: parseCount(values['entries-per-user'], '--entries-per-user'),
+    others: parseCount(values.others, '--others'),
+    saveShare: Number(mix[2]) / 100,
+    mix: values.mix,
+    backend,
+    databaseUrl,
+    duration: Number(values.duration),
+    warmup: Number(values.warmup),
+    phases: phases as Phase[],
+    perTenant: parseCount(values['per-tenant'], '--per-tenant'),
+    source: values.source ?? false,
+    dataPath: isAbsolute(values.data) ? values.data : resolve(base, values.data),
+    json: values.json,
+  };
+}
+type Options = ReturnType<typeof parseOptions>;
+
+interface Child {
+  process: ChildProcess;
+  url: string;
+}
+
+function ask<T extends ChildMessage['type']>(child: Child, message: ParentMessage, answer: T): Promise<Extract<ChildMessage, { type: T }>> {
+  return new Promise((resolve, reject) => {
+    const listen = (m: ChildMessage) => {
+      if (m.type === 'seed-progress') return void process.stderr.write(`  seeding: ${m.done}/${m.goal}\n`);
+      child.process.off('message', listen);
+      if (m.type === answer) resolve(m as Extract<ChildMessage, { type: T }>);
+      else reject(new Error(`the Cairn process answered ${m.type === 'failed' ? m.message : m.type}`));
+    };
+    child.process.on('message', listen);
+    child.process.send(message);
+  });
+}
+
+function startCairn(options: Options): Promise<Child> {
+  const child = fork(new URL('./servers.ts', import.meta.url), ['cairn', JSON.stringify({ postgresServerUrl: options.databaseUrl, entries: 0, dataPath: options.dataPath, source: options.source })], {
+    execArgv: ['--import', 'tsx'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`Cairn process exited (code ${code}) before it was ready`)));
+    child.once('message', (m: ChildMessage) => (m.type === 'ready' ? resolve({ process: child, url: m.url }) : reject(new Error(`Cairn process failed: ${m.type === 'failed' ? m.message : m.type}`))));
+  });
+}
+
+function headers(key: string): Record<string, string> {
+  return {
+    'Content-Type': 'application/json',
+    Accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2025-06-18',
+    Authorization: `Bearer ${key}`,
+    'User-Agent': INSTALLER_USER_AGENT,
+  };
+}
+
+interface Tally {
+  search: number[];
+  save: number[];
+  errors: Map<string, number>;
+  duplicates: number;
+}
+
+/** One tool call; its latency goes to the tally when `counting`, and a failure under its kind. True when it succeeded. */
+async function call(url: string, key: string, tool: 'search' | 'save_entry', args: object, tally: Tally, counting: boolean): Promise<boolean> {
+  const started = performance.now();
+  let kind: string | undefined;
+  try {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: headers(key),
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: tool, arguments: args } }),
+      signal: AbortSignal.timeout(120_000),
+    });
+    const text = await response.text();
+    if (response.status !== 200) kind = `HTTP ${response.status}`;
+    else if (!text.includes('"result"')) kind = `JSON-RPC ${/"code":(-?\d+)/.exec(text)?.[1] ?? '?'}`;
+    else if (text.includes('"isError":true')) kind = `tool error: ${/"text":"([^"]{0,60})/.exec(text)?.[1] ?? '?'}`;
+    else if (tool === 'save_entry' && text.includes('"status":"duplicate"') && counting) tally.duplicates++;
+  } catch (error) {
+    kind = `network: ${(error as Error).name}`;
+  }
+  if (counting && kind) tally.errors.set(kind, (tally.errors.get(kind) ?? 0) + 1);
+  else if (counting) (tool === 'search' ? tally.search : tally.save).push(performance.now() - started);
+  return kind === undefined;
+}
+
+async function runPhase(child: Child, keys: string[], connections: number, saveShare: number, options: Options, questions: string[], note: () => string) {
+  let q = Math.floor(Math.random() * questions.length);
+  const tally: Tally = { search: [], save: [], errors: new Map(), duplicates: 0 };
+  let counting = false;
+  let stop = false;
+  const answered = new Set<number>();
+  const loop = async (c: number) => {
+    const key = keys[c % keys.length]!;
+    while (!stop) {
+      const counted = counting;
+      const ok =
+        Math.random() < saveShare
+          ? await call(child.url, key, 'save_entry', JSON.parse(note()) as object, tally, counted)
+          : await call(child.url, key, 'search', { query: questions[q++ % questions.length]!, limit: 10 }, tally, counted);
+      // Warm only once it has been answered: a refused request (busy, say) built nothing.
+      if (ok) answered.add(c);
+    }
+  };
+  const loops = Array.from({ length: connections }, (_, c) => loop(c));
+  // Warm: every connection has had an answer (each user's first search builds their pool), then `warmup` seconds more.
+  const warmBy = Date.now() + 120_000;
+  while (answered.size < connections && Date.now() < warmBy) await new Promise((r) => setTimeout(r, 100));
+  if (answered.size < connections) process.stderr.write(`  only ${answered.size} of ${connections} connections had an answer after 120 s; measuring anyway\n`);
+  await new Promise((r) => setTimeout(r, options.warmup * 1000));
+  const poolsBefore = (await ask(child, { type: 'rss' }, 'rss')).pools;
+  const cpuBefore = (await ask(child, { type: 'cpu' }, 'cpu')).micros;
+  const probing = probeHealthz(new URL('/healthz', child.url), options.duration);
+  counting = true;
+  const started = performance.now();
+  await new Promise((r) => setTimeout(r, options.duration * 1000));
+  counting = false;
+  const seconds = (performance.now() - started) / 1000;
+  const cpuAfter = (await ask(child, { type: 'cpu' }, 'cpu')).micros;
+  const healthz = await probing;
+  stop = true;
+  await Promise.all(loops);
+  const { rssMb: rss, pools } = await ask(child, { type: 'rss' }, 'rss');
+  const done = tally.search.length + tally.save.length;
+  tally.search.sort((a, b) => a - b);
+  tally.save.sort((a, b) => a - b);
+  const errors = [...tally.errors.values()].reduce((a, b) => a + b, 0);
+  return {
+    connections,
+    users: Math.min(keys.length, connections),
+    reqPerSec: Math.round((done / seconds) * 10) / 10,
+    search: { count: tally.search.length, p50: percentile(tally.search, 0.5), p95: percentile(tally.search, 0.95), p99: percentile(tally.search, 0.99) },
+    save: { count: tally.save.length, p50: percentile(tally.save, 0.5), p95: percentile(tally.save, 0.95), p99: percentile(tally.save, 0.99), duplicates: tally.duplicates },
+    cpuMsPerRequest: Math.round(((cpuAfter - cpuBefore) / 1000 / Math.max(1, done + errors)) * 100) / 100,
+    healthzP99Ms: percentile(healthz, 0.99),
+    rssMb: rss,
+    errors: Object.fromEntries(tally.errors),
+    loadavg: loadavg().map((l) => Math.round(l * 100) / 100),
+    /** Pools read whole and pools refreshed after a write while the phase was measured; '-' for a build without the counters. */
+    pools: pools && poolsBefore ? `${pools.built - poolsBefore.built} built, ${pools.refreshed - poolsBefore.refreshed} refreshed` : '-',
+  };
+}
+
+async function loadQuestions(path: string): Promise<string[]> {
+  const samples = JSON.parse(await readFile(path, 'utf8')) as { qa: { question: string; category: number }[] }[];
+  return samples.flatMap((s) => s.qa.filter((q) => q.category <= 4).map((q) => q.question));
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions();
+  const questions = await loadQuestions(options.dataPath);
+  const turns = await loadTurns(options.dataPath);
+  const note = entryBodies(turns);
+  process.stderr.write(`starting Cairn (${options.backend}) …\n`);
+  const child = await startCairn(options);
+  const rows: { phase: Phase; result: Awaited<ReturnType<typeof runPhase>> }[] = [];
+  let seeded: { others: number; othersSeconds: number; tenantsSeconds: number };
+  try {
+    const othersGoal = Math.max(0, options.others - options.users * options.perUser);
+    process.stderr.write(`filling the database with ${othersGoal} other tenants' entries …\n`);
+    const grown = await ask(child, { type: 'grow', total: othersGoal, perTenant: options.perTenant }, 'grown');
+    process.stderr.write(`creating ${options.users} users of ${options.perUser} entries …\n`);
+    const tenants = await ask(child, { type: 'tenants', users: options.users, perUser: options.perUser }, 'tenants');
+    seeded = { others: grown.total, othersSeconds: grown.seconds, tenantsSeconds: tenants.seconds };
+    for (const phase of options.phases) {
+      const many = phase.startsWith('users');
+      const keys = many ? tenants.keys : tenants.keys.slice(0, 1);
+      const connections = phase === 'one-user' || many ? options.users : 1;
+      const saveShare = phase.endsWith('mix') ? options.saveShare : 0;
+      process.stderr.write(`${phase}: ${keys.length} user(s) on ${connections} connection(s), ${saveShare * 100}% saves, ${options.warmup}s + ${options.duration}s …\n`);
+      rows.push({ phase, result: await runPhase(child, keys, connections, saveShare, options, questions, note) });
+    }
+  } finally {
+    child.process.send({ type: 'close' } satisfies ParentMessage);
+  }
+  const meta = {
+    date: new Date().toISOString(),
+    backend: options.backend,
+    node: process.version,
+    cpus: availableParallelism(),
+    users: options.users,
+    perUser: options.perUser,
+    entries: seeded.others + options.users * options.perUser,
+    mix: options.mix,
+    durationSeconds: options.duration,
+    seeded,
+  };
+  const baseline = rows.find((r) => r.phase === 'one-user')?.result.reqPerSec;
+  const oneSearch = rows.find((r) => r.phase === 'one-search')?.result.reqPerSec;
+  if (options.json) return void console.log(JSON.stringify({ meta, rows }, null, 2));
+  process.stderr.write(`${JSON.stringify({ meta, rows })}\n`);
+  console.log(
+    `\n${options.users} users × ${options.perUser} entries, ${meta.entries} entries in all — ${options.backend}, ${options.duration}s a phase after ${options.warmup}s warm-up, ${meta.cpus} cores`,
+  );
+  const header = ['phase', 'conns', 'req/s', '÷ baseline', 'search p50/p95/p99 ms', 'save p50/p95/p99 ms', 'CPU ms/req', '/healthz p99', 'RSS MB', 'errors', 'pools', 'load avg'];
+  const lines = rows.map(({ phase, result: r }) => [
+    phase,
+    String(r.connections),
+    String(r.reqPerSec),
+    (phase.startsWith('one-') && phase !== 'one-user' ? (oneSearch ? r.reqPerSec / oneSearch : NaN) : baseline ? r.reqPerSec / baseline : NaN).toFixed(2),
+    `${r.search.p50}/${r.search.p95}/${r.search.p99}`,
+    r.save.count ? `${r.save.p50}/${r.save.p95}/${r.save.p99} (${r.save.duplicates} dup)` : '-',
+    String(r.cpuMsPerRequest),
+    String(r.healthzP99Ms),
+    String(r.rssMb),
+    Object.entries(r.errors)
+      .map(([k, n]) => `${n} ${k}`)
+      .join('; ') || '0',
+    r.pools,
+    r.loadavg.join(' '),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+  for (const line of [header, ...lines]) console.log(line.map((c, i) => c.padEnd(widths[i]!)).join('  '));
+  console.log('(÷ baseline: users-* against one-user on as many connections; one-mix against one-search)');
+}
+
+main().catch((error: Error) => {
+  console.error(`\nBENCHMARK ABORTED: ${error.message}`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,100 @@
+import type { TurnPlace } from './hybrid-ranking.js';
+import { addItemVector, addItemWords, assembleIndex, type Lists, type PoolIndex } from './pool-index.js';
+import type { RankedItem } from './search-cache.js';
+import { VECTOR_DIMS, wordRow } from './word-vectors.js';
+
+/**
+ * The pool after a change: `items` (newest first, as a build reads them) keeps the old index's
+ * items that are still there in the same version, and their postings, vector rows, lengths and
+ * word rows are copied from the old index in two passes over its arrays; only new or changed
+ * items are split into words and looked up in the word-vector file. The result is the index
+ * buildPoolIndex would make of the same items (pool-index.test.ts), at a fraction of its cost.
+ */
+export function refreshPoolIndex(old: PoolIndex, items: RankedItem[], places: (TurnPlace | undefined)[]): PoolIndex {
+  const n = items.length;
+  const oldPlace = new Map<RankedItem, number>();
+  for (let j = 0; j < old.items.length; j++) oldPlace.set(old.items[j]!, j);
+  const from = new Int32Array(old.items.length).fill(-1);
+  const vectors = new Int8Array(n * VECTOR_DIMS);
+  const scales = new Float32Array(n);
+  const lengths = new Int32Array(n);
+  const freshLists: Lists = new Map();
+  for (let i = 0; i < n; i++) {
+    const item = items[i]!;
+    const j = oldPlace.get(item);
+    if (j === undefined) {
+      addItemVector(vectors, scales, item, i);
+      lengths[i] = addItemWords(freshLists, item, i);
+      continue;
+    }
+    from[j] = i;
+    vectors.set(old.vectors.subarray(j * VECTOR_DIMS, (j + 1) * VECTOR_DIMS), i * VECTOR_DIMS);
+    scales[i] = old.scales[j]!;
+    lengths[i] = old.lengths[j]!;
+  }
+  // Pass one: how many of each old word's postings stay.
+  const oldWords = old.vocabulary.length;
+  const staying = new Int32Array(oldWords);
+  for (let k = 0; k < oldWords; k++) for (let p = old.postingStarts[k]!; p < old.postingStarts[k + 1]!; p++) if (from[old.postingItems[p]!]! >= 0) staying[k]!++;
+  const freshWords = [...freshLists.keys()].sort();
+  // The new vocabulary: the old words still used and the fresh ones, merged in order.
+  const vocabulary: string[] = [];
+  const oldAt: number[] = [];
+  const freshAt: number[] = [];
+  for (let k = 0, f = 0; k < oldWords || f < freshWords.length; ) {
+    if (k < oldWords && staying[k] === 0) {
+      k++;
+      continue;
+    }
+    const word = k < oldWords && (f >= freshWords.length || old.vocabulary[k]! <= freshWords[f]!) ? old.vocabulary[k]! : freshWords[f]!;
+    vocabulary.push(word);
+    oldAt.push(k < oldWords && old.vocabulary[k] === word ? k++ : -1);
+    freshAt.push(f < freshWords.length && freshWords[f] === word ? f++ : -1);
+  }
+  const postingStarts = new Int32Array(vocabulary.length + 1);
+  for (let v = 0; v < vocabulary.length; v++) {
+    const fresh = freshAt[v]! >= 0 ? freshLists.get(freshWords[freshAt[v]!]!)!.at.length : 0;
+    postingStarts[v + 1] = postingStarts[v]! + (oldAt[v]! >= 0 ? staying[oldAt[v]!]! : 0) + fresh;
+  }
+  // Pass two: the postings, kept ones renumbered, then the fresh ones, in item order as a build lays them out.
+  const postingItems = new Int32Array(postingStarts[vocabulary.length]!);
+  const postingWeights = new Float64Array(postingItems.length);
+  const rows = new Int32Array(vocabulary.length);
+  for (let v = 0; v < vocabulary.length; v++) {
+    let at = postingStarts[v]!;
+    const k = oldAt[v]!;
+    const fresh = freshAt[v]! >= 0 ? freshLists.get(vocabulary[v]!)! : undefined;
+    let f = 0;
+    if (k >= 0)
+      for (let p = old.postingStarts[k]!; p < old.postingStarts[k + 1]!; p++) {
+        const i = from[old.postingItems[p]!]!;
+        if (i < 0) continue;
+        // Fresh items are merged in where they belong (both lists are in item order).
+        for (; fresh && f < fresh.at.length && fresh.at[f]! < i; f++, at++) {
+          postingItems[at] = fresh.at[f]!;
+          postingWeights[at] = fresh.weight[f]!;
+        }
+        postingItems[at] = i;
+        postingWeights[at++] = old.postingWeights[p]!;
+      }
+    for (; fresh && f < fresh.at.length; f++, at++) {
+      postingItems[at] = fresh.at[f]!;
+      postingWeights[at] = fresh.weight[f]!;
+    }
+    rows[v] = k >= 0 ? old.rows[k]! : wordRow(vocabulary[v]!);
+    sortSegment(postingItems, postingWeights, postingStarts[v]!, postingStarts[v + 1]!);
+  }
+  return assembleIndex({ items, places, vectors, scales, lengths, vocabulary, postingStarts, postingItems, postingWeights, rows });
+}
+
+/** Puts one word's postings in item order when they are not (kept items changed places: an entry's updated time went back). */
+function sortSegment(items: Int32Array, weights: Float64Array, start: number, end: number): void {
+  let sorted = true;
+  for (let p = start + 1; p < end && sorted; p++) sorted = items[p - 1]! < items[p]!;
+  if (sorted) return;
+  const order = Array.from({ length: end - start }, (_, k) => start + k).sort((x, y) => items[x]! - items[y]!);
+  const at = order.map((p) => items[p]!);
+  const weight = order.map((p) => weights[p]!);
+  items.set(at, start);
+  weights.set(weight, start);
+}

@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { type Access, loadAccess } from '../domain/access.js';
+import { deleteEntry, saveEntry, searchEntries, updateEntry } from '../domain/entries.js';
+import { restoreEntry } from '../domain/trash.js';
+import { createTenant } from '../testing/tenants.js';
+import type { TestCairn } from '../testing/test-cairn.js';
+import { poolStats } from './search-cache.js';
+
+/** The sentences a user holds before the writes under test: distinct topics, so each search has one answer. */
+const HELD = [
+  ['Test runner', 'Prefer node:test over jest for new packages.'],
+  ['Deploy windows', 'Production deploys happen on Tuesday and Thursday mornings only.'],
+  ['Code review', 'Every change needs one approving review from another team member.'],
+  ['Database choice', 'New services store their data in PostgreSQL, not MongoDB.'],
+  ['Logging', 'Services log structured JSON lines to standard output.'],
+  ['Formatting', 'Biome formats the TypeScript sources; do not argue about style in review.'],
+] as const;
+
+/**
+ * Search pools under writes, on a real database: a save, an update, a delete and a restore bring
+ * the writer's cached pool up to date (reading only what changed, never the whole pool again),
+ * and the near-duplicate check, which finds its candidates in the same pools, decides as before.
+ */
+export function runSearchPoolConformance(backend: string, start: () => Promise<TestCairn>, skip?: string): void {
+  describe(`search pools under writes: ${backend}`, { skip }, () => {
+    let server: TestCairn;
+    let access: Access;
+    const ids = new Map<string, string>();
+
+    before(async () => {
+      server = await start();
+      const tenant = await createTenant(server.cairn);
+      access = await loadAccess(server.cairn.domain, { userId: tenant.member.id, client: 'test', via: 'session', scope: 'read-write' });
+      for (const [title, content] of HELD) {
+        const saved = await saveEntry(server.cairn.domain, access, { kind: 'preference', title, content });
+        assert.equal(saved.status, 'created', title);
+        ids.set(title, saved.entry.id);
+      }
+    });
+    after(() => server?.close());
+
+    const top = async (query: string) => (await searchEntries(server.cairn.domain, access, { query, limit: 3 }))[0]?.entry;
+
+    test('a save, an update, a delete and a restore are found by the next search from a refreshed pool, not a rebuilt one', async () => {
+      assert.equal((await top('which test runner for new packages'))?.id, ids.get('Test runner'));
+      const built = poolStats.built;
+      const refreshed = poolStats.refreshed;
+      const read = poolStats.refreshedEntries;
+
+      const saved = await saveEntry(server.cairn.domain, access, { kind: 'decision', title: 'Message queue', content: 'Background jobs go through RabbitMQ queues.' });
+      assert.equal(saved.status, 'created');
+      assert.equal((await top('which message queue for background jobs'))?.id, saved.entry.id);
+      const updated = await updateEntry(server.cairn.domain, access, { id: saved.entry.id, expectedVersion: 1, content: 'Background jobs go through Redis streams now.' });
+      assert.equal((await top('redis streams'))?.id, saved.entry.id);
+      assert.equal((await searchEntries(server.cairn.domain, access, { query: 'rabbitmq', limit: 3 })).length, 0, 'the old text is gone from the pool');
+      await deleteEntry(server.cairn.domain, access, saved.entry.id, updated.entry.version);
+      assert.notEqual((await top('redis streams background jobs'))?.id, saved.entry.id);
+      await restoreEntry(server.cairn.domain, access, { id: saved.entry.id });
+      assert.equal((await top('redis streams background jobs'))?.id, saved.entry.id);
+
+      assert.equal(poolStats.built, built, 'no pool was read whole again');
+      assert.ok(poolStats.refreshed - refreshed >= 4, `${poolStats.refreshed - refreshed} refreshes`);
+      // Each refresh read at most the one entry that changed.
+      assert.ok(poolStats.refreshedEntries - read <= poolStats.refreshed - refreshed, `${poolStats.refreshedEntries - read} entries read`);
+    });
+
+    test('the near-duplicate check finds the entry a save nearly repeats, and lets a different text sharing words through', async () => {
+      const again = await saveEntry(server.cairn.domain, access, { kind: 'preference', title: 'Deploy windows', content: 'Production deploys happen on Tuesday and Thursday mornings only!' });
+      assert.equal(again.status, 'duplicate');
+      assert.equal(again.entry.id, ids.get('Deploy windows'));
+      const reworded = await saveEntry(server.cairn.domain, access, { kind: 'note', title: 'Logging', content: 'Services log structured JSON lines to standard output, always.' });
+      assert.equal(reworded.status, 'duplicate');
+      assert.equal(reworded.entry.id, ids.get('Logging'));
+      const other = await saveEntry(server.cairn.domain, access, { kind: 'note', title: 'Deploy freeze', content: 'No production deploys during the December holidays.' });
+      assert.equal(other.status, 'created', 'shares "production deploys" but says something else');
+    });
+  });
+}
