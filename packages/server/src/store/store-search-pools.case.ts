@@ -69,7 +69,7 @@ export function runSearchPoolConformance(backend: string, start: () => Promise<T
       const again = await saveEntry(server.cairn.domain, access, { kind: 'preference', title: 'Deploy windows', content: 'Production deploys happen on Tuesday and Thursday mornings only!' });
       assert.equal(again.status, 'duplicate');
       assert.equal(again.entry.id, ids.get('Deploy windows'));
-      const reworded = await saveEntry(server.cairn.domain, access, { kind: 'note', title: 'Logging', content: 'Services log structured JSON lines to standard output, always.' });
+      const reworded = await saveEntry(server.cairn.domain, access, { kind: 'note', title: 'Logging', content: 'All services log structured JSON lines to standard output.' });
       assert.equal(reworded.status, 'duplicate');
       assert.equal(reworded.entry.id, ids.get('Logging'));
       const other = await saveEntry(server.cairn.domain, access, { kind: 'note', title: 'Deploy freeze', content: 'No production deploys during the December holidays.' });
