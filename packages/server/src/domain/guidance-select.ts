@@ -39,7 +39,20 @@ export interface TopicTuning {
   levelRelative: number;
 }
 
+/** When the task names its files or project: those rules and the "always" ones carry most of the answer, topic adds a few close matches. */
 export const TOPIC_TUNING: TopicTuning = { relative: 0.7, absolute: 0.6, max: 4, scopedRelative: 0.9, levelRelative: 0.4 };
+
+/**
+ * When the task names neither files nor project, topic is all there is to go on, and search's
+ * ranking puts many applicable rules well below the best match: a wider floor and cap keep
+ * recall near giving every level's top five, at a higher precision.
+ */
+export const TOPIC_TUNING_WORDS_ONLY: TopicTuning = { relative: 0.3, absolute: 0.2, max: 12, scopedRelative: 0.9, levelRelative: 0.2 };
+
+/** The tuning for a task: with or without the files and project it touches. */
+export function topicTuningFor(input: { files?: readonly string[]; project?: string }): TopicTuning {
+  return (input.files?.length ?? 0) > 0 || input.project ? TOPIC_TUNING : TOPIC_TUNING_WORDS_ONLY;
+}
 
 /** Picks what applies, strongest reason first: always, then the task's files and project, then topic matches by score. */
 export function selectGuidance(candidates: readonly GuidanceCandidate[], tuning: TopicTuning = TOPIC_TUNING): Selected[] {
