@@ -110,9 +110,9 @@ try {
     return { train: guidanceFigures(parts.filter((_, i) => i !== held).flat(), facts), heldOut: guidanceFigures(parts[held]!, facts), all: guidanceFigures(asked, facts) };
   };
   // Ceiling: every candidate.
-  const everything = score({ relative: 0, absolute: 0, max: 1000, scopedRelative: 0, levelRelative: 1 });
+  const everything = score({ relative: 0, absolute: 0, max: 1000, scopedRelative: 0, scopedAbsolute: 0, levelRelative: 1, titleWeight: 0 });
   console.log(`ceiling (every candidate, budget ${budget}): recall ${everything.all.recall}, precision ${everything.all.precision}`);
-  const current = topicTuningFor(values.plain ? {} : { project: 'any' });
+  const current = topicTuningFor({}, !values.plain);
   const now = score(current);
   console.log('current', JSON.stringify(current), `all ${JSON.stringify(now.all)}`, `held-out R ${now.heldOut.recall} P ${now.heldOut.precision}`);
   const rows: { tuning: TopicTuning; r: ReturnType<typeof score> }[] = [];
@@ -121,7 +121,7 @@ try {
       for (const max of [3, 4, 5, 6, 8, 10, 12, 15])
         for (const scopedRelative of [0.9])
           for (const levelRelative of [0, 0.2, 0.4, 0.6, 1.01]) {
-            const tuning = { relative, absolute, max, scopedRelative, levelRelative };
+            const tuning = { relative, absolute, max, scopedRelative, scopedAbsolute: current.scopedAbsolute, levelRelative, titleWeight: current.titleWeight };
             rows.push({ tuning, r: score(tuning) });
           }
   const target = values.plain ? { recall: 75, precision: 35 } : { recall: 85, precision: 50 };
