@@ -8,8 +8,8 @@
  */
 import { parseArgs } from 'node:util';
 import { loadAccess } from '../src/domain/access.js';
-import { fitBudget, guidanceCandidates } from '../src/domain/guidance.js';
-import { type GuidanceCandidate, selectGuidance, TOPIC_TUNING, type TopicTuning } from '../src/domain/guidance-select.js';
+import { fitBudget, guidanceCandidates, itemChars } from '../src/domain/guidance.js';
+import { type GuidanceCandidate, selectGuidance, type TopicTuning, topicTuningFor } from '../src/domain/guidance-select.js';
 import { connectMcpClient } from '../src/testing/mcp-client.js';
 import { startTestCairn } from '../src/testing/test-cairn.js';
 import { buildCompany, loadCompany, ruleFacts, saveRules } from './guidance-company.js';
@@ -67,6 +67,19 @@ try {
       const y = textVector(words(b));
       return x && y ? cosine(x, y) : 0;
     };
+    const vec = (w: string) => textVector([w]);
+    const soft = (q: string, d: string) => {
+      const qs = words(q)
+        .map(vec)
+        .filter((v) => v) as Float32Array[];
+      const ds = words(d)
+        .map(vec)
+        .filter((v) => v) as Float32Array[];
+      if (!qs.length || !ds.length) return 0;
+      let sum = 0;
+      for (const x of qs) sum += Math.max(...ds.map((y) => cosine(x, y)));
+      return sum / qs.length;
+    };
     const dump = gathered.map(({ task, candidates }) => ({
       task: task.id,
       text: task.task,
@@ -82,6 +95,8 @@ try {
         chars: c.entry.content.length + c.entry.title.length,
         titleCos: cos(task.task, `${c.entry.title} ${c.entry.tags.join(' ')}`),
         wholeCos: cos(task.task, `${c.entry.title} ${c.entry.tags.join(' ')} ${c.entry.content}`),
+        soft: soft(task.task, `${c.entry.title} ${c.entry.tags.join(' ')}`),
+        softAll: soft(task.task, `${c.entry.title} ${c.entry.tags.join(' ')} ${c.entry.content}`),
       })),
     }));
     writeFileSync(process.env.GUIDANCE_DUMP, JSON.stringify(dump));
@@ -89,22 +104,24 @@ try {
   const score = (tuning: TopicTuning) => {
     const asked: AskedTask[] = gathered.map(({ task, candidates }) => {
       const { kept } = fitBudget(selectGuidance(candidates, tuning), budget);
-      return { id: task.id, applies: task.applies, returned: kept.map((i) => ruleOf.get(i.entry.id)!), chars: kept.reduce((n, i) => n + i.entry.content.length, 0), ms: 0 };
+      return { id: task.id, applies: task.applies, returned: kept.map((i) => ruleOf.get(i.entry.id)!), chars: kept.reduce((n, i) => n + itemChars(i), 0), ms: 0 };
     });
     const parts = folds(asked, k);
     return { train: guidanceFigures(parts.filter((_, i) => i !== held).flat(), facts), heldOut: guidanceFigures(parts[held]!, facts), all: guidanceFigures(asked, facts) };
   };
   // Ceiling: every candidate.
-  const everything = score({ relative: 0, absolute: 0, max: 1000, scopedRelative: 0, levelRelative: 1 });
+  const everything = score({ relative: 0, absolute: 0, max: 1000, scopedRelative: 0, scopedAbsolute: 0, levelRelative: 1, titleWeight: 0 });
   console.log(`ceiling (every candidate, budget ${budget}): recall ${everything.all.recall}, precision ${everything.all.precision}`);
-  console.log('current', JSON.stringify(TOPIC_TUNING), JSON.stringify(score(TOPIC_TUNING).all));
+  const current = topicTuningFor({}, !values.plain);
+  const now = score(current);
+  console.log('current', JSON.stringify(current), `all ${JSON.stringify(now.all)}`, `held-out R ${now.heldOut.recall} P ${now.heldOut.precision}`);
   const rows: { tuning: TopicTuning; r: ReturnType<typeof score> }[] = [];
-  for (const relative of [0.6, 0.7, 0.8])
-    for (const absolute of [0.2, 0.3, 0.4, 0.5, 0.6])
-      for (const max of [3, 4, 5])
+  for (const relative of [0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8])
+    for (const absolute of [0.2, 0.4, 0.6])
+      for (const max of [3, 4, 5, 6, 8, 10, 12, 15])
         for (const scopedRelative of [0.9])
-          for (const levelRelative of [0.2, 0.4, 0.6, 1.01]) {
-            const tuning = { relative, absolute, max, scopedRelative, levelRelative };
+          for (const levelRelative of [0, 0.2, 0.4, 0.6, 1.01]) {
+            const tuning = { relative, absolute, max, scopedRelative, scopedAbsolute: current.scopedAbsolute, levelRelative, titleWeight: current.titleWeight };
             rows.push({ tuning, r: score(tuning) });
           }
   const target = values.plain ? { recall: 75, precision: 35 } : { recall: 85, precision: 50 };
@@ -121,6 +138,12 @@ try {
   };
   show(`best train recall with train precision >= ${target.precision}`, meeting);
   show('best train F1', byF1);
+  const floor = Number(process.env.RECALL_FLOOR ?? 0);
+  if (floor)
+    show(
+      `best train precision with train recall >= ${floor}`,
+      rows.filter((x) => x.r.train.recall >= floor).sort((a, b) => b.r.train.precision - a.r.train.precision),
+    );
 } finally {
   await cairn.close();
 }

@@ -31,15 +31,44 @@ export interface TopicTuning {
   max: number;
   /** An entry scoped to other files or projects is given only when its topic score reaches this share of the best (the task is about it). */
   scopedRelative: number;
+  /** And at least this score, however wide the floor for other rules. */
+  scopedAbsolute: number;
   /**
    * Each level's matches are measured against that level's best as well: a team standard on the
    * task's subject is given beside the organization policy that matches the task's words better.
    * The share of the overall best a level's best must still reach.
    */
   levelRelative: number;
+  /** How much the closeness of a rule's title and tags to the task's words (see guidance-soft.ts) adds to search's score. */
+  titleWeight: number;
 }
 
-export const TOPIC_TUNING: TopicTuning = { relative: 0.7, absolute: 0.6, max: 4, scopedRelative: 0.9, levelRelative: 0.4 };
+/** When the task names its files or project: those rules and the "always" ones carry most of the answer, topic adds a few close matches. */
+export const TOPIC_TUNING: TopicTuning = { relative: 0.7, absolute: 0.6, max: 4, scopedRelative: 0.9, scopedAbsolute: 0.6, levelRelative: 0.4, titleWeight: 0 };
+
+/**
+ * When the task names neither files nor project, topic is all there is to go on, and search's
+ * ranking puts many applicable rules well below the best match: a wider floor and cap keep
+ * recall near giving every level's top five, at a higher precision, and a rule whose title is
+ * close to the task's words in meaning moves up. (With files or project given, the title
+ * closeness cost precision on the dev company's tasks for no recall, so it is left out there.)
+ */
+export const TOPIC_TUNING_WORDS_ONLY: TopicTuning = { relative: 0.3, absolute: 0.2, max: 12, scopedRelative: 0.9, scopedAbsolute: 0.6, levelRelative: 0.2, titleWeight: 0.25 };
+
+/**
+ * The tuning for a task: the wide one only when topic is all there is, that is when the task names
+ * neither files nor project and none of the caller's rules says where it applies (a rulebook
+ * nobody annotated). Where an admin marked rules "always" or scoped, those carry the general
+ * guidance, and a wide topic net would mostly add noise.
+ */
+export function topicTuningFor(input: { files?: readonly string[]; project?: string }, annotatedRules: boolean): TopicTuning {
+  return annotatedRules || (input.files?.length ?? 0) > 0 || input.project ? TOPIC_TUNING : TOPIC_TUNING_WORDS_ONLY;
+}
+
+/** Whether any of the candidates says where it applies. */
+export function anyAnnotated(candidates: readonly Pick<GuidanceCandidate, 'entry'>[]): boolean {
+  return candidates.some((c) => !!c.entry.applies);
+}
 
 /** Picks what applies, strongest reason first: always, then the task's files and project, then topic matches by score. */
 export function selectGuidance(candidates: readonly GuidanceCandidate[], tuning: TopicTuning = TOPIC_TUNING): Selected[] {
@@ -66,7 +95,7 @@ export function selectGuidance(candidates: readonly GuidanceCandidate[], tuning:
     if (topic.length >= tuning.max) break;
     if (c.score < floorOf(c.datapack.scope)) continue;
     const scoped = (c.entry.applies?.files.length ?? 0) + (c.entry.applies?.projects.length ?? 0) > 0;
-    if (scoped && c.score < tuning.scopedRelative * best) continue;
+    if (scoped && c.score < Math.max(tuning.scopedAbsolute, tuning.scopedRelative * best)) continue;
     topic.push({ ...c, reason: { type: 'topic', score: round(c.score) } });
   }
   return [...always, ...context, ...topic];

@@ -6,7 +6,8 @@ import { readableDatapacks } from './datapacks.js';
 import type { DomainDeps } from './deps.js';
 import { type DatapackRef, type PublicEntry, publicEntry } from './entry-views.js';
 import { findConflicts, type GuidanceConflict } from './guidance-conflicts.js';
-import { type GuidanceCandidate, type GuidanceReason, type Selected, selectGuidance, TOPIC_TUNING, type TopicTuning } from './guidance-select.js';
+import { anyAnnotated, type GuidanceCandidate, type GuidanceReason, type Selected, selectGuidance, type TopicTuning, topicTuningFor } from './guidance-select.js';
+import { titleCloseness, wordVectors } from './guidance-soft.js';
 import { parse } from './parse-input.js';
 
 export type { GuidanceConflict } from './guidance-conflicts.js';
@@ -47,10 +48,10 @@ export interface Guidance {
 }
 
 /** Finds what applies to a task in every readable datapack and orders it by precedence. */
-export async function getGuidance(deps: DomainDeps, access: Access, raw: z.input<typeof guidanceInput>, tuning: TopicTuning = TOPIC_TUNING): Promise<Guidance> {
+export async function getGuidance(deps: DomainDeps, access: Access, raw: z.input<typeof guidanceInput>, tuning?: TopicTuning): Promise<Guidance> {
   const input = parse(guidanceInput, raw);
   const candidates = await guidanceCandidates(deps, access, input);
-  const selected = selectGuidance(candidates, tuning);
+  const selected = selectGuidance(candidates, tuning ?? topicTuningFor(input, anyAnnotated(candidates)));
   const { kept, left } = fitBudget(selected, input.maxChars);
   const levels = LEVELS.map(({ scope, label }) => ({ scope, label, items: kept.filter((i) => i.datapack.scope === scope) }));
   const omitted = left.length
@@ -79,9 +80,11 @@ export async function guidanceCandidates(deps: DomainDeps, access: Access, input
     const d = byId.get(datapackId)!;
     return { id: d.id, name: d.name, scope: d.scope };
   };
-  for (const { entry, score } of hits) found.set(entry.id, { entry, datapack: ref(entry.datapackId), score });
-  for (const entry of annotated) {
-    if (!RULE_KINDS.includes(entry.kind) || !byId.has(entry.datapackId)) continue;
+  const rules = annotated.filter((e) => RULE_KINDS.includes(e.kind) && byId.has(e.datapackId));
+  const { titleWeight } = topicTuningFor(input, anyAnnotated(rules.map((entry) => ({ entry }))));
+  const taskVectors = titleWeight ? wordVectors(input.task) : [];
+  for (const { entry, score } of hits) found.set(entry.id, { entry, datapack: ref(entry.datapackId), score: score + titleWeight * titleCloseness(taskVectors, entry) });
+  for (const entry of rules) {
     const c = found.get(entry.id) ?? { entry, datapack: ref(entry.datapackId), score: 0 };
     const reason = contextReason(entry.applies ?? null, files, input.project);
     if (reason) c.context = reason.startsWith('project: ') ? { type: 'project', name: reason.slice(9) } : { type: 'file', glob: reason.slice(6) };
@@ -95,10 +98,21 @@ function pathWords(path: string): string {
   return path.replace(/[/\\._-]+/g, ' ');
 }
 
-/** What an item costs of the budget: about what the tool's text shows of it. */
-export function itemChars(item: GuidanceItem): number {
-  return item.entry.title.length + item.entry.content.length + 60;
+/**
+ * An item as one line of the tool's text: kind, title, id (for get_entry), reason and content.
+ * Version and tags stay in the structured answer: every character here is spent from the budget.
+ */
+export function guidanceLine(item: GuidanceItem): string {
+  const e = item.entry;
+  return `[${e.kind}] ${e.title} (id ${e.id}) [${reasonText(item.reason)}]: ${e.content}`;
 }
+
+/** What an item costs of the budget: its line as the tool's text shows it, with the list marker and line break. */
+export function itemChars(item: GuidanceItem): number {
+  return guidanceLine(item).length + LINE_FRAME;
+}
+/** "   - " before each item's line and the line break after it. */
+const LINE_FRAME = 6;
 
 /** Keeps items in order of reason strength until the budget is spent; the rest are reported, not silently dropped. */
 export function fitBudget(items: readonly GuidanceItem[], maxChars: number): { kept: GuidanceItem[]; left: GuidanceItem[] } {

@@ -242,6 +242,10 @@ describe('relevance and budget', () => {
     assert.match(g.omitted.note, /search/);
     const text = (small.content as { text: string }[]).map((c) => c.text).join('');
     assert.match(text, /did not fit/);
+    const shown = text.split('\n').filter((line) => line.startsWith('   - '));
+    assert.equal(shown.length, kept.length, text);
+    const shownChars = shown.reduce((n, line) => n + line.length + 1, 0);
+    assert.ok(shownChars <= 800, `the text shows ${shownChars} characters of rules (id, reason and all), over the budget of 800`);
     const roomy = await callTool(member, 'get_guidance', { task: 'ship the release', maxChars: 20_000 });
     assert.equal(roomy.omitted, null);
     assert.ok(items(roomy).filter((i) => i.entry.title.startsWith('Freeze rule')).length === 3);
