@@ -149,6 +149,9 @@ async function startCairn(m: CairnModules, options: CairnChildOptions) {
     CAIRN_LOG_LEVEL: 'warn',
     // One key under load: the per-key request limit (600 a minute) would answer 429 and measure nothing.
     CAIRN_REQUESTS_PER_MINUTE: '1000000000',
+    // Capacity is measured here, not shedding (bench:overload measures the bound): every connection may queue.
+    CAIRN_MAX_QUEUED_REQUESTS: '100000',
+    CAIRN_MAX_QUEUE_WAIT_MS: '60000',
     ...(database && { DATABASE_URL: database.url }),
   });
   const cairn = await m.openCairn(config);
