@@ -1,31 +1,18 @@
 // The Connect dialog's live status must not flood: after the installer's check has connected, it keeps
 // waiting for the client at one poll every 2 s at most, and the person's other portal calls keep answering.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Page } from 'playwright-core';
-import { openBrowser, signUpFirst, skipReason, startPortalServer } from './harness.js';
+import { test } from 'node:test';
+import { signUpFirst } from './harness.js';
+import { portalJourney } from './journey.js';
 
-const skip = skipReason();
-if (skip) console.log(`# SKIP portal connect-poll journey: ${skip}`);
+const journey = portalJourney('connect-poll journey');
+const { skip } = journey;
 
 /** What the issue allows the waiting dialog over 20 s (one poll every 2 s is 10; two more for timer slack). */
 const MOST_POLLS_IN_20_S = 12;
 
-let server: Awaited<ReturnType<typeof startPortalServer>>;
-let b: Awaited<ReturnType<typeof openBrowser>>;
-let page: Page;
-before(async () => {
-  if (skip) return;
-  server = await startPortalServer();
-  b = await openBrowser();
-  page = b.page;
-});
-after(async () => {
-  await b?.close();
-  await server?.close();
-});
-
 test('after the installer check connects, the waiting dialog polls at most 12 times in 20 s, and the portal keeps answering', { skip, timeout: 120_000 }, async () => {
+  const { server, browser: b, page } = journey;
   await signUpFirst(page, server.baseUrl, { name: 'Grace Hopper', email: 'grace@example.com', password: 'a long enough secret', organization: 'Compilers' });
   await page.getByRole('button', { name: 'Connect a client' }).first().click();
   const connect = page.getByRole('dialog', { name: 'Connect a client' });

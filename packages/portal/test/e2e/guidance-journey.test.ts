@@ -1,27 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Page } from 'playwright-core';
-import { openBrowser, signUpFirst, skipReason, startPortalServer } from './harness.js';
+import { test } from 'node:test';
+import { signUpFirst } from './harness.js';
+import { portalJourney } from './journey.js';
 
-const skip = skipReason();
-if (skip) console.log(`# SKIP portal guidance journey: ${skip}`);
-
-let server: Awaited<ReturnType<typeof startPortalServer>>;
-let b: Awaited<ReturnType<typeof openBrowser>>;
-let page: Page;
-
-before(async () => {
-  if (skip) return;
-  server = await startPortalServer();
-  b = await openBrowser();
-  page = b.page;
-});
-after(async () => {
-  await b?.close();
-  await server?.close();
-});
+const journey = portalJourney('guidance journey');
+const { skip } = journey;
 
 test('an entry set to "always" is given with any task; "Replace with a new rule" retires the old one', { skip }, async () => {
+  const { server, browser: b, page } = journey;
   await signUpFirst(page, server.baseUrl);
   await page.getByRole('link', { name: 'Personal', exact: true }).click();
   await page.getByRole('heading', { name: 'Personal', level: 1 }).waitFor();
