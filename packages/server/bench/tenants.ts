@@ -28,7 +28,7 @@ import { INSTALLER_USER_AGENT } from '../src/auth/mcp-auth.js';
 import { probeHealthz } from './healthz-probe.js';
 import { entryBodies } from './insert-rate.js';
 import { loadTurns } from './locomo.js';
-import { percentile } from './percentile.js';
+import { percentile, round1 } from './percentile.js';
 import type { ChildMessage, ParentMessage } from './servers.js';
 
 const PHASES = ['one-user', 'users-search', 'users-mix', 'one-search', 'one-mix'] as const;
@@ -264,15 +264,16 @@ async function main(): Promise<void> {
     `\n${options.users} users × ${options.perUser} entries, ${meta.entries} entries in all — ${options.backend}, ${options.duration}s a phase after ${options.warmup}s warm-up, ${meta.cpus} cores`,
   );
   const header = ['phase', 'conns', 'req/s', '÷ baseline', 'search p50/p95/p99 ms', 'save p50/p95/p99 ms', 'CPU ms/req', '/healthz p99', 'RSS MB', 'errors', 'pools', 'load avg'];
+  const ms = (p: { p50: number | null; p95: number | null; p99: number | null }) => [p.p50, p.p95, p.p99].map((v) => (v === null ? '-' : String(round1(v)))).join('/');
   const lines = rows.map(({ phase, result: r }) => [
     phase,
     String(r.connections),
     String(r.reqPerSec),
     (phase.startsWith('one-') && phase !== 'one-user' ? (oneSearch ? r.reqPerSec / oneSearch : NaN) : baseline ? r.reqPerSec / baseline : NaN).toFixed(2),
-    `${r.search.p50}/${r.search.p95}/${r.search.p99}`,
-    r.save.count ? `${r.save.p50}/${r.save.p95}/${r.save.p99} (${r.save.duplicates} dup)` : '-',
+    ms(r.search),
+    r.save.count ? `${ms(r.save)} (${r.save.duplicates} dup)` : '-',
     String(r.cpuMsPerRequest),
-    String(r.healthzP99Ms),
+    String(round1(r.healthzP99Ms)),
     String(r.rssMb),
     Object.entries(r.errors)
       .map(([k, n]) => `${n} ${k}`)
