@@ -133,7 +133,7 @@ async function cairnModules(source: boolean, root?: string) {
     ...(await load<typeof import('../src/domain/access.js')>('domain/access')),
     ...(await load<typeof import('../src/domain/datapacks.js')>('domain/datapacks')),
     ...(await load<typeof import('../src/domain/entries.js')>('domain/entries')),
-    ...(await load<typeof import('../src/store/search-cache.js')>('store/search-cache')),
+    ...(await load<typeof import('../src/search/search-cache.js')>('search/search-cache')),
   };
 }
 type CairnModules = Awaited<ReturnType<typeof cairnModules>>;

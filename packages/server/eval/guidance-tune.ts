@@ -60,8 +60,8 @@ try {
   }
   if (process.env.GUIDANCE_DUMP) {
     const { writeFileSync } = await import('node:fs');
-    const { textVector, cosine } = await import('../src/store/word-vectors.js');
-    const { words } = await import('../src/store/search-ranking.js');
+    const { textVector, cosine } = await import('../src/search/word-vectors.js');
+    const { words } = await import('../src/search/search-ranking.js');
     const cos = (a: string, b: string) => {
       const x = textVector(words(a));
       const y = textVector(words(b));

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Assembles src/store/wasm/int8-dots.wat into src/store/wasm/int8-dots.wasm.ts (the module's bytes
+ * Assembles src/search/wasm/int8-dots.wat into src/search/wasm/int8-dots.wasm.ts (the module's bytes
  * as base64, so the build and the tests need no WebAssembly toolchain). Not run by the build: the
  * output is committed. Needs the registry once, for wabt's wat2wasm:
  *
@@ -11,8 +11,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const SOURCE = new URL('../src/store/wasm/int8-dots.wat', import.meta.url).pathname;
-const OUT = new URL('../src/store/wasm/int8-dots.wasm.ts', import.meta.url).pathname;
+const SOURCE = new URL('../src/search/wasm/int8-dots.wat', import.meta.url).pathname;
+const OUT = new URL('../src/search/wasm/int8-dots.wasm.ts', import.meta.url).pathname;
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-wasm-'));
 try {

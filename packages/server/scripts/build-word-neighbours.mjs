@@ -2,7 +2,7 @@
 /**
  * Builds data/word-vectors/glove-100d-50k-neighbours.bin from glove-100d-50k.bin: for each word,
  * its closest words in the table (cosine above the facet floor, at most MAX_PER_WORD, closest
- * first), so search's facets (src/store/facet-scores.ts) look a query word's neighbours up instead
+ * first), so search's facets (src/search/facet-scores.ts) look a query word's neighbours up instead
  * of comparing it with every word a caller's entries use (a millisecond per new word per search).
  * Not run by the build: the output is committed. It compares every pair of words, 50,000² × 100
  * products, in worker threads (about five minutes on two cores):

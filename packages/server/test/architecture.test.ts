@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 // The layers of ARCHITECTURE.md, lowest first. A module may import its own layer and the layers below it.
-const LAYERS: string[][] = [['errors', 'log', 'config'], ['store', 'redaction'], ['domain', 'auth', 'rate-limits', 'capture', 'embeddings'], ['mcp'], ['http'], ['runtime'], ['cli']];
+const LAYERS: string[][] = [['errors', 'log', 'config', 'cache'], ['search', 'store', 'redaction'], ['domain', 'auth', 'rate-limits', 'capture', 'embeddings'], ['mcp'], ['http'], ['runtime'], ['cli']];
 const SRC = fileURLToPath(new URL('../src/', import.meta.url));
 // Test support may reach anything; tests, shared test cases and fixtures are not part of the running service.
 const isTestSupport = (file: string) => /\.(test|case|fixture)\.ts$/.test(file) || file.startsWith(`testing${sep}`);

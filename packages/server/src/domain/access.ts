@@ -1,5 +1,5 @@
+import { EpochCache } from '../cache/epoch-cache.js';
 import { CairnError } from '../errors/cairn-error.js';
-import { EpochCache } from '../store/epoch-cache.js';
 import type { Store } from '../store/store.js';
 import type { Datapack, Memberships, OwnerRef, UserRecord } from '../store/types.js';
 import type { Caller } from './caller.js';
@@ -63,7 +63,7 @@ export class Access {
   }
 }
 
-/** Memberships and the account per store, kept until the access epoch moves (store/epoch-cache.ts; the user table is an access table). */
+/** Memberships and the account per store, kept until the access epoch moves (cache/epoch-cache.ts; the user table is an access table). */
 const membershipsOf = new WeakMap<Store, EpochCache<{ memberships: Memberships; user: Readonly<UserRecord> | undefined }>>();
 
 /**

@@ -15,7 +15,7 @@ export interface Caller {
   sessionId?: string;
   /** What the credential allows: a `read` key reaches only the reading verbs. Sessions, the CLI and OAuth `mcp` grants are read-write. */
   scope: KeyScope;
-  /** The access epoch the credential was checked under (store/epoch-cache.ts): the request's memberships and datapacks are read at it too. */
+  /** The access epoch the credential was checked under (cache/epoch-cache.ts): the request's memberships and datapacks are read at it too. */
   accessEpoch?: number;
 }
 

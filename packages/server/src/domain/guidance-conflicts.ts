@@ -1,7 +1,7 @@
-import { BoundedCache } from '../store/bounded-cache.js';
-import { words } from '../store/search-ranking.js';
+import { BoundedCache } from '../cache/bounded-cache.js';
+import { words } from '../search/search-ranking.js';
+import { cosine, textVector } from '../search/word-vectors.js';
 import type { Entry } from '../store/types.js';
-import { cosine, textVector } from '../store/word-vectors.js';
 import type { Selected } from './guidance-select.js';
 import { NEAR_DUPLICATE_THRESHOLD, similarity } from './similarity.js';
 

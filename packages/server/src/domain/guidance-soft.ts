@@ -1,6 +1,6 @@
-import { words } from '../store/search-ranking.js';
+import { words } from '../search/search-ranking.js';
+import { cosine, textVector } from '../search/word-vectors.js';
 import type { Entry } from '../store/types.js';
-import { cosine, textVector } from '../store/word-vectors.js';
 
 /**
  * How close a rule's title and tags come to the task's words in Cairn's word vectors: for each

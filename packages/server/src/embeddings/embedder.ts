@@ -1,5 +1,5 @@
+import { BoundedCache } from '../cache/bounded-cache.js';
 import type { Logger } from '../log/logger.js';
-import { BoundedCache } from '../store/bounded-cache.js';
 import type { KyselyStore } from '../store/kysely-store.js';
 import { type EmbeddingsProvider, textToEmbed } from './provider.js';
 

@@ -1,6 +1,6 @@
 import { CLIENT_INFO_META_KEY } from '@modelcontextprotocol/server';
+import { BoundedCache } from '../cache/bounded-cache.js';
 import type { Logger } from '../log/logger.js';
-import { BoundedCache } from '../store/bounded-cache.js';
 import type { Store } from '../store/store.js';
 import type { ClientCredential } from '../store/types.js';
 

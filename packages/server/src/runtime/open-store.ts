@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { CairnConfig } from '../config/load-config.js';
+import { configureSearchCache } from '../search/search-cache.js';
 import type { PostgresStore } from '../store/postgres/postgres-store.js';
-import { configureSearchCache } from '../store/search-cache.js';
 import type { SqliteStore } from '../store/sqlite/sqlite-store.js';
 
 /**

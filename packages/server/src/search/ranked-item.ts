@@ -1,4 +1,4 @@
-import { BoundedCache } from './bounded-cache.js';
+import { BoundedCache } from '../cache/bounded-cache.js';
 import { CAPTURED_KIND, type EntryWords } from './search-ranking.js';
 import { textVector } from './word-vectors.js';
 

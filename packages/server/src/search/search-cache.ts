@@ -1,8 +1,8 @@
-import { BoundedCache } from './bounded-cache.js';
+import { BoundedCache } from '../cache/bounded-cache.js';
+import type { Entry } from '../store/types.js';
 import type { TurnPlace } from './hybrid-ranking.js';
 import type { PoolIndex } from './pool-index.js';
 import { type EntryWords, words } from './search-ranking.js';
-import type { Entry } from './types.js';
 
 export { entryVector, type RankedItem } from './ranked-item.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import type { Entry } from '../store/types.js';
 import { rankEntries as rankCandidates, words } from './search-ranking.js';
-import type { Entry } from './types.js';
 
 const entry = (id: string, title: string, content: string, updatedAt = '2026-01-01T00:00:00.000Z'): Entry => ({
   id,

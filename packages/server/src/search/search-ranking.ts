@@ -1,4 +1,4 @@
-import type { Entry, SearchHit } from './types.js';
+import type { Entry, SearchHit } from '../store/types.js';
 
 /**
  * The one ranking both backends share: BM25 computed here over the candidates a backend found in

@@ -1,4 +1,4 @@
-import { BoundedCache } from './bounded-cache.js';
+import { BoundedCache } from '../cache/bounded-cache.js';
 import { entryVector, type RankedItem } from './search-cache.js';
 import { words } from './search-ranking.js';
 import { cosine, textVector } from './word-vectors.js';

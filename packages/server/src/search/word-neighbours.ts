@@ -1,5 +1,5 @@
 import { openSync } from 'node:fs';
-import { BoundedCache } from './bounded-cache.js';
+import { BoundedCache } from '../cache/bounded-cache.js';
 import { readAt } from './data-file.js';
 
 /**

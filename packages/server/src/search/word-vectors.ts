@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, openSync } from 'node:fs';
-import { BoundedCache } from './bounded-cache.js';
+import { BoundedCache } from '../cache/bounded-cache.js';
 import { readAt } from './data-file.js';
 import { isStopWord } from './search-terms.js';
 

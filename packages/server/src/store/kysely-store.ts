@@ -1,23 +1,24 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
+import { BoundedCache } from '../cache/bounded-cache.js';
 import { CairnError } from '../errors/cairn-error.js';
+import { nextTurn } from '../search/event-loop-turns.js';
+import { facetScores, poolFacetScores } from '../search/facet-scores.js';
+import { fuseColumns, sessions, speakerBoosts, speakerIndex, speakersNamed, type TurnPlace } from '../search/hybrid-ranking.js';
+import { buildPoolIndex, type PoolIndex, poolCosines, poolIndexBytes, poolLexicalScores, poolWordMatches, scratchColumns } from '../search/pool-index.js';
+import { refreshPoolIndex } from '../search/pool-refresh.js';
+import { cachedEntryWords, cachedHit, entryWords, poolCache, poolStats, type RankedItem, rememberHit, speakerWords, turnPlaceCache } from '../search/search-cache.js';
+import { CAPTURED_KIND, type EntryWords, rankCandidates, words } from '../search/search-ranking.js';
+import { searchTerms } from '../search/search-terms.js';
+import { type QueryEmbedder, semanticScores } from '../search/semantic-scores.js';
+import { textVector } from '../search/word-vectors.js';
 import { appendAuditEvents, listAuditEvents, purgeAuditEvents } from './audit-store.js';
 import type { AuditEvent, AuditQuery } from './audit-types.js';
-import { BoundedCache } from './bounded-cache.js';
 import { DatabaseHealth } from './database-health.js';
 import { type EntryFilter, filteredEntryIds } from './entry-filter.js';
-import { nextTurn } from './event-loop-turns.js';
-import { facetScores, poolFacetScores } from './facet-scores.js';
 import * as guidance from './guidance-queries.js';
 import { ENTRY_COLUMNS, type HotQueries, hotQueries, ownedBy, ownerColumns } from './hot-queries.js';
-import { fuseColumns, sessions, speakerBoosts, speakerIndex, speakersNamed, type TurnPlace } from './hybrid-ranking.js';
-import { buildPoolIndex, type PoolIndex, poolCosines, poolIndexBytes, poolLexicalScores, poolWordMatches, scratchColumns } from './pool-index.js';
-import { refreshPoolIndex } from './pool-refresh.js';
 import { iso, parseTags, toApiKey, toDatapack, toEntry, toEntryRow, toTrashedDatapack, toVersion, toVersionRow } from './row-mappers.js';
 import type { Database } from './schema.js';
-import { cachedEntryWords, cachedHit, entryWords, poolCache, poolStats, type RankedItem, rememberHit, speakerWords, turnPlaceCache } from './search-cache.js';
-import { CAPTURED_KIND, type EntryWords, rankCandidates, words } from './search-ranking.js';
-import { searchTerms } from './search-terms.js';
-import { type QueryEmbedder, semanticScores } from './semantic-scores.js';
 import type { Store } from './store.js';
 import * as transfer from './transfer-queries.js';
 import type { DatapackImport, EntryRecord, ExportSelection } from './transfer-types.js';
@@ -43,7 +44,6 @@ import type {
   TurnFields,
   UserRecord,
 } from './types.js';
-import { textVector } from './word-vectors.js';
 
 type EntryRow = Selectable<Database['entry']>;
 

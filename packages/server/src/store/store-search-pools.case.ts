@@ -3,9 +3,9 @@ import { after, before, describe, test } from 'node:test';
 import { type Access, loadAccess } from '../domain/access.js';
 import { deleteEntry, saveEntry, searchEntries, updateEntry } from '../domain/entries.js';
 import { restoreEntry } from '../domain/trash.js';
+import { poolStats } from '../search/search-cache.js';
 import { createTenant } from '../testing/tenants.js';
 import type { TestCairn } from '../testing/test-cairn.js';
-import { poolStats } from './search-cache.js';
 
 /** The sentences a user holds before the writes under test: distinct topics, so each search has one answer. */
 const HELD = [

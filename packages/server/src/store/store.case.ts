@@ -5,11 +5,11 @@ import { createDomainDeps, newId } from '../domain/deps.js';
 import { contentHash } from '../domain/similarity.js';
 import { CairnError } from '../errors/cairn-error.js';
 import { exposedGc } from '../runtime/idle-collection.js';
+import { HIT_CACHE_CHARS, heldHitChars, poolCache } from '../search/search-cache.js';
 import { createTenant, type TestTenant } from '../testing/tenants.js';
 import type { TestCairn } from '../testing/test-cairn.js';
 import { testEntry } from '../testing/test-entry.js';
 import type { KyselyStore } from './kysely-store.js';
-import { HIT_CACHE_CHARS, heldHitChars, poolCache } from './search-cache.js';
 import type { ApiKeyRecord, Datapack, Entry } from './types.js';
 
 /**

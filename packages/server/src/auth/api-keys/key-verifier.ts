@@ -1,5 +1,5 @@
+import { EpochCache } from '../../cache/epoch-cache.js';
 import { keyState } from '../../domain/api-keys.js';
-import { EpochCache } from '../../store/epoch-cache.js';
 import type { Store } from '../../store/store.js';
 import type { ApiKeyRecord, KeyUsage } from '../../store/types.js';
 import { UsageBatch } from '../usage-batch.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
+import { BoundedCache } from '../../cache/bounded-cache.js';
 import type { Logger } from '../../log/logger.js';
-import { BoundedCache } from '../../store/bounded-cache.js';
 import { addressKey, type ClientAddressOf } from '../client-address.js';
 import { jsonRpcId } from '../json-rpc-id.js';
 import type { Admission, Refused } from './admission.js';

@@ -241,7 +241,7 @@ export const postgresMigrations: Record<string, Migration> = {
   '0013_access_epoch': {
     async up(db: Kysely<unknown>) {
       // One row counts every change to who may use what; a request reads it instead of its key,
-      // memberships and datapacks, cached under it (store/epoch-cache.ts). Triggers, so another
+      // memberships and datapacks, cached under it (cache/epoch-cache.ts). Triggers, so another
       // instance's changes and an operator's SQL count too; statement-level, so a bulk change counts
       // once. The row is locked until the changing transaction commits: readers never wait, and a
       // reader that sees the new epoch sees the change. Key usage and entry counts are not access.

@@ -1,11 +1,11 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import type pg from 'pg';
+import { termStem } from '../../search/search-ranking.js';
 import { DatabaseHealth } from '../database-health.js';
 import { type CandidateRow, KyselyStore } from '../kysely-store.js';
 import { statementName } from '../prepared-query.js';
 import { runMigrations } from '../run-migrations.js';
 import type { Database } from '../schema.js';
-import { termStem } from '../search-ranking.js';
 import { postgresMigrations } from './postgres-migrations.js';
 import { DatabaseProbe } from './postgres-pool.js';
 

@@ -270,7 +270,7 @@ export const sqliteMigrations: Record<string, Migration> = {
   '0013_access_epoch': {
     async up(db: Kysely<unknown>) {
       // One row counts every change to who may use what; a request reads it instead of its key,
-      // memberships and datapacks, cached under it (store/epoch-cache.ts). Triggers, so the CLI's
+      // memberships and datapacks, cached under it (cache/epoch-cache.ts). Triggers, so the CLI's
       // changes, another process's and an operator's SQL count too. Key usage and entry counts are not access.
       await sql`CREATE TABLE access_epoch (id INTEGER PRIMARY KEY CHECK (id = 1), epoch INTEGER NOT NULL)`.execute(db);
       await sql`INSERT INTO access_epoch (id, epoch) VALUES (1, 0)`.execute(db);

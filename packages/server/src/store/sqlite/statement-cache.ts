@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
-import { BoundedCache } from '../bounded-cache.js';
+import { BoundedCache } from '../../cache/bounded-cache.js';
 
 /** Distinct SQL texts kept prepared; `IN (?, ?, …)` lists make a few shapes per query, so this is generous. */
 const MAX_STATEMENTS = 512;
