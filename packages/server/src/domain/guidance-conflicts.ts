@@ -1,6 +1,5 @@
 import { BoundedCache } from '../cache/bounded-cache.js';
-import { words } from '../search/search-ranking.js';
-import { cosine, textVector } from '../search/word-vectors.js';
+import { cosine, textVector, words } from '../search/index.js';
 import type { Entry } from '../store/types.js';
 import type { Selected } from './guidance-select.js';
 import { NEAR_DUPLICATE_THRESHOLD, similarity } from './similarity.js';

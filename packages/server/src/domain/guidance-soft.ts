@@ -1,5 +1,4 @@
-import { words } from '../search/search-ranking.js';
-import { cosine, textVector } from '../search/word-vectors.js';
+import { cosine, textVector, words } from '../search/index.js';
 import type { Entry } from '../store/types.js';
 
 /**

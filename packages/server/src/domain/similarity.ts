@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { isStopWord } from '../search/search-terms.js';
+import { isStopWord } from '../search/index.js';
 
 /** Entries this similar (see `similarity`) count as the same knowledge saved twice. */
 export const NEAR_DUPLICATE_THRESHOLD = 0.8;

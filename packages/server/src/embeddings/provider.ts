@@ -1,6 +1,6 @@
 import { redact } from '@cairn/contract/redaction';
 import type { EmbeddingsConfig } from '../config/load-config.js';
-import { CAPTURED_KIND } from '../search/search-ranking.js';
+import { CAPTURED_KIND } from '../search/index.js';
 import type { TextToEmbed } from '../store/types.js';
 
 /** Longer texts are cut: embedding models read a few thousand tokens at most. */

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { CairnConfig } from '../config/load-config.js';
-import { configureSearchCache } from '../search/search-cache.js';
+import { configureSearchCache } from '../search/index.js';
 import type { PostgresStore } from '../store/postgres/postgres-store.js';
 import type { SqliteStore } from '../store/sqlite/sqlite-store.js';
 

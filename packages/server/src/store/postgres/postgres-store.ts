@@ -1,6 +1,6 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import type pg from 'pg';
-import { termStem } from '../../search/search-ranking.js';
+import { termStem } from '../../search/index.js';
 import { DatabaseHealth } from '../database-health.js';
 import { type CandidateRow, KyselyStore } from '../kysely-store.js';
 import { statementName } from '../prepared-query.js';
@@ -115,7 +115,7 @@ export class PostgresStore extends KyselyStore {
     return rows;
   }
 
-  protected isUniqueViolation(error: unknown): boolean {
+  isUniqueViolation(error: unknown): boolean {
     return (error as { code?: string }).code === '23505';
   }
 }

@@ -1,4 +1,4 @@
-import { termStem } from '../../search/search-ranking.js';
+import { termStem } from '../../search/index.js';
 
 /**
  * The token the `pack` column of entry_fts holds for a datapack (see migration 0006): hex, so no

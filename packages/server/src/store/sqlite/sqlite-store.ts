@@ -59,7 +59,7 @@ export class SqliteStore extends KyselyStore {
     return rows;
   }
 
-  protected isUniqueViolation(error: unknown): boolean {
+  isUniqueViolation(error: unknown): boolean {
     return (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE';
   }
 }

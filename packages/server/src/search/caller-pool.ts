@@ -1,0 +1,109 @@
+import type { SearchQuery } from '../store/types.js';
+import type { TurnPlace } from './hybrid-ranking.js';
+import { buildPoolIndex, type PoolIndex, poolIndexBytes } from './pool-index.js';
+import { refreshPoolIndex } from './pool-refresh.js';
+import { cachedEntryWords, entryWords, poolCache, poolStats, type RankedItem, speakerWords, turnPlaceCache } from './search-cache.js';
+import { CAPTURED_KIND, type EntryWords } from './search-ranking.js';
+import { type CandidateRow, isoText, type SearchSource } from './search-source.js';
+
+/** The semantic signal and conversation context cover this many of the caller's newest entries. */
+export const SEMANTIC_POOL = 25_000;
+
+/**
+ * The caller's newest entries with their words, indexed, for the semantic signal and conversation
+ * context (and, when it holds them all, for the whole ranking): kept between searches while the
+ * datapacks' entries stay unchanged (entriesState's signature), so a search does not fetch
+ * thousands of rows each time.
+ */
+export async function poolOf(source: SearchSource, query: Pick<SearchQuery, 'datapackIds' | 'kinds'>, signature: string): Promise<PoolIndex> {
+  // The store's own number first: two databases open in one process (an export and its import) may share datapack ids.
+  const key = `${source.poolKey}|${[...query.datapackIds].sort().join(',')}|${query.kinds?.join(',') ?? ''}`;
+  const cached = poolCache.get(key);
+  if (cached?.signature === signature) return cached.index;
+  const rows = await source.newestEntries(query.datapackIds, query.kinds, SEMANTIC_POOL);
+  // After a write only what changed is read and split: the rest of the pool is still current.
+  const kept = new Map(cached ? cached.index.items.map((item, i) => [item.id, { item, place: cached.index.places[i] }]) : []);
+  const same = (r: CandidateRow) => {
+    const item = kept.get(r.id)?.item;
+    return item?.version === Number(r.version) && item.datapackId === r.datapack_id;
+  };
+  const freshItems = await candidateItems(
+    source,
+    rows.filter((r) => !same(r)),
+  );
+  const fresh = new Map(freshItems.map((item) => [item.id, item]));
+  const freshPlaces = await turnPlaces(
+    source,
+    freshItems.filter((i) => i.kind === CAPTURED_KIND).map((i) => i.id),
+  );
+  const items: RankedItem[] = [];
+  const places: (TurnPlace | undefined)[] = [];
+  for (const r of rows) {
+    const old = same(r) ? kept.get(r.id) : undefined;
+    const item = old?.item ?? fresh.get(r.id);
+    if (!item) continue;
+    items.push(item);
+    places.push(old ? old.place : freshPlaces.get(r.id));
+  }
+  const index = cached ? refreshPoolIndex(cached.index, items, places) : buildPoolIndex(items, places);
+  if (cached) {
+    poolStats.refreshed++;
+    poolStats.refreshedEntries += freshItems.length;
+  } else poolStats.built++;
+  poolCache.set(key, { signature, index, bytes: poolIndexBytes(index) });
+  return index;
+}
+
+/** The datapacks of a pool this store holds (of every kind) that includes this datapack, if any. */
+export function heldPoolCovering(source: SearchSource, datapackId: string): string[] | undefined {
+  for (const key of poolCache.keys()) {
+    const [store, ids, kinds] = key.split('|');
+    if (store !== String(source.poolKey) || kinds !== '') continue;
+    const datapackIds = ids!.split(',');
+    if (datapackIds.length > 1 && datapackIds.includes(datapackId)) return datapackIds;
+  }
+  return undefined;
+}
+
+/** Candidates with their words (those whose text is gone by now are left out). */
+export async function candidateItems(source: SearchSource, rows: CandidateRow[]): Promise<RankedItem[]> {
+  const known = await wordsOf(source, rows);
+  return rows.flatMap((c) => {
+    const words = known.get(c.id);
+    return words ? [{ id: c.id, kind: c.kind, version: Number(c.version), updatedAt: isoText(c.updated_at), words, ...(c.datapack_id && { datapackId: c.datapack_id }) }] : [];
+  });
+}
+
+/** The words of these entries' current versions: from the cache, the rest fetched 500 at a time. */
+async function wordsOf(source: SearchSource, rows: CandidateRow[]): Promise<Map<string, EntryWords>> {
+  const known = new Map<string, EntryWords>();
+  const missing: string[] = [];
+  for (const r of rows) {
+    const cached = cachedEntryWords(r.id, Number(r.version));
+    if (cached) known.set(r.id, cached);
+    else missing.push(r.id);
+  }
+  for (let i = 0; i < missing.length; i += 500) {
+    for (const r of await source.entryTexts(missing.slice(i, i + 500))) known.set(r.id, entryWords({ ...r, version: Number(r.version) }));
+  }
+  return known;
+}
+
+/** Session, time and speaker of these captured turns (cached: they never change). */
+export async function turnPlaces(source: SearchSource, entryIds: string[]): Promise<Map<string, TurnPlace>> {
+  const missing = entryIds.filter((id) => !turnPlaceCache.has(id));
+  for (let i = 0; i < missing.length; i += 500) {
+    const rows = await source.turnRows(missing.slice(i, i + 500));
+    const found = new Map(rows.map((r) => [r.entry_id, r]));
+    for (const id of missing.slice(i, i + 500)) {
+      const r = found.get(id);
+      turnPlaceCache.set(id, r?.session_id ? { session: r.session_id, at: isoText(r.created_at), speaker: r.speaker ? speakerWords(r.speaker) : undefined } : null);
+    }
+  }
+  const places = new Map<string, TurnPlace>();
+  for (const id of entryIds) {
+    const place = turnPlaceCache.get(id);
+    if (place) places.set(id, place);
+  }
+  return places;
+}
