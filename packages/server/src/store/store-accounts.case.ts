@@ -1,17 +1,19 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
 import { setMemberRole } from '../auth/better-auth.js';
-import { newId } from '../domain/deps.js';
+import { createDomainDeps, newId } from '../domain/deps.js';
 import { contentHash } from '../domain/similarity.js';
 import { createTenant, type TestTenant } from '../testing/tenants.js';
 import type { TestCairn } from '../testing/test-cairn.js';
 import type { KyselyStore } from './kysely-store.js';
-import type { Datapack, Entry } from './types.js';
+import { storeRecords } from './store-records.fixture.js';
+import type { ApiKeyRecord, Datapack, Entry } from './types.js';
 
 /**
  * The rest of the store contract, on every backend: people and roles, invitations, setup codes,
- * captured turns and the start-up lock. The single-winner methods are raced for real.
+ * API keys, OAuth grants' use, client names, captured turns and the start-up lock. The single-winner methods are raced for real.
  */
 export function runStoreAccountsConformance(backend: string, start: () => Promise<TestCairn>, skip?: string): void {
   describe(`store conformance, accounts and single-use records: ${backend}`, { skip }, () => {
@@ -19,6 +21,10 @@ export function runStoreAccountsConformance(backend: string, start: () => Promis
     let store: KyselyStore;
     let tenant: TestTenant;
     const at = (offsetMs: number) => new Date(Date.parse('2026-06-01T00:00:00.000Z') + offsetMs).toISOString();
+    const { tick } = storeRecords(
+      () => store,
+      () => tenant.member.id,
+    );
 
     before(async () => {
       server = await start();
@@ -163,6 +169,95 @@ export function runStoreAccountsConformance(backend: string, start: () => Promis
         /boom/,
       );
       assert.equal(await store.withStartupLock(async () => 'free again'), 'free again', 'a failure releases the lock');
+    });
+
+    test('OAuth grant usage: the latest use per user and app, never moved backwards', async () => {
+      const u = tenant.member.id;
+      await store.recordOAuthUse([{ userId: u, clientId: 'app-1', at: '2026-03-01T10:00:00.000Z', client: 'Claude Code 2.1' }]);
+      await store.recordOAuthUse([{ userId: u, clientId: 'app-1', at: '2026-03-01T09:00:00.000Z', client: 'older' }]);
+      await store.recordOAuthUse([{ userId: u, clientId: 'app-2', at: '2026-03-02T10:00:00.000Z', client: null }]);
+      const uses = (await store.listOAuthUse(u)).sort((a, b) => a.clientId.localeCompare(b.clientId));
+      assert.deepEqual(uses, [
+        { userId: u, clientId: 'app-1', at: '2026-03-01T10:00:00.000Z', client: 'Claude Code 2.1' },
+        { userId: u, clientId: 'app-2', at: '2026-03-02T10:00:00.000Z', client: null },
+      ]);
+      assert.deepEqual(await store.listOAuthUse(tenant.outsider.id), []);
+    });
+
+    test('client names: kept per key and per OAuth grant, replaced by the next, untouched by usage; a grant not yet used gets its row', async () => {
+      const deps = createDomainDeps(store);
+      const key: ApiKeyRecord = {
+        id: deps.newId('key'),
+        userId: tenant.member.id,
+        name: 'named',
+        start: 'cairn_tkn_abcd',
+        last4: 'wxyz',
+        scope: 'read-write',
+        createdAt: tick(),
+        expiresAt: null,
+        revokedAt: null,
+        lastUsedAt: null,
+        lastUsedClient: null,
+      };
+      await store.insertApiKey(key, `hash-${key.id}`);
+      assert.equal(await store.clientNameOf({ keyId: key.id }), undefined);
+      await store.rememberClientName({ keyId: key.id }, 'Cursor 1.7.2', tick());
+      await store.rememberClientName({ keyId: key.id }, 'Claude Code 2.1.330', tick());
+      await store.recordKeyUsage([{ id: key.id, at: tick(), client: 'cairn-mcp-installer/1.0' }]);
+      assert.equal(await store.clientNameOf({ keyId: key.id }), 'Claude Code 2.1.330', 'a use that named no client leaves the name alone');
+      assert.equal(await store.clientNameOf({ keyId: 'key_unknown' }), undefined);
+
+      const grant = { userId: tenant.member.id, oauthClientId: 'app-named' };
+      await store.rememberClientName(grant, 'Codex 0.169.0', '2026-03-03T10:00:00.000Z');
+      assert.equal(await store.clientNameOf(grant), 'Codex 0.169.0');
+      assert.ok(
+        (await store.listOAuthUse(tenant.member.id)).some((u) => u.clientId === 'app-named' && u.client === 'Codex 0.169.0'),
+        'a first sight of the grant counts as its use',
+      );
+      await store.recordOAuthUse([{ userId: tenant.member.id, clientId: 'app-named', at: '2026-03-04T10:00:00.000Z', client: 'codex_exec/0.169' }]);
+      await store.rememberClientName(grant, 'Codex 0.170.0', '2026-03-04T11:00:00.000Z');
+      assert.equal(await store.clientNameOf(grant), 'Codex 0.170.0');
+      assert.equal(await store.clientNameOf({ userId: tenant.outsider.id, oauthClientId: 'app-named' }), undefined, 'per user');
+    });
+
+    test('API keys: lookup by hash, newest first, revoke once, usage only moves forward', async () => {
+      const deps = createDomainDeps(store);
+      const base = { userId: tenant.owner.id, start: 'cairn_tkn_abcd', last4: 'wxyz', revokedAt: null, lastUsedAt: null, lastUsedClient: null };
+      const older: ApiKeyRecord = { ...base, id: deps.newId('key'), name: 'older', scope: 'read-write', createdAt: tick(), expiresAt: null };
+      const newer: ApiKeyRecord = { ...base, id: deps.newId('key'), name: 'newer', scope: 'read', createdAt: tick(), expiresAt: '2026-04-01T12:30:45.678Z' };
+      await store.insertApiKey(older, `hash-${older.id}`);
+      await store.insertApiKey(newer, `hash-${newer.id}`);
+      assert.deepEqual(await store.findApiKeyByHash(`hash-${older.id}`), older);
+      assert.deepEqual(await store.findApiKeyByHash(`hash-${newer.id}`), newer, 'scope and expiry round-trip to the millisecond');
+      assert.deepEqual(await store.getApiKey(newer.id), newer);
+      assert.equal(await store.findApiKeyByHash('nope'), undefined);
+      const names = (await store.listApiKeys(tenant.owner.id)).map((k) => k.name);
+      assert.ok(names.indexOf('newer') < names.indexOf('older'));
+      const at = tick();
+      assert.equal(await store.revokeApiKey(older.id, at), true);
+      assert.equal(await store.revokeApiKey(older.id, tick()), false);
+      assert.equal((await store.getApiKey(older.id))?.revokedAt, at);
+      const late = tick();
+      await store.recordKeyUsage([{ id: newer.id, at: late, client: 'later-client' }]);
+      await store.recordKeyUsage([{ id: newer.id, at: '2020-01-01T00:00:00.000Z', client: 'stale-client' }]);
+      const used = (await store.getApiKey(newer.id))!;
+      assert.deepEqual([used.lastUsedAt, used.lastUsedClient], [late, 'later-client']);
+      assert.deepEqual([used.scope, used.expiresAt], ['read', newer.expiresAt], 'usage leaves scope and expiry alone');
+    });
+
+    test('API keys made before scopes existed read back as read-write without expiry; an unknown scope is refused', async () => {
+      const id = newId('key');
+      // The columns the first migration made, and nothing else: what a row written by an older Cairn holds.
+      await sql`INSERT INTO api_key (id, user_id, name, start, last4, key_hash, created_at)
+        VALUES (${id}, ${tenant.owner.id}, 'legacy', 'cairn_tkn_lega', 'acy1', ${`hash-${id}`}, ${tick()})`.execute(store.db);
+      const legacy = (await store.getApiKey(id))!;
+      assert.deepEqual([legacy.scope, legacy.expiresAt], ['read-write', null]);
+      const bad = newId('key');
+      await assert.rejects(
+        sql`INSERT INTO api_key (id, user_id, name, start, last4, key_hash, created_at, scope)
+          VALUES (${bad}, ${tenant.owner.id}, 'bad', 'cairn_tkn_badd', 'bad1', ${`hash-${bad}`}, ${tick()}, 'admin')`.execute(store.db),
+      );
+      assert.equal(await store.getApiKey(bad), undefined);
     });
   });
 }
