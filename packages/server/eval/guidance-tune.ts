@@ -9,7 +9,7 @@
 import { parseArgs } from 'node:util';
 import { loadAccess } from '../src/domain/access.js';
 import { readableDatapacks } from '../src/domain/datapacks.js';
-import { fitBudget, guidanceCandidates, itemChars } from '../src/domain/guidance.js';
+import { DEFAULT_MAX_CHARS, fitAnswer, guidanceCandidates, guidanceText } from '../src/domain/guidance.js';
 import { type GuidanceCandidate, selectGuidance, type TopicTuning, topicTuningFor } from '../src/domain/guidance-select.js';
 import { connectMcpClient } from '../src/testing/mcp-client.js';
 import { startTestCairn } from '../src/testing/test-cairn.js';
@@ -18,7 +18,12 @@ import { type AskedTask, folds, guidanceFigures } from './guidance-metrics.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { plain: { type: 'boolean', default: false }, 'hold-out': { type: 'string', default: '5' }, folds: { type: 'string', default: '5' }, budget: { type: 'string', default: '4000' } },
+  options: {
+    plain: { type: 'boolean', default: false },
+    'hold-out': { type: 'string', default: '5' },
+    folds: { type: 'string', default: '5' },
+    budget: { type: 'string', default: String(DEFAULT_MAX_CHARS) },
+  },
 });
 const company = await loadCompany(positionals[0]!);
 const k = Number(values.folds);
@@ -105,8 +110,9 @@ try {
   }
   const score = (tuning: TopicTuning) => {
     const asked: AskedTask[] = gathered.map(({ task, candidates }) => {
-      const { kept } = fitBudget(selectGuidance(candidates, tuning), budget);
-      return { id: task.id, applies: task.applies, returned: kept.map((i) => ruleOf.get(i.entry.id)!), chars: kept.reduce((n, i) => n + itemChars(i), 0), ms: 0 };
+      const answer = fitAnswer(task.task, selectGuidance(candidates, tuning), budget);
+      const kept = answer.levels.flatMap((l) => l.items);
+      return { id: task.id, applies: task.applies, returned: kept.map((i) => ruleOf.get(i.entry.id)!), chars: guidanceText(answer).length, ms: 0 };
     });
     const parts = folds(asked, k);
     return { train: guidanceFigures(parts.filter((_, i) => i !== held).flat(), facts), heldOut: guidanceFigures(parts[held]!, facts), all: guidanceFigures(asked, facts) };
@@ -174,8 +180,7 @@ async function rankingDepth(company: Company, people: People, idOf: Map<string, 
     const hits = await cairn.cairn.store.searchEntries({ datapackIds, text: [task.task, ...context].join(' '), limit: 1000 });
     const rank = new Map(hits.map((h, i) => [ruleOf.get(h.entry.id), i]));
     pairs += topic.length;
-    for (const id of topic)
-      for (const [i, d] of depths.entries()) if ((rank.get(id) ?? Number.POSITIVE_INFINITY) < d) found[i]!++;
+    for (const id of topic) for (const [i, d] of depths.entries()) if ((rank.get(id) ?? Number.POSITIVE_INFINITY) < d) found[i]!++;
   }
   const share = depths.map((d, i) => `top ${d}: ${Math.round((found[i]! / pairs) * 1000) / 10}%`).join(', ');
   const which = annotated ? 'applicable rules that are neither "always" nor scoped' : 'applicable rules';
