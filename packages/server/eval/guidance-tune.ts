@@ -8,16 +8,22 @@
  */
 import { parseArgs } from 'node:util';
 import { loadAccess } from '../src/domain/access.js';
-import { fitBudget, guidanceCandidates, itemChars } from '../src/domain/guidance.js';
+import { readableDatapacks } from '../src/domain/datapacks.js';
+import { DEFAULT_MAX_CHARS, fitAnswer, guidanceCandidates, guidanceText } from '../src/domain/guidance.js';
 import { type GuidanceCandidate, selectGuidance, type TopicTuning, topicTuningFor } from '../src/domain/guidance-select.js';
 import { connectMcpClient } from '../src/testing/mcp-client.js';
 import { startTestCairn } from '../src/testing/test-cairn.js';
-import { buildCompany, loadCompany, ruleFacts, saveRules } from './guidance-company.js';
+import { buildCompany, type Company, loadCompany, type People, ruleFacts, saveRules } from './guidance-company.js';
 import { type AskedTask, folds, guidanceFigures } from './guidance-metrics.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { plain: { type: 'boolean', default: false }, 'hold-out': { type: 'string', default: '5' }, folds: { type: 'string', default: '5' }, budget: { type: 'string', default: '4000' } },
+  options: {
+    plain: { type: 'boolean', default: false },
+    'hold-out': { type: 'string', default: '5' },
+    folds: { type: 'string', default: '5' },
+    budget: { type: 'string', default: String(DEFAULT_MAX_CHARS) },
+  },
 });
 const company = await loadCompany(positionals[0]!);
 const k = Number(values.folds);
@@ -37,6 +43,7 @@ try {
     gathered.push({ task, candidates: await guidanceCandidates(cairn.cairn.domain, access, { task: task.task, ...context }) });
   }
   const facts = ruleFacts(company);
+  await rankingDepth(company, people, idOf, !values.plain);
   if (process.env.GUIDANCE_TIME) {
     const { findConflicts } = await import('../src/domain/guidance-conflicts.js');
     const t = { candidates: 0, annotated: 0, search: 0, conflicts: 0 };
@@ -103,8 +110,9 @@ try {
   }
   const score = (tuning: TopicTuning) => {
     const asked: AskedTask[] = gathered.map(({ task, candidates }) => {
-      const { kept } = fitBudget(selectGuidance(candidates, tuning), budget);
-      return { id: task.id, applies: task.applies, returned: kept.map((i) => ruleOf.get(i.entry.id)!), chars: kept.reduce((n, i) => n + itemChars(i), 0), ms: 0 };
+      const answer = fitAnswer(task.task, selectGuidance(candidates, tuning), budget);
+      const kept = answer.levels.flatMap((l) => l.items);
+      return { id: task.id, applies: task.applies, returned: kept.map((i) => ruleOf.get(i.entry.id)!), chars: guidanceText(answer).length, ms: 0 };
     });
     const parts = folds(asked, k);
     return { train: guidanceFigures(parts.filter((_, i) => i !== held).flat(), facts), heldOut: guidanceFigures(parts[held]!, facts), all: guidanceFigures(asked, facts) };
@@ -146,4 +154,35 @@ try {
     );
 } finally {
   await cairn.close();
+}
+
+/**
+ * How deep in search's ranking the applicable rules lie that only their topic can bring (with
+ * annotations, those neither "always" nor scoped): over every rule each task's person can read, ranked as get_guidance asks search, the
+ * share of those pairs within the first 3, 5, 8, 12 and 20. Selection can only keep what ranks
+ * near the top, so this bounds topic recall at a given number of rules returned.
+ */
+async function rankingDepth(company: Company, people: People, idOf: Map<string, string>, annotated: boolean): Promise<void> {
+  const depths = [3, 5, 8, 12, 20];
+  const found = depths.map(() => 0);
+  let pairs = 0;
+  const byId = new Map(company.entries.map((e) => [e.id, e]));
+  const ruleOf = new Map([...idOf].map(([rule, id]) => [id, rule]));
+  for (const task of company.tasks) {
+    const topic = task.applies.filter((id) => {
+      const a = byId.get(id)?.applies;
+      return !annotated || !(a?.always || a?.files?.length || a?.projects?.length);
+    });
+    if (!topic.length) continue;
+    const access = await loadAccess(cairn.cairn.domain, { userId: people.userIds.get(task.user)!, client: null, via: 'cli', scope: 'read' });
+    const datapackIds = (await readableDatapacks(cairn.cairn.domain, access)).map((p) => p.id);
+    const context = annotated ? [task.project, ...task.files.map((f) => f.replace(/[/\\._-]+/g, ' '))] : [];
+    const hits = await cairn.cairn.store.searchEntries({ datapackIds, text: [task.task, ...context].join(' '), limit: 1000 });
+    const rank = new Map(hits.map((h, i) => [ruleOf.get(h.entry.id), i]));
+    pairs += topic.length;
+    for (const id of topic) for (const [i, d] of depths.entries()) if ((rank.get(id) ?? Number.POSITIVE_INFINITY) < d) found[i]!++;
+  }
+  const share = depths.map((d, i) => `top ${d}: ${Math.round((found[i]! / pairs) * 1000) / 10}%`).join(', ');
+  const which = annotated ? 'applicable rules that are neither "always" nor scoped' : 'applicable rules';
+  console.log(`ranking depth (${pairs} ${which}; every rule each person can read, ranked by search): ${share}`);
 }

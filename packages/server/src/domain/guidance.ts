@@ -13,14 +13,17 @@ import { parse } from './parse-input.js';
 export type { GuidanceConflict } from './guidance-conflicts.js';
 export type { GuidanceReason } from './guidance-select.js';
 
-/** What a task's guidance fits in when the caller names no budget: a few pages of an agent's context. */
-export const DEFAULT_MAX_CHARS = 4000;
+/**
+ * What a task's whole answer fits in when the caller names no budget: about a thousand tokens of an
+ * agent's context, enough for a person's "always" rules and a few topic matches beside them.
+ */
+export const DEFAULT_MAX_CHARS = 5000;
 
 /** Input of getGuidance. */
 export const guidanceInput = z.object({
   task: z.string().trim().min(1).max(2000).describe('The task at hand, in plain words (e.g. "set up CI for the billing service")'),
   ...taskContextInput,
-  maxChars: z.number().int().min(500).max(50_000).default(DEFAULT_MAX_CHARS).describe('Budget for the rules returned, in characters of their text'),
+  maxChars: z.number().int().min(500).max(50_000).default(DEFAULT_MAX_CHARS).describe('Budget for the answer, in characters of its text: rules that do not fit are named in `omitted`'),
 });
 
 /** Precedence, strongest first: organization policies, then team standards, then personal preferences. */
@@ -51,16 +54,48 @@ export interface Guidance {
 export async function getGuidance(deps: DomainDeps, access: Access, raw: z.input<typeof guidanceInput>, tuning?: TopicTuning): Promise<Guidance> {
   const input = parse(guidanceInput, raw);
   const candidates = await guidanceCandidates(deps, access, input);
-  const selected = selectGuidance(candidates, tuning ?? topicTuningFor(input, anyAnnotated(candidates)));
-  const { kept, left } = fitBudget(selected, input.maxChars);
+  return fitAnswer(input.task, selectGuidance(candidates, tuning ?? topicTuningFor(input, anyAnnotated(candidates))), input.maxChars);
+}
+
+/**
+ * The answer with as many of the selected rules, strongest reasons first, as fit in maxChars with
+ * its headings, conflicts and the note on what was left out: the whole text, not only the rules.
+ */
+export function fitAnswer(task: string, selected: readonly GuidanceItem[], maxChars: number): Guidance {
+  const { kept, left } = fitBudget(selected, maxChars);
+  for (;;) {
+    const g = assemble(task, kept, left, maxChars);
+    if (kept.length === 0 || guidanceText(g).length <= maxChars) return g;
+    left.unshift(kept.pop()!);
+  }
+}
+
+/** How many left-out rules the note names; the count says how many more. */
+const OMITTED_NAMED = 5;
+
+function assemble(task: string, kept: GuidanceItem[], left: GuidanceItem[], maxChars: number): Guidance {
   const levels = LEVELS.map(({ scope, label }) => ({ scope, label, items: kept.filter((i) => i.datapack.scope === scope) }));
+  const named = left.slice(0, OMITTED_NAMED).map((i) => `"${i.entry.title}"`);
+  if (left.length > OMITTED_NAMED) named.push(`${left.length - OMITTED_NAMED} more`);
   const omitted = left.length
     ? {
         count: left.length,
-        note: `${left.length} more rule${left.length === 1 ? '' : 's'} matched but did not fit in ${input.maxChars} characters (${left.map((i) => `"${i.entry.title}"`).join(', ')}); use search or get_entry to read them, or ask again with a larger maxChars.`,
+        note: `${left.length} more rule${left.length === 1 ? '' : 's'} matched but did not fit in ${maxChars} characters (${named.join(', ')}); use search or get_entry to read them, or ask again with a larger maxChars.`,
       }
     : null;
-  return { task: input.task, levels, conflicts: findConflicts(kept), omitted };
+  return { task, levels, conflicts: findConflicts(kept), omitted };
+}
+
+/** How much of the task the answer's first line repeats: a long task must not spend the budget. */
+const TASK_SHOWN = 80;
+
+/** Guidance as the tool's text answer: what the agent reads, and what maxChars bounds. */
+export function guidanceText(g: Guidance): string {
+  const sections = g.levels.map((l, i) => `${i + 1}. ${l.label}:\n${l.items.length ? l.items.map((it) => `   - ${guidanceLine(it)}`).join('\n') : '   (none apply)'}`);
+  const conflicts = g.conflicts.length ? `\nConflicts (the first named wins):\n${g.conflicts.map((c) => `- ${c.rule} [topic: ${c.topic}]`).join('\n')}` : '';
+  const omitted = g.omitted ? `\n${g.omitted.note}` : '';
+  const task = g.task.length > TASK_SHOWN ? `${g.task.slice(0, TASK_SHOWN - 1)}…` : g.task;
+  return `Guidance for "${task}", strongest first:\n${sections.join('\n')}${conflicts}${omitted}`;
 }
 
 /**
@@ -108,14 +143,14 @@ export function guidanceLine(item: GuidanceItem): string {
 }
 
 /** What an item costs of the budget: its line as the tool's text shows it, with the list marker and line break. */
-export function itemChars(item: GuidanceItem): number {
+function itemChars(item: GuidanceItem): number {
   return guidanceLine(item).length + LINE_FRAME;
 }
 /** "   - " before each item's line and the line break after it. */
 const LINE_FRAME = 6;
 
 /** Keeps items in order of reason strength until the budget is spent; the rest are reported, not silently dropped. */
-export function fitBudget(items: readonly GuidanceItem[], maxChars: number): { kept: GuidanceItem[]; left: GuidanceItem[] } {
+function fitBudget(items: readonly GuidanceItem[], maxChars: number): { kept: GuidanceItem[]; left: GuidanceItem[] } {
   const kept: GuidanceItem[] = [];
   const left: GuidanceItem[] = [];
   let used = 0;

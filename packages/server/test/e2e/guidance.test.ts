@@ -246,6 +246,7 @@ describe('relevance and budget', () => {
     assert.equal(shown.length, kept.length, text);
     const shownChars = shown.reduce((n, line) => n + line.length + 1, 0);
     assert.ok(shownChars <= 800, `the text shows ${shownChars} characters of rules (id, reason and all), over the budget of 800`);
+    assert.ok(text.length <= 800, `the whole answer is ${text.length} characters (headings, conflicts and the note included), over the budget of 800`);
     const roomy = await callTool(member, 'get_guidance', { task: 'ship the release', maxChars: 20_000 });
     assert.equal(roomy.omitted, null);
     assert.ok(items(roomy).filter((i) => i.entry.title.startsWith('Freeze rule')).length === 3);

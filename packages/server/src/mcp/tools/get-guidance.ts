@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { getGuidance, guidanceInput, guidanceLine, guidanceView } from '../../domain/guidance.js';
+import { getGuidance, guidanceInput, guidanceText, guidanceView } from '../../domain/guidance.js';
 import { datapackRefShape, entryShape } from '../shapes.js';
 import { defineTool } from '../tool-definition.js';
 
@@ -26,10 +26,6 @@ export const getGuidanceTool = defineTool({
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(input, ctx) {
     const g = await getGuidance(ctx.deps, await ctx.access(), input);
-    const structured = guidanceView(g);
-    const sections = g.levels.map((l, i) => `${i + 1}. ${l.label}:\n${l.items.length ? l.items.map((it) => `   - ${guidanceLine(it)}`).join('\n') : '   (none apply)'}`);
-    const conflicts = g.conflicts.length ? `\nConflicts (the first named wins):\n${g.conflicts.map((c) => `- ${c.rule} [topic: ${c.topic}]`).join('\n')}` : '';
-    const omitted = g.omitted ? `\n${g.omitted.note}` : '';
-    return { structured, text: `Guidance for "${g.task}", strongest first:\n${sections.join('\n')}${conflicts}${omitted}` };
+    return { structured: guidanceView(g), text: guidanceText(g) };
   },
 });
