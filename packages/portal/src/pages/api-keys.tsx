@@ -1,8 +1,9 @@
 import { type FormEvent, useState } from 'react';
 import { api, messageOf } from '../api/client.js';
 import type { ApiKeyRecord } from '../api/types.js';
-import { CopyButton, downloadText, Empty, ErrorNotice, Loading, When } from '../ui/bits.js';
+import { CopyButton, downloadText, Empty, ErrorNotice, When } from '../ui/bits.js';
 import { Dialog } from '../ui/dialog.js';
+import { LoadedList, PageHead, settingsCrumb, TableHead } from '../ui/page-parts.js';
 import { RevokeDialog } from '../ui/revoke-dialog.js';
 import { UnsavedKeyDialog } from '../ui/unsaved-key.js';
 import { useLoad } from '../ui/use-load.js';
@@ -18,85 +19,72 @@ const isExpired = (k: Pick<ApiKeyRecord, 'expiresAt'>, now = Date.now()) => !!k.
 export function ApiKeysPage() {
   const { data, error, loading, reload } = useLoad(() => api<{ keys: ApiKeyRecord[] }>('GET', '/api/v1/keys'));
   const [dialog, setDialog] = useState<{ kind: 'generate' } | { kind: 'revoke'; key: ApiKeyRecord }>();
-  const keys = data?.keys;
   return (
     <section className="page">
-      <nav aria-label="Breadcrumb" className="crumbs">
-        <span>Settings</span> <span aria-hidden="true">/</span> <span aria-current="page">API Keys</span>
-      </nav>
-      <div className="page-head">
-        <div>
-          <h1>API keys</h1>
-          <p className="muted">For clients that cannot sign in in a browser: command-line agents, CI, scripts, Kiro.</p>
-        </div>
-        <div className="actions">
+      <PageHead
+        crumb={settingsCrumb('API Keys')}
+        title="API keys"
+        intro="For clients that cannot sign in in a browser: command-line agents, CI, scripts, Kiro."
+        actions={
           <button type="button" className="button" onClick={() => setDialog({ kind: 'generate' })}>
             Generate API key
           </button>
-        </div>
-      </div>
-      {error && <ErrorNotice message={error} onRetry={reload} />}
-      {!keys && loading && <Loading what="API keys" />}
-      {keys && keys.length === 0 && (
-        <Empty title="No API keys yet">
-          <p>Generate one for each client or machine, so you can revoke one without touching the others.</p>
-        </Empty>
-      )}
-      {keys && keys.length > 0 && (
-        <table className="table keys">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Key</th>
-              <th scope="col">Access</th>
-              <th scope="col">Created</th>
-              <th scope="col">Expires</th>
-              <th scope="col">Last used</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {keys.map((k) => (
-              <tr key={k.id} className={k.revokedAt || isExpired(k) ? 'revoked' : undefined}>
-                <td data-label="Name" className="strong">
-                  {k.name}
-                </td>
-                <td data-label="Key">
-                  <code>
-                    {k.start ?? 'cairn_tkn_'}…{k.last4 ?? ''}
-                  </code>
-                </td>
-                <td data-label="Access">
-                  <span className={`badge ${k.scope === 'read' ? 'scope-personal' : 'scope-team'}`}>{scopeLabel(k)}</span>
-                </td>
-                <td data-label="Created">
-                  <When at={k.createdAt} />
-                </td>
-                <td data-label="Expires">
-                  <Expiry at={k.expiresAt} />
-                </td>
-                <td data-label="Last used">
-                  <When at={k.lastUsedAt} never="Never" />
-                  {k.lastUsedClient && <span className="muted small"> by {clientLabel(k.lastUsedClient)}</span>}
-                </td>
-                <td data-label="" className="row-actions">
-                  {k.revokedAt ? (
-                    <span className="badge revoked-badge">
-                      Revoked <When at={k.revokedAt} />
-                    </span>
-                  ) : (
-                    <button type="button" className="button secondary small danger-text" aria-label={`Revoke ${k.name}`} onClick={() => setDialog({ kind: 'revoke', key: k })}>
-                      Revoke
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+        }
+      />
+      <LoadedList
+        load={{ error, loading, reload }}
+        items={data?.keys}
+        what="API keys"
+        empty={
+          <Empty title="No API keys yet">
+            <p>Generate one for each client or machine, so you can revoke one without touching the others.</p>
+          </Empty>
+        }
+      >
+        {(keys) => (
+          <table className="table keys">
+            <TableHead columns={['Name', 'Key', 'Access', 'Created', 'Expires', 'Last used']} actions />
+            <tbody>
+              {keys.map((k) => (
+                <tr key={k.id} className={k.revokedAt || isExpired(k) ? 'revoked' : undefined}>
+                  <td data-label="Name" className="strong">
+                    {k.name}
+                  </td>
+                  <td data-label="Key">
+                    <code>
+                      {k.start ?? 'cairn_tkn_'}…{k.last4 ?? ''}
+                    </code>
+                  </td>
+                  <td data-label="Access">
+                    <span className={`badge ${k.scope === 'read' ? 'scope-personal' : 'scope-team'}`}>{scopeLabel(k)}</span>
+                  </td>
+                  <td data-label="Created">
+                    <When at={k.createdAt} />
+                  </td>
+                  <td data-label="Expires">
+                    <Expiry at={k.expiresAt} />
+                  </td>
+                  <td data-label="Last used">
+                    <When at={k.lastUsedAt} never="Never" />
+                    {k.lastUsedClient && <span className="muted small"> by {clientLabel(k.lastUsedClient)}</span>}
+                  </td>
+                  <td data-label="" className="row-actions">
+                    {k.revokedAt ? (
+                      <span className="badge revoked-badge">
+                        Revoked <When at={k.revokedAt} />
+                      </span>
+                    ) : (
+                      <button type="button" className="button secondary small danger-text" aria-label={`Revoke ${k.name}`} onClick={() => setDialog({ kind: 'revoke', key: k })}>
+                        Revoke
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </LoadedList>
       {dialog?.kind === 'generate' && (
         <GenerateKeyDialog
           onClose={() => {

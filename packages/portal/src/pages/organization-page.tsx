@@ -3,6 +3,7 @@ import { api, messageOf } from '../api/client.js';
 import type { Member, Team } from '../api/types.js';
 import { useSession } from '../session.js';
 import { CopyField, Empty, ErrorNotice, Loading } from '../ui/bits.js';
+import { LoadedList, PageHead, settingsCrumb, TableHead } from '../ui/page-parts.js';
 import { useLoad } from '../ui/use-load.js';
 
 /** Organization settings: members and roles, invite links, teams and their members. */
@@ -33,15 +34,7 @@ function OrganizationSettings({ orgId, orgName, isAdmin }: { orgId: string; orgN
   );
   return (
     <section className="page">
-      <nav aria-label="Breadcrumb" className="crumbs">
-        <span>Settings</span> <span aria-hidden="true">/</span> <span aria-current="page">Organization</span>
-      </nav>
-      <div className="page-head">
-        <div>
-          <h1>{orgName}</h1>
-          <p className="muted">Members, invitations and teams. {isAdmin ? 'You are an admin.' : 'Only admins can invite people and manage teams.'}</p>
-        </div>
-      </div>
+      <PageHead crumb={settingsCrumb('Organization')} title={orgName} intro={`Members, invitations and teams. ${isAdmin ? 'You are an admin.' : 'Only admins can invite people and manage teams.'}`} />
 
       <div className="card section">
         <h2>Members</h2>
@@ -49,18 +42,7 @@ function OrganizationSettings({ orgId, orgName, isAdmin }: { orgId: string; orgN
         {!members.data && members.loading && <Loading what="members" />}
         {members.data && (
           <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                {isAdmin && (
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                )}
-              </tr>
-            </thead>
+            <TableHead columns={['Name', 'Email', 'Role']} actions={isAdmin} />
             <tbody>
               {members.data.members.map((m) => (
                 <tr key={m.userId}>
@@ -117,16 +99,20 @@ function OrganizationSettings({ orgId, orgName, isAdmin }: { orgId: string; orgN
       <div className="card section">
         <h2>Teams</h2>
         <p className="muted">A team owns team datapacks; its members read and write them.</p>
-        {teams.error && <ErrorNotice message={teams.error} onRetry={teams.reload} />}
-        {!teams.data && teams.loading && <Loading what="teams" />}
-        {teams.data && teams.data.teams.length === 0 && <Empty title="No teams yet">{isAdmin ? <p>Create one below, then add its members.</p> : <p>Ask an admin to create one.</p>}</Empty>}
-        {teams.data && teams.data.teams.length > 0 && (
-          <ul className="teams">
-            {teams.data.teams.map((t) => (
-              <TeamCard key={t.id} team={t} members={members.data?.members ?? []} isAdmin={isAdmin} onChanged={teams.reload} />
-            ))}
-          </ul>
-        )}
+        <LoadedList
+          load={teams}
+          items={teams.data?.teams}
+          what="teams"
+          empty={<Empty title="No teams yet">{isAdmin ? <p>Create one below, then add its members.</p> : <p>Ask an admin to create one.</p>}</Empty>}
+        >
+          {(list) => (
+            <ul className="teams">
+              {list.map((t) => (
+                <TeamCard key={t.id} team={t} members={members.data?.members ?? []} isAdmin={isAdmin} onChanged={teams.reload} />
+              ))}
+            </ul>
+          )}
+        </LoadedList>
         {isAdmin && <CreateTeamForm orgId={orgId} onCreated={teams.reload} />}
       </div>
     </section>
