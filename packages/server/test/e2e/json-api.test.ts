@@ -1,15 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
-import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
+import { startTenantCairn, type TestTenant } from '../../src/testing/tenants.js';
+import type { TestCairn } from '../../src/testing/test-cairn.js';
 
 let server: TestCairn;
 let tenant: TestTenant;
-
-before(async () => {
-  server = await startTestCairn();
-  tenant = await createTenant(server.cairn);
-});
+before(async () => ({ server, tenant } = await startTenantCairn()));
 after(() => server?.close());
 
 const api = (path: string, init: RequestInit & { key?: string } = {}) =>
