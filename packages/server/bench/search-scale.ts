@@ -17,7 +17,6 @@
  *     [--data <locomo.json>] [--json] [--source]
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
 import { availableParallelism, loadavg } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -25,7 +24,7 @@ import autocannon from 'autocannon';
 import { INSTALLER_USER_AGENT } from '../src/auth/mcp-auth.js';
 import { probeHealthz } from './healthz-probe.js';
 import { type InsertRun, measureInserts } from './insert-rate.js';
-import { loadTurns } from './locomo.js';
+import { loadQuestions, loadTurns } from './locomo.js';
 import { percentile, round1 } from './percentile.js';
 import type { CairnChildOptions, ChildMessage, ParentMessage } from './servers.js';
 
@@ -197,11 +196,6 @@ async function underLoad(child: Child, query: string, options: Options): Promise
     healthzP99Ms: round1(percentile(healthz, 0.99)),
     failures: result.non2xx + result.errors + result.timeouts + result.mismatches,
   };
-}
-
-async function loadQuestions(path: string): Promise<string[]> {
-  const samples = JSON.parse(await readFile(path, 'utf8')) as { qa: { question: string; category: number }[] }[];
-  return samples.flatMap((s) => s.qa.filter((q) => q.category <= 4).map((q) => q.question));
 }
 
 async function main(): Promise<void> {

@@ -20,14 +20,13 @@
  *     [--warmup 5] [--phases one-user,users-search,...] [--data <locomo.json>] [--json] [--source]
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
 import { availableParallelism, loadavg } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { INSTALLER_USER_AGENT } from '../src/auth/mcp-auth.js';
 import { probeHealthz } from './healthz-probe.js';
 import { entryBodies } from './insert-rate.js';
-import { loadTurns } from './locomo.js';
+import { loadQuestions, loadTurns } from './locomo.js';
 import { percentile, round1 } from './percentile.js';
 import type { ChildMessage, ParentMessage } from './servers.js';
 
@@ -210,11 +209,6 @@ async function runPhase(child: Child, keys: string[], connections: number, saveS
     /** Pools read whole and pools refreshed after a write while the phase was measured; '-' for a build without the counters. */
     pools: pools && poolsBefore ? `${pools.built - poolsBefore.built} built, ${pools.refreshed - poolsBefore.refreshed} refreshed` : '-',
   };
-}
-
-async function loadQuestions(path: string): Promise<string[]> {
-  const samples = JSON.parse(await readFile(path, 'utf8')) as { qa: { question: string; category: number }[] }[];
-  return samples.flatMap((s) => s.qa.filter((q) => q.category <= 4).map((q) => q.question));
 }
 
 async function main(): Promise<void> {
