@@ -1,11 +1,12 @@
 import { type FormEvent, useState } from 'react';
-import { api, messageOf } from '../api/client.js';
+import { api } from '../api/client.js';
 import type { ApiKeyRecord } from '../api/types.js';
 import { CopyButton, downloadText, Empty, ErrorNotice, When } from '../ui/bits.js';
-import { Dialog } from '../ui/dialog.js';
+import { Dialog, FormActions } from '../ui/dialog.js';
 import { LoadedList, PageHead, settingsCrumb, TableHead } from '../ui/page-parts.js';
 import { RevokeDialog } from '../ui/revoke-dialog.js';
 import { UnsavedKeyDialog } from '../ui/unsaved-key.js';
+import { useAction } from '../ui/use-action.js';
 import { useLoad } from '../ui/use-load.js';
 import { clientLabel } from './people.js';
 
@@ -130,8 +131,7 @@ function Expiry({ at }: { at: string | null | undefined }) {
 
 function GenerateKeyDialog({ onClose }: { onClose: () => void }) {
   const [key, setKey] = useState<{ key: string; record: ApiKeyRecord }>();
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const [saved, setSaved] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const submit = async (e: FormEvent<HTMLFormElement>) => {
@@ -140,16 +140,10 @@ function GenerateKeyDialog({ onClose }: { onClose: () => void }) {
     const name = String(form.get('name') ?? '').trim();
     const scope = form.get('scope') === 'read' ? 'read' : 'read-write';
     const days = Number(form.get('expires') ?? 0);
-    setBusy(true);
-    setError(undefined);
-    try {
+    await run(async () => {
       const r = await api<{ key: string; record: ApiKeyRecord }>('POST', '/api/v1/keys', { name, scope, ...(days > 0 && { expiresInDays: days }) });
       setKey({ key: r.key, record: { ...r.record, name: r.record?.name ?? name } });
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   if (key) {
     return (
@@ -241,14 +235,7 @@ function GenerateKeyDialog({ onClose }: { onClose: () => void }) {
           <small className="hint">An expired key stops working, just like a revoked one. Generate a new key before then.</small>
         </label>
         {error && <ErrorNotice message={error} />}
-        <div className="form-actions">
-          <button type="button" className="button secondary" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="button" disabled={busy}>
-            {busy ? 'Generating…' : 'Generate'}
-          </button>
-        </div>
+        <FormActions onCancel={onClose} label="Generate" busyLabel="Generating…" busy={busy} />
       </form>
     </Dialog>
   );

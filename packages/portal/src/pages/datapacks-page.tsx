@@ -5,7 +5,7 @@ import { ConnectDialog } from '../connect/connect-dialog.js';
 import { Link, navigate } from '../router.js';
 import { useSession } from '../session.js';
 import { Empty, ErrorNotice, When } from '../ui/bits.js';
-import { Dialog } from '../ui/dialog.js';
+import { Dialog, FormActions } from '../ui/dialog.js';
 import { LoadedList, PageHead, TableHead } from '../ui/page-parts.js';
 import { useLoad } from '../ui/use-load.js';
 
@@ -191,14 +191,7 @@ function CreateDatapackDialog({ onClose, onCreated }: { onClose: () => void; onC
           <textarea name="description" rows={2} maxLength={500} />
         </label>
         {error && <ErrorNotice message={error} />}
-        <div className="form-actions">
-          <button type="button" className="button secondary" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="button" disabled={busy || (scope === 'team' && noTeams)}>
-            {busy ? 'Creating…' : 'Create datapack'}
-          </button>
-        </div>
+        <FormActions onCancel={onClose} label="Create datapack" busyLabel="Creating…" busy={busy} disabled={scope === 'team' && noTeams} />
       </form>
     </Dialog>
   );

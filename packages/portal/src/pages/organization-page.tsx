@@ -1,9 +1,10 @@
 import { type FormEvent, useState } from 'react';
-import { api, messageOf } from '../api/client.js';
+import { api } from '../api/client.js';
 import type { Member, Team } from '../api/types.js';
 import { useSession } from '../session.js';
 import { CopyField, Empty, ErrorNotice, Loading } from '../ui/bits.js';
 import { LoadedList, PageHead, settingsCrumb, TableHead } from '../ui/page-parts.js';
+import { useAction } from '../ui/use-action.js';
 import { useLoad } from '../ui/use-load.js';
 
 /** Organization settings: members and roles, invite links, teams and their members. */
@@ -121,21 +122,14 @@ function OrganizationSettings({ orgId, orgName, isAdmin }: { orgId: string; orgN
 
 function InviteForm({ orgId, onCreated }: { orgId: string; onCreated: () => void }) {
   const [invite, setInvite] = useState<{ inviteUrl: string; expiresAt: string }>();
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const submit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const role = String(new FormData(e.currentTarget).get('role'));
-    setBusy(true);
-    setError(undefined);
-    try {
+    await run(async () => {
       setInvite(await api<{ inviteUrl: string; expiresAt: string }>('POST', `/api/v1/organizations/${orgId}/invitations`, { role }));
       onCreated();
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <div className="subsection">
@@ -167,25 +161,18 @@ function InviteForm({ orgId, onCreated }: { orgId: string; onCreated: () => void
 
 function CreateTeamForm({ orgId, onCreated }: { orgId: string; onCreated: () => void }) {
   const { me, refresh } = useSession();
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const submit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = e.currentTarget;
     const f = new FormData(form);
-    setBusy(true);
-    setError(undefined);
-    try {
+    await run(async () => {
       const { team } = await api<{ team: { id: string } }>('POST', `/api/v1/organizations/${orgId}/teams`, { name: String(f.get('name') ?? '').trim() });
       if (f.get('joinMe')) await api('POST', `/api/v1/teams/${team.id}/members`, { userId: me.user.id });
       form.reset();
       onCreated();
       await refresh();
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <div className="subsection">
@@ -209,40 +196,27 @@ function CreateTeamForm({ orgId, onCreated }: { orgId: string; onCreated: () => 
 
 function TeamCard({ team, members, isAdmin, onChanged }: { team: Team; members: Member[]; isAdmin: boolean; onChanged: () => void }) {
   const { me, refresh } = useSession();
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const candidates = members.filter((m) => !team.members.some((t) => t.userId === m.userId));
   const add = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const userId = String(new FormData(e.currentTarget).get('userId'));
-    setBusy(true);
-    setError(undefined);
-    try {
+    await run(async () => {
       await api('POST', `/api/v1/teams/${team.id}/members`, { userId });
       onChanged();
       if (userId === me.user.id) await refresh();
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   const [renaming, setRenaming] = useState(false);
   const rename = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const name = String(new FormData(e.currentTarget).get('name') ?? '').trim();
-    setBusy(true);
-    setError(undefined);
-    try {
+    await run(async () => {
       await api('PATCH', `/api/v1/teams/${team.id}`, { name });
       setRenaming(false);
       onChanged();
       await refresh();
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   const remove = async (userId: string) => {
     await api('DELETE', `/api/v1/teams/${team.id}/members/${userId}`);
@@ -313,25 +287,17 @@ function TeamCard({ team, members, isAdmin, onChanged }: { team: Team; members: 
 /** A destructive action in two steps: the first press asks, the second does it; the server says why when it refuses. */
 function ConfirmButton({ label, text, confirmText, action, className }: { label: string; text: string; confirmText: string; action: () => Promise<void>; className?: string }) {
   const [asking, setAsking] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
-  const run = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
+  const { busy, error, run } = useAction();
+  const confirm = () =>
+    run(async () => {
       await action();
       setAsking(false);
-    } catch (e) {
-      setError(messageOf(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   return (
     <>
       {asking ? (
         <span className="confirm">
-          <button type="button" className="button danger small" disabled={busy} onClick={() => void run()}>
+          <button type="button" className="button danger small" disabled={busy} onClick={() => void confirm()}>
             {confirmText}
           </button>
           <button type="button" className="button secondary small" onClick={() => setAsking(false)}>
@@ -354,19 +320,12 @@ function ConfirmButton({ label, text, confirmText, action, className }: { label:
 
 /** An admin's control for one member's role; the server refuses what is not allowed and says why. */
 function RoleSelect({ orgId, member, onChanged }: { orgId: string; member: Member; onChanged: () => void }) {
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const change = async (role: string) => {
-    setBusy(true);
-    setError(undefined);
-    try {
+    await run(async () => {
       await api('PATCH', `/api/v1/organizations/${orgId}/members/${member.userId}`, { role });
       onChanged();
-    } catch (e) {
-      setError(messageOf(e));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <>
