@@ -1,4 +1,4 @@
-// What every eval's command line shares: the company or conversations file, and which backend to run on.
+// What the evals' and benchmarks' command lines share: which backend to run on, and the input file.
 import { isAbsolute, resolve } from 'node:path';
 
 /** parseArgs options for the backend; spread into an eval's own. */

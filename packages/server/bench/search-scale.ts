@@ -22,6 +22,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { INSTALLER_USER_AGENT } from '../src/auth/mcp-auth.js';
+import { BACKEND_OPTIONS, backendOf } from './cli-options.js';
 import { probeHealthz } from './healthz-probe.js';
 import { type InsertRun, measureInserts } from './insert-rate.js';
 import { loadQuestions, loadTurns } from './locomo.js';
@@ -57,8 +58,7 @@ function parseOptions(): Options {
   const { values } = parseArgs({
     options: {
       scale: { type: 'string', default: '10k,100k' },
-      backend: { type: 'string', default: 'sqlite' },
-      'database-url': { type: 'string' },
+      ...BACKEND_OPTIONS,
       source: { type: 'boolean', default: false },
       entries: { type: 'string', default: '2000' },
       searches: { type: 'string', default: '200' },
@@ -72,10 +72,7 @@ function parseOptions(): Options {
       json: { type: 'boolean', default: false },
     },
   });
-  const backend = values.backend;
-  if (backend !== 'sqlite' && backend !== 'postgres') throw new Error(`--backend must be sqlite or postgres, not ${backend}`);
-  const databaseUrl = values['database-url'] ?? (backend === 'postgres' ? process.env.CAIRN_TEST_DATABASE_URL : undefined);
-  if (backend === 'postgres' && !databaseUrl) throw new Error('--backend postgres needs --database-url <postgres server url> (a throwaway database is created on it)');
+  const { backend, databaseUrl } = backendOf(values);
   const sizes = values.scale
     .split(',')
     .map(parseSize)

@@ -24,6 +24,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { INSTALLER_USER_AGENT } from '../src/auth/mcp-auth.js';
+import { BACKEND_OPTIONS, backendOf } from './cli-options.js';
 import { probeHealthz } from './healthz-probe.js';
 import { entryBodies } from './insert-rate.js';
 import { loadQuestions, loadTurns } from './locomo.js';
@@ -46,8 +47,7 @@ function parseOptions() {
       'entries-per-user': { type: 'string', default: '1000' },
       others: { type: 'string', default: '1m' },
       mix: { type: 'string', default: '80/20' },
-      backend: { type: 'string', default: 'sqlite' },
-      'database-url': { type: 'string' },
+      ...BACKEND_OPTIONS,
       duration: { type: 'string', default: '20' },
       warmup: { type: 'string', default: '5' },
       phases: { type: 'string', default: PHASES.join(',') },
@@ -57,10 +57,7 @@ function parseOptions() {
       json: { type: 'boolean', default: false },
     },
   });
-  const backend = values.backend;
-  if (backend !== 'sqlite' && backend !== 'postgres') throw new Error(`--backend must be sqlite or postgres, not ${backend}`);
-  const databaseUrl = values['database-url'] ?? (backend === 'postgres' ? process.env.CAIRN_TEST_DATABASE_URL : undefined);
-  if (backend === 'postgres' && !databaseUrl) throw new Error('--backend postgres needs --database-url <postgres server url> (a throwaway database is created on it)');
+  const { backend, databaseUrl } = backendOf(values);
   const mix = /^(\d+)\/(\d+)$/.exec(values.mix);
   if (!mix || Number(mix[1]) + Number(mix[2]) !== 100) throw new Error(`--mix takes search/save percentages that add up to 100, such as 80/20, not "${values.mix}"`);
   const phases = values.phases.split(',').map((p) => p.trim());

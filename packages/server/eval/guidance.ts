@@ -17,9 +17,9 @@
  */
 import { parseArgs } from 'node:util';
 import type { Client } from '@modelcontextprotocol/client';
+import { BACKEND_OPTIONS, backendOf, inputFile } from '../bench/cli-options.js';
 import { connectMcpClient } from '../src/testing/mcp-client.js';
 import { startTestCairn } from '../src/testing/test-cairn.js';
-import { BACKEND_OPTIONS, backendOf, inputFile } from './eval-options.js';
 import { buildCompany, loadCompany, ruleFacts, saveRules } from './guidance-company.js';
 import { type AskedTask, folds, type GuidanceFigures, guidanceFigures } from './guidance-metrics.js';
 

@@ -16,13 +16,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
+import { BACKEND_OPTIONS, backendOf, inputFile } from '../bench/cli-options.js';
 import { percentile, round1 } from '../bench/percentile.js';
 import { INSTALLER_USER_AGENT } from '../src/auth/mcp-auth.js';
 import { createUser } from '../src/domain/accounts.js';
 import { createApiKey } from '../src/domain/api-keys.js';
 import { callTool, connectMcpClient } from '../src/testing/mcp-client.js';
 import { startTestCairn, type TestCairn } from '../src/testing/test-cairn.js';
-import { BACKEND_OPTIONS, backendOf, inputFile } from './eval-options.js';
 import { type LocomoConversation, loadLocomo } from './locomo.js';
 import { type Answered, CATEGORY_NAMES, CUTOFFS, type RecallFigures, recallFigures } from './recall-metrics.js';
 
