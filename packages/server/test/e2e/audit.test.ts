@@ -5,9 +5,10 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { AuditEvent } from '@cairn/contract';
 import { sql } from 'kysely';
+import { browserSession } from '../../src/testing/browser-session.js';
 import { callTool, connectMcpClient } from '../../src/testing/mcp-client.js';
-import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
-import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
+import { startTenantCairn, type TestTenant } from '../../src/testing/tenants.js';
+import type { TestCairn } from '../../src/testing/test-cairn.js';
 
 const PASSWORD = 'correct horse battery';
 const CLI = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
@@ -15,33 +16,11 @@ const SERVER_DIR = fileURLToPath(new URL('../..', import.meta.url));
 
 let server: TestCairn;
 let tenant: TestTenant;
-let origin: string;
 
-before(async () => {
-  server = await startTestCairn();
-  origin = new URL(server.baseUrl).origin;
-  tenant = await createTenant(server.cairn);
-});
+before(async () => ({ server, tenant } = await startTenantCairn()));
 after(() => server?.close());
 
-/** A browser-like session: keeps its cookie and sends the portal's Origin. */
-function browser() {
-  let cookie = '';
-  return async (path: string, init: { method?: string; body?: unknown } = {}) => {
-    const res = await fetch(`${server.baseUrl}${path}`, {
-      method: init.method ?? 'GET',
-      headers: { origin, 'content-type': 'application/json', 'user-agent': 'AuditTestBrowser/1.0', ...(cookie && { cookie }) },
-      ...(init.body !== undefined && { body: JSON.stringify(init.body) }),
-    });
-    const set = res.headers
-      .getSetCookie()
-      .map((c) => c.split(';')[0])
-      .join('; ');
-    if (set) cookie = set;
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined };
-  };
-}
+const browser = () => browserSession(() => server.baseUrl, 'AuditTestBrowser/1.0');
 
 async function signedIn(email: string) {
   const b = browser();
