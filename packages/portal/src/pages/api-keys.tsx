@@ -4,7 +4,7 @@ import type { ApiKeyRecord } from '../api/types.js';
 import { CopyButton, downloadText, Empty, ErrorNotice, When } from '../ui/bits.js';
 import { Dialog, FormActions } from '../ui/dialog.js';
 import { LoadedList, PageHead, settingsCrumb, TableHead } from '../ui/page-parts.js';
-import { RevokeDialog } from '../ui/revoke-dialog.js';
+import { RevokeButton, RevokeDialog } from '../ui/revoke-dialog.js';
 import { UnsavedKeyDialog } from '../ui/unsaved-key.js';
 import { useAction } from '../ui/use-action.js';
 import { useLoad } from '../ui/use-load.js';
@@ -75,9 +75,7 @@ export function ApiKeysPage() {
                         Revoked <When at={k.revokedAt} />
                       </span>
                     ) : (
-                      <button type="button" className="button secondary small danger-text" aria-label={`Revoke ${k.name}`} onClick={() => setDialog({ kind: 'revoke', key: k })}>
-                        Revoke
-                      </button>
+                      <RevokeButton name={k.name} onClick={() => setDialog({ kind: 'revoke', key: k })} />
                     )}
                   </td>
                 </tr>

@@ -4,7 +4,7 @@ import type { ConnectedApp } from '../api/types.js';
 import { describeRedirect } from '../oauth/oauth-query.js';
 import { Empty, When } from '../ui/bits.js';
 import { LoadedList, PageHead, settingsCrumb, TableHead } from '../ui/page-parts.js';
-import { RevokeDialog } from '../ui/revoke-dialog.js';
+import { RevokeButton, RevokeDialog } from '../ui/revoke-dialog.js';
 import { useLoad } from '../ui/use-load.js';
 import { clientLabel } from './people.js';
 
@@ -48,9 +48,7 @@ export function ConnectedAppsPage() {
                     {a.lastUsedClient && <div className="muted small">by {clientLabel(a.lastUsedClient)}</div>}
                   </td>
                   <td data-label="" className="row-actions">
-                    <button type="button" className="button secondary small danger-text" aria-label={`Revoke ${a.name}`} onClick={() => setRevoking(a)}>
-                      Revoke
-                    </button>
+                    <RevokeButton name={a.name} onClick={() => setRevoking(a)} />
                   </td>
                 </tr>
               ))}

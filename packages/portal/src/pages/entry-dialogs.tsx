@@ -97,11 +97,7 @@ export function EntryFormDialog({
           <label className="field">
             <span>Kind</span>
             <select name="kind" aria-label="Kind" defaultValue={start?.kind ?? 'note'}>
-              {ENTRY_KINDS.map((k) => (
-                <option key={k} value={k}>
-                  {k}
-                </option>
-              ))}
+              <KindOptions />
             </select>
           </label>
         </div>
@@ -144,6 +140,15 @@ export function EntryFormDialog({
       </form>
     </Dialog>
   );
+}
+
+/** The kinds an entry can have, as a select's options. */
+export function KindOptions() {
+  return ENTRY_KINDS.map((k) => (
+    <option key={k} value={k}>
+      {k}
+    </option>
+  ));
 }
 
 /** One entry: content, provenance, history; edit and delete. */
