@@ -24,3 +24,7 @@ export const CAPTURE_LIMITS = {
   /** Largest request body, in bytes. */
   maxBodyBytes: 1024 * 1024,
 } as const;
+
+// The shapes of what the server answers and the portal reads (types only).
+export type * from './shapes/accounts.js';
+export type * from './shapes/knowledge.js';

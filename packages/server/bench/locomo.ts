@@ -1,4 +1,4 @@
-/** LoCoMo dialogue turns as Cairn entries, shared by the benchmark's parent and its Cairn child. */
+/** LoCoMo dialogue turns as Cairn entries and its questions as searches, shared by the benchmarks and their Cairn child. */
 import { readFile } from 'node:fs/promises';
 
 interface LocomoTurn {
@@ -22,4 +22,10 @@ export async function loadTurns(path: string) {
         })),
       ),
   );
+}
+
+/** The questions of categories 1–4 (the ones with evidence turns), in file order. */
+export async function loadQuestions(path: string): Promise<string[]> {
+  const samples = JSON.parse(await readFile(path, 'utf8')) as { qa: { question: string; category: number }[] }[];
+  return samples.flatMap((s) => s.qa.filter((q) => q.category <= 4).map((q) => q.question));
 }

@@ -17,15 +17,15 @@
  *     [--data <locomo.json>] [--json] [--source]
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
 import { availableParallelism, loadavg } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { INSTALLER_USER_AGENT } from '../src/auth/mcp-auth.js';
+import { BACKEND_OPTIONS, backendOf } from './cli-options.js';
 import { probeHealthz } from './healthz-probe.js';
 import { type InsertRun, measureInserts } from './insert-rate.js';
-import { loadTurns } from './locomo.js';
+import { loadQuestions, loadTurns } from './locomo.js';
 import { percentile, round1 } from './percentile.js';
 import type { CairnChildOptions, ChildMessage, ParentMessage } from './servers.js';
 
@@ -58,8 +58,7 @@ function parseOptions(): Options {
   const { values } = parseArgs({
     options: {
       scale: { type: 'string', default: '10k,100k' },
-      backend: { type: 'string', default: 'sqlite' },
-      'database-url': { type: 'string' },
+      ...BACKEND_OPTIONS,
       source: { type: 'boolean', default: false },
       entries: { type: 'string', default: '2000' },
       searches: { type: 'string', default: '200' },
@@ -73,10 +72,7 @@ function parseOptions(): Options {
       json: { type: 'boolean', default: false },
     },
   });
-  const backend = values.backend;
-  if (backend !== 'sqlite' && backend !== 'postgres') throw new Error(`--backend must be sqlite or postgres, not ${backend}`);
-  const databaseUrl = values['database-url'] ?? (backend === 'postgres' ? process.env.CAIRN_TEST_DATABASE_URL : undefined);
-  if (backend === 'postgres' && !databaseUrl) throw new Error('--backend postgres needs --database-url <postgres server url> (a throwaway database is created on it)');
+  const { backend, databaseUrl } = backendOf(values);
   const sizes = values.scale
     .split(',')
     .map(parseSize)
@@ -197,11 +193,6 @@ async function underLoad(child: Child, query: string, options: Options): Promise
     healthzP99Ms: round1(percentile(healthz, 0.99)),
     failures: result.non2xx + result.errors + result.timeouts + result.mismatches,
   };
-}
-
-async function loadQuestions(path: string): Promise<string[]> {
-  const samples = JSON.parse(await readFile(path, 'utf8')) as { qa: { question: string; category: number }[] }[];
-  return samples.flatMap((s) => s.qa.filter((q) => q.category <= 4).map((q) => q.question));
 }
 
 async function main(): Promise<void> {

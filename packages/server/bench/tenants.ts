@@ -20,14 +20,14 @@
  *     [--warmup 5] [--phases one-user,users-search,...] [--data <locomo.json>] [--json] [--source]
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
 import { availableParallelism, loadavg } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { INSTALLER_USER_AGENT } from '../src/auth/mcp-auth.js';
+import { BACKEND_OPTIONS, backendOf } from './cli-options.js';
 import { probeHealthz } from './healthz-probe.js';
 import { entryBodies } from './insert-rate.js';
-import { loadTurns } from './locomo.js';
+import { loadQuestions, loadTurns } from './locomo.js';
 import { percentile, round1 } from './percentile.js';
 import type { ChildMessage, ParentMessage } from './servers.js';
 
@@ -47,8 +47,7 @@ function parseOptions() {
       'entries-per-user': { type: 'string', default: '1000' },
       others: { type: 'string', default: '1m' },
       mix: { type: 'string', default: '80/20' },
-      backend: { type: 'string', default: 'sqlite' },
-      'database-url': { type: 'string' },
+      ...BACKEND_OPTIONS,
       duration: { type: 'string', default: '20' },
       warmup: { type: 'string', default: '5' },
       phases: { type: 'string', default: PHASES.join(',') },
@@ -58,10 +57,7 @@ function parseOptions() {
       json: { type: 'boolean', default: false },
     },
   });
-  const backend = values.backend;
-  if (backend !== 'sqlite' && backend !== 'postgres') throw new Error(`--backend must be sqlite or postgres, not ${backend}`);
-  const databaseUrl = values['database-url'] ?? (backend === 'postgres' ? process.env.CAIRN_TEST_DATABASE_URL : undefined);
-  if (backend === 'postgres' && !databaseUrl) throw new Error('--backend postgres needs --database-url <postgres server url> (a throwaway database is created on it)');
+  const { backend, databaseUrl } = backendOf(values);
   const mix = /^(\d+)\/(\d+)$/.exec(values.mix);
   if (!mix || Number(mix[1]) + Number(mix[2]) !== 100) throw new Error(`--mix takes search/save percentages that add up to 100, such as 80/20, not "${values.mix}"`);
   const phases = values.phases.split(',').map((p) => p.trim());
@@ -210,11 +206,6 @@ async function runPhase(child: Child, keys: string[], connections: number, saveS
     /** Pools read whole and pools refreshed after a write while the phase was measured; '-' for a build without the counters. */
     pools: pools && poolsBefore ? `${pools.built - poolsBefore.built} built, ${pools.refreshed - poolsBefore.refreshed} refreshed` : '-',
   };
-}
-
-async function loadQuestions(path: string): Promise<string[]> {
-  const samples = JSON.parse(await readFile(path, 'utf8')) as { qa: { question: string; category: number }[] }[];
-  return samples.flatMap((s) => s.qa.filter((q) => q.category <= 4).map((q) => q.question));
 }
 
 async function main(): Promise<void> {

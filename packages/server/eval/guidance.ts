@@ -15,9 +15,9 @@
  * p50/p95, and the same figures per fold (task i is in fold i mod k) so a fold left out of tuning
  * can be read on its own.
  */
-import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Client } from '@modelcontextprotocol/client';
+import { BACKEND_OPTIONS, backendOf, inputFile } from '../bench/cli-options.js';
 import { connectMcpClient } from '../src/testing/mcp-client.js';
 import { startTestCairn } from '../src/testing/test-cairn.js';
 import { buildCompany, loadCompany, ruleFacts, saveRules } from './guidance-company.js';
@@ -36,23 +36,17 @@ function parseOptions(): Options {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
     options: {
-      backend: { type: 'string', default: 'sqlite' },
-      'database-url': { type: 'string' },
+      ...BACKEND_OPTIONS,
       plain: { type: 'boolean', default: false },
       folds: { type: 'string', default: '5' },
       json: { type: 'boolean', default: false },
     },
   });
-  const file = positionals[0];
-  if (!file) throw new Error('name the company file: npm run eval:guidance -w @cairn/server -- ../shared/data/guidance-dev.json');
-  const backend = values.backend;
-  if (backend !== 'sqlite' && backend !== 'postgres') throw new Error(`--backend must be sqlite or postgres, not ${backend}`);
-  const databaseUrl = values['database-url'] ?? (backend === 'postgres' ? process.env.CAIRN_TEST_DATABASE_URL : undefined);
-  if (backend === 'postgres' && !databaseUrl) throw new Error('--backend postgres needs --database-url <postgres server url> (or CAIRN_TEST_DATABASE_URL); a throwaway database is created on it');
+  const file = inputFile(positionals[0], 'name the company file: npm run eval:guidance -w @cairn/server -- ../shared/data/guidance-dev.json');
+  const { backend, databaseUrl } = backendOf(values);
   const k = Number(values.folds);
   if (!Number.isInteger(k) || k < 2 || k > 20) throw new Error('--folds must be a whole number from 2 to 20');
-  const base = process.env.INIT_CWD ?? process.cwd();
-  return { file: isAbsolute(file) ? file : resolve(base, file), backend, databaseUrl, plain: values.plain, folds: k, json: values.json };
+  return { file, backend, databaseUrl, plain: values.plain, folds: k, json: values.json };
 }
 
 interface Report {

@@ -15,8 +15,8 @@
  * the other conversations' turns (another datapack) so searches run over that many entries.
  */
 import { randomBytes } from 'node:crypto';
-import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { BACKEND_OPTIONS, backendOf, inputFile } from '../bench/cli-options.js';
 import { percentile, round1 } from '../bench/percentile.js';
 import { INSTALLER_USER_AGENT } from '../src/auth/mcp-auth.js';
 import { createUser } from '../src/domain/accounts.js';
@@ -44,26 +44,19 @@ function parseOptions(): Options {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
     options: {
-      backend: { type: 'string', default: 'sqlite' },
-      'database-url': { type: 'string' },
+      ...BACKEND_OPTIONS,
       limit: { type: 'string', default: '25' },
       'entries-per-user': { type: 'string', default: '0' },
       json: { type: 'boolean', default: false },
     },
   });
-  const file = positionals[0];
-  if (!file) throw new Error('name the LoCoMo file: npm run eval:recall -w @cairn/server -- ../shared/data/locomo-dev.json');
-  const backend = values.backend;
-  if (backend !== 'sqlite' && backend !== 'postgres') throw new Error(`--backend must be sqlite or postgres, not ${backend}`);
-  const databaseUrl = values['database-url'] ?? (backend === 'postgres' ? process.env.CAIRN_TEST_DATABASE_URL : undefined);
-  if (backend === 'postgres' && !databaseUrl) throw new Error('--backend postgres needs --database-url <postgres server url> (or CAIRN_TEST_DATABASE_URL); a throwaway database is created on it');
+  const file = inputFile(positionals[0], 'name the LoCoMo file: npm run eval:recall -w @cairn/server -- ../shared/data/locomo-dev.json');
+  const { backend, databaseUrl } = backendOf(values);
   const limit = Number(values.limit);
   if (!Number.isInteger(limit) || limit < Math.max(...CUTOFFS) || limit > 50) throw new Error(`--limit must be an integer from ${Math.max(...CUTOFFS)} to 50`);
-  // npm runs workspace scripts in the workspace folder; a relative path means the caller's folder.
-  const base = process.env.INIT_CWD ?? process.cwd();
   const entriesPerUser = Number(values['entries-per-user']);
   if (!Number.isInteger(entriesPerUser) || entriesPerUser < 0 || entriesPerUser > 20_000) throw new Error('--entries-per-user must be a whole number from 0 to 20000');
-  return { file: isAbsolute(file) ? file : resolve(base, file), backend, databaseUrl, limit, entriesPerUser, json: values.json };
+  return { file, backend, databaseUrl, limit, entriesPerUser, json: values.json };
 }
 
 const RANKINGS = ['lexical', 'hybrid'] as const;

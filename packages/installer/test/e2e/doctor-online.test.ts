@@ -7,17 +7,14 @@ import { dirname } from 'node:path';
 import { after, before, test } from 'node:test';
 import { configPath } from '@cairn/clients';
 import { createApiKey, revokeApiKey } from '../../../server/src/domain/api-keys.js';
-import { createTenant, type TestTenant } from '../../../server/src/testing/tenants.js';
-import { startTestCairn, type TestCairn } from '../../../server/src/testing/test-cairn.js';
+import { startTenantCairn, type TestTenant } from '../../../server/src/testing/tenants.js';
+import type { TestCairn } from '../../../server/src/testing/test-cairn.js';
 import { main } from '../../src/main.js';
 import { inHome, type TempMachine } from '../../src/testing/temp-machine.js';
 
 let cairn: TestCairn;
 let tenant: TestTenant;
-before(async () => {
-  cairn = await startTestCairn();
-  tenant = await createTenant(cairn.cairn);
-});
+before(async () => ({ server: cairn, tenant } = await startTenantCairn()));
 after(() => cairn.close());
 
 /** A port nothing listens on: one the system just handed out and took back. */

@@ -10,18 +10,15 @@ import { configPath } from '@cairn/clients';
 import { createApiKey } from '../../../server/src/domain/api-keys.js';
 import { createSetupCode } from '../../../server/src/domain/setup-codes.js';
 import { clientBin } from '../../../server/src/testing/client-bins.js';
-import { createTenant, type TestTenant } from '../../../server/src/testing/tenants.js';
-import { startTestCairn, type TestCairn } from '../../../server/src/testing/test-cairn.js';
+import { startTenantCairn, type TestTenant } from '../../../server/src/testing/tenants.js';
+import type { TestCairn } from '../../../server/src/testing/test-cairn.js';
 import { inHome, type TempMachine, tempMachine } from '../../src/testing/temp-machine.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url)).replace(/\/$/, '');
 
 let cairn: TestCairn;
 let tenant: TestTenant;
-before(async () => {
-  cairn = await startTestCairn();
-  tenant = await createTenant(cairn.cairn);
-});
+before(async () => ({ server: cairn, tenant } = await startTenantCairn()));
 after(() => cairn.close());
 
 const out = (m: TempMachine) => `${m.lines.join('\n')}\n${m.errors.join('\n')}`;

@@ -10,17 +10,14 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { configPath } from '@cairn/clients';
 import { createApiKey, revokeApiKey } from '../../../server/src/domain/api-keys.js';
-import { createTenant, type TestTenant } from '../../../server/src/testing/tenants.js';
-import { startTestCairn, type TestCairn } from '../../../server/src/testing/test-cairn.js';
+import { startTenantCairn, type TestTenant } from '../../../server/src/testing/tenants.js';
+import type { TestCairn } from '../../../server/src/testing/test-cairn.js';
 import { checkConnection } from '../../src/check/check-connection.js';
 import { inHome, type TempMachine } from '../../src/testing/temp-machine.js';
 
 let cairn: TestCairn;
 let tenant: TestTenant;
-before(async () => {
-  cairn = await startTestCairn();
-  tenant = await createTenant(cairn.cairn);
-});
+before(async () => ({ server: cairn, tenant } = await startTenantCairn()));
 after(() => cairn.close());
 
 async function serve(server: Server & { closeAllConnections?: () => void }, protocol = 'http'): Promise<{ base: string; close: () => Promise<void> }> {

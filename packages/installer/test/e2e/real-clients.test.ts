@@ -10,18 +10,15 @@ import { configPath } from '@cairn/clients';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { clientBin as bin } from '../../../server/src/testing/client-bins.js';
-import { createTenant, type TestTenant } from '../../../server/src/testing/tenants.js';
-import { startTestCairn, type TestCairn } from '../../../server/src/testing/test-cairn.js';
+import { startTenantCairn, type TestTenant } from '../../../server/src/testing/tenants.js';
+import type { TestCairn } from '../../../server/src/testing/test-cairn.js';
 import { tempMachine } from '../../src/testing/temp-machine.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
 let cairn: TestCairn;
 let tenant: TestTenant;
-before(async () => {
-  cairn = await startTestCairn();
-  tenant = await createTenant(cairn.cairn);
-});
+before(async () => ({ server: cairn, tenant } = await startTenantCairn()));
 after(() => cairn.close());
 
 /** Runs a client without blocking: Cairn answers from this same process. */

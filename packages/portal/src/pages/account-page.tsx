@@ -2,6 +2,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { api, messageOf } from '../api/client.js';
 import { useSession } from '../session.js';
 import { ErrorNotice } from '../ui/bits.js';
+import { PageHead, settingsCrumb } from '../ui/page-parts.js';
 
 /** Settings > Account: your name, and your password (your other sessions end when it changes). */
 export function AccountPage() {
@@ -11,15 +12,7 @@ export function AccountPage() {
   }, []);
   return (
     <section className="page">
-      <nav aria-label="Breadcrumb" className="crumbs">
-        <span>Settings</span> <span aria-hidden="true">/</span> <span aria-current="page">Account</span>
-      </nav>
-      <div className="page-head">
-        <div>
-          <h1>Account</h1>
-          <p className="muted">Signed in as {me.user.email}.</p>
-        </div>
-      </div>
+      <PageHead crumb={settingsCrumb('Account')} title="Account" intro={`Signed in as ${me.user.email}.`} />
       <div className="card section">
         <h2>Name</h2>
         <p className="muted">How others see you in the portal and in who saved what.</p>

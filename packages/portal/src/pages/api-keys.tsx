@@ -1,10 +1,12 @@
 import { type FormEvent, useState } from 'react';
-import { api, messageOf } from '../api/client.js';
+import { api } from '../api/client.js';
 import type { ApiKeyRecord } from '../api/types.js';
-import { CopyButton, downloadText, Empty, ErrorNotice, Loading, When } from '../ui/bits.js';
-import { Dialog } from '../ui/dialog.js';
-import { RevokeDialog } from '../ui/revoke-dialog.js';
+import { CopyButton, downloadText, Empty, ErrorNotice, When } from '../ui/bits.js';
+import { Dialog, FormActions } from '../ui/dialog.js';
+import { LoadedList, PageHead, settingsCrumb, TableHead } from '../ui/page-parts.js';
+import { RevokeButton, RevokeDialog } from '../ui/revoke-dialog.js';
 import { UnsavedKeyDialog } from '../ui/unsaved-key.js';
+import { useAction } from '../ui/use-action.js';
 import { useLoad } from '../ui/use-load.js';
 import { clientLabel } from './people.js';
 
@@ -18,85 +20,70 @@ const isExpired = (k: Pick<ApiKeyRecord, 'expiresAt'>, now = Date.now()) => !!k.
 export function ApiKeysPage() {
   const { data, error, loading, reload } = useLoad(() => api<{ keys: ApiKeyRecord[] }>('GET', '/api/v1/keys'));
   const [dialog, setDialog] = useState<{ kind: 'generate' } | { kind: 'revoke'; key: ApiKeyRecord }>();
-  const keys = data?.keys;
   return (
     <section className="page">
-      <nav aria-label="Breadcrumb" className="crumbs">
-        <span>Settings</span> <span aria-hidden="true">/</span> <span aria-current="page">API Keys</span>
-      </nav>
-      <div className="page-head">
-        <div>
-          <h1>API keys</h1>
-          <p className="muted">For clients that cannot sign in in a browser: command-line agents, CI, scripts, Kiro.</p>
-        </div>
-        <div className="actions">
+      <PageHead
+        crumb={settingsCrumb('API Keys')}
+        title="API keys"
+        intro="For clients that cannot sign in in a browser: command-line agents, CI, scripts, Kiro."
+        actions={
           <button type="button" className="button" onClick={() => setDialog({ kind: 'generate' })}>
             Generate API key
           </button>
-        </div>
-      </div>
-      {error && <ErrorNotice message={error} onRetry={reload} />}
-      {!keys && loading && <Loading what="API keys" />}
-      {keys && keys.length === 0 && (
-        <Empty title="No API keys yet">
-          <p>Generate one for each client or machine, so you can revoke one without touching the others.</p>
-        </Empty>
-      )}
-      {keys && keys.length > 0 && (
-        <table className="table keys">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Key</th>
-              <th scope="col">Access</th>
-              <th scope="col">Created</th>
-              <th scope="col">Expires</th>
-              <th scope="col">Last used</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {keys.map((k) => (
-              <tr key={k.id} className={k.revokedAt || isExpired(k) ? 'revoked' : undefined}>
-                <td data-label="Name" className="strong">
-                  {k.name}
-                </td>
-                <td data-label="Key">
-                  <code>
-                    {k.start ?? 'cairn_tkn_'}…{k.last4 ?? ''}
-                  </code>
-                </td>
-                <td data-label="Access">
-                  <span className={`badge ${k.scope === 'read' ? 'scope-personal' : 'scope-team'}`}>{scopeLabel(k)}</span>
-                </td>
-                <td data-label="Created">
-                  <When at={k.createdAt} />
-                </td>
-                <td data-label="Expires">
-                  <Expiry at={k.expiresAt} />
-                </td>
-                <td data-label="Last used">
-                  <When at={k.lastUsedAt} never="Never" />
-                  {k.lastUsedClient && <span className="muted small"> by {clientLabel(k.lastUsedClient)}</span>}
-                </td>
-                <td data-label="" className="row-actions">
-                  {k.revokedAt ? (
-                    <span className="badge revoked-badge">
-                      Revoked <When at={k.revokedAt} />
-                    </span>
-                  ) : (
-                    <button type="button" className="button secondary small danger-text" aria-label={`Revoke ${k.name}`} onClick={() => setDialog({ kind: 'revoke', key: k })}>
-                      Revoke
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+        }
+      />
+      <LoadedList
+        load={{ error, loading, reload }}
+        items={data?.keys}
+        what="API keys"
+        empty={
+          <Empty title="No API keys yet">
+            <p>Generate one for each client or machine, so you can revoke one without touching the others.</p>
+          </Empty>
+        }
+      >
+        {(keys) => (
+          <table className="table keys">
+            <TableHead columns={['Name', 'Key', 'Access', 'Created', 'Expires', 'Last used']} actions />
+            <tbody>
+              {keys.map((k) => (
+                <tr key={k.id} className={k.revokedAt || isExpired(k) ? 'revoked' : undefined}>
+                  <td data-label="Name" className="strong">
+                    {k.name}
+                  </td>
+                  <td data-label="Key">
+                    <code>
+                      {k.start ?? 'cairn_tkn_'}…{k.last4 ?? ''}
+                    </code>
+                  </td>
+                  <td data-label="Access">
+                    <span className={`badge ${k.scope === 'read' ? 'scope-personal' : 'scope-team'}`}>{scopeLabel(k)}</span>
+                  </td>
+                  <td data-label="Created">
+                    <When at={k.createdAt} />
+                  </td>
+                  <td data-label="Expires">
+                    <Expiry at={k.expiresAt} />
+                  </td>
+                  <td data-label="Last used">
+                    <When at={k.lastUsedAt} never="Never" />
+                    {k.lastUsedClient && <span className="muted small"> by {clientLabel(k.lastUsedClient)}</span>}
+                  </td>
+                  <td data-label="" className="row-actions">
+                    {k.revokedAt ? (
+                      <span className="badge revoked-badge">
+                        Revoked <When at={k.revokedAt} />
+                      </span>
+                    ) : (
+                      <RevokeButton name={k.name} onClick={() => setDialog({ kind: 'revoke', key: k })} />
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </LoadedList>
       {dialog?.kind === 'generate' && (
         <GenerateKeyDialog
           onClose={() => {
@@ -142,8 +129,7 @@ function Expiry({ at }: { at: string | null | undefined }) {
 
 function GenerateKeyDialog({ onClose }: { onClose: () => void }) {
   const [key, setKey] = useState<{ key: string; record: ApiKeyRecord }>();
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const [saved, setSaved] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const submit = async (e: FormEvent<HTMLFormElement>) => {
@@ -152,16 +138,10 @@ function GenerateKeyDialog({ onClose }: { onClose: () => void }) {
     const name = String(form.get('name') ?? '').trim();
     const scope = form.get('scope') === 'read' ? 'read' : 'read-write';
     const days = Number(form.get('expires') ?? 0);
-    setBusy(true);
-    setError(undefined);
-    try {
+    await run(async () => {
       const r = await api<{ key: string; record: ApiKeyRecord }>('POST', '/api/v1/keys', { name, scope, ...(days > 0 && { expiresInDays: days }) });
       setKey({ key: r.key, record: { ...r.record, name: r.record?.name ?? name } });
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   if (key) {
     return (
@@ -253,14 +233,7 @@ function GenerateKeyDialog({ onClose }: { onClose: () => void }) {
           <small className="hint">An expired key stops working, just like a revoked one. Generate a new key before then.</small>
         </label>
         {error && <ErrorNotice message={error} />}
-        <div className="form-actions">
-          <button type="button" className="button secondary" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="button" disabled={busy}>
-            {busy ? 'Generating…' : 'Generate'}
-          </button>
-        </div>
+        <FormActions onCancel={onClose} label="Generate" busyLabel="Generating…" busy={busy} />
       </form>
     </Dialog>
   );

@@ -2,7 +2,8 @@ import { useEffect, useState } from 'react';
 import { api, messageOf } from '../api/client.js';
 import type { AuditEvent, AuditPage as Page } from '../api/types.js';
 import { useSession } from '../session.js';
-import { Empty, ErrorNotice, Loading, When } from '../ui/bits.js';
+import { Empty, When } from '../ui/bits.js';
+import { LoadedList, PageHead, TableHead } from '../ui/page-parts.js';
 import { clientLabel, useMembers, usePeople } from './people.js';
 
 /** The event families a reader can narrow to (the part of a kind before its dot). */
@@ -65,16 +66,14 @@ export function AuditPage() {
 
   return (
     <section className="page">
-      <div className="page-head">
-        <div>
-          <h1>Audit</h1>
-          <p className="muted">
-            {isAdmin
-              ? `Changes in ${org!.name}: members and roles, teams, invitations, datapacks, and team and organization entries, with who made each and the key, app and client they used.`
-              : 'What you have done: your sign-ins, API keys, connected apps, and changes to team and organization datapacks.'}
-          </p>
-        </div>
-      </div>
+      <PageHead
+        title="Audit"
+        intro={
+          isAdmin
+            ? `Changes in ${org!.name}: members and roles, teams, invitations, datapacks, and team and organization entries, with who made each and the key, app and client they used.`
+            : 'What you have done: your sign-ins, API keys, connected apps, and changes to team and organization datapacks.'
+        }
+      />
       <form className="search" aria-label="Audit filters" onSubmit={(e) => e.preventDefault()}>
         {isAdmin && (
           <label className="field">
@@ -104,42 +103,38 @@ export function AuditPage() {
           <input type="date" value={since} onChange={(e) => setSince(e.target.value)} />
         </label>
       </form>
-      {error && <ErrorNotice message={error} onRetry={() => void load()} />}
-      {!events && loading && <Loading what="the audit trail" />}
-      {events && events.length === 0 && (
-        <Empty title="No events">
-          <p>Nothing recorded matches these filters.</p>
-        </Empty>
-      )}
-      {events && events.length > 0 && (
-        <table className="table" aria-label="Audit events">
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Event</th>
-              <th scope="col">Who</th>
-              <th scope="col">With</th>
-              <th scope="col">What</th>
-            </tr>
-          </thead>
-          <tbody>
-            {events.map((e) => (
-              <tr key={e.id}>
-                <td>
-                  <When at={e.at} />
-                </td>
-                <td>
-                  <code>{e.kind}</code>
-                  {e.outcome !== 'success' && <span className="badge"> {e.outcome}</span>}
-                </td>
-                <td>{e.actorEmail ?? (e.credential?.type === 'cli' ? 'the operator (CLI)' : 'unknown')}</td>
-                <td>{credentialText(e)}</td>
-                <td>{targetText(e.target, nameOf)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <LoadedList
+        load={{ error, loading, reload: () => void load() }}
+        items={events}
+        what="the audit trail"
+        empty={
+          <Empty title="No events">
+            <p>Nothing recorded matches these filters.</p>
+          </Empty>
+        }
+      >
+        {(events) => (
+          <table className="table" aria-label="Audit events">
+            <TableHead columns={['When', 'Event', 'Who', 'With', 'What']} />
+            <tbody>
+              {events.map((e) => (
+                <tr key={e.id}>
+                  <td>
+                    <When at={e.at} />
+                  </td>
+                  <td>
+                    <code>{e.kind}</code>
+                    {e.outcome !== 'success' && <span className="badge"> {e.outcome}</span>}
+                  </td>
+                  <td>{e.actorEmail ?? (e.credential?.type === 'cli' ? 'the operator (CLI)' : 'unknown')}</td>
+                  <td>{credentialText(e)}</td>
+                  <td>{targetText(e.target, nameOf)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </LoadedList>
       {next && (
         <p>
           <button type="button" className="button secondary" disabled={loading} onClick={() => void load(next)}>

@@ -6,6 +6,7 @@ import { Link, navigate } from '../router.js';
 import { useSession } from '../session.js';
 import { Empty, ErrorNotice, Loading } from '../ui/bits.js';
 import { plainPreview } from '../ui/markdown.js';
+import { LoadedList, PageHead } from '../ui/page-parts.js';
 import { useLoad } from '../ui/use-load.js';
 import { DatapackSettingsDialog } from './datapack-settings.js';
 import { ScopeBadge } from './datapacks-page.js';
@@ -94,42 +95,42 @@ export function DatapackPage({ id, entryId }: { id: string; entryId?: string | u
 
   return (
     <section className="page">
-      <nav aria-label="Breadcrumb" className="crumbs">
-        <Link to="/datapacks">Datapacks</Link> <span aria-hidden="true">/</span> <span aria-current="page">{pack.name}</span>
-      </nav>
-      <div className="page-head">
-        <div>
-          <h1>{pack.name}</h1>
-          <p className="muted">
+      <PageHead
+        crumb={{ up: <Link to="/datapacks">Datapacks</Link>, here: pack.name }}
+        title={pack.name}
+        intro={
+          <>
             <ScopeBadge scope={pack.scope} team={me.teams.find((t) => t.id === pack.ownerId)?.name} /> · {pack.entryCount ?? 0} {pack.entryCount === 1 ? 'entry' : 'entries'}
             {pack.description ? ` · ${pack.description}` : ''}
-          </p>
-        </div>
-        <div className="actions">
-          <button type="button" className="button secondary" onClick={() => setConnecting(true)}>
-            Connect a client
-          </button>
-          {/* A plain link: the browser downloads the JSON Lines file with the session cookie. */}
-          <a className="button secondary" href={`/api/v1/export?datapack=${encodeURIComponent(pack.id)}`} download>
-            Export
-          </a>
-          {pack.writable !== false && (
-            <button type="button" className="button secondary" onClick={() => setSettings(true)}>
-              Settings
+          </>
+        }
+        actions={
+          <>
+            <button type="button" className="button secondary" onClick={() => setConnecting(true)}>
+              Connect a client
             </button>
-          )}
-          {pack.writable !== false && (
-            <button type="button" className="button" onClick={() => setAdding(true)}>
-              Add entry
-            </button>
-          )}
-          {deletable && (
-            <button type="button" className="button secondary danger-text" onClick={() => setDeleting(true)}>
-              Delete datapack
-            </button>
-          )}
-        </div>
-      </div>
+            {/* A plain link: the browser downloads the JSON Lines file with the session cookie. */}
+            <a className="button secondary" href={`/api/v1/export?datapack=${encodeURIComponent(pack.id)}`} download>
+              Export
+            </a>
+            {pack.writable !== false && (
+              <button type="button" className="button secondary" onClick={() => setSettings(true)}>
+                Settings
+              </button>
+            )}
+            {pack.writable !== false && (
+              <button type="button" className="button" onClick={() => setAdding(true)}>
+                Add entry
+              </button>
+            )}
+            {deletable && (
+              <button type="button" className="button secondary danger-text" onClick={() => setDeleting(true)}>
+                Delete datapack
+              </button>
+            )}
+          </>
+        }
+      />
       {deleting && (
         <div className="notice warning" role="alert">
           <p>
@@ -186,46 +187,50 @@ export function DatapackPage({ id, entryId }: { id: string; entryId?: string | u
         )}
       </form>
 
-      {entries.error && <ErrorNotice message={entries.error} onRetry={entries.reload} />}
-      {!list && entries.loading && <Loading what="entries" />}
-      {list &&
-        list.length === 0 &&
-        (submitted ? (
-          <Empty title={`Nothing matches “${submitted}”`}>
-            <p>Try fewer or different words.</p>
-          </Empty>
-        ) : (
-          <Empty title="No entries yet — connect a client">
-            <p>
-              Ask a connected agent to remember something here (
-              <button type="button" className="link-button" onClick={() => setConnecting(true)}>
-                connect a client
-              </button>
-              ), or add an entry yourself.
-            </p>
-          </Empty>
-        ))}
-      {list && list.length > 0 && (
-        <ul className="entries" aria-label={submitted ? 'Search results' : 'Entries'}>
-          {list.map((e) => (
-            <li key={e.id}>
-              <button type="button" className="entry-row" onClick={() => setOpen(e.id)}>
-                <span className="entry-title">{e.title}</span>
-                <span className="entry-meta">
-                  <span className={`badge kind-${e.kind}`}>{e.kind}</span>
-                  {e.tags.map((t) => (
-                    <span key={t} className="tag">
-                      #{t}
-                    </span>
-                  ))}
-                  <EntryByline entry={e} name={name} />
-                </span>
-                <span className="entry-snippet">{plainPreview(e.content)}</span>
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
+      <LoadedList
+        load={entries}
+        items={list}
+        what="entries"
+        empty={
+          submitted ? (
+            <Empty title={`Nothing matches “${submitted}”`}>
+              <p>Try fewer or different words.</p>
+            </Empty>
+          ) : (
+            <Empty title="No entries yet — connect a client">
+              <p>
+                Ask a connected agent to remember something here (
+                <button type="button" className="link-button" onClick={() => setConnecting(true)}>
+                  connect a client
+                </button>
+                ), or add an entry yourself.
+              </p>
+            </Empty>
+          )
+        }
+      >
+        {(list) => (
+          <ul className="entries" aria-label={submitted ? 'Search results' : 'Entries'}>
+            {list.map((e) => (
+              <li key={e.id}>
+                <button type="button" className="entry-row" onClick={() => setOpen(e.id)}>
+                  <span className="entry-title">{e.title}</span>
+                  <span className="entry-meta">
+                    <span className={`badge kind-${e.kind}`}>{e.kind}</span>
+                    {e.tags.map((t) => (
+                      <span key={t} className="tag">
+                        #{t}
+                      </span>
+                    ))}
+                    <EntryByline entry={e} name={name} />
+                  </span>
+                  <span className="entry-snippet">{plainPreview(e.content)}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </LoadedList>
       {!submitted && list && list.length >= limit && (
         <button type="button" className="button secondary" onClick={() => setLimit((l) => l + PAGE)}>
           Show more

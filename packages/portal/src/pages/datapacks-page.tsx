@@ -4,8 +4,9 @@ import type { Datapack, Scope } from '../api/types.js';
 import { ConnectDialog } from '../connect/connect-dialog.js';
 import { Link, navigate } from '../router.js';
 import { useSession } from '../session.js';
-import { Empty, ErrorNotice, Loading, When } from '../ui/bits.js';
-import { Dialog } from '../ui/dialog.js';
+import { Empty, ErrorNotice, When } from '../ui/bits.js';
+import { Dialog, FormActions } from '../ui/dialog.js';
+import { LoadedList, PageHead, TableHead } from '../ui/page-parts.js';
 import { useLoad } from '../ui/use-load.js';
 
 /** Datapacks: every datapack the user can read, with scope, entry count and last change. */
@@ -19,78 +20,73 @@ export function DatapacksPage() {
 
   return (
     <section className="page">
-      <div className="page-head">
-        <div>
-          <h1>Datapacks</h1>
-          <p className="muted">What your agents remember: personal preferences, team standards, organization policies.</p>
-        </div>
-        <div className="actions">
-          <button type="button" className="button secondary" onClick={() => setDialog('create')}>
-            New datapack
-          </button>
-          <button type="button" className="button" onClick={() => setDialog('connect')}>
-            Connect a client
-          </button>
-        </div>
-      </div>
+      <PageHead
+        title="Datapacks"
+        intro="What your agents remember: personal preferences, team standards, organization policies."
+        actions={
+          <>
+            <button type="button" className="button secondary" onClick={() => setDialog('create')}>
+              New datapack
+            </button>
+            <button type="button" className="button" onClick={() => setDialog('connect')}>
+              Connect a client
+            </button>
+          </>
+        }
+      />
 
-      {error && <ErrorNotice message={error} onRetry={reload} />}
-      {!packs && loading && <Loading what="datapacks" />}
-      {packs && packs.length === 0 && (
-        <Empty title="No datapacks yet — connect a client">
-          <p>Connect an AI client and ask it to save something, or create a datapack yourself.</p>
-        </Empty>
-      )}
-      {packs && packs.length > 0 && (
-        <>
-          <table className="table datapacks">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Scope</th>
-                <th scope="col" className="num">
-                  Entries
-                </th>
-                <th scope="col">Last change</th>
-              </tr>
-            </thead>
-            <tbody>
-              {packs.map((p) => (
-                <tr key={p.id} onClick={(e) => (e.target as HTMLElement).closest('a') || navigate(`/datapacks/${p.id}`)}>
-                  <td data-label="Name">
-                    <div>
-                      <Link to={`/datapacks/${p.id}`} className="strong">
-                        {p.name}
-                      </Link>
-                      {p.description && <div className="muted small">{p.description}</div>}
-                    </div>
-                  </td>
-                  <td data-label="Scope">
-                    <ScopeBadge scope={p.scope} team={teamName(p)} />
-                  </td>
-                  <td data-label="Entries" className="num">
-                    {p.entryCount ?? 0}
-                  </td>
-                  <td data-label="Last change">
-                    <When at={p.lastChangedAt} never="No entries yet" />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {!hasEntries && (
-            <Empty title="No entries yet — connect a client">
-              <p>
-                Your agents fill these datapacks.{' '}
-                <button type="button" className="link-button" onClick={() => setDialog('connect')}>
-                  Connect a client
-                </button>{' '}
-                and ask it to remember something, or open a datapack and add an entry.
-              </p>
-            </Empty>
-          )}
-        </>
-      )}
+      <LoadedList
+        load={{ error, loading, reload }}
+        items={packs}
+        what="datapacks"
+        empty={
+          <Empty title="No datapacks yet — connect a client">
+            <p>Connect an AI client and ask it to save something, or create a datapack yourself.</p>
+          </Empty>
+        }
+      >
+        {(packs) => (
+          <>
+            <table className="table datapacks">
+              <TableHead columns={['Name', 'Scope', { label: 'Entries', className: 'num' }, 'Last change']} />
+              <tbody>
+                {packs.map((p) => (
+                  <tr key={p.id} onClick={(e) => (e.target as HTMLElement).closest('a') || navigate(`/datapacks/${p.id}`)}>
+                    <td data-label="Name">
+                      <div>
+                        <Link to={`/datapacks/${p.id}`} className="strong">
+                          {p.name}
+                        </Link>
+                        {p.description && <div className="muted small">{p.description}</div>}
+                      </div>
+                    </td>
+                    <td data-label="Scope">
+                      <ScopeBadge scope={p.scope} team={teamName(p)} />
+                    </td>
+                    <td data-label="Entries" className="num">
+                      {p.entryCount ?? 0}
+                    </td>
+                    <td data-label="Last change">
+                      <When at={p.lastChangedAt} never="No entries yet" />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            {!hasEntries && (
+              <Empty title="No entries yet — connect a client">
+                <p>
+                  Your agents fill these datapacks.{' '}
+                  <button type="button" className="link-button" onClick={() => setDialog('connect')}>
+                    Connect a client
+                  </button>{' '}
+                  and ask it to remember something, or open a datapack and add an entry.
+                </p>
+              </Empty>
+            )}
+          </>
+        )}
+      </LoadedList>
       {dialog === 'create' && (
         <CreateDatapackDialog
           onClose={() => setDialog(undefined)}
@@ -195,14 +191,7 @@ function CreateDatapackDialog({ onClose, onCreated }: { onClose: () => void; onC
           <textarea name="description" rows={2} maxLength={500} />
         </label>
         {error && <ErrorNotice message={error} />}
-        <div className="form-actions">
-          <button type="button" className="button secondary" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="button" disabled={busy || (scope === 'team' && noTeams)}>
-            {busy ? 'Creating…' : 'Create datapack'}
-          </button>
-        </div>
+        <FormActions onCancel={onClose} label="Create datapack" busyLabel="Creating…" busy={busy} disabled={scope === 'team' && noTeams} />
       </form>
     </Dialog>
   );

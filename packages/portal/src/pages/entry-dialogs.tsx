@@ -4,7 +4,7 @@ import { ApiError, api, messageOf } from '../api/client.js';
 import { ENTRY_KINDS, type Entry, type EntryVersion } from '../api/types.js';
 import { Link } from '../router.js';
 import { ErrorNotice, Loading, When } from '../ui/bits.js';
-import { Dialog } from '../ui/dialog.js';
+import { Dialog, FormActions } from '../ui/dialog.js';
 import { Markdown } from '../ui/markdown.js';
 import { useLoad } from '../ui/use-load.js';
 import { AppliesFields, appliesFromForm } from './entry-applies.js';
@@ -97,11 +97,7 @@ export function EntryFormDialog({
           <label className="field">
             <span>Kind</span>
             <select name="kind" aria-label="Kind" defaultValue={start?.kind ?? 'note'}>
-              {ENTRY_KINDS.map((k) => (
-                <option key={k} value={k}>
-                  {k}
-                </option>
-              ))}
+              <KindOptions />
             </select>
           </label>
         </div>
@@ -134,22 +130,25 @@ export function EntryFormDialog({
           </div>
         )}
         {error && <ErrorNotice message={error} />}
-        <div className="form-actions">
-          <button type="button" className="button secondary" onClick={onClose}>
-            Cancel
-          </button>
+        <FormActions onCancel={onClose} label={entry ? 'Save changes' : replaces ? 'Save and replace' : 'Add entry'} busyLabel="Saving…" busy={busy}>
           {duplicate && !duplicate.exact && (
             <button type="submit" name="allow-similar" className="button secondary" disabled={busy}>
               Save anyway
             </button>
           )}
-          <button type="submit" className="button" disabled={busy}>
-            {busy ? 'Saving…' : entry ? 'Save changes' : replaces ? 'Save and replace' : 'Add entry'}
-          </button>
-        </div>
+        </FormActions>
       </form>
     </Dialog>
   );
+}
+
+/** The kinds an entry can have, as a select's options. */
+export function KindOptions() {
+  return ENTRY_KINDS.map((k) => (
+    <option key={k} value={k}>
+      {k}
+    </option>
+  ));
 }
 
 /** One entry: content, provenance, history; edit and delete. */

@@ -1,8 +1,10 @@
 import { type FormEvent, useState } from 'react';
-import { api, messageOf } from '../api/client.js';
+import { api } from '../api/client.js';
 import type { Member, Team } from '../api/types.js';
 import { useSession } from '../session.js';
 import { CopyField, Empty, ErrorNotice, Loading } from '../ui/bits.js';
+import { LoadedList, PageHead, settingsCrumb, TableHead } from '../ui/page-parts.js';
+import { useAction } from '../ui/use-action.js';
 import { useLoad } from '../ui/use-load.js';
 
 /** Organization settings: members and roles, invite links, teams and their members. */
@@ -33,15 +35,7 @@ function OrganizationSettings({ orgId, orgName, isAdmin }: { orgId: string; orgN
   );
   return (
     <section className="page">
-      <nav aria-label="Breadcrumb" className="crumbs">
-        <span>Settings</span> <span aria-hidden="true">/</span> <span aria-current="page">Organization</span>
-      </nav>
-      <div className="page-head">
-        <div>
-          <h1>{orgName}</h1>
-          <p className="muted">Members, invitations and teams. {isAdmin ? 'You are an admin.' : 'Only admins can invite people and manage teams.'}</p>
-        </div>
-      </div>
+      <PageHead crumb={settingsCrumb('Organization')} title={orgName} intro={`Members, invitations and teams. ${isAdmin ? 'You are an admin.' : 'Only admins can invite people and manage teams.'}`} />
 
       <div className="card section">
         <h2>Members</h2>
@@ -49,18 +43,7 @@ function OrganizationSettings({ orgId, orgName, isAdmin }: { orgId: string; orgN
         {!members.data && members.loading && <Loading what="members" />}
         {members.data && (
           <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                {isAdmin && (
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                )}
-              </tr>
-            </thead>
+            <TableHead columns={['Name', 'Email', 'Role']} actions={isAdmin} />
             <tbody>
               {members.data.members.map((m) => (
                 <tr key={m.userId}>
@@ -117,16 +100,20 @@ function OrganizationSettings({ orgId, orgName, isAdmin }: { orgId: string; orgN
       <div className="card section">
         <h2>Teams</h2>
         <p className="muted">A team owns team datapacks; its members read and write them.</p>
-        {teams.error && <ErrorNotice message={teams.error} onRetry={teams.reload} />}
-        {!teams.data && teams.loading && <Loading what="teams" />}
-        {teams.data && teams.data.teams.length === 0 && <Empty title="No teams yet">{isAdmin ? <p>Create one below, then add its members.</p> : <p>Ask an admin to create one.</p>}</Empty>}
-        {teams.data && teams.data.teams.length > 0 && (
-          <ul className="teams">
-            {teams.data.teams.map((t) => (
-              <TeamCard key={t.id} team={t} members={members.data?.members ?? []} isAdmin={isAdmin} onChanged={teams.reload} />
-            ))}
-          </ul>
-        )}
+        <LoadedList
+          load={teams}
+          items={teams.data?.teams}
+          what="teams"
+          empty={<Empty title="No teams yet">{isAdmin ? <p>Create one below, then add its members.</p> : <p>Ask an admin to create one.</p>}</Empty>}
+        >
+          {(list) => (
+            <ul className="teams">
+              {list.map((t) => (
+                <TeamCard key={t.id} team={t} members={members.data?.members ?? []} isAdmin={isAdmin} onChanged={teams.reload} />
+              ))}
+            </ul>
+          )}
+        </LoadedList>
         {isAdmin && <CreateTeamForm orgId={orgId} onCreated={teams.reload} />}
       </div>
     </section>
@@ -135,21 +122,14 @@ function OrganizationSettings({ orgId, orgName, isAdmin }: { orgId: string; orgN
 
 function InviteForm({ orgId, onCreated }: { orgId: string; onCreated: () => void }) {
   const [invite, setInvite] = useState<{ inviteUrl: string; expiresAt: string }>();
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const submit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const role = String(new FormData(e.currentTarget).get('role'));
-    setBusy(true);
-    setError(undefined);
-    try {
+    await run(async () => {
       setInvite(await api<{ inviteUrl: string; expiresAt: string }>('POST', `/api/v1/organizations/${orgId}/invitations`, { role }));
       onCreated();
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <div className="subsection">
@@ -181,25 +161,18 @@ function InviteForm({ orgId, onCreated }: { orgId: string; onCreated: () => void
 
 function CreateTeamForm({ orgId, onCreated }: { orgId: string; onCreated: () => void }) {
   const { me, refresh } = useSession();
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const submit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = e.currentTarget;
     const f = new FormData(form);
-    setBusy(true);
-    setError(undefined);
-    try {
+    await run(async () => {
       const { team } = await api<{ team: { id: string } }>('POST', `/api/v1/organizations/${orgId}/teams`, { name: String(f.get('name') ?? '').trim() });
       if (f.get('joinMe')) await api('POST', `/api/v1/teams/${team.id}/members`, { userId: me.user.id });
       form.reset();
       onCreated();
       await refresh();
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <div className="subsection">
@@ -223,40 +196,27 @@ function CreateTeamForm({ orgId, onCreated }: { orgId: string; onCreated: () => 
 
 function TeamCard({ team, members, isAdmin, onChanged }: { team: Team; members: Member[]; isAdmin: boolean; onChanged: () => void }) {
   const { me, refresh } = useSession();
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const candidates = members.filter((m) => !team.members.some((t) => t.userId === m.userId));
   const add = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const userId = String(new FormData(e.currentTarget).get('userId'));
-    setBusy(true);
-    setError(undefined);
-    try {
+    await run(async () => {
       await api('POST', `/api/v1/teams/${team.id}/members`, { userId });
       onChanged();
       if (userId === me.user.id) await refresh();
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   const [renaming, setRenaming] = useState(false);
   const rename = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const name = String(new FormData(e.currentTarget).get('name') ?? '').trim();
-    setBusy(true);
-    setError(undefined);
-    try {
+    await run(async () => {
       await api('PATCH', `/api/v1/teams/${team.id}`, { name });
       setRenaming(false);
       onChanged();
       await refresh();
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   const remove = async (userId: string) => {
     await api('DELETE', `/api/v1/teams/${team.id}/members/${userId}`);
@@ -327,25 +287,17 @@ function TeamCard({ team, members, isAdmin, onChanged }: { team: Team; members: 
 /** A destructive action in two steps: the first press asks, the second does it; the server says why when it refuses. */
 function ConfirmButton({ label, text, confirmText, action, className }: { label: string; text: string; confirmText: string; action: () => Promise<void>; className?: string }) {
   const [asking, setAsking] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
-  const run = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
+  const { busy, error, run } = useAction();
+  const confirm = () =>
+    run(async () => {
       await action();
       setAsking(false);
-    } catch (e) {
-      setError(messageOf(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   return (
     <>
       {asking ? (
         <span className="confirm">
-          <button type="button" className="button danger small" disabled={busy} onClick={() => void run()}>
+          <button type="button" className="button danger small" disabled={busy} onClick={() => void confirm()}>
             {confirmText}
           </button>
           <button type="button" className="button secondary small" onClick={() => setAsking(false)}>
@@ -368,19 +320,12 @@ function ConfirmButton({ label, text, confirmText, action, className }: { label:
 
 /** An admin's control for one member's role; the server refuses what is not allowed and says why. */
 function RoleSelect({ orgId, member, onChanged }: { orgId: string; member: Member; onChanged: () => void }) {
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const change = async (role: string) => {
-    setBusy(true);
-    setError(undefined);
-    try {
+    await run(async () => {
       await api('PATCH', `/api/v1/organizations/${orgId}/members/${member.userId}`, { role });
       onChanged();
-    } catch (e) {
-      setError(messageOf(e));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <>

@@ -1,12 +1,12 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { api } from '../api/client.js';
-import { type Datapack, ENTRY_KINDS, type Entry } from '../api/types.js';
+import type { Datapack, SearchResult } from '../api/types.js';
 import { Link, navigate } from '../router.js';
 import { Empty, ErrorNotice, Loading } from '../ui/bits.js';
 import { plainPreview } from '../ui/markdown.js';
 import { useLoad } from '../ui/use-load.js';
 import { EntryByline } from './entry-byline.js';
-import { EntryDialog } from './entry-dialogs.js';
+import { EntryDialog, KindOptions } from './entry-dialogs.js';
 import { useMembers, usePeople } from './people.js';
 import { type SearchFilters, searchPath } from './search-path.js';
 
@@ -31,7 +31,7 @@ export function SearchPage({ query }: { query: URLSearchParams }) {
     if (filters.scope) p.set('scope', filters.scope);
     if (filters.author) p.set('author', filters.author);
     for (const t of filters.tags) p.append('tag', t);
-    return (await api<{ results: { entry: Entry; datapack: { id: string; name: string } }[] }>('GET', `/api/v1/search?${p}`)).results;
+    return (await api<{ results: SearchResult[] }>('GET', `/api/v1/search?${p}`)).results;
   }, [query.toString()]);
   const [draft, setDraft] = useState(filters.q);
   const [open, setOpen] = useState<string>();
@@ -65,11 +65,7 @@ export function SearchPage({ query }: { query: URLSearchParams }) {
           <span className="visually-hidden">Kind</span>
           <select aria-label="Kind" value={filters.kind} onChange={(e) => go({ kind: e.target.value })}>
             <option value="">All kinds</option>
-            {ENTRY_KINDS.map((k) => (
-              <option key={k} value={k}>
-                {k}
-              </option>
-            ))}
+            <KindOptions />
           </select>
         </label>
         <label className="field">

@@ -4,6 +4,7 @@ import type { Trash } from '../api/types.js';
 import { Link } from '../router.js';
 import { Empty, ErrorNotice, Loading, When } from '../ui/bits.js';
 import { plainPreview } from '../ui/markdown.js';
+import { PageHead } from '../ui/page-parts.js';
 import { useLoad } from '../ui/use-load.js';
 import { ScopeBadge } from './datapacks-page.js';
 import { usePeople } from './people.js';
@@ -34,12 +35,10 @@ export function TrashPage() {
   const empty = data && data.entries.length === 0 && data.datapacks.length === 0;
   return (
     <section className="page">
-      <div className="page-head">
-        <div>
-          <h1>Trash</h1>
-          <p className="muted">Deleted entries and datapacks stay here for {data?.retentionDays ?? 30} days, then they are deleted for good. Restoring one brings it back for your agents at once.</p>
-        </div>
-      </div>
+      <PageHead
+        title="Trash"
+        intro={`Deleted entries and datapacks stay here for ${data?.retentionDays ?? 30} days, then they are deleted for good. Restoring one brings it back for your agents at once.`}
+      />
       {done && (
         <p className="notice success" role="status">
           {done.text} <Link to={done.to}>Open it</Link>

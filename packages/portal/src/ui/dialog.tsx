@@ -78,3 +78,32 @@ export function Dialog({
     </dialog>
   );
 }
+
+/** A form dialog's last row: Cancel, any other buttons, then the submit button, which reads `busyLabel` while the form is sent. */
+export function FormActions({
+  onCancel,
+  label,
+  busyLabel,
+  busy,
+  disabled = false,
+  children,
+}: {
+  onCancel: () => void;
+  label: string;
+  busyLabel: string;
+  busy: boolean;
+  disabled?: boolean;
+  children?: ReactNode;
+}) {
+  return (
+    <div className="form-actions">
+      <button type="button" className="button secondary" onClick={onCancel}>
+        Cancel
+      </button>
+      {children}
+      <button type="submit" className="button" disabled={busy || disabled}>
+        {busy ? busyLabel : label}
+      </button>
+    </div>
+  );
+}

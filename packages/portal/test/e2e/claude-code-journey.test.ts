@@ -3,37 +3,19 @@
 // name in every request's _meta) connects, and the waiting dialog names it.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { promisify } from 'node:util';
-import type { Page } from 'playwright-core';
 import { clientBin } from '../../../server/src/testing/client-bins.js';
-import { openBrowser, shot, signUpFirst, skipReason, startPortalServer } from './harness.js';
+import { shot, signUpFirst } from './harness.js';
+import { portalJourney } from './journey.js';
 
 const run = promisify(execFile);
-const skip = skipReason();
-if (skip) console.log(`# SKIP portal Claude Code journey: ${skip}`);
-
-let server: Awaited<ReturnType<typeof startPortalServer>>;
-let b: Awaited<ReturnType<typeof openBrowser>>;
-let page: Page;
-let home: string;
-before(async () => {
-  if (skip) return;
-  server = await startPortalServer();
-  b = await openBrowser();
-  page = b.page;
-  home = mkdtempSync(join(tmpdir(), 'cairn-portal-claude-home-'));
-});
-after(async () => {
-  await b?.close();
-  await server?.close();
-  if (home) rmSync(home, { recursive: true, force: true });
-});
+const journey = portalJourney('Claude Code journey', { tempDir: 'cairn-portal-claude-home-' });
+const { skip } = journey;
 
 test('Connect > Claude Code > Automated: the shown command, then the real claude CLI connects and the dialog says "✓ Claude Code 2.1.x connected"', { skip, timeout: 240_000 }, async () => {
+  const { server, browser: b, page, dir: home } = journey;
   await signUpFirst(page, server.baseUrl, { name: 'Margaret Hamilton', email: 'margaret@example.com', password: 'a long enough secret', organization: 'Apollo' });
   await page.getByRole('button', { name: 'Connect a client' }).first().click();
   const connect = page.getByRole('dialog', { name: 'Connect a client' });

@@ -1,35 +1,19 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { promisify } from 'node:util';
 import { clientBin } from '../../../server/src/testing/client-bins.js';
-import { assertAccessible, openBrowser, signUpFirst, skipReason, startPortalServer } from './harness.js';
+import { assertAccessible, signUpFirst } from './harness.js';
+import { portalJourney } from './journey.js';
 
 const run = promisify(execFile);
-const skip = skipReason();
-if (skip) console.log(`# SKIP portal Claude Desktop extension journey: ${skip}`);
-
-let server: Awaited<ReturnType<typeof startPortalServer>>;
-let b: Awaited<ReturnType<typeof openBrowser>>;
-let dir: string;
-
-before(async () => {
-  if (skip) return;
-  server = await startPortalServer();
-  b = await openBrowser();
-  dir = mkdtempSync(join(tmpdir(), 'cairn-portal-download-'));
-});
-after(async () => {
-  await b?.close();
-  await server?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+const journey = portalJourney('Claude Desktop extension journey', { tempDir: 'cairn-portal-download-' });
+const { skip } = journey;
 
 test('Connect > Claude Desktop > Manual: "Download extension (.mcpb)" downloads a bundle for this Cairn that holds no key', { skip, timeout: 120_000 }, async () => {
-  const page = b.page;
+  const { server, browser: b, page, dir } = journey;
   await signUpFirst(page, server.baseUrl);
   await page.getByRole('link', { name: 'Personal' }).first().click();
   await page.getByRole('button', { name: 'Connect a client' }).first().click();

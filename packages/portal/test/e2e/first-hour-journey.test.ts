@@ -3,39 +3,21 @@
 // shown removal command. The README's screenshots are taken here (shot(…, { readme: true })), refreshed by `npm run screenshots`.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { promisify } from 'node:util';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { Page } from 'playwright-core';
-import { assertAccessible, openBrowser, shot, signUpFirst, skipReason, startPortalServer } from './harness.js';
+import { assertAccessible, shot, signUpFirst } from './harness.js';
+import { portalJourney } from './journey.js';
 
 const run = promisify(execFile);
-const skip = skipReason();
-if (skip) console.log(`# SKIP portal first-hour journey: ${skip}`);
-
-let server: Awaited<ReturnType<typeof startPortalServer>>;
-let b: Awaited<ReturnType<typeof openBrowser>>;
-let page: Page;
-let home: string;
-
-before(async () => {
-  if (skip) return;
-  server = await startPortalServer();
-  b = await openBrowser();
-  page = b.page;
-  home = mkdtempSync(join(tmpdir(), 'cairn-portal-home-'));
-});
-after(async () => {
-  await b?.close();
-  await server?.close();
-  if (home) rmSync(home, { recursive: true, force: true });
-});
+const journey = portalJourney('first-hour journey', { tempDir: 'cairn-portal-home-' });
+const { skip } = journey;
 
 /** Runs a command exactly as the portal shows it (it has no quoting: split on spaces), in the fresh home. */
 async function runShown(command: string): Promise<string> {
+  const home = journey.dir;
   const [program, ...args] = command.split(' ');
   assert.equal(program, 'npx');
   const { stdout } = await run(program!, [...args, '--yes'], {
@@ -47,6 +29,7 @@ async function runShown(command: string): Promise<string> {
 }
 
 test('the first hour: sign up, connect Cursor with the shown command, see it connected, use it, remove it', { skip, timeout: 240_000 }, async () => {
+  const { server, browser: b, page, dir: home } = journey;
   await signUpFirst(page, server.baseUrl, { name: 'Katherine Johnson', email: 'katherine@example.com', password: 'a long enough secret', organization: 'Trajectories' }, 'sign-up');
   await shot(page, 'datapacks', { readme: true });
   await page.getByRole('button', { name: 'Connect a client' }).first().click();

@@ -1,8 +1,9 @@
+import type { AuditPage } from '@cairn/contract';
 import { z } from 'zod';
 import { CairnError } from '../errors/cairn-error.js';
 import { isDatabaseUnavailable } from '../errors/database-unavailable.js';
 import type { Logger } from '../log/logger.js';
-import type { AuditEvent, AuditQuery } from '../store/audit-types.js';
+import type { AuditQuery } from '../store/audit-types.js';
 import type { Access } from './access.js';
 import type { DomainDeps } from './deps.js';
 import { parse } from './parse-input.js';
@@ -33,12 +34,6 @@ export const auditQueryInput = z.object({
   cursor: z.string().max(200, 'must be at most 200 characters').optional(),
   limit: z.number().int().min(1, 'must be at least 1').max(200, 'must be at most 200').default(50),
 });
-
-/** A page of the trail and where the next one starts (null at the end). */
-export interface AuditPage {
-  events: AuditEvent[];
-  nextCursor: string | null;
-}
 
 /**
  * The trail a caller may read. With `org`: the organization's events, for its admins and owners only,

@@ -1,19 +1,7 @@
+import type { ConnectedApp } from '@cairn/contract';
 import type { Auth } from '../auth/better-auth.js';
 import { CairnError } from '../errors/cairn-error.js';
 import type { OAuthUse } from '../store/types.js';
-
-/** An OAuth client a user has let in, as Settings > Connected apps lists it. */
-export interface ConnectedApp {
-  clientId: string;
-  name: string;
-  redirectUris: string[];
-  scopes: string[];
-  grantedAt: string | null;
-  /** When the app last got a token from Cairn (each refresh counts) or last called /mcp. */
-  lastUsedAt: string | null;
-  /** The client that last called /mcp with it, as its `initialize` named itself ("Claude Code 2.1"). */
-  lastUsedClient: string | null;
-}
 
 interface ClientRow {
   clientId: string;

@@ -1,7 +1,8 @@
+import type { DatapackView } from '@cairn/contract';
 import { redact } from '@cairn/contract/redaction';
 import { z } from 'zod';
 import { CairnError } from '../errors/cairn-error.js';
-import type { Datapack, DatapackSummary, Memberships, Scope } from '../store/types.js';
+import type { Datapack, Memberships, Scope } from '../store/types.js';
 import type { Access } from './access.js';
 import { auditDatapack } from './audit.js';
 import type { DomainDeps } from './deps.js';
@@ -18,9 +19,6 @@ export const createDatapackInput = z.object({
   organizationId: z.string().optional().describe('For scope "organization" when you belong to several organizations'),
   description: z.string().max(500).default('').describe('What belongs in this datapack'),
 });
-
-/** A datapack as the caller sees it: its counts, and whether the caller may change it (so no one is offered what they cannot do). */
-export type DatapackView = DatapackSummary & { writable: boolean };
 
 /** Every datapack the caller can read, with entry counts; creates their personal one on first use. */
 export async function listDatapacks(deps: DomainDeps, access: Access): Promise<DatapackView[]> {

@@ -1,46 +1,13 @@
+import type { PublicEntry, PublicHit, PublicTurn, PublicVersion } from '@cairn/contract';
 import type { z } from 'zod';
-import type { Applies, ConversationTurn, Datapack, Entry, EntryVersion } from '../store/types.js';
+import type { ConversationTurn, Entry, EntryVersion } from '../store/types.js';
 import type { Access } from './access.js';
 import { readableDatapacks } from './datapacks.js';
 import type { DomainDeps } from './deps.js';
 import { searchEntries, type searchEntriesInput } from './entries.js';
 
-/** An entry as every adapter shows it (MCP, the JSON API, the portal): storage-only fields left out. */
-export interface PublicEntry {
-  id: string;
-  datapackId: string;
-  kind: string;
-  title: string;
-  content: string;
-  tags: string[];
-  version: number;
-  createdBy: string;
-  createdClient: string | null;
-  createdAt: string;
-  updatedBy: string;
-  updatedClient: string | null;
-  updatedAt: string;
-  /** Where it applies besides its topic (always false and empty lists when nothing was said). */
-  applies: Applies;
-  /** Entries it replaced. */
-  supersedes: string[];
-  /** The entry that replaced it, or null. */
-  replacedBy: string | null;
-}
-
-/** Where an entry lives, as results name it. */
-export interface DatapackRef {
-  id: string;
-  name: string;
-  scope: Datapack['scope'];
-}
-
-/** One search result, the same through every adapter. */
-export interface PublicHit {
-  entry: PublicEntry;
-  datapack: DatapackRef;
-  score: number;
-}
+// The views' shapes are the contract's, shared with the portal.
+export type { DatapackRef, PublicEntry, PublicHit, PublicTurn, PublicVersion } from '@cairn/contract';
 
 /** Strips storage-only fields (content hash, deletion time) from an entry. */
 export function publicEntry(e: Entry): PublicEntry {
@@ -64,21 +31,6 @@ export function publicEntry(e: Entry): PublicEntry {
   };
 }
 
-/** One earlier version of an entry, as every adapter shows history. */
-export interface PublicVersion {
-  version: number;
-  change: EntryVersion['change'];
-  kind: string;
-  title: string;
-  content: string;
-  tags: string[];
-  changedBy: string;
-  changedClient: string | null;
-  changedAt: string;
-  /** For a `restore`: the version whose content it brought back. */
-  restoredFrom?: number;
-}
-
 /** A history row without its storage key. */
 export function publicVersion(v: EntryVersion): PublicVersion {
   return {
@@ -93,13 +45,6 @@ export function publicVersion(v: EntryVersion): PublicVersion {
     changedClient: v.changedClient,
     changedAt: v.changedAt,
   };
-}
-
-/** A captured turn as adapters show a conversation: the entry, and who said it in which role. */
-export interface PublicTurn {
-  entry: PublicEntry;
-  role: string | null;
-  speaker: string | null;
 }
 
 /** get_entry as every adapter answers it. */

@@ -1,3 +1,4 @@
+import type { TrashView } from '@cairn/contract';
 import { z } from 'zod';
 import { CairnError } from '../errors/cairn-error.js';
 import { isDatabaseUnavailable } from '../errors/database-unavailable.js';
@@ -8,7 +9,7 @@ import { auditDatapack, auditEntry } from './audit.js';
 import { purgeAuditTrail } from './audit-read.js';
 import { PERSONAL_DATAPACK_NAME, readableDatapacks } from './datapacks.js';
 import type { DomainDeps } from './deps.js';
-import { type DatapackRef, type PublicEntry, publicEntry } from './entry-views.js';
+import { publicEntry } from './entry-views.js';
 import { parse } from './parse-input.js';
 import { contentHash } from './similarity.js';
 
@@ -35,38 +36,6 @@ export function trashCutoff(deps: DomainDeps): string {
 
 function purgeAt(deps: DomainDeps, deletedAt: string): string {
   return new Date(Date.parse(deletedAt) + deps.trashDays * DAY_MS).toISOString();
-}
-
-/** A deleted entry as the trash lists it. */
-export interface TrashedEntryView {
-  entry: PublicEntry;
-  datapack: DatapackRef;
-  deletedAt: string;
-  /** User id of who deleted it. */
-  deletedBy: string;
-  /** When the purge removes it for good. */
-  purgeAt: string;
-  /** Whether the caller may restore it. */
-  writable: boolean;
-}
-
-/** A deleted datapack as the trash lists it. */
-export interface TrashedDatapackView extends DatapackRef {
-  description: string;
-  organizationId: string | null;
-  /** Live entries it held when deleted; they come back with it. */
-  entryCount: number;
-  deletedAt: string;
-  deletedBy: string;
-  purgeAt: string;
-  writable: boolean;
-}
-
-/** What the caller's trash holds, newest deletion first. */
-export interface TrashView {
-  retentionDays: number;
-  entries: TrashedEntryView[];
-  datapacks: TrashedDatapackView[];
 }
 
 /**

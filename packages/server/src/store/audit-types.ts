@@ -1,22 +1,4 @@
-/** How the actor proved who they were. */
-export type CredentialType = 'api_key' | 'oauth' | 'session' | 'cli';
-
-/** One recorded security- or policy-relevant event; never a secret, token, password or entry body. */
-export interface AuditEvent {
-  id: string;
-  at: string;
-  /** A stable dotted name such as `key.created` or `entry.updated`. */
-  kind: string;
-  actorUserId: string | null;
-  /** The actor's email when the event was recorded. */
-  actorEmail: string | null;
-  organizationId: string | null;
-  credential: { type: CredentialType; id: string | null; name: string | null } | null;
-  /** The client as it introduced itself (MCP `initialize`), else its User-Agent; "cairn-portal" for the portal. */
-  client: string | null;
-  target: { type: string; id: string | null; name: string | null } | null;
-  outcome: 'success' | 'failure' | 'refused';
-}
+export type { AuditEvent, CredentialType } from '@cairn/contract';
 
 /** Which events to list: every filter given must match; newest first, `limit` at most. */
 export interface AuditQuery {

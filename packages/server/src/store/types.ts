@@ -1,22 +1,7 @@
-/** The three levels a datapack can belong to, from narrowest to widest. */
-export type Scope = 'personal' | 'team' | 'organization';
+// Shapes the API shows as they are stored come from @cairn/contract; the records below add what only storage keeps.
+import type { Applies, Datapack, PublicEntry, PublicVersion, Scope } from '@cairn/contract';
 
-/** A named collection of entries owned by a user, a team or an organization. */
-export interface Datapack {
-  id: string;
-  scope: Scope;
-  /** User id, team id or organization id, by scope. */
-  ownerId: string;
-  organizationId: string | null;
-  name: string;
-  description: string;
-  createdBy: string;
-  createdAt: string;
-  updatedAt: string;
-  /** When it was deleted (it stays restorable); absent or null while live. */
-  deletedAt?: string | null;
-  deletedBy?: string | null;
-}
+export type { ApiKeyRecord, Applies, Datapack, EntryChange, KeyScope, OrgMember, Scope, TeamWithMembers } from '@cairn/contract';
 
 /** A datapack with what the list view shows about its contents. */
 export interface DatapackSummary extends Datapack {
@@ -24,22 +9,9 @@ export interface DatapackSummary extends Datapack {
   lastChangedAt: string;
 }
 
-/** A unit of knowledge with its provenance. */
-export interface Entry {
-  id: string;
-  datapackId: string;
-  kind: string;
-  title: string;
-  content: string;
-  tags: string[];
+/** A unit of knowledge with its provenance, as stored: the public entry with its content hash and deletion time. */
+export interface Entry extends Omit<PublicEntry, 'applies' | 'supersedes' | 'replacedBy'> {
   contentHash: string;
-  version: number;
-  createdBy: string;
-  createdClient: string | null;
-  createdAt: string;
-  updatedBy: string;
-  updatedClient: string | null;
-  updatedAt: string;
   deletedAt: string | null;
   /** When it applies besides its topic; null (or absent) when nothing was said. */
   applies?: Applies | null;
@@ -49,14 +21,6 @@ export interface Entry {
   replacedBy?: string | null;
 }
 
-/** Where an entry applies besides its topic: with every task, for tasks touching matching files, or in named projects. */
-export interface Applies {
-  always: boolean;
-  /** Globs (picomatch syntax), relative to a repository's root. */
-  files: string[];
-  projects: string[];
-}
-
 /** A datapack in the trash: who deleted it and when, and how many live entries it held. */
 export interface TrashedDatapack extends Datapack {
   deletedAt: string;
@@ -64,48 +28,17 @@ export interface TrashedDatapack extends Datapack {
   entryCount: number;
 }
 
-/** What a history row records: `restore` brought an earlier version (or a deleted entry) back as a new version. */
-export type EntryChange = 'create' | 'update' | 'delete' | 'restore';
-
-/** One row of an entry's history: the state after a change. */
-export interface EntryVersion {
+/** One row of an entry's history, as stored: the public version with its entry's id. */
+export interface EntryVersion extends Omit<PublicVersion, 'restoredFrom'> {
   entryId: string;
-  version: number;
-  change: EntryChange;
   /** For a `restore`: the version whose content it brought back. */
   restoredFrom: number | null;
-  kind: string;
-  title: string;
-  content: string;
-  tags: string[];
-  changedBy: string;
-  changedClient: string | null;
-  changedAt: string;
 }
 
 /** A search result; `score` is higher for better matches and only comparable within one backend. */
 export interface SearchHit {
   entry: Entry;
   score: number;
-}
-
-/** What a key may do: `read` reaches only the reading verbs; `read-write` everything a key may do. */
-export type KeyScope = 'read' | 'read-write';
-
-/** An API key as stored: never the key itself. */
-export interface ApiKeyRecord {
-  id: string;
-  userId: string;
-  name: string;
-  start: string;
-  last4: string;
-  scope: KeyScope;
-  createdAt: string;
-  /** After this instant the key is refused exactly like a revoked one; null: it never expires. */
-  expiresAt: string | null;
-  revokedAt: string | null;
-  lastUsedAt: string | null;
-  lastUsedClient: string | null;
 }
 
 /** A user as Cairn needs to know them. */
@@ -187,21 +120,6 @@ export interface KeyUsage {
   id: string;
   at: string;
   client: string | null;
-}
-
-/** An organization member as the settings page lists them. */
-export interface OrgMember {
-  userId: string;
-  email: string;
-  name: string;
-  role: string;
-}
-
-/** A team with its members. */
-export interface TeamWithMembers {
-  id: string;
-  name: string;
-  members: { userId: string; email: string; name: string }[];
 }
 
 /** A pending invitation to an organization. */

@@ -3,6 +3,7 @@ import { createUser } from '../domain/accounts.js';
 import { createApiKey } from '../domain/api-keys.js';
 import { addUserToTeam, createTeam } from '../domain/teams.js';
 import type { Cairn } from '../runtime/open-cairn.js';
+import { startTestCairn, type TestCairn, type TestCairnOptions } from './test-cairn.js';
 
 /** A user of a test tenant, with a working API key. */
 export interface TestUser {
@@ -38,4 +39,15 @@ export async function createTenant(cairn: Cairn): Promise<TestTenant> {
   const team = await createTeam(cairn.domain, cairn.auth, orgId, `Team ${tag}`);
   await addUserToTeam(cairn.domain, cairn.auth, team.id, member.id);
   return { orgId, orgName, teamId: team.id, owner, member, outsider };
+}
+
+/** A started Cairn with a fresh tenant, what most end-to-end suites set up first; the caller closes the server. */
+export async function startTenantCairn(options?: TestCairnOptions): Promise<{ server: TestCairn; tenant: TestTenant }> {
+  const server = await startTestCairn(options);
+  try {
+    return { server, tenant: await createTenant(server.cairn) };
+  } catch (err) {
+    await server.close();
+    throw err;
+  }
 }

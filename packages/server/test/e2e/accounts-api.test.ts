@@ -1,34 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { browserSession } from '../../src/testing/browser-session.js';
 import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
 
 let server: TestCairn;
-let origin: string;
+const browser = () => browserSession(() => server.baseUrl);
 
 before(async () => {
   server = await startTestCairn();
-  origin = new URL(server.baseUrl).origin;
 });
 after(() => server?.close());
-
-/** A browser-like session: keeps cookies and sends the portal's Origin. */
-function browser() {
-  let cookie = '';
-  return async (path: string, init: { method?: string; body?: unknown } = {}) => {
-    const res = await fetch(`${server.baseUrl}${path}`, {
-      method: init.method ?? 'GET',
-      headers: { origin, 'content-type': 'application/json', ...(cookie && { cookie }) },
-      ...(init.body !== undefined && { body: JSON.stringify(init.body) }),
-    });
-    const set = res.headers
-      .getSetCookie()
-      .map((c) => c.split(';')[0])
-      .join('; ');
-    if (set) cookie = set;
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
-  };
-}
 
 describe('accounts through the portal API', () => {
   const admin = browser();

@@ -3,57 +3,24 @@ import { execFile } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import type { AuditEvent } from '@cairn/contract';
 import { sql } from 'kysely';
+import { browserSession } from '../../src/testing/browser-session.js';
 import { callTool, connectMcpClient } from '../../src/testing/mcp-client.js';
-import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
-import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
+import { startTenantCairn, type TestTenant } from '../../src/testing/tenants.js';
+import type { TestCairn } from '../../src/testing/test-cairn.js';
 
 const PASSWORD = 'correct horse battery';
 const CLI = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 const SERVER_DIR = fileURLToPath(new URL('../..', import.meta.url));
 
-interface Event {
-  id: string;
-  at: string;
-  kind: string;
-  actorUserId: string | null;
-  actorEmail: string | null;
-  organizationId: string | null;
-  credential: { type: string; id: string | null; name: string | null } | null;
-  client: string | null;
-  target: { type: string; id: string | null; name: string | null } | null;
-  outcome: string;
-}
-
 let server: TestCairn;
 let tenant: TestTenant;
-let origin: string;
 
-before(async () => {
-  server = await startTestCairn();
-  origin = new URL(server.baseUrl).origin;
-  tenant = await createTenant(server.cairn);
-});
+before(async () => ({ server, tenant } = await startTenantCairn()));
 after(() => server?.close());
 
-/** A browser-like session: keeps its cookie and sends the portal's Origin. */
-function browser() {
-  let cookie = '';
-  return async (path: string, init: { method?: string; body?: unknown } = {}) => {
-    const res = await fetch(`${server.baseUrl}${path}`, {
-      method: init.method ?? 'GET',
-      headers: { origin, 'content-type': 'application/json', 'user-agent': 'AuditTestBrowser/1.0', ...(cookie && { cookie }) },
-      ...(init.body !== undefined && { body: JSON.stringify(init.body) }),
-    });
-    const set = res.headers
-      .getSetCookie()
-      .map((c) => c.split(';')[0])
-      .join('; ');
-    if (set) cookie = set;
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined };
-  };
-}
+const browser = () => browserSession(() => server.baseUrl, 'AuditTestBrowser/1.0');
 
 async function signedIn(email: string) {
   const b = browser();
@@ -79,7 +46,7 @@ describe('the audit trail', () => {
     await flush();
     const mine = await b('/api/v1/audit?kind=auth');
     assert.equal(mine.status, 200);
-    const [ok, failed] = mine.body.events as Event[];
+    const [ok, failed] = mine.body.events as AuditEvent[];
     assert.deepEqual([ok!.kind, ok!.outcome, failed!.kind, failed!.outcome], ['auth.signed_in', 'success', 'auth.sign_in_failed', 'failure']);
     assert.deepEqual([failed!.actorUserId, failed!.actorEmail, failed!.client, failed!.credential?.type], [tenant.member.id, tenant.member.email, 'AuditTestBrowser/1.0', 'session']);
     const rows = await server.cairn.store.db.selectFrom('audit_events').selectAll().execute();
@@ -101,7 +68,7 @@ describe('the audit trail', () => {
       await callTool(client, 'restore_entry', { id: saved.entry.id });
       await callTool(client, 'save_entry', { title: 'My own note', content: 'Personal things stay out of the trail.' });
       await flush();
-      const events = (await owner(`/api/v1/audit?org=${tenant.orgId}&kind=entry`)).body.events as Event[];
+      const events = (await owner(`/api/v1/audit?org=${tenant.orgId}&kind=entry`)).body.events as AuditEvent[];
       assert.deepEqual(
         events.map((e) => [e.kind, e.target?.id]),
         [
@@ -121,7 +88,7 @@ describe('the audit trail', () => {
       assert.equal((await member(`/api/v1/datapacks/${pack.body.datapack.id}`, { method: 'DELETE' })).status, 200);
       assert.equal((await member(`/api/v1/datapacks/${pack.body.datapack.id}/restore`, { method: 'POST' })).status, 200);
       await flush();
-      const packs = (await owner(`/api/v1/audit?org=${tenant.orgId}&kind=datapack`)).body.events as Event[];
+      const packs = (await owner(`/api/v1/audit?org=${tenant.orgId}&kind=datapack`)).body.events as AuditEvent[];
       assert.deepEqual(
         packs.map((e) => [e.kind, e.target?.type, e.target?.name, e.credential?.type, e.client]),
         [
@@ -137,7 +104,7 @@ describe('the audit trail', () => {
 
   test('admins filter the organization trail by person, kind and date, and page through it', async () => {
     const owner = await signedIn(tenant.owner.email);
-    const byMember = (await owner(`/api/v1/audit?org=${tenant.orgId}&actor=${encodeURIComponent(tenant.member.email)}`)).body.events as Event[];
+    const byMember = (await owner(`/api/v1/audit?org=${tenant.orgId}&actor=${encodeURIComponent(tenant.member.email)}`)).body.events as AuditEvent[];
     assert.ok(byMember.length >= 3);
     assert.ok(byMember.every((e) => e.actorUserId === tenant.member.id && e.organizationId === tenant.orgId));
     const future = (await owner(`/api/v1/audit?org=${tenant.orgId}&since=2999-01-01`)).body;
@@ -161,14 +128,14 @@ describe('the audit trail', () => {
     assert.equal(spying.status, 403);
     assert.match(spying.body.error.message, /only your own/);
     assert.equal((await member(`/api/v1/audit?actor=${tenant.owner.id}`)).status, 403);
-    const own = (await member('/api/v1/audit')).body.events as Event[];
+    const own = (await member('/api/v1/audit')).body.events as AuditEvent[];
     assert.ok(own.length > 0 && own.every((e) => e.actorUserId === tenant.member.id));
   });
 
   test("an API key reads its own user's trail but never the organization's, even an owner's key", async () => {
     const own = await withKey(tenant.owner.key, '/audit');
     assert.equal(own.status, 200);
-    assert.ok((own.body.events as Event[]).every((e) => e.actorUserId === tenant.owner.id));
+    assert.ok((own.body.events as AuditEvent[]).every((e) => e.actorUserId === tenant.owner.id));
     const org = await withKey(tenant.owner.key, `/audit?org=${tenant.orgId}`);
     assert.equal(org.status, 403);
     assert.match(org.body.error.message, /not with an API key/);
@@ -183,7 +150,7 @@ describe('the audit trail', () => {
     const revoked = await withKey(made.body.key, '/audit');
     assert.equal(revoked.status, 401);
     await flush();
-    const events = ((await member('/api/v1/audit?kind=key')).body.events as Event[]).filter((e) => e.target?.id === made.body.record.id);
+    const events = ((await member('/api/v1/audit?kind=key')).body.events as AuditEvent[]).filter((e) => e.target?.id === made.body.record.id);
     assert.deepEqual(
       events.map((e) => [e.kind, e.credential?.type, e.target?.name]),
       [
@@ -294,7 +261,7 @@ describe('the audit trail', () => {
     const env: NodeJS.ProcessEnv = { ...process.env, CAIRN_DATA_DIR: config.dataDir, CAIRN_LOG_LEVEL: 'error', DATABASE_URL: config.databaseUrl };
     if (!config.databaseUrl) delete env.DATABASE_URL;
     const cli = (...args: string[]) => promisify(execFile)(process.execPath, ['--import', 'tsx', CLI, 'audit', ...args], { cwd: SERVER_DIR, env });
-    const json = JSON.parse((await cli('--org', tenant.orgName, '--user', tenant.member.email, '--kind', 'entry', '--since', '7d', '--json')).stdout) as { events: Event[] };
+    const json = JSON.parse((await cli('--org', tenant.orgName, '--user', tenant.member.email, '--kind', 'entry', '--since', '7d', '--json')).stdout) as { events: AuditEvent[] };
     assert.ok(json.events.length >= 2);
     assert.ok(json.events.every((e) => e.kind.startsWith('entry.') && e.actorUserId === tenant.member.id && e.organizationId === tenant.orgId));
     const lines = (await cli('--org', tenant.orgName, '--kind', 'entry.updated')).stdout.trim().split('\n');
@@ -302,7 +269,7 @@ describe('the audit trail', () => {
     await assert.rejects(cli('--since', 'last week'), (e: { stderr: string }) => /since: must be a date/.test(e.stderr));
     // What the operator does on the server is recorded too, as the cli credential with no actor.
     await promisify(execFile)(process.execPath, ['--import', 'tsx', CLI, 'keys', 'create', '--user', tenant.owner.email, '--name', 'made on the server'], { cwd: SERVER_DIR, env });
-    const made = JSON.parse((await cli('--kind', 'key.created', '--limit', '1', '--json')).stdout) as { events: Event[] };
+    const made = JSON.parse((await cli('--kind', 'key.created', '--limit', '1', '--json')).stdout) as { events: AuditEvent[] };
     assert.deepEqual(
       made.events.map((e) => [e.actorUserId, e.credential?.type, e.target?.name]),
       [[null, 'cli', 'made on the server (read-write)']],
@@ -324,14 +291,14 @@ describe('the audit trail', () => {
     assert.equal((await owner(`/api/v1/teams/${tenant.teamId}/members/${tenant.member.id}`, { method: 'DELETE' })).status, 204);
     assert.equal((await owner(`/api/v1/organizations/${tenant.orgId}/members/${tenant.member.id}`, { method: 'DELETE' })).status, 204);
     await flush();
-    const kinds = ((await owner(`/api/v1/audit?org=${tenant.orgId}&limit=200`)).body.events as Event[]).map((e) => e.kind);
+    const kinds = ((await owner(`/api/v1/audit?org=${tenant.orgId}&limit=200`)).body.events as AuditEvent[]).map((e) => e.kind);
     for (const kind of ['invite.created', 'invite.accepted', 'invite.cancelled', 'member.role_changed', 'team.member_removed', 'member.removed']) assert.ok(kinds.includes(kind), kind);
     assert.equal(kinds.filter((k) => k === 'invite.created').length, 2);
-    const accepted = (await owner(`/api/v1/audit?org=${tenant.orgId}&kind=invite.accepted`)).body.events as Event[];
+    const accepted = (await owner(`/api/v1/audit?org=${tenant.orgId}&kind=invite.accepted`)).body.events as AuditEvent[];
     assert.equal(accepted[0]!.actorUserId, joined.body.user.id);
     assert.ok(!JSON.stringify(accepted).includes(token), 'the invite token is never recorded');
     assert.ok(dropped.status === 201);
-    const role = (await owner(`/api/v1/audit?org=${tenant.orgId}&kind=member.role_changed`)).body.events as Event[];
+    const role = (await owner(`/api/v1/audit?org=${tenant.orgId}&kind=member.role_changed`)).body.events as AuditEvent[];
     assert.equal(role[0]!.target?.name, `${tenant.member.email}: member → admin`);
   });
 });

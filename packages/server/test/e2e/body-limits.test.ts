@@ -6,8 +6,8 @@ import { after, before, describe, test } from 'node:test';
 import { INSTALLER_USER_AGENT } from '../../src/auth/mcp-auth.js';
 import { type CairnProcess, startCairnProcess } from '../../src/testing/cairn-process.js';
 import { type BodyFraming, postChunked, type RawAnswer, sendBody } from '../../src/testing/send-body.js';
-import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
-import { freePort, startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
+import { startTenantCairn, type TestTenant } from '../../src/testing/tenants.js';
+import { freePort, type TestCairn } from '../../src/testing/test-cairn.js';
 
 const MiB = 1024 * 1024;
 const TEN_MB = 10 * 1000 * 1000;
@@ -93,10 +93,7 @@ describe('a stranger cannot make Cairn buffer a large body (cairn serve in a chi
 describe('authenticated writes have their own limits, and bodies under them reach the handlers intact', () => {
   let server: TestCairn;
   let tenant: TestTenant;
-  before(async () => {
-    server = await startTestCairn();
-    tenant = await createTenant(server.cairn);
-  });
+  before(async () => ({ server, tenant } = await startTenantCairn()));
   after(() => server?.close());
 
   const keyHeaders = () => ({ authorization: `Bearer ${tenant.member.key}` });

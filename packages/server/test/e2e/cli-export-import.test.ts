@@ -1,21 +1,16 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { PLANTED_SECRETS } from '@cairn/contract/testing/planted-secrets';
 import { loadAccess } from '../../src/domain/access.js';
 import { saveEntry, updateEntry } from '../../src/domain/entries.js';
+import { runCli } from '../../src/testing/run-cli.js';
 import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
 import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
 
-const run = promisify(execFile);
-const CLI = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
-const SERVER_DIR = fileURLToPath(new URL('../..', import.meta.url));
 const AWS_KEY = PLANTED_SECRETS.find((p) => p.kind === 'aws-access-key')!.secret;
 
 let server: TestCairn;
@@ -24,18 +19,7 @@ let dir: string;
 let exported: Record<string, unknown>[];
 
 /** The real command, in its own process, on the test Cairn's database. */
-async function cairn(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const { config } = server.cairn;
-  const env: NodeJS.ProcessEnv = { ...process.env, CAIRN_DATA_DIR: config.dataDir, CAIRN_LOG_LEVEL: 'error', DATABASE_URL: config.databaseUrl };
-  if (!config.databaseUrl) delete env.DATABASE_URL;
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: SERVER_DIR, env });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const cairn = (...args: string[]) => runCli(server, ...args);
 
 /** Rows in the entry and history tables: what "nothing was written" is checked against. */
 async function rowCounts(): Promise<{ entries: number; versions: number; datapacks: number }> {

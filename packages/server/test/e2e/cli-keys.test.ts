@@ -1,43 +1,20 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { postgresTestUrl } from '../../src/testing/postgres.js';
+import { runCli } from '../../src/testing/run-cli.js';
 import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
 import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
 
-const run = promisify(execFile);
-const CLI = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
-const SERVER_DIR = fileURLToPath(new URL('../..', import.meta.url));
 const DAY_MS = 24 * 60 * 60 * 1000;
 const pg = postgresTestUrl();
 if ('skip' in pg) console.log(`# cairn keys on PostgreSQL skipped: ${pg.skip}`);
-
-interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 for (const backend of ['sqlite', 'postgres'] as const) {
   describe(`cairn keys create/list with --scope and --expires (${backend})`, { skip: backend === 'postgres' && 'skip' in pg ? pg.skip : undefined }, () => {
     let server: TestCairn;
     let tenant: TestTenant;
 
-    /** The real command, in its own process, on the test Cairn's database. */
-    const cairn = async (...args: string[]): Promise<CliResult> => {
-      const { config } = server.cairn;
-      const env: NodeJS.ProcessEnv = { ...process.env, CAIRN_DATA_DIR: config.dataDir, CAIRN_LOG_LEVEL: 'error', DATABASE_URL: config.databaseUrl };
-      if (!config.databaseUrl) delete env.DATABASE_URL;
-      try {
-        const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: SERVER_DIR, env });
-        return { code: 0, stdout, stderr };
-      } catch (error) {
-        const e = error as { code: number; stdout: string; stderr: string };
-        return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-      }
-    };
+    const cairn = (...args: string[]) => runCli(server, ...args);
     const keyCount = async () => (await server.cairn.store.listApiKeys(tenant.member.id)).length;
 
     before(async () => {

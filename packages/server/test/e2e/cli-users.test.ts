@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { createTestDatabase, postgresTestUrl } from '../../src/testing/postgres.js';
+import { postgresTestUrl } from '../../src/testing/postgres.js';
+import { emptyStorage } from '../../src/testing/run-cli.js';
 
 const pg = postgresTestUrl();
 if ('skip' in pg) console.log(`# cairn users create on PostgreSQL skipped: ${pg.skip}`);
@@ -35,15 +33,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
     const users = (email: string, ...rest: string[]) => cairn(env, ['users', 'create', '--email', email, '--password-stdin', ...rest]);
 
     before(async () => {
-      if (backend === 'postgres') {
-        const database = await createTestDatabase((pg as { url: string }).url);
-        env = { DATABASE_URL: database.url };
-        cleanup = () => database.drop();
-      } else {
-        const dir = mkdtempSync(join(tmpdir(), 'cairn-cli-'));
-        env = { CAIRN_DATA_DIR: dir };
-        cleanup = async () => rmSync(dir, { recursive: true, force: true });
-      }
+      ({ env, remove: cleanup } = await emptyStorage(backend === 'postgres' ? (pg as { url: string }).url : undefined, 'cairn-cli-'));
     });
     after(() => cleanup?.());
 

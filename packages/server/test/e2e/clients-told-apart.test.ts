@@ -6,15 +6,12 @@ import { INSTALLER_USER_AGENT } from '@cairn/contract';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createApiKey } from '../../src/domain/api-keys.js';
 import { callTool } from '../../src/testing/mcp-client.js';
-import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
-import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
+import { startTenantCairn, type TestTenant } from '../../src/testing/tenants.js';
+import type { TestCairn } from '../../src/testing/test-cairn.js';
 
 let server: TestCairn;
 let tenant: TestTenant;
-before(async () => {
-  server = await startTestCairn();
-  tenant = await createTenant(server.cairn);
-});
+before(async () => ({ server, tenant } = await startTenantCairn()));
 after(() => server?.close());
 
 async function connectAs(key: string, clientInfo: { name: string; version: string; title?: string }, era: 'legacy' | '2026-07-28' = 'legacy'): Promise<Client> {

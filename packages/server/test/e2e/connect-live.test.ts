@@ -4,15 +4,12 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { INSTALLER_USER_AGENT } from '@cairn/contract';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
+import { createTenant, startTenantCairn, type TestTenant } from '../../src/testing/tenants.js';
 import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
 
 let server: TestCairn;
 let tenant: TestTenant;
-before(async () => {
-  server = await startTestCairn();
-  tenant = await createTenant(server.cairn);
-});
+before(async () => ({ server, tenant } = await startTenantCairn()));
 after(() => server?.close());
 
 async function session(email: string): Promise<Record<string, string>> {

@@ -3,15 +3,12 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { INSTALLER_USER_AGENT } from '../../src/auth/mcp-auth.js';
-import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
-import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
+import { startTenantCairn, type TestTenant } from '../../src/testing/tenants.js';
+import type { TestCairn } from '../../src/testing/test-cairn.js';
 
 let server: TestCairn;
 let tenant: TestTenant;
-before(async () => {
-  server = await startTestCairn();
-  tenant = await createTenant(server.cairn);
-});
+before(async () => ({ server, tenant } = await startTenantCairn()));
 after(() => server?.close());
 
 const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };

@@ -4,6 +4,7 @@ import { loadAccess } from '../../src/domain/access.js';
 import { createApiKey, revokeApiKey } from '../../src/domain/api-keys.js';
 import { createDatapack } from '../../src/domain/datapacks.js';
 import { saveEntry } from '../../src/domain/entries.js';
+import { signIn } from '../../src/testing/oauth-flow.js';
 import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
 import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
 
@@ -89,17 +90,7 @@ describe('GET /api/v1/export streams what the caller can read, and nothing else'
   });
 
   test('?mine=true from a portal session: the personal datapacks, and only what the user wrote elsewhere', async () => {
-    const origin = new URL(server.baseUrl).origin;
-    const signIn = await fetch(`${server.baseUrl}/api/auth/sign-in/email`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin },
-      body: JSON.stringify({ email: tenant.owner.email, password: 'correct horse battery' }),
-    });
-    assert.equal(signIn.status, 200);
-    const cookie = signIn.headers
-      .getSetCookie()
-      .map((c) => c.split(';')[0])
-      .join('; ');
+    const cookie = await signIn(server.baseUrl, tenant.owner.email);
     const response = await get('/export?mine=true', undefined, { cookie });
     assert.match(response.headers.get('content-disposition') ?? '', /filename="cairn-export-my-data-/);
     const got = await lines(response);

@@ -1,15 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
-import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
+import { signIn } from '../../src/testing/oauth-flow.js';
+import { startTenantCairn, type TestTenant } from '../../src/testing/tenants.js';
+import type { TestCairn } from '../../src/testing/test-cairn.js';
 
 let server: TestCairn;
 let tenant: TestTenant;
-
-before(async () => {
-  server = await startTestCairn();
-  tenant = await createTenant(server.cairn);
-});
+before(async () => ({ server, tenant } = await startTenantCairn()));
 after(() => server?.close());
 
 const api = (path: string, init: RequestInit & { key?: string } = {}) =>
@@ -119,16 +116,7 @@ describe('the JSON API is the same domain behind another door', () => {
 
   test('a portal session works, and cookie-authenticated writes need the portal origin (CSRF)', async () => {
     const origin = new URL(server.baseUrl).origin;
-    const signIn = await fetch(`${server.baseUrl}/api/auth/sign-in/email`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin },
-      body: JSON.stringify({ email: tenant.owner.email, password: 'correct horse battery' }),
-    });
-    assert.equal(signIn.status, 200);
-    const cookie = signIn.headers
-      .getSetCookie()
-      .map((c) => c.split(';')[0])
-      .join('; ');
+    const cookie = await signIn(server.baseUrl, tenant.owner.email);
     const packs = await api('/datapacks', { headers: { cookie } });
     assert.equal(packs.status, 200);
     assert.equal(((await packs.json()) as { datapacks: unknown[] }).datapacks.length, 2);

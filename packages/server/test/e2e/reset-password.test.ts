@@ -1,13 +1,11 @@
 // The operator's `cairn users reset-password`: the policy applies, the old password and every session stop working.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { resetPassword } from '../../src/domain/accounts.js';
-import { createTestDatabase, postgresTestUrl } from '../../src/testing/postgres.js';
+import { postgresTestUrl } from '../../src/testing/postgres.js';
+import { emptyStorage } from '../../src/testing/run-cli.js';
 import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
 import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
 
@@ -76,15 +74,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
     let env: Record<string, string>;
     let cleanup: () => Promise<void>;
     before(async () => {
-      if (backend === 'postgres') {
-        const database = await createTestDatabase((pg as { url: string }).url);
-        env = { DATABASE_URL: database.url };
-        cleanup = () => database.drop();
-      } else {
-        const dir = mkdtempSync(join(tmpdir(), 'cairn-reset-'));
-        env = { CAIRN_DATA_DIR: dir };
-        cleanup = async () => rmSync(dir, { recursive: true, force: true });
-      }
+      ({ env, remove: cleanup } = await emptyStorage(backend === 'postgres' ? (pg as { url: string }).url : undefined, 'cairn-reset-'));
     });
     after(() => cleanup?.());
 

@@ -2,16 +2,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { callTool, connectMcpClient } from '../../src/testing/mcp-client.js';
 import { signIn } from '../../src/testing/oauth-flow.js';
-import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
-import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
+import { startTenantCairn, type TestTenant } from '../../src/testing/tenants.js';
+import type { TestCairn } from '../../src/testing/test-cairn.js';
 
 let server: TestCairn;
 let tenant: TestTenant;
-
-before(async () => {
-  server = await startTestCairn();
-  tenant = await createTenant(server.cairn);
-});
+before(async () => ({ server, tenant } = await startTenantCairn()));
 after(() => server?.close());
 
 /** Codes are minted from a portal session (an API key may not mint credentials). */

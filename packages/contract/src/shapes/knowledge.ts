@@ -1,0 +1,132 @@
+// The shapes of datapacks, entries, search results and the trash as the server answers them (the JSON
+// API, MCP) and the portal reads them. The server's views are typed with these, so the two cannot drift.
+
+/** The three levels a datapack can belong to, from narrowest to widest. */
+export type Scope = 'personal' | 'team' | 'organization';
+
+/** A named collection of entries owned by a user, a team or an organization. */
+export interface Datapack {
+  id: string;
+  scope: Scope;
+  /** User id, team id or organization id, by scope. */
+  ownerId: string;
+  organizationId: string | null;
+  name: string;
+  description: string;
+  createdBy: string;
+  createdAt: string;
+  updatedAt: string;
+  /** When it was deleted (it stays restorable); absent or null while live. */
+  deletedAt?: string | null;
+  deletedBy?: string | null;
+}
+
+/** A datapack as the caller sees it: its counts, and whether the caller may change it. */
+export interface DatapackView extends Datapack {
+  entryCount: number;
+  lastChangedAt: string;
+  /** Whether the caller may add, edit and delete its entries (organization datapacks: admins and owners). */
+  writable: boolean;
+}
+
+/** Where a datapack lives, as results name it. */
+export interface DatapackRef {
+  id: string;
+  name: string;
+  scope: Scope;
+}
+
+/** Where an entry applies besides its topic: with every task, for tasks touching matching files, or in named projects. */
+export interface Applies {
+  always: boolean;
+  /** Globs (picomatch syntax), relative to a repository's root. */
+  files: string[];
+  projects: string[];
+}
+
+/** An entry as every adapter shows it: a unit of knowledge with its provenance. */
+export interface PublicEntry {
+  id: string;
+  datapackId: string;
+  kind: string;
+  title: string;
+  content: string;
+  tags: string[];
+  version: number;
+  createdBy: string;
+  createdClient: string | null;
+  createdAt: string;
+  updatedBy: string;
+  updatedClient: string | null;
+  updatedAt: string;
+  /** Where it applies besides its topic (always false and empty lists when nothing was said). */
+  applies: Applies;
+  /** Entries it replaced. */
+  supersedes: string[];
+  /** The entry that replaced it, or null: a replaced entry is no longer guidance, until restored. */
+  replacedBy: string | null;
+}
+
+/** What a history row records: `restore` brought an earlier version (or a deleted entry) back as a new version. */
+export type EntryChange = 'create' | 'update' | 'delete' | 'restore';
+
+/** One version in an entry's history: the state after a change. */
+export interface PublicVersion {
+  version: number;
+  change: EntryChange;
+  kind: string;
+  title: string;
+  content: string;
+  tags: string[];
+  changedBy: string;
+  changedClient: string | null;
+  changedAt: string;
+  /** For a `restore`: the version whose content it brought back. */
+  restoredFrom?: number;
+}
+
+/** A captured turn as a conversation shows it: the entry, and who said it in which role. */
+export interface PublicTurn {
+  entry: PublicEntry;
+  role: string | null;
+  speaker: string | null;
+}
+
+/** One search result, the same through every adapter; `score` to three decimals, higher is better. */
+export interface PublicHit {
+  entry: PublicEntry;
+  datapack: DatapackRef;
+  score: number;
+}
+
+/** A deleted entry as the trash lists it. */
+export interface TrashedEntryView {
+  entry: PublicEntry;
+  datapack: DatapackRef;
+  deletedAt: string;
+  /** User id of who deleted it. */
+  deletedBy: string;
+  /** When the purge removes it for good. */
+  purgeAt: string;
+  /** Whether the caller may restore it. */
+  writable: boolean;
+}
+
+/** A deleted datapack as the trash lists it. */
+export interface TrashedDatapackView extends DatapackRef {
+  description: string;
+  organizationId: string | null;
+  /** Live entries it held when deleted; they come back with it. */
+  entryCount: number;
+  deletedAt: string;
+  deletedBy: string;
+  purgeAt: string;
+  writable: boolean;
+}
+
+/** What the caller's trash holds (`GET /api/v1/trash`), newest deletion first. */
+export interface TrashView {
+  retentionDays: number;
+  entries: TrashedEntryView[];
+  datapacks: TrashedDatapackView[];
+}
