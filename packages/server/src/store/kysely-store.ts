@@ -20,8 +20,6 @@ import * as transfer from './transfer-queries.js';
 import type { DatapackImport, EntryRecord, ExportSelection } from './transfer-types.js';
 import type { ApiKeyRecord, ClientCredential, Datapack, Entry, Invite, KeyUsage, OAuthUse, OwnerRef, SearchQuery, TurnFields } from './types.js';
 
-export type { CandidateRow };
-
 let openedStores = 0;
 /** Each caller's annotated entries (guidance reads them on every call), by store, datapacks and their signature. */
 const annotatedCache = new BoundedCache<string, { signature: string; entries: Entry[] }>(1_000);

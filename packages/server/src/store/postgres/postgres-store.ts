@@ -1,8 +1,9 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import type pg from 'pg';
+import type { CandidateRow } from '../../search/index.js';
 import { termStem } from '../../search/index.js';
 import { DatabaseHealth } from '../database-health.js';
-import { type CandidateRow, KyselyStore } from '../kysely-store.js';
+import { KyselyStore } from '../kysely-store.js';
 import { statementName } from '../prepared-query.js';
 import { runMigrations } from '../run-migrations.js';
 import type { Database } from '../schema.js';
