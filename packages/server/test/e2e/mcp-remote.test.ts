@@ -5,15 +5,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { mcpRemoteTransport } from '../../src/testing/mcp-remote.js';
 import { descendants, killAll } from '../../src/testing/process-tree.js';
 import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
 import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
 
-// npx finds mcp-remote@0.1.38 in the workspace's node_modules only when run from the repo.
-const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const WAIT_MS = 30_000;
 
 /** The spec's bridge entry (part 2), as a chat desktop client holds it under mcpServers.cairn. */
@@ -37,24 +34,8 @@ interface Bridge {
 function launch(entry: ReturnType<typeof bridgeEntry>): Bridge {
   const scratch = mkdtempSync(join(tmpdir(), 'cairn-mcp-remote-'));
   const npmCache = join(scratch, 'npm-cache');
-  const transport = new StdioClientTransport({
-    command: entry.command,
-    args: entry.args,
-    env: {
-      ...entry.env,
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? scratch,
-      // Fresh OAuth state per run, and a fresh npm cache so a download would show up as <cache>/_npx.
-      MCP_REMOTE_CONFIG_DIR: join(scratch, 'mcp-auth'),
-      npm_config_cache: npmCache,
-      npm_config_update_notifier: 'false',
-      // No DISPLAY is passed, so if mcp-remote ever reaches its browser step, open's xdg-open runs
-      // $BROWSER: `true` rather than a text browser that would linger (macOS ignores it; the tree kill covers it).
-      BROWSER: 'true',
-    },
-    cwd: REPO_ROOT,
-    stderr: 'pipe',
-  });
+  // Fresh OAuth state per run, and a fresh npm cache so a download would show up as <cache>/_npx.
+  const transport = mcpRemoteTransport(entry, { scratch, configDir: join(scratch, 'mcp-auth') }, { npm_config_cache: npmCache });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const client = new Client({ name: 'chat-desktop-stand-in', version: '1.0.0' });
