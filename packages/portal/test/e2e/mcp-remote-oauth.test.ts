@@ -4,9 +4,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { Client } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import type { Page } from 'playwright-core';
-import { mcpRemoteTransport } from '../../../server/src/testing/mcp-remote.js';
+import { connectThrough, mcpRemoteTransport } from '../../../server/src/testing/mcp-remote.js';
 import { descendants, killAll } from '../../../server/src/testing/process-tree.js';
 import { startTestCairn } from '../../../server/src/testing/test-cairn.js';
 import { assertAccessible, openBrowser, shot, signUpFirst, skipReason, startPortalServer } from './harness.js';
@@ -41,18 +41,12 @@ after(async () => {
 function startMcpRemote(mcpUrl: string, configDir: string) {
   // Never a real browser: the test reads the authorize URL from stderr and drives chromium itself.
   const transport = mcpRemoteTransport({ command: 'npx', args: ['-y', 'mcp-remote@0.1.38', mcpUrl, '--transport', 'http-only'] }, { scratch, configDir }, { DISPLAY: '' });
-  let stderr = '';
-  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const client = new Client({ name: 'mcp-remote-oauth-test', version: '1.0.0' });
-  const connected = client.connect(transport);
-  connected.catch(() => {});
+  const bridge = connectThrough(transport, 'mcp-remote-oauth-test');
   return {
-    client,
-    connected,
-    stderr: () => stderr,
+    ...bridge,
     close: async () => {
       const tree = [transport.pid ?? -1, ...descendants(transport.pid)].filter((pid) => pid > 0);
-      await client.close().catch(() => {});
+      await bridge.client.close().catch(() => {});
       killAll(tree);
     },
   };

@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 // npx finds mcp-remote@0.1.38 in the workspace's node_modules only when run from the repo.
@@ -34,4 +35,14 @@ export function mcpRemoteTransport(entry: BridgeCommand, dirs: { scratch: string
     cwd: REPO_ROOT,
     stderr: 'pipe',
   });
+}
+
+/** An MCP client connecting through a launched bridge: `connected` settles once it has (a failure is left to whoever awaits it), and the bridge's stderr so far. */
+export function connectThrough(transport: StdioClientTransport, clientName: string): { client: Client; connected: Promise<void>; stderr: () => string } {
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const client = new Client({ name: clientName, version: '1.0.0' });
+  const connected = client.connect(transport);
+  connected.catch(() => {});
+  return { client, connected, stderr: () => stderr };
 }

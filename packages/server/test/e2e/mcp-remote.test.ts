@@ -5,8 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { Client } from '@modelcontextprotocol/client';
-import { mcpRemoteTransport } from '../../src/testing/mcp-remote.js';
+import type { Client } from '@modelcontextprotocol/client';
+import { connectThrough, mcpRemoteTransport } from '../../src/testing/mcp-remote.js';
 import { descendants, killAll } from '../../src/testing/process-tree.js';
 import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
 import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
@@ -36,19 +36,13 @@ function launch(entry: ReturnType<typeof bridgeEntry>): Bridge {
   const npmCache = join(scratch, 'npm-cache');
   // Fresh OAuth state per run, and a fresh npm cache so a download would show up as <cache>/_npx.
   const transport = mcpRemoteTransport(entry, { scratch, configDir: join(scratch, 'mcp-auth') }, { npm_config_cache: npmCache });
-  let stderr = '';
-  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const client = new Client({ name: 'chat-desktop-stand-in', version: '1.0.0' });
-  const connected = client.connect(transport);
-  connected.catch(() => {});
+  const bridge = connectThrough(transport, 'chat-desktop-stand-in');
   return {
-    client,
-    connected,
-    stderr: () => stderr,
+    ...bridge,
     npmCache,
     async close() {
       const tree = descendants(transport.pid);
-      await client.close().catch(() => {});
+      await bridge.client.close().catch(() => {});
       killAll(tree);
       rmSync(scratch, { recursive: true, force: true });
     },
