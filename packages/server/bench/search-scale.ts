@@ -17,7 +17,7 @@
  *     [--data <locomo.json>] [--json] [--source]
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { availableParallelism, loadavg } from 'node:os';
+import { loadavg } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
@@ -27,6 +27,7 @@ import { probeHealthz } from './healthz-probe.js';
 import { type InsertRun, measureInserts } from './insert-rate.js';
 import { loadQuestions, loadTurns } from './locomo.js';
 import { percentile, round1 } from './percentile.js';
+import { runFacts } from './run-facts.js';
 import type { CairnChildOptions, ChildMessage, ParentMessage } from './servers.js';
 
 const PROTOCOL_VERSION = '2025-06-18';
@@ -229,10 +230,7 @@ async function main(): Promise<void> {
     child.process.send({ type: 'close' } satisfies ParentMessage);
   }
   const meta = {
-    date: new Date().toISOString(),
-    backend: options.backend,
-    node: process.version,
-    cpus: availableParallelism(),
+    ...runFacts(options.backend),
     loadavg: loadavg().map((l) => Math.round(l * 100) / 100),
     searches: options.searches,
     connections: options.connections,

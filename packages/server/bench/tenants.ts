@@ -20,7 +20,7 @@
  *     [--warmup 5] [--phases one-user,users-search,...] [--data <locomo.json>] [--json] [--source]
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { availableParallelism, loadavg } from 'node:os';
+import { loadavg } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { INSTALLER_USER_AGENT } from '../src/auth/mcp-auth.js';
@@ -29,6 +29,7 @@ import { probeHealthz } from './healthz-probe.js';
 import { entryBodies } from './insert-rate.js';
 import { loadQuestions, loadTurns } from './locomo.js';
 import { percentile, round1 } from './percentile.js';
+import { runFacts } from './run-facts.js';
 import type { ChildMessage, ParentMessage } from './servers.js';
 
 const PHASES = ['one-user', 'users-search', 'users-mix', 'one-search', 'one-mix'] as const;
@@ -236,10 +237,7 @@ async function main(): Promise<void> {
     child.process.send({ type: 'close' } satisfies ParentMessage);
   }
   const meta = {
-    date: new Date().toISOString(),
-    backend: options.backend,
-    node: process.version,
-    cpus: availableParallelism(),
+    ...runFacts(options.backend),
     users: options.users,
     perUser: options.perUser,
     entries: seeded.others + options.users * options.perUser,

@@ -2,13 +2,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { mcpRemoteTransport } from '../../../server/src/testing/mcp-remote.js';
 import { descendants, killAll } from '../../../server/src/testing/process-tree.js';
 
-// npx finds mcp-remote@0.1.38 in the workspace's node_modules only when run from the repo.
-const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const WAIT_MS = 30_000;
 
 /** The entry as the Connect dialog shows it. */
@@ -21,20 +18,7 @@ export interface BridgeEntry {
 /** Lists datapack names through the entry exactly as written (no shell, args unchanged, env set). */
 export async function listDatapacksThrough(entry: BridgeEntry): Promise<string[]> {
   const scratch = mkdtempSync(join(tmpdir(), 'cairn-portal-bridge-'));
-  const transport = new StdioClientTransport({
-    command: entry.command,
-    args: entry.args,
-    env: {
-      ...entry.env,
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? scratch,
-      MCP_REMOTE_CONFIG_DIR: join(scratch, 'mcp-auth'),
-      npm_config_update_notifier: 'false',
-      BROWSER: 'true',
-    },
-    cwd: REPO_ROOT,
-    stderr: 'pipe',
-  });
+  const transport = mcpRemoteTransport(entry, { scratch, configDir: join(scratch, 'mcp-auth') });
   const client = new Client({ name: 'chat-desktop-stand-in', version: '1.0.0' });
   try {
     await within(client.connect(transport), 'connect');

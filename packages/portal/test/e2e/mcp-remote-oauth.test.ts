@@ -4,10 +4,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { Client } from '@modelcontextprotocol/client';
 import type { Page } from 'playwright-core';
+import { connectThrough, mcpRemoteTransport } from '../../../server/src/testing/mcp-remote.js';
 import { descendants, killAll } from '../../../server/src/testing/process-tree.js';
 import { startTestCairn } from '../../../server/src/testing/test-cairn.js';
 import { assertAccessible, openBrowser, shot, signUpFirst, skipReason, startPortalServer } from './harness.js';
@@ -15,7 +14,6 @@ import { assertAccessible, openBrowser, shot, signUpFirst, skipReason, startPort
 const skip = skipReason();
 if (skip) console.log(`# SKIP mcp-remote OAuth journey: ${skip}`);
 
-const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const WAIT_MS = 60_000;
 
 let server: Awaited<ReturnType<typeof startPortalServer>>;
@@ -41,33 +39,14 @@ after(async () => {
 
 /** mcp-remote over stdio with only the URL (no headers), its stderr collected. */
 function startMcpRemote(mcpUrl: string, configDir: string) {
-  const transport = new StdioClientTransport({
-    command: 'npx',
-    args: ['-y', 'mcp-remote@0.1.38', mcpUrl, '--transport', 'http-only'],
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? scratch,
-      MCP_REMOTE_CONFIG_DIR: configDir,
-      npm_config_update_notifier: 'false',
-      // Never a real browser: the test reads the authorize URL from stderr and drives chromium itself.
-      BROWSER: 'true',
-      DISPLAY: '',
-    },
-    cwd: REPO_ROOT,
-    stderr: 'pipe',
-  });
-  let stderr = '';
-  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const client = new Client({ name: 'mcp-remote-oauth-test', version: '1.0.0' });
-  const connected = client.connect(transport);
-  connected.catch(() => {});
+  // Never a real browser: the test reads the authorize URL from stderr and drives chromium itself.
+  const transport = mcpRemoteTransport({ command: 'npx', args: ['-y', 'mcp-remote@0.1.38', mcpUrl, '--transport', 'http-only'] }, { scratch, configDir }, { DISPLAY: '' });
+  const bridge = connectThrough(transport, 'mcp-remote-oauth-test');
   return {
-    client,
-    connected,
-    stderr: () => stderr,
+    ...bridge,
     close: async () => {
       const tree = [transport.pid ?? -1, ...descendants(transport.pid)].filter((pid) => pid > 0);
-      await client.close().catch(() => {});
+      await bridge.client.close().catch(() => {});
       killAll(tree);
     },
   };

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { countRows } from '../../src/testing/count-rows.js';
 import { signIn } from '../../src/testing/oauth-flow.js';
 import { postgresTestUrl } from '../../src/testing/postgres.js';
 import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
@@ -24,23 +25,8 @@ for (const backend of ['sqlite', 'postgres'] as const) {
     /** Everything a stolen key could use to outlive its revocation or widen access. */
     const snapshot = async () => {
       const db = server.cairn.store.db;
-      const rows = async (table: 'api_key' | 'setup_code' | 'invite' | 'team' | 'member') =>
-        Number(
-          (
-            await db
-              .selectFrom(table)
-              .select((eb) => eb.fn.countAll().as('n'))
-              .executeTakeFirstOrThrow()
-          ).n,
-        );
-      const oauthClients = Number(
-        (
-          await db
-            .selectFrom('oauthClient' as 'user')
-            .select((eb) => eb.fn.countAll().as('n'))
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
+      const rows = (table: 'api_key' | 'setup_code' | 'invite' | 'team' | 'member') => countRows(db, table);
+      const oauthClients = await countRows(db, 'oauthClient' as 'user');
       return {
         keys: await rows('api_key'),
         liveKeys: Number(

@@ -5,15 +5,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { Client } from '@modelcontextprotocol/client';
+import { connectThrough, mcpRemoteTransport } from '../../src/testing/mcp-remote.js';
 import { descendants, killAll } from '../../src/testing/process-tree.js';
 import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
 import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
 
-// npx finds mcp-remote@0.1.38 in the workspace's node_modules only when run from the repo.
-const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const WAIT_MS = 30_000;
 
 /** The spec's bridge entry (part 2), as a chat desktop client holds it under mcpServers.cairn. */
@@ -37,37 +34,15 @@ interface Bridge {
 function launch(entry: ReturnType<typeof bridgeEntry>): Bridge {
   const scratch = mkdtempSync(join(tmpdir(), 'cairn-mcp-remote-'));
   const npmCache = join(scratch, 'npm-cache');
-  const transport = new StdioClientTransport({
-    command: entry.command,
-    args: entry.args,
-    env: {
-      ...entry.env,
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? scratch,
-      // Fresh OAuth state per run, and a fresh npm cache so a download would show up as <cache>/_npx.
-      MCP_REMOTE_CONFIG_DIR: join(scratch, 'mcp-auth'),
-      npm_config_cache: npmCache,
-      npm_config_update_notifier: 'false',
-      // No DISPLAY is passed, so if mcp-remote ever reaches its browser step, open's xdg-open runs
-      // $BROWSER: `true` rather than a text browser that would linger (macOS ignores it; the tree kill covers it).
-      BROWSER: 'true',
-    },
-    cwd: REPO_ROOT,
-    stderr: 'pipe',
-  });
-  let stderr = '';
-  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const client = new Client({ name: 'chat-desktop-stand-in', version: '1.0.0' });
-  const connected = client.connect(transport);
-  connected.catch(() => {});
+  // Fresh OAuth state per run, and a fresh npm cache so a download would show up as <cache>/_npx.
+  const transport = mcpRemoteTransport(entry, { scratch, configDir: join(scratch, 'mcp-auth') }, { npm_config_cache: npmCache });
+  const bridge = connectThrough(transport, 'chat-desktop-stand-in');
   return {
-    client,
-    connected,
-    stderr: () => stderr,
+    ...bridge,
     npmCache,
     async close() {
       const tree = descendants(transport.pid);
-      await client.close().catch(() => {});
+      await bridge.client.close().catch(() => {});
       killAll(tree);
       rmSync(scratch, { recursive: true, force: true });
     },
