@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { AUTH_ROUTES } from '../../src/auth/auth-routes.js';
 import type { Auth } from '../../src/auth/better-auth.js';
 import { AUTH_BASE_PATH } from '../../src/auth/oauth/oauth-options.js';
+import { countRows } from '../../src/testing/count-rows.js';
 import { signIn } from '../../src/testing/oauth-flow.js';
 import { postgresTestUrl } from '../../src/testing/postgres.js';
 import { rawRequest } from '../../src/testing/raw-request.js';
@@ -42,15 +43,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
 
     const counts = async () => {
       const db = server.cairn.store.db;
-      const count = async (table: 'user' | 'organization' | 'member' | 'team' | 'invite') =>
-        Number(
-          (
-            await db
-              .selectFrom(table)
-              .select((eb) => eb.fn.countAll().as('n'))
-              .executeTakeFirstOrThrow()
-          ).n,
-        );
+      const count = (table: 'user' | 'organization' | 'member' | 'team' | 'invite') => countRows(db.selectFrom(table));
       return { users: await count('user'), organizations: await count('organization'), members: await count('member'), teams: await count('team'), invites: await count('invite') };
     };
 

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { PLANTED_SECRETS, plantedSecretsText } from '@cairn/contract/testing/planted-secrets';
+import { countRows } from '../../src/testing/count-rows.js';
 import { callTool, callToolError, connectMcpClient } from '../../src/testing/mcp-client.js';
 import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
 import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
@@ -117,15 +118,7 @@ describe('POST /api/v1/capture', () => {
   });
 
   test('a datapack the caller cannot write, or a bad speaker, is refused and nothing is stored', async () => {
-    const count = async () =>
-      Number(
-        (
-          await server.cairn.store.db
-            .selectFrom('entry')
-            .select((eb) => eb.fn.countAll().as('n'))
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
+    const count = () => countRows(server.cairn.store.db.selectFrom('entry'));
     const before = await count();
     // The organization datapack is readable by a member but writable by admins only.
     const orgPack = await capture(tenant.member.key, { turns: [turn('dp-1', 'user', 'hello')], datapack: tenant.orgName });
@@ -154,20 +147,13 @@ describe('POST /api/v1/capture', () => {
   });
 
   test('size limits and bad input are refused with a reason; nothing partial is stored', async () => {
-    const before = await server.cairn.store.db
-      .selectFrom('entry')
-      .select((eb) => eb.fn.countAll().as('n'))
-      .executeTakeFirstOrThrow();
+    const before = await countRows(server.cairn.store.db.selectFrom('entry'));
     const tooLong = await capture(tenant.owner.key, { turns: [turn('ok-1', 'user', 'fine'), turn('long', 'user', 'x'.repeat(70_000))] });
     assert.equal(tooLong.status, 400);
     assert.equal(await rawStatus(tenant.owner.key, JSON.stringify({ turns: [turn('h', 'user', 'y'.repeat(1_100_000))] })), 413);
     assert.equal((await capture(tenant.owner.key, { turns: [] })).status, 400);
     assert.equal((await capture('cairn_tkn_nope', { turns: [turn('a', 'user', 'b')] })).status, 401);
-    const afterCount = await server.cairn.store.db
-      .selectFrom('entry')
-      .select((eb) => eb.fn.countAll().as('n'))
-      .executeTakeFirstOrThrow();
-    assert.equal(Number(afterCount.n), Number(before.n));
+    assert.equal(await countRows(server.cairn.store.db.selectFrom('entry')), before);
   });
 
   test('each key is rate-limited, with Retry-After', async () => {

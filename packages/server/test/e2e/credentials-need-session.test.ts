@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { countRows } from '../../src/testing/count-rows.js';
 import { signIn } from '../../src/testing/oauth-flow.js';
 import { postgresTestUrl } from '../../src/testing/postgres.js';
 import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
@@ -24,34 +25,11 @@ for (const backend of ['sqlite', 'postgres'] as const) {
     /** Everything a stolen key could use to outlive its revocation or widen access. */
     const snapshot = async () => {
       const db = server.cairn.store.db;
-      const rows = async (table: 'api_key' | 'setup_code' | 'invite' | 'team' | 'member') =>
-        Number(
-          (
-            await db
-              .selectFrom(table)
-              .select((eb) => eb.fn.countAll().as('n'))
-              .executeTakeFirstOrThrow()
-          ).n,
-        );
-      const oauthClients = Number(
-        (
-          await db
-            .selectFrom('oauthClient' as 'user')
-            .select((eb) => eb.fn.countAll().as('n'))
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
+      const rows = (table: 'api_key' | 'setup_code' | 'invite' | 'team' | 'member') => countRows(db.selectFrom(table));
+      const oauthClients = await countRows(db.selectFrom('oauthClient' as 'user'));
       return {
         keys: await rows('api_key'),
-        liveKeys: Number(
-          (
-            await db
-              .selectFrom('api_key')
-              .where('revoked_at', 'is', null)
-              .select((eb) => eb.fn.countAll().as('n'))
-              .executeTakeFirstOrThrow()
-          ).n,
-        ),
+        liveKeys: await countRows(db.selectFrom('api_key').where('revoked_at', 'is', null)),
         setupCodes: await rows('setup_code'),
         invites: await rows('invite'),
         teams: await rows('team'),

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { countRows } from '../../src/testing/count-rows.js';
 import { signIn } from '../../src/testing/oauth-flow.js';
 import { postgresTestUrl } from '../../src/testing/postgres.js';
 import { rawRequest } from '../../src/testing/raw-request.js';
@@ -27,15 +28,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       const answer = await fetch(`${server.baseUrl}/api/v1/signup`, { method: 'POST', headers: { 'content-type': 'application/json', origin: server.baseUrl }, body: JSON.stringify(body) });
       return { status: answer.status, text: await answer.text() };
     };
-    const users = async () =>
-      Number(
-        (
-          await server.cairn.store.db
-            .selectFrom('user')
-            .select((eb) => eb.fn.countAll().as('n'))
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
+    const users = () => countRows(server.cairn.store.db.selectFrom('user'));
     const invite = async (role = 'member') => {
       const answer = await fetch(`${server.baseUrl}/api/v1/organizations/${orgId}/invitations`, {
         method: 'POST',
