@@ -36,7 +36,7 @@ if (!process.env.CAIRN_TEST_DATABASE_URL) {
 // Suites that start a Cairn without choosing a backend run a second time on PostgreSQL: every storage
 // suite runs once per backend. Files that loop over backends themselves (postgresServerUrl) run once.
 const choosesBackend = (file) => /postgresServerUrl|postgresTestUrl|cairn-test: one backend/.test(readFileSync(join(root, file), 'utf8'));
-const startsCairn = (file) => /startTestCairn\(|startTenantCairn\(|startPortalServer\(|portalJourney\(|startCaptureCairn\(/.test(readFileSync(join(root, file), 'utf8'));
+const startsCairn = (file) => /startTestCairn\(|startTenantCairn\(|useTenantCairn\(|startPortalServer\(|portalJourney\(|startCaptureCairn\(/.test(readFileSync(join(root, file), 'utf8'));
 const postgresPass = process.env.CAIRN_TEST_DATABASE_URL ? files.filter((f) => startsCairn(f) && !choosesBackend(f)) : [];
 
 const first = await runPass(files, {}, 'sqlite (and the files that pick their backends)');

@@ -67,7 +67,7 @@ export const poolStats = { built: 0, refreshed: 0, refreshedEntries: 0 };
  * trash, bumps that revision and the next search replaces the pool, so a hit found again in the
  * same pool is the row as it stands (or newer, for a search that raced the write), and search
  * skips fetching it. Bounded by the text held. The pool is held weakly: every write replaces a
- * pool, and a hit left behind must not keep the old one (up to 5,000 entries indexed) alive.
+ * pool, and a hit left behind must not keep the old one (up to SEMANTIC_POOL entries indexed) alive.
  */
 // An entry over a hundredth of the bound is not kept: one long entry must not push out a hundred short ones.
 const hitCache = new BoundedCache<string, { pool: WeakRef<PoolIndex>; entry: Entry }>(500_000, ({ entry }) => hitChars(entry), 5_000);

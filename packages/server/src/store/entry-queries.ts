@@ -1,10 +1,21 @@
+import type { Kysely } from 'kysely';
 import { CairnError } from '../errors/cairn-error.js';
 import { ENTRY_COLUMNS } from './hot-queries.js';
 import { toEntry, toEntryRow, toVersion, toVersionRow } from './row-mappers.js';
+import type { Database } from './schema.js';
 import type { StoreContext } from './store-context.js';
 import type { ConversationTurn, Entry, EntryVersion, TurnFields } from './types.js';
 
 // Entries and their versions: writes keep the two in one transaction; reads see live entries unless named otherwise.
+
+const entriesOf = (db: Kysely<Database>, datapackIds: readonly string[]) => db.selectFrom('entry').select(ENTRY_COLUMNS).where('datapack_id', 'in', datapackIds);
+
+/** The entries of these datapacks that `narrow` keeps, in its order; none without a datapack (`in ()` is no SQL). */
+export async function entriesIn(db: Kysely<Database>, datapackIds: readonly string[], narrow: (q: ReturnType<typeof entriesOf>) => ReturnType<typeof entriesOf>): Promise<Entry[]> {
+  if (datapackIds.length === 0) return [];
+  const rows = await narrow(entriesOf(db, datapackIds)).execute();
+  return rows.map(toEntry);
+}
 
 export async function insertEntry(s: StoreContext, entry: Entry, replaced: readonly { next: Entry; expectedVersion: number }[] = []): Promise<void> {
   await s.db.transaction().execute(async (tx) => {
@@ -145,48 +156,32 @@ export async function listTurnsAround(s: StoreContext, entryId: string, around: 
   return [...before.reverse(), ...after].map((r) => ({ entry: toEntry(r), role: r.role, speaker: r.speaker }));
 }
 
-export async function listTrashedEntries(s: StoreContext, datapackIds: string[], since: string, limit: number): Promise<Entry[]> {
-  if (datapackIds.length === 0) return [];
-  const rows = await s.db
-    .selectFrom('entry')
-    .select(ENTRY_COLUMNS)
-    .where('datapack_id', 'in', datapackIds)
-    .where('deleted_at', 'is not', null)
-    .where('deleted_at', '>=', since)
-    .orderBy('deleted_at', 'desc')
-    .orderBy('id')
-    .limit(limit)
-    .execute();
-  return rows.map(toEntry);
+export function listTrashedEntries(s: StoreContext, datapackIds: string[], since: string, limit: number): Promise<Entry[]> {
+  return entriesIn(s.db, datapackIds, (q) => q.where('deleted_at', 'is not', null).where('deleted_at', '>=', since).orderBy('deleted_at', 'desc').orderBy('id').limit(limit));
 }
 
 export async function purgeTrash(s: StoreContext, before: string, batch: number): Promise<{ entries: number; datapacks: number }> {
   // One short step per call (a batch of entries, or a batch of one expired datapack's entries and
   // then the datapack), so the caller can let requests in between steps.
-  const expired = await s.db.selectFrom('entry').select('id').where('deleted_at', 'is not', null).where('deleted_at', '<', before).limit(batch).execute();
-  if (expired.length > 0) {
-    await s.db
+  const deleteEntries = (rows: { id: string }[]) =>
+    s.db
       .deleteFrom('entry')
       .where(
         'id',
         'in',
-        expired.map((r) => r.id),
+        rows.map((r) => r.id),
       )
       .execute();
+  const expired = await s.db.selectFrom('entry').select('id').where('deleted_at', 'is not', null).where('deleted_at', '<', before).limit(batch).execute();
+  if (expired.length > 0) {
+    await deleteEntries(expired);
     return { entries: expired.length, datapacks: 0 };
   }
   const pack = await s.db.selectFrom('datapack').select('id').where('deleted_at', 'is not', null).where('deleted_at', '<', before).limit(1).executeTakeFirst();
   if (!pack) return { entries: 0, datapacks: 0 };
   const held = await s.db.selectFrom('entry').select('id').where('datapack_id', '=', pack.id).limit(batch).execute();
   if (held.length > 0) {
-    await s.db
-      .deleteFrom('entry')
-      .where(
-        'id',
-        'in',
-        held.map((r) => r.id),
-      )
-      .execute();
+    await deleteEntries(held);
     if (held.length === batch) return { entries: held.length, datapacks: 0 };
   }
   // Only an expired datapack is emptied, and the domain refuses to restore an expired one.

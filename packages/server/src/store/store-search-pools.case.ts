@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { type Access, loadAccess } from '../domain/access.js';
 import { deleteEntry, saveEntry, searchEntries, updateEntry } from '../domain/entries.js';
 import { restoreEntry } from '../domain/trash.js';
 import { poolStats } from '../search/search-cache.js';
-import { createTenant } from '../testing/tenants.js';
 import type { TestCairn } from '../testing/test-cairn.js';
+import { useCaseStore } from './store-records.fixture.js';
 
 /** The sentences a user holds before the writes under test: distinct topics, so each search has one answer. */
 const HELD = [
@@ -24,23 +24,20 @@ const HELD = [
  */
 export function runSearchPoolConformance(backend: string, start: () => Promise<TestCairn>, skip?: string): void {
   describe(`search pools under writes: ${backend}`, { skip }, () => {
-    let server: TestCairn;
+    const { server, tenant } = useCaseStore(start);
     let access: Access;
     const ids = new Map<string, string>();
 
     before(async () => {
-      server = await start();
-      const tenant = await createTenant(server.cairn);
-      access = await loadAccess(server.cairn.domain, { userId: tenant.member.id, client: 'test', via: 'session', scope: 'read-write' });
+      access = await loadAccess(server().cairn.domain, { userId: tenant().member.id, client: 'test', via: 'session', scope: 'read-write' });
       for (const [title, content] of HELD) {
-        const saved = await saveEntry(server.cairn.domain, access, { kind: 'preference', title, content });
+        const saved = await saveEntry(server().cairn.domain, access, { kind: 'preference', title, content });
         assert.equal(saved.status, 'created', title);
         ids.set(title, saved.entry.id);
       }
     });
-    after(() => server?.close());
 
-    const top = async (query: string) => (await searchEntries(server.cairn.domain, access, { query, limit: 3 }))[0]?.entry;
+    const top = async (query: string) => (await searchEntries(server().cairn.domain, access, { query, limit: 3 }))[0]?.entry;
 
     test('a save, an update, a delete and a restore are found by the next search from a refreshed pool, not a rebuilt one', async () => {
       assert.equal((await top('which test runner for new packages'))?.id, ids.get('Test runner'));
@@ -48,15 +45,15 @@ export function runSearchPoolConformance(backend: string, start: () => Promise<T
       const refreshed = poolStats.refreshed;
       const read = poolStats.refreshedEntries;
 
-      const saved = await saveEntry(server.cairn.domain, access, { kind: 'decision', title: 'Message queue', content: 'Background jobs go through RabbitMQ queues.' });
+      const saved = await saveEntry(server().cairn.domain, access, { kind: 'decision', title: 'Message queue', content: 'Background jobs go through RabbitMQ queues.' });
       assert.equal(saved.status, 'created');
       assert.equal((await top('which message queue for background jobs'))?.id, saved.entry.id);
-      const updated = await updateEntry(server.cairn.domain, access, { id: saved.entry.id, expectedVersion: 1, content: 'Background jobs go through Redis streams now.' });
+      const updated = await updateEntry(server().cairn.domain, access, { id: saved.entry.id, expectedVersion: 1, content: 'Background jobs go through Redis streams now.' });
       assert.equal((await top('redis streams'))?.id, saved.entry.id);
-      assert.equal((await searchEntries(server.cairn.domain, access, { query: 'rabbitmq', limit: 3 })).length, 0, 'the old text is gone from the pool');
-      await deleteEntry(server.cairn.domain, access, saved.entry.id, updated.entry.version);
+      assert.equal((await searchEntries(server().cairn.domain, access, { query: 'rabbitmq', limit: 3 })).length, 0, 'the old text is gone from the pool');
+      await deleteEntry(server().cairn.domain, access, saved.entry.id, updated.entry.version);
       assert.notEqual((await top('redis streams background jobs'))?.id, saved.entry.id);
-      await restoreEntry(server.cairn.domain, access, { id: saved.entry.id });
+      await restoreEntry(server().cairn.domain, access, { id: saved.entry.id });
       assert.equal((await top('redis streams background jobs'))?.id, saved.entry.id);
 
       assert.equal(poolStats.built, built, 'no pool was read whole again');
@@ -66,13 +63,13 @@ export function runSearchPoolConformance(backend: string, start: () => Promise<T
     });
 
     test('the near-duplicate check finds the entry a save nearly repeats, and lets a different text sharing words through', async () => {
-      const again = await saveEntry(server.cairn.domain, access, { kind: 'preference', title: 'Deploy windows', content: 'Production deploys happen on Tuesday and Thursday mornings only!' });
+      const again = await saveEntry(server().cairn.domain, access, { kind: 'preference', title: 'Deploy windows', content: 'Production deploys happen on Tuesday and Thursday mornings only!' });
       assert.equal(again.status, 'duplicate');
       assert.equal(again.entry.id, ids.get('Deploy windows'));
-      const reworded = await saveEntry(server.cairn.domain, access, { kind: 'note', title: 'Logging', content: 'All services log structured JSON lines to standard output.' });
+      const reworded = await saveEntry(server().cairn.domain, access, { kind: 'note', title: 'Logging', content: 'All services log structured JSON lines to standard output.' });
       assert.equal(reworded.status, 'duplicate');
       assert.equal(reworded.entry.id, ids.get('Logging'));
-      const other = await saveEntry(server.cairn.domain, access, { kind: 'note', title: 'Deploy freeze', content: 'No production deploys during the December holidays.' });
+      const other = await saveEntry(server().cairn.domain, access, { kind: 'note', title: 'Deploy freeze', content: 'No production deploys during the December holidays.' });
       assert.equal(other.status, 'created', 'shares "production deploys" but says something else');
     });
   });

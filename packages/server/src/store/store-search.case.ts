@@ -1,30 +1,16 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { newId } from '../domain/deps.js';
-import { createTenant, type TestTenant } from '../testing/tenants.js';
 import type { TestCairn } from '../testing/test-cairn.js';
 import { testEntry } from '../testing/test-entry.js';
 import type { KyselyStore } from './kysely-store.js';
-import { storeRecords } from './store-records.fixture.js';
+import { useCaseStore } from './store-records.fixture.js';
 import type { Datapack } from './types.js';
 
 /** How the store's search ranks, on every backend: words, stems, filters, meaning, conversations, and one user's results whoever else is stored. */
 export function runStoreSearchConformance(backend: string, start: () => Promise<TestCairn>, skip?: string): void {
   describe(`store conformance, search: ${backend}`, { skip }, () => {
-    let server: TestCairn;
-    let store: KyselyStore;
-    let tenant: TestTenant;
-    const { tick, datapack, entry } = storeRecords(
-      () => store,
-      () => tenant.member.id,
-    );
-
-    before(async () => {
-      server = await start();
-      store = server.cairn.store;
-      tenant = await createTenant(server.cairn);
-    });
-    after(() => server?.close());
+    const { store, tenant, tick, datapack, entry } = useCaseStore(start);
 
     test('search ranks title matches first, stems words, and respects filters', async () => {
       const d = await datapack();
@@ -34,52 +20,52 @@ export function runStoreSearchConformance(backend: string, start: () => Promise<
       const deleted = entry(d.id, { title: 'Old deployment notes', content: 'obsolete', deletedAt: tick() });
       const elsewhere = entry(other.id, { title: 'Deployment elsewhere', content: 'not in the filter' });
       const unicode = entry(d.id, { title: 'Café rules', content: 'Crème brûlée on Fridays.' });
-      for (const e of [title, body, deleted, elsewhere, unicode]) await store.insertEntry(e);
-      const hits = await store.searchEntries({ datapackIds: [d.id], text: 'deploying', limit: 10 });
+      for (const e of [title, body, deleted, elsewhere, unicode]) await store().insertEntry(e);
+      const hits = await store().searchEntries({ datapackIds: [d.id], text: 'deploying', limit: 10 });
       assert.deepEqual(
         hits.map((h) => h.entry.id),
         [title.id, body.id],
       );
       assert.ok(hits[0]!.score > hits[1]!.score);
       assert.deepEqual(
-        (await store.searchEntries({ datapackIds: [d.id], text: 'deployment', kinds: ['decision'], limit: 10 })).map((h) => h.entry.id),
+        (await store().searchEntries({ datapackIds: [d.id], text: 'deployment', kinds: ['decision'], limit: 10 })).map((h) => h.entry.id),
         [body.id],
       );
-      assert.deepEqual((await store.searchEntries({ datapackIds: [d.id, other.id], text: 'deployment', limit: 1 })).length, 1);
+      assert.deepEqual((await store().searchEntries({ datapackIds: [d.id, other.id], text: 'deployment', limit: 1 })).length, 1);
       assert.deepEqual(
-        (await store.searchEntries({ datapackIds: [d.id], text: 'café', limit: 5 })).map((h) => h.entry.id),
+        (await store().searchEntries({ datapackIds: [d.id], text: 'café', limit: 5 })).map((h) => h.entry.id),
         [unicode.id],
       );
-      assert.deepEqual(await store.searchEntries({ datapackIds: [d.id], text: 'the and of', limit: 5 }), []);
-      assert.deepEqual(await store.searchEntries({ datapackIds: [], text: 'deployment', limit: 5 }), []);
+      assert.deepEqual(await store().searchEntries({ datapackIds: [d.id], text: 'the and of', limit: 5 }), []);
+      assert.deepEqual(await store().searchEntries({ datapackIds: [], text: 'deployment', limit: 5 }), []);
       // Query syntax is inert: each text finds only this datapack's entries by its words, and the table survives.
       const mine = new Set([title.id, body.id, unicode.id]);
       for (const hostile of ['"unbalanced', 'a OR b AND NOT c', 'title:x', 'x* NEAR(y z)', "'; DROP TABLE entry; --", '!&|():*']) {
-        const found = await store.searchEntries({ datapackIds: [d.id], text: hostile, limit: 5 });
+        const found = await store().searchEntries({ datapackIds: [d.id], text: hostile, limit: 5 });
         assert.ok(
           found.every((h) => mine.has(h.entry.id)),
           `${hostile}: ${found.map((h) => h.entry.title)}`,
         );
       }
       assert.deepEqual(
-        (await store.searchEntries({ datapackIds: [d.id], text: 'deployment" OR (', limit: 10 })).map((h) => h.entry.id),
+        (await store().searchEntries({ datapackIds: [d.id], text: 'deployment" OR (', limit: 10 })).map((h) => h.entry.id),
         [title.id, body.id],
       );
-      assert.deepEqual(await store.getEntry(title.id), title);
+      assert.deepEqual(await store().getEntry(title.id), title);
     });
 
     test('the lexical ranking matches words, not prefixes of their stems as search does', async () => {
       const d = await datapack();
       const deploying = entry(d.id, { title: 'Deploying on Fridays', content: 'We stopped deploying late in the week.' });
       const deplorable = entry(d.id, { title: 'Deplorable weather', content: 'Rain all week.' });
-      for (const e of [deploying, deplorable]) await store.insertEntry(e);
-      const ids = async (query: Parameters<typeof store.searchEntries>[0]) => (await store.searchEntries(query)).map((h) => h.entry.id).sort();
+      for (const e of [deploying, deplorable]) await store().insertEntry(e);
+      const ids = async (query: Parameters<KyselyStore['searchEntries']>[0]) => (await store().searchEntries(query)).map((h) => h.entry.id).sort();
       assert.deepEqual(await ids({ datapackIds: [d.id], text: 'deploying', limit: 5, ranking: 'lexical' }), [deploying.id]);
-      store.semanticSearch = false;
+      store().semanticSearch = false;
       try {
         assert.deepEqual(await ids({ datapackIds: [d.id], text: 'deploying', limit: 5 }), [deploying.id, deplorable.id].sort(), '"deplo*" finds both');
       } finally {
-        store.semanticSearch = true;
+        store().semanticSearch = true;
       }
     });
 
@@ -88,25 +74,25 @@ export function runStoreSearchConformance(backend: string, start: () => Promise<
       const car = entry(d.id, { title: 'Parking', content: 'Park the car in the garage, never on the street.' });
       const tests = entry(d.id, { title: 'Testing', content: 'Write unit tests first.' });
       const lunch = entry(d.id, { title: 'Lunch', content: 'Lunch is served at noon.' });
-      for (const e of [car, tests, lunch]) await store.insertEntry(e);
-      const hybrid = await store.searchEntries({ datapackIds: [d.id], text: 'automobile', limit: 5 });
+      for (const e of [car, tests, lunch]) await store().insertEntry(e);
+      const hybrid = await store().searchEntries({ datapackIds: [d.id], text: 'automobile', limit: 5 });
       assert.equal(hybrid[0]?.entry.id, car.id, `${hybrid.map((h) => h.entry.title)}`);
       assert.ok(hybrid[0]!.score > 0.01, `a meaningful score, not one rounded to 0: ${hybrid[0]!.score}`);
       assert.ok(!hybrid.some((h) => h.entry.id === tests.id), 'an unrelated entry is not returned');
-      assert.deepEqual(await store.searchEntries({ datapackIds: [d.id], text: 'automobile', limit: 5, ranking: 'lexical' }), []);
-      store.semanticSearch = false;
+      assert.deepEqual(await store().searchEntries({ datapackIds: [d.id], text: 'automobile', limit: 5, ranking: 'lexical' }), []);
+      store().semanticSearch = false;
       try {
-        assert.deepEqual(await store.searchEntries({ datapackIds: [d.id], text: 'automobile', limit: 5 }), []);
+        assert.deepEqual(await store().searchEntries({ datapackIds: [d.id], text: 'automobile', limit: 5 }), []);
       } finally {
-        store.semanticSearch = true;
+        store().semanticSearch = true;
       }
-      assert.deepEqual(await store.searchEntries({ datapackIds: [d.id], text: 'xyzzyq', limit: 5 }), [], 'nothing for words nobody knows');
+      assert.deepEqual(await store().searchEntries({ datapackIds: [d.id], text: 'xyzzyq', limit: 5 }), [], 'nothing for words nobody knows');
       // What search keeps between calls follows writes: a deletion and a new entry show at once.
-      assert.ok(await store.replaceEntry({ ...car, version: 2, deletedAt: tick(), updatedAt: tick() }, 1, 'delete'));
-      assert.ok(!(await store.searchEntries({ datapackIds: [d.id], text: 'automobile', limit: 5 })).some((h) => h.entry.id === car.id));
+      assert.ok(await store().replaceEntry({ ...car, version: 2, deletedAt: tick(), updatedAt: tick() }, 1, 'delete'));
+      assert.ok(!(await store().searchEntries({ datapackIds: [d.id], text: 'automobile', limit: 5 })).some((h) => h.entry.id === car.id));
       const truck = entry(d.id, { title: 'Deliveries', content: 'The truck and the car unload at the back door.' });
-      await store.insertEntry(truck);
-      assert.equal((await store.searchEntries({ datapackIds: [d.id], text: 'automobile', limit: 5 }))[0]?.entry.id, truck.id);
+      await store().insertEntry(truck);
+      assert.equal((await store().searchEntries({ datapackIds: [d.id], text: 'automobile', limit: 5 }))[0]?.entry.id, truck.id);
     });
 
     test('captured turns: an answer is found through the question before it, and a named speaker’s turns come first', async () => {
@@ -122,14 +108,17 @@ export function runStoreSearchConformance(backend: string, start: () => Promise<
       for (const [i, [session, speaker, text]] of said.entries()) {
         const turn = entry(d.id, { kind: 'conversation', title: text.slice(0, 20), content: text, createdAt: `2026-02-0${1 + Number(session.slice(1))}T10:00:0${i}.000Z` });
         ids.push(turn.id);
-        assert.deepEqual(await store.insertCapturedTurn(turn, tenant.member.id, `turn-${turn.id}`, { role: 'user', sessionId: session, speaker }), { stored: true, entryId: turn.id });
+        assert.deepEqual(await store().insertCapturedTurn(turn, tenant().member.id, `turn-${turn.id}`, { role: 'user', sessionId: session, speaker }), { stored: true, entryId: turn.id });
       }
-      const top = (text: string) => store.searchEntries({ datapackIds: [d.id], text, limit: 3 }).then((hits) => hits.map((h) => h.entry.id));
+      const top = (text: string) =>
+        store()
+          .searchEntries({ datapackIds: [d.id], text, limit: 3 })
+          .then((hits) => hits.map((h) => h.entry.id));
       assert.deepEqual((await top('What has Caroline been researching?')).slice(0, 2).sort(), [ids[0], ids[1]].sort(), 'the question and its answer');
-      assert.ok(!(await store.searchEntries({ datapackIds: [d.id], text: 'researching', limit: 5, ranking: 'lexical' })).some((h) => h.entry.id === ids[1]), 'words alone miss the answer');
+      assert.ok(!(await store().searchEntries({ datapackIds: [d.id], text: 'researching', limit: 5, ranking: 'lexical' })).some((h) => h.entry.id === ids[1]), 'words alone miss the answer');
       assert.equal((await top('When did Caroline paint a sunrise?'))[0], ids[3]);
       assert.equal((await top('When did Melanie paint a sunrise?'))[0], ids[4]);
-      const [row] = await store.db.selectFrom('capture_turn').select(['session_id', 'speaker', 'role']).where('entry_id', '=', ids[1]!).execute();
+      const [row] = await store().db.selectFrom('capture_turn').select(['session_id', 'speaker', 'role']).where('entry_id', '=', ids[1]!).execute();
       assert.deepEqual(row, { session_id: 's1', speaker: 'Caroline', role: 'user' });
     });
 
@@ -156,14 +145,14 @@ export function runStoreSearchConformance(backend: string, start: () => Promise<
         updatedAt: at(0),
       });
       const entryOf = (id: string, datapackId: string, i: number, title: string, content: string) => testEntry({ id, datapackId, title, content, updatedAt: at(i) });
-      const mine = packOf(newId('dpk'), tenant.member.id);
+      const mine = packOf(newId('dpk'), tenant().member.id);
       const mineEntries = Array.from({ length: 40 }, (_, i) => entryOf(newId('ent'), mine.id, i + 1, sentence(3), sentence(12 + (i % 9))));
       const queries = ['deployment rollback', 'camping painting adoption', 'pnpm testing', 'python database backup review', 'metrics'];
       const searchA = async (s: KyselyStore) => Promise.all(queries.map(async (text) => (await s.searchEntries({ datapackIds: [mine.id], text, limit: 15 })).map((h) => [h.entry.id, h.score])));
 
-      await store.insertDatapack(mine);
-      for (const e of mineEntries) await store.insertEntry(e);
-      const alone = await searchA(store);
+      await store().insertDatapack(mine);
+      for (const e of mineEntries) await store().insertEntry(e);
+      const alone = await searchA(store());
       assert.ok(
         alone.every((hits) => hits.length > 3),
         "every query finds several of A's entries",

@@ -1,29 +1,12 @@
 // Guidance that applies: rules scoped by always/files/projects, replaced rules, the relevance floor and the budget, through MCP and the JSON API.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Client } from '@modelcontextprotocol/client';
-import { callTool, callToolError, connectMcpClient } from '../../src/testing/mcp-client.js';
-import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
-import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
+import { before, describe, test } from 'node:test';
+import { callTool, callToolError } from '../../src/testing/mcp-client.js';
+import { member, outsider, owner, server, tenant, useTenantCairn } from './tenant-cairn.fixture.js';
 
-let server: TestCairn;
-let tenant: TestTenant;
-let owner: Client;
-let member: Client;
-let outsider: Client;
 let teamPack: string;
-
-before(async () => {
-  server = await startTestCairn();
-  tenant = await createTenant(server.cairn);
-  owner = await connectMcpClient(server.mcpUrl, tenant.owner.key);
-  member = await connectMcpClient(server.mcpUrl, tenant.member.key);
-  outsider = await connectMcpClient(server.mcpUrl, tenant.outsider.key);
+useTenantCairn(async () => {
   teamPack = (await callTool(member, 'create_datapack', { name: 'Team standards', scope: 'team', teamId: tenant.teamId })).datapack.id;
-});
-after(async () => {
-  for (const c of [owner, member, outsider]) await c?.close();
-  await server?.close();
 });
 
 const api = async (path: string, init: RequestInit = {}, key = tenant.member.key) => {

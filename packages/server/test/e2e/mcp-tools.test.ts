@@ -1,28 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/client';
-import { callTool, callToolError, connectMcpClient } from '../../src/testing/mcp-client.js';
-import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
-import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
+import { callTool, callToolError } from '../../src/testing/mcp-client.js';
+import { member, outsider, owner, tenant, useTenantCairn } from './tenant-cairn.fixture.js';
 
-let server: TestCairn;
-let tenant: TestTenant;
-let owner: Client;
-let member: Client;
-let outsider: Client;
-
-before(async () => {
-  server = await startTestCairn();
-  tenant = await createTenant(server.cairn);
-  owner = await connectMcpClient(server.mcpUrl, tenant.owner.key);
-  member = await connectMcpClient(server.mcpUrl, tenant.member.key);
-  outsider = await connectMcpClient(server.mcpUrl, tenant.outsider.key);
-});
-
-after(async () => {
-  await Promise.all([owner, member, outsider].map((c) => c?.close()));
-  await server?.close();
-});
+useTenantCairn();
 
 const packs = async (client: Client) => (await callTool(client, 'list_datapacks')).datapacks as { id: string; name: string; scope: string; writable: boolean; entryCount: number }[];
 
