@@ -121,6 +121,19 @@ describe('Admission', () => {
     assert.deepEqual(log.slice(4), ['c0:in']);
   });
 
+  test('a freed turn is handed over on a later turn of the event loop, not in the microtasks of the answer that freed it', async () => {
+    const admission = new Admission(settings(1, 5));
+    const first = (await admission.enter('a')) as Admitted;
+    const log: string[] = [];
+    track(admission, 'b', log);
+    first.release();
+    assert.deepEqual(admission.load, { running: 1, queued: 0 }, 'the turn is taken for it at once');
+    for (let i = 0; i < 100; i++) await Promise.resolve();
+    assert.deepEqual(log, [], 'so that I/O waiting (probes, refusals, the answer just made) goes first');
+    await settled();
+    assert.deepEqual(log, ['b:in']);
+  });
+
   test('a client that gives up while waiting leaves the queue', async () => {
     const admission = new Admission(settings(1, 5));
     const first = (await admission.enter('a')) as Admitted;

@@ -141,7 +141,11 @@ export class Admission {
       if (line.length > 0) this.lines.set(credential, line);
       this.queued--;
       clearTimeout(waiter.timer);
-      waiter.settle(this.admit(waiter.since));
+      const turn = this.admit(waiter.since);
+      // Handed over on a later turn of the event loop, not straight away: the answer that freed the
+      // turn is written, and the probes and refusals already read are answered, before the next
+      // request's synchronous work (SQLite's queries run on the event loop) starts.
+      setImmediate(() => waiter.settle(turn));
     }
   }
 
