@@ -9,7 +9,7 @@ export { entryVector, type RankedItem } from './ranked-item.js';
 /**
  * What search derives from entries, kept between searches: a user's searches keep meeting the same
  * entries, so splitting them into words, fetching their text, computing their vectors and finding
- * their place in a conversation happen once per version, not per search. Bounded, oldest out first.
+ * their place in a conversation happen once per version, not per search. Bounded, least recently used out first.
  */
 
 /**
@@ -45,7 +45,7 @@ function newPoolCache(megabytes: number) {
 
 /**
  * The caller's newest entries, indexed, by datapacks and kinds, with the signature they were read
- * at: bounded by their bytes (poolIndexBytes, about 1.5 KB an entry), the oldest out first.
+ * at: bounded by their bytes (poolIndexBytes, about 1.5 KB an entry), the least recently used out first.
  */
 export let poolCache = newPoolCache(DEFAULT_SEARCH_CACHE_MB);
 
