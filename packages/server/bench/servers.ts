@@ -61,8 +61,8 @@ export type ParentMessage =
   | { type: 'grow'; total: number; perTenant: number }
   /** Delete for good the entries the seeded user created from `since` on (the insert measurement's), so each size starts alike. */
   | { type: 'forget'; since: string }
-  /** Create `users` users with a key each and `perUser` entries in each one's personal datapack (bench/seed-tenants.ts). */
-  | { type: 'tenants'; users: number; perUser: number }
+  /** Create `users` users (numbered from `first`, default 0) with a key each and `perUser` entries in each one's personal datapack (bench/seed-tenants.ts). */
+  | { type: 'tenants'; users: number; perUser: number; first?: number }
   /** Report resident memory now (after a forced GC when --expose-gc is on). */
   | { type: 'rss' }
   | { type: 'cpu' }
@@ -216,7 +216,7 @@ async function runCairn(options: CairnChildOptions): Promise<void> {
             last = Date.now();
             void send({ type: 'seed-progress', done, goal: message.users });
           }
-        });
+        }, message.first);
         await send({ type: 'tenants', keys, seconds: (Date.now() - started) / 1000 });
       } else if (message.type === 'forget') {
         const result = await test.cairn.store.db.deleteFrom('entry').where('created_by', '=', test.ownerId).where('created_at', '>=', message.since).executeTakeFirst();
