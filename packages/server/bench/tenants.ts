@@ -11,6 +11,7 @@
  *   users-mix     the same with the mix
  *   one-search    one user, one connection, search only
  *   one-mix       one user, one connection, the mix (the capture pattern)
+ *   one-save      one user, one connection, saves only (its CPU per save against one-search's per search)
  *   heavy-search  with --heavy N: one more user, of N entries, one connection, search only (its CPU
  *                 per search against one-search's: a heavy user should stay within 2×)
  *
@@ -36,7 +37,7 @@ import { loadTurns } from './locomo.js';
 import { percentile, round1 } from './percentile.js';
 import type { ChildMessage, ParentMessage } from './servers.js';
 
-const PHASES = ['one-user', 'users-search', 'users-mix', 'one-search', 'one-mix', 'heavy-search'] as const;
+const PHASES = ['one-user', 'users-search', 'users-mix', 'one-search', 'one-mix', 'one-save', 'heavy-search'] as const;
 type Phase = (typeof PHASES)[number];
 
 function parseCount(text: string, flag: string): number {
@@ -220,8 +221,8 @@ async function runPhase(phase: Phase, child: Child, keys: string[], connections:
     rssMb: rss,
     errors: Object.fromEntries(tally.errors),
     loadavg: loadavg().map((l) => Math.round(l * 100) / 100),
-    /** Pools read whole and pools refreshed after a write while the phase was measured; '-' for a build without the counters. */
-    pools: pools && poolsBefore ? `${pools.built - poolsBefore.built} built, ${pools.refreshed - poolsBefore.refreshed} refreshed` : '-',
+    /** Pools read whole, refreshed after a write, and given a saved entry by its writer while the phase was measured; '-' for a build without the counters. */
+    pools: pools && poolsBefore ? `${pools.built - poolsBefore.built} built, ${pools.refreshed - poolsBefore.refreshed} refreshed, ${pools.taken - poolsBefore.taken} taken` : '-',
   };
 }
 
@@ -258,7 +259,7 @@ async function main(): Promise<void> {
       const many = phase.startsWith('users');
       const keys = phase.startsWith('heavy') ? heavy!.keys : many ? tenants.keys : tenants.keys.slice(0, 1);
       const connections = phase === 'one-user' || many ? options.users : 1;
-      const saveShare = phase.endsWith('mix') ? options.saveShare : 0;
+      const saveShare = phase === 'one-save' ? 1 : phase.endsWith('mix') ? options.saveShare : 0;
       process.stderr.write(`${phase}: ${keys.length} user(s) on ${connections} connection(s), ${saveShare * 100}% saves, ${options.warmup}s + ${options.duration}s …\n`);
       rows.push({ phase, result: await runPhase(phase, child, keys, connections, saveShare, options, questions, note) });
     }
@@ -308,6 +309,8 @@ async function main(): Promise<void> {
   console.log('(÷ baseline: users-* against one-user on as many connections; one-mix and heavy-search against one-search)');
   const cpuOf = (phase: Phase) => rows.find((r) => r.phase === phase)?.result.cpuMsPerRequest;
   const [heavyCpu, oneCpu] = [cpuOf('heavy-search'), cpuOf('one-search')];
+  const saveCpu = cpuOf('one-save');
+  if (saveCpu && oneCpu) console.log(`CPU per save ÷ CPU per search, one user of ${options.perUser} entries: ${(saveCpu / oneCpu).toFixed(2)}× (${saveCpu} / ${oneCpu} ms)`);
   if (heavyCpu && oneCpu) console.log(`CPU per search, a user of ${options.heavy} entries ÷ one of ${options.perUser}: ${(heavyCpu / oneCpu).toFixed(2)}× (${heavyCpu} / ${oneCpu} ms)`);
 }
 

@@ -13,12 +13,14 @@ import { fuseColumns, sessions, speakerBoosts, speakerIndex, speakersNamed, type
 import { buildPoolIndex, type PoolIndex, poolCosines, poolIndexBytes, poolLexicalScores, poolWordMatches, scratchColumns } from './pool-index.js';
 import { refreshPoolIndex } from './pool-refresh.js';
 import { iso, parseTags, toApiKey, toDatapack, toEntry, toEntryRow, toTrashedDatapack, toVersion, toVersionRow } from './row-mappers.js';
+import { takeIntoPools } from './saved-into-pools.js';
 import type { Database } from './schema.js';
 import { cachedEntryWords, cachedHit, entryWords, poolCache, poolStats, type RankedItem, rememberHit, speakerWords, turnPlaceCache } from './search-cache.js';
 import { CAPTURED_KIND, type EntryWords, rankCandidates, words } from './search-ranking.js';
 import { searchTerms } from './search-terms.js';
 import { type QueryEmbedder, semanticScores } from './semantic-scores.js';
 import type { Store } from './store.js';
+import { topScores } from './top-scores.js';
 import * as transfer from './transfer-queries.js';
 import type { DatapackImport, EntryRecord, ExportSelection } from './transfer-types.js';
 import type {
@@ -633,6 +635,12 @@ export abstract class KyselyStore implements Store {
       }
     });
     this.embedder?.notify();
+    if (replaced.length === 0) await this.takeIntoHeldPools(entry);
+  }
+
+  /** The writer's pools take the entry it just stored, when nothing else changed meanwhile (saved-into-pools.ts); a failure there leaves them to their next search. */
+  private async takeIntoHeldPools(entry: Entry, place?: TurnPlace | null): Promise<void> {
+    await takeIntoPools(this.poolKey, entry, (ids) => this.entriesState(ids), SEMANTIC_POOL, place).catch(() => {});
   }
 
   /** Kept per set of datapacks until their entries change (entriesState's signature): one light row instead of a scan per call. */
@@ -767,8 +775,10 @@ export abstract class KyselyStore implements Store {
           .execute();
         return { stored: true, entryId: entry.id };
       })
-      .then((outcome) => {
-        if (outcome.stored) this.embedder?.notify();
+      .then(async (outcome) => {
+        if (!outcome.stored) return outcome;
+        this.embedder?.notify();
+        await this.takeIntoHeldPools(entry, turn.sessionId ? { session: turn.sessionId, at: entry.createdAt, speaker: turn.speaker ? speakerWords(turn.speaker) : undefined } : null);
         return outcome;
       })
       .catch(async (error: unknown) => {
@@ -1007,15 +1017,4 @@ export abstract class KyselyStore implements Store {
       }
     });
   }
-}
-
-/** The `limit` best-scoring items (score above 0), ties to the most recently updated, then by id, as rankCandidates orders them. */
-function topScores(items: RankedItem[], scores: Float64Array, limit: number): { id: string; score: number }[] {
-  const hits: number[] = [];
-  for (let i = 0; i < items.length; i++) if (scores[i]! > 0) hits.push(i);
-  hits.sort((a, b) => {
-    const [x, y] = [items[a]!, items[b]!];
-    return scores[b]! - scores[a]! || (x.updatedAt < y.updatedAt ? 1 : x.updatedAt > y.updatedAt ? -1 : x.id < y.id ? -1 : 1);
-  });
-  return hits.slice(0, limit).map((i) => ({ id: items[i]!.id, score: scores[i]! }));
 }

@@ -55,11 +55,12 @@ export function configureSearchCache(megabytes: number): void {
 }
 
 /**
- * How pools came to be, since the process started: read and indexed whole (`built`), or brought
- * up to date from the previous index after a write (`refreshed`, only the changed entries read).
+ * How pools came to be, since the process started: read and indexed whole (`built`), brought up
+ * to date from the previous index after a write (`refreshed`, only the changed entries read), or
+ * given a new entry by the instance that saved it (`taken`, nothing read: saved-into-pools.ts).
  * Tests read it to prove a save refreshes instead of rebuilding.
  */
-export const poolStats = { built: 0, refreshed: 0, refreshedEntries: 0 };
+export const poolStats = { built: 0, refreshed: 0, refreshedEntries: 0, taken: 0 };
 
 /**
  * Entries that searches returned, each with the pool it was read for: while a pool is current
