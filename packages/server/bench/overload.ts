@@ -4,6 +4,7 @@
  *   npm run bench:overload -w @cairn/server -- [--backend postgres --database-url URL]
  *     [--users 20] [--entries-per-user 50] [--connections 200] [--seconds 20]
  *     [--max-concurrent N --max-queued N --max-wait-ms N] [--honour-retry-after] [--no-baseline]
+ *     [--cpu-prof <dir>]   (the server's CPU profiles, one .cpuprofile per run, summarized on the console)
  *
  * Each of `--connections` clients searches over /mcp (a different LoCoMo question each time) in a
  * closed loop, with one of `--users` keys; a busy answer is retried at once (the worst case for the
@@ -11,9 +12,9 @@
  * The same load then runs against the same data with the bound lifted (the same-run baseline of
  * what happened before it), unless --no-baseline. Cairn runs from its build (`npm run build` first).
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { INSTALLER_USER_AGENT } from '@cairn/contract';
 import { loadLocomo } from '../eval/locomo.js';
@@ -27,6 +28,8 @@ import { openCairn } from '../src/runtime/open-cairn.js';
 import { startCairnProcess } from '../src/testing/cairn-process.js';
 import { createTestDatabase } from '../src/testing/postgres.js';
 import { freePort } from '../src/testing/test-cairn.js';
+import { type CpuProfile, summarizeProfile } from './cpu-profile.js';
+import { probeHealthz, probeRequests } from './healthz-probe.js';
 import { loadTurns } from './locomo.js';
 import { percentile } from './percentile.js';
 
@@ -43,6 +46,7 @@ const { values } = parseArgs({
     'max-wait-ms': { type: 'string' },
     'honour-retry-after': { type: 'boolean', default: false },
     'no-baseline': { type: 'boolean', default: false },
+    'cpu-prof': { type: 'string' },
     data: { type: 'string', default: new URL('../../../../shared/data/locomo-dev.json', import.meta.url).pathname },
   },
 });
@@ -101,15 +105,18 @@ function kindOf(status: number, text: string): Kind {
   return 'other';
 }
 
+function searchHeaders(key: string): Record<string, string> {
+  return { Authorization: `Bearer ${key}`, 'User-Agent': INSTALLER_USER_AGENT, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+}
+
+function searchBody(id: number, question: string): string {
+  return JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'search', arguments: { query: question } } });
+}
+
 async function search(mcpUrl: string, key: string, id: number, question: string): Promise<{ outcome: Outcome; retryAfter: number }> {
   const started = performance.now();
   try {
-    const res = await fetch(mcpUrl, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${key}`, 'User-Agent': INSTALLER_USER_AGENT, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'search', arguments: { query: question } } }),
-      signal: AbortSignal.timeout(60_000),
-    });
+    const res = await fetch(mcpUrl, { method: 'POST', headers: searchHeaders(key), body: searchBody(id, question), signal: AbortSignal.timeout(60_000) });
     const text = await res.text();
     return { outcome: { kind: kindOf(res.status, text), ms: performance.now() - started }, retryAfter: Number(res.headers.get('retry-after') ?? 0) };
   } catch {
@@ -122,13 +129,18 @@ function loadAverage(): string {
 }
 
 async function drive(name: string, env: Record<string, string>, keys: string[], questions: string[]) {
-  const server = await startCairnProcess({ ...env, CAIRN_LOG_LEVEL: 'warn', CAIRN_REQUESTS_PER_MINUTE: '100000000' }, await freePort(), { preferBuild: true });
+  const profileDir = values['cpu-prof'] && resolve(values['cpu-prof'], name.split(' ')[0]!);
+  const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const server = await startCairnProcess({ ...env, CAIRN_LOG_LEVEL: 'warn', CAIRN_REQUESTS_PER_MINUTE: '100000000' }, await freePort(), { preferBuild: true, nodeArgs });
+  console.log(`${name}: Cairn runs from its ${server.runs}`);
   const mcpUrl = `${server.baseUrl}/mcp`;
   const outcomes: Outcome[] = [];
-  const health: number[] = [];
   const loadBefore = loadAverage();
   const until = Date.now() + seconds * 1000;
   let next = 0;
+  // Probes from processes of their own, so the load generator's own lag does not count against the server.
+  const health = probeHealthz(new URL('/healthz', server.baseUrl), seconds);
+  const probe = probeRequests(new URL(mcpUrl), seconds, { method: 'POST', headers: searchHeaders(keys[0]!), body: searchBody(0, questions[0]!) });
   try {
     const client = async (c: number) => {
       while (Date.now() < until) {
@@ -138,36 +150,44 @@ async function drive(name: string, env: Record<string, string>, keys: string[], 
         if (outcome.kind.startsWith('busy') && values['honour-retry-after']) await new Promise((r) => setTimeout(r, retryAfter * 1000));
       }
     };
-    const prober = async () => {
-      while (Date.now() < until) {
-        const started = performance.now();
-        await fetch(`${server.baseUrl}/healthz`).then((r) => r.text());
-        health.push(performance.now() - started);
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    };
-    await Promise.all([...Array.from({ length: connections }, (_, c) => client(c)), prober()]);
+    await Promise.all(Array.from({ length: connections }, (_, c) => client(c)));
   } finally {
+    await Promise.allSettled([health, probe]);
     await server.stop();
   }
+  if (profileDir) summarizeProfiles(profileDir);
   const by = (kind: Kind) => outcomes.filter((o) => o.kind === kind).map((o) => o.ms);
   const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
+  const ms = (xs: number[], p: number) => Math.round(percentile(xs, p));
   const ok = sorted(by('ok'));
   const busy = sorted([...by('busy'), ...by('busy, slow'), ...by('busy after waiting')]);
-  const p95 = (kind: Kind) => percentile(sorted(by(kind)), 0.95);
-  const h = sorted(health);
+  const p95 = (kind: Kind) => ms(sorted(by(kind)), 0.95);
+  const h = await health;
+  const probed = await probe;
+  const probedBusy = sorted(probed.filter((a) => a.status === 503).map((a) => a.ms));
+  const probedOk = sorted(probed.filter((a) => a.status === 200).map((a) => a.ms));
   const counts = Object.fromEntries((['ok', 'busy', 'busy, slow', 'busy after waiting', 'unavailable', 'rate_limited', 'other', 'no answer'] as Kind[]).map((k) => [k, by(k).length]));
   return {
     run: name,
     'answered/s': Math.round(ok.length / seconds),
     'busy share': `${((100 * busy.length) / Math.max(1, outcomes.length)).toFixed(1)}%`,
-    'to 503 p50/p95 ms': `${percentile(busy, 0.5)} / ${percentile(busy, 0.95)}`,
-    'answered p50/p95/max ms': `${percentile(ok, 0.5)} / ${percentile(ok, 0.95)} / ${Math.round(ok.at(-1) ?? Number.NaN)}`,
-    'healthz p50/p99/max ms': `${percentile(h, 0.5)} / ${percentile(h, 0.99)} / ${Math.round(h.at(-1) ?? Number.NaN)}`,
+    'to 503 p50/p95 ms': `${ms(busy, 0.5)} / ${ms(busy, 0.95)}`,
+    'answered p50/p95/max ms': `${ms(ok, 0.5)} / ${ms(ok, 0.95)} / ${Math.round(ok.at(-1) ?? Number.NaN)}`,
+    'probe: 503s, to 503 p50/p95 ms': `${probedBusy.length}, ${ms(probedBusy, 0.5)} / ${ms(probedBusy, 0.95)}`,
+    'probe: answered, p50/p95 ms': `${probedOk.length}, ${ms(probedOk, 0.5)} / ${ms(probedOk, 0.95)}`,
+    'healthz p50/p99/max ms': `${ms(h, 0.5)} / ${ms(h, 0.99)} / ${Math.round(h.at(-1) ?? Number.NaN)}`,
     'counts by kind': JSON.stringify(counts),
     'to 503 p95 ms full/slow/waited': `${p95('busy')} / ${p95('busy, slow')} / ${p95('busy after waiting')}`,
     'load avg before': loadBefore,
   };
+}
+
+function summarizeProfiles(dir: string): void {
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'))) {
+    const summary = summarizeProfile(JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile, 25);
+    console.log(`CPU profile ${join(dir, file)}: busy ${summary.busyMs} ms, idle ${summary.idleMs} ms; top self time:`);
+    console.table([...summary.packages, ...summary.functions]);
+  }
 }
 
 async function main(): Promise<void> {
@@ -181,6 +201,8 @@ async function main(): Promise<void> {
     if (!values['no-baseline']) runs.push(await drive('unbounded (baseline)', { ...env, ...unbounded }, keys, questions));
     console.log(`${values.backend}, ${connections} connections, ${users} keys, ${seconds} s each${values['honour-retry-after'] ? ', Retry-After honoured' : ', busy retried at once'}`);
     console.table(runs);
+    // The same figures as JSON on stderr, so a run is never lost to a narrow terminal.
+    console.error(JSON.stringify(runs));
   } finally {
     await database?.drop();
     rmSync(dataDir, { recursive: true, force: true });

@@ -16,10 +16,10 @@ interface TenantModules {
   listDatapacks: typeof import('../src/domain/datapacks.js').listDatapacks;
 }
 
-export async function seedTenants(m: TenantModules, cairn: Cairn, users: number, perUser: number, turns: OtherTurn[], progress: (done: number) => void): Promise<string[]> {
+export async function seedTenants(m: TenantModules, cairn: Cairn, users: number, perUser: number, turns: OtherTurn[], progress: (done: number) => void, first = 0): Promise<string[]> {
   const keys: string[] = [];
   const at = new Date('2025-06-01T00:00:00Z').getTime();
-  for (let u = 0; u < users; u++) {
+  for (let u = first; u < first + users; u++) {
     const { user } = await m.createUser(cairn.domain, cairn.auth, {
       email: `tenant-${u}@example.test`,
       password: randomBytes(12).toString('hex'),
@@ -38,7 +38,7 @@ export async function seedTenants(m: TenantModules, cairn: Cairn, users: number,
     });
     await insertEntryRows(cairn.store, rows);
     keys.push(key);
-    progress(u + 1);
+    progress(u - first + 1);
   }
   if (cairn.store.dialect === 'postgres') await sql`ANALYZE entry`.execute(cairn.store.db);
   return keys;

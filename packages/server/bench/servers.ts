@@ -43,7 +43,7 @@ export interface SeedReport {
 
 export type ChildMessage =
   | { type: 'ready'; url: string; key?: string; seed?: SeedReport }
-  | { type: 'rss'; rssMb: number; pools?: { built: number; refreshed: number } }
+  | { type: 'rss'; rssMb: number; pools?: { built: number; refreshed: number; taken: number } }
   /** CPU time the process has used so far (user + system), in microseconds. */
   | { type: 'cpu'; micros: number }
   | { type: 'profile-started' }
@@ -61,8 +61,8 @@ export type ParentMessage =
   | { type: 'grow'; total: number; perTenant: number }
   /** Delete for good the entries the seeded user created from `since` on (the insert measurement's), so each size starts alike. */
   | { type: 'forget'; since: string }
-  /** Create `users` users with a key each and `perUser` entries in each one's personal datapack (bench/seed-tenants.ts). */
-  | { type: 'tenants'; users: number; perUser: number }
+  /** Create `users` users (numbered from `first`, default 0) with a key each and `perUser` entries in each one's personal datapack (bench/seed-tenants.ts). */
+  | { type: 'tenants'; users: number; perUser: number; first?: number }
   /** Report resident memory now (after a forced GC when --expose-gc is on). */
   | { type: 'rss' }
   | { type: 'cpu' }
@@ -195,7 +195,7 @@ async function runCairn(options: CairnChildOptions): Promise<void> {
         writeFileSync(message.path, JSON.stringify(profile));
         await send({ type: 'profile-saved', path: message.path });
       } else if (message.type === 'rss') {
-        await send({ type: 'rss', rssMb: rssMb(), pools: { built: m.poolStats.built, refreshed: m.poolStats.refreshed } });
+        await send({ type: 'rss', rssMb: rssMb(), pools: { built: m.poolStats.built, refreshed: m.poolStats.refreshed, taken: m.poolStats.taken ?? 0 } });
       } else if (message.type === 'grow') {
         const started = Date.now();
         const turns = (await loadTurns(options.dataPath)).map((t) => ({ title: t.title, content: t.content }));
@@ -211,12 +211,20 @@ async function runCairn(options: CairnChildOptions): Promise<void> {
         const started = Date.now();
         const turns = (await loadTurns(options.dataPath)).map((t) => ({ title: t.title, content: t.content }));
         let last = 0;
-        const keys = await seedTenants(m, test.cairn, message.users, message.perUser, turns, (done) => {
-          if (done === message.users || Date.now() - last > 2000) {
-            last = Date.now();
-            void send({ type: 'seed-progress', done, goal: message.users });
-          }
-        });
+        const keys = await seedTenants(
+          m,
+          test.cairn,
+          message.users,
+          message.perUser,
+          turns,
+          (done) => {
+            if (done === message.users || Date.now() - last > 2000) {
+              last = Date.now();
+              void send({ type: 'seed-progress', done, goal: message.users });
+            }
+          },
+          message.first,
+        );
         await send({ type: 'tenants', keys, seconds: (Date.now() - started) / 1000 });
       } else if (message.type === 'forget') {
         const result = await test.cairn.store.db.deleteFrom('entry').where('created_by', '=', test.ownerId).where('created_at', '>=', message.since).executeTakeFirst();

@@ -11,20 +11,26 @@
  *   users-mix     the same with the mix
  *   one-search    one user, one connection, search only
  *   one-mix       one user, one connection, the mix (the capture pattern)
+ *   one-save      one user, one connection, saves only (its CPU per save against one-search's per search)
+ *   heavy-search  with --heavy N: one more user, of N entries, one connection, search only (its CPU
+ *                 per search against one-search's: a heavy user should stay within 2×)
  *
  * Each phase reports req/s, p50/p95/p99 per operation, the server's CPU per request, /healthz p99
  * (probed every 20 ms from another process), RSS after the phase, errors by kind, and the load average.
  *
  *   npm run bench:tenants -w @cairn/server -- --users 200 --entries-per-user 1000 --others 1m
  *     --mix 80/20 [--backend sqlite|postgres --database-url <postgres server url>] [--duration 20]
- *     [--warmup 5] [--phases one-user,users-search,...] [--data <locomo.json>] [--json] [--source]
+ *     [--warmup 5] [--phases one-user,users-search,...] [--heavy 20000] [--data <locomo.json>] [--json] [--source]
+ *     [--profile <dir>]   (the server's CPU profile of each measured phase, <dir>/<phase>.cpuprofile, summarized)
  */
 import { type ChildProcess, fork } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { isAbsolute, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { INSTALLER_USER_AGENT } from '../src/auth/mcp-auth.js';
 import { BACKEND_OPTIONS, backendOf } from './cli-options.js';
+import { type CpuProfile, summarizeProfile } from './cpu-profile.js';
 import { probeHealthz } from './healthz-probe.js';
 import { entryBodies } from './insert-rate.js';
 import { loadQuestions, loadTurns } from './locomo.js';
@@ -32,7 +38,7 @@ import { percentile, round1 } from './percentile.js';
 import { runFacts } from './run-facts.js';
 import type { ChildMessage, ParentMessage } from './servers.js';
 
-const PHASES = ['one-user', 'users-search', 'users-mix', 'one-search', 'one-mix'] as const;
+const PHASES = ['one-user', 'users-search', 'users-mix', 'one-search', 'one-mix', 'one-save', 'heavy-search'] as const;
 type Phase = (typeof PHASES)[number];
 
 function parseCount(text: string, flag: string): number {
@@ -51,7 +57,9 @@ function parseOptions() {
       ...BACKEND_OPTIONS,
       duration: { type: 'string', default: '20' },
       warmup: { type: 'string', default: '5' },
-      phases: { type: 'string', default: PHASES.join(',') },
+      phases: { type: 'string' },
+      heavy: { type: 'string', default: '0' },
+      profile: { type: 'string' },
       'per-tenant': { type: 'string', default: '2000' },
       source: { type: 'boolean', default: false },
       data: { type: 'string', default: new URL('../../../../shared/data/locomo-dev.json', import.meta.url).pathname },
@@ -61,12 +69,15 @@ function parseOptions() {
   const { backend, databaseUrl } = backendOf(values);
   const mix = /^(\d+)\/(\d+)$/.exec(values.mix);
   if (!mix || Number(mix[1]) + Number(mix[2]) !== 100) throw new Error(`--mix takes search/save percentages that add up to 100, such as 80/20, not "${values.mix}"`);
-  const phases = values.phases.split(',').map((p) => p.trim());
+  const heavy = parseCount(values.heavy, '--heavy');
+  const phases = (values.phases ?? PHASES.filter((p) => heavy > 0 || !p.startsWith('heavy')).join(',')).split(',').map((p) => p.trim());
+  if (phases.includes('heavy-search') && heavy === 0) throw new Error('the heavy-search phase needs --heavy <entries>');
   for (const p of phases) if (!(PHASES as readonly string[]).includes(p)) throw new Error(`--phases takes some of ${PHASES.join(', ')}, not "${p}"`);
   const base = process.env.INIT_CWD ?? process.cwd();
   return {
     users: parseCount(values.users, '--users'),
     perUser: parseCount(values['entries-per-user'], '--entries-per-user'),
+    heavy,
     others: parseCount(values.others, '--others'),
     saveShare: Number(mix[2]) / 100,
     mix: values.mix,
@@ -79,6 +90,7 @@ function parseOptions() {
     source: values.source ?? false,
     dataPath: isAbsolute(values.data) ? values.data : resolve(base, values.data),
     json: values.json,
+    profile: values.profile && (isAbsolute(values.profile) ? values.profile : resolve(base, values.profile)),
   };
 }
 type Options = ReturnType<typeof parseOptions>;
@@ -152,7 +164,7 @@ async function call(url: string, key: string, tool: 'search' | 'save_entry', arg
   return kind === undefined;
 }
 
-async function runPhase(child: Child, keys: string[], connections: number, saveShare: number, options: Options, questions: string[], note: () => string) {
+async function runPhase(phase: Phase, child: Child, keys: string[], connections: number, saveShare: number, options: Options, questions: string[], note: () => string) {
   let q = Math.floor(Math.random() * questions.length);
   const tally: Tally = { search: [], save: [], errors: new Map(), duplicates: 0 };
   let counting = false;
@@ -177,6 +189,7 @@ async function runPhase(child: Child, keys: string[], connections: number, saveS
   if (answered.size < connections) process.stderr.write(`  only ${answered.size} of ${connections} connections had an answer after 120 s; measuring anyway\n`);
   await new Promise((r) => setTimeout(r, options.warmup * 1000));
   const poolsBefore = (await ask(child, { type: 'rss' }, 'rss')).pools;
+  if (options.profile) await ask(child, { type: 'profile-start' }, 'profile-started');
   const cpuBefore = (await ask(child, { type: 'cpu' }, 'cpu')).micros;
   const probing = probeHealthz(new URL('/healthz', child.url), options.duration);
   counting = true;
@@ -185,6 +198,7 @@ async function runPhase(child: Child, keys: string[], connections: number, saveS
   counting = false;
   const seconds = (performance.now() - started) / 1000;
   const cpuAfter = (await ask(child, { type: 'cpu' }, 'cpu')).micros;
+  if (options.profile) summarizePhaseProfile(phase, (await ask(child, { type: 'profile-stop', path: join(options.profile, `${phase}.cpuprofile`) }, 'profile-saved')).path);
   const healthz = await probing;
   stop = true;
   await Promise.all(loops);
@@ -204,13 +218,20 @@ async function runPhase(child: Child, keys: string[], connections: number, saveS
     rssMb: rss,
     errors: Object.fromEntries(tally.errors),
     loadavg: loadavg().map((l) => Math.round(l * 100) / 100),
-    /** Pools read whole and pools refreshed after a write while the phase was measured; '-' for a build without the counters. */
-    pools: pools && poolsBefore ? `${pools.built - poolsBefore.built} built, ${pools.refreshed - poolsBefore.refreshed} refreshed` : '-',
+    /** Pools read whole, refreshed after a write, and given a saved entry by its writer while the phase was measured; '-' for a build without the counters. */
+    pools: pools && poolsBefore ? `${pools.built - poolsBefore.built} built, ${pools.refreshed - poolsBefore.refreshed} refreshed, ${pools.taken - poolsBefore.taken} taken` : '-',
   };
+}
+
+function summarizePhaseProfile(phase: Phase, path: string): void {
+  const summary = summarizeProfile(JSON.parse(readFileSync(path, 'utf8')) as CpuProfile, 20);
+  process.stderr.write(`${phase}: CPU profile ${path}, busy ${summary.busyMs} ms; top self time:\n`);
+  for (const f of [...summary.packages.slice(0, 8), ...summary.functions]) process.stderr.write(`${f.percent.toFixed(1).padStart(7)}%  ${f.name}\n`);
 }
 
 async function main(): Promise<void> {
   const options = parseOptions();
+  if (options.profile) mkdirSync(options.profile, { recursive: true });
   const questions = await loadQuestions(options.dataPath);
   const turns = await loadTurns(options.dataPath);
   const note = entryBodies(turns);
@@ -225,13 +246,14 @@ async function main(): Promise<void> {
     process.stderr.write(`creating ${options.users} users of ${options.perUser} entries …\n`);
     const tenants = await ask(child, { type: 'tenants', users: options.users, perUser: options.perUser }, 'tenants');
     seeded = { others: grown.total, othersSeconds: grown.seconds, tenantsSeconds: tenants.seconds };
+    const heavy = options.heavy > 0 ? await ask(child, { type: 'tenants', users: 1, perUser: options.heavy, first: options.users }, 'tenants') : undefined;
     for (const phase of options.phases) {
       const many = phase.startsWith('users');
-      const keys = many ? tenants.keys : tenants.keys.slice(0, 1);
+      const keys = phase.startsWith('heavy') ? heavy!.keys : many ? tenants.keys : tenants.keys.slice(0, 1);
       const connections = phase === 'one-user' || many ? options.users : 1;
-      const saveShare = phase.endsWith('mix') ? options.saveShare : 0;
+      const saveShare = phase === 'one-save' ? 1 : phase.endsWith('mix') ? options.saveShare : 0;
       process.stderr.write(`${phase}: ${keys.length} user(s) on ${connections} connection(s), ${saveShare * 100}% saves, ${options.warmup}s + ${options.duration}s …\n`);
-      rows.push({ phase, result: await runPhase(child, keys, connections, saveShare, options, questions, note) });
+      rows.push({ phase, result: await runPhase(phase, child, keys, connections, saveShare, options, questions, note) });
     }
   } finally {
     child.process.send({ type: 'close' } satisfies ParentMessage);
@@ -240,7 +262,8 @@ async function main(): Promise<void> {
     ...runFacts(options.backend),
     users: options.users,
     perUser: options.perUser,
-    entries: seeded.others + options.users * options.perUser,
+    heavy: options.heavy,
+    entries: seeded.others + options.users * options.perUser + options.heavy,
     mix: options.mix,
     durationSeconds: options.duration,
     seeded,
@@ -258,7 +281,7 @@ async function main(): Promise<void> {
     phase,
     String(r.connections),
     String(r.reqPerSec),
-    (phase.startsWith('one-') && phase !== 'one-user' ? (oneSearch ? r.reqPerSec / oneSearch : NaN) : baseline ? r.reqPerSec / baseline : NaN).toFixed(2),
+    ((phase.startsWith('one-') && phase !== 'one-user') || phase.startsWith('heavy') ? (oneSearch ? r.reqPerSec / oneSearch : NaN) : baseline ? r.reqPerSec / baseline : NaN).toFixed(2),
     ms(r.search),
     r.save.count ? `${ms(r.save)} (${r.save.duplicates} dup)` : '-',
     String(r.cpuMsPerRequest),
@@ -272,7 +295,12 @@ async function main(): Promise<void> {
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   for (const line of [header, ...lines]) console.log(line.map((c, i) => c.padEnd(widths[i]!)).join('  '));
-  console.log('(÷ baseline: users-* against one-user on as many connections; one-mix against one-search)');
+  console.log('(÷ baseline: users-* against one-user on as many connections; one-mix and heavy-search against one-search)');
+  const cpuOf = (phase: Phase) => rows.find((r) => r.phase === phase)?.result.cpuMsPerRequest;
+  const [heavyCpu, oneCpu] = [cpuOf('heavy-search'), cpuOf('one-search')];
+  const saveCpu = cpuOf('one-save');
+  if (saveCpu && oneCpu) console.log(`CPU per save ÷ CPU per search, one user of ${options.perUser} entries: ${(saveCpu / oneCpu).toFixed(2)}× (${saveCpu} / ${oneCpu} ms)`);
+  if (heavyCpu && oneCpu) console.log(`CPU per search, a user of ${options.heavy} entries ÷ one of ${options.perUser}: ${(heavyCpu / oneCpu).toFixed(2)}× (${heavyCpu} / ${oneCpu} ms)`);
 }
 
 main().catch((error: Error) => {

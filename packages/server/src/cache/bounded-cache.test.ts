@@ -14,6 +14,31 @@ test('bounded cache: by count, the oldest stored goes first, and storing a key a
   assert.equal(cache.has('b'), false);
 });
 
+test('bounded cache: the least recently used goes first: a hit keeps a value, however early it was stored; has() is not a use', () => {
+  const cache = new BoundedCache<string, number>(3);
+  cache.set('a', 1);
+  cache.set('b', 2);
+  cache.set('c', 3);
+  assert.equal(cache.get('a'), 1);
+  cache.set('d', 4);
+  assert.deepEqual([...cache.keys()], ['c', 'a', 'd'], 'b, unused since it was stored, went; a, stored first but read since, stays');
+  assert.equal(cache.has('c'), true);
+  assert.equal(cache.get('d'), 4, 'reading the newest again keeps the order');
+  cache.set('e', 5);
+  assert.deepEqual([...cache.keys()], ['a', 'd', 'e'], 'has() did not keep c');
+
+  // By size: the pools of users who keep searching stay while those of users who stopped go.
+  const pools = new BoundedCache<string, string>(10, (s) => s.length);
+  pools.set('busy', 'xxxx');
+  pools.set('idle', 'xxxx');
+  for (let i = 0; i < 3; i++) pools.get('busy');
+  pools.set('new', 'xxxx');
+  assert.deepEqual([...pools.keys()], ['busy', 'new']);
+  pools.delete('new');
+  pools.set('other', 'xxxxxx');
+  assert.deepEqual([...pools.keys()], ['busy', 'other'], 'a deleted newest key leaves the order intact');
+});
+
 test('bounded cache: by size, as many of the oldest go as the new value needs; a value larger than the bound is not kept', () => {
   const cache = new BoundedCache<string, string>(10, (s) => s.length);
   cache.set('a', 'xxxx');

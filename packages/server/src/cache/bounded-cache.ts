@@ -1,14 +1,17 @@
 /**
- * A Map bounded by the total size of what it holds, oldest in first out: each value counts 1 (a
- * bound on entries), or what `sizeOf` says. Search's caches all use it. Its reads are a Map's:
- * lru-cache's `get` cost about a microsecond each here (an options object and diagnostics-channel
- * checks per call), 4% of a search, which reads a dozen.
+ * A Map bounded by the total size of what it holds, least recently used out first: each value
+ * counts 1 (a bound on entries), or what `sizeOf` says; `get` and `set` make a key the most recent
+ * (`has` does not). Search's caches all use it. Its reads are a Map's: lru-cache's `get` cost about
+ * a microsecond each here (an options object and diagnostics-channel checks per call), 4% of a
+ * search, which reads a dozen.
  */
 export class BoundedCache<K, V> {
   private readonly map = new Map<K, V>();
   /** Each value's size, when sizes are not all 1. */
   private readonly sizes: Map<K, number> | undefined;
   private total = 0;
+  /** The key used last: reading it again need not move it. */
+  private newest: K | undefined;
 
   constructor(
     readonly maxSize: number,
@@ -19,27 +22,36 @@ export class BoundedCache<K, V> {
     this.sizes = sizeOf ? new Map() : undefined;
   }
 
+  /** The value under the key, if held; a hit makes the key the most recently used. */
   get(key: K): V | undefined {
-    return this.map.get(key);
+    const value = this.map.get(key);
+    if (value === undefined || key === this.newest) return value;
+    // A Map iterates in insertion order: inserting the key again moves it to the end, the newest.
+    this.map.delete(key);
+    this.map.set(key, value);
+    this.newest = key;
+    return value;
   }
 
   has(key: K): boolean {
     return this.map.has(key);
   }
 
-  /** Keeps the value under the key (replacing what it held), pushing out the oldest until it fits; a value over maxEntrySize is not kept and the key holds nothing. */
+  /** Keeps the value under the key (replacing what it held), pushing out the least recently used until it fits; a value over maxEntrySize is not kept and the key holds nothing. */
   set(key: K, value: V): void {
     this.delete(key);
     const size = this.sizeOf ? this.sizeOf(value) : 1;
     if (size > this.maxEntrySize) return;
     while (this.total + size > this.maxSize) this.delete(this.map.keys().next().value!);
     this.map.set(key, value);
+    this.newest = key;
     this.sizes?.set(key, size);
     this.total += size;
   }
 
   delete(key: K): void {
     if (!this.map.delete(key)) return;
+    if (key === this.newest) this.newest = undefined;
     const size = this.sizes ? this.sizes.get(key)! : 1;
     this.sizes?.delete(key);
     this.total -= size;
@@ -47,6 +59,7 @@ export class BoundedCache<K, V> {
 
   clear(): void {
     this.map.clear();
+    this.newest = undefined;
     this.sizes?.clear();
     this.total = 0;
   }

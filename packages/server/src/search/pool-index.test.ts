@@ -125,3 +125,39 @@ test('a refreshed pool index is the index a build makes of the same items, whate
     assert.deepEqual(poolLexicalScores(refreshed, terms, 500), poolLexicalScores(built, terms, 500), terms.join(' '));
   assert.ok(poolLexicalScores(refreshed, ['zeppelin'], 500).filter((s) => s > 0).length === 30, 'every added entry is found');
 });
+
+test('a pool with new entries in front and every old one kept (the pool after saves) is refreshed to the index a build makes', () => {
+  const before = pool(300);
+  let index = buildPoolIndex(
+    before,
+    before.map(() => undefined),
+  );
+  let items = before;
+  // One save at a time, then three at once; new words (first and last in the vocabulary too), known words, and an entry without words.
+  const saves: RankedItem[][] = [
+    [{ ...before[0]!, id: 'new-1', words: { title: ['aardvark'], tags: [], content: ['canary', 'zeppelin', 'canary'] } }],
+    [{ ...before[1]!, id: 'new-2', words: { title: [], tags: ['deploy'], content: ['rollback', 'zzz', 'friends'] } }],
+    [
+      { ...before[2]!, id: 'new-3', words: { title: ['painting'], tags: [], content: ['swim', 'café', 'quokka'] } },
+      { ...before[3]!, id: 'new-4', words: { title: [], tags: [], content: [] } },
+      { ...before[4]!, id: 'new-5', kind: 'conversation', words: { title: ['quokka'], tags: ['the'], content: ['zeppelin'] } },
+    ],
+  ];
+  for (const saved of saves) {
+    items = [...saved, ...items];
+    index = refreshPoolIndex(
+      index,
+      items,
+      items.map(() => undefined),
+    );
+    const built = buildPoolIndex(
+      items,
+      items.map(() => undefined),
+    );
+    for (const field of ['vocabulary', 'rows', 'postingStarts', 'postingItems', 'postingWeights', 'lengths', 'norms', 'vectors', 'scales'] as const)
+      assert.deepEqual(index[field], built[field], `${field} after ${saved.map((s) => s.id).join(', ')}`);
+    for (const terms of [['zeppelin'], ['rollback', 'canary'], ['quokka', 'aardvark'], ['deploying', 'friday']])
+      assert.deepEqual(poolLexicalScores(index, terms, 500), poolLexicalScores(built, terms, 500), terms.join(' '));
+  }
+  assert.equal(index.items.length, 305);
+});

@@ -120,13 +120,18 @@ export function assembleIndex(parts: IndexParts): PoolIndex {
   const { items, places, lengths, rows } = parts;
   const byRow = new Map<number, number>();
   for (let k = 0; k < rows.length; k++) if (rows[k]! >= 0) byRow.set(rows[k]!, k);
-  const avgLength = lengths.reduce((sum, l) => sum + l, 0) / items.length || 1;
+  let sum = 0;
+  for (let i = 0; i < lengths.length; i++) sum += lengths[i]!;
+  const avgLength = sum / items.length || 1;
+  // Loops, not Float64Array.from(lengths, map): that goes through the iterator protocol, a third of this function's time.
+  const norms = new Float64Array(lengths.length);
+  for (let i = 0; i < lengths.length; i++) norms[i] = bm25Norm(lengths[i]!, avgLength);
   return {
     ...parts,
     sessions: sessions(items.map((item, i) => ({ id: item.id, turn: places[i] }))),
     speakers: speakerIndex(places),
     wordsByRow: rowTable(byRow),
-    norms: Float64Array.from(lengths, (length) => bm25Norm(length, avgLength)),
+    norms,
   };
 }
 

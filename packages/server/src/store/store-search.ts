@@ -1,11 +1,11 @@
-import type { CandidateRow, QueryEmbedder, SearchSource } from '../search/index.js';
+import { type CandidateRow, type QueryEmbedder, SEMANTIC_POOL, type SearchSource, type TurnPlace, takeIntoPools } from '../search/index.js';
 import { loadEmbeddings } from './embedding-queries.js';
 import { parseTags, toEntry } from './row-mappers.js';
 import type { StoreContext } from './store-context.js';
+import type { Entry } from './types.js';
 
 /** The store as search reads it (search/search-source.ts): its rows, never its connection. */
 export interface SearchingStore extends StoreContext {
-  readonly poolKey: number;
   readonly semanticSearch: boolean;
   readonly embedder: QueryEmbedder | undefined;
 }
@@ -31,6 +31,11 @@ export function searchSource(s: SearchingStore, searchCandidates: SearchSource['
     loadEmbeddings: (model, entryIds) => loadEmbeddings(s, model, entryIds),
     entriesByIds: async (ids) => (await s.hot.entriesByIds(ids)).map(toEntry),
   };
+}
+
+/** After this instance stored a new live entry, the pools it holds over the entry's datapack take it in when nothing else changed (search/saved-into-pools.ts); a failure leaves them to their next search. */
+export async function takeIntoHeldPools(s: StoreContext, entry: Entry, place?: TurnPlace | null): Promise<void> {
+  await takeIntoPools(s.poolKey, entry, (ids) => entriesState(s, ids), SEMANTIC_POOL, place).catch(() => {});
 }
 
 /**

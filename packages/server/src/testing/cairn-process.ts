@@ -32,6 +32,8 @@ export interface CairnProcessOptions {
    * memory measurements: tsx's loader thread adds 60-100 MB of its own to the resident memory.
    */
   preferBuild?: boolean;
+  /** Options for node itself, before the script (for example `--cpu-prof`, which NODE_OPTIONS refuses). */
+  nodeArgs?: string[];
 }
 
 /**
@@ -40,7 +42,7 @@ export interface CairnProcessOptions {
  */
 export async function startCairnProcess(env: Record<string, string>, port: number, options: CairnProcessOptions = {}): Promise<CairnProcess> {
   const runs = options.preferBuild && buildIsCurrent() ? 'build' : 'sources';
-  const child: ChildProcess = spawn(process.execPath, runs === 'build' ? [BUILT_BIN, 'serve'] : ['--import', 'tsx', MAIN, 'serve'], {
+  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), ...(runs === 'build' ? [BUILT_BIN, 'serve'] : ['--import', 'tsx', MAIN, 'serve'])], {
     cwd: SERVER_ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', PORT: String(port), CAIRN_LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -4,47 +4,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/client';
 import { INSTALLER_USER_AGENT } from '../../src/auth/mcp-auth.js';
-import type { KyselyStore } from '../../src/store/kysely-store.js';
 import { callTool, connectMcpClient } from '../../src/testing/mcp-client.js';
+import { SearchGate } from '../../src/testing/search-gate.js';
 import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
 import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
-
-/** Searches wait at this gate while it is closed: a slow operation the test controls, not a sleep. */
-class SearchGate {
-  private open = true;
-  private release: () => void = () => {};
-  private gate: Promise<void> = Promise.resolve();
-  private entered: (() => void)[] = [];
-
-  close(): void {
-    this.open = false;
-    this.gate = new Promise((resolve) => {
-      this.release = resolve;
-    });
-  }
-
-  reopen(): void {
-    this.open = true;
-    this.release();
-  }
-
-  /** Resolves once a search is waiting at the closed gate. */
-  waiting(): Promise<void> {
-    return new Promise((resolve) => this.entered.push(resolve));
-  }
-
-  wrap(store: KyselyStore): KyselyStore {
-    const original = store.searchEntries.bind(store);
-    store.searchEntries = async (query) => {
-      if (!this.open) {
-        for (const wake of this.entered.splice(0)) wake();
-        await this.gate;
-      }
-      return original(query);
-    };
-    return store;
-  }
-}
 
 const gate = new SearchGate();
 let server: TestCairn;

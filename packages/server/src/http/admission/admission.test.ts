@@ -121,6 +121,41 @@ describe('Admission', () => {
     assert.deepEqual(log.slice(4), ['c0:in']);
   });
 
+  test('when the pace drops, the waiting requests that would time out are refused at once as slow, not after their longest wait', async () => {
+    let clock = 0;
+    const admission = new Admission(settings(1, 100, 1_000), () => clock);
+    // Sixty requests of 100 ms each teach the moving average about 100 ms.
+    for (let i = 0; i < 60; i++) {
+      const turn = (await admission.enter('a')) as Admitted;
+      clock += 100;
+      turn.release();
+    }
+    const slow = (await admission.enter('a')) as Admitted;
+    const log: string[] = [];
+    for (let i = 0; i < 5; i++) track(admission, `c${i}`, log);
+    await settled();
+    assert.deepEqual(log, [], 'at 100 ms a request, all five expect to be let in within the second');
+    // The running request takes 900 ms: the average rises to about 180 ms, and the four still waiting have 100 ms left.
+    clock += 900;
+    slow.release();
+    await settled();
+    assert.deepEqual(log.sort(), ['c0:in', 'c1:slow', 'c2:slow', 'c3:slow', 'c4:slow'], 'refused now, not when their 1,000 ms run out');
+    assert.deepEqual(admission.load, { running: 1, queued: 0 });
+  });
+
+  test('a freed turn is handed over on a later turn of the event loop, not in the microtasks of the answer that freed it', async () => {
+    const admission = new Admission(settings(1, 5));
+    const first = (await admission.enter('a')) as Admitted;
+    const log: string[] = [];
+    track(admission, 'b', log);
+    first.release();
+    assert.deepEqual(admission.load, { running: 1, queued: 0 }, 'the turn is taken for it at once');
+    for (let i = 0; i < 100; i++) await Promise.resolve();
+    assert.deepEqual(log, [], 'so that I/O waiting (probes, refusals, the answer just made) goes first');
+    await settled();
+    assert.deepEqual(log, ['b:in']);
+  });
+
   test('a client that gives up while waiting leaves the queue', async () => {
     const admission = new Admission(settings(1, 5));
     const first = (await admission.enter('a')) as Admitted;

@@ -98,10 +98,32 @@ export class Admission {
 
   /** Waiting requests a newcomer of this credential would wait behind, turns going round the lines. */
   private aheadOf(credential: string): number {
-    const turn = (this.lines.get(credential)?.length ?? 0) + 1;
-    let ahead = 0;
-    for (const line of this.lines.values()) ahead += Math.min(line.length, turn);
-    return ahead;
+    return this.servedBy((this.lines.get(credential)?.length ?? 0) + 1);
+  }
+
+  /** How many waiting requests have had a turn once every line has had `turn` turns (the round robin's count). */
+  private servedBy(turn: number): number {
+    let served = 0;
+    for (const line of this.lines.values()) served += Math.min(line.length, turn);
+    return served;
+  }
+
+  /**
+   * Refuses now, as slow, each line's last waiting requests while at the current pace they would
+   * still be waiting when their longest wait runs out: the pace dropped since they came (the
+   * requests ahead took longer than the moving average said), and they would be refused anyway,
+   * only later. Refused now, their clients hear "busy" seconds sooner.
+   */
+  private shedHopeless(): void {
+    if (this.queued === 0) return;
+    const now = this.now();
+    for (const [credential, line] of [...this.lines]) {
+      for (let last = line.at(-1); last; last = line.at(-1)) {
+        const left = this.settings.maxQueueWaitMs - (now - last.since);
+        if (this.expectedWaitMs(this.servedBy(line.length)) <= left) break;
+        this.drop(credential, last, 'slow');
+      }
+    }
   }
 
   private expectedWaitMs(ahead: number): number {
@@ -121,6 +143,7 @@ export class Admission {
         this.running--;
         this.serviceMs += EWMA_WEIGHT * (this.now() - started - this.serviceMs);
         this.next();
+        this.shedHopeless();
       },
     };
   }
@@ -141,7 +164,11 @@ export class Admission {
       if (line.length > 0) this.lines.set(credential, line);
       this.queued--;
       clearTimeout(waiter.timer);
-      waiter.settle(this.admit(waiter.since));
+      const turn = this.admit(waiter.since);
+      // Handed over on a later turn of the event loop, not straight away: the answer that freed the
+      // turn is written, and the probes and refusals already read are answered, before the next
+      // request's synchronous work (SQLite's queries run on the event loop) starts.
+      setImmediate(() => waiter.settle(turn));
     }
   }
 
