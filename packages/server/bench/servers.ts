@@ -143,6 +143,8 @@ async function startCairn(m: CairnModules, options: CairnChildOptions) {
   const dataDir = mkdtempSync(join(tmpdir(), 'cairn-bench-'));
   const database = options.postgresServerUrl ? await createTestDatabase(options.postgresServerUrl) : undefined;
   const config = m.loadConfig({
+    // The operator's own settings (CAIRN_SEARCH_CACHE_MB, say) reach the measured Cairn; the bench's below win.
+    ...Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('CAIRN_') && !name.startsWith('CAIRN_TEST_'))),
     HOST: '127.0.0.1',
     PORT: String(await freePort()),
     CAIRN_DATA_DIR: dataDir,
