@@ -9,7 +9,7 @@
 import { parseArgs } from 'node:util';
 import { loadAccess } from '../src/domain/access.js';
 import { readableDatapacks } from '../src/domain/datapacks.js';
-import { DEFAULT_MAX_CHARS, fitAnswer, guidanceCandidates, guidanceText } from '../src/domain/guidance.js';
+import { DEFAULT_MAX_CHARS, fitAnswer, guidanceCandidates, guidanceText, topicText } from '../src/domain/guidance.js';
 import { type GuidanceCandidate, selectGuidance, type TopicTuning, topicTuningFor } from '../src/domain/guidance-select.js';
 import { connectMcpClient } from '../src/testing/mcp-client.js';
 import { startTestCairn } from '../src/testing/test-cairn.js';
@@ -176,8 +176,8 @@ async function rankingDepth(company: Company, people: People, idOf: Map<string, 
     if (!topic.length) continue;
     const access = await loadAccess(cairn.cairn.domain, { userId: people.userIds.get(task.user)!, client: null, via: 'cli', scope: 'read' });
     const datapackIds = (await readableDatapacks(cairn.cairn.domain, access)).map((p) => p.id);
-    const context = annotated ? [task.project, ...task.files.map((f) => f.replace(/[/\\._-]+/g, ' '))] : [];
-    const hits = await cairn.cairn.store.searchEntries({ datapackIds, text: [task.task, ...context].join(' '), limit: 1000 });
+    const text = topicText(annotated ? { task: task.task, files: task.files, project: task.project || undefined } : { task: task.task });
+    const hits = await cairn.cairn.store.searchEntries({ datapackIds, text, limit: 1000 });
     const rank = new Map(hits.map((h, i) => [ruleOf.get(h.entry.id), i]));
     pairs += topic.length;
     for (const id of topic) for (const [i, d] of depths.entries()) if ((rank.get(id) ?? Number.POSITIVE_INFINITY) < d) found[i]!++;

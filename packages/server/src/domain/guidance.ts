@@ -63,8 +63,10 @@ export async function getGuidance(deps: DomainDeps, access: Access, raw: z.input
  */
 export function fitAnswer(task: string, selected: readonly GuidanceItem[], maxChars: number): Guidance {
   const { kept, left } = fitBudget(selected, maxChars);
+  // Conflicts are pairs: those of fewer rules are the pairs whose rules both stay, so they are found once.
+  const conflicts = findConflicts(kept);
   for (;;) {
-    const g = assemble(task, kept, left, maxChars);
+    const g = assemble(task, kept, left, maxChars, conflicts);
     if (kept.length === 0 || guidanceText(g).length <= maxChars) return g;
     left.unshift(kept.pop()!);
   }
@@ -73,7 +75,7 @@ export function fitAnswer(task: string, selected: readonly GuidanceItem[], maxCh
 /** How many left-out rules the note names; the count says how many more. */
 const OMITTED_NAMED = 5;
 
-function assemble(task: string, kept: GuidanceItem[], left: GuidanceItem[], maxChars: number): Guidance {
+function assemble(task: string, kept: GuidanceItem[], left: GuidanceItem[], maxChars: number, conflicts: readonly GuidanceConflict[]): Guidance {
   const levels = LEVELS.map(({ scope, label }) => ({ scope, label, items: kept.filter((i) => i.datapack.scope === scope) }));
   const named = left.slice(0, OMITTED_NAMED).map((i) => `"${i.entry.title}"`);
   if (left.length > OMITTED_NAMED) named.push(`${left.length - OMITTED_NAMED} more`);
@@ -83,7 +85,8 @@ function assemble(task: string, kept: GuidanceItem[], left: GuidanceItem[], maxC
         note: `${left.length} more rule${left.length === 1 ? '' : 's'} matched but did not fit in ${maxChars} characters (${named.join(', ')}); use search or get_entry to read them, or ask again with a larger maxChars.`,
       }
     : null;
-  return { task, levels, conflicts: findConflicts(kept), omitted };
+  const stays = new Set(kept);
+  return { task, levels, conflicts: conflicts.filter((c) => stays.has(c.prevails) && stays.has(c.overridden)), omitted };
 }
 
 /** How much of the task the answer's first line repeats: a long task must not spend the budget. */
@@ -108,7 +111,7 @@ export async function guidanceCandidates(deps: DomainDeps, access: Access, input
   const byId = new Map<string, Datapack>(packs.map((p) => [p.id, p]));
   const datapackIds = packs.map((p) => p.id);
   const files = input.files ?? [];
-  const text = [input.task, input.project ?? '', ...files.map(pathWords)].join(' ').trim();
+  const text = topicText(input);
   const [hits, annotated] = await Promise.all([deps.store.searchEntries({ datapackIds, text, kinds: RULE_KINDS, limit: SEARCH_DEPTH }), deps.store.annotatedEntries(datapackIds)]);
   const found = new Map<string, GuidanceCandidate>();
   const ref = (datapackId: string) => {
@@ -126,6 +129,11 @@ export async function guidanceCandidates(deps: DomainDeps, access: Access, input
     found.set(entry.id, c);
   }
   return [...found.values()];
+}
+
+/** What search is asked for a task's topic: its words, the project's name and the files' folder and file names. */
+export function topicText(input: { task: string; files?: readonly string[]; project?: string }): string {
+  return [input.task, input.project ?? '', ...(input.files ?? []).map(pathWords)].join(' ').trim();
 }
 
 /** A path's folder and file names as words ("src/refunds/refunds.service.ts" → "src refunds refunds service ts"). */
