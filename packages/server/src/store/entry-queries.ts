@@ -43,11 +43,11 @@ export async function insertEntry(s: StoreContext, entry: Entry, replaced: reado
 }
 
 export async function insertCapturedTurn(s: StoreContext, entry: Entry, userId: string, turnId: string, turn: TurnFields): Promise<{ stored: boolean; entryId: string }> {
-  const earlier = () => s.db.selectFrom('capture_turn').select('entry_id').where('user_id', '=', userId).where('turn_id', '=', turnId).executeTakeFirst();
+  const earlier = (db: Kysely<Database> = s.db) => db.selectFrom('capture_turn').select('entry_id').where('user_id', '=', userId).where('turn_id', '=', turnId).executeTakeFirst();
   return s.db
     .transaction()
     .execute(async (tx) => {
-      const seen = await tx.selectFrom('capture_turn').select('entry_id').where('user_id', '=', userId).where('turn_id', '=', turnId).executeTakeFirst();
+      const seen = await earlier(tx);
       if (seen) return { stored: false, entryId: seen.entry_id };
       await tx.insertInto('entry').values(toEntryRow(entry)).execute();
       await tx.insertInto('entry_version').values(toVersionRow(entry, 'create')).execute();
