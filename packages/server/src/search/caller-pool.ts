@@ -2,12 +2,23 @@ import type { SearchQuery } from '../store/types.js';
 import type { TurnPlace } from './hybrid-ranking.js';
 import { buildPoolIndex, type PoolIndex, poolIndexBytes } from './pool-index.js';
 import { refreshPoolIndex } from './pool-refresh.js';
-import { cachedEntryWords, entryWords, poolCache, poolStats, type RankedItem, speakerWords, turnPlaceCache } from './search-cache.js';
+import { withWords } from './ranked-item.js';
+import { cachedEntryWords, entryWords, type PoolItem, poolCache, poolStats, type RankedItem, speakerWords, turnPlaceCache } from './search-cache.js';
 import { CAPTURED_KIND, type EntryWords } from './search-ranking.js';
 import { type CandidateRow, isoText, type SearchSource } from './search-source.js';
 
 /** The semantic signal and conversation context cover this many of the caller's newest entries. */
-export const SEMANTIC_POOL = 25_000;
+export let SEMANTIC_POOL = 25_000;
+
+/**
+ * Lowers the pool's limit, so that a test reaches the ranking of a caller with more entries than
+ * a pool holds (rankFound) with a handful of entries instead of 25,000. Returns the previous limit.
+ */
+export function limitPoolForTests(entries: number): number {
+  const previous = SEMANTIC_POOL;
+  SEMANTIC_POOL = entries;
+  return previous;
+}
 
 /**
  * The caller's newest entries with their words, indexed, for the semantic signal and conversation
@@ -36,7 +47,7 @@ export async function poolOf(source: SearchSource, query: Pick<SearchQuery, 'dat
     source,
     freshItems.filter((i) => i.kind === CAPTURED_KIND).map((i) => i.id),
   );
-  const items: RankedItem[] = [];
+  const items: (PoolItem | RankedItem)[] = [];
   const places: (TurnPlace | undefined)[] = [];
   for (const r of rows) {
     const old = same(r) ? kept.get(r.id) : undefined;
@@ -45,7 +56,7 @@ export async function poolOf(source: SearchSource, query: Pick<SearchQuery, 'dat
     items.push(item);
     places.push(old ? old.place : freshPlaces.get(r.id));
   }
-  const index = cached ? refreshPoolIndex(cached.index, items, places) : buildPoolIndex(items, places);
+  const index = cached ? refreshPoolIndex(cached.index, items, places) : buildPoolIndex(items.map(withWords), places);
   if (cached) {
     poolStats.refreshed++;
     poolStats.refreshedEntries += freshItems.length;

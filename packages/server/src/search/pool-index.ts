@@ -1,6 +1,6 @@
 import { type SpeakerIndex, sessions, speakerIndex, type TurnPlace } from './hybrid-ranking.js';
 import { int8Dots } from './int8-dots.js';
-import { entryVector, type RankedItem } from './ranked-item.js';
+import { entryVector, type PoolItem, poolItem, type RankedItem } from './ranked-item.js';
 import { bm25Idf1, bm25Norm, bm25Term, type Matcher, termMatchers, titleWeight, WEIGHTS } from './search-ranking.js';
 import { VECTOR_DIMS, wordRow } from './word-vectors.js';
 
@@ -11,7 +11,7 @@ import { VECTOR_DIMS, wordRow } from './word-vectors.js';
  * of a full-text query and thousands of small objects, and ranks the same way on both backends.
  */
 export interface PoolIndex {
-  items: RankedItem[];
+  items: PoolItem[];
   /** The items' positions by conversation session, each in the order said (see fuseRanking). */
   sessions: number[][];
   /** The items' speakers: a search asks about each distinct speaker, not each turn. */
@@ -19,8 +19,7 @@ export interface PoolIndex {
   /**
    * Item word vectors as 8-bit integers, row i at i × VECTOR_DIMS, times `scales[i]` (0 for an item
    * without a vector): a quarter of float32's bytes, so at the 50,000-entry cap the pools' matrices
-   * hold 5 MB instead of 20 (each item keeps its float32 vector as well, for rankFound: another
-   * 20 MB at the cap). The cosines move by less than 0.01; recall on LoCoMo dev is unchanged.
+   * hold 5 MB instead of 20. The cosines move by less than 0.01; recall on LoCoMo dev is unchanged.
    */
   vectors: Int8Array;
   scales: Float32Array;
@@ -30,10 +29,11 @@ export interface PoolIndex {
    * The vocabulary's postings one word after another: word k's items are postingItems[postingStarts[k]]
    * up to postingStarts[k + 1], each with the word's field-weighted count in it (the BM25 term
    * frequency of that word alone). Three arrays for the whole pool, not two small ones per word.
+   * The weights are whole numbers (WEIGHTS), exact in 32 bits.
    */
   postingStarts: Int32Array;
   postingItems: Int32Array;
-  postingWeights: Float64Array;
+  postingWeights: Float32Array;
   /** The vocabulary place of each word that has a row in the word-vector table (stop words have none): facets look words up by row (placeOfRow). */
   wordsByRow: RowTable;
   /** Each vocabulary word's row in the word-vector table (-1: none), kept for refreshPoolIndex. */
@@ -92,17 +92,17 @@ export function buildPoolIndex(items: RankedItem[], places: (TurnPlace | undefin
     addItemVector(vectors, scales, item, i);
     lengths[i] = addItemWords(lists, item, i);
   });
-  return finishIndex(items, places, vectors, scales, lengths, lists);
+  return finishIndex(items.map(poolItem), places, vectors, scales, lengths, lists);
 }
 
-function finishIndex(items: RankedItem[], places: (TurnPlace | undefined)[], vectors: Int8Array, scales: Float32Array, lengths: Int32Array, lists: Lists): PoolIndex {
+function finishIndex(items: PoolItem[], places: (TurnPlace | undefined)[], vectors: Int8Array, scales: Float32Array, lengths: Int32Array, lists: Lists): PoolIndex {
   const vocabulary = [...lists.keys()].sort();
   const postingStarts = new Int32Array(vocabulary.length + 1);
   vocabulary.forEach((word, k) => {
     postingStarts[k + 1] = postingStarts[k]! + lists.get(word)!.at.length;
   });
   const postingItems = new Int32Array(postingStarts[vocabulary.length]!);
-  const postingWeights = new Float64Array(postingItems.length);
+  const postingWeights = new Float32Array(postingItems.length);
   vocabulary.forEach((word, k) => {
     const list = lists.get(word)!;
     postingItems.set(list.at, postingStarts[k]);
@@ -136,12 +136,11 @@ export function assembleIndex(parts: IndexParts): PoolIndex {
 }
 
 /**
- * About how many bytes an index holds, for the pool cache's bound: its arrays, its vocabulary, and
- * per item the object and its words (the words themselves are the larger part: some 40 bytes each).
+ * About how many bytes an index holds, for the pool cache's bound: its arrays, its vocabulary (the
+ * words' strings), and per item its object, id and time, its place in the sessions and, for a
+ * captured turn, its place in a conversation (bench/pool-memory.ts compares this with the heap).
  */
 export function poolIndexBytes(index: PoolIndex): number {
-  let words = 0;
-  for (let i = 0; i < index.lengths.length; i++) words += index.lengths[i]!;
   const arrays =
     index.vectors.byteLength +
     index.scales.byteLength +
@@ -150,7 +149,7 @@ export function poolIndexBytes(index: PoolIndex): number {
     index.postingWeights.byteLength +
     index.lengths.byteLength +
     index.norms.byteLength;
-  return arrays + index.wordsByRow.slots.byteLength + index.wordsByRow.filter.byteLength + index.vocabulary.length * 48 + index.items.length * 250 + words * 40;
+  return arrays + index.wordsByRow.slots.byteLength + index.wordsByRow.filter.byteLength + index.vocabulary.length * 48 + index.items.length * 300;
 }
 
 /**

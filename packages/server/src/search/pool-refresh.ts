@@ -1,6 +1,6 @@
 import type { TurnPlace } from './hybrid-ranking.js';
 import { addItemVector, addItemWords, assembleIndex, type Lists, type PoolIndex } from './pool-index.js';
-import type { RankedItem } from './search-cache.js';
+import { type PoolItem, poolItem, type RankedItem, withWords } from './ranked-item.js';
 import { VECTOR_DIMS, wordRow } from './word-vectors.js';
 
 /**
@@ -10,11 +10,11 @@ import { VECTOR_DIMS, wordRow } from './word-vectors.js';
  * items are split into words and looked up in the word-vector file. The result is the index
  * buildPoolIndex would make of the same items (pool-index.test.ts), at a fraction of its cost.
  */
-export function refreshPoolIndex(old: PoolIndex, items: RankedItem[], places: (TurnPlace | undefined)[]): PoolIndex {
+export function refreshPoolIndex(old: PoolIndex, items: (PoolItem | RankedItem)[], places: (TurnPlace | undefined)[]): PoolIndex {
   const added = items.length - old.items.length;
   if (added > 0 && endsWithAll(items, old.items)) return prependItems(old, items, places, added);
   const n = items.length;
-  const oldPlace = new Map<RankedItem, number>();
+  const oldPlace = new Map<PoolItem, number>();
   for (let j = 0; j < old.items.length; j++) oldPlace.set(old.items[j]!, j);
   const from = new Int32Array(old.items.length).fill(-1);
   const vectors = new Int8Array(n * VECTOR_DIMS);
@@ -25,8 +25,8 @@ export function refreshPoolIndex(old: PoolIndex, items: RankedItem[], places: (T
     const item = items[i]!;
     const j = oldPlace.get(item);
     if (j === undefined) {
-      addItemVector(vectors, scales, item, i);
-      lengths[i] = addItemWords(freshLists, item, i);
+      addItemVector(vectors, scales, withWords(item), i);
+      lengths[i] = addItemWords(freshLists, withWords(item), i);
       continue;
     }
     from[j] = i;
@@ -60,7 +60,7 @@ export function refreshPoolIndex(old: PoolIndex, items: RankedItem[], places: (T
   }
   // Pass two: the postings, kept ones renumbered, then the fresh ones, in item order as a build lays them out.
   const postingItems = new Int32Array(postingStarts[vocabulary.length]!);
-  const postingWeights = new Float64Array(postingItems.length);
+  const postingWeights = new Float32Array(postingItems.length);
   const rows = new Int32Array(vocabulary.length);
   for (let v = 0; v < vocabulary.length; v++) {
     let at = postingStarts[v]!;
@@ -86,11 +86,11 @@ export function refreshPoolIndex(old: PoolIndex, items: RankedItem[], places: (T
     rows[v] = k >= 0 ? old.rows[k]! : wordRow(vocabulary[v]!);
     sortSegment(postingItems, postingWeights, postingStarts[v]!, postingStarts[v + 1]!);
   }
-  return assembleIndex({ items, places, vectors, scales, lengths, vocabulary, postingStarts, postingItems, postingWeights, rows });
+  return assembleIndex({ items: items.map(poolItem), places, vectors, scales, lengths, vocabulary, postingStarts, postingItems, postingWeights, rows });
 }
 
 /** Puts one word's postings in item order when they are not (kept items changed places: an entry's updated time went back). */
-function sortSegment(items: Int32Array, weights: Float64Array, start: number, end: number): void {
+function sortSegment(items: Int32Array, weights: Float32Array, start: number, end: number): void {
   let sorted = true;
   for (let p = start + 1; p < end && sorted; p++) sorted = items[p - 1]! < items[p]!;
   if (sorted) return;
@@ -102,7 +102,7 @@ function sortSegment(items: Int32Array, weights: Float64Array, start: number, en
 }
 
 /** Whether `items` end with every one of `old`, in the same order (a pool after saves: only newer entries came in front). */
-function endsWithAll(items: RankedItem[], old: RankedItem[]): boolean {
+function endsWithAll(items: readonly PoolItem[], old: readonly PoolItem[]): boolean {
   const added = items.length - old.length;
   for (let j = 0; j < old.length; j++) if (items[added + j] !== old[j]) return false;
   return true;
@@ -115,7 +115,7 @@ function endsWithAll(items: RankedItem[], old: RankedItem[]): boolean {
  * merged in (looked up in the vocabulary by binary search), so it costs a copy of the arrays, not a
  * word-by-word rebuild of them.
  */
-function prependItems(old: PoolIndex, items: RankedItem[], places: (TurnPlace | undefined)[], added: number): PoolIndex {
+function prependItems(old: PoolIndex, items: (PoolItem | RankedItem)[], places: (TurnPlace | undefined)[], added: number): PoolIndex {
   const n = items.length;
   const vectors = new Int8Array(n * VECTOR_DIMS);
   const scales = new Float32Array(n);
@@ -125,8 +125,9 @@ function prependItems(old: PoolIndex, items: RankedItem[], places: (TurnPlace | 
   lengths.set(old.lengths, added);
   const fresh: Lists = new Map();
   for (let i = 0; i < added; i++) {
-    addItemVector(vectors, scales, items[i]!, i);
-    lengths[i] = addItemWords(fresh, items[i]!, i);
+    const item = withWords(items[i]!);
+    addItemVector(vectors, scales, item, i);
+    lengths[i] = addItemWords(fresh, item, i);
   }
   const freshWords = [...fresh.keys()].sort();
   const placeOf = freshWords.map((word) => lowerBound(old.vocabulary, word));
@@ -138,7 +139,7 @@ function prependItems(old: PoolIndex, items: RankedItem[], places: (TurnPlace | 
   const rows = new Int32Array(words);
   const postingStarts = new Int32Array(words + 1);
   const postingItems = new Int32Array(old.postingItems.length + freshPostings);
-  const postingWeights = new Float64Array(postingItems.length);
+  const postingWeights = new Float32Array(postingItems.length);
   let k = 0; // the next old word
   let v = 0; // the next word of the new vocabulary
   let at = 0; // the next posting
@@ -177,7 +178,7 @@ function prependItems(old: PoolIndex, items: RankedItem[], places: (TurnPlace | 
     postingStarts[++v] = at;
   }
   copyOld(old.vocabulary.length);
-  return assembleIndex({ items, places, vectors, scales, lengths, vocabulary, postingStarts, postingItems, postingWeights, rows });
+  return assembleIndex({ items: items.map(poolItem), places, vectors, scales, lengths, vocabulary, postingStarts, postingItems, postingWeights, rows });
 }
 
 /** Copies source[from..to) to target from `at`, each raised by `by`: a loop in a function of its own, which V8 optimizes better than the same loop inside the closure (20,000 entries: 8.4 → 5.4 ms CPU a refresh). */

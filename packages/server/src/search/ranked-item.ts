@@ -5,15 +5,23 @@ import { textVector } from './word-vectors.js';
 // The item ranking meets and its vector, apart from the caches of search-cache.ts so that the pool
 // index can use them while that module keys its caches by the pool index (no import cycle).
 
-/** A candidate with its words, as ranking meets it. */
-export interface RankedItem {
+/**
+ * An entry as a pool index holds it: what ranking returns and breaks ties by. Its words and vector
+ * live in the index's postings and matrix, not on the item, so a pool costs a few hundred bytes
+ * an entry instead of some 2.4 KB (bench/pool-memory.ts), and the default cache holds hundreds of users.
+ */
+export interface PoolItem {
   id: string;
   kind: string;
   version: number;
   updatedAt: string;
-  words: EntryWords;
   /** Its datapack, when read for a pool (the near-duplicate check ranks one datapack's entries of a wider pool). */
   datapackId?: string;
+}
+
+/** A candidate with its words, as ranking meets it. */
+export interface RankedItem extends PoolItem {
+  words: EntryWords;
   /** Its word-vector, once looked up (null: none); kept on the items search keeps between calls. */
   vector?: Float32Array | null;
 }
@@ -34,4 +42,17 @@ export function entryVector(item: RankedItem): Float32Array | undefined {
     vectorCache.set(key, vector);
   }
   return vector ?? undefined;
+}
+
+/** The item as a pool keeps it: its words and vector left out (an item already kept is returned as it is). */
+export function poolItem(item: PoolItem | RankedItem): PoolItem {
+  if (!('words' in item)) return item;
+  const { id, kind, version, updatedAt, datapackId } = item;
+  return datapackId === undefined ? { id, kind, version, updatedAt } : { id, kind, version, updatedAt, datapackId };
+}
+
+/** An item a pool is about to index anew: it must come with its words (a kept one is copied from the old index instead). */
+export function withWords(item: PoolItem | RankedItem): RankedItem {
+  if (!('words' in item)) throw new Error(`pool item ${item.id} has no words to index: only new or changed entries are indexed anew`);
+  return item;
 }

@@ -4,7 +4,7 @@ import type { TurnPlace } from './hybrid-ranking.js';
 import type { PoolIndex } from './pool-index.js';
 import { type EntryWords, words } from './search-ranking.js';
 
-export { entryVector, type RankedItem } from './ranked-item.js';
+export { entryVector, type PoolItem, type RankedItem } from './ranked-item.js';
 
 /**
  * What search derives from entries, kept between searches: a user's searches keep meeting the same

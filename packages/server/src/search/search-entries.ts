@@ -1,19 +1,17 @@
 import type { Entry, SearchHit, SearchQuery } from '../store/types.js';
-import { candidateItems, heldPoolCovering, poolOf, SEMANTIC_POOL, turnPlaces } from './caller-pool.js';
+import { candidateItems, heldPoolCovering, poolOf, SEMANTIC_POOL } from './caller-pool.js';
 import { nextTurn } from './event-loop-turns.js';
-import { facetScores, poolFacetScores } from './facet-scores.js';
-import { fuseColumns, sessions, speakerBoosts, speakerIndex, speakersNamed } from './hybrid-ranking.js';
+import { poolFacetScores } from './facet-scores.js';
+import { fuseColumns, speakerBoosts, speakersNamed } from './hybrid-ranking.js';
 import { type PoolIndex, poolCosines, poolLexicalScores, poolWordMatches, scratchColumns } from './pool-index.js';
-import { cachedHit, type RankedItem, rememberHit } from './search-cache.js';
-import { CAPTURED_KIND, rankCandidates, words } from './search-ranking.js';
+import { MAX_CANDIDATES, rankFound } from './rank-found.js';
+import { cachedHit, rememberHit } from './search-cache.js';
+import { rankCandidates, words } from './search-ranking.js';
 import type { SearchSource } from './search-source.js';
 import { searchTerms } from './search-terms.js';
-import { semanticScores } from './semantic-scores.js';
+import { providerScores } from './semantic-scores.js';
 import { topScores } from './top-scores.js';
 import { textVector } from './word-vectors.js';
-
-/** At most this many matches of one search are ranked (the most recent, if more match). */
-const MAX_CANDIDATES = 1000;
 
 type Ranked = { id: string; score: number }[];
 
@@ -43,7 +41,7 @@ export async function searchEntries(source: SearchSource, asked: SearchQuery): P
     if (pool.items.length >= count) {
       ranked = await rankPool(source, pool, terms, count, await provided, query);
       rankedPool = pool;
-    } else ranked = await rankFound(source, query, terms, count, pool.items, await provided);
+    } else ranked = await rankFound(source, query, terms, count, pool, await provided);
   } else if (lexicalState && lexicalState.count <= SEMANTIC_POOL) {
     // The near-duplicate check: the datapack's pool, kept up to date by each save, scores every
     // entry from its postings, instead of a full-text query OR-ing every word of the text.
@@ -102,7 +100,7 @@ async function rankPool(source: SearchSource, pool: PoolIndex, terms: string[], 
   const speakers = speakersNamed(pool.speakers.names, queryWords);
   const topicWords = queryWords.filter((w) => !speakers.has(w));
   const embedder = source.embedder;
-  const embedded = provided && embedder ? await semanticScores(pool.items, query.text, provided, embedder.model, (model, ids) => source.loadEmbeddings(model, ids)) : undefined;
+  const embedded = provided && embedder ? await providerScores(pool.items, provided, embedder.model, (model, ids) => source.loadEmbeddings(model, ids)) : undefined;
   // Nothing below yields until fuseColumns returns: the columns are scratch that the next search fills.
   const columns = scratchColumns(pool.items.length);
   const lexical = poolLexicalScores(pool, terms, docCount, columns.lexical);
@@ -114,51 +112,4 @@ async function rankPool(source: SearchSource, pool: PoolIndex, terms: string[], 
   }
   const facet = poolFacetScores(pool, topicWords, columns.facet);
   return fuseColumns(pool.items, { lexical, semantic, facet }, speakerBoosts(pool.speakers, speakers), query.limit, pool.sessions);
-}
-
-/**
- * Hybrid ranking for a caller with more entries than the pool holds: the full-text index finds
- * the matches, the pool (their newest entries) adds the semantic signal and conversation context.
- */
-async function rankFound(source: SearchSource, query: SearchQuery, terms: string[], liveCount: number, cachedPool: RankedItem[], provided: Float32Array | undefined): Promise<Ranked> {
-  const candidates = terms.length ? await source.searchCandidates(query.datapackIds, terms, query.kinds, MAX_CANDIDATES, true) : [];
-  // A match the pool holds in another version (changed within the same millisecond) is taken as found.
-  const poolVersion = new Map(cachedPool.map((i) => [i.id, i.version]));
-  const outside = candidates.filter((c) => poolVersion.get(c.id) !== Number(c.version));
-  const replaced = new Set(outside.map((c) => c.id));
-  const pool = replaced.size ? cachedPool.filter((i) => !replaced.has(i.id)) : cachedPool;
-  const items = [...pool, ...(await candidateItems(source, outside))];
-  if (items.length === 0) return [];
-  const matched = new Set(candidates.map((c) => c.id));
-  const lexical = rankCandidates(
-    items.filter((i) => matched.has(i.id)),
-    terms,
-    liveCount,
-    items.length,
-  );
-  return hybridRanking(source, items, lexical, provided, query);
-}
-
-/** Fuses the lexical scores with the semantic signal and, for captured turns, their conversation. */
-async function hybridRanking(source: SearchSource, items: RankedItem[], lexical: Ranked, provided: Float32Array | undefined, query: SearchQuery): Promise<Ranked> {
-  const lexicalScore = new Map(lexical.map((r) => [r.id, r.score]));
-  const places = await turnPlaces(
-    source,
-    items.filter((i) => i.kind === CAPTURED_KIND).map((i) => i.id),
-  );
-  const queryWords = words(query.text);
-  const itemPlaces = items.map((i) => places.get(i.id));
-  const itemSpeakers = speakerIndex(itemPlaces);
-  const speakers = speakersNamed(itemSpeakers.names, queryWords);
-  const semantic = await semanticScores(items, query.text, provided, source.embedder?.model, (model, ids) => source.loadEmbeddings(model, ids), speakers);
-  const facet = facetScores(
-    items,
-    queryWords.filter((w) => !speakers.has(w)),
-  );
-  const columns = {
-    lexical: Float64Array.from(items, (i) => lexicalScore.get(i.id) ?? 0),
-    semantic: Float64Array.from(items, (i) => semantic.get(i.id) ?? Number.NaN),
-    facet: Float64Array.from(items, (i) => facet.get(i.id) ?? 0),
-  };
-  return fuseColumns(items, columns, speakerBoosts(itemSpeakers, speakers), query.limit, sessions(items.map((i, k) => ({ id: i.id, turn: itemPlaces[k] }))));
 }

@@ -1,5 +1,5 @@
 import { BoundedCache } from '../cache/bounded-cache.js';
-import { entryVector, type RankedItem } from './search-cache.js';
+import { entryVector, type PoolItem, type RankedItem } from './search-cache.js';
 import { words } from './search-ranking.js';
 import { cosine, textVector } from './word-vectors.js';
 
@@ -32,32 +32,36 @@ export async function semanticScores(
   load: LoadEmbeddings,
   omit: ReadonlySet<string> = new Set(),
 ): Promise<Map<string, number>> {
+  if (provided && model) return providerScores(items, provided, model, load);
   const scores = new Map<string, number>();
-  if (provided && model) {
-    const key = (i: RankedItem) => `${model}:${i.id}:${i.version}`;
-    const missing = items.filter((i) => !providerCache.has(key(i)));
-    if (missing.length) {
-      const loaded = await load(
-        model,
-        missing.map((i) => i.id),
-      );
-      for (const i of missing) {
-        const found = loaded.get(i.id);
-        if (found?.version !== i.version || found.vector.length !== provided.length) continue;
-        providerCache.set(key(i), found.vector);
-      }
-    }
-    for (const i of items) {
-      const vector = providerCache.get(key(i));
-      if (vector) scores.set(i.id, cosine(provided, vector));
-    }
-    return scores;
-  }
   const query = textVector(words(text).filter((w) => !omit.has(w)));
   if (!query) return scores;
   for (const i of items) {
     const vector = entryVector(i);
     if (vector) scores.set(i.id, cosine(query, vector));
+  }
+  return scores;
+}
+
+/** Each item's cosine to the query by the provider's vectors, for the entries it has embedded in their current version. */
+export async function providerScores(items: readonly PoolItem[], provided: Float32Array, model: string, load: LoadEmbeddings): Promise<Map<string, number>> {
+  const scores = new Map<string, number>();
+  const key = (i: PoolItem) => `${model}:${i.id}:${i.version}`;
+  const missing = items.filter((i) => !providerCache.has(key(i)));
+  if (missing.length) {
+    const loaded = await load(
+      model,
+      missing.map((i) => i.id),
+    );
+    for (const i of missing) {
+      const found = loaded.get(i.id);
+      if (found?.version !== i.version || found.vector.length !== provided.length) continue;
+      providerCache.set(key(i), found.vector);
+    }
+  }
+  for (const i of items) {
+    const vector = providerCache.get(key(i));
+    if (vector) scores.set(i.id, cosine(provided, vector));
   }
   return scores;
 }

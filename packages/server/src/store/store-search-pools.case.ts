@@ -3,6 +3,7 @@ import { before, describe, test } from 'node:test';
 import { type Access, loadAccess } from '../domain/access.js';
 import { deleteEntry, saveEntry, searchEntries, updateEntry } from '../domain/entries.js';
 import { restoreEntry } from '../domain/trash.js';
+import { limitPoolForTests } from '../search/caller-pool.js';
 import { poolStats } from '../search/search-cache.js';
 import type { TestCairn } from '../testing/test-cairn.js';
 import { useCaseStore } from './store-records.fixture.js';
@@ -94,6 +95,33 @@ export function runSearchPoolConformance(backend: string, start: () => Promise<T
       assert.equal(reworded.entry.id, ids.get('Logging'));
       const other = await saveEntry(server().cairn.domain, access, { kind: 'note', title: 'Deploy freeze', content: 'No production deploys during the December holidays.' });
       assert.equal(other.status, 'created', 'shares "production deploys" but says something else');
+    });
+
+    test('a caller with more entries than the pool holds: old entries are found by the full-text index and ranked with the pool, an old entry changed since by its new text', async () => {
+      const previous = limitPoolForTests(3);
+      try {
+        // A save after lowering the limit: the next search reads the newest three, not the pool held before.
+        const newest = await saveEntry(server().cairn.domain, access, { kind: 'decision', title: 'Error tracking', content: 'Exceptions are reported to Sentry with the release tag.' });
+        assert.equal(newest.status, 'created');
+        const built = poolStats.built;
+        assert.equal((await top('which test runner for new packages'))?.id, ids.get('Test runner'), 'the oldest entry, outside the pool');
+        assert.equal((await top('where are exceptions reported'))?.id, newest.entry.id, 'the newest entry, inside the pool');
+        const hits = await searchEntries(server().cairn.domain, access, { query: 'production deploys on tuesday', limit: 10 });
+        assert.equal(hits[0]?.entry.id, ids.get('Deploy windows'));
+        assert.ok(
+          hits.every((h) => h.score > 0),
+          'every hit scored',
+        );
+        const old = ids.get('Database choice')!;
+        const current = (await searchEntries(server().cairn.domain, access, { query: 'postgresql', limit: 1 }))[0]!.entry;
+        assert.equal(current.id, old);
+        await updateEntry(server().cairn.domain, access, { id: old, expectedVersion: current.version, content: 'New services store their data in CockroachDB.' });
+        assert.equal((await top('cockroachdb'))?.id, old, 'found by its new text');
+        assert.equal((await searchEntries(server().cairn.domain, access, { query: 'mongodb', limit: 3 })).length, 0, 'its old text is gone');
+        assert.equal(poolStats.built, built, 'the pool was refreshed, not read whole');
+      } finally {
+        limitPoolForTests(previous);
+      }
     });
   });
 }
