@@ -43,7 +43,7 @@ export interface SeedReport {
 
 export type ChildMessage =
   | { type: 'ready'; url: string; key?: string; seed?: SeedReport }
-  | { type: 'rss'; rssMb: number; pools?: { built: number; refreshed: number; taken: number } }
+  | { type: 'rss'; rssMb: number; heapMb?: number; pools?: { built: number; refreshed: number; taken: number } }
   /** CPU time the process has used so far (user + system), in microseconds. */
   | { type: 'cpu'; micros: number }
   | { type: 'profile-started' }
@@ -52,6 +52,8 @@ export type ChildMessage =
   | { type: 'grown'; total: number; seconds: number; rssMb: number }
   | { type: 'forgotten'; removed: number }
   | { type: 'tenants'; keys: string[]; seconds: number }
+  /** The settings the Cairn ran with (its data folder or database among them); the data is now the receiver's to remove. */
+  | { type: 'handed-over'; env: Record<string, string> }
   | { type: 'failed'; message: string };
 
 export type ParentMessage =
@@ -66,6 +68,8 @@ export type ParentMessage =
   /** Report resident memory now (after a forced GC when --expose-gc is on). */
   | { type: 'rss' }
   | { type: 'cpu' }
+  /** Close Cairn but keep its data, report where it is, and exit: a `cairn serve` of its own takes over (bench/served-cairn.ts). */
+  | { type: 'hand-over' }
   | { type: 'close' };
 
 function send(message: ChildMessage): Promise<void> {
@@ -101,6 +105,12 @@ async function runSdkEcho(): Promise<void> {
 function cpuMicros(): number {
   const { user, system } = process.cpuUsage();
   return user + system;
+}
+
+/** The JavaScript heap and array buffers in use (after rssMb's collection): what Cairn holds, without the process's own overhead. */
+function heapMb(): number {
+  const { heapUsed, arrayBuffers } = process.memoryUsage();
+  return Math.round((heapUsed + arrayBuffers) / 2 ** 20);
 }
 
 function rssMb(): number {
@@ -142,7 +152,7 @@ type CairnModules = Awaited<ReturnType<typeof cairnModules>>;
 async function startCairn(m: CairnModules, options: CairnChildOptions) {
   const dataDir = mkdtempSync(join(tmpdir(), 'cairn-bench-'));
   const database = options.postgresServerUrl ? await createTestDatabase(options.postgresServerUrl) : undefined;
-  const config = m.loadConfig({
+  const env: Record<string, string> = {
     // The operator's own settings (CAIRN_SEARCH_CACHE_MB, say) reach the measured Cairn; the bench's below win.
     ...Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('CAIRN_') && !name.startsWith('CAIRN_TEST_'))),
     HOST: '127.0.0.1',
@@ -155,7 +165,8 @@ async function startCairn(m: CairnModules, options: CairnChildOptions) {
     CAIRN_MAX_QUEUED_REQUESTS: '100000',
     CAIRN_MAX_QUEUE_WAIT_MS: '60000',
     ...(database && { DATABASE_URL: database.url }),
-  });
+  };
+  const config = m.loadConfig(env);
   const cairn = await m.openCairn(config);
   const { server } = await m.listen(cairn);
   const { user } = await m.createUser(cairn.domain, cairn.auth, { email: 'bench@example.test', password: randomBytes(12).toString('hex'), org: 'Bench', join: false, name: 'Bench' });
@@ -170,6 +181,12 @@ async function startCairn(m: CairnModules, options: CairnChildOptions) {
       await cairn.close();
       await database?.drop();
       rmSync(dataDir, { recursive: true, force: true });
+    },
+    /** Closes Cairn and leaves its data in place: the settings to open it again. */
+    async handOver() {
+      await m.stopListening(server);
+      await cairn.close();
+      return env;
     },
   };
 }
@@ -197,7 +214,7 @@ async function runCairn(options: CairnChildOptions): Promise<void> {
         writeFileSync(message.path, JSON.stringify(profile));
         await send({ type: 'profile-saved', path: message.path });
       } else if (message.type === 'rss') {
-        await send({ type: 'rss', rssMb: rssMb(), pools: { built: m.poolStats.built, refreshed: m.poolStats.refreshed, taken: m.poolStats.taken ?? 0 } });
+        await send({ type: 'rss', rssMb: rssMb(), heapMb: heapMb(), pools: { built: m.poolStats.built, refreshed: m.poolStats.refreshed, taken: m.poolStats.taken ?? 0 } });
       } else if (message.type === 'grow') {
         const started = Date.now();
         const turns = (await loadTurns(options.dataPath)).map((t) => ({ title: t.title, content: t.content }));
@@ -228,6 +245,9 @@ async function runCairn(options: CairnChildOptions): Promise<void> {
           message.first,
         );
         await send({ type: 'tenants', keys, seconds: (Date.now() - started) / 1000 });
+      } else if (message.type === 'hand-over') {
+        await send({ type: 'handed-over', env: await test.handOver() });
+        process.exit(0);
       } else if (message.type === 'forget') {
         const result = await test.cairn.store.db.deleteFrom('entry').where('created_by', '=', test.ownerId).where('created_at', '>=', message.since).executeTakeFirst();
         await send({ type: 'forgotten', removed: Number(result.numDeletedRows) });

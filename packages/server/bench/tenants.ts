@@ -17,10 +17,14 @@
  *
  * Each phase reports req/s, p50/p95/p99 per operation, the server's CPU per request, /healthz p99
  * (probed every 20 ms from another process), RSS after the phase, errors by kind, and the load average.
+ * The phases are measured on `cairn serve` in a process of its own, started on the seeded data
+ * (bench/served-cairn.ts); with `--in-process` (implied by --profile and --source) on the child that
+ * seeded it, which also reports its heap and how pools came to be, but whose RSS counts the
+ * seeding's leftovers and the TypeScript loader as well.
  *
  *   npm run bench:tenants -w @cairn/server -- --users 200 --entries-per-user 1000 --others 1m
  *     --mix 80/20 [--backend sqlite|postgres --database-url <postgres server url>] [--duration 20]
- *     [--warmup 5] [--phases one-user,users-search,...] [--heavy 20000] [--data <locomo.json>] [--json] [--source]
+ *     [--warmup 5] [--phases one-user,users-search,...] [--heavy 20000] [--data <locomo.json>] [--json] [--source] [--in-process]
  *     [--profile <dir>]   (the server's CPU profile of each measured phase, <dir>/<phase>.cpuprofile, summarized)
  */
 import { type ChildProcess, fork } from 'node:child_process';
@@ -36,6 +40,7 @@ import { entryBodies } from './insert-rate.js';
 import { loadQuestions, loadTurns } from './locomo.js';
 import { percentile, round1 } from './percentile.js';
 import { runFacts } from './run-facts.js';
+import { serveSeeded } from './served-cairn.js';
 import type { ChildMessage, ParentMessage } from './servers.js';
 
 const PHASES = ['one-user', 'users-search', 'users-mix', 'one-search', 'one-mix', 'one-save', 'heavy-search'] as const;
@@ -62,6 +67,7 @@ function parseOptions() {
       profile: { type: 'string' },
       'per-tenant': { type: 'string', default: '2000' },
       source: { type: 'boolean', default: false },
+      'in-process': { type: 'boolean', default: false },
       data: { type: 'string', default: new URL('../../../../shared/data/locomo-dev.json', import.meta.url).pathname },
       json: { type: 'boolean', default: false },
     },
@@ -88,6 +94,7 @@ function parseOptions() {
     phases: phases as Phase[],
     perTenant: parseCount(values['per-tenant'], '--per-tenant'),
     source: values.source ?? false,
+    inProcess: Boolean(values['in-process'] || values.profile || values.source),
     dataPath: isAbsolute(values.data) ? values.data : resolve(base, values.data),
     json: values.json,
     profile: values.profile && (isAbsolute(values.profile) ? values.profile : resolve(base, values.profile)),
@@ -121,6 +128,34 @@ function startCairn(options: Options): Promise<Child> {
     child.once('exit', (code) => reject(new Error(`Cairn process exited (code ${code}) before it was ready`)));
     child.once('message', (m: ChildMessage) => (m.type === 'ready' ? resolve({ process: child, url: m.url }) : reject(new Error(`Cairn process failed: ${m.type === 'failed' ? m.message : m.type}`))));
   });
+}
+
+/** The Cairn a phase measures: the seeding child itself, or a `cairn serve` it handed its data to. */
+interface Measured {
+  url: string;
+  cpuMicros(): Promise<number>;
+  memory(): Promise<{ rssMb: number; heapMb?: number; pools?: { built: number; refreshed: number; taken: number } }>;
+  profileStart?(): Promise<void>;
+  profileStop?(path: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+function measureChild(child: Child): Measured {
+  return {
+    url: child.url,
+    cpuMicros: async () => (await ask(child, { type: 'cpu' }, 'cpu')).micros,
+    memory: () => ask(child, { type: 'rss' }, 'rss'),
+    profileStart: async () => void (await ask(child, { type: 'profile-start' }, 'profile-started')),
+    profileStop: async (path) => (await ask(child, { type: 'profile-stop', path }, 'profile-saved')).path,
+    close: async () => void child.process.send({ type: 'close' } satisfies ParentMessage),
+  };
+}
+
+/** The child closes its Cairn and exits; `cairn serve` opens the same data. */
+async function measureServed(child: Child): Promise<Measured> {
+  const { env } = await ask(child, { type: 'hand-over' }, 'handed-over');
+  const served = await serveSeeded(env);
+  return { url: served.url, cpuMicros: async () => served.cpuMicros(), memory: async () => ({ rssMb: served.rssMb() }), close: () => served.close() };
 }
 
 function headers(key: string): Record<string, string> {
@@ -164,7 +199,7 @@ async function call(url: string, key: string, tool: 'search' | 'save_entry', arg
   return kind === undefined;
 }
 
-async function runPhase(phase: Phase, child: Child, keys: string[], connections: number, saveShare: number, options: Options, questions: string[], note: () => string) {
+async function runPhase(phase: Phase, child: Measured, keys: string[], connections: number, saveShare: number, options: Options, questions: string[], note: () => string) {
   let q = Math.floor(Math.random() * questions.length);
   const tally: Tally = { search: [], save: [], errors: new Map(), duplicates: 0 };
   let counting = false;
@@ -188,21 +223,21 @@ async function runPhase(phase: Phase, child: Child, keys: string[], connections:
   while (answered.size < connections && Date.now() < warmBy) await new Promise((r) => setTimeout(r, 100));
   if (answered.size < connections) process.stderr.write(`  only ${answered.size} of ${connections} connections had an answer after 120 s; measuring anyway\n`);
   await new Promise((r) => setTimeout(r, options.warmup * 1000));
-  const poolsBefore = (await ask(child, { type: 'rss' }, 'rss')).pools;
-  if (options.profile) await ask(child, { type: 'profile-start' }, 'profile-started');
-  const cpuBefore = (await ask(child, { type: 'cpu' }, 'cpu')).micros;
+  const poolsBefore = (await child.memory()).pools;
+  if (options.profile) await child.profileStart!();
+  const cpuBefore = await child.cpuMicros();
   const probing = probeHealthz(new URL('/healthz', child.url), options.duration);
   counting = true;
   const started = performance.now();
   await new Promise((r) => setTimeout(r, options.duration * 1000));
   counting = false;
   const seconds = (performance.now() - started) / 1000;
-  const cpuAfter = (await ask(child, { type: 'cpu' }, 'cpu')).micros;
-  if (options.profile) summarizePhaseProfile(phase, (await ask(child, { type: 'profile-stop', path: join(options.profile, `${phase}.cpuprofile`) }, 'profile-saved')).path);
+  const cpuAfter = await child.cpuMicros();
+  if (options.profile) summarizePhaseProfile(phase, await child.profileStop!(join(options.profile, `${phase}.cpuprofile`)));
   const healthz = await probing;
   stop = true;
   await Promise.all(loops);
-  const { rssMb: rss, pools } = await ask(child, { type: 'rss' }, 'rss');
+  const { rssMb: rss, heapMb, pools } = await child.memory();
   const done = tally.search.length + tally.save.length;
   tally.search.sort((a, b) => a - b);
   tally.save.sort((a, b) => a - b);
@@ -216,6 +251,8 @@ async function runPhase(phase: Phase, child: Child, keys: string[], connections:
     cpuMsPerRequest: Math.round(((cpuAfter - cpuBefore) / 1000 / Math.max(1, done + errors)) * 100) / 100,
     healthzP99Ms: percentile(healthz, 0.99),
     rssMb: rss,
+    /** The heap and array buffers in use after a collection: Cairn's own data, the rest of RSS being the process's. */
+    heapMb: heapMb ?? Number.NaN,
     errors: Object.fromEntries(tally.errors),
     loadavg: loadavg().map((l) => Math.round(l * 100) / 100),
     /** Pools read whole, refreshed after a write, and given a saved entry by its writer while the phase was measured; '-' for a build without the counters. */
@@ -237,6 +274,7 @@ async function main(): Promise<void> {
   const note = entryBodies(turns);
   process.stderr.write(`starting Cairn (${options.backend}) …\n`);
   const child = await startCairn(options);
+  let measured: Measured = measureChild(child);
   const rows: { phase: Phase; result: Awaited<ReturnType<typeof runPhase>> }[] = [];
   let seeded: { others: number; othersSeconds: number; tenantsSeconds: number };
   try {
@@ -247,16 +285,20 @@ async function main(): Promise<void> {
     const tenants = await ask(child, { type: 'tenants', users: options.users, perUser: options.perUser }, 'tenants');
     seeded = { others: grown.total, othersSeconds: grown.seconds, tenantsSeconds: tenants.seconds };
     const heavy = options.heavy > 0 ? await ask(child, { type: 'tenants', users: 1, perUser: options.heavy, first: options.users }, 'tenants') : undefined;
+    if (!options.inProcess) {
+      process.stderr.write('starting cairn serve on the seeded data …\n');
+      measured = await measureServed(child);
+    }
     for (const phase of options.phases) {
       const many = phase.startsWith('users');
       const keys = phase.startsWith('heavy') ? heavy!.keys : many ? tenants.keys : tenants.keys.slice(0, 1);
       const connections = phase === 'one-user' || many ? options.users : 1;
       const saveShare = phase === 'one-save' ? 1 : phase.endsWith('mix') ? options.saveShare : 0;
       process.stderr.write(`${phase}: ${keys.length} user(s) on ${connections} connection(s), ${saveShare * 100}% saves, ${options.warmup}s + ${options.duration}s …\n`);
-      rows.push({ phase, result: await runPhase(phase, child, keys, connections, saveShare, options, questions, note) });
+      rows.push({ phase, result: await runPhase(phase, measured, keys, connections, saveShare, options, questions, note) });
     }
   } finally {
-    child.process.send({ type: 'close' } satisfies ParentMessage);
+    await measured.close();
   }
   const meta = {
     ...runFacts(options.backend),
@@ -267,15 +309,16 @@ async function main(): Promise<void> {
     mix: options.mix,
     durationSeconds: options.duration,
     seeded,
+    measured: options.inProcess ? 'the seeding child (--in-process)' : 'cairn serve, a process of its own',
   };
   const baseline = rows.find((r) => r.phase === 'one-user')?.result.reqPerSec;
   const oneSearch = rows.find((r) => r.phase === 'one-search')?.result.reqPerSec;
   if (options.json) return void console.log(JSON.stringify({ meta, rows }, null, 2));
   process.stderr.write(`${JSON.stringify({ meta, rows })}\n`);
   console.log(
-    `\n${options.users} users × ${options.perUser} entries, ${meta.entries} entries in all — ${options.backend}, ${options.duration}s a phase after ${options.warmup}s warm-up, ${meta.cpus} cores`,
+    `\n${options.users} users × ${options.perUser} entries, ${meta.entries} entries in all — ${options.backend}, ${options.duration}s a phase after ${options.warmup}s warm-up, ${meta.cpus} cores, measured on ${meta.measured}`,
   );
-  const header = ['phase', 'conns', 'req/s', '÷ baseline', 'search p50/p95/p99 ms', 'save p50/p95/p99 ms', 'CPU ms/req', '/healthz p99', 'RSS MB', 'errors', 'pools', 'load avg'];
+  const header = ['phase', 'conns', 'req/s', '÷ baseline', 'search p50/p95/p99 ms', 'save p50/p95/p99 ms', 'CPU ms/req', '/healthz p99', 'RSS (heap) MB', 'errors', 'pools', 'load avg'];
   const ms = (p: { p50: number | null; p95: number | null; p99: number | null }) => [p.p50, p.p95, p.p99].map((v) => (v === null ? '-' : String(round1(v)))).join('/');
   const lines = rows.map(({ phase, result: r }) => [
     phase,
@@ -286,7 +329,7 @@ async function main(): Promise<void> {
     r.save.count ? `${ms(r.save)} (${r.save.duplicates} dup)` : '-',
     String(r.cpuMsPerRequest),
     String(round1(r.healthzP99Ms)),
-    String(r.rssMb),
+    Number.isNaN(r.heapMb) ? String(r.rssMb) : `${r.rssMb} (${r.heapMb})`,
     Object.entries(r.errors)
       .map(([k, n]) => `${n} ${k}`)
       .join('; ') || '0',

@@ -118,8 +118,6 @@ export type IndexParts = Pick<PoolIndex, 'items' | 'places' | 'vectors' | 'scale
 /** The index of these parts: its sessions, speakers, row table and BM25 norms computed from them. */
 export function assembleIndex(parts: IndexParts): PoolIndex {
   const { items, places, lengths, rows } = parts;
-  const byRow = new Map<number, number>();
-  for (let k = 0; k < rows.length; k++) if (rows[k]! >= 0) byRow.set(rows[k]!, k);
   let sum = 0;
   for (let i = 0; i < lengths.length; i++) sum += lengths[i]!;
   const avgLength = sum / items.length || 1;
@@ -128,9 +126,10 @@ export function assembleIndex(parts: IndexParts): PoolIndex {
   for (let i = 0; i < lengths.length; i++) norms[i] = bm25Norm(lengths[i]!, avgLength);
   return {
     ...parts,
-    sessions: sessions(items.map((item, i) => ({ id: item.id, turn: places[i] }))),
+    // Most pools hold no captured turn: no object per item to find that out.
+    sessions: places.some((place) => place !== undefined) ? sessions(items.map((item, i) => ({ id: item.id, turn: places[i] }))) : [],
     speakers: speakerIndex(places),
-    wordsByRow: rowTable(byRow),
+    wordsByRow: rowTable(rows),
     norms,
   };
 }
@@ -170,15 +169,20 @@ export interface RowTable {
   shift: number;
 }
 
-function rowTable(byRow: Map<number, number>): RowTable {
-  const bits = Math.max(1, Math.ceil(Math.log2(2 * byRow.size + 1)));
+/** The table of these vocabulary rows (-1: none); of two words with one row, the later one's place is kept. */
+function rowTable(rows: Int32Array): RowTable {
+  let count = 0;
+  for (let k = 0; k < rows.length; k++) if (rows[k]! >= 0) count++;
+  const bits = Math.max(1, Math.ceil(Math.log2(2 * count + 1)));
   const table: RowTable = { filter: new Uint32Array(Math.max(1, 2 ** (bits + 2) / 32)), slots: new Int32Array(2 * 2 ** bits), shift: 32 - bits };
   const mask = 2 ** bits - 1;
   const filterMask = table.filter.length * 32 - 1;
-  for (const [row, word] of byRow) {
+  for (let word = 0; word < rows.length; word++) {
+    const row = rows[word]!;
+    if (row < 0) continue;
     table.filter[(row & filterMask) >>> 5]! |= 1 << (row & 31);
     let slot = firstSlot(table, row);
-    while (table.slots[2 * slot] !== 0) slot = (slot + 1) & mask;
+    while (table.slots[2 * slot] !== 0 && table.slots[2 * slot] !== row + 1) slot = (slot + 1) & mask;
     table.slots[2 * slot] = row + 1;
     table.slots[2 * slot + 1] = word;
   }

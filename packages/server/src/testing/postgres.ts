@@ -17,13 +17,18 @@ export async function createTestDatabase(serverUrl: string): Promise<{ url: stri
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: serverUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
+  return { url: url.toString(), drop: () => dropTestDatabase(url.toString()) };
+}
+
+/** Drops a database createTestDatabase made, by its URL (a process other than the one that made it may hold only that). */
+export async function dropTestDatabase(databaseUrl: string): Promise<void> {
+  const url = new URL(databaseUrl);
+  const name = url.pathname.slice(1);
+  if (!/^cairn_test_[0-9a-f]{12}$/.test(name)) throw new Error(`refusing to drop ${name}: not a database createTestDatabase made`);
+  const server = new URL(databaseUrl);
+  server.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: server.toString() });
+  await client.connect();
+  await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await client.end();
 }

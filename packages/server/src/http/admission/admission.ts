@@ -117,13 +117,37 @@ export class Admission {
   private shedHopeless(): void {
     if (this.queued === 0) return;
     const now = this.now();
+    let served = this.servedByTable();
     for (const [credential, line] of [...this.lines]) {
       for (let last = line.at(-1); last; last = line.at(-1)) {
         const left = this.settings.maxQueueWaitMs - (now - last.since);
-        if (this.expectedWaitMs(this.servedBy(line.length)) <= left) break;
+        if (this.expectedWaitMs(served(line.length)) <= left) break;
         this.drop(credential, last, 'slow');
+        served = this.servedByTable();
       }
     }
+  }
+
+  /**
+   * servedBy for many turns at once, from the lines' lengths sorted with their running sums: each
+   * release asks it for every line, and summing over every line each time cost O(lines²), 6% of
+   * the CPU with 200 people's agents queued.
+   */
+  private servedByTable(): (turn: number) => number {
+    const lengths = Array.from(this.lines.values(), (line) => line.length).sort((a, b) => a - b);
+    const sums = new Array<number>(lengths.length + 1);
+    sums[0] = 0;
+    for (let k = 0; k < lengths.length; k++) sums[k + 1] = sums[k]! + lengths[k]!;
+    return (turn) => {
+      let shorter = 0;
+      let hi = lengths.length;
+      while (shorter < hi) {
+        const mid = (shorter + hi) >>> 1;
+        if (lengths[mid]! < turn) shorter = mid + 1;
+        else hi = mid;
+      }
+      return sums[shorter]! + turn * (lengths.length - shorter);
+    };
   }
 
   private expectedWaitMs(ahead: number): number {
