@@ -29,11 +29,12 @@ export interface PoolIndex {
    * The vocabulary's postings one word after another: word k's items are postingItems[postingStarts[k]]
    * up to postingStarts[k + 1], each with the word's field-weighted count in it (the BM25 term
    * frequency of that word alone). Three arrays for the whole pool, not two small ones per word.
-   * The weights are whole numbers (WEIGHTS), exact in 32 bits.
+   * Two bytes each: a pool holds at most MAX_POOL_ITEMS items, and the weights are whole numbers
+   * (WEIGHTS) that an entry's 20,000 characters keep far below the cap (MAX_WEIGHT).
    */
   postingStarts: Int32Array;
-  postingItems: Int32Array;
-  postingWeights: Float32Array;
+  postingItems: Uint16Array;
+  postingWeights: Uint16Array;
   /** The vocabulary place of each word that has a row in the word-vector table (stop words have none): facets look words up by row (placeOfRow). */
   wordsByRow: RowTable;
   /** Each vocabulary word's row in the word-vector table (-1: none), kept for refreshPoolIndex. */
@@ -44,6 +45,16 @@ export interface PoolIndex {
   places: (TurnPlace | undefined)[];
   /** Each item's BM25 length normalization (bm25Norm of its words in title, tags and text against their mean). */
   norms: Float64Array;
+}
+
+/** A pool indexes at most this many items: its postings number them in 16 bits (SEMANTIC_POOL is 25,000). */
+export const MAX_POOL_ITEMS = 2 ** 16;
+/** A word's weighted count in one entry is kept up to this (16 bits); BM25 has long saturated there. */
+const MAX_WEIGHT = 2 ** 16 - 1;
+
+/** Throws when a pool would hold more items than its postings can number. */
+export function checkPoolSize(n: number): void {
+  if (n > MAX_POOL_ITEMS) throw new Error(`a search pool holds at most ${MAX_POOL_ITEMS} entries, not ${n}`);
 }
 
 /** Postings being gathered: each word's items and their field-weighted counts. */
@@ -66,7 +77,7 @@ export function addItemWords(lists: Lists, item: RankedItem, i: number): number 
       lists.set(word, list);
     }
     list.at.push(i);
-    list.weight.push(weight);
+    list.weight.push(Math.min(weight, MAX_WEIGHT));
   }
   return title.length + tags.length + content.length;
 }
@@ -84,6 +95,7 @@ export function addItemVector(vectors: Int8Array, scales: Float32Array, item: Ra
 
 export function buildPoolIndex(items: RankedItem[], places: (TurnPlace | undefined)[]): PoolIndex {
   const n = items.length;
+  checkPoolSize(n);
   const vectors = new Int8Array(n * VECTOR_DIMS);
   const scales = new Float32Array(n);
   const lengths = new Int32Array(n);
@@ -101,8 +113,8 @@ function finishIndex(items: PoolItem[], places: (TurnPlace | undefined)[], vecto
   vocabulary.forEach((word, k) => {
     postingStarts[k + 1] = postingStarts[k]! + lists.get(word)!.at.length;
   });
-  const postingItems = new Int32Array(postingStarts[vocabulary.length]!);
-  const postingWeights = new Float32Array(postingItems.length);
+  const postingItems = new Uint16Array(postingStarts[vocabulary.length]!);
+  const postingWeights = new Uint16Array(postingItems.length);
   vocabulary.forEach((word, k) => {
     const list = lists.get(word)!;
     postingItems.set(list.at, postingStarts[k]);

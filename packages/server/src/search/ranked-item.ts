@@ -26,7 +26,8 @@ export interface RankedItem extends PoolItem {
   vector?: Float32Array | null;
 }
 
-const vectorCache = new BoundedCache<string, Float32Array | null>(20_000);
+/** Entries' vectors by id and version (about 0.5 KB each): for entries ranked outside a pool, whose index holds its own. */
+const vectorCache = new BoundedCache<string, Float32Array | null>(5_000);
 
 /**
  * The entry's vector, from its text: a captured turn's title is a snippet of its text and its tags

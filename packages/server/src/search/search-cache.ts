@@ -13,10 +13,11 @@ export { entryVector, type PoolItem, type RankedItem } from './ranked-item.js';
  */
 
 /**
- * Entries' words by id and version: a user's searches keep meeting the same entries, so splitting
- * them (most of ranking's cost) and fetching their text happen once per version, not per search.
+ * Entries' words by id and version, for the entries a search ranks outside a pool (the full-text
+ * index's matches for a caller beyond it) and for a pool built again soon after: pools keep no
+ * words of their own (their index holds them), so this is the only copy, about 1 KB an entry.
  */
-const wordCache = new BoundedCache<string, EntryWords>(20_000);
+const wordCache = new BoundedCache<string, EntryWords>(5_000);
 
 /** The cached words of this version of an entry, if any. */
 export function cachedEntryWords(id: string, version: number): EntryWords | undefined {
