@@ -1,6 +1,7 @@
 import type { SearchQuery } from '../store/types.js';
 import type { TurnPlace } from './hybrid-ranking.js';
-import { buildPoolIndex, type PoolIndex, poolIndexBytes } from './pool-index.js';
+import { mergedIndex, type Pool, poolBytes, wholePool } from './pool.js';
+import { buildPoolIndex } from './pool-index.js';
 import { refreshPoolIndex } from './pool-refresh.js';
 import { withWords } from './ranked-item.js';
 import { cachedEntryWords, entryWords, type PoolItem, poolCache, poolStats, type RankedItem, speakerWords, turnPlaceCache } from './search-cache.js';
@@ -26,14 +27,16 @@ export function limitPoolForTests(entries: number): number {
  * datapacks' entries stay unchanged (entriesState's signature), so a search does not fetch
  * thousands of rows each time.
  */
-export async function poolOf(source: SearchSource, query: Pick<SearchQuery, 'datapackIds' | 'kinds'>, signature: string): Promise<PoolIndex> {
+export async function poolOf(source: SearchSource, query: Pick<SearchQuery, 'datapackIds' | 'kinds'>, signature: string): Promise<Pool> {
   // The store's own number first: two databases open in one process (an export and its import) may share datapack ids.
   const key = `${source.poolKey}|${[...query.datapackIds].sort().join(',')}|${query.kinds?.join(',') ?? ''}`;
   const cached = poolCache.get(key);
-  if (cached?.signature === signature) return cached.index;
+  if (cached?.signature === signature) return cached.pool;
   const rows = await source.newestEntries(query.datapackIds, query.kinds, SEMANTIC_POOL);
   // After a write only what changed is read and split: the rest of the pool is still current.
-  const kept = new Map(cached ? cached.index.items.map((item, i) => [item.id, { item, place: cached.index.places[i] }]) : []);
+  // Recent saves are merged in first: the refresh copies what stays from one index.
+  const old = cached && mergedIndex(cached.pool);
+  const kept = new Map(old ? old.items.map((item, i) => [item.id, { item, place: old.places[i] }]) : []);
   const same = (r: CandidateRow) => {
     const item = kept.get(r.id)?.item;
     return item?.version === Number(r.version) && item.datapackId === r.datapack_id;
@@ -56,13 +59,13 @@ export async function poolOf(source: SearchSource, query: Pick<SearchQuery, 'dat
     items.push(item);
     places.push(old ? old.place : freshPlaces.get(r.id));
   }
-  const index = cached ? refreshPoolIndex(cached.index, items, places) : buildPoolIndex(items.map(withWords), places);
-  if (cached) {
+  const pool = wholePool(old ? refreshPoolIndex(old, items, places) : buildPoolIndex(items.map(withWords), places));
+  if (old) {
     poolStats.refreshed++;
     poolStats.refreshedEntries += freshItems.length;
   } else poolStats.built++;
-  poolCache.set(key, { signature, index, bytes: poolIndexBytes(index) });
-  return index;
+  poolCache.set(key, { signature, pool, bytes: poolBytes(pool) });
+  return pool;
 }
 
 /** The datapacks of a pool this store holds (of every kind) that includes this datapack, if any. */

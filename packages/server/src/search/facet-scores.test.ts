@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { facetScores, poolFacetScores } from './facet-scores.js';
 import { speakersNamed } from './hybrid-ranking.js';
+import { wholePool } from './pool.js';
 import { buildPoolIndex } from './pool-index.js';
 import { entryWords, type RankedItem } from './search-cache.js';
 import { words } from './search-ranking.js';
@@ -90,9 +91,9 @@ test('facets: over a pool index, each item scores as facetScores scores it', () 
     );
     for (const query of ['travel with the kids', 'painting pottery camping lunch', 'journey', 'holiday by the lake with family and a sandwich', 'the and', 'zzzq']) {
       const expected = facetScores(items, words(query));
-      const scores = poolFacetScores(pool, words(query));
+      const scores = poolFacetScores(wholePool(pool), words(query));
       // Into a column a previous search filled (rankPool's scratch): the same scores.
-      assert.deepEqual(poolFacetScores(pool, words(query), new Float64Array(size).fill(7)), scores, `${query} into a used column`);
+      assert.deepEqual(poolFacetScores(wholePool(pool), words(query), new Float64Array(size).fill(7)), scores, `${query} into a used column`);
       items.forEach((item, i) => {
         const want = expected.get(item.id) ?? 0;
         // The same sums, only rounded in another order.

@@ -1,4 +1,6 @@
+import type { Pool } from './pool.js';
 import { type PoolIndex, placeOfRow } from './pool-index.js';
+import { segmentsOf } from './pool-scores.js';
 import type { RankedItem } from './search-cache.js';
 import { CAPTURED_KIND } from './search-ranking.js';
 import { neighboursOf } from './word-neighbours.js';
@@ -97,7 +99,7 @@ export function facetScores(items: readonly RankedItem[], queryWords: readonly s
  * words are met closest first (the facet itself, then its neighbours, which are listed closest
  * first), so the first word to reach an item is its closest: it scores it, and the rest pass it by.
  */
-export function poolFacetScores(pool: PoolIndex, queryWords: readonly string[], scores: Float64Array = new Float64Array(pool.items.length)): Float64Array {
+export function poolFacetScores(pool: Pool, queryWords: readonly string[], scores: Float64Array = new Float64Array(pool.items.length)): Float64Array {
   const n = pool.items.length;
   scores.fill(0);
   const rows = facetRows(queryWords);
@@ -111,20 +113,23 @@ export function poolFacetScores(pool: PoolIndex, queryWords: readonly string[], 
   for (let f = 0; f < rows.length; f++) {
     const stamp = ++facetStamp;
     const w = weights[f]! / total / 254;
-    reach(pool, placeOfRow(pool.wordsByRow, rows[f]!), stamp, w * (SELF - 1), scores);
     const close = neighboursOf(rows[f]!);
-    for (let k = 0; k < close.rows.length; k++) reach(pool, placeOfRow(pool.wordsByRow, close.rows[k]!), stamp, w * (close.bytes[k]! - 1), scores);
+    // The segments hold different items: each is reached closest word first on its own.
+    for (const [segment, offset] of segmentsOf(pool)) {
+      reach(segment, offset, placeOfRow(segment.wordsByRow, rows[f]!), stamp, w * (SELF - 1), scores);
+      for (let k = 0; k < close.rows.length; k++) reach(segment, offset, placeOfRow(segment.wordsByRow, close.rows[k]!), stamp, w * (close.bytes[k]! - 1), scores);
+    }
   }
   return scores;
 }
 
 /** Adds `score` to those of a word's items (`word`: its vocabulary place; -1 when the pool lacks it) that no closer word of this facet reached. */
-function reach(pool: PoolIndex, word: number, stamp: number, score: number, scores: Float64Array): void {
+function reach(segment: PoolIndex, offset: number, word: number, stamp: number, score: number, scores: Float64Array): void {
   if (word < 0) return;
   const reached = reachedScratch;
-  const { postingStarts, postingItems } = pool;
+  const { postingStarts, postingItems } = segment;
   for (let k = postingStarts[word]!; k < postingStarts[word + 1]!; k++) {
-    const i = postingItems[k]!;
+    const i = offset + postingItems[k]!;
     // 1 when no closer word of this facet reached the item (its stamp is older, so smaller), else 0:
     // no branch to mispredict, and adding 0 leaves a score as it was.
     scores[i] = scores[i]! + score * ((reached[i]! - stamp) >>> 31);

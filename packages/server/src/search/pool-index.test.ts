@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { buildPoolIndex, placeOfRow, poolCosines, poolLexicalScores } from './pool-index.js';
+import { wholePool } from './pool.js';
+import { buildPoolIndex, placeOfRow } from './pool-index.js';
 import { refreshPoolIndex } from './pool-refresh.js';
+import { poolCosines, poolLexicalScores } from './pool-scores.js';
 import type { RankedItem } from './search-cache.js';
 import { rankCandidates, words } from './search-ranking.js';
 import { cosine, tableSize, textVector, wordRow } from './word-vectors.js';
@@ -45,9 +47,9 @@ test('the pool index scores every entry as rankCandidates scores the whole pool,
     [],
   ]) {
     const expected = new Map(rankCandidates(items, terms, 1000, items.length).map((r) => [r.id, r.score]));
-    const scores = poolLexicalScores(index, terms, 1000);
+    const scores = poolLexicalScores(wholePool(index), terms, 1000);
     // Into a column a previous search filled (rankPool's scratch): the same scores.
-    assert.deepEqual(poolLexicalScores(index, terms, 1000, new Float64Array(items.length).fill(7)), scores, `${terms.join(' ')} into a used column`);
+    assert.deepEqual(poolLexicalScores(wholePool(index), terms, 1000, new Float64Array(items.length).fill(7)), scores, `${terms.join(' ')} into a used column`);
     items.forEach((item, i) => {
       const want = expected.get(item.id) ?? 0;
       assert.equal(scores[i], want, `${terms.join(' ')}: ${item.id}`);
@@ -64,8 +66,8 @@ test("the pool index's cosines are each entry's cosine to the query, and none fo
     items.map(() => undefined),
   );
   const query = textVector(words('a painting class with friends'))!;
-  const cosines = poolCosines(index, query);
-  assert.deepEqual(poolCosines(index, query, new Float64Array(items.length).fill(7)), cosines, 'into a used column');
+  const cosines = poolCosines(wholePool(index), query);
+  assert.deepEqual(poolCosines(wholePool(index), query, new Float64Array(items.length).fill(7)), cosines, 'into a used column');
   items.slice(0, 50).forEach((item, i) => {
     const own = textVector(item.kind === 'conversation' ? item.words.content : [...item.words.title, ...item.words.tags, ...item.words.content]);
     // Entry vectors are held as 8-bit integers: within 0.01 of the float cosine.
@@ -119,11 +121,10 @@ test('a refreshed pool index is the index a build makes of the same items, whate
     after,
     after.map(() => undefined),
   );
-  for (const field of ['vocabulary', 'rows', 'postingStarts', 'postingItems', 'postingWeights', 'lengths', 'norms', 'vectors', 'scales'] as const)
-    assert.deepEqual(refreshed[field], built[field], field);
+  for (const field of ['vocabulary', 'rows', 'postingStarts', 'postingItems', 'postingWeights', 'lengths', 'vectors', 'scales'] as const) assert.deepEqual(refreshed[field], built[field], field);
   for (const terms of [['zeppelin'], ['rollback', 'canary'], ['deploying', 'friday']])
-    assert.deepEqual(poolLexicalScores(refreshed, terms, 500), poolLexicalScores(built, terms, 500), terms.join(' '));
-  assert.ok(poolLexicalScores(refreshed, ['zeppelin'], 500).filter((s) => s > 0).length === 30, 'every added entry is found');
+    assert.deepEqual(poolLexicalScores(wholePool(refreshed), terms, 500), poolLexicalScores(wholePool(built), terms, 500), terms.join(' '));
+  assert.ok(poolLexicalScores(wholePool(refreshed), ['zeppelin'], 500).filter((s) => s > 0).length === 30, 'every added entry is found');
 });
 
 test('a pool with new entries in front and every old one kept (the pool after saves) is refreshed to the index a build makes', () => {
@@ -154,10 +155,10 @@ test('a pool with new entries in front and every old one kept (the pool after sa
       items,
       items.map(() => undefined),
     );
-    for (const field of ['vocabulary', 'rows', 'postingStarts', 'postingItems', 'postingWeights', 'lengths', 'norms', 'vectors', 'scales'] as const)
+    for (const field of ['vocabulary', 'rows', 'postingStarts', 'postingItems', 'postingWeights', 'lengths', 'vectors', 'scales'] as const)
       assert.deepEqual(index[field], built[field], `${field} after ${saved.map((s) => s.id).join(', ')}`);
     for (const terms of [['zeppelin'], ['rollback', 'canary'], ['quokka', 'aardvark'], ['deploying', 'friday']])
-      assert.deepEqual(poolLexicalScores(index, terms, 500), poolLexicalScores(built, terms, 500), terms.join(' '));
+      assert.deepEqual(poolLexicalScores(wholePool(index), terms, 500), poolLexicalScores(wholePool(built), terms, 500), terms.join(' '));
   }
   assert.equal(index.items.length, 305);
 });

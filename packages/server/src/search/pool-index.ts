@@ -1,7 +1,6 @@
-import { type SpeakerIndex, sessions, speakerIndex, type TurnPlace } from './hybrid-ranking.js';
-import { int8Dots } from './int8-dots.js';
+import type { TurnPlace } from './hybrid-ranking.js';
 import { entryVector, type PoolItem, poolItem, type RankedItem } from './ranked-item.js';
-import { bm25Idf1, bm25Norm, bm25Term, type Matcher, termMatchers, titleWeight, WEIGHTS } from './search-ranking.js';
+import { titleWeight, WEIGHTS } from './search-ranking.js';
 import { VECTOR_DIMS, wordRow } from './word-vectors.js';
 
 /**
@@ -12,10 +11,6 @@ import { VECTOR_DIMS, wordRow } from './word-vectors.js';
  */
 export interface PoolIndex {
   items: PoolItem[];
-  /** The items' positions by conversation session, each in the order said (see fuseRanking). */
-  sessions: number[][];
-  /** The items' speakers: a search asks about each distinct speaker, not each turn. */
-  speakers: SpeakerIndex;
   /**
    * Item word vectors as 8-bit integers, row i at i × VECTOR_DIMS, times `scales[i]` (0 for an item
    * without a vector): a quarter of float32's bytes, so at the 50,000-entry cap the pools' matrices
@@ -39,12 +34,10 @@ export interface PoolIndex {
   wordsByRow: RowTable;
   /** Each vocabulary word's row in the word-vector table (-1: none), kept for refreshPoolIndex. */
   rows: Int32Array;
-  /** Each item's words in title, tags and text (its BM25 length), kept for refreshPoolIndex. */
+  /** Each item's words in title, tags and text: its BM25 length. */
   lengths: Int32Array;
   /** Each item's place in a conversation, kept for refreshPoolIndex. */
   places: (TurnPlace | undefined)[];
-  /** Each item's BM25 length normalization (bm25Norm of its words in title, tags and text against their mean). */
-  norms: Float64Array;
 }
 
 /** A pool indexes at most this many items: its postings number them in 16 bits (SEMANTIC_POOL is 25,000). */
@@ -124,26 +117,12 @@ function finishIndex(items: PoolItem[], places: (TurnPlace | undefined)[], vecto
   return assembleIndex({ items, places, vectors, scales, lengths, vocabulary, postingStarts, postingItems, postingWeights, rows });
 }
 
-/** What an index is made of before its derived parts (sessions, speakers, the row table, the norms) are computed. */
-export type IndexParts = Pick<PoolIndex, 'items' | 'places' | 'vectors' | 'scales' | 'lengths' | 'vocabulary' | 'postingStarts' | 'postingItems' | 'postingWeights' | 'rows'>;
+/** What an index is made of before its row table is computed. */
+export type IndexParts = Omit<PoolIndex, 'wordsByRow'>;
 
-/** The index of these parts: its sessions, speakers, row table and BM25 norms computed from them. */
+/** The index of these parts, with its row table. */
 export function assembleIndex(parts: IndexParts): PoolIndex {
-  const { items, places, lengths, rows } = parts;
-  let sum = 0;
-  for (let i = 0; i < lengths.length; i++) sum += lengths[i]!;
-  const avgLength = sum / items.length || 1;
-  // Loops, not Float64Array.from(lengths, map): that goes through the iterator protocol, a third of this function's time.
-  const norms = new Float64Array(lengths.length);
-  for (let i = 0; i < lengths.length; i++) norms[i] = bm25Norm(lengths[i]!, avgLength);
-  return {
-    ...parts,
-    // Most pools hold no captured turn: no object per item to find that out.
-    sessions: places.some((place) => place !== undefined) ? sessions(items.map((item, i) => ({ id: item.id, turn: places[i] }))) : [],
-    speakers: speakerIndex(places),
-    wordsByRow: rowTable(rows),
-    norms,
-  };
+  return { ...parts, wordsByRow: rowTable(parts.rows) };
 }
 
 /**
@@ -152,14 +131,7 @@ export function assembleIndex(parts: IndexParts): PoolIndex {
  * captured turn, its place in a conversation (bench/pool-memory.ts compares this with the heap).
  */
 export function poolIndexBytes(index: PoolIndex): number {
-  const arrays =
-    index.vectors.byteLength +
-    index.scales.byteLength +
-    index.postingStarts.byteLength +
-    index.postingItems.byteLength +
-    index.postingWeights.byteLength +
-    index.lengths.byteLength +
-    index.norms.byteLength;
+  const arrays = index.vectors.byteLength + index.scales.byteLength + index.postingStarts.byteLength + index.postingItems.byteLength + index.postingWeights.byteLength + index.lengths.byteLength;
   return arrays + index.wordsByRow.slots.byteLength + index.wordsByRow.filter.byteLength + index.vocabulary.length * 48 + index.items.length * 300;
 }
 
@@ -214,107 +186,4 @@ export function placeOfRow(table: RowTable, row: number): number {
 
 function firstSlot(table: RowTable, row: number): number {
   return Math.imul(row, 0x9e3779b1) >>> table.shift;
-}
-
-/** The columns of scratchColumns, kept between searches. */
-let columnScratch = new Float64Array(0);
-
-/**
- * Three columns of n scores for poolLexicalScores, poolCosines and poolFacetScores to fill, kept
- * between searches so that a search allocates none: only for a ranking that fills and fuses them
- * without yielding in between (rankPool), since the next search fills the same ones.
- */
-export function scratchColumns(n: number): { lexical: Float64Array; semantic: Float64Array; facet: Float64Array } {
-  if (columnScratch.length < 3 * n) columnScratch = new Float64Array(3 * n);
-  return { lexical: columnScratch.subarray(0, n), semantic: columnScratch.subarray(n, 2 * n), facet: columnScratch.subarray(2 * n, 3 * n) };
-}
-
-/** One matcher's term frequencies by item, and the items it met: kept between searches (ranking is synchronous), zeroed after use. */
-let tfScratch = new Float64Array(0);
-let metScratch = new Int32Array(0);
-
-/**
- * BM25 of every item for these terms, as rankCandidates (search-ranking.ts) scores the whole pool
- * given as candidates: document frequencies and mean length from the pool, `docCount` live
- * entries. 0 for an item that matches nothing. One matcher at a time, over the items it meets
- * only: each item adds its matchers' shares in their order, as rankCandidates does (a matcher
- * that misses an item adds 0 there, which changes no sum).
- */
-export function poolLexicalScores(index: PoolIndex, terms: string[], docCount: number, scores: Float64Array = new Float64Array(index.items.length)): Float64Array {
-  const n = index.items.length;
-  scores.fill(0);
-  const matchers = termMatchers(terms);
-  if (n === 0 || matchers.length === 0) return scores;
-  if (tfScratch.length < n) {
-    tfScratch = new Float64Array(n);
-    metScratch = new Int32Array(n);
-  }
-  const tf = tfScratch;
-  const items = metScratch;
-  const { postingStarts, postingItems, postingWeights, norms } = index;
-  const documents = Math.max(docCount, n);
-  for (const matcher of matchers) {
-    let met = 0;
-    for (const word of matchedWords(index, matcher)) {
-      for (let k = postingStarts[word]!; k < postingStarts[word + 1]!; k++) {
-        const i = postingItems[k]!;
-        if (tf[i] === 0) items[met++] = i;
-        tf[i] = tf[i]! + postingWeights[k]!;
-      }
-    }
-    const idf = bm25Idf1(met, documents);
-    for (let k = 0; k < met; k++) {
-      const i = items[k]!;
-      scores[i] = scores[i]! + bm25Term(idf, tf[i]!, norms[i]!);
-      tf[i] = 0;
-    }
-  }
-  return scores;
-}
-
-/**
- * Which items hold one of the terms as a word (its light stem), not only a word its stem begins:
- * the lexical ranking's candidates, as the full-text index finds them without prefixes (1: held).
- */
-export function poolWordMatches(index: PoolIndex, terms: string[]): Uint8Array {
-  const held = new Uint8Array(index.items.length);
-  for (const matcher of termMatchers(terms)) {
-    if (matcher.prefix !== undefined) continue;
-    for (const word of matchedWords(index, matcher)) for (let k = index.postingStarts[word]!; k < index.postingStarts[word + 1]!; k++) held[index.postingItems[k]!] = 1;
-  }
-  return held;
-}
-
-/** Each item's cosine to the query vector (NaN for an item without a vector). */
-export function poolCosines(index: PoolIndex, query: Float32Array, out: Float64Array = new Float64Array(index.items.length)): Float64Array {
-  const n = index.items.length;
-  const { vectors, scales } = index;
-  int8Dots(query, vectors, n, VECTOR_DIMS, out);
-  for (let i = 0; i < n; i++) out[i] = scales[i] === 0 ? Number.NaN : out[i]! * scales[i]!;
-  return out;
-}
-
-/** The index's words (their places in the vocabulary) a matcher accepts: those with its light stem, and those starting with its prefix. */
-function matchedWords(index: PoolIndex, m: Matcher): number[] {
-  const found: number[] = [];
-  const [from, to] = m.prefix === undefined ? [0, 0] : prefixRange(index.vocabulary, m.prefix);
-  for (let k = from; k < to; k++) found.push(k);
-  // Words whose light stem is `same` start with it: they sit in `same`'s prefix range.
-  const [lo, hi] = prefixRange(index.vocabulary, m.same);
-  for (let k = lo; k < hi; k++) if ((k < from || k >= to) && m.accepts(index.vocabulary[k]!)) found.push(k);
-  return found;
-}
-
-/** Where the words of a sorted list that start with `prefix` begin and end (the end excluded). */
-function prefixRange(sorted: string[], prefix: string): [number, number] {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid]! < prefix) lo = mid + 1;
-    else hi = mid;
-  }
-  let end = lo;
-  while (end < sorted.length && sorted[end]!.startsWith(prefix)) end++;
-  return [lo, end];
 }

@@ -2,7 +2,8 @@ import type { SearchQuery } from '../store/types.js';
 import { candidateItems, turnPlaces } from './caller-pool.js';
 import { facetScores, poolFacetScores } from './facet-scores.js';
 import { fuseColumns, sessions, speakerBoosts, speakerIndex, speakersNamed } from './hybrid-ranking.js';
-import { type PoolIndex, poolCosines } from './pool-index.js';
+import type { Pool } from './pool.js';
+import { poolCosines } from './pool-scores.js';
 import { entryVector, type PoolItem } from './search-cache.js';
 import { CAPTURED_KIND, rankCandidates, words } from './search-ranking.js';
 import type { SearchSource } from './search-source.js';
@@ -23,7 +24,7 @@ export async function rankFound(
   query: SearchQuery,
   terms: string[],
   liveCount: number,
-  pool: PoolIndex,
+  pool: Pool,
   provided: Float32Array | undefined,
 ): Promise<{ id: string; score: number }[]> {
   const candidates = terms.length ? await source.searchCandidates(query.datapackIds, terms, query.kinds, MAX_CANDIDATES, true) : [];

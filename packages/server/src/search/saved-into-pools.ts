@@ -1,7 +1,6 @@
 import type { Entry } from '../store/types.js';
 import type { TurnPlace } from './hybrid-ranking.js';
-import { poolIndexBytes } from './pool-index.js';
-import { refreshPoolIndex } from './pool-refresh.js';
+import { poolBytes, withNewest } from './pool.js';
 import { entryWords, poolCache, poolStats, type RankedItem, turnPlaceCache } from './search-cache.js';
 
 /** A pool's signature (entriesState's): its datapacks' live entries and their revision, summed. */
@@ -36,17 +35,17 @@ export async function takeIntoPools(storeKey: number, entry: Entry, stateOf: (da
     if (after?.count !== before.count + 1 || after.revision !== before.revision + 1) continue;
     // A search may have replaced the pool meanwhile: it is then as current as this would make it.
     if (poolCache.get(key) !== held) continue;
-    const { index } = held;
+    const { pool } = held;
     if (kinds && !kinds.split(',').includes(entry.kind)) {
       poolCache.set(key, { ...held, signature });
       continue;
     }
     // The pool is its datapacks' newest entries, newest first: the entry must be newer than all of them, and a full pool is left to drop its oldest on its next search.
-    const newest = index.items[0];
-    if (index.items.length >= maxItems || (newest && !(entry.updatedAt > newest.updatedAt)) || index.items.some((item) => item.id === entry.id)) continue;
+    const newest = pool.items[0];
+    if (pool.items.length >= maxItems || (newest && !(entry.updatedAt > newest.updatedAt)) || pool.items.some((item) => item.id === entry.id)) continue;
     const item: RankedItem = { id: entry.id, kind: entry.kind, version: entry.version, updatedAt: entry.updatedAt, words: entryWords(entry), datapackId: entry.datapackId };
-    const taken = refreshPoolIndex(index, [item, ...index.items], [place ?? undefined, ...index.places]);
+    const taken = withNewest(pool, item, place ?? undefined);
     poolStats.taken++;
-    poolCache.set(key, { signature, index: taken, bytes: poolIndexBytes(taken) });
+    poolCache.set(key, { signature, pool: taken, bytes: poolBytes(taken) });
   }
 }

@@ -1,7 +1,7 @@
 import { BoundedCache } from '../cache/bounded-cache.js';
 import type { Entry } from '../store/types.js';
 import type { TurnPlace } from './hybrid-ranking.js';
-import type { PoolIndex } from './pool-index.js';
+import type { Pool } from './pool.js';
 import { type EntryWords, words } from './search-ranking.js';
 
 export { entryVector, type PoolItem, type RankedItem } from './ranked-item.js';
@@ -41,7 +41,7 @@ export const turnPlaceCache = new BoundedCache<string, TurnPlace | null>(50_000)
 export const DEFAULT_SEARCH_CACHE_MB = 256;
 
 function newPoolCache(megabytes: number) {
-  return new BoundedCache<string, { signature: string; index: PoolIndex; bytes: number }>(megabytes * 2 ** 20, (pool) => pool.bytes);
+  return new BoundedCache<string, { signature: string; pool: Pool; bytes: number }>(megabytes * 2 ** 20, (pool) => pool.bytes);
 }
 
 /**
@@ -72,7 +72,7 @@ export const poolStats = { built: 0, refreshed: 0, refreshedEntries: 0, taken: 0
  * pool, and a hit left behind must not keep the old one (up to SEMANTIC_POOL entries indexed) alive.
  */
 // An entry over a hundredth of the bound is not kept: one long entry must not push out a hundred short ones.
-const hitCache = new BoundedCache<string, { pool: WeakRef<PoolIndex>; entry: Entry }>(500_000, ({ entry }) => hitChars(entry), 5_000);
+const hitCache = new BoundedCache<string, { pool: WeakRef<Pool>; entry: Entry }>(500_000, ({ entry }) => hitChars(entry), 5_000);
 /** At most this many characters of entries' text are held (about 2 bytes each). */
 export const HIT_CACHE_CHARS = hitCache.maxSize;
 
@@ -82,13 +82,13 @@ function hitChars(entry: Entry): number {
 }
 
 /** The entry a search of this pool returned before, if any. */
-export function cachedHit(pool: PoolIndex, id: string): Entry | undefined {
+export function cachedHit(pool: Pool, id: string): Entry | undefined {
   const held = hitCache.get(id);
   return held?.pool.deref() === pool ? held.entry : undefined;
 }
 
 /** Keeps an entry a search of this pool returned (frozen: every later search hands out the same object). */
-export function rememberHit(pool: PoolIndex, entry: Entry): void {
+export function rememberHit(pool: Pool, entry: Entry): void {
   Object.freeze(entry.tags);
   hitCache.set(entry.id, { pool: new WeakRef(pool), entry: Object.freeze(entry) });
 }

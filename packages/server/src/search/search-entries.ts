@@ -3,7 +3,8 @@ import { candidateItems, heldPoolCovering, poolOf, SEMANTIC_POOL } from './calle
 import { nextTurn } from './event-loop-turns.js';
 import { poolFacetScores } from './facet-scores.js';
 import { fuseColumns, speakerBoosts, speakersNamed } from './hybrid-ranking.js';
-import { type PoolIndex, poolCosines, poolLexicalScores, poolWordMatches, scratchColumns } from './pool-index.js';
+import type { Pool } from './pool.js';
+import { poolCosines, poolLexicalScores, poolWordMatches, scratchColumns } from './pool-scores.js';
 import { MAX_CANDIDATES, rankFound } from './rank-found.js';
 import { cachedHit, rememberHit } from './search-cache.js';
 import { rankCandidates, words } from './search-ranking.js';
@@ -26,7 +27,7 @@ export async function searchEntries(source: SearchSource, asked: SearchQuery): P
   // Asked first: the provider answers while the database does.
   const provided = hybrid ? source.embedder?.queryVector(query.text) : undefined;
   let ranked: Ranked;
-  let rankedPool: PoolIndex | undefined;
+  let rankedPool: Pool | undefined;
   // The near-duplicate check's: how many entries the datapack holds decides whether its pool can rank them all.
   const lexicalState = !hybrid && query.ranking === 'lexical' && terms.length && !query.kinds?.length ? await source.entriesState(query.datapackIds) : undefined;
   if (hybrid) {
@@ -78,7 +79,7 @@ export async function searchEntries(source: SearchSource, asked: SearchQuery): P
 }
 
 /** The ranked entries, those a search of the same pool returned before from the hit cache. */
-async function hitEntries(source: SearchSource, ranked: { id: string }[], pool: PoolIndex | undefined): Promise<Map<string, Entry>> {
+async function hitEntries(source: SearchSource, ranked: { id: string }[], pool: Pool | undefined): Promise<Map<string, Entry>> {
   const byId = new Map<string, Entry>();
   const missing: string[] = [];
   for (const { id } of ranked) {
@@ -95,7 +96,7 @@ async function hitEntries(source: SearchSource, ranked: { id: string }[], pool: 
 }
 
 /** Hybrid ranking of a pool that holds every entry searched, scored with its in-memory index. */
-async function rankPool(source: SearchSource, pool: PoolIndex, terms: string[], docCount: number, provided: Float32Array | undefined, query: SearchQuery): Promise<Ranked> {
+async function rankPool(source: SearchSource, pool: Pool, terms: string[], docCount: number, provided: Float32Array | undefined, query: SearchQuery): Promise<Ranked> {
   const queryWords = words(query.text);
   const speakers = speakersNamed(pool.speakers.names, queryWords);
   const topicWords = queryWords.filter((w) => !speakers.has(w));

@@ -105,7 +105,7 @@ export function runSearchStateConformance(backend: string, start: () => Promise<
       await store().insertEntry(e);
       assert.equal((await store().searchEntries({ datapackIds: [d.id], text: 'brood frames', limit: 10 })).length, 1);
       // Only a weak reference is left in this test's scope.
-      const old = ((held) => new WeakRef(held!.index))([...poolCache.values()].find((p) => p.index.items.some((i) => i.id === e.id)));
+      const old = ((held) => new WeakRef(held!.pool))([...poolCache.values()].find((p) => p.pool.items.some((i) => i.id === e.id)));
       await store().insertEntry(entry(d.id, { title: 'Honey harvest', content: 'Harvest in late summer.' }));
       // A search that builds the new pool but returns another entry: the first hit stays held from the old pool.
       const [top] = await store().searchEntries({ datapackIds: [d.id], text: 'honey harvest', limit: 1 });

@@ -1,0 +1,72 @@
+import { type SpeakerIndex, sessions, speakerIndex, type TurnPlace } from './hybrid-ranking.js';
+import { buildPoolIndex, type PoolIndex, poolIndexBytes } from './pool-index.js';
+import { refreshPoolIndex } from './pool-refresh.js';
+import type { PoolItem, RankedItem } from './ranked-item.js';
+
+/** Entries saved into a pool are indexed apart from its main index until there are this many; then the two are merged. */
+export const RECENT_LIMIT = 32;
+
+/**
+ * A caller's pool as search ranks it: the main index and, in front of it, the entries this instance
+ * saved since that was built, indexed apart (`recent`, newest first). A save then indexes a few
+ * entries instead of copying every array of the pool (1.4 ms and a megabyte of garbage a save at
+ * 3,000 entries); the two are merged once RECENT_LIMIT saves are held. Search scores both segments
+ * as one index (pool-scores.ts): a pool with recent entries ranks exactly as the merged index
+ * would (pool.test.ts).
+ */
+export interface Pool {
+  main: PoolIndex;
+  recent?: PoolIndex;
+  /** The recent entries with their words, for the merge. */
+  recentItems: RankedItem[];
+  /** Every item, the recent ones first. */
+  items: PoolItem[];
+  places: (TurnPlace | undefined)[];
+  /** The items' positions by conversation session, each in the order said (see fuseRanking). */
+  sessions: number[][];
+  /** The items' speakers: a search asks about each distinct speaker, not each turn. */
+  speakers: SpeakerIndex;
+  /** The mean BM25 length of the items (1 for an empty pool). */
+  avgLength: number;
+}
+
+/** A pool of one index. */
+export function wholePool(main: PoolIndex): Pool {
+  return composed(main, undefined, []);
+}
+
+/** The pool with a new entry in front, newer than all of it; merged into one index when the recent ones reach RECENT_LIMIT. */
+export function withNewest(pool: Pool, item: RankedItem, place: TurnPlace | undefined): Pool {
+  const recentItems = [item, ...pool.recentItems];
+  const recentPlaces = [place, ...(pool.recent?.places ?? [])];
+  if (recentItems.length >= RECENT_LIMIT) return wholePool(refreshPoolIndex(pool.main, [...recentItems, ...pool.main.items], [...recentPlaces, ...pool.main.places]));
+  return composed(pool.main, buildPoolIndex(recentItems, recentPlaces), recentItems);
+}
+
+/** The pool as one index (what refreshPoolIndex brings up to date after a change it did not see). */
+export function mergedIndex(pool: Pool): PoolIndex {
+  return pool.recent ? refreshPoolIndex(pool.main, [...pool.recentItems, ...pool.main.items], [...pool.recent.places, ...pool.main.places]) : pool.main;
+}
+
+/** About how many bytes a pool holds, for the pool cache's bound: its indexes, and the recent entries' words (some 1 KB each). */
+export function poolBytes(pool: Pool): number {
+  return poolIndexBytes(pool.main) + (pool.recent ? poolIndexBytes(pool.recent) + pool.recentItems.length * 1024 : 0) + pool.items.length * 8;
+}
+
+function composed(main: PoolIndex, recent: PoolIndex | undefined, recentItems: RankedItem[]): Pool {
+  const items = recent ? [...recent.items, ...main.items] : main.items;
+  const places = recent ? [...recent.places, ...main.places] : main.places;
+  let sum = 0;
+  for (const segment of recent ? [recent, main] : [main]) for (let i = 0; i < segment.lengths.length; i++) sum += segment.lengths[i]!;
+  return {
+    main,
+    ...(recent && { recent }),
+    recentItems,
+    items,
+    places,
+    // Most pools hold no captured turn: no object per item to find that out.
+    sessions: places.some((place) => place !== undefined) ? sessions(items.map((item, i) => ({ id: item.id, turn: places[i] }))) : [],
+    speakers: speakerIndex(places),
+    avgLength: sum / items.length || 1,
+  };
+}
