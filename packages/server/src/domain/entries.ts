@@ -9,7 +9,7 @@ import { provenanceOf } from './caller.js';
 import { readableDatapacks, resolveDatapack } from './datapacks.js';
 import type { DomainDeps } from './deps.js';
 import { parse } from './parse-input.js';
-import { contentHash, NEAR_DUPLICATE_THRESHOLD, similarity } from './similarity.js';
+import { contentHash, NEAR_DUPLICATE_THRESHOLD, similarityTo } from './similarity.js';
 
 /** The kinds of knowledge Cairn holds; guidance ranks them by the level of their datapack. */
 export const ENTRY_KINDS = ['preference', 'standard', 'policy', 'decision', 'note', 'conversation'] as const;
@@ -92,10 +92,11 @@ export async function saveEntry(deps: DomainDeps, access: Access, raw: z.input<t
   if (!input.allowSimilar) {
     const text = `${input.title}\n${input.content}`;
     const candidates = await deps.store.searchEntries({ datapackIds: [datapack.id], text, limit: 5, ranking: 'lexical' });
+    const similarityOf = similarityTo(text);
     for (const { entry } of candidates) {
       // A rule that replaces another may say nearly the same; a replaced rule is no longer there to duplicate.
       if (entry.replacedBy || replacing.some((r) => r.entry.id === entry.id)) continue;
-      const score = similarity(text, `${entry.title}\n${entry.content}`);
+      const score = similarityOf(`${entry.title}\n${entry.content}`);
       if (score >= NEAR_DUPLICATE_THRESHOLD) return { status: 'duplicate', entry, similarity: round(score), exact: false, redacted };
     }
   }

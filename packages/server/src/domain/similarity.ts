@@ -21,8 +21,18 @@ export function contentHash(title: string, content: string): string {
  * halved, which keeps it below the threshold.
  */
 export function similarity(a: string, b: string): number {
-  const [left, right] = [terms(a), terms(b)];
-  const [leftSet, rightSet] = [new Set(left.map((t) => t.term)), new Set(right.map((t) => t.term))];
+  return similarityTo(a)(b);
+}
+
+/** `similarity` of one text to others, its terms found once (a save compares its text with five candidates). */
+export function similarityTo(a: string): (b: string) => number {
+  const left = terms(a);
+  const leftSet = new Set(left.map((t) => t.term));
+  return (b) => compared(left, leftSet, terms(b));
+}
+
+function compared(left: Term[], leftSet: Set<string>, right: Term[]): number {
+  const rightSet = new Set(right.map((t) => t.term));
   const alike = jaccard(leftSet, rightSet);
   if (alike === 0) return 0;
   const shared = (list: Term[], other: Set<string>) => list.filter((t) => other.has(t.term)).map((t) => t.term);

@@ -40,7 +40,9 @@ export function withNewest(pool: Pool, item: RankedItem, place: TurnPlace | unde
   const recentItems = [item, ...pool.recentItems];
   const recentPlaces = [place, ...(pool.recent?.places ?? [])];
   if (recentItems.length >= RECENT_LIMIT) return wholePool(refreshPoolIndex(pool.main, [...recentItems, ...pool.main.items], [...recentPlaces, ...pool.main.places]));
-  return composed(pool.main, buildPoolIndex(recentItems, recentPlaces), recentItems);
+  // The new entry goes in front of the recent ones' index: only its words are indexed.
+  const recent = pool.recent ? refreshPoolIndex(pool.recent, [item, ...pool.recent.items], recentPlaces) : buildPoolIndex([item], [place]);
+  return composed(pool.main, recent, recentItems);
 }
 
 /** The pool as one index (what refreshPoolIndex brings up to date after a change it did not see). */

@@ -75,8 +75,15 @@ export function admissionControl(admission: Admission, clientAddress: ClientAddr
   return { early, turn };
 }
 
+/** Each request's credential digest, found once: both admission steps and the answer's bookkeeping ask for it. */
+const digests = new WeakMap<Request, string | undefined>();
+
 /** A digest of the credential a request carries (API key, OAuth token or session cookie), never the credential itself. */
 function presentedCredential(c: Context): string | undefined {
+  const request = c.req.raw;
+  if (digests.has(request)) return digests.get(request);
   const value = c.req.header('authorization') ?? c.req.header('api_key') ?? c.req.header('cookie');
-  return value ? createHash('sha256').update(value).digest('base64url') : undefined;
+  const digest = value ? createHash('sha256').update(value).digest('base64url') : undefined;
+  digests.set(request, digest);
+  return digest;
 }
