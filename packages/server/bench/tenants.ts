@@ -14,6 +14,8 @@
  *   one-save      one user, one connection, saves only (its CPU per save against one-search's per search)
  *   heavy-search  with --heavy N: one more user, of N entries, one connection, search only (its CPU
  *                 per search against one-search's: a heavy user should stay within 2×)
+ *   heavy-save    with --heavy N: that user saving only (their inserts/s against one-save's: a user
+ *                 of 2,000 entries should insert within 1.5× of a new one's rate, --entries-per-user 1)
  *
  * Each phase reports req/s, p50/p95/p99 per operation, the server's CPU per request, /healthz p99
  * (probed every 20 ms from another process), RSS after the phase, errors by kind, and the load average.
@@ -43,7 +45,7 @@ import { runFacts } from './run-facts.js';
 import { serveSeeded } from './served-cairn.js';
 import type { ChildMessage, ParentMessage } from './servers.js';
 
-const PHASES = ['one-user', 'users-search', 'users-mix', 'one-search', 'one-mix', 'one-save', 'heavy-search'] as const;
+const PHASES = ['one-user', 'users-search', 'users-mix', 'one-search', 'one-mix', 'one-save', 'heavy-search', 'heavy-save'] as const;
 type Phase = (typeof PHASES)[number];
 
 function parseCount(text: string, flag: string): number {
@@ -77,7 +79,7 @@ function parseOptions() {
   if (!mix || Number(mix[1]) + Number(mix[2]) !== 100) throw new Error(`--mix takes search/save percentages that add up to 100, such as 80/20, not "${values.mix}"`);
   const heavy = parseCount(values.heavy, '--heavy');
   const phases = (values.phases ?? PHASES.filter((p) => heavy > 0 || !p.startsWith('heavy')).join(',')).split(',').map((p) => p.trim());
-  if (phases.includes('heavy-search') && heavy === 0) throw new Error('the heavy-search phase needs --heavy <entries>');
+  if (phases.some((p) => p.startsWith('heavy')) && heavy === 0) throw new Error('the heavy-search and heavy-save phases need --heavy <entries>');
   for (const p of phases) if (!(PHASES as readonly string[]).includes(p)) throw new Error(`--phases takes some of ${PHASES.join(', ')}, not "${p}"`);
   const base = process.env.INIT_CWD ?? process.cwd();
   return {
@@ -293,7 +295,7 @@ async function main(): Promise<void> {
       const many = phase.startsWith('users');
       const keys = phase.startsWith('heavy') ? heavy!.keys : many ? tenants.keys : tenants.keys.slice(0, 1);
       const connections = phase === 'one-user' || many ? options.users : 1;
-      const saveShare = phase === 'one-save' ? 1 : phase.endsWith('mix') ? options.saveShare : 0;
+      const saveShare = phase.endsWith('-save') ? 1 : phase.endsWith('mix') ? options.saveShare : 0;
       process.stderr.write(`${phase}: ${keys.length} user(s) on ${connections} connection(s), ${saveShare * 100}% saves, ${options.warmup}s + ${options.duration}s …\n`);
       rows.push({ phase, result: await runPhase(phase, measured, keys, connections, saveShare, options, questions, note) });
     }
@@ -313,6 +315,7 @@ async function main(): Promise<void> {
   };
   const baseline = rows.find((r) => r.phase === 'one-user')?.result.reqPerSec;
   const oneSearch = rows.find((r) => r.phase === 'one-search')?.result.reqPerSec;
+  const oneSave = rows.find((r) => r.phase === 'one-save')?.result.reqPerSec;
   if (options.json) return void console.log(JSON.stringify({ meta, rows }, null, 2));
   process.stderr.write(`${JSON.stringify({ meta, rows })}\n`);
   console.log(
@@ -324,7 +327,18 @@ async function main(): Promise<void> {
     phase,
     String(r.connections),
     String(r.reqPerSec),
-    ((phase.startsWith('one-') && phase !== 'one-user') || phase.startsWith('heavy') ? (oneSearch ? r.reqPerSec / oneSearch : NaN) : baseline ? r.reqPerSec / baseline : NaN).toFixed(2),
+    (phase === 'heavy-save'
+      ? oneSave
+        ? r.reqPerSec / oneSave
+        : NaN
+      : (phase.startsWith('one-') && phase !== 'one-user') || phase.startsWith('heavy')
+        ? oneSearch
+          ? r.reqPerSec / oneSearch
+          : NaN
+        : baseline
+          ? r.reqPerSec / baseline
+          : NaN
+    ).toFixed(2),
     ms(r.search),
     r.save.count ? `${ms(r.save)} (${r.save.duplicates} dup)` : '-',
     String(r.cpuMsPerRequest),
@@ -338,7 +352,7 @@ async function main(): Promise<void> {
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   for (const line of [header, ...lines]) console.log(line.map((c, i) => c.padEnd(widths[i]!)).join('  '));
-  console.log('(÷ baseline: users-* against one-user on as many connections; one-mix and heavy-search against one-search)');
+  console.log('(÷ baseline: users-* against one-user on as many connections; one-mix and heavy-search against one-search; heavy-save against one-save)');
   const cpuOf = (phase: Phase) => rows.find((r) => r.phase === phase)?.result.cpuMsPerRequest;
   const [heavyCpu, oneCpu] = [cpuOf('heavy-search'), cpuOf('one-search')];
   const saveCpu = cpuOf('one-save');
