@@ -44,9 +44,7 @@ export function poolLexicalScores(pool: Pool, terms: string[], docCount: number,
   const tf = tfScratch;
   const items = metScratch;
   const documents = Math.max(docCount, n);
-  const split = pool.recent?.items.length ?? 0;
-  const recentLengths = pool.recent?.lengths;
-  const mainLengths = pool.main.lengths;
+  const norms = normsOf(pool);
   for (const matcher of matchers) {
     let met = 0;
     for (const [segment, offset] of segmentsOf(pool)) {
@@ -62,12 +60,25 @@ export function poolLexicalScores(pool: Pool, terms: string[], docCount: number,
     const idf = bm25Idf1(met, documents);
     for (let k = 0; k < met; k++) {
       const i = items[k]!;
-      const length = i < split ? recentLengths![i]! : mainLengths[i - split]!;
-      scores[i] = scores[i]! + bm25Term(idf, tf[i]!, bm25Norm(length, pool.avgLength));
+      scores[i] = scores[i]! + bm25Term(idf, tf[i]!, norms[i]!);
       tf[i] = 0;
     }
   }
   return scores;
+}
+
+/** Each pool's BM25 length normalizations, by item: found on its first lexical ranking, kept while the pool is. */
+const poolNorms = new WeakMap<Pool, Float64Array>();
+
+/** Each item's BM25 length normalization (bm25Norm of its length against the whole pool's mean). */
+function normsOf(pool: Pool): Float64Array {
+  let norms = poolNorms.get(pool);
+  if (norms) return norms;
+  norms = new Float64Array(pool.items.length);
+  // Loops, not Float64Array.from(lengths, map): that goes through the iterator protocol.
+  for (const [segment, offset] of segmentsOf(pool)) for (let i = 0; i < segment.lengths.length; i++) norms[offset + i] = bm25Norm(segment.lengths[i]!, pool.avgLength);
+  poolNorms.set(pool, norms);
+  return norms;
 }
 
 /** The pool's segments with the place of each one's first item among the pool's items. */

@@ -46,7 +46,7 @@ function newPoolCache(megabytes: number) {
 
 /**
  * The caller's newest entries, indexed, by datapacks and kinds, with the signature they were read
- * at: bounded by their bytes (poolIndexBytes, about 1.5 KB an entry), the least recently used out first.
+ * at: bounded by their bytes (poolBytes, about 0.75 KB an entry), the least recently used out first.
  */
 export let poolCache = newPoolCache(DEFAULT_SEARCH_CACHE_MB);
 
