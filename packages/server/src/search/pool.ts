@@ -50,9 +50,12 @@ export function mergedIndex(pool: Pool): PoolIndex {
   return pool.recent ? refreshPoolIndex(pool.main, [...pool.recentItems, ...pool.main.items], [...pool.recent.places, ...pool.main.places]) : pool.main;
 }
 
-/** About how many bytes a pool holds, for the pool cache's bound: its indexes, and the recent entries' words (some 1 KB each). */
+/**
+ * About how many bytes a pool holds, for the pool cache's bound: its indexes, the recent entries'
+ * words (some 1 KB each), and per item its place in the list and its BM25 norm (pool-scores.ts).
+ */
 export function poolBytes(pool: Pool): number {
-  return poolIndexBytes(pool.main) + (pool.recent ? poolIndexBytes(pool.recent) + pool.recentItems.length * 1024 : 0) + pool.items.length * 8;
+  return poolIndexBytes(pool.main) + (pool.recent ? poolIndexBytes(pool.recent) + pool.recentItems.length * 1024 : 0) + pool.items.length * 16;
 }
 
 function composed(main: PoolIndex, recent: PoolIndex | undefined, recentItems: RankedItem[]): Pool {
