@@ -187,3 +187,15 @@ export function placeOfRow(table: RowTable, row: number): number {
 function firstSlot(table: RowTable, row: number): number {
   return Math.imul(row, 0x9e3779b1) >>> table.shift;
 }
+
+/** The first place in the sorted words whose word is not before `word` (the vocabulary's look-ups and merges). */
+export function lowerBound(sorted: readonly string[], word: string): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (sorted[mid]! < word) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}

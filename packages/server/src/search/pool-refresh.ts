@@ -1,5 +1,5 @@
 import type { TurnPlace } from './hybrid-ranking.js';
-import { addItemVector, addItemWords, assembleIndex, checkPoolSize, type Lists, type PoolIndex } from './pool-index.js';
+import { addItemVector, addItemWords, assembleIndex, checkPoolSize, type Lists, lowerBound, type PoolIndex } from './pool-index.js';
 import { type PoolItem, poolItem, type RankedItem, withWords } from './ranked-item.js';
 import { VECTOR_DIMS, wordRow } from './word-vectors.js';
 
@@ -186,16 +186,4 @@ function prependItems(old: PoolIndex, items: (PoolItem | RankedItem)[], places: 
 function copyRaised(source: Uint16Array, from: number, to: number, target: Uint16Array, at: number, by: number): void {
   const shift = at - from;
   for (let p = from; p < to; p++) target[p + shift] = source[p]! + by;
-}
-
-/** The first place in the sorted words whose word is not before `word`. */
-function lowerBound(sorted: readonly string[], word: string): number {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (sorted[mid]! < word) low = mid + 1;
-    else high = mid;
-  }
-  return low;
 }

@@ -1,6 +1,6 @@
 import { int8Dots } from './int8-dots.js';
 import type { Pool } from './pool.js';
-import type { PoolIndex } from './pool-index.js';
+import { lowerBound, type PoolIndex } from './pool-index.js';
 import { bm25Idf1, bm25Norm, bm25Term, type Matcher, termMatchers } from './search-ranking.js';
 import { VECTOR_DIMS } from './word-vectors.js';
 
@@ -130,13 +130,7 @@ function matchedWords(index: PoolIndex, m: Matcher): number[] {
 
 /** Where the words of a sorted list that start with `prefix` begin and end (the end excluded). */
 function prefixRange(sorted: string[], prefix: string): [number, number] {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid]! < prefix) lo = mid + 1;
-    else hi = mid;
-  }
+  const lo = lowerBound(sorted, prefix);
   let end = lo;
   while (end < sorted.length && sorted[end]!.startsWith(prefix)) end++;
   return [lo, end];
