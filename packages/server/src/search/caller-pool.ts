@@ -35,8 +35,8 @@ export async function poolOf(source: SearchSource, query: Pick<SearchQuery, 'dat
   const rows = await source.newestEntries(query.datapackIds, query.kinds, SEMANTIC_POOL);
   // After a write only what changed is read and split: the rest of the pool is still current.
   // Recent saves are merged in first: the refresh copies what stays from one index.
-  const old = cached && mergedIndex(cached.pool);
-  const kept = new Map(old ? old.items.map((item, i) => [item.id, { item, place: old.places[i] }]) : []);
+  const previous = cached && mergedIndex(cached.pool);
+  const kept = new Map(previous ? previous.items.map((item, i) => [item.id, { item, place: previous.places[i] }]) : []);
   const same = (r: CandidateRow) => {
     const item = kept.get(r.id)?.item;
     return item?.version === Number(r.version) && item.datapackId === r.datapack_id;
@@ -59,8 +59,8 @@ export async function poolOf(source: SearchSource, query: Pick<SearchQuery, 'dat
     items.push(item);
     places.push(old ? old.place : freshPlaces.get(r.id));
   }
-  const pool = wholePool(old ? refreshPoolIndex(old, items, places) : buildPoolIndex(items.map(withWords), places));
-  if (old) {
+  const pool = wholePool(previous ? refreshPoolIndex(previous, items, places) : buildPoolIndex(items.map(withWords), places));
+  if (previous) {
     poolStats.refreshed++;
     poolStats.refreshedEntries += freshItems.length;
   } else poolStats.built++;

@@ -39,7 +39,7 @@ export function wholePool(main: PoolIndex): Pool {
 export function withNewest(pool: Pool, item: RankedItem, place: TurnPlace | undefined): Pool {
   const recentItems = [item, ...pool.recentItems];
   const recentPlaces = [place, ...(pool.recent?.places ?? [])];
-  if (recentItems.length >= RECENT_LIMIT) return wholePool(refreshPoolIndex(pool.main, [...recentItems, ...pool.main.items], [...recentPlaces, ...pool.main.places]));
+  if (recentItems.length >= RECENT_LIMIT) return wholePool(merged(pool.main, recentItems, recentPlaces));
   // The new entry goes in front of the recent ones' index: only its words are indexed.
   const recent = pool.recent ? refreshPoolIndex(pool.recent, [item, ...pool.recent.items], recentPlaces) : buildPoolIndex([item], [place]);
   return composed(pool.main, recent, recentItems);
@@ -47,7 +47,12 @@ export function withNewest(pool: Pool, item: RankedItem, place: TurnPlace | unde
 
 /** The pool as one index (what refreshPoolIndex brings up to date after a change it did not see). */
 export function mergedIndex(pool: Pool): PoolIndex {
-  return pool.recent ? refreshPoolIndex(pool.main, [...pool.recentItems, ...pool.main.items], [...pool.recent.places, ...pool.main.places]) : pool.main;
+  return pool.recent ? merged(pool.main, pool.recentItems, pool.recent.places) : pool.main;
+}
+
+/** The main index with the recent entries put in front (refreshPoolIndex's bulk copy of a pool after saves). */
+function merged(main: PoolIndex, recentItems: RankedItem[], recentPlaces: (TurnPlace | undefined)[]): PoolIndex {
+  return refreshPoolIndex(main, [...recentItems, ...main.items], [...recentPlaces, ...main.places]);
 }
 
 /**

@@ -22,8 +22,6 @@ export interface PoolItem {
 /** A candidate with its words, as ranking meets it. */
 export interface RankedItem extends PoolItem {
   words: EntryWords;
-  /** Its word-vector, once looked up (null: none); kept on the items search keeps between calls. */
-  vector?: Float32Array | null;
 }
 
 /** Entries' vectors by id and version (about 0.5 KB each): for entries ranked outside a pool, whose index holds its own. */
@@ -34,7 +32,6 @@ const vectorCache = new BoundedCache<string, Float32Array | null>(5_000);
  * are bookkeeping, so only its text counts; other entries count title, tags and text.
  */
 export function entryVector(item: RankedItem): Float32Array | undefined {
-  if (item.vector !== undefined) return item.vector ?? undefined;
   const key = `${item.id}:${item.version}`;
   let vector = vectorCache.get(key);
   if (vector === undefined) {
@@ -45,7 +42,7 @@ export function entryVector(item: RankedItem): Float32Array | undefined {
   return vector ?? undefined;
 }
 
-/** The item as a pool keeps it: its words and vector left out (an item already kept is returned as it is). */
+/** The item as a pool keeps it: its words left out (an item already kept is returned as it is). */
 export function poolItem(item: PoolItem | RankedItem): PoolItem {
   if (!('words' in item)) return item;
   const { id, kind, version, updatedAt, datapackId } = item;
