@@ -4,11 +4,12 @@ import { poolFacetScores } from './facet-scores.js';
 import type { TurnPlace } from './hybrid-ranking.js';
 import { mergedIndex, RECENT_LIMIT, wholePool, withNewest } from './pool.js';
 import { buildPoolIndex } from './pool-index.js';
-import { poolCosines, poolLexicalScores, poolWordMatches } from './pool-scores.js';
+import { poolCosines, poolLexicalScores, poolLexicalTop } from './pool-scores.js';
 import { entryWords, type RankedItem } from './search-cache.js';
-import { words } from './search-ranking.js';
+import { lightStem, rankCandidates, words } from './search-ranking.js';
 
-const VOCABULARY = 'deploy deploying deployment canary rollback friday painting painted paints swim swimming pottery camping travel trip journey kids children lake beach the and'.split(' ');
+const VOCABULARY =
+  'deploy deploying deployment deployable paintbrush canary rollback friday painting painted paints swim swimming pottery camping travel trip journey kids children lake beach the and'.split(' ');
 
 /** Deterministic entries, newest first: notes, and captured turns of three sessions said by two speakers. */
 function entries(size: number, seed: number, from = 0): { item: RankedItem; place: TurnPlace | undefined }[] {
@@ -27,10 +28,25 @@ function entries(size: number, seed: number, from = 0): { item: RankedItem; plac
       version: 1,
       updatedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
       words: entryWords({ id, version: 1, title: text(i % 3), content: text(2 + (i % 11)), tags: text(i % 2) ? [text(1)] : [] }),
+      datapackId: i % 5 === 0 ? 'dp-b' : 'dp-a',
     };
     const place = turn ? { session: `s${i % 3}`, at: item.updatedAt, speaker: [i % 4 === 0 ? 'melanie' : 'caroline'] } : undefined;
     return { item, place };
   });
+}
+
+/**
+ * The near-duplicate check's answer worked out the long way: every entry ranked, then those that
+ * hold a term as a word (its light stem), of the datapack when one is named, the best `limit`.
+ */
+function expectedTop(all: { item: RankedItem }[], terms: string[], limit: number, only?: string): { id: string; score: number }[] {
+  const items = all.map((e) => e.item);
+  const stems = terms.map((t) => lightStem(t));
+  const held = new Set(items.filter((item) => [...item.words.title, ...item.words.tags, ...item.words.content].some((w) => stems.includes(lightStem(w)))).map((item) => item.id));
+  const inPack = new Set(items.filter((item) => !only || item.datapackId === only).map((item) => item.id));
+  return rankCandidates(items, terms, 900, items.length)
+    .filter((r) => held.has(r.id) && inPack.has(r.id))
+    .slice(0, limit);
 }
 
 const QUERIES = ['deploying on friday', 'painting with the kids', 'canary rollback deployment', 'a trip to the lake', 'swim', 'zzz'];
@@ -66,7 +82,8 @@ test('a pool with entries saved into it ranks exactly as one index of all its en
     for (const query of QUERIES) {
       const terms = words(query);
       assert.deepEqual(poolLexicalScores(pool, terms, 900), poolLexicalScores(built, terms, 900), `${label}: ${query}`);
-      assert.deepEqual(poolWordMatches(pool, terms), poolWordMatches(built, terms), `${label}: ${query}`);
+      for (const only of [undefined, 'dp-b'])
+        for (const limit of [5, 1000]) assert.deepEqual(poolLexicalTop(pool, terms, 900, limit, only), expectedTop(all, terms, limit, only), `${label}: ${query} ${only ?? ''} ${limit}`);
       assert.deepEqual(poolFacetScores(pool, terms), poolFacetScores(built, terms), `${label}: ${query}`);
     }
     const vector = poolCosines(built, new Float32Array(100).fill(0.1));

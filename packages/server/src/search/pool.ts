@@ -21,6 +21,7 @@ export interface Pool {
   recentItems: RankedItem[];
   /** Every item, the recent ones first. */
   items: PoolItem[];
+  /** Each item's place in a conversation, by position; empty when no item has one. */
   places: (TurnPlace | undefined)[];
   /** The items' positions by conversation session, each in the order said (see fuseRanking). */
   sessions: number[][];
@@ -57,26 +58,43 @@ function merged(main: PoolIndex, recentItems: RankedItem[], recentPlaces: (TurnP
 
 /**
  * About how many bytes a pool holds, for the pool cache's bound: its indexes, the recent entries'
- * words (some 1 KB each), and per item its place in the list and its BM25 norm (pool-scores.ts).
+ * words (some 1 KB each), and per item its place in the lists of items and places.
  */
 export function poolBytes(pool: Pool): number {
   return poolIndexBytes(pool.main) + (pool.recent ? poolIndexBytes(pool.recent) + pool.recentItems.length * 1024 : 0) + pool.items.length * 16;
 }
 
+/** What composing a pool needs of an index, found once per index: the sum of its items' lengths, and whether any item has a place in a conversation. */
+const indexFacts = new WeakMap<PoolIndex, { lengthSum: number; placed: boolean }>();
+
+function factsOf(index: PoolIndex): { lengthSum: number; placed: boolean } {
+  let facts = indexFacts.get(index);
+  if (facts) return facts;
+  let lengthSum = 0;
+  for (let i = 0; i < index.lengths.length; i++) lengthSum += index.lengths[i]!;
+  facts = { lengthSum, placed: index.places.some((place) => place !== undefined) };
+  indexFacts.set(index, facts);
+  return facts;
+}
+
+/** The places of a pool none of whose items has one: every look-up finds none. */
+const NO_PLACES: (TurnPlace | undefined)[] = [];
+const NO_SPEAKERS: SpeakerIndex = { of: new Int32Array(0), names: [] };
+
 function composed(main: PoolIndex, recent: PoolIndex | undefined, recentItems: RankedItem[]): Pool {
+  const facts = recent ? [factsOf(recent), factsOf(main)] : [factsOf(main)];
+  // Most pools hold no captured turn: nothing per item to find that out on each save.
+  const placed = facts.some((f) => f.placed);
   const items = recent ? [...recent.items, ...main.items] : main.items;
-  const places = recent ? [...recent.places, ...main.places] : main.places;
-  let sum = 0;
-  for (const segment of recent ? [recent, main] : [main]) for (let i = 0; i < segment.lengths.length; i++) sum += segment.lengths[i]!;
+  const places = !placed ? NO_PLACES : recent ? [...recent.places, ...main.places] : main.places;
   return {
     main,
     ...(recent && { recent }),
     recentItems,
     items,
     places,
-    // Most pools hold no captured turn: no object per item to find that out.
-    sessions: places.some((place) => place !== undefined) ? sessions(items.map((item, i) => ({ id: item.id, turn: places[i] }))) : [],
-    speakers: speakerIndex(places),
-    avgLength: sum / items.length || 1,
+    sessions: placed ? sessions(items.map((item, i) => ({ id: item.id, turn: places[i] }))) : [],
+    speakers: placed ? speakerIndex(places) : NO_SPEAKERS,
+    avgLength: facts.reduce((sum, f) => sum + f.lengthSum, 0) / items.length || 1,
   };
 }

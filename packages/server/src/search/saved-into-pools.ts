@@ -40,9 +40,10 @@ export async function takeIntoPools(storeKey: number, entry: Entry, stateOf: (da
       poolCache.set(key, { ...held, signature });
       continue;
     }
-    // The pool is its datapacks' newest entries, newest first: the entry must be newer than all of them, and a full pool is left to drop its oldest on its next search.
+    // The pool is its datapacks' newest entries, newest first: the entry must be newer than all of
+    // them (so it is not among them), and a full pool is left to drop its oldest on its next search.
     const newest = pool.items[0];
-    if (pool.items.length >= maxItems || (newest && !(entry.updatedAt > newest.updatedAt)) || pool.items.some((item) => item.id === entry.id)) continue;
+    if (pool.items.length >= maxItems || (newest && !(entry.updatedAt > newest.updatedAt))) continue;
     const item: RankedItem = { id: entry.id, kind: entry.kind, version: entry.version, updatedAt: entry.updatedAt, words: entryWords(entry), datapackId: entry.datapackId };
     const taken = withNewest(pool, item, place ?? undefined);
     poolStats.taken++;

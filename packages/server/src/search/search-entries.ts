@@ -4,14 +4,13 @@ import { nextTurn } from './event-loop-turns.js';
 import { poolFacetScores } from './facet-scores.js';
 import { fuseColumns, speakerBoosts, speakersNamed } from './hybrid-ranking.js';
 import type { Pool } from './pool.js';
-import { poolCosines, poolLexicalScores, poolWordMatches, scratchColumns } from './pool-scores.js';
+import { poolCosines, poolLexicalScores, poolLexicalTop, scratchColumns } from './pool-scores.js';
 import { MAX_CANDIDATES, rankFound } from './rank-found.js';
 import { cachedHit, rememberHit } from './search-cache.js';
 import { rankCandidates, words } from './search-ranking.js';
 import type { SearchSource } from './search-source.js';
 import { searchTerms } from './search-terms.js';
 import { providerScores } from './semantic-scores.js';
-import { topScores } from './top-scores.js';
 import { textVector } from './word-vectors.js';
 
 type Ranked = { id: string; score: number }[];
@@ -53,11 +52,7 @@ export async function searchEntries(source: SearchSource, asked: SearchQuery): P
     const state = widerState && widerState.count <= SEMANTIC_POOL ? widerState : lexicalState;
     const pool = await poolOf(source, state === widerState ? { ...query, datapackIds: wider! } : query, state.signature);
     await nextTurn();
-    const scores = poolLexicalScores(pool, terms, state.count);
-    const held = poolWordMatches(pool, terms);
-    const only = state === widerState ? query.datapackIds[0] : undefined;
-    for (let i = 0; i < scores.length; i++) if (!held[i] || (only && pool.items[i]!.datapackId !== only)) scores[i] = 0;
-    ranked = topScores(pool.items, scores, query.limit);
+    ranked = poolLexicalTop(pool, terms, state.count, query.limit, state === widerState ? query.datapackIds[0] : undefined);
     rankedPool = pool;
   } else {
     const [candidates, count] = await Promise.all([
