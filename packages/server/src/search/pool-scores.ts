@@ -18,28 +18,29 @@ let columnScratch = new Float64Array(0);
  * without yielding in between (rankPool), since the next search fills the same ones.
  */
 export function scratchColumns(n: number): { lexical: Float64Array; semantic: Float64Array; facet: Float64Array } {
-  if (columnScratch.length < 3 * n) columnScratch = new Float64Array(3 * n);
+  // With room to grow: a pool gains an item with each save.
+  if (columnScratch.length < 3 * n) columnScratch = new Float64Array(3 * Math.ceil(n * 1.25));
   return { lexical: columnScratch.subarray(0, n), semantic: columnScratch.subarray(n, 2 * n), facet: columnScratch.subarray(2 * n, 3 * n) };
 }
 
-/** Per item, kept between rankings (they are synchronous) and zeroed after use: one matcher's term frequencies, its items' BM25 norms, and whether a term held it as a word. */
+/** Per item, kept between rankings (they are synchronous) and zeroed after use: one matcher's term frequencies and its items' BM25 norms. */
 let tfScratch = new Float64Array(0);
 let normScratch = new Float64Array(0);
-let heldScratch = new Uint8Array(0);
-/** The items one matcher met, then the items any matcher met (poolLexicalTop). */
+/** The items one matcher met, then the items any matcher met (poolDuplicateCandidates). */
 let metScratch = new Int32Array(0);
 let touchedScratch = new Int32Array(0);
-/** A dense column of poolLexicalTop's scores, zero but where it is ranking. */
-let topScratch = new Float64Array(0);
+/** A dense column of poolDuplicateCandidates' scores, zero but where it is ranking. */
+let candidateScratch = new Float64Array(0);
 
 function scratchFor(n: number): void {
   if (tfScratch.length >= n) return;
-  tfScratch = new Float64Array(n);
-  normScratch = new Float64Array(n);
-  heldScratch = new Uint8Array(n);
-  metScratch = new Int32Array(n);
-  touchedScratch = new Int32Array(n);
-  topScratch = new Float64Array(n);
+  // With room to grow: a pool gains an item with each save.
+  const size = Math.ceil(n * 1.25);
+  tfScratch = new Float64Array(size);
+  normScratch = new Float64Array(size);
+  metScratch = new Int32Array(size);
+  touchedScratch = new Int32Array(size);
+  candidateScratch = new Float64Array(size);
 }
 
 /**
@@ -49,73 +50,107 @@ function scratchFor(n: number): void {
  */
 export function poolLexicalScores(pool: Pool, terms: string[], docCount: number, scores: Float64Array = new Float64Array(pool.items.length)): Float64Array {
   scores.fill(0);
-  addLexicalScores(pool, termMatchers(terms), docCount, scores);
+  addLexicalScores(pool, planned(pool, termMatchers(terms)), docCount, scores);
   return scores;
 }
 
+/** How many of a text's terms the near-duplicate check ranks by: the rarest the pool holds. */
+export const DUPLICATE_TERMS = 8;
+
 /**
- * The near-duplicate check's ranking: the `limit` best items by poolLexicalScores among those a
- * term holds as a word (poolWordMatches) and, given `only`, of that datapack; ties as topScores
- * breaks them. The same answer as scoring the whole pool, but only the items the terms meet are
- * touched, so a save costs what its words' postings do, not what the pool's size does.
+ * The near-duplicate check's candidates: the `limit` best items, of datapack `only` when given, by
+ * BM25 over the DUPLICATE_TERMS rarest of the text's terms that the pool holds, each as a word
+ * (no prefix of its stem: a near-duplicate repeats the words themselves); ties as topScores breaks
+ * them. An entry that says nearly what the text says holds some 80% of its terms (similarity.ts),
+ * so at least half of any eight of them, rare words that few other entries share, while the
+ * commonest terms (a date, a name, "note" in every note) would read half the pool's postings to
+ * add next to nothing. Only the items those terms meet are touched: a save costs what its rare
+ * words' postings do, not what the pool's size does.
  */
-export function poolLexicalTop(pool: Pool, terms: string[], docCount: number, limit: number, only?: string): { id: string; score: number }[] {
+export function poolDuplicateCandidates(pool: Pool, terms: string[], docCount: number, limit: number, only?: string): { id: string; score: number }[] {
   scratchFor(pool.items.length);
-  const scores = topScratch;
-  const touched = addLexicalScores(pool, termMatchers(terms), docCount, scores, true);
+  const words = planned(
+    pool,
+    termMatchers(terms).filter((m) => m.prefix === undefined),
+  );
+  // A stable sort: terms as rare as each other keep the text's order.
+  const rarest = words
+    .filter((plan) => plan.postings > 0)
+    .sort((x, y) => x.postings - y.postings)
+    .slice(0, DUPLICATE_TERMS);
+  const scores = candidateScratch;
+  const touched = addLexicalScores(pool, rarest, docCount, scores, true);
   const kept: number[] = [];
   for (let k = 0; k < touched; k++) {
     const i = touchedScratch[k]!;
-    if (heldScratch[i] && (!only || pool.items[i]!.datapackId === only)) kept.push(i);
-    heldScratch[i] = 0;
+    if (!only || pool.items[i]!.datapackId === only) kept.push(i);
   }
   const best = topScores(pool.items, scores, limit, kept);
   for (let k = 0; k < touched; k++) scores[touchedScratch[k]!] = 0;
   return best;
 }
 
+/** One matcher as the pool's segments see it. */
+interface Plan {
+  /** Its words in each segment, in the order of segmentsOf (matchedWords). */
+  found: number[][];
+  /** How many postings its words have: how common it is, the same however the pool is split in segments. */
+  postings: number;
+}
+
+function planned(pool: Pool, matchers: Matcher[]): Plan[] {
+  const segments = segmentsOf(pool);
+  return matchers.map((matcher) => {
+    let postings = 0;
+    const found = segments.map(([segment]) => {
+      const words = matchedWords(segment, matcher);
+      for (const w of words) postings += segment.postingStarts[w + 1]! - segment.postingStarts[w]!;
+      return words;
+    });
+    return { found, postings };
+  });
+}
+
 /**
  * Adds each matcher's BM25 share to the items it meets, one matcher at a time and over those items
  * only: each item adds its matchers' shares in their order, as rankCandidates does (a matcher that
  * misses an item adds 0 there, which changes no sum). With `track`, also lists in touchedScratch
- * the items met (`scores` must be 0 where untouched) and marks in heldScratch those a word-only
- * matcher met; returns how many were listed.
+ * the items met (`scores` must be 0 where untouched); returns how many were listed.
  */
-function addLexicalScores(pool: Pool, matchers: Matcher[], docCount: number, scores: Float64Array, track = false): number {
+function addLexicalScores(pool: Pool, plans: Plan[], docCount: number, scores: Float64Array, track = false): number {
   const n = pool.items.length;
-  if (n === 0 || matchers.length === 0) return 0;
+  if (n === 0 || plans.length === 0) return 0;
   scratchFor(n);
   const tf = tfScratch;
   const norms = normScratch;
   const items = metScratch;
   const documents = Math.max(docCount, n);
+  const { avgLength } = pool;
+  const segments = segmentsOf(pool);
   let touched = 0;
-  for (const matcher of matchers) {
+  for (const plan of plans) {
     let met = 0;
-    for (const [segment, offset] of segmentsOf(pool)) {
+    for (let s = 0; s < segments.length; s++) {
+      const [segment, offset] = segments[s]!;
       const { postingStarts, postingItems, postingWeights, lengths } = segment;
-      for (const word of matchedWords(segment, matcher)) {
+      for (const word of plan.found[s]!) {
         for (let k = postingStarts[word]!; k < postingStarts[word + 1]!; k++) {
           const item = postingItems[k]!;
           const i = offset + item;
           if (tf[i] === 0) {
             items[met++] = i;
             // Found here, not kept per pool: each save makes a new pool with another mean length.
-            norms[i] = bm25Norm(lengths[item]!, pool.avgLength);
+            norms[i] = bm25Norm(lengths[item]!, avgLength);
           }
           tf[i] = tf[i]! + postingWeights[k]!;
         }
       }
     }
     const idf = bm25Idf1(met, documents);
-    const word = matcher.prefix === undefined;
     for (let k = 0; k < met; k++) {
       const i = items[k]!;
-      if (track) {
-        // bm25Term of a met item is above 0 (tf ≥ 1, idf ≥ its floor): 0 means not yet listed.
-        if (scores[i] === 0) touchedScratch[touched++] = i;
-        if (word) heldScratch[i] = 1;
-      }
+      // bm25Term of a met item is above 0 (tf ≥ 1, idf ≥ its floor): 0 means not yet listed.
+      if (track && scores[i] === 0) touchedScratch[touched++] = i;
       scores[i] = scores[i]! + bm25Term(idf, tf[i]!, norms[i]!);
       tf[i] = 0;
     }

@@ -4,9 +4,10 @@ import { poolFacetScores } from './facet-scores.js';
 import type { TurnPlace } from './hybrid-ranking.js';
 import { mergedIndex, RECENT_LIMIT, wholePool, withNewest } from './pool.js';
 import { buildPoolIndex } from './pool-index.js';
-import { poolCosines, poolLexicalScores, poolLexicalTop } from './pool-scores.js';
+import { DUPLICATE_TERMS, poolCosines, poolDuplicateCandidates, poolLexicalScores } from './pool-scores.js';
 import { entryWords, type RankedItem } from './search-cache.js';
-import { lightStem, rankCandidates, words } from './search-ranking.js';
+import { lightStem, titleWeight, WEIGHTS, words } from './search-ranking.js';
+import { searchTerms } from './search-terms.js';
 
 const VOCABULARY =
   'deploy deploying deployment deployable paintbrush canary rollback friday painting painted paints swim swimming pottery camping travel trip journey kids children lake beach the and'.split(' ');
@@ -36,20 +37,61 @@ function entries(size: number, seed: number, from = 0): { item: RankedItem; plac
 }
 
 /**
- * The near-duplicate check's answer worked out the long way: every entry ranked, then those that
- * hold a term as a word (its light stem), of the datapack when one is named, the best `limit`.
+ * The near-duplicate check's candidates worked out the long way: the text's terms the entries hold
+ * as words, the rarest DUPLICATE_TERMS of them (by how many times their words occur), and Okapi
+ * BM25 over those of every entry, the best `limit` (of the datapack when one is named).
  */
-function expectedTop(all: { item: RankedItem }[], terms: string[], limit: number, only?: string): { id: string; score: number }[] {
+function expectedCandidates(all: { item: RankedItem }[], terms: string[], limit: number, only?: string, docCount = 900): { id: string; score: number }[] {
   const items = all.map((e) => e.item);
-  const stems = terms.map((t) => lightStem(t));
-  const held = new Set(items.filter((item) => [...item.words.title, ...item.words.tags, ...item.words.content].some((w) => stems.includes(lightStem(w)))).map((item) => item.id));
-  const inPack = new Set(items.filter((item) => !only || item.datapackId === only).map((item) => item.id));
-  return rankCandidates(items, terms, 900, items.length)
-    .filter((r) => held.has(r.id) && inPack.has(r.id))
-    .slice(0, limit);
+  const fields = (item: RankedItem) => [...item.words.title, ...item.words.tags, ...item.words.content];
+  const occurrences = (stem: string) => items.reduce((n, item) => n + new Set(fields(item).filter((w) => lightStem(w) === stem)).size, 0);
+  const rarest = terms
+    .map((t) => lightStem(t))
+    .map((stem, k) => ({ stem, k, n: occurrences(stem) }))
+    .filter((t) => t.n > 0)
+    .sort((x, y) => x.n - y.n || x.k - y.k)
+    .slice(0, DUPLICATE_TERMS);
+  const count = (words: string[], stem: string) => words.filter((w) => lightStem(w) === stem).length;
+  const tf = (item: RankedItem, stem: string) =>
+    titleWeight(item.kind) * count(item.words.title, stem) + WEIGHTS.tags * count(item.words.tags, stem) + WEIGHTS.content * count(item.words.content, stem);
+  const avg = items.reduce((sum, item) => sum + fields(item).length, 0) / items.length;
+  const n = Math.max(docCount, items.length);
+  const scored = items.map((item) => {
+    let score = 0;
+    for (const { stem } of rarest) {
+      const df = items.filter((other) => tf(other, stem) > 0).length;
+      const idf = Math.max(Math.log((n - df + 0.5) / (df + 0.5)), 1e-6);
+      const f = tf(item, stem);
+      if (f > 0) score += (idf * f * 2.2) / (f + 1.2 * (0.25 + (0.75 * fields(item).length) / avg));
+    }
+    return { item, score };
+  });
+  return scored
+    .filter(({ item, score }) => score > 0 && (!only || item.datapackId === only))
+    .sort((x, y) => y.score - x.score || (x.item.updatedAt < y.item.updatedAt ? 1 : x.item.updatedAt > y.item.updatedAt ? -1 : x.item.id < y.item.id ? -1 : 1))
+    .slice(0, limit)
+    .map(({ item, score }) => ({ id: item.id, score }));
 }
 
-const QUERIES = ['deploying on friday', 'painting with the kids', 'canary rollback deployment', 'a trip to the lake', 'swim', 'zzz'];
+/** The ids in order, and each score to the last few bits (the sums run in another order). */
+function assertSameCandidates(actual: { id: string; score: number }[], expected: { id: string; score: number }[], label: string): void {
+  assert.deepEqual(
+    actual.map((r) => r.id),
+    expected.map((r) => r.id),
+    label,
+  );
+  actual.forEach((r, k) => assert.ok(Math.abs(r.score - expected[k]!.score) < 1e-9, `${label}: ${r.id} ${r.score} against ${expected[k]!.score}`));
+}
+
+const QUERIES = [
+  'deploying on friday',
+  'painting with the kids',
+  'canary rollback deployment',
+  'a trip to the lake',
+  'swim',
+  'zzz',
+  'deploying canary rollback friday painting swim pottery camping travel trip journey kids children lake beach',
+];
 
 test('a pool with entries saved into it ranks exactly as one index of all its entries, and merges into that index', () => {
   const old = entries(200, 11);
@@ -83,7 +125,8 @@ test('a pool with entries saved into it ranks exactly as one index of all its en
       const terms = words(query);
       assert.deepEqual(poolLexicalScores(pool, terms, 900), poolLexicalScores(built, terms, 900), `${label}: ${query}`);
       for (const only of [undefined, 'dp-b'])
-        for (const limit of [5, 1000]) assert.deepEqual(poolLexicalTop(pool, terms, 900, limit, only), expectedTop(all, terms, limit, only), `${label}: ${query} ${only ?? ''} ${limit}`);
+        for (const limit of [5, 1000])
+          assertSameCandidates(poolDuplicateCandidates(pool, terms, 900, limit, only), expectedCandidates(all, terms, limit, only), `${label}: ${query} ${only ?? ''} ${limit}`);
       assert.deepEqual(poolFacetScores(pool, terms), poolFacetScores(built, terms), `${label}: ${query}`);
     }
     const vector = poolCosines(built, new Float32Array(100).fill(0.1));
@@ -99,4 +142,39 @@ test('a pool with entries saved into it ranks exactly as one index of all its en
     poolLexicalScores(pool, ['canary'], 900).some((score) => score > 0),
     'the terms match something',
   );
+});
+
+test('the near-duplicate check ranks by the rarest terms: the commonest of a long text, in every entry, are left out', () => {
+  const all = Array.from({ length: 300 }, (_, k) => {
+    const i = 299 - k;
+    const id = `d-${i}`;
+    // Every entry is dated (pm, 2023); some hold rarer words.
+    const rare = [i % 7 === 0 ? 'canary rollback' : '', i % 11 === 0 ? 'canary' : '', i % 100 === 3 ? 'okapi' : ''].join(' ');
+    const content = `2023 at 4 pm ${VOCABULARY[i % VOCABULARY.length]} ${rare}`;
+    const item: RankedItem = {
+      id,
+      kind: 'note',
+      version: 1,
+      updatedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
+      words: entryWords({ id, version: 1, title: 'Note', content, tags: [] }),
+      datapackId: 'dp-a',
+    };
+    return { item, place: undefined };
+  });
+  const pool = wholePool(
+    buildPoolIndex(
+      all.map((e) => e.item),
+      all.map((e) => e.place),
+    ),
+  );
+  const text = 'Note: deploy the canary rollback on friday with the kids at the lake, okapi pottery camping, 4 pm 2023';
+  const terms = searchTerms(text);
+  assert.ok(terms.length > DUPLICATE_TERMS, `${terms.length} terms`);
+  for (const limit of [5, 300]) {
+    const found = poolDuplicateCandidates(pool, terms, 300, limit);
+    assertSameCandidates(found, expectedCandidates(all, terms, limit, undefined, 300), `limit ${limit}`);
+    // "note", "pm" and "2023" are in every entry: an entry holding no rarer term is no candidate.
+    assert.ok(found.length < all.length, `${found.length} of ${all.length}`);
+  }
+  assert.deepEqual(poolDuplicateCandidates(pool, searchTerms('zebra giraffe'), 300, 5), [], 'words no entry holds find nothing');
 });

@@ -4,7 +4,7 @@ import { nextTurn } from './event-loop-turns.js';
 import { poolFacetScores } from './facet-scores.js';
 import { fuseColumns, speakerBoosts, speakersNamed } from './hybrid-ranking.js';
 import type { Pool } from './pool.js';
-import { poolCosines, poolLexicalScores, poolLexicalTop, scratchColumns } from './pool-scores.js';
+import { poolCosines, poolDuplicateCandidates, poolLexicalScores, scratchColumns } from './pool-scores.js';
 import { MAX_CANDIDATES, rankFound } from './rank-found.js';
 import { cachedHit, rememberHit } from './search-cache.js';
 import { rankCandidates, words } from './search-ranking.js';
@@ -43,8 +43,9 @@ export async function searchEntries(source: SearchSource, asked: SearchQuery): P
       rankedPool = pool;
     } else ranked = await rankFound(source, query, terms, count, pool, await provided);
   } else if (lexicalState && lexicalState.count <= SEMANTIC_POOL) {
-    // The near-duplicate check: the datapack's pool, kept up to date by each save, scores every
-    // entry from its postings, instead of a full-text query OR-ing every word of the text.
+    // The near-duplicate check: the datapack's pool, kept up to date by each save, ranks its
+    // entries by the text's rarest words from its postings (poolDuplicateCandidates), instead of a
+    // full-text query OR-ing every word of the text.
     // A search pool already held that covers the datapack serves it (only its entries count), so
     // a writer does not keep a second pool of the same entries.
     const wider = query.datapackIds.length === 1 ? heldPoolCovering(source, query.datapackIds[0]!) : undefined;
@@ -52,7 +53,7 @@ export async function searchEntries(source: SearchSource, asked: SearchQuery): P
     const state = widerState && widerState.count <= SEMANTIC_POOL ? widerState : lexicalState;
     const pool = await poolOf(source, state === widerState ? { ...query, datapackIds: wider! } : query, state.signature);
     await nextTurn();
-    ranked = poolLexicalTop(pool, terms, state.count, query.limit, state === widerState ? query.datapackIds[0] : undefined);
+    ranked = poolDuplicateCandidates(pool, terms, state.count, query.limit, state === widerState ? query.datapackIds[0] : undefined);
     rankedPool = pool;
   } else {
     const [candidates, count] = await Promise.all([
