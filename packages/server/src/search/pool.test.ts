@@ -80,7 +80,7 @@ function assertSameCandidates(actual: { id: string; score: number }[], expected:
     expected.map((r) => r.id),
     label,
   );
-  actual.forEach((r, k) => assert.ok(Math.abs(r.score - expected[k]!.score) < 1e-9, `${label}: ${r.id} ${r.score} against ${expected[k]!.score}`));
+  for (const [k, r] of actual.entries()) assert.ok(Math.abs(r.score - expected[k]!.score) < 1e-9, `${label}: ${r.id} ${r.score} against ${expected[k]!.score}`);
 }
 
 const QUERIES = [
