@@ -1,6 +1,7 @@
 import { int8Dots } from './int8-dots.js';
-import type { Pool } from './pool.js';
+import { itemAt, type Pool } from './pool.js';
 import { lowerBound, type PoolIndex } from './pool-index.js';
+import type { PoolItem } from './ranked-item.js';
 import { bm25Idf1, bm25Norm, bm25Term, type Matcher, termMatchers } from './search-ranking.js';
 import { topScores } from './top-scores.js';
 import { VECTOR_DIMS } from './word-vectors.js';
@@ -68,7 +69,7 @@ export const DUPLICATE_TERMS = 8;
  * words' postings do, not what the pool's size does.
  */
 export function poolDuplicateCandidates(pool: Pool, terms: string[], docCount: number, limit: number, only?: string): { id: string; score: number }[] {
-  scratchFor(pool.items.length);
+  scratchFor(pool.size);
   const words = planned(
     pool,
     termMatchers(terms).filter((m) => m.prefix === undefined),
@@ -80,14 +81,15 @@ export function poolDuplicateCandidates(pool: Pool, terms: string[], docCount: n
     .slice(0, DUPLICATE_TERMS);
   const scores = candidateScratch;
   const touched = addLexicalScores(pool, rarest, docCount, scores, true);
-  const kept: number[] = [];
+  const items: PoolItem[] = [];
+  const kept = new Float64Array(touched);
   for (let k = 0; k < touched; k++) {
     const i = touchedScratch[k]!;
-    if (!only || pool.items[i]!.datapackId === only) kept.push(i);
+    const item = itemAt(pool, i);
+    if (!only || item.datapackId === only) kept[items.push(item) - 1] = scores[i]!;
+    scores[i] = 0;
   }
-  const best = topScores(pool.items, scores, limit, kept);
-  for (let k = 0; k < touched; k++) scores[touchedScratch[k]!] = 0;
-  return best;
+  return topScores(items, kept, limit);
 }
 
 /** One matcher as the pool's segments see it. */
@@ -118,7 +120,7 @@ function planned(pool: Pool, matchers: Matcher[]): Plan[] {
  * the items met (`scores` must be 0 where untouched); returns how many were listed.
  */
 function addLexicalScores(pool: Pool, plans: Plan[], docCount: number, scores: Float64Array, track = false): number {
-  const n = pool.items.length;
+  const n = pool.size;
   if (n === 0 || plans.length === 0) return 0;
   scratchFor(n);
   const tf = tfScratch;

@@ -118,6 +118,7 @@ test('a pool with entries saved into it ranks exactly as one index of all its en
       built.items.map((i) => i.id),
       label,
     );
+    assert.equal(pool.size, built.items.length, label);
     assert.deepEqual(pool.sessions, built.sessions, `${label}: sessions`);
     assert.deepEqual(pool.speakers, built.speakers, `${label}: speakers`);
     assert.equal(pool.avgLength, built.avgLength, label);

@@ -19,14 +19,18 @@ export interface Pool {
   recent?: PoolIndex;
   /** The recent entries with their words, for the merge. */
   recentItems: RankedItem[];
+  /** How many items it holds. */
+  size: number;
+  // The lists below join both segments' and are made on first read, not by the save that makes
+  // the pool: a writer's saves then cost what their own entries do, and its next search reads them once.
   /** Every item, the recent ones first. */
-  items: PoolItem[];
+  readonly items: PoolItem[];
   /** Each item's place in a conversation, by position; empty when no item has one. */
-  places: (TurnPlace | undefined)[];
+  readonly places: (TurnPlace | undefined)[];
   /** The items' positions by conversation session, each in the order said (see fuseRanking). */
-  sessions: number[][];
+  readonly sessions: number[][];
   /** The items' speakers: a search asks about each distinct speaker, not each turn. */
-  speakers: SpeakerIndex;
+  readonly speakers: SpeakerIndex;
   /** The mean BM25 length of the items (1 for an empty pool). */
   avgLength: number;
 }
@@ -61,7 +65,7 @@ function merged(main: PoolIndex, recentItems: RankedItem[], recentPlaces: (TurnP
  * words (some 1 KB each), and per item its place in the lists of items and places.
  */
 export function poolBytes(pool: Pool): number {
-  return poolIndexBytes(pool.main) + (pool.recent ? poolIndexBytes(pool.recent) + pool.recentItems.length * 1024 : 0) + pool.items.length * 16;
+  return poolIndexBytes(pool.main) + (pool.recent ? poolIndexBytes(pool.recent) + pool.recentItems.length * 1024 : 0) + pool.size * 16;
 }
 
 /** What composing a pool needs of an index, found once per index: the sum of its items' lengths, and whether any item has a place in a conversation. */
@@ -85,16 +89,38 @@ function composed(main: PoolIndex, recent: PoolIndex | undefined, recentItems: R
   const facts = recent ? [factsOf(recent), factsOf(main)] : [factsOf(main)];
   // Most pools hold no captured turn: nothing per item to find that out on each save.
   const placed = facts.some((f) => f.placed);
-  const items = recent ? [...recent.items, ...main.items] : main.items;
-  const places = !placed ? NO_PLACES : recent ? [...recent.places, ...main.places] : main.places;
+  const size = main.items.length + (recent?.items.length ?? 0);
+  let items: PoolItem[] | undefined;
+  let places: (TurnPlace | undefined)[] | undefined;
+  let sessionList: number[][] | undefined;
+  let speakers: SpeakerIndex | undefined;
   return {
     main,
     ...(recent && { recent }),
     recentItems,
-    items,
-    places,
-    sessions: placed ? sessions(items.map((item, i) => ({ id: item.id, turn: places[i] }))) : [],
-    speakers: placed ? speakerIndex(places) : NO_SPEAKERS,
-    avgLength: facts.reduce((sum, f) => sum + f.lengthSum, 0) / items.length || 1,
+    size,
+    get items() {
+      items ??= recent ? [...recent.items, ...main.items] : main.items;
+      return items;
+    },
+    get places() {
+      places ??= !placed ? NO_PLACES : recent ? [...recent.places, ...main.places] : main.places;
+      return places;
+    },
+    get sessions() {
+      sessionList ??= placed ? sessions(this.items.map((item, i) => ({ id: item.id, turn: this.places[i] }))) : [];
+      return sessionList;
+    },
+    get speakers() {
+      speakers ??= placed ? speakerIndex(this.places) : NO_SPEAKERS;
+      return speakers;
+    },
+    avgLength: facts.reduce((sum, f) => sum + f.lengthSum, 0) / size || 1,
   };
+}
+
+/** The pool's item at position i, without joining its segments' lists. */
+export function itemAt(pool: Pool, i: number): PoolItem {
+  const recent = pool.recent?.items.length ?? 0;
+  return i < recent ? pool.recent!.items[i]! : pool.main.items[i - recent]!;
 }

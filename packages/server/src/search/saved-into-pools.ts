@@ -1,6 +1,6 @@
 import type { Entry } from '../store/types.js';
 import type { TurnPlace } from './hybrid-ranking.js';
-import { poolBytes, withNewest } from './pool.js';
+import { itemAt, poolBytes, withNewest } from './pool.js';
 import { entryWords, poolCache, poolStats, type RankedItem, turnPlaceCache } from './search-cache.js';
 
 /** A pool's signature (entriesState's): its datapacks' live entries and their revision, summed. */
@@ -42,8 +42,8 @@ export async function takeIntoPools(storeKey: number, entry: Entry, stateOf: (da
     }
     // The pool is its datapacks' newest entries, newest first: the entry must be newer than all of
     // them (so it is not among them), and a full pool is left to drop its oldest on its next search.
-    const newest = pool.items[0];
-    if (pool.items.length >= maxItems || (newest && !(entry.updatedAt > newest.updatedAt))) continue;
+    const newest = pool.size > 0 ? itemAt(pool, 0) : undefined;
+    if (pool.size >= maxItems || (newest && !(entry.updatedAt > newest.updatedAt))) continue;
     const item: RankedItem = { id: entry.id, kind: entry.kind, version: entry.version, updatedAt: entry.updatedAt, words: entryWords(entry), datapackId: entry.datapackId };
     const taken = withNewest(pool, item, place ?? undefined);
     poolStats.taken++;

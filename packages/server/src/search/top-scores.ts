@@ -1,10 +1,7 @@
 import type { PoolItem } from './search-cache.js';
 
-/**
- * The `limit` best-scoring items (score above 0), ties to the most recently updated, then by id, as
- * rankCandidates orders them; among `among` (item positions, any order) when given.
- */
-export function topScores(items: readonly PoolItem[], scores: Float64Array, limit: number, among?: readonly number[]): { id: string; score: number }[] {
+/** The `limit` best-scoring items (score above 0), ties to the most recently updated, then by id, as rankCandidates orders them. */
+export function topScores(items: readonly PoolItem[], scores: Float64Array, limit: number): { id: string; score: number }[] {
   const before = (a: number, b: number) => {
     if (scores[a] !== scores[b]) return scores[a]! > scores[b]!;
     const x = items[a]!;
@@ -13,11 +10,7 @@ export function topScores(items: readonly PoolItem[], scores: Float64Array, limi
   };
   if (limit > 64) {
     const hits: number[] = [];
-    const n = among ? among.length : items.length;
-    for (let k = 0; k < n; k++) {
-      const i = among ? among[k]! : k;
-      if (scores[i]! > 0) hits.push(i);
-    }
+    for (let i = 0; i < items.length; i++) if (scores[i]! > 0) hits.push(i);
     return hits
       .sort((a, b) => (before(a, b) ? -1 : 1))
       .slice(0, limit)
@@ -25,9 +18,7 @@ export function topScores(items: readonly PoolItem[], scores: Float64Array, limi
   }
   // The best `limit` kept in order as the scores go by: a long text's words reach most of a pool, and sorting them all cost more than the rest of the check.
   const best: number[] = [];
-  const n = among ? among.length : items.length;
-  for (let k = 0; k < n; k++) {
-    const i = among ? among[k]! : k;
+  for (let i = 0; i < items.length; i++) {
     if (!(scores[i]! > 0) || (best.length === limit && !before(i, best[limit - 1]!))) continue;
     let at = best.length === limit ? limit - 1 : best.length;
     for (; at > 0 && before(i, best[at - 1]!); at--) best[at] = best[at - 1]!;
