@@ -4,7 +4,10 @@
  *     pairs it misses, "different" pairs it would refuse; each fold (first and second half of each
  *     list) beside the whole;
  *  2. every distinct LoCoMo dev turn (speaker as title, words as content) saved through the real
- *     save_entry tool of a real Cairn on SQLite: how many are refused as duplicates.
+ *     save_entry tool of a real Cairn on SQLite: how many are refused as duplicates;
+ *  3. then every fifth of those turns saved again with one ordinary edit (a word dropped, or
+ *     "really" added), where similarity() calls the edit a near-duplicate of the turn: how many
+ *     the check lets through, which is how often its candidates miss the entry repeated.
  *
  *   node --import tsx bench/duplicates.ts [/work/shared/data/locomo-dev.json]
  */
@@ -36,6 +39,8 @@ try {
   const client = await connectMcpClient(server.mcpUrl, tenant.owner.key);
   let total = 0;
   let refused = 0;
+  let edits = 0;
+  let missed = 0;
   for (const { sample_id, conversation } of samples) {
     const seen = new Set<string>();
     let sampleRefused = 0;
@@ -50,11 +55,27 @@ try {
         if (saved.status === 'duplicate') sampleRefused++;
       }
     }
-    console.log(`LoCoMo ${sample_id}: ${rate(sampleRefused, seen.size)} distinct turns refused`);
+    let sampleEdits = 0;
+    let sampleMissed = 0;
+    for (const [k, key] of [...seen].entries()) {
+      if (k % 5 !== 0) continue;
+      const [speaker, text] = key.split('\n') as [string, string];
+      const words = text.split(' ');
+      if (words.length < 4) continue;
+      const edited = k % 10 === 0 ? [...words.slice(0, 2), 'really', ...words.slice(2)] : words.filter((_, w) => w !== words.length - 2);
+      const content = edited.join(' ');
+      if (!isDuplicate([`${speaker}\n${text}`, `${speaker}\n${content}`])) continue;
+      sampleEdits++;
+      const again = await callTool(client, 'save_entry', { datapack, title: speaker, content });
+      if (again.status !== 'duplicate') sampleMissed++;
+    }
+    console.log(`LoCoMo ${sample_id}: ${rate(sampleRefused, seen.size)} distinct turns refused; ${rate(sampleMissed, sampleEdits)} near-duplicates let through`);
     total += seen.size;
     refused += sampleRefused;
+    edits += sampleEdits;
+    missed += sampleMissed;
   }
-  console.log(`LoCoMo all: ${rate(refused, total)} distinct turns refused`);
+  console.log(`LoCoMo all: ${rate(refused, total)} distinct turns refused; ${rate(missed, edits)} near-duplicates let through`);
   await client.close();
 } finally {
   await server.close();
