@@ -49,7 +49,7 @@ function scratchFor(n: number): void {
  * given as candidates: document frequencies and mean length from the pool, `docCount` live
  * entries. 0 for an item that matches nothing.
  */
-export function poolLexicalScores(pool: Pool, terms: string[], docCount: number, scores: Float64Array = new Float64Array(pool.items.length)): Float64Array {
+export function poolLexicalScores(pool: Pool, terms: string[], docCount: number, scores: Float64Array = new Float64Array(pool.size)): Float64Array {
   scores.fill(0);
   addLexicalScores(pool, planned(pool, termMatchers(terms)), docCount, scores);
   return scores;
@@ -171,7 +171,7 @@ export function segmentsOf(pool: Pool): [PoolIndex, number][] {
 }
 
 /** Each item's cosine to the query vector (NaN for an item without a vector). */
-export function poolCosines(pool: Pool, query: Float32Array, out: Float64Array = new Float64Array(pool.items.length)): Float64Array {
+export function poolCosines(pool: Pool, query: Float32Array, out: Float64Array = new Float64Array(pool.size)): Float64Array {
   for (const [segment, offset] of segmentsOf(pool)) {
     const n = segment.items.length;
     const { vectors, scales } = segment;

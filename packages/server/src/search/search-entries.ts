@@ -33,12 +33,12 @@ export async function searchEntries(source: SearchSource, asked: SearchQuery): P
     const state = await source.entriesState(query.datapackIds);
     const pool = await poolOf(source, query, state.signature);
     // A pool short of its limit holds every live entry of those kinds: no need to count them.
-    const count = !query.kinds?.length ? state.count : pool.items.length < SEMANTIC_POOL ? pool.items.length : await source.countLive(query.datapackIds, query.kinds);
+    const count = !query.kinds?.length ? state.count : pool.size < SEMANTIC_POOL ? pool.size : await source.countLive(query.datapackIds, query.kinds);
     // Ranking is a millisecond or two of CPU with no I/O, and SQLite's queries answer without
     // leaving the event loop: one ranking per loop iteration, so probes and other callers' requests get their turn.
     await nextTurn();
     // The pool holds every live entry searched: all of them are scored in memory, no full-text query needed.
-    if (pool.items.length >= count) {
+    if (pool.size >= count) {
       ranked = await rankPool(source, pool, terms, count, await provided, query);
       rankedPool = pool;
     } else ranked = await rankFound(source, query, terms, count, pool, await provided);
@@ -99,7 +99,7 @@ async function rankPool(source: SearchSource, pool: Pool, terms: string[], docCo
   const embedder = source.embedder;
   const embedded = provided && embedder ? await providerScores(pool.items, provided, embedder.model, (model, ids) => source.loadEmbeddings(model, ids)) : undefined;
   // Nothing below yields until fuseColumns returns: the columns are scratch that the next search fills.
-  const columns = scratchColumns(pool.items.length);
+  const columns = scratchColumns(pool.size);
   const lexical = poolLexicalScores(pool, terms, docCount, columns.lexical);
   let semantic: Float64Array | undefined;
   if (embedded) semantic = Float64Array.from(pool.items, (item) => embedded.get(item.id) ?? Number.NaN);
