@@ -44,9 +44,13 @@ const ISSUE_28 = PLANTED_SECRETS.filter((p) =>
   ].includes(p.kind),
 );
 
-/** Fails naming the kinds of every planted secret found in `text` (never printing the secret). */
+/**
+ * Fails naming the kinds of every planted secret found in `text` (never printing the secret). A
+ * secret of a few characters ("x7q") turns up by chance in random ids, so those are looked for
+ * as planted, with what stood before them.
+ */
 function assertNoSecret(text: string, where: string) {
-  const leaked = PLANTED_SECRETS.filter((p) => text.includes(p.secret)).map((p) => p.kind);
+  const leaked = PLANTED_SECRETS.filter((p) => text.includes(p.secret.length < 8 ? p.line : p.secret)).map((p) => p.kind);
   assert.deepEqual(leaked, [], `${where} returned secrets verbatim`);
 }
 
