@@ -1,6 +1,7 @@
 import type { Pool } from './pool.js';
 import { type PoolIndex, placeOfRow } from './pool-index.js';
 import { segmentsOf } from './pool-scores.js';
+import { scratchLength } from './scratch.js';
 import type { RankedItem } from './search-cache.js';
 import { CAPTURED_KIND } from './search-ranking.js';
 import { neighboursOf } from './word-neighbours.js';
@@ -105,7 +106,7 @@ export function poolFacetScores(pool: Pool, queryWords: readonly string[], score
   const rows = facetRows(queryWords);
   if (rows.length === 0 || n === 0) return scores;
   if (reachedScratch.length < n || facetStamp + rows.length >= 2 ** 31) {
-    reachedScratch = new Int32Array(Math.max(n, reachedScratch.length));
+    reachedScratch = new Int32Array(Math.max(scratchLength(n), reachedScratch.length));
     facetStamp = 0;
   }
   const weights = rows.map(rowWeight);

@@ -1,3 +1,5 @@
+import { scratchLength } from './scratch.js';
+
 /**
  * Hybrid ranking: the lexical score (BM25, search-ranking.ts) fused with the semantic one (word
  * vectors, word-vectors.ts) and, for captured conversation turns, with what surrounds them. An
@@ -101,8 +103,8 @@ export function fuseColumns(
   const mean = cosines ? cosineSum / cosines : 0;
   const floor = cosines >= 3 ? mean + Math.sqrt(Math.max(cosineSquares / cosines - mean * mean, 0)) : SEMANTIC_FLOOR;
   if (baseScratch.length < n) {
-    baseScratch = new Float64Array(n);
-    scoreScratch = new Float64Array(n);
+    baseScratch = new Float64Array(scratchLength(n));
+    scoreScratch = new Float64Array(scratchLength(n));
   }
   const base = baseScratch;
   ownScores(base, n, lexical, maxLexical, semantic, floor, facet);

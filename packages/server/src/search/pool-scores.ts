@@ -2,6 +2,7 @@ import { int8Dots } from './int8-dots.js';
 import { itemAt, type Pool } from './pool.js';
 import { lowerBound, type PoolIndex } from './pool-index.js';
 import type { PoolItem } from './ranked-item.js';
+import { scratchLength } from './scratch.js';
 import { bm25Idf1, bm25Norm, bm25Term, type Matcher, termMatchers } from './search-ranking.js';
 import { topScores } from './top-scores.js';
 import { VECTOR_DIMS } from './word-vectors.js';
@@ -19,8 +20,7 @@ let columnScratch = new Float64Array(0);
  * without yielding in between (rankPool), since the next search fills the same ones.
  */
 export function scratchColumns(n: number): { lexical: Float64Array; semantic: Float64Array; facet: Float64Array } {
-  // With room to grow: a pool gains an item with each save.
-  if (columnScratch.length < 3 * n) columnScratch = new Float64Array(3 * Math.ceil(n * 1.25));
+  if (columnScratch.length < 3 * n) columnScratch = new Float64Array(3 * scratchLength(n));
   return { lexical: columnScratch.subarray(0, n), semantic: columnScratch.subarray(n, 2 * n), facet: columnScratch.subarray(2 * n, 3 * n) };
 }
 
@@ -35,8 +35,7 @@ let candidateScratch = new Float64Array(0);
 
 function scratchFor(n: number): void {
   if (tfScratch.length >= n) return;
-  // With room to grow: a pool gains an item with each save.
-  const size = Math.ceil(n * 1.25);
+  const size = scratchLength(n);
   tfScratch = new Float64Array(size);
   normScratch = new Float64Array(size);
   metScratch = new Int32Array(size);
