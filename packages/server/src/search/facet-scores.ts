@@ -1,5 +1,5 @@
 import type { Pool } from './pool.js';
-import { type PoolIndex, placeOfRow } from './pool-index.js';
+import { placeOfRow } from './pool-index.js';
 import { segmentsOf } from './pool-scores.js';
 import { scratchLength } from './scratch.js';
 import type { RankedItem } from './search-cache.js';
@@ -61,10 +61,12 @@ function rowsOf(item: RankedItem): Int32Array {
 
 /** Closeness bytes by table row for one facet at a time (set, used, then cleared again). */
 let nearScratch = new Uint8Array(0);
-/** The last facet that reached each pool item, by that facet's stamp (see poolFacetScores). */
-let reachedScratch = new Int32Array(0);
-/** The stamp of the facet poolFacetScores works on: one more for each facet of each search, kept below 2^31 (see reach). */
-let facetStamp = 0;
+/**
+ * Per pool item, the last facet of this search that reached it (its place among the facets plus
+ * one; 0: none yet), cleared per search. A byte, not a stamp kept across searches: the pool's
+ * items then take a quarter of the cache lines that the scatter of postings below writes into.
+ */
+let reachedScratch = new Uint8Array(0);
 
 /** Each item's facet score, for entries not held in a pool index (0 to 1; items that meet no facet are left out). `queryWords` without speakers' names. */
 export function facetScores(items: readonly RankedItem[], queryWords: readonly string[]): Map<string, number> {
@@ -105,35 +107,34 @@ export function poolFacetScores(pool: Pool, queryWords: readonly string[], score
   scores.fill(0);
   const rows = facetRows(queryWords);
   if (rows.length === 0 || n === 0) return scores;
-  if (reachedScratch.length < n || facetStamp + rows.length >= 2 ** 31) {
-    reachedScratch = new Int32Array(Math.max(scratchLength(n), reachedScratch.length));
-    facetStamp = 0;
-  }
+  if (reachedScratch.length < n) reachedScratch = new Uint8Array(scratchLength(n));
+  const reached = reachedScratch;
+  reached.fill(0, 0, n);
   const weights = rows.map(rowWeight);
   const total = weights.reduce((s, w) => s + w, 0);
+  const segments = segmentsOf(pool);
   for (let f = 0; f < rows.length; f++) {
-    const stamp = ++facetStamp;
+    const facet = f + 1;
     const w = weights[f]! / total / 254;
     const close = neighboursOf(rows[f]!);
     // The segments hold different items: each is reached closest word first on its own.
-    for (const [segment, offset] of segmentsOf(pool)) {
-      reach(segment, offset, placeOfRow(segment.wordsByRow, rows[f]!), stamp, w * (SELF - 1), scores);
-      for (let k = 0; k < close.rows.length; k++) reach(segment, offset, placeOfRow(segment.wordsByRow, close.rows[k]!), stamp, w * (close.bytes[k]! - 1), scores);
+    for (const [segment, offset] of segments) {
+      const { postingStarts, postingItems, wordsByRow } = segment;
+      // k = -1 is the facet's own word, then its neighbours.
+      for (let k = -1; k < close.rows.length; k++) {
+        const word = placeOfRow(wordsByRow, k < 0 ? rows[f]! : close.rows[k]!);
+        if (word < 0) continue;
+        const score = w * ((k < 0 ? SELF : close.bytes[k]!) - 1);
+        const end = postingStarts[word + 1]!;
+        for (let p = postingStarts[word]!; p < end; p++) {
+          const i = offset + postingItems[p]!;
+          // 1 when no closer word of this facet reached the item (it holds an earlier facet's
+          // number, so a smaller one), else 0: no branch to mispredict, and adding 0 changes nothing.
+          scores[i] = scores[i]! + score * ((reached[i]! - facet) >>> 31);
+          reached[i] = facet;
+        }
+      }
     }
   }
   return scores;
-}
-
-/** Adds `score` to those of a word's items (`word`: its vocabulary place; -1 when the pool lacks it) that no closer word of this facet reached. */
-function reach(segment: PoolIndex, offset: number, word: number, stamp: number, score: number, scores: Float64Array): void {
-  if (word < 0) return;
-  const reached = reachedScratch;
-  const { postingStarts, postingItems } = segment;
-  for (let k = postingStarts[word]!; k < postingStarts[word + 1]!; k++) {
-    const i = offset + postingItems[k]!;
-    // 1 when no closer word of this facet reached the item (its stamp is older, so smaller), else 0:
-    // no branch to mispredict, and adding 0 leaves a score as it was.
-    scores[i] = scores[i]! + score * ((reached[i]! - stamp) >>> 31);
-    reached[i] = stamp;
-  }
 }
