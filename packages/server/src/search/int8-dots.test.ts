@@ -29,13 +29,37 @@ for (const dims of [100, 16, 3, 17, 512]) {
     const scale = Math.max(...want.map(Math.abs));
     for (const useWasm of [true, false]) {
       const out = new Float64Array(n);
-      int8Dots(query, matrix, n, dims, out, useWasm);
+      int8Dots(query, matrix, n, dims, out, { useWasm });
       want.forEach((w, i) => {
         assert.ok(Math.abs(out[i]! - w) <= scale * 1e-4, `${useWasm ? 'wasm' : 'js'} row ${i}: ${out[i]} vs ${w}`);
       });
     }
   });
 }
+
+test('int8Dots multiplies each row by its scale, and answers NaN for a row whose scale is 0, over an odd and an even number of rows', () => {
+  const dims = 100;
+  const next = random(7);
+  for (const n of [1, 2, 63, 64, 65, 300, 301]) {
+    const matrix = Int8Array.from({ length: n * dims }, () => Math.round(next() * 254) - 127);
+    const query = Float32Array.from({ length: dims }, () => next() * 2 - 1);
+    const scales = Float32Array.from({ length: n }, (_, i) => (i % 5 === 3 ? 0 : next() / 50));
+    const want = reference(query, matrix, n, dims);
+    // The query is rounded to 16 bits: each of its values by up to half a step of max|query| / 32767.
+    const bound = (dims * 128 * Math.max(...query.map(Math.abs))) / 32767 / 2;
+    for (const useWasm of [true, false]) {
+      const out = new Float64Array(n);
+      int8Dots(query, matrix, n, dims, out, { scales, useWasm });
+      want.forEach((w, i) => {
+        if (scales[i] === 0) assert.ok(Number.isNaN(out[i]), `${useWasm ? 'wasm' : 'js'} ${n} rows, row ${i} has no vector: ${out[i]}`);
+        else assert.ok(Math.abs(out[i]! - w * scales[i]!) <= bound * scales[i]!, `${useWasm ? 'wasm' : 'js'} ${n} rows, row ${i}: ${out[i]} vs ${w * scales[i]!}`);
+      });
+    }
+    const zero = new Float64Array(n);
+    int8Dots(new Float32Array(dims), matrix, n, dims, zero, { scales });
+    zero.forEach((v, i) => assert.ok(scales[i] === 0 ? Number.isNaN(v) : v === 0));
+  }
+});
 
 test('int8Dots does not overflow at the extremes, and reads nothing of the next row', () => {
   const dims = 100;
@@ -74,15 +98,25 @@ test('int8Dots copies a matrix into the module once, and never answers one matri
   const query = Float32Array.from({ length: dims }, () => next() - 0.5);
   const want = matrices.map((m) => {
     const out = new Float64Array(n);
-    int8Dots(query, m, n, dims, out, false);
+    int8Dots(query, m, n, dims, out, { useWasm: false });
     return out;
   });
+  const want0 = want[0]!;
   for (const pick of [0, 0, 1, 1, 0, 1]) {
     const out = new Float64Array(n);
     int8Dots(query, matrices[pick]!, n, dims, out);
     out.forEach((v, i) => {
       assert.ok(Math.abs(v - want[pick]![i]!) <= 1e-3 * dims, `matrix ${pick} row ${i}: ${v} vs ${want[pick]![i]}`);
     });
+  }
+  // A small matrix (a pool's recent rows) between two calls over a large one answers both right.
+  const large = Int8Array.from({ length: 500 * dims }, () => Math.round(next() * 254) - 127);
+  const expected = reference(query, large, 500, dims);
+  for (const m of [large, matrices[0]!, large]) {
+    const out = new Float64Array(m === large ? 500 : n);
+    int8Dots(query, m, m === large ? 500 : n, dims, out);
+    const want = m === large ? expected : [...want0];
+    out.forEach((v, i) => assert.ok(Math.abs(v - want[i]!) <= 1e-3 * dims, `row ${i}: ${v} vs ${want[i]}`));
   }
   const fewer = new Float64Array(n - 1);
   int8Dots(query, matrices[1]!, n - 1, dims, fewer);

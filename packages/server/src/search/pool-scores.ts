@@ -175,8 +175,7 @@ export function poolCosines(pool: Pool, query: Float32Array, out: Float64Array =
     const n = segment.items.length;
     const { vectors, scales } = segment;
     const part = out.subarray(offset, offset + n);
-    int8Dots(query, vectors, n, VECTOR_DIMS, part);
-    for (let i = 0; i < n; i++) part[i] = scales[i] === 0 ? Number.NaN : part[i]! * scales[i]!;
+    int8Dots(query, vectors, n, VECTOR_DIMS, part, { scales });
   }
   return out;
 }
