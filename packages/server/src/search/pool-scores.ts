@@ -130,6 +130,10 @@ function addLexicalScores(pool: Pool, plans: Plan[], docCount: number, scores: F
   const segments = segmentsOf(pool);
   let touched = 0;
   for (const plan of plans) {
+    if (plan.found.every((words) => words.length <= 1)) {
+      touched = addOneWord(segments, plan, documents, avgLength, scores, track, touched);
+      continue;
+    }
     let met = 0;
     for (let s = 0; s < segments.length; s++) {
       const [segment, offset] = segments[s]!;
@@ -154,6 +158,30 @@ function addLexicalScores(pool: Pool, plans: Plan[], docCount: number, scores: F
       if (track && scores[i] === 0) touchedScratch[touched++] = i;
       scores[i] = scores[i]! + bm25Term(idf, tf[i]!, norms[i]!);
       tf[i] = 0;
+    }
+  }
+  return touched;
+}
+
+/**
+ * addLexicalScores for a matcher of at most one word per segment (most are: a word no other of the
+ * pool's words shares a stem with): each posting is an item of its own, the word's count there is
+ * its term frequency, and the postings are its document frequency, so the shares are added as the
+ * postings are read, with no per-item tally to gather and clear.
+ */
+function addOneWord(segments: [PoolIndex, number][], plan: Plan, documents: number, avgLength: number, scores: Float64Array, track: boolean, touched: number): number {
+  const idf = bm25Idf1(plan.postings, documents);
+  for (let s = 0; s < segments.length; s++) {
+    const word = plan.found[s]![0];
+    if (word === undefined) continue;
+    const [segment, offset] = segments[s]!;
+    const { postingStarts, postingItems, postingWeights, lengths } = segment;
+    const end = postingStarts[word + 1]!;
+    for (let k = postingStarts[word]!; k < end; k++) {
+      const item = postingItems[k]!;
+      const i = offset + item;
+      if (track && scores[i] === 0) touchedScratch[touched++] = i;
+      scores[i] = scores[i]! + bm25Term(idf, postingWeights[k]!, bm25Norm(lengths[item]!, avgLength));
     }
   }
   return touched;
