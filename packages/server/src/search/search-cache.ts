@@ -40,8 +40,16 @@ export const turnPlaceCache = new BoundedCache<string, TurnPlace | null>(50_000)
 /** The pool cache's bound when CAIRN_SEARCH_CACHE_MB is not set. */
 export const DEFAULT_SEARCH_CACHE_MB = 256;
 
+/**
+ * The share of CAIRN_SEARCH_CACHE_MB that holds entries searches returned (the hit cache below),
+ * counted at two bytes a character; the pools take the rest. 8 MB of the default 256 hold some
+ * 9,000 entries of a sentence or two: fetching a search's hits from the database was a fifth of a
+ * heavy user's search when the cache held a thousand.
+ */
+const HIT_SHARE = 1 / 32;
+
 function newPoolCache(megabytes: number) {
-  return new BoundedCache<string, { signature: string; pool: Pool; bytes: number }>(megabytes * 2 ** 20, (pool) => pool.bytes);
+  return new BoundedCache<string, { signature: string; pool: Pool; bytes: number }>(Math.floor(megabytes * (1 - HIT_SHARE) * 2 ** 20), (pool) => pool.bytes);
 }
 
 /**
@@ -50,9 +58,10 @@ function newPoolCache(megabytes: number) {
  */
 export let poolCache = newPoolCache(DEFAULT_SEARCH_CACHE_MB);
 
-/** Bounds the pool cache at this many megabytes (CAIRN_SEARCH_CACHE_MB), emptying it. */
+/** Bounds the pool and hit caches at this many megabytes together (CAIRN_SEARCH_CACHE_MB), emptying them. */
 export function configureSearchCache(megabytes: number): void {
   poolCache = newPoolCache(megabytes);
+  hitCache = newHitCache(megabytes);
 }
 
 /**
@@ -71,10 +80,18 @@ export const poolStats = { built: 0, refreshed: 0, refreshedEntries: 0, taken: 0
  * skips fetching it. Bounded by the text held. The pool is held weakly: every write replaces a
  * pool, and a hit left behind must not keep the old one (up to SEMANTIC_POOL entries indexed) alive.
  */
-// An entry over a hundredth of the bound is not kept: one long entry must not push out a hundred short ones.
-const hitCache = new BoundedCache<string, { pool: WeakRef<Pool>; entry: Entry }>(500_000, ({ entry }) => hitChars(entry), 5_000);
-/** At most this many characters of entries' text are held (about 2 bytes each). */
-export const HIT_CACHE_CHARS = hitCache.maxSize;
+function newHitCache(megabytes: number) {
+  const chars = Math.floor((megabytes * HIT_SHARE * 2 ** 20) / 2);
+  // An entry over a hundredth of the bound is not kept: one long entry must not push out a hundred short ones.
+  return new BoundedCache<string, { pool: WeakRef<Pool>; entry: Entry }>(chars, ({ entry }) => hitChars(entry), Math.floor(chars / 100));
+}
+
+let hitCache = newHitCache(DEFAULT_SEARCH_CACHE_MB);
+
+/** At most this many characters of entries' text are held now (about 2 bytes each). */
+export function hitCacheChars(): number {
+  return hitCache.maxSize;
+}
 
 /** An entry's size in the hit cache: its text, and 200 for the rest of its fields. */
 function hitChars(entry: Entry): number {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { exposedGc } from '../runtime/idle-collection.js';
-import { HIT_CACHE_CHARS, heldHitChars, poolCache } from '../search/search-cache.js';
+import { configureSearchCache, DEFAULT_SEARCH_CACHE_MB, heldHitChars, hitCacheChars, poolCache } from '../search/search-cache.js';
 import type { TestCairn } from '../testing/test-cairn.js';
 import { useCaseStore } from './store-records.fixture.js';
 
@@ -118,17 +118,24 @@ export function runSearchStateConformance(backend: string, start: () => Promise<
       assert.equal(old.deref(), undefined, 'the replaced pool was collected');
     });
 
-    test('the hit cache holds a bounded amount of text', async () => {
-      const d = await datapack();
-      // Each entry holds a 200th of the bound: 200 of them overfill it.
-      const long = 'orchard '.repeat(HIT_CACHE_CHARS / 200 / 8);
-      for (let i = 0; i < 200; i++) await store().insertEntry(entry(d.id, { title: `Orchard row ${i}`, content: `${long} row${i}` }));
-      for (let i = 0; i < 200; i += 10) {
-        const hits = await store().searchEntries({ datapackIds: [d.id], text: Array.from({ length: 10 }, (_, k) => `row${i + k}`).join(' '), limit: 10 });
-        assert.equal(hits.length, 10);
-        assert.ok(heldHitChars() <= HIT_CACHE_CHARS, `${heldHitChars()} characters held`);
+    test('the hit cache holds a bounded amount of text: its share of CAIRN_SEARCH_CACHE_MB', async () => {
+      // The smallest setting, so that a few hundred entries overfill it.
+      configureSearchCache(8);
+      try {
+        const bound = hitCacheChars();
+        const d = await datapack();
+        // Each entry holds a 200th of the bound: 200 of them overfill it.
+        const long = 'orchard '.repeat(bound / 200 / 8);
+        for (let i = 0; i < 200; i++) await store().insertEntry(entry(d.id, { title: `Orchard row ${i}`, content: `${long} row${i}` }));
+        for (let i = 0; i < 200; i += 10) {
+          const hits = await store().searchEntries({ datapackIds: [d.id], text: Array.from({ length: 10 }, (_, k) => `row${i + k}`).join(' '), limit: 10 });
+          assert.equal(hits.length, 10);
+          assert.ok(heldHitChars() <= bound, `${heldHitChars()} characters held`);
+        }
+        assert.ok(heldHitChars() > bound / 2, 'the cache is used up to its bound');
+      } finally {
+        configureSearchCache(DEFAULT_SEARCH_CACHE_MB);
       }
-      assert.ok(heldHitChars() > HIT_CACHE_CHARS / 2, 'the cache is used up to its bound');
     });
   });
 }
