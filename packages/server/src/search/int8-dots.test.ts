@@ -57,7 +57,9 @@ test('int8Dots multiplies each row by its scale, and answers NaN for a row whose
     }
     const zero = new Float64Array(n);
     int8Dots(new Float32Array(dims), matrix, n, dims, zero, { scales });
-    zero.forEach((v, i) => assert.ok(scales[i] === 0 ? Number.isNaN(v) : v === 0));
+    zero.forEach((v, i) => {
+      assert.ok(scales[i] === 0 ? Number.isNaN(v) : v === 0);
+    });
   }
 });
 
@@ -116,7 +118,9 @@ test('int8Dots copies a matrix into the module once, and never answers one matri
     const out = new Float64Array(m === large ? 500 : n);
     int8Dots(query, m, m === large ? 500 : n, dims, out);
     const want = m === large ? expected : [...want0];
-    out.forEach((v, i) => assert.ok(Math.abs(v - want[i]!) <= 1e-3 * dims, `row ${i}: ${v} vs ${want[i]}`));
+    out.forEach((v, i) => {
+      assert.ok(Math.abs(v - want[i]!) <= 1e-3 * dims, `row ${i}: ${v} vs ${want[i]}`);
+    });
   }
   const fewer = new Float64Array(n - 1);
   int8Dots(query, matrices[1]!, n - 1, dims, fewer);
