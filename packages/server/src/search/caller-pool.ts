@@ -1,7 +1,7 @@
 import type { SearchQuery } from '../store/types.js';
 import type { TurnPlace } from './hybrid-ranking.js';
 import { mergedIndex, type Pool, poolBytes, wholePool } from './pool.js';
-import { buildPoolIndex } from './pool-index.js';
+import { buildPoolIndex, MAX_POOL_ITEMS } from './pool-index.js';
 import { refreshPoolIndex } from './pool-refresh.js';
 import { withWords } from './ranked-item.js';
 import { cachedEntryWords, entryWords, type PoolItem, poolCache, poolStats, type RankedItem, speakerWords, turnPlaceCache } from './search-cache.js';
@@ -10,6 +10,15 @@ import { type CandidateRow, isoText, type SearchSource } from './search-source.j
 
 /** The semantic signal and conversation context cover this many of the caller's newest entries. */
 export let SEMANTIC_POOL = 25_000;
+
+/**
+ * A lexical ranking alone (the near-duplicate check) indexes up to this many of a datapack's
+ * entries, what its postings can number: above SEMANTIC_POOL it would otherwise leave the pool
+ * for a full-text query of every word of the text, ten times the CPU of a save (capacity.md).
+ * Such a pool has a key of its own (poolOf), since a search's pool of the same datapacks holds
+ * only their newest SEMANTIC_POOL entries.
+ */
+export const LEXICAL_POOL = MAX_POOL_ITEMS;
 
 /**
  * Lowers the pool's limit, so that a test reaches the ranking of a caller with more entries than
@@ -27,12 +36,13 @@ export function limitPoolForTests(entries: number): number {
  * datapacks' entries stay unchanged (entriesState's signature), so a search does not fetch
  * thousands of rows each time.
  */
-export async function poolOf(source: SearchSource, query: Pick<SearchQuery, 'datapackIds' | 'kinds'>, signature: string): Promise<Pool> {
-  // The store's own number first: two databases open in one process (an export and its import) may share datapack ids.
-  const key = `${source.poolKey}|${[...query.datapackIds].sort().join(',')}|${query.kinds?.join(',') ?? ''}`;
+export async function poolOf(source: SearchSource, query: Pick<SearchQuery, 'datapackIds' | 'kinds'>, signature: string, max = SEMANTIC_POOL): Promise<Pool> {
+  // The store's own number first: two databases open in one process (an export and its import)
+  // may share datapack ids; a limit other than SEMANTIC_POOL last (takeIntoPools reads it).
+  const key = `${source.poolKey}|${[...query.datapackIds].sort().join(',')}|${query.kinds?.join(',') ?? ''}${max === SEMANTIC_POOL ? '' : `|${max}`}`;
   const cached = poolCache.get(key);
   if (cached?.signature === signature) return cached.pool;
-  const rows = await source.newestEntries(query.datapackIds, query.kinds, SEMANTIC_POOL);
+  const rows = await source.newestEntries(query.datapackIds, query.kinds, max);
   // After a write only what changed is read and split: the rest of the pool is still current.
   // Recent saves are merged in first: the refresh copies what stays from one index.
   const previous = cached && mergedIndex(cached.pool);

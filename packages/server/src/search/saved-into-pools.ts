@@ -18,7 +18,8 @@ function parseSignature(signature: string): { count: number; revision: number } 
  * was read at, so nothing else changed in between, on this instance or another. Otherwise the pool
  * is left as it was and its next search brings it up to date as before.
  *
- * `place`: for a captured turn, its place in a conversation (null: none known).
+ * `place`: for a captured turn, its place in a conversation (null: none known). `maxItems`: the
+ * pools' limit, but for a pool whose key names its own (poolOf).
  */
 export async function takeIntoPools(storeKey: number, entry: Entry, stateOf: (datapackIds: string[]) => Promise<{ signature: string }>, maxItems: number, place?: TurnPlace | null): Promise<void> {
   if (place !== undefined) turnPlaceCache.set(entry.id, place);
@@ -29,7 +30,7 @@ export async function takeIntoPools(storeKey: number, entry: Entry, stateOf: (da
     const held = poolCache.get(key);
     const before = held && parseSignature(held.signature);
     if (!before) continue;
-    const [, ids, kinds] = key.split('|');
+    const [, ids, kinds, limit] = key.split('|');
     const { signature } = await stateOf(ids!.split(','));
     const after = parseSignature(signature);
     if (after?.count !== before.count + 1 || after.revision !== before.revision + 1) continue;
@@ -43,7 +44,7 @@ export async function takeIntoPools(storeKey: number, entry: Entry, stateOf: (da
     // The pool is its datapacks' newest entries, newest first: the entry must be newer than all of
     // them (so it is not among them), and a full pool is left to drop its oldest on its next search.
     const newest = pool.size > 0 ? itemAt(pool, 0) : undefined;
-    if (pool.size >= maxItems || (newest && !(entry.updatedAt > newest.updatedAt))) continue;
+    if (pool.size >= (limit ? Number(limit) : maxItems) || (newest && !(entry.updatedAt > newest.updatedAt))) continue;
     const item: RankedItem = { id: entry.id, kind: entry.kind, version: entry.version, updatedAt: entry.updatedAt, words: entryWords(entry), datapackId: entry.datapackId };
     const taken = withNewest(pool, item, place ?? undefined);
     poolStats.taken++;

@@ -1,5 +1,5 @@
 import type { Entry, SearchHit, SearchQuery } from '../store/types.js';
-import { candidateItems, heldPoolCovering, poolOf, SEMANTIC_POOL } from './caller-pool.js';
+import { candidateItems, heldPoolCovering, LEXICAL_POOL, poolOf, SEMANTIC_POOL } from './caller-pool.js';
 import { nextTurn } from './event-loop-turns.js';
 import { poolFacetScores } from './facet-scores.js';
 import { fuseColumns, speakerBoosts, speakersNamed } from './hybrid-ranking.js';
@@ -42,16 +42,17 @@ export async function searchEntries(source: SearchSource, asked: SearchQuery): P
       ranked = await rankPool(source, pool, terms, count, await provided, query);
       rankedPool = pool;
     } else ranked = await rankFound(source, query, terms, count, pool, await provided);
-  } else if (lexicalState && lexicalState.count <= SEMANTIC_POOL) {
+  } else if (lexicalState && lexicalState.count <= LEXICAL_POOL) {
     // The near-duplicate check: the datapack's pool, kept up to date by each save, ranks its
     // entries by the text's rarest words from its postings (poolDuplicateCandidates), instead of a
-    // full-text query OR-ing every word of the text.
+    // full-text query OR-ing every word of the text; above SEMANTIC_POOL entries, a pool of all of
+    // them kept for this alone (LEXICAL_POOL).
     // A search pool already held that covers the datapack serves it (only its entries count), so
     // a writer does not keep a second pool of the same entries.
     const wider = query.datapackIds.length === 1 ? heldPoolCovering(source, query.datapackIds[0]!) : undefined;
     const widerState = wider && (await source.entriesState(wider));
     const state = widerState && widerState.count <= SEMANTIC_POOL ? widerState : lexicalState;
-    const pool = await poolOf(source, state === widerState ? { ...query, datapackIds: wider! } : query, state.signature);
+    const pool = await poolOf(source, state === widerState ? { ...query, datapackIds: wider! } : query, state.signature, state.count > SEMANTIC_POOL ? LEXICAL_POOL : SEMANTIC_POOL);
     await nextTurn();
     ranked = poolDuplicateCandidates(pool, terms, state.count, query.limit, state === widerState ? query.datapackIds[0] : undefined);
     rankedPool = pool;

@@ -123,5 +123,30 @@ export function runSearchPoolConformance(backend: string, start: () => Promise<T
         limitPoolForTests(previous);
       }
     });
+
+    test('a datapack with more entries than a search pool holds: the near-duplicate check ranks a pool of all of them, kept up to date by each save', async () => {
+      const previous = limitPoolForTests(3);
+      try {
+        // The oldest entry, outside the newest three that a search's pool now holds.
+        const again = await saveEntry(server().cairn.domain, access, { kind: 'preference', title: 'Test runner', content: 'Prefer node:test over jest for all new packages.' });
+        assert.equal(again.status, 'duplicate');
+        assert.equal(again.entry.id, ids.get('Test runner'));
+        const { built, refreshed, taken } = poolStats;
+        const saved = await saveEntry(server().cairn.domain, access, { kind: 'note', title: 'Feature flags', content: 'Flags live in LaunchDarkly and are removed within a month of launch.' });
+        assert.equal(saved.status, 'created');
+        // A search's pool of three is full and takes nothing: only a pool of the whole datapack does.
+        assert.equal(poolStats.taken, taken + 1, 'the saved entry was taken into the pool of all entries');
+        const repeat = await saveEntry(server().cairn.domain, access, { kind: 'note', title: 'Feature flags', content: 'Flags live in LaunchDarkly and are removed within a month of the launch.' });
+        assert.equal(repeat.status, 'duplicate');
+        assert.equal(repeat.entry.id, saved.entry.id);
+        const review = await saveEntry(server().cairn.domain, access, { kind: 'preference', title: 'Code review', content: 'Every change needs an approving review from another team member.' });
+        assert.equal(review.status, 'duplicate');
+        assert.equal(review.entry.id, ids.get('Code review'));
+        assert.deepEqual([poolStats.built, poolStats.refreshed], [built, refreshed], 'no pool was read again');
+        await deleteEntry(server().cairn.domain, access, saved.entry.id, 1);
+      } finally {
+        limitPoolForTests(previous);
+      }
+    });
   });
 }
