@@ -37,7 +37,7 @@ export function entryWords(entry: Pick<Entry, 'id' | 'version' | 'title' | 'cont
 /** Captured turns' places by entry id; null for an entry that is not a turn of a known session. */
 export const turnPlaceCache = new BoundedCache<string, TurnPlace | null>(50_000);
 
-/** The pool cache's bound when CAIRN_SEARCH_CACHE_MB is not set. */
+/** The megabytes of pools and hits together (the caches below) when CAIRN_SEARCH_CACHE_MB is not set. */
 export const DEFAULT_SEARCH_CACHE_MB = 256;
 
 /**
