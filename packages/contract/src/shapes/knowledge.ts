@@ -39,7 +39,7 @@ export interface DatapackRef {
 /** Where an entry applies besides its topic: with every task, for tasks touching matching files, or in named projects. */
 export interface Applies {
   always: boolean;
-  /** Globs (picomatch syntax), relative to a repository's root. */
+  /** Globs (`*`, `**`, `?`, classes, braces: docs/guidance.md), relative to a repository's root. */
   files: string[];
   projects: string[];
 }

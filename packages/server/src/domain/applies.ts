@@ -1,6 +1,6 @@
-import picomatch from 'picomatch';
 import { z } from 'zod';
 import type { Applies } from '../store/types.js';
+import { type CompiledGlob, compileGlob, GlobError, globMatchesPath, MatchBudget } from './glob.js';
 
 /** Bounds of what an entry may say about where it applies, and of the context a task gives. */
 export const MAX_GLOBS = 20;
@@ -10,17 +10,14 @@ export const MAX_PROJECT_LENGTH = 100;
 export const MAX_TASK_FILES = 50;
 export const MAX_PATH_LENGTH = 500;
 
-// dot: `.github/**` and `**/.nvmrc` match; strictBrackets: an unclosed bracket or brace is an error
-// to report, not a literal to match. A glob without a slash matches file names (see matcher).
-const GLOB_OPTIONS = { dot: true, strictBrackets: true } as const;
-
 /** Why a glob cannot be used, or undefined when it can. */
 export function globProblem(glob: string): string | undefined {
   try {
-    picomatch.makeRe(glob, GLOB_OPTIONS);
+    compileGlob(glob);
     return undefined;
   } catch (error) {
-    return (error as Error).message;
+    if (error instanceof GlobError) return error.message;
+    throw error;
   }
 }
 
@@ -65,43 +62,102 @@ export const taskContextInput = {
   project: z.string().trim().min(1).max(MAX_PROJECT_LENGTH).optional().describe('The repository or folder you work in (its name, e.g. "ledger-service")'),
 };
 
-/** Why an entry's applicability matches a task's files or project, or undefined. */
-export function contextReason(applies: Applies | null, files: readonly string[], project: string | undefined): string | undefined {
-  if (!applies) return undefined;
-  if (project) {
-    const wanted = project.toLowerCase();
-    const hit = applies.projects.find((p) => p.toLowerCase() === wanted);
-    if (hit) return `project: ${hit}`;
+/**
+ * How many matching steps one request may spend on its rules' globs: some 20 ms of CPU. An ordinary
+ * rulebook spends a small fraction of it; what a hostile or careless glob would cost beyond it is
+ * not spent (its rule is then not given for its files), and it is logged.
+ */
+export const GLOB_STEPS_PER_REQUEST = 2_000_000;
+/** Matching gives other requests a turn of the event loop this often (some 2 ms of work). */
+const STEPS_BETWEEN_TURNS = 20_000;
+/** What compiling a glob costs, in matching steps per character (measured: about the same time). */
+const COMPILE_STEPS_PER_CHARACTER = 10;
+
+/** Why entries' applicability matches one task's files or project: paths are split once, each glob matched once. */
+export class TaskContext {
+  readonly budget: MatchBudget;
+  private readonly paths: string[][];
+  private readonly project: string | undefined;
+  private readonly globs = new Map<string, boolean>();
+  /** Globs that could not be compiled (stored before a rule of syntax changed) or whose matching the budget cut short. */
+  readonly unmatched = new Set<string>();
+
+  constructor(files: readonly string[], project: string | undefined, steps = GLOB_STEPS_PER_REQUEST) {
+    this.paths = [...new Set(files)].map(pathSegments);
+    this.project = project?.toLowerCase();
+    this.budget = new MatchBudget(steps);
   }
-  for (const g of applies.files) {
-    const match = matcher(g);
-    if (files.some((f) => pathSuffixes(f).some((p) => match(p)))) return `file: ${g}`;
+
+  /**
+   * Matches every glob of these entries, cheapest first, so that a costly glob spends what is left of
+   * the budget after every other rule's globs were matched, not before.
+   */
+  async prepare(appliesList: readonly (Applies | null | undefined)[]): Promise<void> {
+    if (this.paths.length === 0) return;
+    const compiled: CompiledGlob[] = [];
+    // Compiling is work too, counted for the turns it gives other requests but not against the budget.
+    let compiling = 0;
+    let yieldAt = STEPS_BETWEEN_TURNS;
+    const turn = async () => {
+      if (this.budget.used + compiling < yieldAt) return;
+      await new Promise((resolve) => setImmediate(resolve));
+      yieldAt = this.budget.used + compiling + STEPS_BETWEEN_TURNS;
+    };
+    for (const applies of appliesList) {
+      for (const g of applies?.files ?? []) {
+        if (this.globs.has(g)) continue;
+        this.globs.set(g, false);
+        compiling += g.length * COMPILE_STEPS_PER_CHARACTER;
+        await turn();
+        try {
+          compiled.push(compileGlob(g));
+        } catch {
+          this.unmatched.add(g);
+        }
+      }
+    }
+    compiled.sort((a, b) => a.weight - b.weight);
+    for (const glob of compiled) {
+      await turn();
+      if (this.budget.spent) {
+        this.unmatched.add(glob.source);
+        continue;
+      }
+      this.globs.set(
+        glob.source,
+        this.paths.some((p) => globMatchesPath(glob, p, this.budget)),
+      );
+      if (this.budget.spent) this.unmatched.add(glob.source);
+    }
   }
-  return undefined;
+
+  /** Why an entry's applicability matches the task's files or project, or undefined; its globs must have been prepared. */
+  reason(applies: Applies | null | undefined): string | undefined {
+    if (!applies) return undefined;
+    if (this.project) {
+      const hit = applies.projects.find((p) => p.toLowerCase() === this.project);
+      if (hit) return `project: ${hit}`;
+    }
+    const hit = applies.files.find((g) => this.globs.get(g));
+    return hit ? `file: ${hit}` : undefined;
+  }
 }
 
-const matchers = new Map<string, (path: string) => boolean>();
-
-function matcher(glob: string): (path: string) => boolean {
-  let m = matchers.get(glob);
-  if (!m) {
-    // As in .gitignore, `*.tf` means a file name anywhere (picomatch's own basename option also
-    // changed how globs with slashes matched, so it is done here).
-    const match = picomatch(glob, GLOB_OPTIONS);
-    m = glob.includes('/') ? match : (path: string) => match(path.slice(path.lastIndexOf('/') + 1));
-    // Globs come from stored entries: keep a bounded number compiled.
-    if (matchers.size >= 5_000) matchers.clear();
-    matchers.set(glob, m);
-  }
-  return m;
+/** Why an entry's applicability matches a task's files or project, or undefined (one entry: see TaskContext for many). */
+export async function contextReason(applies: Applies | null, files: readonly string[], project: string | undefined): Promise<string | undefined> {
+  const context = new TaskContext(files, project);
+  await context.prepare([applies]);
+  return context.reason(applies);
 }
 
 /**
- * A path and each of its tails at a folder boundary: agents send paths relative to where they
- * stand or absolute ones, and a rule's globs are relative to a repository's root, so
- * `/home/ana/ledger/migrations/1.sql` is matched as `migrations/1.sql` too.
+ * A path's segments: agents send paths relative to where they stand or absolute ones, and a rule's
+ * globs are relative to a repository's root, so a glob matches any tail of the path at a folder
+ * boundary (`/home/ana/ledger/migrations/1.sql` is matched as `migrations/1.sql` too).
  */
-function pathSuffixes(path: string): string[] {
-  const parts = path.replace(/\\/g, '/').replace(/^\.\//, '').split('/').filter(Boolean);
-  return parts.map((_, i) => parts.slice(i).join('/'));
+function pathSegments(path: string): string[] {
+  return path
+    .replace(/\\/g, '/')
+    .split('/')
+    .filter((s) => s !== '' && s !== '.');
 }

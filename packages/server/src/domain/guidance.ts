@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Datapack, Scope } from '../store/types.js';
 import type { Access } from './access.js';
-import { contextReason, taskContextInput } from './applies.js';
+import { TaskContext, taskContextInput } from './applies.js';
 import { readableDatapacks } from './datapacks.js';
 import type { DomainDeps } from './deps.js';
 import { type DatapackRef, type PublicEntry, publicEntry } from './entry-views.js';
@@ -122,9 +122,11 @@ export async function guidanceCandidates(deps: DomainDeps, access: Access, input
   const { titleWeight } = topicTuningFor(input, anyAnnotated(rules.map((entry) => ({ entry }))));
   const taskVectors = titleWeight ? wordVectors(input.task) : [];
   for (const { entry, score } of hits) found.set(entry.id, { entry, datapack: ref(entry.datapackId), score: score + titleWeight * titleCloseness(taskVectors, entry) });
+  const context = new TaskContext(files, input.project);
+  await context.prepare(rules.map((e) => e.applies));
   for (const entry of rules) {
     const c = found.get(entry.id) ?? { entry, datapack: ref(entry.datapackId), score: 0 };
-    const reason = contextReason(entry.applies ?? null, files, input.project);
+    const reason = context.reason(entry.applies);
     if (reason) c.context = reason.startsWith('project: ') ? { type: 'project', name: reason.slice(9) } : { type: 'file', glob: reason.slice(6) };
     found.set(entry.id, c);
   }

@@ -95,7 +95,7 @@ describe('what is refused', () => {
   test('an invalid glob is refused with what is wrong, through MCP and the JSON API, and nothing is stored', async () => {
     const text = await callToolError(member, 'save_entry', { title: 'Broken glob rule', content: 'x y z', applies: { files: ['src/[abc'] } });
     assert.match(text, /"src\/\[abc" is not a valid glob/);
-    assert.match(text, /Missing closing/);
+    assert.match(text, /is not closed/);
     const viaApi = await api('/entries', { method: 'POST', body: JSON.stringify({ title: 'Broken glob rule', content: 'x y z', applies: { files: ['{a,b'] } }) });
     assert.equal(viaApi.status, 400);
     assert.match(JSON.stringify(viaApi.body), /not a valid glob/);
