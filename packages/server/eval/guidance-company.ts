@@ -19,6 +19,8 @@ export interface Rule {
   content: string;
   tags: string[];
   applies?: { always?: boolean; files?: string[]; projects?: string[] };
+  /** Its author's words for when it is needed (beside `applies` in the file). */
+  when?: string;
   superseded_by?: string;
 }
 
@@ -27,7 +29,7 @@ export interface Company {
   teams: { id: string; name: string }[];
   users: { id: string; name: string; teams: string[] }[];
   entries: Rule[];
-  tasks: { id: string; user: string; task: string; files: string[]; project: string; applies: string[] }[];
+  tasks: { id: string; user: string; task: string; files: string[]; project: string; concerns?: string[]; applies: string[] }[];
 }
 
 export interface People {
@@ -93,7 +95,9 @@ export async function saveRules(cairn: TestCairn, company: Company, people: Peop
       const args: Record<string, unknown> = { kind: rule.kind, title: rule.title, content: rule.content, tags: rule.tags, ...(datapack && { datapack }) };
       if (annotate) {
         const { always, files, projects } = rule.applies ?? {};
-        if (always || files?.length || projects?.length) args.applies = { ...(always && { always }), ...(files?.length && { files }), ...(projects?.length && { projects }) };
+        const when = rule.when;
+        if (always || files?.length || projects?.length || when)
+          args.applies = { ...(always && { always }), ...(files?.length && { files }), ...(projects?.length && { projects }), ...(when && { when }) };
         const replaces = company.entries.filter((e) => e.superseded_by === rule.id).map((e) => idOf.get(e.id)!);
         if (replaces.length) args.supersedes = replaces;
       }

@@ -5,6 +5,8 @@ export interface AskedTask {
   id: string;
   applies: string[];
   returned: string[];
+  /** Rules named in mayAlsoApply (dataset ids). */
+  named: string[];
   /** Characters of the tool's text answer (what the agent reads). */
   chars: number;
   ms: number;
@@ -25,8 +27,11 @@ export interface GuidanceFigures {
   recall: number;
   /** Returned rules that apply over returned rules, both without "always" rules, pooled over tasks. */
   precision: number;
+  /** Applicable rules given in full or named in mayAlsoApply over applicable rules, pooled over tasks. */
+  recallInView: number;
   medianRules: number;
   medianChars: number;
+  maxChars: number;
   /** Tasks shown at least one replaced rule. */
   tasksShownReplaced: number;
   p50Ms: number;
@@ -36,6 +41,7 @@ export interface GuidanceFigures {
 export function guidanceFigures(tasks: readonly AskedTask[], facts: RuleFacts): GuidanceFigures {
   let applicable = 0;
   let found = 0;
+  let inView = 0;
   let returnedScored = 0;
   let relevantScored = 0;
   let shownReplaced = 0;
@@ -44,6 +50,8 @@ export function guidanceFigures(tasks: readonly AskedTask[], facts: RuleFacts): 
     const applies = new Set(t.applies);
     applicable += applies.size;
     found += [...applies].filter((id) => returned.has(id)).length;
+    const named = new Set(t.named);
+    inView += [...applies].filter((id) => returned.has(id) || named.has(id)).length;
     const scored = [...returned].filter((id) => !facts.always.has(id));
     returnedScored += scored.length;
     relevantScored += scored.filter((id) => applies.has(id)).length;
@@ -53,6 +61,7 @@ export function guidanceFigures(tasks: readonly AskedTask[], facts: RuleFacts): 
     tasks: tasks.length,
     recall: pct(found, applicable),
     precision: pct(relevantScored, returnedScored),
+    recallInView: pct(inView, applicable),
     medianRules: percentile(
       tasks.map((t) => new Set(t.returned).size),
       0.5,
@@ -61,6 +70,7 @@ export function guidanceFigures(tasks: readonly AskedTask[], facts: RuleFacts): 
       tasks.map((t) => t.chars),
       0.5,
     ),
+    maxChars: Math.max(0, ...tasks.map((t) => t.chars)),
     tasksShownReplaced: shownReplaced,
     p50Ms: round1(
       percentile(

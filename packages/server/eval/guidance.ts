@@ -6,12 +6,14 @@
  * user (the official MCP SDK client).
  *
  *   npm run eval:guidance -w @cairn/server -- <guidance.json> [--backend sqlite|postgres]
- *     [--database-url <postgres server url>] [--plain] [--folds 5] [--json]
+ *     [--database-url <postgres server url>] [--no-concerns] [--plain] [--folds 5] [--json]
  *
- * --plain stores the rules without `applies`/`supersedes` and asks without `files`/`project`: what
- * a team that never annotates gets. A server whose tools lack those fields is measured the same
- * way (and the report says so). Prints recall, precision (without "always" rules), rules and
- * characters returned, tasks shown a replaced rule, saves refused as duplicates, the call's
+ * Annotated (the default) stores each rule with its `applies` and `when` and `supersedes`, and asks
+ * with the task's `files`, `project` and `concerns`. --no-concerns asks without concerns (an agent
+ * that passes none); --plain stores the rules without `applies`/`when`/`supersedes` and asks without
+ * `files`/`project`/`concerns`: what a team that never annotates gets. A server whose tools lack those fields is measured the same
+ * way (and the report says so). Prints recall, precision (without "always" rules), recall in view
+ * (rules given in full or named in mayAlsoApply), rules and characters returned (median and max), tasks shown a replaced rule, saves refused as duplicates, the call's
  * p50/p95, and the same figures per fold (task i is in fold i mod k) so a fold left out of tuning
  * can be read on its own.
  */
@@ -28,6 +30,7 @@ interface Options {
   backend: 'sqlite' | 'postgres';
   databaseUrl?: string;
   plain: boolean;
+  concerns: boolean;
   folds: number;
   json: boolean;
 }
@@ -38,6 +41,7 @@ function parseOptions(): Options {
     options: {
       ...BACKEND_OPTIONS,
       plain: { type: 'boolean', default: false },
+      'no-concerns': { type: 'boolean', default: false },
       folds: { type: 'string', default: '5' },
       json: { type: 'boolean', default: false },
     },
@@ -46,15 +50,15 @@ function parseOptions(): Options {
   const { backend, databaseUrl } = backendOf(values);
   const k = Number(values.folds);
   if (!Number.isInteger(k) || k < 2 || k > 20) throw new Error('--folds must be a whole number from 2 to 20');
-  return { file, backend, databaseUrl, plain: values.plain, folds: k, json: values.json };
+  return { file, backend, databaseUrl, plain: values.plain, concerns: !values.plain && !values['no-concerns'], folds: k, json: values.json };
 }
 
 interface Report {
   file: string;
   backend: string;
-  mode: 'annotated' | 'plain';
+  mode: 'annotated' | 'annotated, no concerns' | 'plain';
   /** What the server's tools accept: an older server ignores applies, supersedes, files and project. */
-  serverSupports: { applies: boolean; context: boolean };
+  serverSupports: { applies: boolean; context: boolean; concerns: boolean };
   rules: number;
   refusedAsDuplicate: string[];
   overall: GuidanceFigures;
@@ -72,7 +76,7 @@ async function main(): Promise<void> {
     const admin = await connectMcpClient(cairn.mcpUrl, people.adminKey);
     const tools = (await admin.listTools()).tools;
     const props = (name: string) => Object.keys((tools.find((t) => t.name === name)?.inputSchema.properties as object | undefined) ?? {});
-    const serverSupports = { applies: props('save_entry').includes('applies'), context: props('get_guidance').includes('files') };
+    const serverSupports = { applies: props('save_entry').includes('applies'), context: props('get_guidance').includes('files'), concerns: props('get_guidance').includes('concerns') };
     const annotate = !options.plain && serverSupports.applies;
     const { idOf, refused } = await saveRules(cairn, company, people, admin, annotate);
     await admin.close();
@@ -92,14 +96,16 @@ async function main(): Promise<void> {
           if (task.files.length) args.files = task.files;
           if (task.project) args.project = task.project;
         }
+        if (options.concerns && serverSupports.concerns && task.concerns?.length) args.concerns = task.concerns;
         const t0 = performance.now();
         const result = await client.callTool({ name: 'get_guidance', arguments: args });
         const ms = performance.now() - t0;
         if (result.isError) throw new Error(`get_guidance failed for ${task.id}: ${JSON.stringify(result.content)}`);
-        const structured = result.structuredContent as { levels: { items: { entry: { id: string } }[] }[] };
+        const structured = result.structuredContent as { levels: { items: { entry: { id: string } }[] }[]; mayAlsoApply?: { id: string }[] };
         const returned = structured.levels.flatMap((l) => l.items.map((i) => ruleOf.get(i.entry.id) ?? `?${i.entry.id}`));
+        const named = (structured.mayAlsoApply ?? []).map((p) => ruleOf.get(p.id) ?? `?${p.id}`);
         const chars = (result.content as { type: string; text?: string }[]).reduce((n, c) => n + (c.text?.length ?? 0), 0);
-        asked.push({ id: task.id, applies: task.applies, returned, chars, ms });
+        asked.push({ id: task.id, applies: task.applies, returned, named, chars, ms });
       }
     } finally {
       for (const client of clients.values()) await client.close();
@@ -108,7 +114,7 @@ async function main(): Promise<void> {
     const report: Report = {
       file: options.file,
       backend: options.backend,
-      mode: options.plain ? 'plain' : 'annotated',
+      mode: options.plain ? 'plain' : options.concerns ? 'annotated' : 'annotated, no concerns',
       serverSupports,
       rules: idOf.size,
       refusedAsDuplicate: refused,
@@ -124,13 +130,14 @@ async function main(): Promise<void> {
 
 function printReport(r: Report): void {
   const support =
-    r.serverSupports.applies && r.serverSupports.context
+    r.serverSupports.applies && r.serverSupports.context && r.serverSupports.concerns
       ? ''
-      : ` — this server's tools lack ${[!r.serverSupports.applies && 'applies/supersedes', !r.serverSupports.context && 'files/project'].filter(Boolean).join(' and ')}, so they were not sent`;
+      : ` — this server's tools lack ${[!r.serverSupports.applies && 'applies/supersedes', !r.serverSupports.context && 'files/project', !r.serverSupports.concerns && 'concerns'].filter(Boolean).join(' and ')}, so they were not sent`;
   console.log(`\nGuidance — ${r.backend}, ${r.mode}, ${r.rules} rules saved, ${r.overall.tasks} tasks${support}`);
   console.log(`saves refused as duplicates: ${r.refusedAsDuplicate.length}${r.refusedAsDuplicate.length ? ` (${r.refusedAsDuplicate.join(', ')})` : ''}`);
-  const header = ['', 'tasks', 'recall%', 'precision%', 'rules(med)', 'chars(med)', 'shownReplaced', 'p50ms', 'p95ms'];
-  const row = (name: string, f: GuidanceFigures) => [name, f.tasks, f.recall, f.precision, f.medianRules, f.medianChars, f.tasksShownReplaced, f.p50Ms, f.p95Ms].map(String);
+  const header = ['', 'tasks', 'recall%', 'precision%', 'inView%', 'rules(med)', 'chars(med)', 'chars(max)', 'shownReplaced', 'p50ms', 'p95ms'];
+  const row = (name: string, f: GuidanceFigures) =>
+    [name, f.tasks, f.recall, f.precision, f.recallInView, f.medianRules, f.medianChars, f.maxChars, f.tasksShownReplaced, f.p50Ms, f.p95Ms].map(String);
   const rows = [row('all', r.overall), ...r.folds.map((f, i) => row(`fold ${i + 1}`, f))];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((x) => x[i]!.length)));
   for (const line of [header, ...rows]) console.log(line.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  '));

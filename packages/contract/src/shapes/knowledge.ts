@@ -42,6 +42,8 @@ export interface Applies {
   /** Globs (`*`, `**`, `?`, classes, braces: docs/guidance.md), relative to a repository's root. */
   files: string[];
   projects: string[];
+  /** Its author's words for the situations in which it is needed (as Cursor's `description`); matched against the task. */
+  when?: string;
 }
 
 /** An entry as every adapter shows it: a unit of knowledge with its provenance. */

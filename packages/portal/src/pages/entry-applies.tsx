@@ -10,9 +10,10 @@ const parseList = (s: string) => [
   ),
 ];
 
-/** The form's applies fields as the API takes them: always, files and projects. */
-export function appliesFromForm(f: FormData): { always: boolean; files: string[]; projects: string[] } {
-  return { always: f.get('always') === 'on', files: parseList(String(f.get('files') ?? '')), projects: parseList(String(f.get('projects') ?? '')) };
+/** The form's applies fields as the API takes them: always, files, projects and when (left out when empty). */
+export function appliesFromForm(f: FormData): { always: boolean; files: string[]; projects: string[]; when?: string } {
+  const when = String(f.get('when') ?? '').trim();
+  return { always: f.get('always') === 'on', files: parseList(String(f.get('files') ?? '')), projects: parseList(String(f.get('projects') ?? '')), ...(when && { when }) };
 }
 
 /** Where a rule applies besides its topic, each field with what it does. */
@@ -22,6 +23,15 @@ export function AppliesFields({ entry }: { entry?: Pick<Entry, 'applies'> }) {
     <fieldset className="field applies">
       <legend>When agents get this rule</legend>
       <p className="muted small">Without any of these, agents get it when their task is about its topic.</p>
+      <label className="field">
+        <span>
+          When it is needed{' '}
+          <span className="muted small">
+            — one or two sentences on the situations in which an agent needs this rule, in the words a task would use; matched against every task, as Cursor&apos;s rule descriptions are
+          </span>
+        </span>
+        <textarea name="when" rows={2} maxLength={300} defaultValue={applies?.when ?? ''} placeholder="Adding or changing a database migration; renaming or dropping a column or table." />
+      </label>
       <label className="checkbox">
         <input type="checkbox" name="always" defaultChecked={applies?.always ?? false} />
         <span>

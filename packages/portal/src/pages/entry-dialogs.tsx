@@ -241,6 +241,7 @@ export function EntryDialog({ id, writable = true, onClose, onChanged }: { id: s
               Replaced by a newer rule ({entry.replacedBy}): agents no longer get it.
             </p>
           )}
+          {entry.applies?.when && <p className="muted small">Needed when: {entry.applies.when}</p>}
           {entry.applies && (entry.applies.always || entry.applies.files.length > 0 || entry.applies.projects.length > 0) && (
             <p className="muted small">
               When agents get it: given{' '}

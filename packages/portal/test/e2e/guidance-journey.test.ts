@@ -18,17 +18,19 @@ test('an entry set to "always" is given with any task; "Replace with a new rule"
   await add.getByLabel('Content').fill('Run npm ci in every pipeline.');
   await add.getByRole('checkbox', { name: /Always/ }).check();
   await add.getByLabel(/Files/).fill('package.json\n.github/workflows/**');
+  await add.getByLabel(/When it is needed/).fill('Adding a dependency or changing how the pipeline installs packages.');
   await add.getByRole('button', { name: 'Add entry' }).click();
   await add.waitFor({ state: 'detached' });
 
   await page.getByRole('button', { name: /Install with npm/ }).click();
   const view = page.getByRole('dialog', { name: 'Install with npm' });
   await view.getByText(/given with every task; for files package\.json, \.github\/workflows\/\*\*/).waitFor();
+  await view.getByText('Needed when: Adding a dependency or changing how the pipeline installs packages.').waitFor();
 
   // What an agent gets: the rule, for a task about something else, with its reason.
   const store = server.cairn.cairn.store;
   const [old] = (await store.searchEntries({ datapackIds: (await store.db.selectFrom('datapack').select('id').execute()).map((d) => d.id), text: 'npm ci pipeline', limit: 5 })).map((h) => h.entry);
-  assert.deepEqual(old?.applies, { always: true, files: ['package.json', '.github/workflows/**'], projects: [] });
+  assert.deepEqual(old?.applies, { always: true, files: ['package.json', '.github/workflows/**'], projects: [], when: 'Adding a dependency or changing how the pipeline installs packages.' });
   const asked = await page.evaluate(async () => (await fetch('/api/v1/guidance?task=write%20the%20release%20notes')).json());
   const item = asked.levels.flatMap((l: { items: unknown[] }) => l.items).find((i: { entry: { title: string } }) => i.entry.title === 'Install with npm');
   assert.equal(item?.reason, 'always');
@@ -37,6 +39,7 @@ test('an entry set to "always" is given with any task; "Replace with a new rule"
   const replace = page.getByRole('dialog', { name: 'Replace with a new rule' });
   await replace.getByText(/Saving replaces “Install with npm”/).waitFor();
   assert.equal(await replace.getByRole('checkbox', { name: /Always/ }).isChecked(), true, 'the new rule starts from the old one');
+  assert.equal(await replace.getByLabel(/When it is needed/).inputValue(), 'Adding a dependency or changing how the pipeline installs packages.');
   await replace.getByLabel('Title').fill('Install with pnpm');
   await replace.getByLabel('Content').fill('Run pnpm install --frozen-lockfile in every pipeline.');
   await replace.getByRole('button', { name: 'Save and replace' }).click();

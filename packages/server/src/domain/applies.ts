@@ -9,6 +9,9 @@ export const MAX_GLOB_LENGTH = 200;
 export const MAX_PROJECT_LENGTH = 100;
 export const MAX_TASK_FILES = 50;
 export const MAX_PATH_LENGTH = 500;
+export const MAX_WHEN_LENGTH = 300;
+export const MAX_CONCERNS = 12;
+export const MAX_CONCERN_LENGTH = 80;
 
 /** Why a glob cannot be used, or undefined when it can. */
 export function globProblem(glob: string): string | undefined {
@@ -39,6 +42,13 @@ export const appliesInput = z
     always: z.boolean().optional().describe('Give this entry with every task (a rule every agent must always know)'),
     files: z.array(glob).max(MAX_GLOBS).optional().describe('Globs of the files it is about, e.g. "migrations/**", "**/*.tf": given whenever a task touches a matching file'),
     projects: z.array(project).max(MAX_PROJECTS).optional().describe('Repositories or folders it is about, e.g. "ledger-service": given for tasks in them'),
+    when: z
+      .string()
+      .trim()
+      .min(1, 'when cannot be empty: leave it out instead')
+      .max(MAX_WHEN_LENGTH)
+      .optional()
+      .describe('One or two sentences on the situations in which it is needed, e.g. "Adding or changing a database migration; renaming or dropping a column."'),
   })
   .strict()
   .describe('When the entry applies besides its topic; rules scoped to files or projects are given for other tasks only when the task is about them');
@@ -48,8 +58,9 @@ export function normalApplies(input: z.output<typeof appliesInput> | undefined |
   if (!input) return null;
   const files = [...new Set(input.files ?? [])];
   const projects = [...new Set(input.projects ?? [])];
-  if (!input.always && files.length === 0 && projects.length === 0) return null;
-  return { always: input.always === true, files, projects };
+  const when = input.when?.trim() || undefined;
+  if (!input.always && files.length === 0 && projects.length === 0 && !when) return null;
+  return { always: input.always === true, files, projects, ...(when && { when }) };
 }
 
 /** The context a task gives: paths the agent will read or change, and the repository or folder. */
@@ -60,6 +71,11 @@ export const taskContextInput = {
     .optional()
     .describe('Paths you will read or change (relative to the repository, e.g. "migrations/0042_add_vat.sql")'),
   project: z.string().trim().min(1).max(MAX_PROJECT_LENGTH).optional().describe('The repository or folder you work in (its name, e.g. "ledger-service")'),
+  concerns: z
+    .array(z.string().trim().min(1, 'a concern cannot be empty').max(MAX_CONCERN_LENGTH))
+    .max(MAX_CONCERNS)
+    .optional()
+    .describe('4-8 short phrases in your own words for what the work touches, e.g. ["database migration", "card data in logs", "public API change"]'),
 };
 
 /**

@@ -190,6 +190,7 @@ function redactFields<T>(raw: T): { fields: T; redacted: RedactionFinding[] } {
   if (input.applies && typeof input.applies === 'object') {
     const applies = { ...(input.applies as Record<string, unknown>) };
     for (const list of ['files', 'projects']) if (Array.isArray(applies[list])) applies[list] = applies[list].map(clean);
+    if ('when' in applies) applies.when = clean(applies.when);
     fields.applies = applies;
   }
   return { fields: fields as T, redacted: mergeFindings(found) };

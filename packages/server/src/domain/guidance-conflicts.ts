@@ -33,7 +33,9 @@ export function findConflicts(items: readonly Selected[]): GuidanceConflict[] {
       const va = vectors[a]!;
       const vb = vectors[b]!;
       const sameTitle = va.title && vb.title ? cosine(va.title, vb.title) >= SAME_TITLE : false;
-      const sameRule = va.whole && vb.whole ? cosine(va.whole, vb.whole) >= SAME_RULE : false;
+      // Long rules' averaged vectors agree on style as much as on subject: a rule's whole text counts
+      // only beside a word their titles share.
+      const sameRule = va.whole && vb.whole ? cosine(va.whole, vb.whole) >= SAME_RULE && sharedWords(x.entry.title, y.entry.title) !== '' : false;
       if (!sameTitle && !sameRule) continue;
       // Saying the same thing twice is no conflict.
       if (similarity(x.entry.content, y.entry.content) >= NEAR_DUPLICATE_THRESHOLD) continue;

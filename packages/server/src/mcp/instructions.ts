@@ -4,7 +4,7 @@ export const SERVER_INSTRUCTIONS = `Cairn holds this user's knowledge for AI age
 When to use Cairn:
 - The user mentions Cairn, their datapacks, or asks you to remember, save, recall or look something up: use these tools.
 - "List my datapacks" (or "list my Cairn datapacks"): call list_datapacks and answer from its result.
-- Before a substantial task when the user has asked you to follow their standards: call get_guidance with the task, the files you will read or change (files) and the repository or folder name (project), so rules scoped to them are included. Organization policies override team standards, which override personal preferences; say so when they conflict.
+- Before a substantial task when the user has asked you to follow their standards: call get_guidance with the task, 4-8 short phrases in your own words for what the work touches (concerns, e.g. "database migration", "card data in logs"), the files you will read or change (files) and the repository name (project), so rules scoped to them are included; open a rule it names under mayAlsoApply with get_entry if it applies. Organization policies override team standards, which override personal preferences; say so when they conflict.
 - When the user states a lasting preference ("always use pnpm") and asks you to remember it: save_entry with kind "preference". A team rule is a "standard" in a team datapack; an organization rule is a "policy" (organization admins only).
 - Search before saving; if save_entry reports a near-duplicate, update that entry instead.
 

