@@ -339,7 +339,7 @@ var CAIRN_RULES = [
   {
     id: "authorization-header",
     keywords: ["authorization"],
-    pattern: /\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:(?:basic|bearer|token|bot|digest|apikey)\s+(?!\[redacted:)|(?!(?:basic|bearer|token|bot|digest|apikey)\b|\[redacted:))([A-Za-z0-9._~+/=:@-]{6,})/i,
+    pattern: /\b(?:proxy-)?authorization["']?[ \t]*[:=][ \t]*["']?(?:(?:basic|bearer|token|bot|digest|apikey)\s+(?!\[redacted:)|(?!(?:basic|bearer|token|bot|digest|apikey)\b|\[redacted:))([A-Za-z0-9._~+/=:@-]{6,})/i,
     secretGroup: 1
   },
   { id: "bearer-token", keywords: ["bearer"], pattern: /\bbearer\s+(?!\[redacted:)([A-Za-z0-9._~+/=-]{16,})/i, secretGroup: 1 },
@@ -357,8 +357,9 @@ var CAIRN_RULES = [
     id: "secret-assignment",
     keywords: ["secret", "token", "pass", "pwd", "key", "credential"],
     // NAME = "quoted, with spaces" | NAME: unquoted-to-whitespace (no ; so connection strings keep their other fields).
+    // Never across a line break: an empty PASSWORD= must not take the next line's NAME=value.
     // Only the end of the name is matched: a pattern for the whole name would backtrack quadratically.
-    pattern: new RegExp(String.raw`${SECRET_NAME}["'\x60]?\s*(?:=|:=|=>|:)\s*(?:"([^"\n]{1,200})"|'([^'\n]{1,200})'|\x60([^\x60\n]{1,200})\x60|([^\s"'\x60;]{1,200}))`, "i"),
+    pattern: new RegExp(String.raw`${SECRET_NAME}["'\x60]?[ \t]*(?:=|:=|=>|:)[ \t]*(?:"([^"\n]{1,200})"|'([^'\n]{1,200})'|\x60([^\x60\n]{1,200})\x60|([^\s"'\x60;]{1,200}))`, "i"),
     generic: true,
     validate: (value) => !PLACEHOLDER.test(value) && !CODE_VALUE.test(value) && !PATH_VALUE.test(value)
   },
@@ -366,7 +367,7 @@ var CAIRN_RULES = [
     id: "password-phrase",
     keywords: ["pass", "pw", "pin", "code"],
     // "my password is X", "the wifi password was X", "pw: X", "passcode = X".
-    pattern: /\b(?:(?:my|the|our|your|his|her|their|new|old|admin|root|wifi|wi-fi)\s+(?:[\w-]+\s+)?(?:password|passphrase|passcode|pass|pw|pin)\s+(?:is|was|=|:)|\bpw\s*[:=])\s*[:=]?\s*["'“]?([^\s"'”]+?)["'”]?(?=[.,;!?)]*(?:\s|$))/i,
+    pattern: /\b(?:(?:my|the|our|your|his|her|their|new|old|admin|root|wifi|wi-fi)\s+(?:[\w-]+\s+)?(?:password|passphrase|passcode|pass|pw|pin)\s+(?:is|was|=|:)|\bpw[ \t]*[:=])[ \t]*[:=]?[ \t]*["'“]?([^\s"'”]+?)["'”]?(?=[.,;!?)]*(?:\s|$))/i,
     secretGroup: 1,
     generic: true,
     validate: (value) => !PROSE_AFTER_PASSWORD_IS.has(value.toLowerCase()) && !PLACEHOLDER.test(value)
@@ -621,6 +622,8 @@ function allRules() {
       entropy: r.entropy,
       allowlists: [GITLEAKS_GLOBAL_ALLOWLIST, ...r.allowlists ?? []],
       namePrefix: r.namePrefix,
+      // gitleaks' catch-all lets whitespace, line breaks included, separate a name from its value.
+      sameLine: r.id === GITLEAKS_GENERIC,
       rank: r.id === GITLEAKS_GENERIC ? 2 : 1
     }))
   ];
@@ -650,6 +653,10 @@ function redact(input) {
       }
       const [start, end] = secretRange(m, rule.secretGroup);
       if (start === end) continue;
+      if (rule.sameLine && hasLineBreak(input, m.index, start)) {
+        re.lastIndex = m.index + 1;
+        continue;
+      }
       const secret = input.slice(start, end);
       if (MARKER.test(secret)) continue;
       if (rule.entropy && shannonEntropy(secret) <= rule.entropy) continue;
@@ -692,6 +699,10 @@ function widenOverName(text, start) {
   let from = start;
   while (from > 0 && start - from < 50 && /[\w.-]/.test(text[from - 1])) from--;
   return from;
+}
+function hasLineBreak(text, from, to) {
+  const at = text.indexOf("\n", from);
+  return at !== -1 && at < to;
 }
 function lineAround(text, start, end) {
   const from = text.lastIndexOf("\n", start - 1) + 1;

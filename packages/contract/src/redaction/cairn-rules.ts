@@ -93,7 +93,7 @@ export const CAIRN_RULES: readonly CairnRule[] = [
     id: 'authorization-header',
     keywords: ['authorization'],
     pattern:
-      /\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:(?:basic|bearer|token|bot|digest|apikey)\s+(?!\[redacted:)|(?!(?:basic|bearer|token|bot|digest|apikey)\b|\[redacted:))([A-Za-z0-9._~+/=:@-]{6,})/i,
+      /\b(?:proxy-)?authorization["']?[ \t]*[:=][ \t]*["']?(?:(?:basic|bearer|token|bot|digest|apikey)\s+(?!\[redacted:)|(?!(?:basic|bearer|token|bot|digest|apikey)\b|\[redacted:))([A-Za-z0-9._~+/=:@-]{6,})/i,
     secretGroup: 1,
   },
   { id: 'bearer-token', keywords: ['bearer'], pattern: /\bbearer\s+(?!\[redacted:)([A-Za-z0-9._~+/=-]{16,})/i, secretGroup: 1 },
@@ -111,8 +111,9 @@ export const CAIRN_RULES: readonly CairnRule[] = [
     id: 'secret-assignment',
     keywords: ['secret', 'token', 'pass', 'pwd', 'key', 'credential'],
     // NAME = "quoted, with spaces" | NAME: unquoted-to-whitespace (no ; so connection strings keep their other fields).
+    // Never across a line break: an empty PASSWORD= must not take the next line's NAME=value.
     // Only the end of the name is matched: a pattern for the whole name would backtrack quadratically.
-    pattern: new RegExp(String.raw`${SECRET_NAME}["'\x60]?\s*(?:=|:=|=>|:)\s*(?:"([^"\n]{1,200})"|'([^'\n]{1,200})'|\x60([^\x60\n]{1,200})\x60|([^\s"'\x60;]{1,200}))`, 'i'),
+    pattern: new RegExp(String.raw`${SECRET_NAME}["'\x60]?[ \t]*(?:=|:=|=>|:)[ \t]*(?:"([^"\n]{1,200})"|'([^'\n]{1,200})'|\x60([^\x60\n]{1,200})\x60|([^\s"'\x60;]{1,200}))`, 'i'),
     generic: true,
     validate: (value) => !PLACEHOLDER.test(value) && !CODE_VALUE.test(value) && !PATH_VALUE.test(value),
   },
@@ -121,7 +122,7 @@ export const CAIRN_RULES: readonly CairnRule[] = [
     keywords: ['pass', 'pw', 'pin', 'code'],
     // "my password is X", "the wifi password was X", "pw: X", "passcode = X".
     pattern:
-      /\b(?:(?:my|the|our|your|his|her|their|new|old|admin|root|wifi|wi-fi)\s+(?:[\w-]+\s+)?(?:password|passphrase|passcode|pass|pw|pin)\s+(?:is|was|=|:)|\bpw\s*[:=])\s*[:=]?\s*["'“]?([^\s"'”]+?)["'”]?(?=[.,;!?)]*(?:\s|$))/i,
+      /\b(?:(?:my|the|our|your|his|her|their|new|old|admin|root|wifi|wi-fi)\s+(?:[\w-]+\s+)?(?:password|passphrase|passcode|pass|pw|pin)\s+(?:is|was|=|:)|\bpw[ \t]*[:=])[ \t]*[:=]?[ \t]*["'“]?([^\s"'”]+?)["'”]?(?=[.,;!?)]*(?:\s|$))/i,
     secretGroup: 1,
     generic: true,
     validate: (value) => !PROSE_AFTER_PASSWORD_IS.has(value.toLowerCase()) && !PLACEHOLDER.test(value),
