@@ -64,7 +64,8 @@ test('a write that meets a held lock fails as busy after the wait, without stall
     assert.equal((failure.cause as { code?: string }).code, 'SQLITE_BUSY');
     assert.ok(busyReason(failure), 'answered as busy');
     assert.ok(took >= 300 && took < 1_000, `failed after ${took} ms`);
-    assert.ok(stall < 100, `the event loop stalled ${stall} ms`);
+    // A few ms on a quiet machine, up to ~150 on a loaded one; SQLite's busy_timeout slept through the whole wait.
+    assert.ok(stall < 250, `the event loop stalled ${stall} ms`);
   } finally {
     other.exec('ROLLBACK');
   }
