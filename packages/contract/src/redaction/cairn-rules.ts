@@ -14,9 +14,9 @@ export interface CairnRule {
   generic?: boolean;
 }
 
-/** Names whose value is a secret: NAME=value, "name": "value", name: value. `pass` only as a name's last part (DB_PASS, smtp.pass), never inside a word (bypass, compass). */
+/** Names whose value is a secret: NAME=value, "name": "value", name: value. `pass` and `pw` only as a name's last part (DB_PASS, smtp.pass, DB_PW), never inside a word (bypass, compass). */
 const SECRET_NAME =
-  /(?:secret|token|password|passwd|pwd|passphrase|[_.-]pass|api[_.-]?key|apikey|access[_.-]?key|secret[_.-]?key|private[_.-]?key|account[_.-]?key|shared[_.-]?access[_.-]?key|master[_.-]?key|signing[_.-]?key|encryption[_.-]?key|auth[_.-]?key|credentials?|client[_.-]?secret)/
+  /(?:secret|token|password|passwd|pwd|passphrase|[_.-]pass|[_.-]pw|pgpass|sshpass|rediscli[_.-]?auth|secret[_.-]?id|api[_.-]?key|apikey|access[_.-]?key|secret[_.-]?key|private[_.-]?key|account[_.-]?key|shared[_.-]?access[_.-]?key|master[_.-]?key|signing[_.-]?key|encryption[_.-]?key|auth[_.-]?key|credentials?|client[_.-]?secret)/
     .source;
 
 /** Values that name or point at a secret instead of being one. */
@@ -30,6 +30,24 @@ const PATH_VALUE = /^(?:~|\.{1,2})?\/[\w./-]*$/;
 
 /** A password typed on a command line, not a variable or a placeholder (PASSWORD, <pass>, $DB_PASS). */
 const isLiteralPassword = (value: string) => !PLACEHOLDER.test(value) && !/^[A-Z][A-Z0-9_]*$/.test(value);
+
+/** A command-line value: 'quoted', "quoted" or bare, never a marker left by an earlier pass. */
+const ARG = String.raw`(?:'([^'\n]{1,200})'|"([^"\n]{1,200})"|(?!\[redacted:)([^\s'"]{1,200}))`;
+/** An environment variable's name that says it holds a secret (upper case: the convention of every shell and Dockerfile). */
+const SECRET_ENV_NAME = `[A-Z0-9_]{0,60}?${SECRET_NAME.toUpperCase()}`;
+
+/** Crypt(3) and htpasswd hashes: bcrypt, MD5 (apr1 and $1$), SHA-256/512 crypt, yescrypt, {SHA} and {SSHA}. */
+const PASSWORD_HASH = [
+  String.raw`\$2[abxy]?\$\d{2}\$[./A-Za-z0-9]{53}`,
+  String.raw`\$(?:apr1|1)\$[./A-Za-z0-9]{1,8}\$[./A-Za-z0-9]{22}`,
+  String.raw`\$[56]\$(?:rounds=\d{1,9}\$)?[./A-Za-z0-9]{1,16}\$[./A-Za-z0-9]{43,86}`,
+  String.raw`\$y\$[./A-Za-z0-9]{1,8}\$[./A-Za-z0-9]{1,32}\$[./A-Za-z0-9]{43}`,
+  String.raw`\{SHA\}[A-Za-z0-9+/]{27}=`,
+  String.raw`\{SSHA\}[A-Za-z0-9+/]{32,80}={0,2}`,
+].join('|');
+
+/** A .pgpass field that is a port or a wildcard, and fields that are all hex pairs (a MAC address, not a password file). */
+const isPgpassLine = (secret: string) => isLiteralPassword(secret) && !/^[0-9a-f]{1,2}$/i.test(secret);
 
 /** Words that follow "password is" in ordinary prose. */
 const PROSE_AFTER_PASSWORD_IS = new Set(
@@ -63,13 +81,65 @@ export const CAIRN_RULES: readonly CairnRule[] = [
   { id: 'putty-private-key', keywords: ['private-lines'], pattern: /(?<=Private-Lines:[ \t]*\d+[ \t]*\r?\n)[A-Za-z0-9+/=\r\n]+?(?=\r?\nPrivate-(?:MAC|Hash):|$)/ },
   // ~/.netrc and _netrc: "machine HOST login USER password SECRET", on one line or several.
   { id: 'netrc-password', keywords: ['machine', 'default'], pattern: /\b(?:machine[ \t]+\S+|default)\b(?:\s+(?:login|account|port)\s+\S+)*\s+password\s+(?!\[redacted:)(\S+)/, secretGroup: 1 },
-  // Passwords given on a command line: sshpass -p, mysql -pSECRET (no space: with one, mysql prompts), twine/psql-style -p/--password.
+  // Passwords given on a command line: sshpass -p, mysql -pSECRET or --password=SECRET (with a space, mysql prompts), twine/psql-style -p/--password.
   { id: 'command-line-password', keywords: ['sshpass'], pattern: /\bsshpass\b[^\n]*?\s-p[ \t]*(?:'([^'\n]+)'|"([^"\n]+)"|(?!\[redacted:)([^\s'"]+))/, validate: isLiteralPassword },
   {
     id: 'command-line-password',
     keywords: ['mysql', 'mariadb'],
-    pattern: /\b(?:mysql(?:dump|admin|import|check|sh)?|mariadb(?:-dump|-admin)?)\b[^\n]*?\s-p(?:'([^'\n]+)'|"([^"\n]+)"|(?!\[redacted:)([^\s'"]+))/,
+    pattern: /\b(?:mysql(?:dump|admin|import|check|sh)?|mariadb(?:-dump|-admin)?)\b[^\n]*?\s(?:-p|--password=)(?:'([^'\n]+)'|"([^"\n]+)"|(?!\[redacted:)([^\s'"]+))/,
     validate: isLiteralPassword,
+  },
+  // redis-cli -a PASSWORD / --pass PASSWORD (REDISCLI_AUTH is the safe way).
+  { id: 'command-line-password', keywords: ['redis-cli'], pattern: new RegExp(String.raw`\bredis-cli\b[^\n]{0,300}?\s(?:-a|--pass)(?:[ \t]+|=)${ARG}`), validate: isLiteralPassword },
+  // docker login -p / --password (and podman, nerdctl, buildah, skopeo, helm registry, oras, crane, regctl); --password-stdin is the safe way.
+  {
+    id: 'command-line-password',
+    keywords: ['login'],
+    pattern: new RegExp(
+      String.raw`\b(?:docker|podman|nerdctl|buildah|skopeo|oras|crane|regctl|helm(?:[ \t]+registry)?|(?:regctl[ \t]+)?registry)[ \t]+login\b[^\n]{0,300}?\s(?:-p|--password)(?:[ \t]+|=)${ARG}`,
+    ),
+    validate: isLiteralPassword,
+  },
+  // openssl's -passin/-passout/-pass pass:SECRET (env:VAR and file:PATH name where it is instead).
+  { id: 'command-line-password', keywords: ['pass:'], pattern: new RegExp(String.raw`(?<![\w-])-(?:passin|passout|pass)[ \t]+["']?pass:${ARG}`), validate: isLiteralPassword },
+  // smbclient -U user%password (and rpcclient, smbcacls, smbget, winexe), --user=user%password.
+  {
+    id: 'command-line-password',
+    keywords: ['smbclient', 'rpcclient', 'smbcacls', 'smbget', 'winexe'],
+    pattern: /\b(?:smbclient|rpcclient|smbcacls|smbget|winexe)\b[^\n]{0,300}?\s(?:-U|--user(?:name)?)(?:[ \t]*|=)["']?[^\s%'"]{1,100}%([^\s'"]{1,200})/,
+    validate: isLiteralPassword,
+  },
+  // Dockerfile `ENV DB_PASS secret` and fish `set -gx API_SECRET secret`: a name and its value separated by spaces.
+  {
+    id: 'secret-assignment',
+    keywords: ['env', 'set'],
+    pattern: new RegExp(String.raw`(?<![\w-])(?:ENV|set(?:[ \t]+-[a-zA-Z]{1,3}){0,3})[ \t]+${SECRET_ENV_NAME}[ \t]+${ARG}`),
+    validate: isLiteralPassword,
+  },
+  // Kubernetes and compose env lists: `- name: DB_PASS` then `value: secret` on the next line.
+  {
+    id: 'secret-assignment',
+    keywords: ['value:'],
+    pattern: new RegExp(String.raw`\bname:[ \t]*["']?${SECRET_ENV_NAME}["']?[ \t]*\r?\n[ \t]{0,40}value:[ \t]*${ARG}`),
+    validate: isLiteralPassword,
+  },
+  // ~/.pgpass: hostname:port:database:username:password, one a line (\: escapes a colon).
+  {
+    id: 'pgpass-password',
+    keywords: [],
+    pattern: /^[ \t]*[^\s:#]{1,253}:(?:\d{1,5}|\*):[^\s:]{1,63}:[^\s:]{1,63}:((?:[^\s:\\]|\\.){1,200})[ \t]*\r?$/m,
+    secretGroup: 1,
+    validate: isPgpassLine,
+  },
+  // Password hashes (htpasswd, /etc/shadow, crypt): crackable offline, so as secret as the password.
+  { id: 'password-hash', keywords: ['$2', '$apr1$', '$1$', '$5$', '$6$', '$y$', '{sha}', '{ssha}'], pattern: new RegExp(String.raw`(?<![\w$])(?:${PASSWORD_HASH})(?![./A-Za-z0-9])`), secretGroup: 0 },
+  // A private key's base64 body without its BEGIN line: the DER openings of PKCS#8, PKCS#1 RSA and SEC1 EC keys, line breaks real, escaped (\n) or flattened to spaces.
+  {
+    id: 'private-key',
+    keywords: ['miie', 'miij', 'miic', 'miig', 'mhccaqee', 'mc4caqawbqydk2vw', 'migh', 'mig2'],
+    pattern:
+      /(?<![A-Za-z0-9+/])(?:MII[A-Za-z0-9+/]{3}(?:IBADANBgkqhkiG9w0BAQEFAASC|IBAAKC)|MHcCAQEEI|MC4CAQAwBQYDK2VwBCIEI|MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg|MIG2AgEAMBAGByqGSM49AgEGBSuBBAAiBIGeMIGbAgEBBDA)(?:[A-Za-z0-9+/=]|(?:\\[rn]|[ \t\r\n]){1,4}(?=[A-Za-z0-9+/]{16})){16,8000}/,
+    secretGroup: 0,
   },
   { id: 'command-line-password', keywords: ['twine'], pattern: /\btwine\b[^\n]*?\s(?:-p|--password)(?:[ \t]+|=)(?:'([^'\n]+)'|"([^"\n]+)"|(?!\[redacted:)([^\s'"]+))/, validate: isLiteralPassword },
   // A Cookie or Set-Cookie header's value: session ids and auth cookies.
@@ -93,7 +163,7 @@ export const CAIRN_RULES: readonly CairnRule[] = [
     id: 'authorization-header',
     keywords: ['authorization'],
     pattern:
-      /\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:(?:basic|bearer|token|bot|digest|apikey)\s+(?!\[redacted:)|(?!(?:basic|bearer|token|bot|digest|apikey)\b|\[redacted:))([A-Za-z0-9._~+/=:@-]{6,})/i,
+      /\b(?:proxy-)?authorization["']?[ \t]*[:=][ \t]*["']?(?:(?:basic|bearer|token|bot|digest|apikey)\s+(?!\[redacted:)|(?!(?:basic|bearer|token|bot|digest|apikey)\b|\[redacted:))([A-Za-z0-9._~+/=:@-]{6,})/i,
     secretGroup: 1,
   },
   { id: 'bearer-token', keywords: ['bearer'], pattern: /\bbearer\s+(?!\[redacted:)([A-Za-z0-9._~+/=-]{16,})/i, secretGroup: 1 },
@@ -109,10 +179,11 @@ export const CAIRN_RULES: readonly CairnRule[] = [
   { id: 'aws-secret-key', keywords: [], pattern: /(?<![A-Za-z0-9/+=_-])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=_-])/, validate: looksLikeAwsSecret, generic: true },
   {
     id: 'secret-assignment',
-    keywords: ['secret', 'token', 'pass', 'pwd', 'key', 'credential'],
+    keywords: ['secret', 'token', 'pass', 'pwd', 'key', 'credential', '_pw', '.pw', '-pw', 'rediscli'],
     // NAME = "quoted, with spaces" | NAME: unquoted-to-whitespace (no ; so connection strings keep their other fields).
+    // Never across a line break: an empty PASSWORD= must not take the next line's NAME=value.
     // Only the end of the name is matched: a pattern for the whole name would backtrack quadratically.
-    pattern: new RegExp(String.raw`${SECRET_NAME}["'\x60]?\s*(?:=|:=|=>|:)\s*(?:"([^"\n]{1,200})"|'([^'\n]{1,200})'|\x60([^\x60\n]{1,200})\x60|([^\s"'\x60;]{1,200}))`, 'i'),
+    pattern: new RegExp(String.raw`${SECRET_NAME}["'\x60]?[ \t]*(?:=|:=|=>|:)[ \t]*(?:"([^"\n]{1,200})"|'([^'\n]{1,200})'|\x60([^\x60\n]{1,200})\x60|([^\s"'\x60;]{1,200}))`, 'i'),
     generic: true,
     validate: (value) => !PLACEHOLDER.test(value) && !CODE_VALUE.test(value) && !PATH_VALUE.test(value),
   },
@@ -121,7 +192,7 @@ export const CAIRN_RULES: readonly CairnRule[] = [
     keywords: ['pass', 'pw', 'pin', 'code'],
     // "my password is X", "the wifi password was X", "pw: X", "passcode = X".
     pattern:
-      /\b(?:(?:my|the|our|your|his|her|their|new|old|admin|root|wifi|wi-fi)\s+(?:[\w-]+\s+)?(?:password|passphrase|passcode|pass|pw|pin)\s+(?:is|was|=|:)|\bpw\s*[:=])\s*[:=]?\s*["'“]?([^\s"'”]+?)["'”]?(?=[.,;!?)]*(?:\s|$))/i,
+      /\b(?:(?:my|the|our|your|his|her|their|new|old|admin|root|wifi|wi-fi)\s+(?:[\w-]+\s+)?(?:password|passphrase|passcode|pass|pw|pin)\s+(?:is|was|=|:)|\bpw[ \t]*[:=])[ \t]*[:=]?[ \t]*["'“]?([^\s"'”]+?)["'”]?(?=[.,;!?)]*(?:\s|$))/i,
     secretGroup: 1,
     generic: true,
     validate: (value) => !PROSE_AFTER_PASSWORD_IS.has(value.toLowerCase()) && !PLACEHOLDER.test(value),

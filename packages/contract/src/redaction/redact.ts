@@ -33,6 +33,8 @@ interface Rule {
   allowlists: readonly VendoredAllowlist[];
   validate?: (secret: string) => boolean;
   namePrefix?: boolean;
+  /** The secret must start on the line of its name: an empty `PASSWORD=` never takes the next line's text. */
+  sameLine?: boolean;
   /** 0: Cairn's specific rules, 1: gitleaks' specific rules, 2: generic rules. Labels overlaps. */
   rank: number;
 }
@@ -60,6 +62,8 @@ function allRules(): Rule[] {
       entropy: r.entropy,
       allowlists: [GITLEAKS_GLOBAL_ALLOWLIST, ...(r.allowlists ?? [])],
       namePrefix: r.namePrefix,
+      // gitleaks' catch-all lets whitespace, line breaks included, separate a name from its value.
+      sameLine: r.id === GITLEAKS_GENERIC,
       rank: r.id === GITLEAKS_GENERIC ? 2 : 1,
     })),
   ];
@@ -101,6 +105,11 @@ export function redact(input: string): Redaction {
       }
       const [start, end] = secretRange(m, rule.secretGroup);
       if (start === end) continue;
+      if (rule.sameLine && hasLineBreak(input, m.index, start)) {
+        // The next line may hold a NAME=value of its own: look again from just after this name.
+        re.lastIndex = m.index + 1;
+        continue;
+      }
       const secret = input.slice(start, end);
       // A marker left by an earlier pass is not a secret (some vendored rules would take it for one).
       if (MARKER.test(secret)) continue;
@@ -151,6 +160,11 @@ function widenOverName(text: string, start: number): number {
   let from = start;
   while (from > 0 && start - from < 50 && /[\w.-]/.test(text[from - 1]!)) from--;
   return from;
+}
+
+function hasLineBreak(text: string, from: number, to: number): boolean {
+  const at = text.indexOf('\n', from);
+  return at !== -1 && at < to;
 }
 
 function lineAround(text: string, start: number, end: number): string {

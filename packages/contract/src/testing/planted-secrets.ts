@@ -18,6 +18,8 @@ const plant = (kind: string, secret: string, line: (s: string) => string, rule =
 
 const PEM_RSA = 'MIIEowIBAAKCAQEAjFBKVZ5BYN0GFJJ1+utU01HgMcFRp+Zqpe/yCrSvO5pafo4lx0NxdhG/l6A1LtfCwsCR7XAVokBASrfNQHb';
 const PEM_OPENSSH = 'b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABOhuvqZ83F5Mfm+Szuj19L4iYXwQdGn61Cz6SfrpasFhpgsQjBkvH';
+const PEM_PKCS8 =
+  'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKjMzEfYyjiWA4R4/M2bS1GB4t7NXp98C3SC6dVMvDuictGeurT8jNbvJZHtCSuYEvuNMoSfm76oqFvAp8Gy0iz5sxjZmSnXyCdPEovGhLa0VzMaQ8s+CLOyS56YyCFGeJZ';
 const PEM_EC = 'MHcCAQEEIA8u6esFOXrt/vkskpsUwzpanbLhm9XtTK3L1tPMt3OSdqWy85KtrCdZMgjo8+EhxM+pzsexSBmiKOzP+E2cmsaOAxVOK2';
 
 export const PLANTED_SECRETS: readonly PlantedSecret[] = [
@@ -151,6 +153,43 @@ export const PLANTED_SECRETS: readonly PlantedSecret[] = [
   plant('mailgun-key', 'key-eda0c0157c310ca8a17f0866dcac3bee', (s) => `MAILGUN_API_KEY=${s}`, 'mailgun-private-api-token'),
   plant('grafana-cloud-token', 'glc_oTzGdPHAh5h4FFGafZz8UOjS0iSuxlTZxnyqrEuhN481Pm0zah2WlMaHlSM7', (s) => `grafana cloud ${s} `, 'grafana-cloud-api-token'),
   plant('settlemint-token', 'sm_pat_ydhrQ7j01HPmLLeI', (s) => `settlemint ${s} `, 'settlemint-personal-access-token'),
+  // Issue 39: command-line passwords of database, cache, registry, TLS and file-sharing tools; secret env names without "password"; password files; flattened private keys.
+  plant('mysql-password-long', 'Vq3mTr8sLw2', (s) => `mysql -h db.internal -u app --password=${s} billing`, 'command-line-password'),
+  plant('pgpassword-env', 'kR7fWq2nXz', (s) => `PGPASSWORD=${s} psql -h db.internal -U app billing`, 'secret-assignment'),
+  plant('redis-cli-a', 'Rq8Zt4mKp2Lx', (s) => `redis-cli -h cache.internal -p 6379 -a ${s} ping`, 'command-line-password'),
+  plant('redis-cli-pass', 'Hy6Wd3kQz9', (s) => `redis-cli --user ops --pass '${s}' info`, 'command-line-password'),
+  plant('docker-login-p', 'Dk4rTq9Wm2zP', (s) => `docker login -u deploy -p ${s} registry.acme.io`, 'command-line-password'),
+  plant('docker-login-password', 'Lg7Pw2xNq5', (s) => `docker login registry.acme.io --username deploy --password "${s}"`, 'command-line-password'),
+  plant('podman-login', 'Pm3Kq8vRz1', (s) => `podman login quay.io -u bot -p ${s}`, 'command-line-password'),
+  plant('openssl-passout', 'Ts9Xw4qLm7', (s) => `openssl pkcs12 -export -in tls.crt -inkey tls.key -passout pass:${s} -out tls.p12`, 'command-line-password'),
+  plant('openssl-passin', 'Kp2Wz8nRt5', (s) => `openssl rsa -in server.key -passin pass:${s} -out server.nopass.key`, 'command-line-password'),
+  plant('smbclient-user-percent', 'Sm5Bq9Xw2k', (s) => `smbclient //files.acme.io/finance -U alice%${s} -c 'ls'`, 'command-line-password'),
+  plant('sshpass-bare', 'Ssh7Pq2Lz4', (s) => `sshpass -p ${s} scp backup.tar deploy@10.0.4.12:/srv`, 'command-line-password'),
+  plant('curl-user-pass', 'Cu4Rl8Wq2x', (s) => `curl -u admin:${s} https://jenkins.acme.io/api/json`, 'curl-auth-user'),
+  plant('env-passwd', 'Pw9Qx3Lm7k', (s) => `LDAP_PASSWD=${s}`, 'secret-assignment'),
+  plant('env-pw', 'Zq5Wt2Km8r', (s) => `export DB_PW=${s}`, 'secret-assignment'),
+  plant('env-pass-rabbit', 'Rb4Mq7Xw1z', (s) => `RABBITMQ_DEFAULT_PASS=${s}`, 'secret-assignment'),
+  plant('env-credentials', 'Cr8Dq3Wz6n', (s) => `LDAP_BIND_CREDENTIALS=${s}`, 'secret-assignment'),
+  plant('env-rediscli-auth', 'Ra2Uq9Xt4m', (s) => `REDISCLI_AUTH=${s} redis-cli ping`, 'secret-assignment'),
+  plant('env-secret-id', 'b7e1c2d4-5f6a-4b8c-9d0e-1f2a3b4c5d6e', (s) => `VAULT_SECRET_ID=${s}`, 'secret-assignment'),
+  plant('dockerfile-env', 'Df6Nq2Wx9p', (s) => `ENV DB_PASS ${s}`, 'secret-assignment'),
+  plant('fish-set', 'Fs3Kq8Zw5t', (s) => `set -gx API_SECRET ${s}`, 'secret-assignment'),
+  plant('kubernetes-env', 'K8sEnv4Qw7z', (s) => `        - name: POSTGRES_PASSWORD\n          value: "${s}"`, 'secret-assignment'),
+  plant('pgpass-line', 'Pg7Lq2Xw9r', (s) => `db.internal:5432:billing:app:${s}`, 'pgpass-password'),
+  plant('pgpass-wildcard', 'Wc4Mq8Zt2x', (s) => `*:*:*:postgres:${s}`, 'pgpass-password'),
+  plant('netrc-curl', 'Nr5Tq9Wx3m', (s) => `machine api.github.com login octocat password ${s}`, 'netrc-password'),
+  plant('htpasswd-apr1', '$apr1$r31.....$HqJZimcKQFAMYayBlzkrA/', (s) => `admin:${s}`, 'password-hash'),
+  plant('htpasswd-bcrypt', '$2y$05$c4WoMPo3SXsafkva.HHa6uXQZWr7oboPiC2bT/r7q1BB8I2s0BRqC', (s) => `deploy:${s}`, 'password-hash'),
+  plant('htpasswd-sha', '{SHA}5en6G6MezRroT3XKqkdPOmY/BfQ=', (s) => `jenkins:${s}`, 'password-hash'),
+  plant('shadow-sha512', '$6$rounds=5000$Zq8Wt2Km$5nQ1vR7yXw3Lm9Tq2Zp8Ks4Hd6Fg1Jk3Lm5Np7Qr9St1Uv3Wx5Yz7Ab9Cd1Ef3Gh5Ij7Kl9Mn1Op3Qr5St7Uv9', (s) => `root:${s}:19723:0:99999:7:::`, 'password-hash'),
+  plant('private-key-one-line', PEM_RSA, (s) => `-----BEGIN RSA PRIVATE KEY----- ${s} -----END RSA PRIVATE KEY-----`, 'private-key'),
+  plant(
+    'private-key-json-escaped',
+    PEM_PKCS8,
+    (s) => `{"type": "service_account", "private_key": "-----BEGIN PRIVATE KEY-----\\n${s.slice(0, 64)}\\n${s.slice(64)}\\n-----END PRIVATE KEY-----\\n"}`,
+    'private-key',
+  ),
+  plant('private-key-body-only', PEM_PKCS8, (s) => `the key is ${s.slice(0, 64)} ${s.slice(64)} (from the vault)`, 'private-key'),
 ];
 
 /** A prompt a careless user might paste, holding all of the above. */
@@ -215,4 +254,23 @@ export const BENIGN_LOOKALIKES: readonly string[] = [
   'The Set-Cookie header must carry HttpOnly and Secure on every session cookie.',
   'Private keys live in the HSM; the public key fingerprint is SHA256:uNiVztksCsDhcc0u9e8BujQXVUpKZIDTMczCvj3tD2s.',
   'Retry with exponential backoff: 100 ms, 200 ms, 400 ms, then give up.',
+  // Issue 39's look-alikes: the same tools and names with nothing secret in them.
+  'mysql -h db.internal -P 3306 -u app billing   # -P is the port',
+  'mysql --password billing   # prompts; never put it on the command line',
+  'docker login registry.example.com',
+  'echo "$TOKEN" | docker login --password-stdin -u deploy registry.acme.io',
+  'docker login -p "$CI_REGISTRY_PASSWORD" -u "$CI_REGISTRY_USER" "$CI_REGISTRY"',
+  'redis-cli -h cache.internal -p 6379 ping',
+  'redis-cli -a $REDIS_PASSWORD info   # or REDISCLI_AUTH, which keeps it out of ps',
+  'openssl rsa -in server.key -passin env:KEY_PASS -out plain.key',
+  'openssl pkcs12 -export -passout file:/run/secrets/p12pass -out tls.p12',
+  'smbclient -L //files.acme.io -U alice',
+  'set -x EDITOR vim\nENV NODE_ENV production\nENV DB_PASSWORD_FILE /run/secrets/db',
+  '- name: POSTGRES_PASSWORD\n  valueFrom:\n    secretKeyRef:\n      name: db',
+  'The password field must not be empty; reset your password from the portal, then pass it to the CLI.',
+  'Interfaces: 00:1a:2b:3c:4d and fe80::1:2:3:4; the lap was 10:20:30:45:50.',
+  'echo $1$2$3 costs $5 and the regex is ^\\$[0-9]+\\$',
+  'PGPASSWORD is read by psql; put the password in ~/.pgpass as host:port:db:user:password instead.',
+  'An htpasswd line is user:hash, made by htpasswd -B; the hash starts with $2y$.',
+  'Certificates begin MIID or MIIE too: MIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJRTESMBAGA1UEChMJQmFsdGltb3Jl',
 ];

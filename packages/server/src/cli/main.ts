@@ -92,7 +92,7 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`Unknown command "${positionals.join(' ')}".\n\n${USAGE}`);
     return 2;
   }
-  const cairn = await openCairn({ ...config, logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel }, { background: false });
+  const cairn = await openCairn({ ...config, logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel }, { background: false, patient: true });
   try {
     await command(cairn, values, takesPath ? positionals.slice(1) : rest);
     return 0;

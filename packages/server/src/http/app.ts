@@ -8,7 +8,7 @@ import type { OverloadSettings } from '../config/load-config.js';
 import type { DomainDeps } from '../domain/deps.js';
 import { CairnError, httpStatusFor } from '../errors/cairn-error.js';
 import { isDatabaseUnavailable, unavailableJsonResponse } from '../errors/database-unavailable.js';
-import { BUSY_DATABASE, DATABASE_BUSY_RETRY_AFTER_S, isServerBusy } from '../errors/server-busy.js';
+import { busyReason } from '../errors/server-busy.js';
 import type { Logger } from '../log/logger.js';
 import type { RateLimits } from '../rate-limits/rate-limits.js';
 import { Admission } from './admission/admission.js';
@@ -123,8 +123,9 @@ export function createHttpApp(deps: HttpDeps): { app: Hono; admission: Admission
       return c.json({ error: { code: error.code, message: error.message, ...(error.details && { details: error.details }) } }, httpStatusFor[error.code] as 400);
     }
     if (error instanceof SyntaxError) return c.json({ error: { code: 'invalid_input', message: 'The request body is not valid JSON.' } }, 400);
-    // Every database connection in use while the database answers: load, not an outage.
-    if (isServerBusy(error)) return busyJson(DATABASE_BUSY_RETRY_AFTER_S, BUSY_DATABASE);
+    // Every database connection in use, or another process's lock on the SQLite file, while the database answers: not an outage.
+    const busy = busyReason(error);
+    if (busy) return busyJson(busy.retryAfterSeconds, busy.why);
     // better-auth rethrows some database failures as its own "500" without the cause: while the database
     // does not answer, an unexpected error is the outage's 503.
     if (isDatabaseUnavailable(error) || !(await deps.readiness.ready())) return unavailableJsonResponse();

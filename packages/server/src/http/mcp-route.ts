@@ -4,7 +4,7 @@ import { authenticateMcpRequest, type McpAuthDeps } from '../auth/mcp-auth.js';
 import type { Caller } from '../domain/caller.js';
 import type { DomainDeps } from '../domain/deps.js';
 import { isDatabaseUnavailable, unavailableJsonRpcResponse } from '../errors/database-unavailable.js';
-import { BUSY_DATABASE, DATABASE_BUSY_RETRY_AFTER_S, isServerBusy } from '../errors/server-busy.js';
+import { busyReason } from '../errors/server-busy.js';
 import type { Logger } from '../log/logger.js';
 import { ClientNames, clientLabel } from '../mcp/client-names.js';
 import { createServerFactory, type OutageLatch } from '../mcp/server-factory.js';
@@ -54,7 +54,8 @@ export function createMcpRoute(deps: DomainDeps, authDeps: McpAuthDeps, log: Log
       return await serve(c);
     } catch (error) {
       // Mostly the key or token lookup meeting the outage (or a busy pool), before the body was read.
-      if (isServerBusy(error)) return busyJsonRpc(await jsonRpcId(c.req.raw), DATABASE_BUSY_RETRY_AFTER_S, BUSY_DATABASE);
+      const busy = busyReason(error);
+      if (busy) return busyJsonRpc(await jsonRpcId(c.req.raw), busy.retryAfterSeconds, busy.why);
       if (isDatabaseUnavailable(error)) return unavailableJsonRpcResponse(await jsonRpcId(c.req.raw));
       throw error;
     }
@@ -98,7 +99,7 @@ async function unavailableIfTripped(response: Response, outage: OutageLatch): Pr
 }
 
 function trippedResponse(tripped: NonNullable<OutageLatch['tripped']>): Response {
-  return tripped.busy ? busyJsonRpc(tripped.id, DATABASE_BUSY_RETRY_AFTER_S, BUSY_DATABASE) : unavailableJsonRpcResponse(tripped.id);
+  return tripped.busy ? busyJsonRpc(tripped.id, tripped.busy.retryAfterSeconds, tripped.busy.why) : unavailableJsonRpcResponse(tripped.id);
 }
 
 /** A POST's JSON body, read once (by the body limits, when they did); a body that is not JSON is handed on for the SDK to answer. */

@@ -6,7 +6,7 @@ import type { DomainDeps } from '../domain/deps.js';
 import { mayWrite } from '../domain/key-scope.js';
 import { assertNoNul } from '../domain/parse-input.js';
 import { isDatabaseUnavailable } from '../errors/database-unavailable.js';
-import { isServerBusy } from '../errors/server-busy.js';
+import { type BusyReason, busyReason } from '../errors/server-busy.js';
 import type { Logger } from '../log/logger.js';
 import { READ_ONLY_INSTRUCTIONS, SERVER_INSTRUCTIONS } from './instructions.js';
 import { isWriteTool, refuseWriteToolCalls } from './read-only-gate.js';
@@ -31,7 +31,7 @@ export const TOOLS = [listDatapacksTool, searchEntriesTool, getGuidanceTool, get
  * result (see mcp-route.ts).
  */
 export interface OutageLatch {
-  tripped?: { id: string | number; busy?: boolean };
+  tripped?: { id: string | number; busy?: BusyReason };
 }
 
 /** Server name and version reported in the initialize result. */
@@ -63,7 +63,8 @@ export function createServerFactory(deps: DomainDeps, log: Logger): McpServerFac
             const { structured, text } = await definition.run(input, ctx);
             return toolResult(structured, text);
           } catch (error) {
-            if (outage && isServerBusy(error)) outage.tripped = { id: mcpContext.mcpReq.id, busy: true };
+            const busy = busyReason(error);
+            if (outage && busy) outage.tripped = { id: mcpContext.mcpReq.id, busy };
             else if (outage && isDatabaseUnavailable(error)) outage.tripped = { id: mcpContext.mcpReq.id };
             return toolErrorResult(error, log, definition.name);
           }

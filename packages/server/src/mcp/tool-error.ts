@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { CairnError } from '../errors/cairn-error.js';
 import { isDatabaseUnavailable, UNAVAILABLE_MESSAGE } from '../errors/database-unavailable.js';
-import { BUSY_DATABASE, busyMessage, DATABASE_BUSY_RETRY_AFTER_S, isServerBusy } from '../errors/server-busy.js';
+import { busyMessage, busyReason } from '../errors/server-busy.js';
 import type { Logger } from '../log/logger.js';
 
 /** Maps an error to a tool result the model can read: the code and what to do next; internals stay in the log. */
@@ -9,7 +9,8 @@ export function toolErrorResult(error: unknown, log: Logger, tool?: string): Cal
   if (error instanceof CairnError) {
     return { isError: true, content: [{ type: 'text', text: `${error.code}: ${error.message}` }] };
   }
-  if (isServerBusy(error)) return { isError: true, content: [{ type: 'text', text: `busy: ${busyMessage(DATABASE_BUSY_RETRY_AFTER_S, BUSY_DATABASE)}` }] };
+  const busy = busyReason(error);
+  if (busy) return { isError: true, content: [{ type: 'text', text: `busy: ${busyMessage(busy.retryAfterSeconds, busy.why)}` }] };
   // Logged once per outage by the store, not once per call.
   if (isDatabaseUnavailable(error)) return { isError: true, content: [{ type: 'text', text: `unavailable: ${UNAVAILABLE_MESSAGE}` }] };
   log.error('tool failed', { tool, error: error instanceof Error ? error.message : String(error) });

@@ -40,9 +40,9 @@ export interface Cairn {
 }
 
 /** Opens the store, applies migrations (better-auth's, then Cairn's) and wires the HTTP app. */
-export async function openCairn(config: CairnConfig, options: { log?: Logger; store?: KyselyStore; background?: boolean } = {}): Promise<Cairn> {
+export async function openCairn(config: CairnConfig, options: { log?: Logger; store?: KyselyStore; background?: boolean; patient?: boolean } = {}): Promise<Cairn> {
   const log = options.log ?? createLogger(config.logLevel);
-  const store = options.store ?? (await openStore(config));
+  const store = options.store ?? (await openStore(config, { patient: options.patient }));
   store.health.useLog(log);
   let rateLimits: RateLimits | undefined;
   try {

@@ -7,17 +7,20 @@ import type { SqliteStore } from '../store/sqlite/sqlite-store.js';
 /**
  * The store the settings ask for: PostgreSQL when DATABASE_URL is set, else the SQLite file in the
  * data folder. Only that backend's driver is loaded: a process never holds the other's in memory.
+ * `patient`: nobody waits on this process's answers (the CLI), so on SQLite a query waits up to 15 s
+ * for another process's write lock instead of a request's 750 ms.
  */
 export async function openStore(
   config: Pick<CairnConfig, 'databaseUrl' | 'dataDir'> & Partial<Pick<CairnConfig, 'semanticSearch' | 'databasePool' | 'searchCacheMb'>>,
+  options: { patient?: boolean } = {},
 ): Promise<SqliteStore | PostgresStore> {
   let store: SqliteStore | PostgresStore;
   if (config.databaseUrl) {
     const { openPostgresPool, PostgresStore } = await import('../store/postgres/postgres-store.js');
     store = new PostgresStore(openPostgresPool(config.databaseUrl, config.databasePool));
   } else {
-    const { openSqliteDatabase, SqliteStore } = await import('../store/sqlite/sqlite-store.js');
-    store = new SqliteStore(openSqliteDatabase(join(config.dataDir, 'cairn.db')));
+    const { openSqliteDatabase, PATIENT_LOCK_WAIT_MS, SqliteStore } = await import('../store/sqlite/sqlite-store.js');
+    store = new SqliteStore(openSqliteDatabase(join(config.dataDir, 'cairn.db')), options.patient ? { lockWaitMs: PATIENT_LOCK_WAIT_MS } : {});
   }
   store.semanticSearch = config.semanticSearch ?? true;
   if (config.searchCacheMb) configureSearchCache(config.searchCacheMb);

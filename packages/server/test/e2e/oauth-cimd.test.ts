@@ -130,3 +130,30 @@ describe('CIMD with loopback callbacks refused by the operator', () => {
     }
   });
 });
+
+describe('CIMD documents meet the limits of a registration', () => {
+  test('a 50,000-character client_name is refused with the limit named, and no client is stored', async () => {
+    const name = 'N'.repeat(50_000);
+    const docServer = createServer(
+      (_req, res) =>
+        void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ client_id: id, client_name: name, redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' })),
+    );
+    await new Promise<void>((r) => docServer.listen(0, '127.0.0.1', r));
+    const id = `http://127.0.0.1:${(docServer.address() as AddressInfo).port}/client.json`;
+    const cairn = await startTestCairn({ env: { CAIRN_OAUTH_CIMD_ALLOW_LOOPBACK_FOR_TESTS: 'true' } });
+    try {
+      clientId = id;
+      const cookie = await signIn(cairn.baseUrl, (await createTenant(cairn.cairn)).member.email);
+      const answer = await browserRequest(authorizeUrl(cairn.baseUrl, b64url(randomBytes(32))), cookie);
+      const text = decodeURIComponent(`${answer.status} ${answer.location ?? ''} ${answer.body}`).replace(/\+/g, ' ');
+      assert.ok(!answer.location?.searchParams.get('code') && !answer.location?.pathname.includes('consent'), text.slice(0, 500));
+      assert.match(text, /Client ID Metadata Document refused: client_name must be at most 200 characters/, text.slice(0, 500));
+      assert.ok(!text.includes(name), 'the name is not echoed back');
+      const ctx = await cairn.cairn.auth.$context;
+      assert.equal(await ctx.adapter.findOne({ model: 'oauthClient', where: [{ field: 'clientId', value: id }] }), null);
+    } finally {
+      await cairn.close();
+      await new Promise<void>((r) => docServer.close(() => r()));
+    }
+  });
+});

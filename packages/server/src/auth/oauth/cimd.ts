@@ -2,6 +2,7 @@ import type { ClientDiscovery, OAuthOptions } from '@better-auth/oauth-provider'
 import { oauthClientMetadataSchema } from '@better-auth/oauth-provider';
 import { isForbiddenCimdClientMetadataField, registerClientMetadataDocument } from '@better-auth/oauth-provider/internal';
 import { APIError } from 'better-auth/api';
+import { clientMetadataProblem } from './client-metadata-limits.js';
 import { isLoopbackUri, LOOPBACK_REFUSED_MESSAGE } from './loopback.js';
 import { type SafeFetchOptions, safeFetch, safeFetchAsFetch } from './safe-fetch.js';
 
@@ -57,6 +58,9 @@ export function cimdDiscovery(
       }
       if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) refuse('the document is not a JSON object');
       for (const field of Object.keys(doc)) if (isForbiddenCimdClientMetadataField(field)) refuse(`the document may not set ${field}`);
+      // The same size limits as a registration: a document is stored and shown just as a registered client is.
+      const tooBig = clientMetadataProblem(doc as Record<string, unknown>);
+      if (tooBig) refuse(tooBig);
       const parsed = oauthClientMetadataSchema.safeParse(doc);
       if (!parsed.success) refuse(`invalid metadata: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
       if (parsed.data.client_id !== clientId) refuse('its client_id does not equal the URL it was fetched from');

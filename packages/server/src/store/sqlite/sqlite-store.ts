@@ -1,11 +1,13 @@
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql } from 'kysely';
+import { Kysely, sql } from 'kysely';
 import type { CandidateRow } from '../../search/index.js';
 import { KyselyStore } from '../kysely-store.js';
 import { runMigrations } from '../run-migrations.js';
 import type { Database } from '../schema.js';
+import type { DatapackImport } from '../transfer-types.js';
+import { LockAwareSqliteDialect, type LockWait, REQUEST_LOCK_WAIT_MS } from './lock-aware-driver.js';
 import { sqliteMatchExpression } from './sqlite-match.js';
 import { sqliteMigrations } from './sqlite-migrations.js';
 import { withStatementCache } from './statement-cache.js';
@@ -14,28 +16,57 @@ import { withStatementCache } from './statement-cache.js';
 export function openSqliteDatabase(file: string): BetterSqlite3.Database {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const db = new BetterSqlite3(file);
+  // Opening may wait for another process's lock (nothing is served yet); queries never do: the
+  // driver waits for a lock off the event loop (lock-aware-driver.ts).
+  db.pragma('busy_timeout = 5000');
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
+  db.pragma('busy_timeout = 0');
   return db;
 }
+
+/** The pause after each transaction of an import (lock-aware-driver.ts retries at most 50 ms apart). */
+const IMPORT_YIELD_MS = 75;
+
+/** How long start-up (migrations) and the `cairn` CLI wait for another process's lock: nobody is kept waiting on them. */
+export const PATIENT_LOCK_WAIT_MS = 15_000;
 
 /** The embedded default backend: one SQLite file, FTS5 for search. */
 export class SqliteStore extends KyselyStore {
   readonly dialect = 'sqlite';
 
-  constructor(readonly database: BetterSqlite3.Database) {
-    super(new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) }));
+  /** How long a query waits for another process's write lock before it fails as busy (503). */
+  readonly lockWait: LockWait;
+
+  constructor(
+    readonly database: BetterSqlite3.Database,
+    options: { lockWaitMs?: number } = {},
+  ) {
+    const lockWait = { ms: options.lockWaitMs ?? REQUEST_LOCK_WAIT_MS };
+    super(new Kysely<Database>({ dialect: new LockAwareSqliteDialect(withStatementCache(database), database, lockWait) }));
+    this.lockWait = lockWait;
   }
 
-  /** One process owns the file at start-up; SQLite's own write lock covers the rest. */
+  /** One process owns the file at start-up; SQLite's own write lock covers the rest, waited for patiently while nothing is served. */
   async withStartupLock<T>(work: () => Promise<T>): Promise<T> {
-    return work();
+    const during = this.lockWait.ms;
+    this.lockWait.ms = Math.max(during, PATIENT_LOCK_WAIT_MS);
+    try {
+      return await work();
+    } finally {
+      this.lockWait.ms = during;
+    }
   }
 
   async migrate(): Promise<void> {
     await runMigrations(this.db, sqliteMigrations);
+  }
+
+  /** Each batch of an import, then a pause longer than a waiting writer's retry step: another process's writes get the lock in between. */
+  override async importDatapack(write: DatapackImport): Promise<void> {
+    await super.importDatapack(write);
+    await new Promise((resolve) => setTimeout(resolve, IMPORT_YIELD_MS));
   }
 
   /** The open handle keeps answering after its file is deleted, so the file itself is checked too. */
