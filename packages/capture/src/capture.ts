@@ -33,6 +33,8 @@ export async function runCapture(run: CaptureRun): Promise<void> {
       logReason(run.paths, context, `usage: cairn-capture <${CLIENT_IDS.join('|')}> <${EVENTS.join('|')}>`);
       return;
     }
+    // A file edit is only a moment for guidance: nothing is captured, and the spool waits for the next prompt.
+    if (run.event === 'edit') return;
     const reading = readHookInput(run.client, run.event, run.stdin, run.env, run.cwd);
     if (!reading.ok && reading.reason) logReason(run.paths, context, reading.reason);
     const loaded = loadCaptureConfig(run.env, run.paths);

@@ -42,7 +42,13 @@ test('codex --auto: hooks beside the existing ones, skills, capture config 0600;
     const script = join(m.home, '.cairn', 'bin', 'cairn-capture.js');
     const group = (event: string) => ({ hooks: [{ type: 'command', command: `node "${script}" codex ${event}`, timeout: 10 }] });
     deepStrictEqual(readJson(join(codex, 'hooks.json')), {
-      hooks: { UserPromptSubmit: [...foreign.hooks.UserPromptSubmit, group('prompt')], PreToolUse: foreign.hooks.PreToolUse, Stop: [group('stop')] },
+      hooks: {
+        UserPromptSubmit: [...foreign.hooks.UserPromptSubmit, group('prompt')],
+        PreToolUse: foreign.hooks.PreToolUse,
+        // Codex edits files with apply_patch; the hook reads the patch's file headers.
+        PostToolUse: [{ matcher: 'apply_patch|Edit|Write', ...group('edit') }],
+        Stop: [group('stop')],
+      },
     });
     equal(readFileSync(join(codex, 'skills', 'save-to-cairn', 'SKILL.md'), 'utf8'), PLUGIN_FILES['skills/save-to-cairn/SKILL.md']);
     deepStrictEqual(readJson(join(m.home, '.cairn', 'capture.json')), { url: BASE, apiKey: KEY });
