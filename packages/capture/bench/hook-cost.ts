@@ -2,7 +2,9 @@
 // hook with the hook input on stdin, 50 runs of each event, Cairn up (a real one, holding the rules of
 // test/guidance-rules.fixture.ts, each prompt in a new session so its guidance is given in full) and
 // down (nothing listening, so the turn is spooled). A bare `node -e ''` is measured in the same run as the floor.
-//   node --import tsx packages/capture/bench/hook-cost.ts [--runs 50] [--script path/to/cairn-capture.js]
+// With --baseline (another build, e.g. `git show <rev>:plugins/cairn/hooks/cairn-capture.js`) each
+// series runs both scripts in turn, so a loaded machine's drift weighs on both alike.
+//   node --import tsx packages/capture/bench/hook-cost.ts [--runs 50] [--script path/to/cairn-capture.js] [--baseline path/to/other.js]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +17,7 @@ import { bundleCapture } from '../scripts/bundle.mjs';
 import { unreachableUrl } from '../src/testing/stub-capture-server.js';
 import { checkout, seedRules } from '../test/guidance-rules.fixture.js';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '50' }, script: { type: 'string' } } });
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '50' }, script: { type: 'string' }, baseline: { type: 'string' } } });
 const runs = Number(values.runs);
 
 function once(args: string[], env: Record<string, string>, stdin: string): Promise<number> {
@@ -25,9 +27,19 @@ function once(args: string[], env: Record<string, string>, stdin: string): Promi
   return new Promise((resolve) => child.on('close', () => resolve(performance.now() - started)));
 }
 
+/** Runs the hook (`args` after the script) `runs` times, the baseline's turn before each run when there is one. */
 async function series(name: string, args: string[], env: Record<string, string>, stdin: (i: number) => string): Promise<void> {
   const times: number[] = [];
-  for (let i = 0; i < runs; i++) times.push(await once(args, env, stdin(i)));
+  const before: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    if (values.baseline) before.push(await once([values.baseline, ...args], env, stdin(runs + i)));
+    times.push(await once([script, ...args], env, stdin(i)));
+  }
+  if (values.baseline) row(`${name} (baseline)`, before);
+  row(name, times);
+}
+
+function row(name: string, times: number[]): void {
   times.sort((a, b) => a - b);
   const at = (q: number) => percentile(times, q).toFixed(0);
   console.log(`| ${name} | ${at(0.5)} | ${at(0.95)} | ${times.at(-1)!.toFixed(0)} |`);
@@ -48,15 +60,17 @@ const stop = (i: number) => JSON.stringify({ session_id: 'bench', last_assistant
 
 console.log(`capture hook cost, ${runs} runs each, ms from spawn to exit (${script})\n`);
 console.log('| what | p50 | p95 | max |\n|---|---|---|---|');
-await series("bare `node -e ''`", ['-e', ''], {}, () => '');
+const floor: number[] = [];
+for (let i = 0; i < runs; i++) floor.push(await once(['-e', ''], {}, ''));
+row("bare `node -e ''`", floor);
 const up = { HOME: home('up'), CAIRN_URL: cairn.baseUrl, CAIRN_API_KEY: tenant.member.key };
-await series('UserPromptSubmit, Cairn up', [script, 'claude-code', 'prompt'], up, prompt);
-await series('PostToolUse of a write under migrations/, Cairn up', [script, 'claude-code', 'edit'], up, edit);
-await series('Stop, Cairn up', [script, 'claude-code', 'stop'], up, stop);
+await series('UserPromptSubmit, Cairn up', ['claude-code', 'prompt'], up, prompt);
+await series('PostToolUse of a write under migrations/, Cairn up', ['claude-code', 'edit'], up, edit);
+await series('Stop, Cairn up', ['claude-code', 'stop'], up, stop);
 const away = { HOME: home('down'), CAIRN_URL: down, CAIRN_API_KEY: tenant.member.key };
-await series('UserPromptSubmit, Cairn down (spooled)', [script, 'claude-code', 'prompt'], away, prompt);
-await series('Stop, Cairn down (spooled)', [script, 'claude-code', 'stop'], away, stop);
+await series('UserPromptSubmit, Cairn down (spooled)', ['claude-code', 'prompt'], away, prompt);
+await series('Stop, Cairn down (spooled)', ['claude-code', 'stop'], away, stop);
 const conversations = (await cairn.cairn.store.findDatapacks([{ scope: 'personal', ownerId: tenant.member.id }])).find((d) => d.name === 'Conversations');
 const stored = conversations ? (await cairn.cairn.store.listEntries(conversations.id, { limit: 10_000, offset: 0 })).length : 0;
-console.log(`\n${stored} turns stored while up (expected ${2 * runs})`);
+console.log(`\n${stored} turns stored while up (expected ${2 * runs * (values.baseline ? 2 : 1)})`);
 await cairn.close();
