@@ -31,9 +31,13 @@ process.on('unhandledRejection', crash);
 const signal = AbortSignal.timeout(msLeftUntil(NETWORK_DEADLINE_MS));
 const stdin = (CLIENT_IDS as readonly string[]).includes(client ?? '') && readsStdin(client as ClientId) ? await readStdin(MAX_STDIN_BYTES, AbortSignal.timeout(msLeftUntil(STDIN_DEADLINE_MS))) : '';
 const run = { client, event, stdin, env: process.env, cwd: process.cwd(), paths, now: new Date(), signal };
-// Side by side in one process: capture sends as it always has, never waiting for guidance, and the
-// agent pays for one Node start, not two.
-await Promise.all([runCapture(run), deliversGuidance(client, event) ? runGuidance(run).then(print) : undefined]);
+// In one process, so the agent pays for one Node start, not two. Capture sends as it always has;
+// guidance asks Cairn once this turn is sent (while the spool drains), never competing with it.
+let sent: () => void = () => {};
+const captured = new Promise<void>((resolve) => {
+  sent = resolve;
+});
+await Promise.all([runCapture({ ...run, sent }), deliversGuidance(client, event) ? runGuidance({ ...run, captured }).then(print) : undefined]);
 exit();
 
 function print(text: string | null): Promise<void> | undefined {

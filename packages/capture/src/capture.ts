@@ -23,11 +23,21 @@ export interface CaptureRun {
   now: Date;
   /** Aborts every request when the hook's time is up. */
   signal: AbortSignal;
+  /** Called once this hook's own turn is sent, spooled or found absent (before the spool is sent). */
+  sent?: () => void;
 }
 
 /** Captures one hook's text: send it, spool it when Cairn cannot take it now, and send the spool after a success. Never throws. */
 export async function runCapture(run: CaptureRun): Promise<void> {
   const context = `${run.client ?? '?'} ${run.event ?? '?'}`;
+  try {
+    await captureTurn(run, context);
+  } finally {
+    run.sent?.();
+  }
+}
+
+async function captureTurn(run: CaptureRun, context: string): Promise<void> {
   try {
     if (!isOneOf(CLIENT_IDS, run.client) || !isOneOf(EVENTS, run.event)) {
       logReason(run.paths, context, `usage: cairn-capture <${CLIENT_IDS.join('|')}> <${EVENTS.join('|')}>`);
@@ -47,6 +57,7 @@ export async function runCapture(run: CaptureRun): Promise<void> {
       const turn = buildTurn(run.client, run.event, reading.value, run.now);
       if (!(await sendCurrent(loaded.config, turn, run, context))) return;
     }
+    run.sent?.();
     await drainSpool(loaded.config, run, context);
   } catch (error) {
     logReason(run.paths, context, `internal error: ${(error as Error)?.name ?? 'unknown'}`);

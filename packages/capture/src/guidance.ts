@@ -38,6 +38,8 @@ export interface GuidanceRun {
   now: Date;
   /** When it aborts, nothing is printed. */
   signal: AbortSignal;
+  /** Settles when capture has sent this hook's turn: Cairn is asked for guidance only then, so it never slows capture down. */
+  captured?: Promise<void>;
 }
 
 /** Whether this hook invocation may hand guidance to the agent at all. */
@@ -71,6 +73,8 @@ export async function runGuidance(run: GuidanceRun): Promise<string | null> {
             .slice(0, MAX_TASK_CHARS)
         : `Change ${files.join(', ')}`.slice(0, MAX_TASK_CHARS);
     if (!task) return null;
+    await run.captured;
+    if (run.signal.aborted) return null;
     const outcome = await callGetGuidance(loaded.config, { task, project: repo.project, ...(files.length && { files }) }, run.signal);
     if (!outcome.ok) {
       logReason(run.paths, context, outcome.reason);

@@ -121,13 +121,17 @@ describe('the guidance hook', () => {
     assert.ok(text.includes(MARK.other) && !text.includes(MARK.project), text);
   });
 
-  it('sends the prompt redacted, in a POST body; logs neither the prompt nor the key', async () => {
+  it('asks after the turn is captured, with the prompt redacted in a POST body; logs neither the prompt nor the key', async () => {
     const recorder = await startStubCaptureServer();
     try {
       const run = await runHook(script, ['claude-code', 'prompt'], { home, env: { CAIRN_URL: recorder.url, CAIRN_API_KEY: recorder.apiKey }, stdin: prompt(`deploy with ${plantedSecretsText}`) });
       assertSilent(run);
-      const call = recorder.requests.find((r) => r.url === '/mcp');
-      assert.ok(call, recorder.requests.map((r) => `${r.method} ${r.url}`).join(', '));
+      // Capture first: guidance is asked for only once the turn is in, so it never slows capture down.
+      assert.deepEqual(
+        recorder.requests.map((r) => r.url),
+        ['/api/v1/capture', '/mcp'],
+      );
+      const call = recorder.requests[1]!;
       assert.equal(call.method, 'POST');
       assert.match(call.body, /"name":"get_guidance"/);
       for (const { kind, secret } of PLANTED_SECRETS) assert.ok(!call.body.includes(secret), `${kind} was sent to get_guidance`);
@@ -154,7 +158,8 @@ describe('the guidance hook', () => {
       // The hook gives up at 1.4 s and is gone by 1.8 s after it started; Node's own start on a loaded machine comes on top.
       assert.ok(run.ms < 3_000, `took ${run.ms} ms`);
       assert.equal(readFileSync(paths.spool, 'utf8').trim().split('\n').length, 1);
-      assert.match(readFileSync(paths.log, 'utf8'), /guidance timed out/);
+      // Capture had the time first; guidance was left none and did not ask.
+      assert.match(readFileSync(paths.log, 'utf8'), /claude-code prompt spooled 1 turn: timed out/);
     } finally {
       for (const socket of held) socket.destroy();
       await new Promise((resolve) => silent.close(resolve));

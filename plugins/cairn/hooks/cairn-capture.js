@@ -749,6 +749,13 @@ var MAX_BATCH_BYTES = CAPTURE_LIMITS.maxBodyBytes - 48 * 1024;
 async function runCapture(run2) {
   const context = `${run2.client ?? "?"} ${run2.event ?? "?"}`;
   try {
+    await captureTurn(run2, context);
+  } finally {
+    run2.sent?.();
+  }
+}
+async function captureTurn(run2, context) {
+  try {
     if (!isOneOf(CLIENT_IDS, run2.client) || !isOneOf(EVENTS, run2.event)) {
       logReason(run2.paths, context, `usage: cairn-capture <${CLIENT_IDS.join("|")}> <${EVENTS.join("|")}>`);
       return;
@@ -765,6 +772,7 @@ async function runCapture(run2) {
       const turn = buildTurn(run2.client, run2.event, reading.value, run2.now);
       if (!await sendCurrent(loaded.config, turn, run2, context)) return;
     }
+    run2.sent?.();
     await drainSpool(loaded.config, run2, context);
   } catch (error) {
     logReason(run2.paths, context, `internal error: ${error?.name ?? "unknown"}`);
@@ -1035,6 +1043,8 @@ async function runGuidance(run2) {
     if (event2 === "edit" && files.length === 0) return null;
     const task = event2 === "prompt" ? redact(input.prompt ?? "").text.trim().slice(0, MAX_TASK_CHARS) : `Change ${files.join(", ")}`.slice(0, MAX_TASK_CHARS);
     if (!task) return null;
+    await run2.captured;
+    if (run2.signal.aborted) return null;
     const outcome = await callGetGuidance(loaded.config, { task, project: repo.project, ...files.length && { files } }, run2.signal);
     if (!outcome.ok) {
       logReason(run2.paths, context, outcome.reason);
@@ -1136,7 +1146,12 @@ process.on("unhandledRejection", crash);
 var signal = AbortSignal.timeout(msLeftUntil(NETWORK_DEADLINE_MS));
 var stdin = CLIENT_IDS.includes(client ?? "") && readsStdin(client) ? await readStdin(MAX_STDIN_BYTES, AbortSignal.timeout(msLeftUntil(STDIN_DEADLINE_MS))) : "";
 var run = { client, event, stdin, env: process.env, cwd: process.cwd(), paths, now: /* @__PURE__ */ new Date(), signal };
-await Promise.all([runCapture(run), deliversGuidance(client, event) ? runGuidance(run).then(print) : void 0]);
+var sent = () => {
+};
+var captured = new Promise((resolve2) => {
+  sent = resolve2;
+});
+await Promise.all([runCapture({ ...run, sent }), deliversGuidance(client, event) ? runGuidance({ ...run, captured }).then(print) : void 0]);
 exit();
 function print(text) {
   if (!text || signal.aborted) return;
