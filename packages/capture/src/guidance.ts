@@ -106,7 +106,8 @@ function promptText(answer: GuidanceAnswer, given: ReadonlySet<string>): Shown |
   const fresh = all.filter((i) => !given.has(i.entry.id));
   if (fresh.length === 0) return null;
   const ids = fresh.map((i) => i.entry.id);
-  if (fresh.length === all.length) return { text: `${PROMPT_HEADER}\n${answer.text}`, ids };
+  const earlier = all.length - fresh.length;
+  if (earlier === 0) return { text: `${PROMPT_HEADER}\n${answer.text}`, ids };
   const sections = answer.levels
     .map((l) => ({ label: l.label, items: l.items.filter((i) => !given.has(i.entry.id)) }))
     .filter((l) => l.items.length)
@@ -115,7 +116,7 @@ function promptText(answer: GuidanceAnswer, given: ReadonlySet<string>): Shown |
   const pointers = answer.mayAlsoApply.filter((p) => !given.has(p.id)).map((p) => `- ${p.title} (id ${p.id}${p.level ? `, ${p.level}` : ''})${p.when ? `: ${p.when}` : ''}`);
   const text = [
     PROMPT_HEADER,
-    `New for this prompt (${all.length - fresh.length} rule${all.length - fresh.length === 1 ? '' : 's'} given earlier in this session still apply), strongest first:`,
+    `New for this prompt (${earlier === 1 ? '1 rule given earlier in this session still applies' : `${earlier} rules given earlier in this session still apply`}), strongest first:`,
     ...sections,
     ...(conflicts.length ? ['Conflicts (the first named wins):', ...conflicts] : []),
     ...(answer.omitted ? [answer.omitted.note] : []),

@@ -121,6 +121,17 @@ describe('the guidance hook', () => {
     assert.ok(text.includes(MARK.other) && !text.includes(MARK.project), text);
   });
 
+  it('a later prompt with some rules new gets only those, in the same line format, and is told the others still apply', async () => {
+    const ledger = join(mkdtempSync(join(tmpdir(), 'cairn-guidance-plain-')), 'ledger-service');
+    const first = context(await runHook(script, ['claude-code', 'prompt'], { home, env: env(), stdin: prompt('Post a refund', 'sess-mixed', ledger) }), 'UserPromptSubmit');
+    assert.ok(first.includes(MARK.always) && first.includes(MARK.other), first);
+    const later = context(await runHook(script, ['claude-code', 'prompt'], { home, env: env(), stdin: prompt('Add VAT to invoices', 'sess-mixed') }), 'UserPromptSubmit');
+    assert.ok(later.includes(MARK.project), later);
+    assert.ok(!later.includes(MARK.always), 'a rule given earlier in the session came again');
+    assert.match(later, /New for this prompt \(1 rule given earlier in this session still applies\)/);
+    assert.ok(later.includes(`[standard] Invoices are immutable (id ${ids.project}) [project: billing-service]: `), later);
+  });
+
   it('asks after the turn is captured, with the prompt redacted in a POST body; logs neither the prompt nor the key', async () => {
     const recorder = await startStubCaptureServer();
     try {
