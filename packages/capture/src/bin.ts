@@ -1,13 +1,15 @@
-// Run by hooks as `node cairn-capture.js <client-id> <prompt|stop>`. Whatever happens it prints
-// nothing, exits 0 and is gone within 2 seconds of starting: the agent must never wait for Cairn.
+// Run by hooks as `node cairn-capture.js <client-id> <prompt|stop|edit>`. Whatever happens it exits 0
+// and is gone within 2 seconds of starting: the agent must never wait for Cairn. On a prompt or a file
+// edit it prints the guidance Cairn gives (when it answers in time), and nothing else, ever.
 import { performance } from 'node:perf_hooks';
 import { runCapture } from './capture.js';
+import { deliversGuidance, runGuidance } from './guidance.js';
 import { CLIENT_IDS, type ClientId, readsStdin } from './hook-input.js';
 import { logReason } from './log.js';
 import { capturePaths } from './paths.js';
 import { readStdin } from './read-stdin.js';
 
-/** Requests are aborted this long after the process started… */
+/** Requests are aborted this long after the process started, and guidance that has not arrived by then is not printed… */
 const NETWORK_DEADLINE_MS = 1_400;
 /** …and the process ends here even if something still hangs. */
 const HARD_EXIT_MS = 1_800;
@@ -28,8 +30,20 @@ process.on('unhandledRejection', crash);
 
 const signal = AbortSignal.timeout(msLeftUntil(NETWORK_DEADLINE_MS));
 const stdin = (CLIENT_IDS as readonly string[]).includes(client ?? '') && readsStdin(client as ClientId) ? await readStdin(MAX_STDIN_BYTES, AbortSignal.timeout(msLeftUntil(STDIN_DEADLINE_MS))) : '';
-await runCapture({ client, event, stdin, env: process.env, cwd: process.cwd(), paths, now: new Date(), signal });
+const run = { client, event, stdin, env: process.env, cwd: process.cwd(), paths, now: new Date(), signal };
+// In one process, so the agent pays for one Node start, not two. Capture sends as it always has;
+// guidance asks Cairn once this turn is sent (while the spool drains), never competing with it.
+let sent: () => void = () => {};
+const captured = new Promise<void>((resolve) => {
+  sent = resolve;
+});
+await Promise.all([runCapture({ ...run, sent }), deliversGuidance(client, event) ? runGuidance({ ...run, captured }).then(print) : undefined]);
 exit();
+
+function print(text: string | null): Promise<void> | undefined {
+  if (!text || signal.aborted) return;
+  return new Promise((resolve) => process.stdout.write(text, () => resolve()));
+}
 
 /** Whole milliseconds from now until the given time since process start (timers reject fractions). */
 function msLeftUntil(msSinceStart: number): number {

@@ -23,16 +23,28 @@ export interface CaptureRun {
   now: Date;
   /** Aborts every request when the hook's time is up. */
   signal: AbortSignal;
+  /** Called once this hook's own turn is sent, spooled or found absent (before the spool is sent). */
+  sent?: () => void;
 }
 
 /** Captures one hook's text: send it, spool it when Cairn cannot take it now, and send the spool after a success. Never throws. */
 export async function runCapture(run: CaptureRun): Promise<void> {
   const context = `${run.client ?? '?'} ${run.event ?? '?'}`;
   try {
+    await captureTurn(run, context);
+  } finally {
+    run.sent?.();
+  }
+}
+
+async function captureTurn(run: CaptureRun, context: string): Promise<void> {
+  try {
     if (!isOneOf(CLIENT_IDS, run.client) || !isOneOf(EVENTS, run.event)) {
       logReason(run.paths, context, `usage: cairn-capture <${CLIENT_IDS.join('|')}> <${EVENTS.join('|')}>`);
       return;
     }
+    // A file edit is only a moment for guidance: nothing is captured, and the spool waits for the next prompt.
+    if (run.event === 'edit') return;
     const reading = readHookInput(run.client, run.event, run.stdin, run.env, run.cwd);
     if (!reading.ok && reading.reason) logReason(run.paths, context, reading.reason);
     const loaded = loadCaptureConfig(run.env, run.paths);
@@ -45,6 +57,7 @@ export async function runCapture(run: CaptureRun): Promise<void> {
       const turn = buildTurn(run.client, run.event, reading.value, run.now);
       if (!(await sendCurrent(loaded.config, turn, run, context))) return;
     }
+    run.sent?.();
     await drainSpool(loaded.config, run, context);
   } catch (error) {
     logReason(run.paths, context, `internal error: ${(error as Error)?.name ?? 'unknown'}`);

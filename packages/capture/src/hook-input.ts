@@ -5,8 +5,8 @@ export const CLIENT_IDS = CAPTURE_CLIENT_IDS;
 /** One of CLIENT_IDS. */
 export type ClientId = CaptureClientId;
 
-/** The hook events: the user submitted a prompt, or the agent finished its answer. */
-export const EVENTS = ['prompt', 'stop'] as const;
+/** The hook events: the user submitted a prompt, the agent finished its answer, or it wrote or edited a file (guidance only, nothing captured). */
+export const EVENTS = ['prompt', 'stop', 'edit'] as const;
 /** One of EVENTS. */
 export type CaptureEvent = (typeof EVENTS)[number];
 
@@ -32,6 +32,7 @@ export function readsStdin(client: ClientId): boolean {
  * whatever other fields a client sends (tool calls, transcripts, reasoning) are never read.
  */
 export function readHookInput(client: ClientId, event: CaptureEvent, stdin: string, env: NodeJS.ProcessEnv, processCwd: string): HookReading {
+  if (event === 'edit') return { ok: false, reason: null };
   if (client === 'kiro-ide') {
     // agentStop carries no response text; promptSubmit puts the prompt in USER_PROMPT.
     if (event === 'stop') return { ok: false, reason: null };

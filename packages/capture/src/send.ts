@@ -22,9 +22,8 @@ export async function postTurns(config: CaptureConfig, turns: CaptureTurn[], sig
   let answer: { status: number; text: string };
   try {
     const url = new URL(captureEndpoint(config.url));
-    // node:https (and TLS) loads only when the URL needs it: a hook pays for every module it loads.
-    const send = url.protocol === 'https:' ? (await import('node:https')).request : httpRequest;
-    answer = await post(send, url, JSON.stringify({ turns }), config.apiKey, signal);
+    const headers = { Authorization: `Bearer ${config.apiKey}`, 'User-Agent': CAPTURE_USER_AGENT, 'Content-Type': 'application/json' };
+    answer = await postJson(url, JSON.stringify({ turns }), headers, signal, MAX_ANSWER_BYTES);
   } catch (error) {
     return { kind: 'retry', reason: signal.aborted ? 'timed out' : `unreachable (${codeOf(error)})` };
   }
@@ -36,15 +35,17 @@ export async function postTurns(config: CaptureConfig, turns: CaptureTurn[], sig
   return { kind: 'rejected', status: answer.status, reason: `HTTP ${answer.status}${code}` };
 }
 
-function post(send: typeof httpRequest, url: URL, body: string, apiKey: string, signal: AbortSignal): Promise<{ status: number; text: string }> {
+/** POSTs a body and reads up to `maxBytes` of the answer; rejects on a network error or the signal. */
+export async function postJson(url: URL, body: string, headers: Record<string, string>, signal: AbortSignal, maxBytes: number): Promise<{ status: number; text: string }> {
+  // node:https (and TLS) loads only when the URL needs it: a hook pays for every module it loads.
+  const send = url.protocol === 'https:' ? (await import('node:https')).request : httpRequest;
   return new Promise((resolve, reject) => {
-    const headers = { Authorization: `Bearer ${apiKey}`, 'User-Agent': CAPTURE_USER_AGENT, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) };
-    const request = send(url, { method: 'POST', headers, signal }, (response) => {
+    const request = send(url, { method: 'POST', headers: { ...headers, 'Content-Length': Buffer.byteLength(body) }, signal }, (response) => {
       const chunks: Buffer[] = [];
       let size = 0;
       response.on('data', (chunk: Buffer) => {
         size += chunk.length;
-        if (size <= MAX_ANSWER_BYTES) chunks.push(chunk);
+        if (size <= maxBytes) chunks.push(chunk);
       });
       response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
       response.on('error', reject);
@@ -54,7 +55,7 @@ function post(send: typeof httpRequest, url: URL, body: string, apiKey: string, 
   });
 }
 
-function parseJson(text: string): unknown {
+export function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
@@ -66,7 +67,7 @@ function num(value: unknown): number {
   return typeof value === 'number' ? value : 0;
 }
 
-function codeOf(error: unknown): string {
+export function codeOf(error: unknown): string {
   // A socket error carries its code (ECONNREFUSED…); one per address tried comes as an AggregateError.
   const e = error as { code?: unknown; errors?: { code?: unknown }[] };
   const code = e?.code ?? e?.errors?.[0]?.code;

@@ -87,8 +87,9 @@ describe('the bundled capture script', () => {
     const recorder = await startStubCaptureServer();
     try {
       assertQuiet(await runHook(script, ['claude-code', 'prompt'], { home, env: { CAIRN_URL: recorder.url, CAIRN_API_KEY: recorder.apiKey }, stdin: claudePrompt(plantedSecretsText) }));
-      assert.equal(recorder.requests.length, 1);
-      for (const { kind, secret } of PLANTED_SECRETS) assert.ok(!recorder.requests[0]!.body.includes(secret), `${kind} was sent`);
+      // The turn, and the prompt as get_guidance's task.
+      assert.deepEqual(recorder.requests.map((r) => r.url).sort(), ['/api/v1/capture', '/mcp']);
+      for (const { kind, secret } of PLANTED_SECRETS) assert.ok(!recorder.requests.some((r) => r.body.includes(secret)), `${kind} was sent`);
     } finally {
       await recorder.close();
     }

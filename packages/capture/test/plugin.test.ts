@@ -37,11 +37,13 @@ describe('the cairn plugin marketplace', () => {
     assert.equal(marketplace.plugins[0].version, manifest.version);
   });
 
-  it('runs the committed capture script on UserPromptSubmit and Stop from ${CLAUDE_PLUGIN_ROOT}', () => {
+  it('runs the committed capture script on UserPromptSubmit, PostToolUse of file writes and Stop from ${CLAUDE_PLUGIN_ROOT}', () => {
     const { hooks } = readJson(join(plugin, 'hooks/hooks.json'));
-    assert.deepEqual(Object.keys(hooks).sort(), ['Stop', 'UserPromptSubmit']);
+    assert.deepEqual(Object.keys(hooks).sort(), ['PostToolUse', 'Stop', 'UserPromptSubmit']);
+    assert.equal(hooks.PostToolUse[0].matcher, 'Write|Edit|MultiEdit');
     for (const [event, arg] of [
       ['UserPromptSubmit', 'prompt'],
+      ['PostToolUse', 'edit'],
       ['Stop', 'stop'],
     ] as const) {
       const [hook] = hooks[event][0].hooks;

@@ -26,6 +26,7 @@ test('hook shapes, exactly as each client reads them', () => {
     },
   );
   deepStrictEqual(claudeStyleHookGroup('x'), { hooks: [{ type: 'command', command: 'x', timeout: 10 }] });
+  deepStrictEqual(claudeStyleHookGroup('x', 'apply_patch'), { matcher: 'apply_patch', hooks: [{ type: 'command', command: 'x', timeout: 10 }] });
   const agent = kiroCairnAgent('/home/u/.kiro', 'p', 's');
   deepStrictEqual(agent.hooks, { userPromptSubmit: [{ command: 'p' }], stop: [{ command: 's' }] });
   deepStrictEqual(agent.tools, ['*'], 'an agent without tools has none');

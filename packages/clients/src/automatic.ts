@@ -17,7 +17,7 @@ export interface AutomaticInfo {
   adds: string[];
 }
 
-const captureConfig = '~/.cairn/capture.json (URL and key for the capture hooks, mode 0600)';
+const captureConfig = '~/.cairn/capture.json (URL and key for the capture and guidance hooks, mode 0600)';
 
 /** The clients automatic mode exists for; OAuth and manual set-up stay on-demand only. */
 export const AUTOMATIC: Readonly<Partial<Record<ClientId, AutomaticInfo>>> = {
@@ -26,36 +26,41 @@ export const AUTOMATIC: Readonly<Partial<Record<ClientId, AutomaticInfo>>> = {
     adds: [
       'steering ~/.kiro/steering/cairn.md (inclusion: always)',
       'skills in ~/.kiro/skills/',
-      'IDE hook ~/.kiro/hooks/cairn-capture-prompt.kiro.hook (promptSubmit)',
-      'CLI hooks (userPromptSubmit, stop) in ~/.kiro/agents/*.json, and a "cairn" agent',
+      'IDE hook ~/.kiro/hooks/cairn-capture-prompt.kiro.hook (promptSubmit: captures the prompt, adds the guidance for it)',
+      'CLI hooks (userPromptSubmit: capture and guidance; stop) in ~/.kiro/agents/*.json, and a "cairn" agent',
       captureConfig,
       'the capture script ~/.cairn/bin/cairn-capture.js',
     ],
   },
   'claude-code': {
     mode: 'opt-in',
-    adds: [`the cairn plugin marketplace and ${PLUGIN_ID} (skills and capture hooks)`, captureConfig],
+    adds: [`the cairn plugin marketplace and ${PLUGIN_ID} (skills, capture hooks, and hooks that hand the agent get_guidance's rules at each prompt and file edit)`, captureConfig],
   },
   codex: {
     mode: 'opt-in',
-    adds: ['capture hooks (UserPromptSubmit, Stop) in $CODEX_HOME/hooks.json', 'skills in $CODEX_HOME/skills/', captureConfig, 'the capture script ~/.cairn/bin/cairn-capture.js'],
+    adds: [
+      'hooks in $CODEX_HOME/hooks.json: UserPromptSubmit (captures the prompt, adds its guidance), PostToolUse on apply_patch (the rules for the files changed), Stop',
+      'skills in $CODEX_HOME/skills/',
+      captureConfig,
+      'the capture script ~/.cairn/bin/cairn-capture.js',
+    ],
   },
 };
 
 /** The client ids the capture script takes as its first argument. */
 export type CaptureClientId = 'claude-code' | 'codex' | 'kiro-cli' | 'kiro-ide';
 
-/** What a hook captures: the user's prompt, or the final assistant response. */
-export type CaptureEvent = 'prompt' | 'stop';
+/** What a hook is run for: the user's prompt (captured, and its guidance printed), the final assistant response (captured), or a file written (its guidance printed). */
+export type CaptureEvent = 'prompt' | 'stop' | 'edit';
 
 /** The command a hook runs: `node "<script>" <client> <event>` (the path quoted, as the plugin's own hooks do). */
 export function captureCommand(scriptPath: string, client: CaptureClientId, event: CaptureEvent): string {
   return `node "${scriptPath}" ${client} ${event}`;
 }
 
-/** One Claude-style hook group (Codex `hooks.json`, as in the plugin's `hooks/hooks.json`). */
-export function claudeStyleHookGroup(command: string): Record<string, unknown> {
-  return { hooks: [{ type: 'command', command, timeout: 10 }] };
+/** One Claude-style hook group (Codex `hooks.json`, as in the plugin's `hooks/hooks.json`); a tool event's group names its tools in `matcher`. */
+export function claudeStyleHookGroup(command: string, matcher?: string): Record<string, unknown> {
+  return { ...(matcher && { matcher }), hooks: [{ type: 'command', command, timeout: 10 }] };
 }
 
 /** A Kiro IDE `.kiro.hook` file that runs the capture script when a prompt is submitted (the prompt arrives in `USER_PROMPT`). */

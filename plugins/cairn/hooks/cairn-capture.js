@@ -5,6 +5,7 @@
 import { performance } from "node:perf_hooks";
 
 // packages/contract/src/index.ts
+var INSTALLER_USER_AGENT = "cairn-mcp-installer/1.0";
 var CAPTURE_USER_AGENT = "cairn-capture/1.0";
 var CAPTURE_CLIENT_IDS = ["claude-code", "codex", "kiro-cli", "kiro-ide"];
 var CAPTURE_LIMITS = {
@@ -51,11 +52,12 @@ function captureEndpoint(url) {
 
 // packages/capture/src/hook-input.ts
 var CLIENT_IDS = CAPTURE_CLIENT_IDS;
-var EVENTS = ["prompt", "stop"];
+var EVENTS = ["prompt", "stop", "edit"];
 function readsStdin(client2) {
   return client2 !== "kiro-ide";
 }
 function readHookInput(client2, event2, stdin2, env, processCwd) {
+  if (event2 === "edit") return { ok: false, reason: null };
   if (client2 === "kiro-ide") {
     if (event2 === "stop") return { ok: false, reason: null };
     return found("user", env.USER_PROMPT, { cwd: processCwd });
@@ -123,8 +125,8 @@ async function postTurns(config, turns, signal2) {
   let answer;
   try {
     const url = new URL(captureEndpoint(config.url));
-    const send = url.protocol === "https:" ? (await import("node:https")).request : httpRequest;
-    answer = await post(send, url, JSON.stringify({ turns }), config.apiKey, signal2);
+    const headers = { Authorization: `Bearer ${config.apiKey}`, "User-Agent": CAPTURE_USER_AGENT, "Content-Type": "application/json" };
+    answer = await postJson(url, JSON.stringify({ turns }), headers, signal2, MAX_ANSWER_BYTES);
   } catch (error) {
     return { kind: "retry", reason: signal2.aborted ? "timed out" : `unreachable (${codeOf(error)})` };
   }
@@ -134,17 +136,17 @@ async function postTurns(config, turns, signal2) {
   const code = typeof body?.error?.code === "string" ? ` ${body.error.code.slice(0, 60)}` : "";
   return { kind: "rejected", status: answer.status, reason: `HTTP ${answer.status}${code}` };
 }
-function post(send, url, body, apiKey, signal2) {
-  return new Promise((resolve, reject) => {
-    const headers = { Authorization: `Bearer ${apiKey}`, "User-Agent": CAPTURE_USER_AGENT, "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) };
-    const request = send(url, { method: "POST", headers, signal: signal2 }, (response) => {
+async function postJson(url, body, headers, signal2, maxBytes) {
+  const send = url.protocol === "https:" ? (await import("node:https")).request : httpRequest;
+  return new Promise((resolve2, reject) => {
+    const request = send(url, { method: "POST", headers: { ...headers, "Content-Length": Buffer.byteLength(body) }, signal: signal2 }, (response) => {
       const chunks = [];
       let size = 0;
       response.on("data", (chunk) => {
         size += chunk.length;
-        if (size <= MAX_ANSWER_BYTES) chunks.push(chunk);
+        if (size <= maxBytes) chunks.push(chunk);
       });
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
+      response.on("end", () => resolve2({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
       response.on("error", reject);
     });
     request.on("error", reject);
@@ -817,64 +819,73 @@ function buildTurn(client2, event2, input, at) {
 // packages/capture/src/capture.ts
 var MAX_TURNS_PER_REQUEST = CAPTURE_LIMITS.maxTurnsPerRequest;
 var MAX_BATCH_BYTES = CAPTURE_LIMITS.maxBodyBytes - 48 * 1024;
-async function runCapture(run) {
-  const context = `${run.client ?? "?"} ${run.event ?? "?"}`;
+async function runCapture(run2) {
+  const context = `${run2.client ?? "?"} ${run2.event ?? "?"}`;
   try {
-    if (!isOneOf(CLIENT_IDS, run.client) || !isOneOf(EVENTS, run.event)) {
-      logReason(run.paths, context, `usage: cairn-capture <${CLIENT_IDS.join("|")}> <${EVENTS.join("|")}>`);
+    await captureTurn(run2, context);
+  } finally {
+    run2.sent?.();
+  }
+}
+async function captureTurn(run2, context) {
+  try {
+    if (!isOneOf(CLIENT_IDS, run2.client) || !isOneOf(EVENTS, run2.event)) {
+      logReason(run2.paths, context, `usage: cairn-capture <${CLIENT_IDS.join("|")}> <${EVENTS.join("|")}>`);
       return;
     }
-    const reading = readHookInput(run.client, run.event, run.stdin, run.env, run.cwd);
-    if (!reading.ok && reading.reason) logReason(run.paths, context, reading.reason);
-    const loaded = loadCaptureConfig(run.env, run.paths);
+    if (run2.event === "edit") return;
+    const reading = readHookInput(run2.client, run2.event, run2.stdin, run2.env, run2.cwd);
+    if (!reading.ok && reading.reason) logReason(run2.paths, context, reading.reason);
+    const loaded = loadCaptureConfig(run2.env, run2.paths);
     if (!loaded.ok) {
-      if (reading.ok) logReason(run.paths, context, loaded.reason);
+      if (reading.ok) logReason(run2.paths, context, loaded.reason);
       return;
     }
     if (reading.ok) {
-      const turn = buildTurn(run.client, run.event, reading.value, run.now);
-      if (!await sendCurrent(loaded.config, turn, run, context)) return;
+      const turn = buildTurn(run2.client, run2.event, reading.value, run2.now);
+      if (!await sendCurrent(loaded.config, turn, run2, context)) return;
     }
-    await drainSpool(loaded.config, run, context);
+    run2.sent?.();
+    await drainSpool(loaded.config, run2, context);
   } catch (error) {
-    logReason(run.paths, context, `internal error: ${error?.name ?? "unknown"}`);
+    logReason(run2.paths, context, `internal error: ${error?.name ?? "unknown"}`);
   }
 }
-async function sendCurrent(config, turn, run, context) {
-  const outcome = await postTurns(config, [turn], run.signal);
+async function sendCurrent(config, turn, run2, context) {
+  const outcome = await postTurns(config, [turn], run2.signal);
   if (outcome.kind === "acknowledged") return true;
   if (outcome.kind === "retry") {
-    appendToSpool(run.paths, [turn]);
-    logReason(run.paths, context, `spooled 1 turn: ${outcome.reason}`);
+    appendToSpool(run2.paths, [turn]);
+    logReason(run2.paths, context, `spooled 1 turn: ${outcome.reason}`);
   } else {
-    logReason(run.paths, context, `dropped 1 turn: ${outcome.reason}`);
+    logReason(run2.paths, context, `dropped 1 turn: ${outcome.reason}`);
   }
   return false;
 }
-async function drainSpool(config, run, context) {
-  const claim = claimSpool(run.paths, run.now.getTime());
+async function drainSpool(config, run2, context) {
+  const claim = claimSpool(run2.paths, run2.now.getTime());
   if (!claim) return;
   const acknowledged = /* @__PURE__ */ new Set();
   try {
     const queue = batches(claim.turns);
-    while (queue.length > 0 && !run.signal.aborted) {
+    while (queue.length > 0 && !run2.signal.aborted) {
       const batch = queue.shift();
-      const outcome = await postTurns(config, batch, run.signal);
+      const outcome = await postTurns(config, batch, run2.signal);
       if (outcome.kind === "acknowledged") {
         for (const t of batch) acknowledged.add(t.id);
       } else if (outcome.kind === "retry" || outcome.status === 401 || outcome.status === 403) {
-        logReason(run.paths, context, `spool kept: ${outcome.reason}`);
+        logReason(run2.paths, context, `spool kept: ${outcome.reason}`);
         break;
       } else if (batch.length > 1) {
         const half = Math.ceil(batch.length / 2);
         queue.unshift(batch.slice(0, half), batch.slice(half));
       } else {
         acknowledged.add(batch[0].id);
-        logReason(run.paths, context, `dropped 1 spooled turn: ${outcome.reason}`);
+        logReason(run2.paths, context, `dropped 1 spooled turn: ${outcome.reason}`);
       }
     }
   } finally {
-    settleClaim(run.paths, claim, acknowledged);
+    settleClaim(run2.paths, claim, acknowledged);
   }
 }
 function batches(turns) {
@@ -898,26 +909,287 @@ function isOneOf(values, value) {
   return values.includes(value ?? "");
 }
 
+// packages/capture/src/given.ts
+import { createHash as createHash2 } from "node:crypto";
+import { readFileSync as readFileSync3, renameSync as renameSync3, writeFileSync } from "node:fs";
+var MAX_SESSIONS = 50;
+var SESSION_TTL_MS = 24 * 60 * 60 * 1e3;
+var MAX_IDS = 500;
+function givenTo(paths2, session) {
+  return new Set(read(paths2).sessions[key(session)]?.ids ?? []);
+}
+function recordGiven(paths2, session, ids, now) {
+  const file = read(paths2);
+  const k = key(session);
+  const merged = [.../* @__PURE__ */ new Set([...file.sessions[k]?.ids ?? [], ...ids])].slice(-MAX_IDS);
+  file.sessions[k] = { at: now, ids: merged };
+  const kept = Object.entries(file.sessions).filter(([, s]) => now - s.at < SESSION_TTL_MS).sort((a, b) => b[1].at - a[1].at).slice(0, MAX_SESSIONS);
+  ensurePrivateDir(paths2.dir);
+  const temp = `${paths2.given}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`;
+  writeFileSync(temp, JSON.stringify({ sessions: Object.fromEntries(kept) }), { mode: 384 });
+  renameSync3(temp, paths2.given);
+}
+function read(paths2) {
+  try {
+    const parsed = JSON.parse(readFileSync3(paths2.given, "utf8"));
+    if (parsed && typeof parsed.sessions === "object" && parsed.sessions && !Array.isArray(parsed.sessions)) {
+      for (const [k, s] of Object.entries(parsed.sessions)) if (!s || typeof s.at !== "number" || !Array.isArray(s.ids)) delete parsed.sessions[k];
+      return parsed;
+    }
+  } catch {
+  }
+  return { sessions: {} };
+}
+function key(session) {
+  return createHash2("sha256").update(session).digest("hex").slice(0, 32);
+}
+
+// packages/capture/src/guidance-call.ts
+var MAX_ANSWER_BYTES2 = 1024 * 1024;
+var USER_AGENT = `${INSTALLER_USER_AGENT} ${CAPTURE_USER_AGENT}`;
+async function callGetGuidance(config, args, signal2) {
+  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_guidance", arguments: args } });
+  const headers = {
+    Authorization: `Bearer ${config.apiKey}`,
+    "User-Agent": USER_AGENT,
+    "Content-Type": "application/json",
+    Accept: "application/json, text/event-stream",
+    "MCP-Protocol-Version": "2025-06-18"
+  };
+  let answer;
+  try {
+    answer = await postJson(new URL(mcpEndpoint(config.url)), body, headers, signal2, MAX_ANSWER_BYTES2);
+  } catch (error) {
+    return { ok: false, reason: signal2.aborted ? "timed out" : `unreachable (${codeOf(error)})` };
+  }
+  if (answer.status < 200 || answer.status >= 300) return { ok: false, reason: `HTTP ${answer.status}` };
+  const message = jsonRpcMessage(answer.text);
+  if (message?.error) return { ok: false, reason: `JSON-RPC error ${typeof message.error.code === "number" ? message.error.code : "?"}` };
+  if (message?.result?.isError) return { ok: false, reason: "get_guidance refused the call" };
+  const text = message?.result?.content?.find((c) => c.type === "text")?.text;
+  const structured = message?.result?.structuredContent;
+  if (typeof text !== "string" || !structured || !Array.isArray(structured.levels)) return { ok: false, reason: "not a get_guidance answer" };
+  return {
+    ok: true,
+    answer: {
+      text,
+      levels: structured.levels.filter((l) => Array.isArray(l?.items)),
+      conflicts: Array.isArray(structured.conflicts) ? structured.conflicts : [],
+      omitted: structured.omitted ?? null,
+      mayAlsoApply: Array.isArray(structured.mayAlsoApply) ? structured.mayAlsoApply.filter((p) => typeof p?.id === "string") : []
+    }
+  };
+}
+function mcpEndpoint(url) {
+  return `${url.replace(/\/+$/, "").replace(/\/mcp$/, "")}/mcp`;
+}
+function jsonRpcMessage(text) {
+  const direct = parseJson(text);
+  if (direct !== void 0) return direct;
+  for (const line of text.split("\n")) {
+    if (!line.startsWith("data:")) continue;
+    const event2 = parseJson(line.slice(5).trim());
+    if (event2 && (event2.result !== void 0 || event2.error !== void 0)) return event2;
+  }
+  return void 0;
+}
+
+// packages/capture/src/guidance-input.ts
+var MAX_FILES = 20;
+function readGuidanceInput(client2, event2, stdin2, env, processCwd) {
+  if (client2 === "kiro-ide") return event2 === "prompt" && env.USER_PROMPT?.trim() ? { cwd: processCwd, prompt: env.USER_PROMPT } : null;
+  let input;
+  try {
+    const parsed = JSON.parse(stdin2);
+    if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) return null;
+    input = parsed;
+  } catch {
+    return null;
+  }
+  const base = { ...str2(input.session_id) && { sessionId: str2(input.session_id) }, cwd: str2(input.cwd) ?? processCwd };
+  if (event2 === "prompt") {
+    const prompt = str2(input.prompt);
+    return prompt?.trim() ? { ...base, prompt } : null;
+  }
+  const files = editedFiles(input.tool_input);
+  return files.length ? { ...base, files } : null;
+}
+function editedFiles(toolInput) {
+  const files = [];
+  const add = (value) => {
+    if (typeof value === "string" && value.trim() && !files.includes(value.trim())) files.push(value.trim());
+  };
+  if (typeof toolInput === "string") patchFiles(toolInput).forEach(add);
+  else if (toolInput && typeof toolInput === "object") {
+    const t = toolInput;
+    add(t.file_path);
+    add(t.path);
+    for (const value of [t.command, t.input, t.patch]) {
+      for (const text of Array.isArray(value) ? value : [value]) if (typeof text === "string") patchFiles(text).forEach(add);
+    }
+  }
+  return files.slice(0, MAX_FILES);
+}
+function patchFiles(text) {
+  return [...text.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm), ...text.matchAll(/^\*\*\* Move to: (.+)$/gm)].map((m) => m[1].trim());
+}
+function str2(value) {
+  return typeof value === "string" && value ? value : void 0;
+}
+
+// packages/capture/src/project.ts
+import { readFileSync as readFileSync4, statSync as statSync4 } from "node:fs";
+import { basename as basename3, dirname as dirname2, isAbsolute, join as join2, relative, resolve, sep } from "node:path";
+var MAX_DEPTH = 40;
+function repositoryOf(cwd) {
+  let dir = resolve(cwd);
+  for (let i = 0; i < MAX_DEPTH; i++) {
+    const dotGit = join2(dir, ".git");
+    const gitDir = gitDirOf(dotGit, dir);
+    if (gitDir) return { root: dir, project: remoteName(gitDir) ?? basename3(dir) };
+    const parent = dirname2(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  return { root: resolve(cwd), project: basename3(resolve(cwd)) };
+}
+function repositoryPath(repo, cwd, file) {
+  const absolute = isAbsolute(file) ? file : resolve(cwd, file);
+  const rel = relative(repo.root, absolute);
+  if (!rel || rel.startsWith("..") || isAbsolute(rel)) return void 0;
+  return rel.split(sep).join("/");
+}
+function gitDirOf(dotGit, dir) {
+  try {
+    if (statSync4(dotGit).isDirectory()) return dotGit;
+    const pointer = /^gitdir:\s*(.+)$/m.exec(readFileSync4(dotGit, "utf8"))?.[1]?.trim();
+    return pointer ? resolve(dir, pointer) : void 0;
+  } catch {
+    return void 0;
+  }
+}
+function remoteName(gitDir) {
+  const config = readText(join2(commonDir(gitDir), "config"));
+  if (!config) return void 0;
+  const remotes = [...config.matchAll(/^\s*\[remote\s+"([^"]+)"\]([^[]*)/gm)].map((m) => ({ name: m[1], url: /^\s*url\s*=\s*(.+?)\s*$/m.exec(m[2] ?? "")?.[1] }));
+  const url = (remotes.find((r) => r.name === "origin" && r.url) ?? remotes.find((r) => r.url))?.url;
+  if (!url) return void 0;
+  const last = url.replace(/[/\\]+$/, "").split(/[/\\:]/).pop()?.replace(/\.git$/i, "");
+  return last || void 0;
+}
+function commonDir(gitDir) {
+  const pointer = readText(join2(gitDir, "commondir"))?.trim();
+  return pointer ? resolve(gitDir, pointer) : gitDir;
+}
+function readText(file) {
+  try {
+    return readFileSync4(file, "utf8");
+  } catch {
+    return void 0;
+  }
+}
+
+// packages/capture/src/guidance.ts
+var DELIVERY = {
+  "claude-code": { prompt: "json", edit: "json" },
+  codex: { prompt: "json", edit: "json" },
+  "kiro-cli": { prompt: "text" },
+  "kiro-ide": { prompt: "text" }
+};
+var HOOK_EVENT_NAME = { prompt: "UserPromptSubmit", edit: "PostToolUse" };
+var MAX_TASK_CHARS = 2e3;
+function deliversGuidance(client2, event2) {
+  return CLIENT_IDS.includes(client2 ?? "") && !!DELIVERY[client2][event2];
+}
+async function runGuidance(run2) {
+  const context = `${run2.client ?? "?"} ${run2.event ?? "?"} guidance`;
+  try {
+    if (!deliversGuidance(run2.client, run2.event)) return null;
+    const client2 = run2.client;
+    const event2 = run2.event;
+    const input = readGuidanceInput(client2, event2, run2.stdin, run2.env, run2.cwd);
+    if (!input) return null;
+    const loaded = loadCaptureConfig(run2.env, run2.paths);
+    if (!loaded.ok) return null;
+    const repo = repositoryOf(input.cwd);
+    const files = event2 === "edit" ? (input.files ?? []).map((f) => repositoryPath(repo, input.cwd, f)).filter((f) => !!f) : [];
+    if (event2 === "edit" && files.length === 0) return null;
+    const task = event2 === "prompt" ? redact(input.prompt ?? "").text.trim().slice(0, MAX_TASK_CHARS) : `Change ${files.join(", ")}`.slice(0, MAX_TASK_CHARS);
+    if (!task) return null;
+    await run2.captured;
+    if (run2.signal.aborted) return null;
+    const outcome = await callGetGuidance(loaded.config, { task, project: repo.project, ...files.length && { files } }, run2.signal);
+    if (!outcome.ok) {
+      logReason(run2.paths, context, outcome.reason);
+      return null;
+    }
+    const session = input.sessionId ? `${client2} ${input.sessionId}` : void 0;
+    const given = session ? givenTo(run2.paths, session) : /* @__PURE__ */ new Set();
+    const shown = event2 === "prompt" ? promptText(outcome.answer, given) : editText(outcome.answer, given, files);
+    if (!shown || run2.signal.aborted) return null;
+    if (session) recordGiven(run2.paths, session, shown.ids, run2.now.getTime());
+    return DELIVERY[client2][event2] === "json" ? `${JSON.stringify({ hookSpecificOutput: { hookEventName: HOOK_EVENT_NAME[event2], additionalContext: shown.text } })}
+` : `${shown.text}
+`;
+  } catch (error) {
+    logReason(run2.paths, context, `internal error: ${error?.name ?? "unknown"}`);
+    return null;
+  }
+}
+var PROMPT_HEADER = "Cairn, your organization's knowledge service, gives these rules for this prompt (get_guidance, called by Cairn's hook). Follow them:";
+function promptText(answer, given) {
+  const all = answer.levels.flatMap((l) => l.items);
+  const fresh = all.filter((i) => !given.has(i.entry.id));
+  if (fresh.length === 0) return null;
+  const ids = fresh.map((i) => i.entry.id);
+  const earlier = all.length - fresh.length;
+  if (earlier === 0) return { text: `${PROMPT_HEADER}
+${answer.text}`, ids };
+  const sections = answer.levels.map((l) => ({ label: l.label, items: l.items.filter((i) => !given.has(i.entry.id)) })).filter((l) => l.items.length).map((l) => `${l.label}:
+${l.items.map((i) => `   - ${ruleLine(i)}`).join("\n")}`);
+  const conflicts = answer.conflicts.filter((c) => !given.has(c.prevails.entry.id) || !given.has(c.overridden.entry.id)).map((c) => `- ${c.rule} [topic: ${c.topic}]`);
+  const pointers = answer.mayAlsoApply.filter((p) => !given.has(p.id)).map((p) => `- ${p.title} (id ${p.id}${p.level ? `, ${p.level}` : ""})${p.when ? `: ${p.when}` : ""}`);
+  const text = [
+    PROMPT_HEADER,
+    `New for this prompt (${earlier === 1 ? "1 rule given earlier in this session still applies" : `${earlier} rules given earlier in this session still apply`}), strongest first:`,
+    ...sections,
+    ...conflicts.length ? ["Conflicts (the first named wins):", ...conflicts] : [],
+    ...answer.omitted ? [answer.omitted.note] : [],
+    ...pointers.length ? ["May also apply (open with get_entry if it does):", ...pointers] : []
+  ].join("\n");
+  return { text, ids };
+}
+function editText(answer, given, files) {
+  const fresh = answer.levels.flatMap((l) => l.items).filter((i) => i.reason.startsWith("file:") && !given.has(i.entry.id));
+  if (fresh.length === 0) return null;
+  const header = `Cairn, your organization's knowledge service: rules for ${files.join(", ")}, which you just changed (get_guidance, called by Cairn's hook). Follow them, strongest first:`;
+  return { text: [header, ...fresh.map((i) => `   - ${ruleLine(i)}`)].join("\n"), ids: fresh.map((i) => i.entry.id) };
+}
+function ruleLine(item) {
+  const reason = item.reason === "topic" && typeof item.score === "number" ? `topic ${item.score}` : item.reason;
+  return `[${item.entry.kind}] ${item.entry.title} (id ${item.entry.id}) [${reason}]: ${item.entry.content}`;
+}
+
 // packages/capture/src/paths.ts
 import { homedir } from "node:os";
-import { join as join2 } from "node:path";
+import { join as join3 } from "node:path";
 function capturePaths(home = homedir()) {
-  const dir = join2(home, ".cairn");
-  return { dir, config: join2(dir, "capture.json"), spool: join2(dir, "capture-spool.jsonl"), log: join2(dir, "capture.log") };
+  const dir = join3(home, ".cairn");
+  return { dir, config: join3(dir, "capture.json"), spool: join3(dir, "capture-spool.jsonl"), log: join3(dir, "capture.log"), given: join3(dir, "guidance-given.json") };
 }
 
 // packages/capture/src/read-stdin.ts
 function readStdin(maxBytes, signal2) {
   const stdin2 = process.stdin;
   if (stdin2.isTTY || signal2.aborted) return Promise.resolve("");
-  return new Promise((resolve) => {
+  return new Promise((resolve2) => {
     const chunks = [];
     let size = 0;
     const done = () => {
       stdin2.removeAllListeners();
       signal2.removeEventListener("abort", done);
       stdin2.destroy();
-      resolve(Buffer.concat(chunks).toString("utf8"));
+      resolve2(Buffer.concat(chunks).toString("utf8"));
     };
     stdin2.on("data", (chunk) => {
       chunks.push(chunk);
@@ -947,8 +1219,18 @@ process.on("uncaughtException", crash);
 process.on("unhandledRejection", crash);
 var signal = AbortSignal.timeout(msLeftUntil(NETWORK_DEADLINE_MS));
 var stdin = CLIENT_IDS.includes(client ?? "") && readsStdin(client) ? await readStdin(MAX_STDIN_BYTES, AbortSignal.timeout(msLeftUntil(STDIN_DEADLINE_MS))) : "";
-await runCapture({ client, event, stdin, env: process.env, cwd: process.cwd(), paths, now: /* @__PURE__ */ new Date(), signal });
+var run = { client, event, stdin, env: process.env, cwd: process.cwd(), paths, now: /* @__PURE__ */ new Date(), signal };
+var sent = () => {
+};
+var captured = new Promise((resolve2) => {
+  sent = resolve2;
+});
+await Promise.all([runCapture({ ...run, sent }), deliversGuidance(client, event) ? runGuidance({ ...run, captured }).then(print) : void 0]);
 exit();
+function print(text) {
+  if (!text || signal.aborted) return;
+  return new Promise((resolve2) => process.stdout.write(text, () => resolve2()));
+}
 function msLeftUntil(msSinceStart) {
   return Math.max(1, Math.ceil(msSinceStart - performance.now()));
 }

@@ -26,6 +26,8 @@ export interface ModelRequest {
   stream?: boolean;
   /** The request's messages, as text, to see what the CLI sent. */
   messages: string;
+  /** The whole request body (system prompt, tools and messages), as sent. */
+  body: string;
 }
 
 export interface FakeModel {
@@ -43,7 +45,11 @@ export const fakeAnswer = (marker: string) => `Fake model answer for ${marker}: 
 /** A prompt holding this word makes the fake model call the Read tool on `toolFile` before answering. */
 export const USE_TOOL = 'pleasereadthenotes';
 
-export function startFakeModel(toolFile: string): Promise<FakeModel> {
+/** What the fake model answers with: a text or a tool call. */
+export type ModelBlock = { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
+
+/** Starts the fake model; `decide` may choose the answer to a request's messages (undefined: the default behaviour). */
+export function startFakeModel(toolFile: string, decide?: (messages: string) => ModelBlock | undefined): Promise<FakeModel> {
   const requests: ModelRequest[] = [];
   const unknown: string[] = [];
   const server = createServer((req, res) => {
@@ -58,7 +64,7 @@ export function startFakeModel(toolFile: string): Promise<FakeModel> {
         // Not JSON: logged below with an empty body.
       }
       const messages = JSON.stringify(body.messages ?? []);
-      requests.push({ method: req.method ?? '?', path, model: body.model, stream: body.stream, messages });
+      requests.push({ method: req.method ?? '?', path, model: body.model, stream: body.stream, messages, body: Buffer.concat(chunks).toString('utf8') });
       if (req.method === 'POST' && path === '/v1/messages') return answerMessages(body, messages, res);
       if (req.method === 'POST' && path === '/v1/messages/count_tokens') return json(res, 200, { input_tokens: Math.ceil(messages.length / 4) });
       // The CLI's connectivity probe (skipped under CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC, answered anyway).
@@ -72,9 +78,11 @@ export function startFakeModel(toolFile: string): Promise<FakeModel> {
   function answerMessages(body: { model?: string; stream?: boolean }, messages: string, res: ServerResponse) {
     const marker = /\bmark[0-9a-f]{10}\b/.exec(messages)?.[0] ?? 'no marker';
     // The CLI sends the conversation so far: a tool_result means the tool ran and the final answer is due.
-    const wantsTool = messages.includes(USE_TOOL) && !messages.includes('"tool_result"');
-    const block = wantsTool ? { type: 'tool_use', id: `toolu_${randomBytes(8).toString('hex')}`, name: 'Read', input: { file_path: toolFile } } : { type: 'text', text: fakeAnswer(marker) };
-    const stopReason = wantsTool ? 'tool_use' : 'end_turn';
+    const readsNotes = messages.includes(USE_TOOL) && !messages.includes('"tool_result"');
+    const block: ModelBlock =
+      decide?.(messages) ??
+      (readsNotes ? { type: 'tool_use', id: `toolu_${randomBytes(8).toString('hex')}`, name: 'Read', input: { file_path: toolFile } } : { type: 'text', text: fakeAnswer(marker) });
+    const stopReason = block.type === 'tool_use' ? 'tool_use' : 'end_turn';
     const message = { id: `msg_${randomBytes(8).toString('hex')}`, type: 'message', role: 'assistant', model: body.model ?? 'claude-fake', stop_sequence: null };
     const usage = { input_tokens: Math.ceil(messages.length / 4), output_tokens: 20, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
     if (!body.stream) return json(res, 200, { ...message, content: [block], stop_reason: stopReason, usage });

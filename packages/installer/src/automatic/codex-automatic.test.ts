@@ -42,7 +42,13 @@ test('codex --auto: hooks beside the existing ones, skills, capture config 0600;
     const script = join(m.home, '.cairn', 'bin', 'cairn-capture.js');
     const group = (event: string) => ({ hooks: [{ type: 'command', command: `node "${script}" codex ${event}`, timeout: 10 }] });
     deepStrictEqual(readJson(join(codex, 'hooks.json')), {
-      hooks: { UserPromptSubmit: [...foreign.hooks.UserPromptSubmit, group('prompt')], PreToolUse: foreign.hooks.PreToolUse, Stop: [group('stop')] },
+      hooks: {
+        UserPromptSubmit: [...foreign.hooks.UserPromptSubmit, group('prompt')],
+        PreToolUse: foreign.hooks.PreToolUse,
+        // Codex edits files with apply_patch; the hook reads the patch's file headers.
+        PostToolUse: [{ matcher: 'apply_patch|Edit|Write', ...group('edit') }],
+        Stop: [group('stop')],
+      },
     });
     equal(readFileSync(join(codex, 'skills', 'save-to-cairn', 'SKILL.md'), 'utf8'), PLUGIN_FILES['skills/save-to-cairn/SKILL.md']);
     deepStrictEqual(readJson(join(m.home, '.cairn', 'capture.json')), { url: BASE, apiKey: KEY });
@@ -79,11 +85,16 @@ test('shared capture files stay while another client uses them', () =>
   inHome(async (m) => {
     equal(await m.install('--client', 'codex', '--url', BASE, '--api-key', KEY, '--yes', '--auto'), 0, m.errors.join('\n'));
     equal(await m.install('--client', 'kiro', '--url', BASE, '--api-key', KEY, '--yes'), 0, m.errors.join('\n'));
+    // What the guidance hooks wrote: the rules each session was given.
+    const given = join(m.home, '.cairn', 'guidance-given.json');
+    writeFile(given, '{"sessions":{}}');
     equal(await m.install('--client', 'codex', '--uninstall'), 0);
     ok(existsSync(join(m.home, '.cairn', 'capture.json')));
+    ok(existsSync(given), 'kept while kiro still runs the hooks');
     match(m.lines.join('\n'), /Kept .*capture\.json \(still used by kiro\)/);
     equal(await m.install('--client', 'kiro', '--uninstall'), 0);
     ok(!existsSync(join(m.home, '.cairn', 'capture.json')));
+    ok(!existsSync(given), 'gone with the last client');
   }));
 
 test('automatic flags: --auto where it does not exist, with --oauth, or --marketplace off claude-code are refused (exit 2)', () =>

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { automaticPaths, type ClientInfo } from '@cairn/clients';
 import type { InstallRequest, Machine } from '../install/context.js';
@@ -31,6 +31,12 @@ export async function removeAutomatic(client: ClientInfo, request: InstallReques
   for (const what of outcome.keptEdited) machine.out(`Kept ${what}: delete it yourself if you no longer want it.`);
   for (const what of outcome.stillUsed) machine.out(`Kept ${what}.`);
   if (cli.left.length > 0) machine.out(`The claude CLI is not on PATH; to remove the plugin run:\n${cli.left.map((c) => `  ${c}`).join('\n')}`);
+  // Which rules each agent session was given (ids only): of no use once no hook reads a configuration.
+  const given = join(paths.cairnDir, 'guidance-given.json');
+  if (!existsSync(paths.captureConfig) && existsSync(given)) {
+    rmSync(given, { force: true });
+    machine.out(`Removed ${given} (the guidance hooks' record of the rules each session was given).`);
+  }
   const capture = ['capture.log', 'capture-spool.jsonl'].map((f) => join(paths.cairnDir, f)).filter((f) => existsSync(f));
   if (capture.length > 0) machine.out(`Stays: ${capture.join(' and ')} (written by the capture hooks, not by the installer; the spool holds turns not yet sent).`);
 }

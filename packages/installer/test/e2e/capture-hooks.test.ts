@@ -32,6 +32,10 @@ test('kiro IDE and CLI hooks and codex hooks, as installed, send the prompt with
     assert.equal(await shell(ide, { HOME: m.home, USER_PROMPT: 'from the kiro ide' }, ''), 0);
     assert.equal(await shell(cli, { HOME: m.home }, JSON.stringify({ hook_event_name: 'userPromptSubmit', cwd: m.home, prompt: 'from the kiro cli' })), 0);
     assert.equal(await shell(codex, { HOME: m.home }, JSON.stringify({ session_id: 's1', cwd: m.home, prompt: 'from codex' })), 0);
+    // The file-write hook asks for guidance only: it captures nothing.
+    const edit = JSON.parse(readFileSync(join(m.home, '.codex', 'hooks.json'), 'utf8')).hooks.PostToolUse[0].hooks[0].command;
+    const patch = { session_id: 's1', cwd: m.home, hook_event_name: 'PostToolUse', tool_name: 'apply_patch', tool_input: { command: '*** Begin Patch\n*** Add File: a.txt\n+x\n*** End Patch' } };
+    assert.equal(await shell(edit, { HOME: m.home }, JSON.stringify(patch)), 0);
     const stored = (await cairn.turns()).map((t) => [t.client, t.role, t.text]).sort();
     assert.deepEqual(stored, [
       ['codex', 'user', 'from codex'],
