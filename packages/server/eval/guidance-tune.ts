@@ -77,7 +77,7 @@ try {
       folds: parts.map((p) => guidanceFigures(p, facts)),
     };
   };
-  const current = topicTuningFor({}, !values.plain);
+  const current = topicTuningFor({ concerns: withConcerns ? ['x'] : [] }, !values.plain);
   const line = (f: GuidanceFigures) => `R ${f.recall} P ${f.precision} V ${f.recallInView}`;
   const now = score(current);
   console.log('current', JSON.stringify(current), `| all ${line(now.all)} chars max ${now.all.maxChars} | held-out ${line(now.heldOut)}`);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Applies, Entry } from '../store/types.js';
-import { type GuidanceCandidate, selectGuidance, TOPIC_TUNING, TOPIC_TUNING_WORDS_ONLY, type TopicTuning, topicTuningFor } from './guidance-select.js';
+import { type GuidanceCandidate, selectGuidance, TOPIC_TUNING, TOPIC_TUNING_NO_CONCERNS, TOPIC_TUNING_WORDS_ONLY, type TopicTuning, topicTuningFor } from './guidance-select.js';
 
 const candidate = (n: number, text: number, applies: Applies | null = null, extra: Partial<Entry> = {}): GuidanceCandidate => ({
   entry: {
@@ -27,9 +27,11 @@ test('topicTuningFor: titles count only when the task names no files or project 
   assert.equal(topicTuningFor({}, false), TOPIC_TUNING_WORDS_ONLY);
   assert.ok(TOPIC_TUNING_WORDS_ONLY.weights.title > 0);
   assert.equal(TOPIC_TUNING.weights.title, 0);
-  assert.equal(topicTuningFor({ files: ['a.ts'] }, false), TOPIC_TUNING);
-  assert.equal(topicTuningFor({ project: 'ledger' }, false), TOPIC_TUNING);
-  assert.equal(topicTuningFor({}, true), TOPIC_TUNING);
+  assert.equal(topicTuningFor({ files: ['a.ts'], concerns: ['x'] }, false), TOPIC_TUNING);
+  assert.equal(topicTuningFor({ project: 'ledger', concerns: ['x'] }, false), TOPIC_TUNING);
+  assert.equal(topicTuningFor({ concerns: ['x'] }, true), TOPIC_TUNING);
+  assert.equal(topicTuningFor({}, true), TOPIC_TUNING_NO_CONCERNS, 'without concerns, a lower floor');
+  assert.equal(topicTuningFor({ files: ['a.ts'], concerns: [] }, false), TOPIC_TUNING_NO_CONCERNS);
   assert.equal(topicTuningFor({ files: [] }, false), TOPIC_TUNING_WORDS_ONLY, 'an empty file list is no context');
 });
 

@@ -66,9 +66,13 @@ export const TOPIC_TUNING: TopicTuning = {
  */
 export const TOPIC_TUNING_WORDS_ONLY: TopicTuning = { ...TOPIC_TUNING, weights: { ...TOPIC_TUNING.weights, title: 0.25 }, full: 10, relative: 0.3 };
 
+/** When the agent names no concerns, the task's own words rank less sharply: a lower floor keeps recall. */
+export const TOPIC_TUNING_NO_CONCERNS: TopicTuning = { ...TOPIC_TUNING, full: 7, relative: 0.2 };
+
 /** The tuning for a task: the words-only one when nothing else is known about the rules or the task. */
-export function topicTuningFor(input: { files?: readonly string[]; project?: string }, annotatedRules: boolean): TopicTuning {
-  return annotatedRules || (input.files?.length ?? 0) > 0 || input.project ? TOPIC_TUNING : TOPIC_TUNING_WORDS_ONLY;
+export function topicTuningFor(input: { files?: readonly string[]; project?: string; concerns?: readonly string[] }, annotatedRules: boolean): TopicTuning {
+  if (!annotatedRules && !(input.files?.length ?? 0) && !input.project) return TOPIC_TUNING_WORDS_ONLY;
+  return input.concerns?.length ? TOPIC_TUNING : TOPIC_TUNING_NO_CONCERNS;
 }
 
 /** Whether any of the candidates says where or when it applies. */
