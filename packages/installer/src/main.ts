@@ -1,6 +1,7 @@
 import { HELP, INSTALLER_VERSION } from './cli/help.js';
 import { nodeTooOld } from './cli/node-version.js';
 import { parseCommandLine } from './cli/parse-args.js';
+import { safeLine, withSafeOutput } from './cli/safe-output.js';
 import { writeDesktopBundle } from './desktop-bundle/write-bundle.js';
 import { runDoctor } from './doctor/run-doctor.js';
 import { ConfigParseError, InstallerError } from './files/config-error.js';
@@ -9,7 +10,10 @@ import { runInstall } from './install/run-install.js';
 import { runUninstall } from './install/run-uninstall.js';
 
 /** Runs the installer for one command line; returns the exit code. Errors are printed, never thrown. */
-export async function main(argv: string[], machine: Machine, nodeVersion = process.version, err: (line: string) => unknown = (line) => process.stderr.write(`${line}\n`)): Promise<number> {
+export async function main(argv: string[], anyMachine: Machine, nodeVersion = process.version, anyErr: (line: string) => unknown = (line) => process.stderr.write(`${line}\n`)): Promise<number> {
+  // Every line goes out masked and escaped: no secret of any entry, no control sequence from a server.
+  const machine = withSafeOutput(anyMachine);
+  const err = (line: string) => anyErr(safeLine(line));
   const tooOld = nodeTooOld(nodeVersion);
   // doctor runs anyway: an old Node is one of the things it reports.
   if (tooOld && argv[0] !== 'doctor') {
@@ -18,6 +22,7 @@ export async function main(argv: string[], machine: Machine, nodeVersion = proce
   }
   try {
     const command = parseCommandLine(argv);
+    if (command.kind === 'run' && argv.some((a) => a === '--api-key' || a.startsWith('--api-key='))) err(API_KEY_WARNING);
     if (command.kind === 'help') machine.out(HELP);
     if (command.kind === 'version') machine.out(INSTALLER_VERSION);
     if (command.kind === 'doctor') return await runDoctor(command.request, machine, nodeVersion);
@@ -31,3 +36,7 @@ export async function main(argv: string[], machine: Machine, nodeVersion = proce
     return error instanceof InstallerError ? error.exitCode : 1;
   }
 }
+
+/** A key on the command line stays in the shell's history, the process list and npm's debug log. */
+const API_KEY_WARNING =
+  "Warning: --api-key puts the key in your shell history, the process list and npm's log (~/.npm/_logs). Next time set CAIRN_API_KEY (for example read -rs CAIRN_API_KEY; export CAIRN_API_KEY), use --setup-code, or give no key and paste it at the hidden prompt; consider revoking this key once another is installed.";

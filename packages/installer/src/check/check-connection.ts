@@ -1,3 +1,4 @@
+import { terminalSafe } from '@cairn/contract/terminal';
 import { readRpcAnswer } from './read-rpc-answer.js';
 
 /** How long the check waits for Cairn before calling it unreachable. */
@@ -11,8 +12,17 @@ export type CheckResult = { ok: true; user: string; datapacks: number } | { ok: 
 
 const CALL = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_datapacks', arguments: {} } });
 
-/** Calls `list_datapacks` at the MCP URL with the client's own headers (Cairn's /mcp is stateless: no initialize needed). */
+/**
+ * Calls `list_datapacks` at the MCP URL with the client's own headers (Cairn's /mcp is stateless: no
+ * initialize needed). What the server said (its error, its user's name) is escaped: a server posing as
+ * Cairn cannot clear the terminal or write lines of its own into the installer's or doctor's report.
+ */
 export async function checkConnection(url: string, headers: Record<string, string>, fetchImpl: typeof fetch, timeoutMs = CHECK_TIMEOUT_MS): Promise<CheckResult> {
+  const result = await check(url, headers, fetchImpl, timeoutMs);
+  return result.ok ? { ...result, user: terminalSafe(result.user) } : { ...result, message: terminalSafe(result.message) };
+}
+
+async function check(url: string, headers: Record<string, string>, fetchImpl: typeof fetch, timeoutMs: number): Promise<CheckResult> {
   let status: number;
   let contentType: string;
   let authenticate: string;

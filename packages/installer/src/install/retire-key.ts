@@ -10,14 +10,19 @@ const REVOKE_TIMEOUT_MS = 5_000;
 /**
  * The entry now holds a new key; the one it replaced would otherwise stay active, unseen. Once the new
  * key has connected, the old one revokes itself (`DELETE /api/v1/keys/self`, authenticated by that
- * very key) unless another config on this machine still uses it. Every outcome is said.
+ * very key) at the server it came from (`oldMcpUrl`, the address the entry held), never at the one
+ * --url names now, unless another config on this machine still uses it. Every outcome is said.
  */
-export async function retireReplacedKey(machine: Machine, client: ClientInfo, mcpUrl: string, oldKey: string, newKeyWorks: boolean): Promise<void> {
+export async function retireReplacedKey(machine: Machine, client: ClientInfo, oldMcpUrl: string | undefined, oldKey: string, newKeyWorks: boolean): Promise<void> {
   if (!newKeyWorks) {
     machine.out(`The key it replaced (${maskKey(oldKey)}) is still active: once the new one works, ${PORTAL}.`);
     return;
   }
-  await retireKey(machine, client, mcpUrl, oldKey, 'the key it replaced');
+  if (!oldMcpUrl) {
+    machine.out(`The key it replaced (${maskKey(oldKey)}) is still active: the entry named no server to revoke it at. ${capital(PORTAL)} of the Cairn it came from.`);
+    return;
+  }
+  await retireKey(machine, client, oldMcpUrl, oldKey, 'the key it replaced');
 }
 
 const PORTAL = 'revoke it in the portal (Settings > API Keys)';
@@ -47,14 +52,15 @@ export async function retireKey(machine: Machine, client: ClientInfo, mcpUrl: st
     status = response.status;
     await response.body?.cancel();
   } catch (error) {
-    machine.out(`Could not revoke ${what} (${old}): ${(error as Error).message}. It is still active: ${portal}.`);
+    machine.out(`Could not revoke ${what} (${old}) at ${new URL(url).host}: ${(error as Error).message}. It is still active: ${portal} of that Cairn.`);
     return false;
   }
-  if (status === 200) machine.out(`Revoked ${what} (${old}): no other config on this machine used it.`);
-  else if (status === 401) machine.out(`${capital(what)} (${old}) was already revoked.`);
+  const server = new URL(url).host;
+  if (status === 200) machine.out(`Revoked ${what} (${old}) at ${server}: no other config on this machine used it.`);
+  else if (status === 401) machine.out(`${capital(what)} (${old}) was already revoked: ${server}, where it was made, no longer accepts it.`);
   else
     machine.out(
-      `Could not revoke ${what} (${old}): Cairn answered HTTP ${status}${status === 404 ? ' (a Cairn older than this installer)' : status === 403 ? ' (a read-only key cannot revoke itself)' : ''}. It is still active: ${portal}.`,
+      `Could not revoke ${what} (${old}) at ${server}: it answered HTTP ${status}${status === 404 ? ' (a Cairn older than this installer)' : status === 403 ? ' (a read-only key cannot revoke itself)' : ''}. It may still be active: ${portal} of that Cairn.`,
     );
   return status === 200 || status === 401;
 }

@@ -48,6 +48,9 @@ export async function runInstall(request: InstallRequest, machine: Machine): Pro
   const upToDate = config.existing !== undefined && sameValue(config.existing.value, entry);
   if (config.existing && existing?.legacy) machine.out(`Found the older "${request.serverName}" entry (API_KEY header or --allow-http bridge): it is migrated to the current shape.`);
   const replacedKey = apiKey !== undefined && previousKey?.startsWith(KEY_PREFIX) && previousKey !== apiKey ? previousKey : undefined;
+  // The replaced key belongs to the server the entry pointed at, which --url may have just changed.
+  const replacedKeyUrl = existing?.url && !urlProblem(existing.url) ? mcpUrlFor(existing.url) : undefined;
+  const replaced = replacedKey ? { key: replacedKey, mcpUrl: replacedKeyUrl } : undefined;
 
   if (client.id === 'claude-code' && machine.which('claude')) {
     if (upToDate) machine.out(`Already up to date: ${config.path} (no command run).`);
@@ -61,7 +64,7 @@ export async function runInstall(request: InstallRequest, machine: Machine): Pro
       for (const command of await claudeCliInstall(machine, request.serverName, mcpUrl, apiKey, config.existing !== undefined, mask)) machine.out(`Ran: ${command}`);
     }
     if (apiKey && protectConfig(config.path)) machine.out(`Set ${config.target} to mode 0600 (it holds a key).`);
-    return afterWriting(client, request, machine, { mcpUrl, apiKey, entry, replacedKey, automatic, tokenReady: true });
+    return afterWriting(client, request, machine, { mcpUrl, apiKey, entry, replaced, automatic, tokenReady: true });
   }
 
   const after = editEntry(client, config, request.serverName, entry, mcpUrl);
@@ -69,7 +72,8 @@ export async function runInstall(request: InstallRequest, machine: Machine): Pro
   if (request.dryRun) {
     machine.out(after === config.text ? `Dry run: no change to ${config.path}.` : `Dry run: nothing written. The change to ${config.target}:`);
     if (after !== config.text) machine.out(mask(unifiedDiff(config.target, config.text, after)).trimEnd());
-    if (replacedKey) machine.out(`Would revoke the key it replaces (${maskKey(replacedKey)}) once the new one connects.`);
+    if (replacedKey)
+      machine.out(`Would revoke the key it replaces (${maskKey(replacedKey)})${replacedKeyUrl ? ` at ${new URL(replacedKeyUrl).host}, where it was made,` : ''} once the new one connects.`);
     await automatic?.apply(mcpUrl, apiKey!);
     return 0;
   }
@@ -95,15 +99,15 @@ export async function runInstall(request: InstallRequest, machine: Machine): Pro
       `Codex now reads the key from ${config.target} (mode 0600), no longer from ${CODEX_TOKEN_ENV}: delete that variable's line from your shell profile${machine.platform === 'darwin' ? ` (and run launchctl unsetenv ${CODEX_TOKEN_ENV})` : ''}.`,
     );
   }
-  return afterWriting(client, request, machine, { mcpUrl, apiKey, entry, replacedKey, automatic, tokenReady: true, created: { path: config.path, ...created } });
+  return afterWriting(client, request, machine, { mcpUrl, apiKey, entry, replaced, automatic, tokenReady: true, created: { path: config.path, ...created } });
 }
 
 interface Written {
   mcpUrl: string;
   apiKey: string | undefined;
   entry: Record<string, unknown>;
-  /** The key the entry held before, when this run put another one in its place. */
-  replacedKey: string | undefined;
+  /** The key the entry held before, when this run put another one in its place, and the server it came from (unknown when the entry named none). */
+  replaced: { key: string; mcpUrl: string | undefined } | undefined;
   automatic: Awaited<ReturnType<typeof prepareAutomatic>>;
   /** Codex: CAIRN_MCP_TOKEN holds the key where Codex will read it. */
   tokenReady: boolean;
@@ -129,7 +133,7 @@ async function afterWriting(client: ClientInfo, request: InstallRequest, machine
   }
   finish(client, machine, request, w.apiKey, w.mcpUrl);
   const code = request.check ? await verifyInstall(client, request.serverName, w.entry, w.apiKey, machine, undefined, w.tokenReady) : 0;
-  if (w.replacedKey) await retireReplacedKey(machine, client, w.mcpUrl, w.replacedKey, code === 0 && request.check);
+  if (w.replaced) await retireReplacedKey(machine, client, w.replaced.mcpUrl, w.replaced.key, code === 0 && request.check);
   if (!incomplete) return code;
   reportIncomplete(client, request, machine, w, incomplete);
   return code === 0 ? AUTOMATIC_INCOMPLETE_EXIT : code;

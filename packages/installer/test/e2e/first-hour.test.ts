@@ -38,7 +38,7 @@ describe('first hour with the installer', () => {
         (await activeKeys(name)).some((k) => inEntry.endsWith(k.last4)),
         'the active one is the one in the entry',
       );
-      assert.equal(m.lines.filter((l) => /^Revoked the key it replaced \(cairn_tkn_…\w{4}\): no other config on this machine used it\.$/.test(l)).length, 2, out(m));
+      assert.equal(m.lines.filter((l) => /^Revoked the key it replaced \(cairn_tkn_…\w{4}\) at 127\.0\.0\.1:\d+: no other config on this machine used it\.$/.test(l)).length, 2, out(m));
     }));
 
   test('a replaced key that another config still uses stays active, and the installer says where', () =>
@@ -93,7 +93,7 @@ describe('first hour with the installer', () => {
       m.lines.length = 0;
       assert.equal(await m.install('--client', 'kiro', '--uninstall'), 0, out(m));
       assert.equal((await activeKeys(name)).length, before, 'no key left behind');
-      assert.ok(m.lines.includes(`Revoked the key the installer created for the entry (${mask(key)}): no other config on this machine used it.`), out(m));
+      assert.ok(m.lines.includes(`Revoked the key the installer created for the entry (${mask(key)}) at ${new URL(cairn.baseUrl).host}: no other config on this machine used it.`), out(m));
       assert.ok(!out(m).includes(key), 'the key is never printed');
     }));
 

@@ -3,6 +3,8 @@ import { api } from '../api/client.js';
 import type { Member } from '../api/types.js';
 import { useSession } from '../session.js';
 
+export { clientLabel } from './client-label.js';
+
 /** Turns user ids into names (the organization's members; "you" for the signed-in user). */
 export function usePeople(): (userId: string | null | undefined) => string {
   const { me } = useSession();
@@ -28,11 +30,4 @@ export function useMembers(): Member[] {
     );
   }, [orgId]);
   return members;
-}
-
-/** Which client made a change, readable: a browser's User-Agent is the portal itself. */
-export function clientLabel(client: string | null | undefined): string | undefined {
-  if (!client) return undefined;
-  if (/^Mozilla\//.test(client)) return 'the portal';
-  return client.length > 60 ? `${client.slice(0, 57)}…` : client;
 }

@@ -1,3 +1,4 @@
+import { terminalSafe } from '@cairn/contract/terminal';
 import { listAuditAsOperator } from '../domain/audit-read.js';
 import { CairnError } from '../errors/cairn-error.js';
 import type { Cairn } from '../runtime/open-cairn.js';
@@ -45,5 +46,6 @@ export async function auditList(cairn: Cairn, o: Options): Promise<void> {
 function line(e: AuditEvent): string {
   const credential = e.credential ? [e.credential.type, e.credential.name ?? e.credential.id].filter(Boolean).join(' ') : '-';
   const target = e.target ? `${e.target.type} ${e.target.id ?? ''} ${e.target.name ? `"${e.target.name}"` : ''}`.trim() : '-';
-  return [e.at, e.kind, e.outcome, e.actorEmail ?? e.actorUserId ?? '-', credential, e.client ?? '-', target].join('\t');
+  // Names and clients come from users: each field escaped, so none can rewrite the terminal or add a line.
+  return [e.at, e.kind, e.outcome, e.actorEmail ?? e.actorUserId ?? '-', credential, e.client ?? '-', target].map((field) => terminalSafe(field)).join('\t');
 }

@@ -1,3 +1,4 @@
+import { terminalSafe } from '@cairn/contract/terminal';
 import { createUser, resetPassword } from '../domain/accounts.js';
 import { createApiKey, keyState, listApiKeys, parseExpiresFlag, revokeApiKey } from '../domain/api-keys.js';
 import { audit } from '../domain/audit.js';
@@ -63,7 +64,7 @@ export async function keysCreate(cairn: Cairn, o: Options): Promise<void> {
   const user = await userByEmail(cairn, required(o, 'user'));
   const { key, record } = await createApiKey(cairn.domain, user.id, name, { scope, ...expiry });
   const expires = record.expiresAt ? `expires ${record.expiresAt}` : 'never expires';
-  process.stderr.write(`Created ${record.scope} key ${record.id} "${record.name}" for ${user.email} (${expires}). It is shown only now: store it safely.\n`);
+  process.stderr.write(`Created ${record.scope} key ${record.id} "${terminalSafe(record.name)}" for ${user.email} (${expires}). It is shown only now: store it safely.\n`);
   process.stdout.write(`${key}\n`);
 }
 
@@ -76,8 +77,9 @@ export async function keysList(cairn: Cairn, o: Options): Promise<void> {
   for (const k of keys) {
     const state = { active: 'active', revoked: `revoked ${k.revokedAt}`, expired: `expired ${k.expiresAt}` }[keyState(k, now)];
     const expires = k.expiresAt ? `expires ${k.expiresAt}` : 'no expiry';
-    const used = k.lastUsedAt ? `last used ${k.lastUsedAt} by ${k.lastUsedClient ?? 'unknown client'}` : 'never used';
-    process.stdout.write(`${k.id}\t${k.name}\t${k.start}…${k.last4}\t${k.scope}\tcreated ${k.createdAt}\t${expires}\t${used}\t${state}\n`);
+    // Names come from users and clients: escaped, so none can rewrite the operator's terminal or add a line.
+    const used = k.lastUsedAt ? `last used ${k.lastUsedAt} by ${terminalSafe(k.lastUsedClient ?? 'unknown client')}` : 'never used';
+    process.stdout.write(`${k.id}\t${terminalSafe(k.name)}\t${k.start}…${k.last4}\t${k.scope}\tcreated ${k.createdAt}\t${expires}\t${used}\t${state}\n`);
   }
 }
 
@@ -86,7 +88,7 @@ export async function keysRevoke(cairn: Cairn, _o: Options, args: string[]): Pro
   const id = args[0];
   if (!id) throw new CairnError('invalid_input', 'Name the key to revoke: cairn keys revoke <key id> (see cairn keys list --user <email>).');
   const key = await revokeApiKey(cairn.domain, id);
-  process.stderr.write(`Revoked ${key.id} "${key.name}".\n`);
+  process.stderr.write(`Revoked ${key.id} "${terminalSafe(key.name)}".\n`);
 }
 
 /** `cairn setup-codes create`: prints a one-time code (10 minutes) for `cairn-mcp-installer --setup-code`. */

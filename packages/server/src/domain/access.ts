@@ -40,6 +40,26 @@ export class Access {
     return this.canRead(d);
   }
 
+  /**
+   * Whether the caller may make (or change) an entry of `d` that every agent receives with every task
+   * (`applies.always`): at team level only the organization's admins and owners (Cairn has no team
+   * admin role), since a teammate's "always" rule reaches every teammate's agent unasked; at
+   * organization level whoever may write there (admins); in a personal datapack its owner.
+   */
+  canMarkAlways(d: Datapack): boolean {
+    if (!this.canWrite(d)) return false;
+    if (d.scope === 'team') return d.organizationId !== null && this.isOrgAdmin(d.organizationId);
+    return true;
+  }
+
+  assertMayMarkAlways(d: Datapack): void {
+    if (this.canMarkAlways(d)) return;
+    throw new CairnError(
+      'forbidden',
+      `Only an admin or owner of the organization can make or change an "always" rule in the team datapack "${d.name}": it reaches every teammate's agent with every task. Save it without "always" (with files or projects it applies where they match), or ask an organization admin.`,
+    );
+  }
+
   isOrgAdmin(organizationId: string): boolean {
     return this.memberships.organizations.some((o) => o.id === organizationId && isAdminRole(o.role));
   }

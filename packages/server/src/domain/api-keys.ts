@@ -1,4 +1,5 @@
 import { redact } from '@cairn/contract/redaction';
+import { cleanName } from '@cairn/contract/terminal';
 import { z } from 'zod';
 import { displayParts, generateApiKey, hashApiKey } from '../auth/api-keys/key-format.js';
 import { CairnError } from '../errors/cairn-error.js';
@@ -11,7 +12,9 @@ import type { DomainDeps } from './deps.js';
 import { KEY_SCOPES, type KeyScope } from './key-scope.js';
 import { parse } from './parse-input.js';
 
-const keyName = z.string().trim().min(1, 'give the key a name').max(64);
+/** The longest key name. */
+export const MAX_KEY_NAME = 64;
+const keyName = z.string().trim().min(1, 'give the key a name').max(MAX_KEY_NAME);
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** The longest lifetime a key may be given; beyond it, choose no expiry. */
 export const MAX_KEY_DAYS = 3650;
@@ -28,8 +31,20 @@ export interface KeyOptions {
 
 /** Mints a named key for a user. The plaintext key is in the result and nowhere else, ever. */
 export async function createApiKey(deps: DomainDeps, userId: string, name: string, options: KeyOptions = {}, by?: Caller): Promise<{ key: string; record: ApiKeyRecord }> {
-  // A name is shown in Settings, the key list and the audit trail: a secret pasted into it is kept as a marker.
-  const validName = redact(parse(keyName, name)).text;
+  const { key, record, keyHash } = prepareApiKey(deps, userId, name, options);
+  await deps.store.insertApiKey(record, keyHash);
+  auditKeyCreated(deps, record, by);
+  return { key, record };
+}
+
+/**
+ * Checks everything about a new key and mints it, storing nothing: what can be refused is refused
+ * here, before anything (a setup code) is spent on it.
+ */
+export function prepareApiKey(deps: DomainDeps, userId: string, name: string, options: KeyOptions = {}): { key: string; record: ApiKeyRecord; keyHash: string } {
+  // A name is shown in Settings, the key list and the audit trail: a secret pasted into it is kept as a marker,
+  // and a control or bidirectional character (which could rewrite a terminal or reorder a list) is dropped.
+  const validName = redact(parse(keyName, typeof name === 'string' ? cleanName(name) : name)).text;
   const scope = parseScope(options.scope);
   const createdAt = deps.now();
   const expiresAt = parseExpiry(options, createdAt);
@@ -46,9 +61,12 @@ export async function createApiKey(deps: DomainDeps, userId: string, name: strin
     lastUsedAt: null,
     lastUsedClient: null,
   };
-  await deps.store.insertApiKey(record, hashApiKey(key));
+  return { key, record, keyHash: hashApiKey(key) };
+}
+
+/** The audit event of a stored key. */
+export function auditKeyCreated(deps: DomainDeps, record: ApiKeyRecord, by?: Caller): void {
   audit(deps, { kind: 'key.created', by, target: { type: 'api_key', id: record.id, name: `${record.name} (${record.scope})` } });
-  return { key, record };
 }
 
 /** A user's keys, newest first, as they may be shown (start and last four only). */

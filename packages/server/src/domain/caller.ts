@@ -1,3 +1,4 @@
+import { cleanName } from '@cairn/contract/terminal';
 import type { KeyScope } from '../store/types.js';
 
 /** Who is asking, and through what; every domain verb takes one. */
@@ -19,8 +20,31 @@ export interface Caller {
   accessEpoch?: number;
 }
 
-/** Who wrote, as an entry's provenance records it: the client, and for an API key the key's name. */
+/** The longest client name provenance keeps: the key's name after it is always whole. */
+export const MAX_PROVENANCE_CLIENT = 40;
+
+/**
+ * Who wrote, as an entry's provenance records it: the client, and for an API key the key's name
+ * ("Cursor 1.7.2 · key “laptop”"). The client's name is the client's to choose, so it cannot imitate
+ * the key part (its separators and quotes are dropped) and is cut short; the key's name is never cut.
+ */
 export function provenanceOf(caller: Caller): string | null {
-  if (!caller.keyName) return caller.client;
-  return `${caller.client ?? 'a client'} · key “${caller.keyName}”`.slice(0, 200);
+  const client = caller.client === null ? null : clientPart(caller.client);
+  if (!caller.keyName) return client;
+  return `${client ?? 'a client'} · key “${cleanName(caller.keyName)}”`;
+}
+
+/** Separators (middle dots, bullets, bars) and quotes of every kind: the marks of the key part. */
+const KEY_PART_MARKS = /[·•∙⋅・|¦"'“”„‟‘’‚‛«»‹›〝〞＂]/g;
+
+function clientPart(client: string): string | null {
+  const cleaned = cleanName(client.replace(KEY_PART_MARKS, ' '));
+  if (!cleaned) return null;
+  const chars = Array.from(cleaned);
+  return chars.length <= MAX_PROVENANCE_CLIENT
+    ? cleaned
+    : `${chars
+        .slice(0, MAX_PROVENANCE_CLIENT - 1)
+        .join('')
+        .trimEnd()}…`;
 }

@@ -85,6 +85,7 @@ export async function saveEntry(deps: DomainDeps, access: Access, raw: z.input<t
   const input = parse(saveEntryInput, fields);
   const datapack = await resolveDatapack(deps, access, input.datapack);
   access.assertWrite(datapack);
+  if (input.applies?.always) access.assertMayMarkAlways(datapack);
   const hash = contentHash(input.title, input.content);
   const exact = await deps.store.findEntryByContentHash(datapack.id, hash);
   if (exact && !exact.replacedBy) return { status: 'duplicate', entry: exact, similarity: 1, exact: true, redacted };
@@ -160,6 +161,8 @@ export async function updateEntry(deps: DomainDeps, access: Access, raw: z.input
     updatedClient: provenanceOf(access.caller),
     updatedAt: deps.now(),
   };
+  // An "always" rule reaches every agent of the datapack: making one, or changing one that stays so, is for those who may.
+  if (next.applies?.always) access.assertMayMarkAlways(datapack);
   await replaceOrConflict(deps, next, input.expectedVersion, 'update');
   auditEntry(deps, access.caller, 'entry.updated', next, datapack);
   return { entry: next, redacted };

@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { cleanName } from '@cairn/contract/terminal';
 import { z } from 'zod';
 import { CairnError } from '../errors/cairn-error.js';
-import { createApiKey } from './api-keys.js';
+import { auditKeyCreated, MAX_KEY_NAME, prepareApiKey } from './api-keys.js';
 import type { DomainDeps } from './deps.js';
 import { parse } from './parse-input.js';
 
@@ -32,21 +33,43 @@ export async function createSetupCode(deps: DomainDeps, userId: string): Promise
 }
 
 /**
- * Trades a code for a new key named after the client and host. The code is consumed first and
- * atomically, so two installers racing with one code cannot both get a key.
+ * Trades a code for a new key named after the client and host. Everything that can be refused is
+ * checked first (the host is shortened so the name fits); then, in one transaction, the code is
+ * consumed and the key stored, so two installers racing with one code cannot both get a key and a
+ * failed exchange leaves the code usable.
  */
 export async function exchangeSetupCode(deps: DomainDeps, raw: z.input<typeof exchangeInput>): Promise<{ key: string; keyId: string; name: string }> {
   const input = parse(exchangeInput, raw);
-  const userId = await deps.store.consumeSetupCode(hash(input.code), deps.now());
+  const name = keyNameFor(input.client, input.host);
+  const minted = prepareApiKey(deps, 'pending', name);
+  const record = (userId: string) => ({ record: { ...minted.record, userId }, keyHash: minted.keyHash });
+  const userId = await deps.store.consumeSetupCode(hash(input.code), deps.now(), record);
   if (!userId) {
     throw new CairnError(
       'unauthenticated',
       'This setup code is not valid: it was already used, has expired (codes last 10 minutes) or was mistyped. Get a new one (in the portal: Datapacks > Connect; or on the server: cairn setup-codes create --user <email>) and run the command again.',
     );
   }
-  const name = `${input.client} on ${input.host}`;
-  const { key, record } = await createApiKey(deps, userId, name);
-  return { key, keyId: record.id, name };
+  const stored = record(userId).record;
+  auditKeyCreated(deps, stored);
+  return { key: minted.key, keyId: stored.id, name: stored.name };
+}
+
+/** "<client> on <host>", the host cut (with an ellipsis) so the whole name fits a key name. */
+export function keyNameFor(client: string, host: string): string {
+  const prefix = `${client} on `;
+  const clean = cleanName(host) || 'unknown host';
+  const room = MAX_KEY_NAME - prefix.length;
+  const chars = Array.from(clean);
+  return (
+    prefix +
+    (chars.length <= room
+      ? clean
+      : `${chars
+          .slice(0, room - 1)
+          .join('')
+          .trimEnd()}…`)
+  );
 }
 
 function hash(code: string): string {

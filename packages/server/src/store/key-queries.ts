@@ -1,11 +1,17 @@
+import type { Kysely } from 'kysely';
 import { toApiKey } from './row-mappers.js';
+import type { Database } from './schema.js';
 import type { StoreContext } from './store-context.js';
 import type { ApiKeyRecord, ClientCredential, KeyUsage } from './types.js';
 
 // API keys, the one-time setup codes that mint them, and what clients call themselves with a credential.
 
 export async function insertApiKey(s: StoreContext, r: ApiKeyRecord, keyHash: string): Promise<void> {
-  await s.db
+  await insertKeyRow(s.db, r, keyHash);
+}
+
+async function insertKeyRow(db: Kysely<Database>, r: ApiKeyRecord, keyHash: string): Promise<void> {
+  await db
     .insertInto('api_key')
     .values({
       id: r.id,
@@ -83,14 +89,16 @@ export async function insertSetupCode(s: StoreContext, c: { codeHash: string; us
   await s.db.insertInto('setup_code').values({ code_hash: c.codeHash, user_id: c.userId, created_at: c.createdAt, expires_at: c.expiresAt, used_at: null }).execute();
 }
 
-export async function consumeSetupCode(s: StoreContext, codeHash: string, now: string): Promise<string | undefined> {
-  const row = await s.db
-    .updateTable('setup_code')
-    .set({ used_at: now })
-    .where('code_hash', '=', codeHash)
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', now)
-    .returning('user_id')
-    .executeTakeFirst();
-  return row?.user_id;
+export async function consumeSetupCode(s: StoreContext, codeHash: string, now: string, key?: (userId: string) => { record: ApiKeyRecord; keyHash: string }): Promise<string | undefined> {
+  const consume = (db: Kysely<Database>) =>
+    db.updateTable('setup_code').set({ used_at: now }).where('code_hash', '=', codeHash).where('used_at', 'is', null).where('expires_at', '>', now).returning('user_id').executeTakeFirst();
+  if (!key) return (await consume(s.db))?.user_id;
+  // The code is spent only if its key is stored: a failed insert leaves it usable.
+  return s.db.transaction().execute(async (tx) => {
+    const row = await consume(tx);
+    if (!row) return undefined;
+    const minted = key(row.user_id);
+    await insertKeyRow(tx, minted.record, minted.keyHash);
+    return row.user_id;
+  });
 }

@@ -123,7 +123,7 @@ export abstract class KyselyStore implements Store, StoreContext {
   rememberClientName = (credential: ClientCredential, name: string, at: string) => keys.rememberClientName(this, credential, name, at);
   clientNameOf = (credential: ClientCredential) => keys.clientNameOf(this, credential);
   insertSetupCode = (code: { codeHash: string; userId: string; createdAt: string; expiresAt: string }) => keys.insertSetupCode(this, code);
-  consumeSetupCode = (codeHash: string, now: string) => keys.consumeSetupCode(this, codeHash, now);
+  consumeSetupCode = (codeHash: string, now: string, key?: (userId: string) => { record: ApiKeyRecord; keyHash: string }) => keys.consumeSetupCode(this, codeHash, now, key);
 
   insertDatapack = (datapack: Datapack) => datapacks.insertDatapack(this, datapack);
   updateDatapack = (id: string, change: { name: string; description: string; updatedAt: string }) => datapacks.updateDatapack(this, id, change);

@@ -85,6 +85,35 @@ export function runStoreAccountsConformance(backend: string, start: () => Promis
       assert.equal(await store().consumeSetupCode('unknown', at(1000)), undefined);
     });
 
+    test('a setup code traded with its key: stored together, and a key that cannot be stored leaves the code usable', async () => {
+      const code = { codeHash: randomUUID(), userId: tenant().member.id, createdAt: at(0), expiresAt: at(600_000) };
+      await store().insertSetupCode(code);
+      const id = newId('key');
+      const key = (userId: string) => ({
+        record: {
+          id,
+          userId,
+          name: 'traded',
+          start: 'cairn_tkn_abcd',
+          last4: 'wxyz',
+          scope: 'read-write' as const,
+          createdAt: at(1),
+          expiresAt: null,
+          revokedAt: null,
+          lastUsedAt: null,
+          lastUsedClient: null,
+        },
+        keyHash: `hash-${id}`,
+      });
+      assert.equal(await store().consumeSetupCode(code.codeHash, at(1000), key), tenant().member.id);
+      assert.equal((await store().getApiKey(id))?.userId, tenant().member.id, "the key is stored for the code's user");
+      const second = { ...code, codeHash: randomUUID() };
+      await store().insertSetupCode(second);
+      // The same key id again: the insert fails, and so does the whole exchange.
+      await assert.rejects(store().consumeSetupCode(second.codeHash, at(1000), key));
+      assert.equal(await store().consumeSetupCode(second.codeHash, at(2000)), tenant().member.id, 'still usable');
+    });
+
     test('a captured turn is stored once per user and turn id, even when sent five times at once', async () => {
       const now = at(5000);
       const pack: Datapack = {

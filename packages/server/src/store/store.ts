@@ -171,8 +171,11 @@ export interface Store {
   clientNameOf(credential: ClientCredential): Promise<string | undefined>;
 
   insertSetupCode(code: { codeHash: string; userId: string; createdAt: string; expiresAt: string }): Promise<void>;
-  /** Marks an unused, unexpired code used and returns its user; undefined otherwise. Only one caller can win. */
-  consumeSetupCode(codeHash: string, now: string): Promise<string | undefined>;
+  /**
+   * Marks an unused, unexpired code used and returns its user; undefined otherwise. Only one caller can win.
+   * With `key`, the key it makes for that user is stored in the same transaction: no key, no spent code.
+   */
+  consumeSetupCode(codeHash: string, now: string, key?: (userId: string) => { record: ApiKeyRecord; keyHash: string }): Promise<string | undefined>;
 
   /** Appends audit events (append-only; ids are unique). */
   appendAuditEvents(events: AuditEvent[]): Promise<void>;

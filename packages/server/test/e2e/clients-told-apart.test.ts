@@ -70,6 +70,22 @@ test('a hostile clientInfo is shown tamed: no control or direction characters, a
   await hostile.close();
 });
 
+test("a client cannot dress up as another key in provenance, and a long client name leaves the key's name whole", async () => {
+  const made = await createApiKey(server.cairn.domain, tenant.member.id, 'intern-laptop-with-a-long-name-0123456789-abcdefghij-0123456789');
+  const forger = await connectAs(made.key, { name: 'forger', title: 'Cursor 1.7 · key "ops-admin-laptop"', version: '1.7' });
+  const forged = (await callTool(forger, 'save_entry', { kind: 'note', title: 'Forged provenance', content: 'Saved by a client whose name imitates a key.' })).entry.createdClient as string;
+  await forger.close();
+  assert.equal(forged.split(' · key “').length, 2, `one key part only: ${forged}`);
+  assert.ok(!/[·"“”]/.test(forged.split(' · key “')[0]!), forged);
+  assert.ok(forged.endsWith(' · key “intern-laptop-with-a-long-name-0123456789-abcdefghij-0123456789”'), forged);
+  const long = await connectAs(made.key, { name: 'long', title: 'A'.repeat(80), version: '1' });
+  const byLong = (await callTool(long, 'save_entry', { kind: 'note', title: 'Long client name', content: 'Saved by a client with an eighty-character name.' })).entry.createdClient as string;
+  await long.close();
+  const [clientPart, keyPart] = byLong.split(' · key “');
+  assert.ok(clientPart!.length <= 40, `client part of ${clientPart!.length} characters`);
+  assert.equal(keyPart, 'intern-laptop-with-a-long-name-0123456789-abcdefghij-0123456789”');
+});
+
 test("both MCP eras are told apart: a 2026-07-28 client (no initialize; clientInfo in every request's _meta) and a legacy one each appear under their own name", async () => {
   const modernKey = await createApiKey(server.cairn.domain, tenant.member.id, 'modern');
   const legacyKey = await createApiKey(server.cairn.domain, tenant.member.id, 'legacy');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -44,16 +44,33 @@ describe('npx -y <base>/install/cairn-mcp-installer.tgz, as a user on another ma
       env: { PATH: process.env.PATH, HOME: home, npm_config_cache: join(home, '.npm'), npm_config_update_notifier: 'false' },
     });
 
-  test('a setup code becomes a working Cursor entry; the key never appears on the command line or in the output', async () => {
+  test("a setup code becomes a working Cursor entry; the key and a neighbour's token never appear on the command line, in the output or in npm's log", async () => {
     const { code } = await createSetupCode(server.cairn.domain, tenant.member.id);
-    const { stdout } = await npx(['--client', 'cursor', '--url', server.baseUrl, '--setup-code', code, '--yes']);
     const file = join(home, '.cursor', 'mcp.json');
+    const neighbourToken = 'ghp_R8vKq2LmZ7xWc4NbT9yHs3JdF6gPa1Ue5Qio';
+    mkdirSync(join(home, '.cursor'), { recursive: true });
+    const github = { command: 'npx', args: ['-y', '@modelcontextprotocol/server-github'], env: { GITHUB_PERSONAL_ACCESS_TOKEN: neighbourToken } };
+    writeFileSync(file, `${JSON.stringify({ mcpServers: { github } }, null, 2)}\n`);
+    // Without --yes the diff is shown (no terminal to ask on, so it is written): the neighbour is in its context.
+    const { stdout, stderr } = await npx(['--client', 'cursor', '--url', server.baseUrl, '--setup-code', code]);
+    assert.match(stdout, /GITHUB_PERSONAL_ACCESS_TOKEN/, stdout);
     assert.equal(statSync(file).mode & 0o777, 0o600);
     const entry = JSON.parse(readFileSync(file, 'utf8')).mcpServers.cairn as { url: string; headers: Record<string, string> };
     assert.equal(entry.url, server.mcpUrl);
     assert.equal(entry.headers['User-Agent'], 'cairn-mcp-installer/1.0');
     const key = entry.headers.Authorization!.replace(/^Bearer /, '');
-    assert.ok(!stdout.includes(key), 'the key is not printed');
+    const logs = join(home, '.npm', '_logs');
+    const npmLog = readdirSync(logs)
+      .map((f) => readFileSync(join(logs, f), 'utf8'))
+      .join('\n');
+    assert.ok(npmLog.length > 0, "npm's debug log was written");
+    for (const [what, text] of [
+      ['output', stdout + stderr],
+      ["npm's log", npmLog],
+    ] as const) {
+      assert.ok(!text.includes(key), `the key is not in the ${what}`);
+      assert.ok(!text.includes(neighbourToken), `the neighbour's token is not in the ${what}`);
+    }
     const named = (await server.cairn.store.listApiKeys(tenant.member.id)).find((k) => k.name.startsWith('cursor on '));
     assert.ok(named, 'the key is named after the client and host');
 

@@ -65,6 +65,29 @@ describe('one-time setup codes', () => {
     assert.match(((await bad.json()) as { error: { message: string } }).error.message, /client/);
   });
 
+  test('a 57-character host gets a key named to fit, and an exchange refused leaves the code usable', async () => {
+    const host = 'build-agent-0042.eu-central-1.compute.internal.corp.acme1'; // 57 characters, as a corporate host
+    assert.equal(host.length, 57);
+    const { code } = await mint(tenant.member);
+    assert.equal((await exchange({ code, client: 'Not A Client!', host })).status, 400);
+    const res = await exchange({ code, client: 'claude-desktop', host });
+    assert.equal(res.status, 200, await res.clone().text());
+    const { key, name } = (await res.json()) as { key: string; name: string };
+    assert.ok(name.length <= 64, `${name.length} characters`);
+    assert.ok(name.startsWith('claude-desktop on build-agent-0042.eu-central-1.'), name);
+    assert.ok(name.endsWith('…'), name);
+    const client = await connectMcpClient(server.mcpUrl, key);
+    await client.close();
+    assert.equal((await exchange({ code, client: 'cursor', host: 'h' })).status, 401, 'spent once, by the exchange that made a key');
+  });
+
+  test('a host with escape sequences, line breaks or bidirectional marks names the key without them', async () => {
+    const { code } = await mint(tenant.member);
+    const res = await exchange({ code, client: 'cursor', host: 'lap\u001b[2Jtop\r\nfake\u202eexe' });
+    assert.equal(res.status, 200);
+    assert.equal(((await res.json()) as { name: string }).name, 'cursor on lap[2Jtop fakeexe');
+  });
+
   test('minting needs a signed-in caller', async () => {
     assert.equal((await fetch(`${server.baseUrl}/api/v1/setup-codes`, { method: 'POST' })).status, 401);
   });
