@@ -7,7 +7,7 @@
 // test: 180000 by default, three times the 60 s a file may take on a 2-core machine at load 2 (an
 // e2e file took over 120 s at load 12), where 300000 left a stuck file running for five minutes.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,7 +19,7 @@ const filters = process.argv.slice(2);
 const strict = ['1', 'true', 'yes'].includes((process.env.CAIRN_TEST_STRICT ?? '').toLowerCase());
 const timeout = process.env.CAIRN_TEST_TIMEOUT_MS ?? '180000';
 if (!/^[1-9]\d*$/.test(timeout)) {
-  console.error(`CAIRN_TEST_TIMEOUT_MS is ${JSON.stringify(timeout)}: set it to a whole number of milliseconds (180000 by default), or unset it.`);
+  say(`CAIRN_TEST_TIMEOUT_MS is ${JSON.stringify(timeout)}: set it to a whole number of milliseconds (180000 by default), or unset it.`, console.error);
   process.exit(1);
 }
 const workspace = existsSync(join(root, 'package.json')) ? JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).name : undefined;
@@ -38,7 +38,7 @@ const files = ['src', 'test']
   .flatMap((dir) => [...walk(join(root, dir))])
   .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
 if (files.length === 0) {
-  console.error(`No test files match ${filters.join(' ')}`);
+  say(`No test files match ${filters.join(' ')}`, console.error);
   process.exit(1);
 }
 if (!process.env.CAIRN_TEST_DATABASE_URL) {
@@ -53,6 +53,12 @@ const choosesBackend = (file) => /postgresServerUrl|postgresTestUrl|cairn-test: 
 const startsCairn = (file) => /startTestCairn\(|startTenantCairn\(|useTenantCairn\(|startPortalServer\(|portalJourney\(|startCaptureCairn\(/.test(readFileSync(join(root, file), 'utf8'));
 const postgresPass = process.env.CAIRN_TEST_DATABASE_URL ? files.filter((f) => startsCairn(f) && !choosesBackend(f)) : [];
 
+/** Prints a closing line, and keeps it for scripts/test-workspaces.mjs to repeat after the last workspace. */
+function say(line, stream = console.log) {
+  stream(line);
+  if (process.env.CAIRN_TEST_SUMMARY_FILE) appendFileSync(process.env.CAIRN_TEST_SUMMARY_FILE, `${line}\n`);
+}
+
 const started = Date.now();
 const first = await runPass(files, {}, 'sqlite (and the files that pick their backends)');
 const second = first.code === 0 && postgresPass.length > 0 ? await runPass(postgresPass, { CAIRN_TEST_BACKEND: 'postgres' }, 'postgres') : undefined;
@@ -63,7 +69,7 @@ if (code === 0 && strict) {
   const skipped = first.skipped + (second?.skipped ?? 0);
   const todo = first.todo + (second?.todo ?? 0);
   if (skipped > 0 || todo > 0) {
-    console.error(`\n# STRICT: ${skipped} skipped and ${todo} todo test(s) in ${root}. CI does not pass by skipping: install what they need (see .ci/run) or remove the skip.`);
+    say(`\n# STRICT: ${skipped} skipped and ${todo} todo test(s) in ${root}. CI does not pass by skipping: install what they need (see .ci/run) or remove the skip.`, console.error);
     process.exit(1);
   }
 }
@@ -122,20 +128,20 @@ function closingSummary() {
   const load = loadavg()
     .map((l) => l.toFixed(2))
     .join(' ');
-  console.log(`\n# ${workspace ?? root}: ${seconds(Date.now() - started)} in all, load average ${load} (1, 5, 15 min) at the end`);
+  say(`\n# ${workspace ?? root}: ${seconds(Date.now() - started)} in all, load average ${load} (1, 5, 15 min) at the end`);
   for (const pass of passes) {
-    console.log(`# ${pass.name} pass: ${pass.files} file${pass.files === 1 ? '' : 's'} in ${seconds(pass.ms)}; slowest:`);
-    for (const d of pass.durations.slice(0, 10)) console.log(`#   ${seconds(d.ms).padStart(8)}  ${d.file}${d.ms > 60_000 ? '  (over the 60 s a file may take here)' : ''}`);
+    say(`# ${pass.name} pass: ${pass.files} file${pass.files === 1 ? '' : 's'} in ${seconds(pass.ms)}; slowest:`);
+    for (const d of pass.durations.slice(0, 10)) say(`#   ${seconds(d.ms).padStart(8)}  ${d.file}${d.ms > 60_000 ? '  (over the 60 s a file may take here)' : ''}`);
   }
   if (code === 0) return;
   const problems = passes.flatMap((p) => p.problems.map((problem) => ({ ...problem, pass: p.name })));
   const files = new Set(problems.map((p) => p.file)).size;
   const kinds = [...new Set(problems.map((p) => p.kind))].map((kind) => `${problems.filter((p) => p.kind === kind).length} ${kind}`);
-  console.log(`\nFAILED: ${problems.length} test${problems.length === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'} (${kinds.join(', ')}):`);
+  say(`\nFAILED: ${problems.length} test${problems.length === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'} (${kinds.join(', ')}):`);
   for (const pass of passes.filter((p) => p.problems.length > 0)) {
-    console.log(`in the ${pass.name} pass:`);
-    for (const line of problemLines(pass.problems)) console.log(line);
+    say(`in the ${pass.name} pass:`);
+    for (const line of problemLines(pass.problems)) say(line);
   }
-  if (second === undefined && postgresPass.length > 0) console.log(`The postgres pass (${postgresPass.length} files) did not run: the sqlite pass failed.`);
-  console.log(`Run one file again: npm test${workspace ? ` -w ${workspace}` : ''} -- ${problems[0].file}`);
+  if (second === undefined && postgresPass.length > 0) say(`The postgres pass (${postgresPass.length} files) did not run: the sqlite pass failed.`);
+  say(`Run one file again: npm test${workspace ? ` -w ${workspace}` : ''} -- ${problems[0].file}`);
 }

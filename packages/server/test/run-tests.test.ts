@@ -1,5 +1,6 @@
 // scripts/run-tests.mjs, run as `npm test` runs it, over fixture test files in a scratch package: a
-// failure, a timeout or a cancellation fails the run and is named, with its file, in the last lines.
+// failure, a timeout or a cancellation fails the run and is named, with its file, in the last lines;
+// and scripts/test-workspaces.mjs, which repeats each workspace's failures after the last workspace.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -27,11 +28,12 @@ function fixturePackage(files: Record<string, string>): string {
   return dir;
 }
 
-function runTests(cwd: string, env: Record<string, string> = {}): Promise<{ code: number | null; lines: string[]; output: string }> {
-  // NODE_TEST_CONTEXT, set by the runner running this file, would make the fixtures' runner run nothing.
-  const { CAIRN_TEST_STRICT, CAIRN_TEST_BACKEND, CAIRN_TEST_TIMEOUT_MS, NODE_TEST_CONTEXT, ...inherited } = process.env;
+function runTests(cwd: string, env: Record<string, string> = {}, script = 'scripts/run-tests.mjs'): Promise<{ code: number | null; lines: string[]; output: string }> {
+  // NODE_TEST_CONTEXT, set by the runner running this file, would make the fixtures' runner run nothing, and
+  // CAIRN_TEST_SUMMARY_FILE (test-workspaces.mjs) would put their failures in this workspace's summary.
+  const { CAIRN_TEST_STRICT, CAIRN_TEST_BACKEND, CAIRN_TEST_TIMEOUT_MS, CAIRN_TEST_SUMMARY_FILE, NODE_TEST_CONTEXT, ...inherited } = process.env;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(repo, 'scripts/run-tests.mjs')], { cwd, env: { ...inherited, CAIRN_TEST_TIMEOUT_MS: String(TIMEOUT_MS), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(repo, script)], { cwd, env: { ...inherited, CAIRN_TEST_TIMEOUT_MS: String(TIMEOUT_MS), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk) => {
       output += chunk;
@@ -121,5 +123,45 @@ describe('scripts/run-tests.mjs', { concurrency: true }, () => {
     const { code, lines } = await runTests(fixturePackage({ 'fine.test.ts': PASSING }), { CAIRN_TEST_TIMEOUT_MS: '2m' });
     assert.equal(code, 1);
     assert.equal(lines.at(-1), 'CAIRN_TEST_TIMEOUT_MS is "2m": set it to a whole number of milliseconds (180000 by default), or unset it.');
+  });
+
+  test('after every workspace has run, the last lines repeat what failed in each', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cairn-run-tests-'));
+    scratch.push(dir);
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'fixture-root', private: true, workspaces: ['packages/*'] }));
+    symlinkSync(join(repo, 'node_modules'), join(dir, 'node_modules'));
+    const files = {
+      failing: { 'sum.test.ts': `import assert from 'node:assert/strict';\nimport { test } from 'node:test';\ntest('adds', () => assert.equal(1 + 2, 4, 'one and two make four'));\n` },
+      passing: { 'fine.test.ts': PASSING },
+    };
+    for (const [name, tests] of Object.entries(files)) {
+      mkdirSync(join(dir, 'packages', name, 'src'), { recursive: true });
+      writeFileSync(
+        join(dir, 'packages', name, 'package.json'),
+        JSON.stringify({ name: `fixture-${name}`, private: true, type: 'module', scripts: { test: `node ${join(repo, 'scripts/run-tests.mjs')}` } }),
+      );
+      for (const [file, text] of Object.entries(tests)) writeFileSync(join(dir, 'packages', name, 'src', file), text);
+    }
+    const { code, lines, output } = await runTests(dir, {}, 'scripts/test-workspaces.mjs');
+    assert.equal(code, 1, output);
+    const closing = lines.slice(lines.findIndex((l) => l.startsWith('# npm test: 2 workspaces in ')));
+    assert.deepEqual(
+      closing.map((l) => l.replace(/[\d.]+ s$/, 'N s')),
+      [
+        closing[0],
+        '#   FAILED  fixture-failing  N s',
+        '#   ok      fixture-passing  N s',
+        '',
+        'fixture-failing:',
+        'FAILED: 1 test in 1 file (1 failed):',
+        'in the sqlite (and the files that pick their backends) pass:',
+        '  FAILED  src/sum.test.ts  "adds": one and two make four',
+        'Run one file again: npm test -w fixture-failing -- src/sum.test.ts',
+        '',
+        'FAILED: fixture-failing.',
+      ],
+      output,
+    );
+    assert.ok(output.indexOf('# fixture-passing: ') > output.indexOf('# fixture-failing: '), 'the passing workspace ran after the failing one');
   });
 });
