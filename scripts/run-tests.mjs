@@ -50,7 +50,8 @@ if (!process.env.CAIRN_TEST_DATABASE_URL) {
 // Suites that start a Cairn without choosing a backend run a second time on PostgreSQL: every storage
 // suite runs once per backend. Files that loop over backends themselves (postgresServerUrl) run once.
 const choosesBackend = (file) => /postgresServerUrl|postgresTestUrl|cairn-test: one backend/.test(readFileSync(join(root, file), 'utf8'));
-const startsCairn = (file) => /startTestCairn\(|startTenantCairn\(|useTenantCairn\(|startPortalServer\(|portalJourney\(|startCaptureCairn\(/.test(readFileSync(join(root, file), 'utf8'));
+const startsCairn = (file) =>
+  /startTestCairn\(|startTenantCairn\(|useTenantCairn\(|startPortalServer\(|portalJourney\(|startCaptureCairn\(|startExportJourney\(/.test(readFileSync(join(root, file), 'utf8'));
 const postgresPass = process.env.CAIRN_TEST_DATABASE_URL ? files.filter((f) => startsCairn(f) && !choosesBackend(f)) : [];
 
 /** Prints a closing line, and keeps it for scripts/test-workspaces.mjs to repeat after the last workspace. */
@@ -142,6 +143,6 @@ function closingSummary() {
     say(`in the ${pass.name} pass:`);
     for (const line of problemLines(pass.problems)) say(line);
   }
-  if (second === undefined && postgresPass.length > 0) say(`The postgres pass (${postgresPass.length} files) did not run: the sqlite pass failed.`);
+  if (second === undefined && postgresPass.length > 0) say(`The postgres pass (${postgresPass.length} file${postgresPass.length === 1 ? '' : 's'}) did not run: the sqlite pass failed.`);
   say(`Run one file again: npm test${workspace ? ` -w ${workspace}` : ''} -- ${problems[0].file}`);
 }
