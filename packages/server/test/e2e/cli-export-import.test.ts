@@ -1,18 +1,17 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { PLANTED_SECRETS } from '@cairn/contract/testing/planted-secrets';
-import { loadAccess } from '../../src/domain/access.js';
-import { saveEntry, updateEntry } from '../../src/domain/entries.js';
 import { runCli } from '../../src/testing/run-cli.js';
-import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
-import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
+import type { TestTenant } from '../../src/testing/tenants.js';
+import type { TestCairn } from '../../src/testing/test-cairn.js';
+import { type ExportJourney, rowCounts as rowCountsOf, startExportJourney } from './cli-export-import.fixture.js';
 
 const AWS_KEY = PLANTED_SECRETS.find((p) => p.kind === 'aws-access-key')!.secret;
 
+let journey: ExportJourney;
 let server: TestCairn;
 let tenant: TestTenant;
 let dir: string;
@@ -20,20 +19,7 @@ let exported: Record<string, unknown>[];
 
 /** The real command, in its own process, on the test Cairn's database. */
 const cairn = (...args: string[]) => runCli(server, ...args);
-
-/** Rows in the entry and history tables: what "nothing was written" is checked against. */
-async function rowCounts(): Promise<{ entries: number; versions: number; datapacks: number }> {
-  const count = async (table: 'entry' | 'entry_version' | 'datapack') =>
-    Number(
-      (
-        await server.cairn.store.db
-          .selectFrom(table)
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
-  return { entries: await count('entry'), versions: await count('entry_version'), datapacks: await count('datapack') };
-}
+const rowCounts = () => rowCountsOf(server);
 
 /** Writes an export file from lines; the end line is recounted unless `end` says otherwise. */
 function writeExport(name: string, lines: Record<string, unknown>[], end: 'count' | 'none' = 'count'): string {
@@ -50,25 +36,10 @@ function freshCopy(): Record<string, unknown>[] {
 }
 
 before(async () => {
-  server = await startTestCairn();
-  tenant = await createTenant(server.cairn);
-  dir = mkdtempSync(join(tmpdir(), 'cairn-cli-export-'));
-  const member = await loadAccess(server.cairn.domain, { userId: tenant.member.id, client: 'test', via: 'session', scope: 'read-write' });
-  const first = await saveEntry(server.cairn.domain, member, { title: 'Release checklist', content: 'Tag, build, sign, publish.', tags: ['release'] });
-  await updateEntry(server.cairn.domain, member, { id: first.entry.id, expectedVersion: 1, content: 'Tag, build, sign, publish, announce.' });
-  await saveEntry(server.cairn.domain, member, { title: 'Editor preference', content: 'Two-space indentation everywhere.', kind: 'preference' });
-  const out = join(dir, 'member.jsonl');
-  const made = await cairn('export', '--user', tenant.member.email, '--out', out);
-  assert.equal(made.code, 0, made.stderr);
-  exported = readFileSync(out, 'utf8')
-    .trimEnd()
-    .split('\n')
-    .map((l) => JSON.parse(l));
+  journey = await startExportJourney();
+  ({ server, tenant, dir, exported } = journey);
 });
-after(async () => {
-  await server?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+after(() => journey?.close());
 
 describe('cairn export and cairn import', () => {
   test('export writes a 0600 file: header, datapacks, entries with every version, end line', async () => {
@@ -165,49 +136,6 @@ describe('cairn export and cairn import', () => {
     assert.deepEqual(await rowCounts(), before);
   });
 
-  test('--format markdown writes one file per entry that cairn import FOLDER reads back to the same entries', async () => {
-    const folder = join(dir, 'markdown');
-    const made = await cairn('export', '--user', tenant.member.email, '--format', 'markdown', '--out', folder);
-    assert.equal(made.code, 0, made.stderr);
-    const ids = exported.filter((l) => l.type === 'entry').map((l) => String(l.id));
-    const before = await Promise.all(ids.map((id) => server.cairn.store.getEntry(id)));
-    const personal = readdirSync(folder).find((d) => d.startsWith('personal--'))!;
-    const checklist = exported.find((l) => l.title === 'Release checklist')!.id;
-    const file = readdirSync(join(folder, personal)).find((f) => f === `release-checklist--${checklist}.md`)!;
-    const text = readFileSync(join(folder, personal, file), 'utf8');
-    assert.match(text, /^---\nid: "ent_[a-z0-9]+"\nkind: "note"\ntitle: "Release checklist"\n/);
-    assert.ok(text.endsWith('\n---\nTag, build, sign, publish, announce.'), 'the content is the body, as it is');
-
-    await server.cairn.store.db.deleteFrom('entry').where('id', 'in', ids).execute();
-    const back = await cairn('import', folder);
-    assert.equal(back.code, 0, back.stderr);
-    assert.match(back.stdout, /Entries: 2 created, 0 updated, \d+ unchanged, 0 skipped \(2 versions written\)/, 'the two removed come back; what earlier tests imported is unchanged');
-    const after = await Promise.all(ids.map((id) => server.cairn.store.getEntry(id)));
-    assert.deepEqual(after, before);
-    const again = await cairn('import', folder);
-    assert.match(again.stdout, /Entries: 0 created, 0 updated, \d+ unchanged, 0 skipped/);
-  });
-
-  test('a file with no line break (cairn import /dev/zero) or a Markdown file with an endless line is refused naming the line, without a stack trace', async () => {
-    const rows = await rowCounts();
-    const zero = await cairn('import', '/dev/zero');
-    assert.equal(zero.code, 1, zero.stderr);
-    assert.match(zero.stderr, /Line 1 of \/dev\/zero is longer than 64 MB without a line break: it is not a file cairn export wrote\. Nothing was imported/);
-    assert.doesNotMatch(zero.stderr, /RangeError|\n\s+at /);
-    const folder = join(dir, 'markdown-long');
-    const made = await cairn('export', '--user', tenant.member.email, '--format', 'markdown', '--out', folder);
-    assert.equal(made.code, 0, made.stderr);
-    const personal = readdirSync(folder).find((d) => d.startsWith('personal--'))!;
-    const entryFile = readdirSync(join(folder, personal)).find((f) => f !== '_datapack.md')!;
-    appendFileSync(join(folder, personal, entryFile), `\nshort line\n${'x'.repeat(64 * 1024 * 1024 + 1)}`);
-    const long = await cairn('import', folder);
-    assert.equal(long.code, 1, long.stderr);
-    const lines = readFileSync(join(folder, personal, entryFile), 'utf8').split('\n').length;
-    assert.ok(long.stderr.includes(`Line ${lines} of ${join(personal, entryFile)} is longer than 64 MB`), long.stderr);
-    assert.doesNotMatch(long.stderr, /RangeError|\n\s+at /);
-    assert.deepEqual(await rowCounts(), rows, 'nothing was written');
-  });
-
   test('export --org exports the organization; unknown names and missing flags are clear errors', async () => {
     const out = join(dir, 'org.jsonl');
     const org = await cairn('export', '--org', tenant.orgName, '--out', out);
@@ -219,10 +147,15 @@ describe('cairn export and cairn import', () => {
       .filter((l) => l.type === 'datapack')
       .map((l) => l.name);
     assert.deepEqual(names, [tenant.orgName]);
-    assert.match((await cairn('export', '--org', 'No Such Org', '--out', out)).stderr, /No organization named "No Such Org"/);
-    assert.match((await cairn('export')).stderr, /--out FILE.jsonl is required/);
-    assert.match((await cairn('import')).stderr, /Name the file to import/);
-    assert.match((await cairn('import', join(dir, 'missing.jsonl'))).stderr, /Nothing at .*missing\.jsonl: pass the file/);
-    assert.match((await cairn('export', '--out', join(dir, 'no-such-folder', 'x.jsonl'))).stderr, /no-such-folder does not exist/);
+    // Five refusals that write nothing, run at once: each command is a process that takes seconds to start.
+    const refusals = await Promise.all([
+      cairn('export', '--org', 'No Such Org', '--out', out),
+      cairn('export'),
+      cairn('import'),
+      cairn('import', join(dir, 'missing.jsonl')),
+      cairn('export', '--out', join(dir, 'no-such-folder', 'x.jsonl')),
+    ]);
+    const expected = [/No organization named "No Such Org"/, /--out FILE.jsonl is required/, /Name the file to import/, /Nothing at .*missing\.jsonl: pass the file/, /no-such-folder does not exist/];
+    for (const [k, refusal] of refusals.entries()) assert.match(refusal.stderr, expected[k]!);
   });
 });
