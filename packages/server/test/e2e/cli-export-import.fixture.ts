@@ -1,7 +1,8 @@
-// The export journeys' Cairn (cli-export-import.test.ts, cli-export-markdown.test.ts): a tenant whose
+// The export journeys' Cairn (cli-export-import.test.ts, cli-import-refusals.test.ts, cli-export-markdown.test.ts): a tenant whose
 // member holds two entries (one with two versions), exported once with the real `cairn export`.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadAccess } from '../../src/domain/access.js';
@@ -59,4 +60,18 @@ export async function rowCounts(server: TestCairn): Promise<{ entries: number; v
       ).n,
     );
   return { entries: await count('entry'), versions: await count('entry_version'), datapacks: await count('datapack') };
+}
+
+/** Writes an export file from lines; the end line is recounted unless `end` says otherwise. */
+export function writeExportFile(dir: string, name: string, lines: Record<string, unknown>[], end: 'count' | 'none' = 'count'): string {
+  const body = lines.filter((l) => l.type !== 'end');
+  if (end === 'count') body.push({ type: 'end', datapacks: body.filter((l) => l.type === 'datapack').length, entries: body.filter((l) => l.type === 'entry').length });
+  const path = join(dir, `${name}.jsonl`);
+  writeFileSync(path, `${body.map((l) => JSON.stringify(l)).join('\n')}\n`);
+  return path;
+}
+
+/** The member's export with every entry given a new id: entries this Cairn does not hold yet. */
+export function freshCopyOf(exported: Record<string, unknown>[]): Record<string, unknown>[] {
+  return exported.map((l) => (l.type === 'entry' ? { ...l, id: `ent_${randomBytes(10).toString('hex')}` } : l));
 }
