@@ -2,14 +2,28 @@
 // Node 20's --test takes no globs, hence the walk. Extra arguments narrow the run to matching paths.
 // Suites that start a Cairn run once per backend (see runPass below).
 // With CAIRN_TEST_STRICT set (CI sets it), a run that skipped any test fails: nothing goes green by skipping.
+// The last lines printed name every test that failed, timed out or was cancelled, with its file
+// (test-summary.mjs), and the slowest files. CAIRN_TEST_TIMEOUT_MS sets the limit of each file and each
+// test: 180000 by default, three times the 60 s a file may take on a 2-core machine at load 2 (an
+// e2e file took over 120 s at load 12), where 300000 left a stuck file running for five minutes.
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { problemLines, seconds, summarize } from './test-summary.mjs';
 
 // npm runs a workspace's scripts in that workspace's folder.
 const root = process.cwd();
 const filters = process.argv.slice(2);
 const strict = ['1', 'true', 'yes'].includes((process.env.CAIRN_TEST_STRICT ?? '').toLowerCase());
+const timeout = process.env.CAIRN_TEST_TIMEOUT_MS ?? '180000';
+if (!/^[1-9]\d*$/.test(timeout)) {
+  say(`CAIRN_TEST_TIMEOUT_MS is ${JSON.stringify(timeout)}: set it to a whole number of milliseconds (180000 by default), or unset it.`, console.error);
+  process.exit(1);
+}
+const workspace = existsSync(join(root, 'package.json')) ? JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).name : undefined;
+const reporter = fileURLToPath(new URL('test-outcomes-reporter.mjs', import.meta.url));
 
 function* walk(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -24,7 +38,7 @@ const files = ['src', 'test']
   .flatMap((dir) => [...walk(join(root, dir))])
   .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
 if (files.length === 0) {
-  console.error(`No test files match ${filters.join(' ')}`);
+  say(`No test files match ${filters.join(' ')}`, console.error);
   process.exit(1);
 }
 if (!process.env.CAIRN_TEST_DATABASE_URL) {
@@ -36,47 +50,99 @@ if (!process.env.CAIRN_TEST_DATABASE_URL) {
 // Suites that start a Cairn without choosing a backend run a second time on PostgreSQL: every storage
 // suite runs once per backend. Files that loop over backends themselves (postgresServerUrl) run once.
 const choosesBackend = (file) => /postgresServerUrl|postgresTestUrl|cairn-test: one backend/.test(readFileSync(join(root, file), 'utf8'));
-const startsCairn = (file) => /startTestCairn\(|startTenantCairn\(|useTenantCairn\(|startPortalServer\(|portalJourney\(|startCaptureCairn\(/.test(readFileSync(join(root, file), 'utf8'));
+const startsCairn = (file) =>
+  /startTestCairn\(|startTenantCairn\(|useTenantCairn\(|startPortalServer\(|portalJourney\(|startCaptureCairn\(|startExportJourney\(/.test(readFileSync(join(root, file), 'utf8'));
 const postgresPass = process.env.CAIRN_TEST_DATABASE_URL ? files.filter((f) => startsCairn(f) && !choosesBackend(f)) : [];
 
+/** Prints a closing line, and keeps it for scripts/test-workspaces.mjs to repeat after the last workspace. */
+function say(line, stream = console.log) {
+  stream(line);
+  if (process.env.CAIRN_TEST_SUMMARY_FILE) appendFileSync(process.env.CAIRN_TEST_SUMMARY_FILE, `${line}\n`);
+}
+
+const started = Date.now();
 const first = await runPass(files, {}, 'sqlite (and the files that pick their backends)');
-const second = first.code === 0 && postgresPass.length > 0 ? await runPass(postgresPass, { CAIRN_TEST_BACKEND: 'postgres' }, 'postgres') : { code: 0, skipped: 0, todo: 0 };
-const skipped = first.skipped + second.skipped;
-const todo = first.todo + second.todo;
-const code = first.code || second.code;
-if (code === 0 && strict && (skipped > 0 || todo > 0)) {
-  console.error(`\n# STRICT: ${skipped} skipped and ${todo} todo test(s) in ${root}. CI does not pass by skipping: install what they need (see .ci/run) or remove the skip.`);
-  process.exit(1);
+const second = first.code === 0 && postgresPass.length > 0 ? await runPass(postgresPass, { CAIRN_TEST_BACKEND: 'postgres' }, 'postgres') : undefined;
+const passes = [first, second].filter((p) => p !== undefined);
+const code = passes.some((p) => p.code !== 0 || p.problems.length > 0) ? 1 : 0;
+closingSummary();
+if (code === 0 && strict) {
+  const skipped = first.skipped + (second?.skipped ?? 0);
+  const todo = first.todo + (second?.todo ?? 0);
+  if (skipped > 0 || todo > 0) {
+    say(`\n# STRICT: ${skipped} skipped and ${todo} todo test(s) in ${root}. CI does not pass by skipping: install what they need (see .ci/run) or remove the skip.`, console.error);
+    process.exit(1);
+  }
 }
 process.exit(code);
 
-/** One run of node's test runner over `list`; resolves with its exit code and the skips and todos it reported. */
+/** One run of node's test runner over `list`: its exit code, what went wrong, its skips and todos and each file's duration. */
 function runPass(list, env, name) {
   console.log(`# backend pass: ${name} (${list.length} file${list.length === 1 ? '' : 's'})`);
+  const dir = mkdtempSync(join(tmpdir(), 'cairn-test-outcomes-'));
+  const outcomes = join(dir, 'outcomes.jsonl');
+  // Node picks spec on a terminal and TAP elsewhere unless told; naming a second reporter means naming both.
+  const shown = process.stdout.isTTY ? 'spec' : 'tap';
+  const args = [
+    '--import',
+    'tsx',
+    '--test',
+    '--test-concurrency=2',
+    `--test-timeout=${timeout}`,
+    `--test-reporter=${shown}`,
+    '--test-reporter-destination=stdout',
+    `--test-reporter=${reporter}`,
+    `--test-reporter-destination=${outcomes}`,
+  ];
+  const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', ...list], {
-      cwd: root,
-      env: { ...process.env, ...env },
-      stdio: ['inherit', strict ? 'pipe' : 'inherit', 'inherit'],
-    });
-    // The runner's closing summary ("# skipped N", "# todo N") is read as it streams past.
-    const counts = { skipped: 0, todo: 0 };
-    const directives = { skipped: 0, todo: 0 };
-    let tail = '';
-    child.stdout?.on('data', (chunk) => {
-      process.stdout.write(chunk);
-      const lines = (tail + chunk.toString('utf8')).split('\n');
-      tail = lines.pop() ?? '';
-      for (const line of lines) {
-        // A skipped suite counts no test in the summary, so its own "ok N - name # SKIP" line is counted as well.
-        const m = /^# (skipped|todo) (\d+)\s*$/.exec(line);
-        if (m) counts[m[1]] = Math.max(counts[m[1]], Number(m[2]));
-        const directive = /^\s*(?:not )?ok \d+ .*# (SKIP|TODO)\b/.exec(line);
-        if (directive) directives[directive[1] === 'SKIP' ? 'skipped' : 'todo'] += 1;
-      }
-    });
-    child.on('close', (code, signal) => {
-      resolve({ code: code ?? (signal ? 1 : 0), skipped: Math.max(counts.skipped, directives.skipped), todo: Math.max(counts.todo, directives.todo) });
+    const child = spawn(process.execPath, [...args, ...list], { cwd: root, env: { ...process.env, ...env }, stdio: 'inherit' });
+    child.on('close', (exit, signal) => {
+      const records = existsSync(outcomes)
+        ? readFileSync(outcomes, 'utf8')
+            .split('\n')
+            .filter((l) => l.trim() !== '')
+            .map((l) => JSON.parse(l))
+        : [];
+      rmSync(dir, { recursive: true, force: true });
+      const summary = summarize(records, root);
+      let code = exit ?? (signal ? 1 : 0);
+      // The runner's totals count what no record names (a test cancelled with its file): never a pass.
+      if ((summary.totals.fail ?? 0) + (summary.totals.cancelled ?? 0) > 0 && summary.problems.length === 0)
+        summary.problems.push({
+          kind: 'failed',
+          file: '(see above)',
+          test: undefined,
+          error: `node's runner counted ${summary.totals.fail ?? 0} failed and ${summary.totals.cancelled ?? 0} cancelled`,
+          whileRunning: [],
+        });
+      if (code === 0 && summary.problems.length > 0) code = 1;
+      if (code !== 0 && summary.problems.length === 0)
+        summary.problems.push({ kind: 'failed', file: '(the runner)', test: undefined, error: signal ? `stopped by ${signal}` : `exited with code ${code}`, whileRunning: [] });
+      resolve({ name, files: list.length, ms: Date.now() - started, code, ...summary });
     });
   });
+}
+
+/** The last lines of the run: each pass's time and slowest files, then, if anything went wrong, what and where. */
+function closingSummary() {
+  const load = loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+  say(`\n# ${workspace ?? root}: ${seconds(Date.now() - started)} in all, load average ${load} (1, 5, 15 min) at the end`);
+  for (const pass of passes) {
+    say(`# ${pass.name} pass: ${pass.files} file${pass.files === 1 ? '' : 's'} in ${seconds(pass.ms)}; slowest:`);
+    for (const d of pass.durations.slice(0, 10)) say(`#   ${seconds(d.ms).padStart(8)}  ${d.file}${d.ms > 60_000 ? '  (over the 60 s a file may take here)' : ''}`);
+  }
+  if (code === 0) return;
+  const problems = passes.flatMap((p) => p.problems.map((problem) => ({ ...problem, pass: p.name })));
+  const files = new Set(problems.map((p) => p.file)).size;
+  const kinds = [...new Set(problems.map((p) => p.kind))].map((kind) => `${problems.filter((p) => p.kind === kind).length} ${kind}`);
+  say(`\nFAILED: ${problems.length} test${problems.length === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'} (${kinds.join(', ')}):`);
+  for (const pass of passes.filter((p) => p.problems.length > 0)) {
+    say(`in the ${pass.name} pass:`);
+    for (const line of problemLines(pass.problems)) say(line);
+  }
+  if (second === undefined && postgresPass.length > 0) say(`The postgres pass (${postgresPass.length} file${postgresPass.length === 1 ? '' : 's'}) did not run: the sqlite pass failed.`);
+  say(`Run one file again: npm test${workspace ? ` -w ${workspace}` : ''} -- ${problems[0].file}`);
 }

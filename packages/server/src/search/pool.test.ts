@@ -43,28 +43,36 @@ function entries(size: number, seed: number, from = 0): { item: RankedItem; plac
  */
 function expectedCandidates(all: { item: RankedItem }[], terms: string[], limit: number, only?: string, docCount = 900): { id: string; score: number }[] {
   const items = all.map((e) => e.item);
-  const fields = (item: RankedItem) => [...item.words.title, ...item.words.tags, ...item.words.content];
-  const occurrences = (stem: string) => items.reduce((n, item) => n + new Set(fields(item).filter((w) => lightStem(w) === stem)).size, 0);
+  // Each entry's words stemmed once and each term's document frequency counted once: still the long
+  // way (every word of every entry), but not once per entry per term, which made this file take minutes.
+  const stemmed = items.map((item) => {
+    const title = item.words.title.map(lightStem);
+    const tags = item.words.tags.map(lightStem);
+    const content = item.words.content.map(lightStem);
+    return { item, fields: [...item.words.title, ...item.words.tags, ...item.words.content], stems: [...title, ...tags, ...content], title, tags, content };
+  });
+  const occurrences = (stem: string) => stemmed.reduce((n, e) => n + new Set(e.fields.filter((_, j) => e.stems[j] === stem)).size, 0);
   const rarest = terms
     .map((t) => lightStem(t))
     .map((stem, k) => ({ stem, k, n: occurrences(stem) }))
     .filter((t) => t.n > 0)
     .sort((x, y) => x.n - y.n || x.k - y.k)
     .slice(0, DUPLICATE_TERMS);
-  const count = (words: string[], stem: string) => words.filter((w) => lightStem(w) === stem).length;
-  const tf = (item: RankedItem, stem: string) =>
-    titleWeight(item.kind) * count(item.words.title, stem) + WEIGHTS.tags * count(item.words.tags, stem) + WEIGHTS.content * count(item.words.content, stem);
-  const avg = items.reduce((sum, item) => sum + fields(item).length, 0) / items.length;
+  const count = (stems: string[], stem: string) => stems.filter((w) => w === stem).length;
+  const tf = (e: (typeof stemmed)[number], stem: string) => titleWeight(e.item.kind) * count(e.title, stem) + WEIGHTS.tags * count(e.tags, stem) + WEIGHTS.content * count(e.content, stem);
+  const avg = stemmed.reduce((sum, e) => sum + e.fields.length, 0) / items.length;
   const n = Math.max(docCount, items.length);
-  const scored = items.map((item) => {
+  const idfs = rarest.map(({ stem }) => {
+    const df = stemmed.filter((other) => tf(other, stem) > 0).length;
+    return { stem, idf: Math.max(Math.log((n - df + 0.5) / (df + 0.5)), 1e-6) };
+  });
+  const scored = stemmed.map((e) => {
     let score = 0;
-    for (const { stem } of rarest) {
-      const df = items.filter((other) => tf(other, stem) > 0).length;
-      const idf = Math.max(Math.log((n - df + 0.5) / (df + 0.5)), 1e-6);
-      const f = tf(item, stem);
-      if (f > 0) score += (idf * f * 2.2) / (f + 1.2 * (0.25 + (0.75 * fields(item).length) / avg));
+    for (const { stem, idf } of idfs) {
+      const f = tf(e, stem);
+      if (f > 0) score += (idf * f * 2.2) / (f + 1.2 * (0.25 + (0.75 * e.fields.length) / avg));
     }
-    return { item, score };
+    return { item: e.item, score };
   });
   return scored
     .filter(({ item, score }) => score > 0 && (!only || item.datapackId === only))

@@ -1,18 +1,13 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { PLANTED_SECRETS } from '@cairn/contract/testing/planted-secrets';
-import { loadAccess } from '../../src/domain/access.js';
-import { saveEntry, updateEntry } from '../../src/domain/entries.js';
 import { runCli } from '../../src/testing/run-cli.js';
-import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
-import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
+import type { TestTenant } from '../../src/testing/tenants.js';
+import type { TestCairn } from '../../src/testing/test-cairn.js';
+import { type ExportJourney, freshCopyOf, rowCounts as rowCountsOf, startExportJourney, writeExportFile } from './cli-export-import.fixture.js';
 
-const AWS_KEY = PLANTED_SECRETS.find((p) => p.kind === 'aws-access-key')!.secret;
-
+let journey: ExportJourney;
 let server: TestCairn;
 let tenant: TestTenant;
 let dir: string;
@@ -20,55 +15,16 @@ let exported: Record<string, unknown>[];
 
 /** The real command, in its own process, on the test Cairn's database. */
 const cairn = (...args: string[]) => runCli(server, ...args);
+const rowCounts = () => rowCountsOf(server);
 
-/** Rows in the entry and history tables: what "nothing was written" is checked against. */
-async function rowCounts(): Promise<{ entries: number; versions: number; datapacks: number }> {
-  const count = async (table: 'entry' | 'entry_version' | 'datapack') =>
-    Number(
-      (
-        await server.cairn.store.db
-          .selectFrom(table)
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
-  return { entries: await count('entry'), versions: await count('entry_version'), datapacks: await count('datapack') };
-}
-
-/** Writes an export file from lines; the end line is recounted unless `end` says otherwise. */
-function writeExport(name: string, lines: Record<string, unknown>[], end: 'count' | 'none' = 'count'): string {
-  const body = lines.filter((l) => l.type !== 'end');
-  if (end === 'count') body.push({ type: 'end', datapacks: body.filter((l) => l.type === 'datapack').length, entries: body.filter((l) => l.type === 'entry').length });
-  const path = join(dir, `${name}.jsonl`);
-  writeFileSync(path, `${body.map((l) => JSON.stringify(l)).join('\n')}\n`);
-  return path;
-}
-
-/** The member's export with every entry given a new id: entries this Cairn does not hold yet. */
-function freshCopy(): Record<string, unknown>[] {
-  return exported.map((l) => (l.type === 'entry' ? { ...l, id: `ent_${randomBytes(10).toString('hex')}` } : l));
-}
+const writeExport = (name: string, lines: Record<string, unknown>[], end?: 'count' | 'none') => writeExportFile(dir, name, lines, end);
+const freshCopy = () => freshCopyOf(exported);
 
 before(async () => {
-  server = await startTestCairn();
-  tenant = await createTenant(server.cairn);
-  dir = mkdtempSync(join(tmpdir(), 'cairn-cli-export-'));
-  const member = await loadAccess(server.cairn.domain, { userId: tenant.member.id, client: 'test', via: 'session', scope: 'read-write' });
-  const first = await saveEntry(server.cairn.domain, member, { title: 'Release checklist', content: 'Tag, build, sign, publish.', tags: ['release'] });
-  await updateEntry(server.cairn.domain, member, { id: first.entry.id, expectedVersion: 1, content: 'Tag, build, sign, publish, announce.' });
-  await saveEntry(server.cairn.domain, member, { title: 'Editor preference', content: 'Two-space indentation everywhere.', kind: 'preference' });
-  const out = join(dir, 'member.jsonl');
-  const made = await cairn('export', '--user', tenant.member.email, '--out', out);
-  assert.equal(made.code, 0, made.stderr);
-  exported = readFileSync(out, 'utf8')
-    .trimEnd()
-    .split('\n')
-    .map((l) => JSON.parse(l));
+  journey = await startExportJourney();
+  ({ server, tenant, dir, exported } = journey);
 });
-after(async () => {
-  await server?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+after(() => journey?.close());
 
 describe('cairn export and cairn import', () => {
   test('export writes a 0600 file: header, datapacks, entries with every version, end line', async () => {
@@ -124,105 +80,5 @@ describe('cairn export and cairn import', () => {
     assert.equal(answer.code, 1);
     assert.match(answer.stderr, new RegExp(`Line ${entryAt + 2}: not valid JSON .*Nothing was imported`));
     assert.deepEqual(await rowCounts(), before, 'the valid entry before the bad line was not written either');
-  });
-
-  test('a NUL character in content is refused naming the line and field; a cut-off file is refused', async () => {
-    const copy = freshCopy();
-    const at = copy.findIndex((l) => l.type === 'entry');
-    copy[at] = { ...copy[at], content: 'before\u0000after' };
-    const before = await rowCounts();
-    const nul = await cairn('import', writeExport('nul', copy));
-    assert.equal(nul.code, 1);
-    assert.match(nul.stderr, new RegExp(`Line ${at + 1}: content contains a NUL character`));
-    const cut = await cairn('import', writeExport('cut', freshCopy(), 'none'));
-    assert.equal(cut.code, 1);
-    assert.match(cut.stderr, /without its end line: it was cut off/);
-    assert.deepEqual(await rowCounts(), before);
-  });
-
-  test('secrets in an imported file are redacted, in the entry and its history', async () => {
-    const copy = freshCopy().filter((l) => l.type !== 'entry' || l.title === 'Release checklist');
-    const at = copy.findIndex((l) => l.type === 'entry');
-    const entry = copy[at] as { id: string; content: string; history: { content: string }[] };
-    entry.content = `Sign with ${AWS_KEY}`;
-    for (const v of entry.history) v.content = `Sign with ${AWS_KEY}`;
-    const answer = await cairn('import', writeExport('secret', copy));
-    assert.equal(answer.code, 0, answer.stderr);
-    assert.match(answer.stdout, /Secrets redacted on the way in: aws-access-key ×3/);
-    const stored = await server.cairn.store.getEntry(entry.id);
-    assert.equal(stored?.content, 'Sign with [redacted:aws-access-key]');
-    const history = await server.cairn.store.listEntryVersions(entry.id);
-    assert.ok(history.every((v) => !v.content.includes(AWS_KEY)));
-  });
-
-  test('a datapack whose owner does not exist here is reported and skipped', async () => {
-    const copy = freshCopy().map((l) => (l.type === 'datapack' && l.scope === 'personal' ? { ...l, owner: { user: 'nobody@example.test' } } : l));
-    const before = await rowCounts();
-    const answer = await cairn('import', writeExport('nobody', copy));
-    assert.equal(answer.code, 0, answer.stderr);
-    assert.match(answer.stdout, /Skipped datapack "Personal" and its entries: user nobody@example.test does not exist here/);
-    assert.match(answer.stdout, /Entries: 0 created, 0 updated, 0 unchanged, 2 skipped/);
-    assert.deepEqual(await rowCounts(), before);
-  });
-
-  test('--format markdown writes one file per entry that cairn import FOLDER reads back to the same entries', async () => {
-    const folder = join(dir, 'markdown');
-    const made = await cairn('export', '--user', tenant.member.email, '--format', 'markdown', '--out', folder);
-    assert.equal(made.code, 0, made.stderr);
-    const ids = exported.filter((l) => l.type === 'entry').map((l) => String(l.id));
-    const before = await Promise.all(ids.map((id) => server.cairn.store.getEntry(id)));
-    const personal = readdirSync(folder).find((d) => d.startsWith('personal--'))!;
-    const checklist = exported.find((l) => l.title === 'Release checklist')!.id;
-    const file = readdirSync(join(folder, personal)).find((f) => f === `release-checklist--${checklist}.md`)!;
-    const text = readFileSync(join(folder, personal, file), 'utf8');
-    assert.match(text, /^---\nid: "ent_[a-z0-9]+"\nkind: "note"\ntitle: "Release checklist"\n/);
-    assert.ok(text.endsWith('\n---\nTag, build, sign, publish, announce.'), 'the content is the body, as it is');
-
-    await server.cairn.store.db.deleteFrom('entry').where('id', 'in', ids).execute();
-    const back = await cairn('import', folder);
-    assert.equal(back.code, 0, back.stderr);
-    assert.match(back.stdout, /Entries: 2 created, 0 updated, \d+ unchanged, 0 skipped \(2 versions written\)/, 'the two removed come back; what earlier tests imported is unchanged');
-    const after = await Promise.all(ids.map((id) => server.cairn.store.getEntry(id)));
-    assert.deepEqual(after, before);
-    const again = await cairn('import', folder);
-    assert.match(again.stdout, /Entries: 0 created, 0 updated, \d+ unchanged, 0 skipped/);
-  });
-
-  test('a file with no line break (cairn import /dev/zero) or a Markdown file with an endless line is refused naming the line, without a stack trace', async () => {
-    const rows = await rowCounts();
-    const zero = await cairn('import', '/dev/zero');
-    assert.equal(zero.code, 1, zero.stderr);
-    assert.match(zero.stderr, /Line 1 of \/dev\/zero is longer than 64 MB without a line break: it is not a file cairn export wrote\. Nothing was imported/);
-    assert.doesNotMatch(zero.stderr, /RangeError|\n\s+at /);
-    const folder = join(dir, 'markdown-long');
-    const made = await cairn('export', '--user', tenant.member.email, '--format', 'markdown', '--out', folder);
-    assert.equal(made.code, 0, made.stderr);
-    const personal = readdirSync(folder).find((d) => d.startsWith('personal--'))!;
-    const entryFile = readdirSync(join(folder, personal)).find((f) => f !== '_datapack.md')!;
-    appendFileSync(join(folder, personal, entryFile), `\nshort line\n${'x'.repeat(64 * 1024 * 1024 + 1)}`);
-    const long = await cairn('import', folder);
-    assert.equal(long.code, 1, long.stderr);
-    const lines = readFileSync(join(folder, personal, entryFile), 'utf8').split('\n').length;
-    assert.ok(long.stderr.includes(`Line ${lines} of ${join(personal, entryFile)} is longer than 64 MB`), long.stderr);
-    assert.doesNotMatch(long.stderr, /RangeError|\n\s+at /);
-    assert.deepEqual(await rowCounts(), rows, 'nothing was written');
-  });
-
-  test('export --org exports the organization; unknown names and missing flags are clear errors', async () => {
-    const out = join(dir, 'org.jsonl');
-    const org = await cairn('export', '--org', tenant.orgName, '--out', out);
-    assert.equal(org.code, 0, org.stderr);
-    const names = readFileSync(out, 'utf8')
-      .trimEnd()
-      .split('\n')
-      .map((l) => JSON.parse(l))
-      .filter((l) => l.type === 'datapack')
-      .map((l) => l.name);
-    assert.deepEqual(names, [tenant.orgName]);
-    assert.match((await cairn('export', '--org', 'No Such Org', '--out', out)).stderr, /No organization named "No Such Org"/);
-    assert.match((await cairn('export')).stderr, /--out FILE.jsonl is required/);
-    assert.match((await cairn('import')).stderr, /Name the file to import/);
-    assert.match((await cairn('import', join(dir, 'missing.jsonl'))).stderr, /Nothing at .*missing\.jsonl: pass the file/);
-    assert.match((await cairn('export', '--out', join(dir, 'no-such-folder', 'x.jsonl'))).stderr, /no-such-folder does not exist/);
   });
 });

@@ -10,7 +10,9 @@ import { postgresTestUrl } from '../../src/testing/postgres.js';
 import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
 
 const pg = postgresTestUrl();
-const BULK = 10_000;
+// Enough to span export's pages of 1,000 entries (and import's progress every 1,000) with a part page
+// over; how long 10,000 take is `npm run bench:export -w @cairn/server` (docs/benchmarks.md).
+const BULK = 2_500;
 
 describe('export → import on the other backend → export gives the same file (SQLite → PostgreSQL → SQLite)', { skip: 'skip' in pg ? pg.skip : undefined }, () => {
   const cairns: TestCairn[] = [];
