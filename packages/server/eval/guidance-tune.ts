@@ -85,7 +85,7 @@ try {
   for (const concern of withConcerns ? [0, 0.1, 0.2, 0.4] : [0])
     for (const search of [0, 0.15, 0.3, 0.6])
       for (const title of values.plain ? [0, 0.25, 0.5] : [current.weights.title])
-        for (const full of [3, 4, 5, 6, 7, 8])
+        for (const full of values.plain ? [6, 8, 10, 12, 14] : [3, 4, 5, 6, 7, 8])
           for (const relative of [0.2, 0.3, 0.4, 0.5, 0.6]) {
             const tuning: TopicTuning = { ...current, weights: { text: 1, concern, search, title }, full, relative };
             rows.push({ tuning, r: score(tuning) });
