@@ -1,5 +1,6 @@
 import type { DatapackView } from '@cairn/contract';
 import { redact } from '@cairn/contract/redaction';
+import { cleanName } from '@cairn/contract/terminal';
 import { z } from 'zod';
 import { CairnError } from '../errors/cairn-error.js';
 import type { Datapack, Memberships, Scope } from '../store/types.js';
@@ -13,7 +14,8 @@ export const PERSONAL_DATAPACK_NAME = 'Personal';
 
 /** Input of createDatapack, shared by every adapter. */
 export const createDatapackInput = z.object({
-  name: z.string().trim().min(1).max(80).describe('Datapack name, unique within its owner'),
+  // Names are shown in terminals and lists: control and bidirectional characters never get stored.
+  name: z.string().overwrite(cleanName).min(1).max(80).describe('Datapack name, unique within its owner'),
   scope: z.enum(['personal', 'team', 'organization']).default('personal').describe('Who owns it: you, one of your teams, or your organization'),
   teamId: z.string().optional().describe('Required for scope "team": the team that owns it (see list_datapacks for your teams)'),
   organizationId: z.string().optional().describe('For scope "organization" when you belong to several organizations'),
@@ -85,7 +87,7 @@ export async function createDatapack(deps: DomainDeps, access: Access, raw: z.in
 
 /** Input of updateDatapack: what changes (a field left out stays). */
 export const updateDatapackInput = z.object({
-  name: z.string().trim().min(1, 'give the datapack a name').max(80).optional(),
+  name: z.string().overwrite(cleanName).min(1, 'give the datapack a name').max(80).optional(),
   description: z.string().max(500).optional(),
 });
 

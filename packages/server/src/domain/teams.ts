@@ -1,3 +1,4 @@
+import { cleanName } from '@cairn/contract/terminal';
 import { z } from 'zod';
 import { type Auth, addTeamMember, removeTeamMember, renameTeam } from '../auth/better-auth.js';
 import { CairnError } from '../errors/cairn-error.js';
@@ -9,7 +10,8 @@ import { parse } from './parse-input.js';
  * and only the organization's members join its teams. Callers check who may ask (an admin in the
  * portal, the operator on the CLI).
  */
-const teamName = z.string().trim().min(1, 'give the team a name').max(80);
+// Names are shown in terminals and lists: control and bidirectional characters never get stored.
+const teamName = z.string().overwrite(cleanName).min(1, 'give the team a name').max(80);
 
 export async function createTeam(deps: DomainDeps, auth: Auth, organizationId: string, rawName: unknown): Promise<{ id: string; name: string }> {
   const name = parse(teamName, rawName);
