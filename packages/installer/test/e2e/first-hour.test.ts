@@ -122,7 +122,7 @@ describe('first hour with the installer', () => {
       assert.match(said, /Connected as member/);
       assert.match(said, new RegExp(`✘ Automatic mode is not complete: \`claude plugin marketplace add ${empty}\` failed \\(exit \\d+\\)`));
       assert.match(said, /In place: the "cairn" MCP entry for Claude Code with the API key cairn_tkn_…\w{4}: the agent can use Cairn when asked\./);
-      assert.match(said, /Not done: the cairn plugin marketplace and cairn@cairn \(skills and capture hooks\)/);
+      assert.match(said, /Not done: the cairn plugin marketplace and cairn@cairn \(skills, capture hooks, and hooks that hand the agent get_guidance's rules at each prompt and file edit\)/);
       const finish = new RegExp(
         `To finish, fix the cause .* and run:\\n  (npx -y ${cairn.baseUrl.replace(/[.]/g, '\\.')}/install/cairn-mcp-installer\\.tgz --client claude-code --auto --marketplace \\S+ --yes)\\n`,
       );
