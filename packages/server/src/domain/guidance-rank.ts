@@ -57,6 +57,8 @@ export class RuleIndex {
   private readonly docs: Doc[];
   private readonly df = new Map<string, number>();
   private readonly avg: Record<Field, number>;
+  /** Built once per set of weights (the default's, in production). */
+  private readonly postings = new Map<RankWeights, Map<string, { doc: number; tf: number }[]>>();
 
   constructor(rules: readonly RankedRule[]) {
     this.docs = rules.map((r) => {
@@ -91,24 +93,36 @@ export class RuleIndex {
     for (const c of query.concerns ?? []) add(c, weights.concerns);
     add(query.task, 1);
     const n = this.docs.length;
-    const out = new Map<string, number>();
-    for (const d of this.docs) {
-      let score = 0;
-      for (const [t, qw] of q) {
-        const df = this.df.get(t);
-        if (!df) continue;
-        let tf = 0;
-        for (const f of FIELDS) {
-          const c = d.tf[f].get(t);
-          if (c) tf += (weights[f] * c) / (1 - B + (B * d.len[f]) / this.avg[f]);
-        }
-        if (tf === 0) continue;
-        const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-        score += qw * idf * (tf / (K1 + tf));
-      }
-      out.set(d.id, score);
+    const postings = this.postingsFor(weights);
+    const sums = new Float64Array(n);
+    for (const [t, qw] of q) {
+      const list = postings.get(t);
+      if (!list) continue;
+      const df = this.df.get(t)!;
+      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      for (const { doc, tf } of list) sums[doc]! += qw * idf * (tf / (K1 + tf));
     }
+    const out = new Map<string, number>();
+    for (const [i, d] of this.docs.entries()) out.set(d.id, sums[i]!);
     return out;
+  }
+
+  /** Per stem, the rules holding it with their weighted, length-normed term frequency: a query reads only its terms' rules. */
+  private postingsFor(weights: RankWeights): Map<string, { doc: number; tf: number }[]> {
+    let held = this.postings.get(weights);
+    if (held) return held;
+    held = new Map();
+    for (const [doc, d] of this.docs.entries()) {
+      const tfs = new Map<string, number>();
+      for (const f of FIELDS) for (const [t, c] of d.tf[f]) tfs.set(t, (tfs.get(t) ?? 0) + (weights[f] * c) / (1 - B + (B * d.len[f]) / this.avg[f]));
+      for (const [t, tf] of tfs) {
+        const list = held.get(t);
+        if (list) list.push({ doc, tf });
+        else held.set(t, [{ doc, tf }]);
+      }
+    }
+    this.postings.set(weights, held);
+    return held;
   }
 }
 
