@@ -1,13 +1,12 @@
 import type { DatapackView } from '@cairn/contract';
 import { redact } from '@cairn/contract/redaction';
-import { cleanName } from '@cairn/contract/terminal';
 import { z } from 'zod';
 import { CairnError } from '../errors/cairn-error.js';
 import type { Datapack, Memberships, Scope } from '../store/types.js';
 import type { Access } from './access.js';
 import { auditDatapack } from './audit.js';
 import type { DomainDeps } from './deps.js';
-import { parse } from './parse-input.js';
+import { parse, storedName } from './parse-input.js';
 
 /** Name of the datapack every user gets. */
 export const PERSONAL_DATAPACK_NAME = 'Personal';
@@ -15,7 +14,7 @@ export const PERSONAL_DATAPACK_NAME = 'Personal';
 /** Input of createDatapack, shared by every adapter. */
 export const createDatapackInput = z.object({
   // Names are shown in terminals and lists: control and bidirectional characters never get stored.
-  name: z.string().overwrite(cleanName).min(1).max(80).describe('Datapack name, unique within its owner'),
+  name: z.string().overwrite(storedName).min(1).max(80).describe('Datapack name, unique within its owner'),
   scope: z.enum(['personal', 'team', 'organization']).default('personal').describe('Who owns it: you, one of your teams, or your organization'),
   teamId: z.string().optional().describe('Required for scope "team": the team that owns it (see list_datapacks for your teams)'),
   organizationId: z.string().optional().describe('For scope "organization" when you belong to several organizations'),
@@ -87,7 +86,7 @@ export async function createDatapack(deps: DomainDeps, access: Access, raw: z.in
 
 /** Input of updateDatapack: what changes (a field left out stays). */
 export const updateDatapackInput = z.object({
-  name: z.string().overwrite(cleanName).min(1, 'give the datapack a name').max(80).optional(),
+  name: z.string().overwrite(storedName).min(1, 'give the datapack a name').max(80).optional(),
   description: z.string().max(500).optional(),
 });
 

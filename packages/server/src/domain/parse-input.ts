@@ -1,3 +1,4 @@
+import { cleanName } from '@cairn/contract/terminal';
 import type { z } from 'zod';
 import { CairnError } from '../errors/cairn-error.js';
 
@@ -44,4 +45,12 @@ export function findNul(value: unknown, path: (string | number)[] = []): string 
     }
   }
   return undefined;
+}
+
+/**
+ * A name as it is stored (for zod's `overwrite`): control and bidirectional characters removed. A
+ * NUL is left in, so that parse refuses it with the field named rather than storing it silently cut.
+ */
+export function storedName(text: string): string {
+  return text.includes('\u0000') ? text : cleanName(text);
 }

@@ -1,9 +1,8 @@
-import { cleanName } from '@cairn/contract/terminal';
 import { z } from 'zod';
 import { type Auth, addTeamMember, removeTeamMember, renameTeam } from '../auth/better-auth.js';
 import { CairnError } from '../errors/cairn-error.js';
 import type { DomainDeps } from './deps.js';
-import { parse } from './parse-input.js';
+import { parse, storedName } from './parse-input.js';
 
 /**
  * The team rules, whoever asks: names are required and unique in the organization (ignoring case),
@@ -11,7 +10,7 @@ import { parse } from './parse-input.js';
  * portal, the operator on the CLI).
  */
 // Names are shown in terminals and lists: control and bidirectional characters never get stored.
-const teamName = z.string().overwrite(cleanName).min(1, 'give the team a name').max(80);
+const teamName = z.string().overwrite(storedName).min(1, 'give the team a name').max(80);
 
 export async function createTeam(deps: DomainDeps, auth: Auth, organizationId: string, rawName: unknown): Promise<{ id: string; name: string }> {
   const name = parse(teamName, rawName);
