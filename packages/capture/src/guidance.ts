@@ -1,11 +1,11 @@
 import { redact } from '@cairn/contract/redaction';
+import type { CaptureRun } from './capture.js';
 import { loadCaptureConfig } from './config.js';
 import { givenTo, recordGiven } from './given.js';
 import { callGetGuidance, type GuidanceAnswer, type GuidanceRule } from './guidance-call.js';
 import { readGuidanceInput } from './guidance-input.js';
 import { CLIENT_IDS, type ClientId } from './hook-input.js';
 import { logReason } from './log.js';
-import type { CapturePaths } from './paths.js';
 import { repositoryOf, repositoryPath } from './project.js';
 
 /**
@@ -28,14 +28,8 @@ export type GuidanceEvent = 'prompt' | 'edit';
 /** Longest task get_guidance takes. */
 const MAX_TASK_CHARS = 2000;
 
-export interface GuidanceRun {
-  client: string | undefined;
-  event: string | undefined;
-  stdin: string;
-  env: NodeJS.ProcessEnv;
-  cwd: string;
-  paths: CapturePaths;
-  now: Date;
+/** What capture's run takes, but its signal means "print nothing" here, and it waits for capture instead of telling it. */
+export interface GuidanceRun extends Omit<CaptureRun, 'signal' | 'sent'> {
   /** When it aborts, nothing is printed. */
   signal: AbortSignal;
   /** Settles when capture has sent this hook's turn: Cairn is asked for guidance only then, so it never slows capture down. */
