@@ -9,7 +9,8 @@
  */
 import { parseArgs } from 'node:util';
 import { loadAccess } from '../src/domain/access.js';
-import { DEFAULT_MAX_CHARS, fitAnswer, guidanceCandidates, guidanceText } from '../src/domain/guidance.js';
+import { DEFAULT_MAX_CHARS, guidanceCandidates } from '../src/domain/guidance.js';
+import { fitAnswer, guidanceText } from '../src/domain/guidance-answer.js';
 import { type GuidanceCandidate, selectGuidance, type TopicTuning, topicTuningFor } from '../src/domain/guidance-select.js';
 import { connectMcpClient } from '../src/testing/mcp-client.js';
 import { startTestCairn } from '../src/testing/test-cairn.js';

@@ -5,12 +5,13 @@ import { TaskContext, taskContextInput } from './applies.js';
 import { readableDatapacks } from './datapacks.js';
 import type { DomainDeps } from './deps.js';
 import { type DatapackRef, type PublicEntry, publicEntry } from './entry-views.js';
-import { findConflicts, type GuidanceConflict } from './guidance-conflicts.js';
+import { fitAnswer, type Guidance, type GuidanceItem, reasonText } from './guidance-answer.js';
 import { RuleIndex, topicSignals } from './guidance-rank.js';
-import { anyAnnotated, type GuidanceCandidate, type GuidanceReason, type Selected, type Selection, selectGuidance, type TopicTuning, topicTuningFor } from './guidance-select.js';
+import { anyAnnotated, type GuidanceCandidate, selectGuidance, type TopicTuning, topicTuningFor } from './guidance-select.js';
 import { titleCloseness, wordVectors } from './guidance-soft.js';
 import { parse } from './parse-input.js';
 
+export type { Guidance, GuidanceItem } from './guidance-answer.js';
 export type { GuidanceConflict } from './guidance-conflicts.js';
 export type { GuidanceReason } from './guidance-select.js';
 
@@ -27,13 +28,6 @@ export const guidanceInput = z.object({
   maxChars: z.number().int().min(500).max(50_000).default(DEFAULT_MAX_CHARS).describe('Budget for the answer, in characters of its text: rules that do not fit are named in `omitted`'),
 });
 
-/** Precedence, strongest first: organization policies, then team standards, then personal preferences. */
-export const LEVELS = [
-  { scope: 'organization', label: 'Organization policies' },
-  { scope: 'team', label: 'Team standards' },
-  { scope: 'personal', label: 'Personal preferences' },
-] as const satisfies readonly { scope: Scope; label: string }[];
-
 /** The kinds that are rules; conversations and the rest are found by search. */
 const RULE_KINDS = ['policy', 'standard', 'preference', 'decision', 'note'];
 /** How many of search's ranked entries are considered for topic matches. */
@@ -41,101 +35,11 @@ const SEARCH_DEPTH = 20;
 /** How many of the newest rules the rulebook's own ranking reads; older ones are found by search. */
 const RULEBOOK_DEPTH = 5000;
 
-/** One applicable entry, where it comes from and why it is given. */
-export type GuidanceItem = Selected;
-
-/** What applies to a task, level by level, with the conflicts between its rules and what did not fit. */
-export interface Guidance {
-  task: string;
-  levels: { scope: Scope; label: string; items: GuidanceItem[] }[];
-  conflicts: GuidanceConflict[];
-  /** Rules that applied but did not fit in maxChars (weakest reasons first left out), and how to see them. */
-  omitted: { count: number; note: string } | null;
-  /** The next candidates, one line each, for the agent to open if they apply (those left out of the budget first). */
-  mayAlsoApply: GuidanceItem[];
-  /** How many more candidates matched some of the task's words beyond those named. */
-  more: number;
-}
-
 /** Finds what applies to a task in every readable datapack and orders it by precedence. */
 export async function getGuidance(deps: DomainDeps, access: Access, raw: z.input<typeof guidanceInput>, tuning?: TopicTuning): Promise<Guidance> {
   const input = parse(guidanceInput, raw);
   const candidates = await guidanceCandidates(deps, access, input);
   return fitAnswer(input.task, selectGuidance(candidates, tuning ?? topicTuningFor(input, anyAnnotated(candidates))), input.maxChars);
-}
-
-/** How many pointers the answer names at most. */
-export const MAY_ALSO_APPLY = 10;
-
-/**
- * The answer with as many of the selected rules, strongest reasons first, as fit in maxChars with
- * its headings, conflicts and notes, then as many pointers to what may also apply as still fit
- * (rules that did not fit in full first): the whole text, not only the rules.
- */
-export function fitAnswer(task: string, selection: Selection, maxChars: number): Guidance {
-  const { kept, left } = fitBudget(selection.given, maxChars);
-  // Conflicts are pairs: those of fewer rules are the pairs whose rules both stay, so they are found once.
-  const conflicts = findConflicts(kept);
-  const build = (n: number) => {
-    const all = [...left, ...selection.mayAlsoApply];
-    const shown = all.slice(0, n);
-    return assemble(task, kept, left, maxChars, conflicts, shown, selection.more + all.length - shown.length);
-  };
-  for (;;) {
-    for (let n = MAY_ALSO_APPLY; n >= 0; n--) {
-      const g = build(n);
-      if (guidanceText(g).length <= maxChars) return g;
-    }
-    if (kept.length === 0) return build(0);
-    left.unshift(kept.pop()!);
-  }
-}
-
-/** How many left-out rules the note names; the count says how many more. */
-const OMITTED_NAMED = 5;
-
-function assemble(task: string, kept: GuidanceItem[], left: GuidanceItem[], maxChars: number, conflicts: readonly GuidanceConflict[], mayAlsoApply: GuidanceItem[], more: number): Guidance {
-  const levels = LEVELS.map(({ scope, label }) => ({ scope, label, items: kept.filter((i) => i.datapack.scope === scope) }));
-  // Those named below as pointers are not named twice.
-  const pointed = new Set(mayAlsoApply);
-  const unnamed = left.filter((i) => !pointed.has(i));
-  const named = unnamed.slice(0, OMITTED_NAMED).map((i) => `"${i.entry.title}"`);
-  if (unnamed.length > OMITTED_NAMED) named.push(`${unnamed.length - OMITTED_NAMED} more`);
-  const where = named.length ? ` (${named.join(', ')})` : unnamed.length < left.length ? ' (named below)' : '';
-  const omitted = left.length
-    ? {
-        count: left.length,
-        note: `${left.length} more rule${left.length === 1 ? '' : 's'} matched but did not fit in ${maxChars} characters${where}; use get_entry or search to read them, or ask again with a larger maxChars.`,
-      }
-    : null;
-  const stays = new Set(kept);
-  return { task, levels, conflicts: conflicts.filter((c) => stays.has(c.prevails) && stays.has(c.overridden)), omitted, mayAlsoApply, more };
-}
-
-/** How much of the task the answer's first line repeats: a long task must not spend the budget. */
-const TASK_SHOWN = 80;
-
-/** Guidance as the tool's text answer: what the agent reads, and what maxChars bounds. */
-export function guidanceText(g: Guidance): string {
-  const sections = g.levels.map((l, i) => `${i + 1}. ${l.label}:\n${l.items.length ? l.items.map((it) => `   - ${guidanceLine(it)}`).join('\n') : '   (none apply)'}`);
-  const conflicts = g.conflicts.length ? `\nConflicts (the first named wins):\n${g.conflicts.map((c) => `- ${c.rule} [topic: ${c.topic}]`).join('\n')}` : '';
-  const omitted = g.omitted ? `\n${g.omitted.note}` : '';
-  const task = g.task.length > TASK_SHOWN ? `${g.task.slice(0, TASK_SHOWN - 1)}…` : g.task;
-  return `Guidance for "${task}", strongest first:\n${sections.join('\n')}${conflicts}${omitted}${mayAlsoApplyText(g)}`;
-}
-
-/** The pointers as the text shows them: one line each, and how many more. */
-function mayAlsoApplyText(g: Guidance): string {
-  if (g.mayAlsoApply.length === 0 && g.more === 0) return '';
-  const lines = g.mayAlsoApply.map((i) => `- ${pointerLine(i)}`);
-  const more = g.more ? `${g.mayAlsoApply.length ? '' : '- '}${g.more} more rule${g.more === 1 ? '' : 's'} matched some of the task's words: search for them if needed.` : '';
-  const head = g.mayAlsoApply.length ? '\nMay also apply (open with get_entry if it applies):\n' : '\n';
-  return `${head}${[...lines, ...(more ? [g.mayAlsoApply.length ? `(${more})` : more] : [])].join('\n')}`;
-}
-
-/** A pointer as the text shows it: title, id and level (its `when` is in the structured answer: every character here is spent from the budget). */
-export function pointerLine(item: GuidanceItem): string {
-  return `${item.entry.title} (id ${item.entry.id}, ${item.datapack.scope})`;
 }
 
 /**
@@ -214,51 +118,6 @@ function pathWords(path: string): string {
   return path.replace(/[/\\._-]+/g, ' ');
 }
 
-/**
- * An item as one line of the tool's text: kind, title, id (for get_entry), reason and content.
- * Version and tags stay in the structured answer: every character here is spent from the budget.
- */
-export function guidanceLine(item: GuidanceItem): string {
-  const e = item.entry;
-  return `[${e.kind}] ${e.title} (id ${e.id}) [${reasonText(item.reason)}]: ${e.content}`;
-}
-
-/** What an item costs of the budget: its line as the tool's text shows it, with the list marker and line break. */
-function itemChars(item: GuidanceItem): number {
-  return guidanceLine(item).length + LINE_FRAME;
-}
-/** "   - " before each item's line and the line break after it. */
-const LINE_FRAME = 6;
-
-/** Keeps items in order of reason strength until the budget is spent; the rest are reported, not silently dropped. */
-function fitBudget(items: readonly GuidanceItem[], maxChars: number): { kept: GuidanceItem[]; left: GuidanceItem[] } {
-  const kept: GuidanceItem[] = [];
-  const left: GuidanceItem[] = [];
-  let used = 0;
-  for (const item of items) {
-    const cost = itemChars(item);
-    if (used + cost <= maxChars) {
-      kept.push(item);
-      used += cost;
-    } else left.push(item);
-  }
-  return { kept, left };
-}
-
-/** A reason as one short phrase: "always", "file: migrations/**", "project: ledger", "topic 0.82". */
-export function reasonText(reason: GuidanceReason): string {
-  switch (reason.type) {
-    case 'always':
-      return 'always';
-    case 'file':
-      return `file: ${reason.glob}`;
-    case 'project':
-      return `project: ${reason.name}`;
-    default:
-      return `topic ${reason.score}`;
-  }
-}
-
 /** An item as every adapter shows it. */
 export interface PublicGuidanceItem {
   entry: PublicEntry;
@@ -274,7 +133,7 @@ export function guidanceView(g: Guidance) {
   const item = (i: GuidanceItem): PublicGuidanceItem => ({
     entry: publicEntry(i.entry),
     datapack: i.datapack,
-    reason: i.reason.type === 'topic' ? 'topic' : reasonText(i.reason),
+    reason: reasonText(i.reason),
     ...(i.reason.type === 'topic' && { score: i.reason.score }),
   });
   return {

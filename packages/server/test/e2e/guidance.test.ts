@@ -225,10 +225,12 @@ describe('relevance and budget', () => {
     assert.match(g.omitted.note, /search/);
     const text = (small.content as { text: string }[]).map((c) => c.text).join('');
     assert.match(text, /did not fit/);
-    const shown = text.split('\n').filter((line) => line.startsWith('   - '));
+    // The rules given in full are the list items above the conflicts, the note and the pointers.
+    const rulesPart = text.split(/\n(?:Conflicts|\d+ more rules? matched|May also apply)/)[0]!;
+    const shown = rulesPart.split('\n').filter((line) => line.startsWith('- '));
     assert.equal(shown.length, kept.length, text);
     const shownChars = shown.reduce((n, line) => n + line.length + 1, 0);
-    assert.ok(shownChars <= 800, `the text shows ${shownChars} characters of rules (id, reason and all), over the budget of 800`);
+    assert.ok(shownChars <= 800, `the text shows ${shownChars} characters of rules (reason and all), over the budget of 800`);
     assert.ok(text.length <= 800, `the whole answer is ${text.length} characters (headings, conflicts and the note included), over the budget of 800`);
     const roomy = await callTool(member, 'get_guidance', { task: 'ship the release', maxChars: 20_000 });
     assert.equal(roomy.omitted, null);
@@ -302,10 +304,10 @@ describe('concerns, when and what may also apply', () => {
   });
 
   test('mayAlsoApply names the next candidates, never one given in full or replaced, within maxChars, and the text says how to open them', async () => {
-    const res = await member.callTool({ name: 'get_guidance', arguments: { task: 'plan the release train changes of the quarter', maxChars: 2000 } });
+    const res = await member.callTool({ name: 'get_guidance', arguments: { task: 'plan the release train changes of the quarter', maxChars: 3000 } });
     const g = res.structuredContent as Answer;
     const text = (res.content as { text: string }[]).map((c) => c.text).join('');
-    assert.ok(text.length <= 2000, `${text.length} characters`);
+    assert.ok(text.length <= 3000, `${text.length} characters`);
     const given = new Set(items(g).map((i) => i.entry.id));
     const named = g.mayAlsoApply as { id: string; title: string; level: string; datapack: { scope: string }; score: number }[];
     assert.ok(named.length > 0 && named.length <= 10, JSON.stringify(named));
@@ -313,7 +315,7 @@ describe('concerns, when and what may also apply', () => {
       assert.ok(!given.has(p.id), `${p.title} is given in full and named`);
       assert.equal(p.level, p.datapack.scope);
       assert.equal(typeof p.score, 'number');
-      assert.ok(text.includes(`${p.title} (id ${p.id}, ${p.level})`), `${p.title} is in the text`);
+      assert.ok(text.includes(`- ${p.title} (${p.id})`), `${p.title} is in the text`);
     }
     assert.match(text, /May also apply \(open with get_entry if it applies\)/);
     const old = (await callTool(member, 'save_entry', { datapack: pack, kind: 'note', title: 'Release note old', content: 'Release trains leave on Fridays of the quarter.' })).entry;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { getGuidance, guidanceInput, guidanceText, guidanceView } from '../../domain/guidance.js';
+import { getGuidance, guidanceInput, guidanceView } from '../../domain/guidance.js';
+import { guidanceText } from '../../domain/guidance-answer.js';
 import { datapackRefShape, entryShape } from '../shapes.js';
 import { defineTool } from '../tool-definition.js';
 
