@@ -74,34 +74,36 @@ function assemble(task: string, kept: GuidanceItem[], left: GuidanceItem[], maxC
   return { task, levels, conflicts: conflicts.filter((c) => stays.has(c.prevails) && stays.has(c.overridden)), omitted, mayAlsoApply, more };
 }
 
-/** How much of the task the answer's first line repeats: a long task must not spend the budget. */
-const TASK_SHOWN = 80;
-
 /**
  * Guidance as the tool's text answer: what the agent reads, and what maxChars bounds. Every
  * character is spent from the budget, so the text carries what a model acts on (the rules, their
- * level and why each is given) and leaves ids, versions and scores to the structured answer, but
- * for the pointers, which are there to be opened.
+ * level and why each is given) and leaves the task (the agent knows it), ids, versions and scores
+ * to the structured answer, but for the pointers, which are there to be opened.
  */
 export function guidanceText(g: Guidance): string {
-  const task = g.task.length > TASK_SHOWN ? `${g.task.slice(0, TASK_SHOWN - 1)}…` : g.task;
   const sections = LEVELS.flatMap(({ scope }, i) => {
     const level = g.levels.find((l) => l.scope === scope);
     return level?.items.length ? [`${i + 1}. ${level.label}:\n${level.items.map((it) => `- ${guidanceLine(it)}`).join('\n')}`] : [];
   });
   const rules = sections.length ? sections.join('\n') : 'No rule applies.';
   const conflicts = g.conflicts.length ? `\nConflicts (the first named wins):\n${g.conflicts.map((c) => `- ${c.rule} [topic: ${c.topic}]`).join('\n')}` : '';
-  const omitted = g.omitted ? `\n${g.omitted.note}` : '';
-  return `Guidance for "${task}", strongest first:\n${rules}${conflicts}${omitted}${mayAlsoApplyText(g)}`;
+  // When every rule that did not fit is among the pointers, their heading says so and the note is not repeated.
+  const omitted = g.omitted && !allPointed(g) ? `\n${g.omitted.note}` : '';
+  return `Guidance, strongest first:\n${rules}${conflicts}${omitted}${mayAlsoApplyText(g)}`;
+}
+
+function allPointed(g: Guidance): boolean {
+  return !!g.omitted && g.mayAlsoApply.length >= g.omitted.count;
 }
 
 /** The pointers as the text shows them: one line each, and how many more. */
 function mayAlsoApplyText(g: Guidance): string {
   if (g.mayAlsoApply.length === 0 && g.more === 0) return '';
-  const more = g.more ? `${g.more} more rule${g.more === 1 ? '' : 's'} matched some of the task's words: search for them if needed.` : '';
+  const more = g.more ? `${g.more} more matched some of the task's words: search if needed.` : '';
   if (g.mayAlsoApply.length === 0) return `\n${more}`;
   const lines = g.mayAlsoApply.map((i) => `- ${pointerLine(i)}`);
-  return `\nMay also apply (open with get_entry if it applies):\n${[...lines, ...(more ? [`(${more})`] : [])].join('\n')}`;
+  const unfit = g.omitted && allPointed(g) ? `, ${g.omitted.count === 1 ? 'the first' : `the first ${g.omitted.count}`} matched but did not fit` : '';
+  return `\nMay also apply${unfit} (open with get_entry if it applies):\n${[...lines, ...(more ? [`(${more})`] : [])].join('\n')}`;
 }
 
 /** A pointer as the text shows it: title and id (its level and `when` are in the structured answer). */
