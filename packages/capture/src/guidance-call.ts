@@ -21,7 +21,7 @@ export interface RulePointer {
 /** get_guidance's answer: its text as the tool gives it, and the rules it holds. */
 export interface GuidanceAnswer {
   text: string;
-  levels: { label: string; items: GuidanceRule[] }[];
+  levels: { scope?: string; label: string; items: GuidanceRule[] }[];
   conflicts: { rule: string; topic: string; prevails: GuidanceRule; overridden: GuidanceRule }[];
   omitted: { note: string } | null;
   mayAlsoApply: RulePointer[];

@@ -103,11 +103,11 @@ function promptText(answer: GuidanceAnswer, given: ReadonlySet<string>): Shown |
   const earlier = all.length - fresh.length;
   if (earlier === 0) return { text: `${PROMPT_HEADER}\n${answer.text}`, ids };
   const sections = answer.levels
-    .map((l) => ({ label: l.label, items: l.items.filter((i) => !given.has(i.entry.id)) }))
+    .map((l) => ({ scope: l.scope, label: l.label, items: l.items.filter((i) => !given.has(i.entry.id)) }))
     .filter((l) => l.items.length)
-    .map((l) => `${l.label}:\n${l.items.map((i) => `   - ${ruleLine(i)}`).join('\n')}`);
+    .map((l) => `${l.label}:\n${l.items.map((i) => `- ${ruleLine(i, l.scope)}`).join('\n')}`);
   const conflicts = answer.conflicts.filter((c) => !given.has(c.prevails.entry.id) || !given.has(c.overridden.entry.id)).map((c) => `- ${c.rule} [topic: ${c.topic}]`);
-  const pointers = answer.mayAlsoApply.filter((p) => !given.has(p.id)).map((p) => `- ${p.title} (id ${p.id}${p.level ? `, ${p.level}` : ''})${p.when ? `: ${p.when}` : ''}`);
+  const pointers = answer.mayAlsoApply.filter((p) => !given.has(p.id)).map((p) => `- ${p.title} (${p.id})${p.when ? `: ${p.when}` : ''}`);
   const text = [
     PROMPT_HEADER,
     `New for this prompt (${earlier === 1 ? '1 rule given earlier in this session still applies' : `${earlier} rules given earlier in this session still apply`}), strongest first:`,
@@ -124,11 +124,15 @@ function editText(answer: GuidanceAnswer, given: ReadonlySet<string>, files: rea
   const fresh = answer.levels.flatMap((l) => l.items).filter((i) => i.reason.startsWith('file:') && !given.has(i.entry.id));
   if (fresh.length === 0) return null;
   const header = `Cairn, your organization's knowledge service: rules for ${files.join(', ')}, which you just changed (get_guidance, called by Cairn's hook). Follow them, strongest first:`;
-  return { text: [header, ...fresh.map((i) => `   - ${ruleLine(i)}`)].join('\n'), ids: fresh.map((i) => i.entry.id) };
+  const levelOf = new Map(answer.levels.flatMap((l) => l.items.map((i) => [i, l.scope] as const)));
+  return { text: [header, ...fresh.map((i) => `- ${ruleLine(i, levelOf.get(i))}`)].join('\n'), ids: fresh.map((i) => i.entry.id) };
 }
 
-/** One rule as get_guidance's text shows it: kind, title, id (for get_entry), reason and content. */
-function ruleLine(item: GuidanceRule): string {
-  const reason = item.reason === 'topic' && typeof item.score === 'number' ? `topic ${item.score}` : item.reason;
-  return `[${item.entry.kind}] ${item.entry.title} (id ${item.entry.id}) [${reason}]: ${item.entry.content}`;
+/** The kind each level's heading already names, as the server's text leaves it out (server domain/guidance-answer.ts). */
+const USUAL_KIND: Record<string, string> = { organization: 'policy', team: 'standard', personal: 'preference' };
+
+/** One rule as get_guidance's text shows it: title, reason and content, and its kind where the level's heading does not say it. */
+function ruleLine(item: GuidanceRule, scope: string | undefined): string {
+  const kind = scope && USUAL_KIND[scope] === item.entry.kind ? '' : `[${item.entry.kind}] `;
+  return `${kind}${item.entry.title} [${item.reason}]: ${item.entry.content}`;
 }

@@ -69,7 +69,7 @@ describe('the guidance hook', () => {
   it("at a prompt: the organization's always rule and the project's (the git remote's name), not another project's; the prompt is still captured", async () => {
     const text = context(await runHook(script, ['claude-code', 'prompt'], { home, env: env(), stdin: prompt('Add VAT to invoices') }), 'UserPromptSubmit');
     assert.match(text, /^Cairn, your organization's knowledge service/);
-    assert.ok(text.includes(MARK.always) && text.includes(ids.always), text);
+    assert.ok(text.includes(MARK.always), text);
     assert.ok(text.includes(MARK.project), text);
     assert.ok(!text.includes(MARK.other), 'a rule of another project was given');
     assert.ok(!text.includes(MARK.migrations), 'a file rule was given without its file');
@@ -129,7 +129,7 @@ describe('the guidance hook', () => {
     assert.ok(later.includes(MARK.project), later);
     assert.ok(!later.includes(MARK.always), 'a rule given earlier in the session came again');
     assert.match(later, /New for this prompt \(1 rule given earlier in this session still applies\)/);
-    assert.ok(later.includes(`[standard] Invoices are immutable (id ${ids.project}) [project: billing-service]: `), later);
+    assert.ok(later.includes('- Invoices are immutable [project: billing-service]: '), later);
   });
 
   it('asks after the turn is captured, with the prompt redacted in a POST body; logs neither the prompt nor the key', async () => {

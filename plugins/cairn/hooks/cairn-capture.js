@@ -1145,10 +1145,10 @@ function promptText(answer, given) {
   const earlier = all.length - fresh.length;
   if (earlier === 0) return { text: `${PROMPT_HEADER}
 ${answer.text}`, ids };
-  const sections = answer.levels.map((l) => ({ label: l.label, items: l.items.filter((i) => !given.has(i.entry.id)) })).filter((l) => l.items.length).map((l) => `${l.label}:
-${l.items.map((i) => `   - ${ruleLine(i)}`).join("\n")}`);
+  const sections = answer.levels.map((l) => ({ scope: l.scope, label: l.label, items: l.items.filter((i) => !given.has(i.entry.id)) })).filter((l) => l.items.length).map((l) => `${l.label}:
+${l.items.map((i) => `- ${ruleLine(i, l.scope)}`).join("\n")}`);
   const conflicts = answer.conflicts.filter((c) => !given.has(c.prevails.entry.id) || !given.has(c.overridden.entry.id)).map((c) => `- ${c.rule} [topic: ${c.topic}]`);
-  const pointers = answer.mayAlsoApply.filter((p) => !given.has(p.id)).map((p) => `- ${p.title} (id ${p.id}${p.level ? `, ${p.level}` : ""})${p.when ? `: ${p.when}` : ""}`);
+  const pointers = answer.mayAlsoApply.filter((p) => !given.has(p.id)).map((p) => `- ${p.title} (${p.id})${p.when ? `: ${p.when}` : ""}`);
   const text = [
     PROMPT_HEADER,
     `New for this prompt (${earlier === 1 ? "1 rule given earlier in this session still applies" : `${earlier} rules given earlier in this session still apply`}), strongest first:`,
@@ -1163,11 +1163,13 @@ function editText(answer, given, files) {
   const fresh = answer.levels.flatMap((l) => l.items).filter((i) => i.reason.startsWith("file:") && !given.has(i.entry.id));
   if (fresh.length === 0) return null;
   const header = `Cairn, your organization's knowledge service: rules for ${files.join(", ")}, which you just changed (get_guidance, called by Cairn's hook). Follow them, strongest first:`;
-  return { text: [header, ...fresh.map((i) => `   - ${ruleLine(i)}`)].join("\n"), ids: fresh.map((i) => i.entry.id) };
+  const levelOf = new Map(answer.levels.flatMap((l) => l.items.map((i) => [i, l.scope])));
+  return { text: [header, ...fresh.map((i) => `- ${ruleLine(i, levelOf.get(i))}`)].join("\n"), ids: fresh.map((i) => i.entry.id) };
 }
-function ruleLine(item) {
-  const reason = item.reason === "topic" && typeof item.score === "number" ? `topic ${item.score}` : item.reason;
-  return `[${item.entry.kind}] ${item.entry.title} (id ${item.entry.id}) [${reason}]: ${item.entry.content}`;
+var USUAL_KIND = { organization: "policy", team: "standard", personal: "preference" };
+function ruleLine(item, scope) {
+  const kind = scope && USUAL_KIND[scope] === item.entry.kind ? "" : `[${item.entry.kind}] `;
+  return `${kind}${item.entry.title} [${item.reason}]: ${item.entry.content}`;
 }
 
 // packages/capture/src/paths.ts
