@@ -18,7 +18,6 @@ import { freshBundle, type HookRun, runHook } from './run-hook.js';
 let script: string;
 let cairn: TestCairn;
 let tenant: TestTenant;
-let ids: Awaited<ReturnType<typeof seedRules>>;
 let repo: string;
 let home: string;
 let paths: CapturePaths;
@@ -26,7 +25,7 @@ before(async () => {
   script = await freshBundle();
   cairn = await startTestCairn();
   tenant = await createTenant(cairn.cairn);
-  ids = await seedRules(cairn, tenant);
+  await seedRules(cairn, tenant);
   repo = checkout(mkdtempSync(join(tmpdir(), 'cairn-guidance-repo-')));
 });
 after(() => cairn.close());
