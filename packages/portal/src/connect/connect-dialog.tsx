@@ -303,7 +303,7 @@ function OAuthPanel({ client, os, onUseManual }: { client: ClientId; os: Os; onU
       </div>
     );
   }
-  const network = oauthNetworkNote(client);
+  const network = oauthNetworkNote(client, config.oauthPinnedClients);
   return (
     <div className="panel-body">
       <p>No key: the client opens your browser once to sign in to Cairn.</p>

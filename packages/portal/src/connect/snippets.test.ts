@@ -142,6 +142,9 @@ test('Codex’s OAuth tab says the server must reach chatgpt.com or have the doc
   assert.match(note, /must be able to reach chatgpt\.com, or its operator must pin that document with CAIRN_OAUTH_PINNED_CLIENTS/);
   assert.match(note, /API key\) tab/);
   for (const id of ['claude-code', 'cursor', 'vscode', 'kiro'] as const) assert.equal(oauthNetworkNote(id), undefined, id);
+  const pinned = oauthNetworkNote('codex', ['https://chatgpt.com/oauth/codex/client.json']) ?? '';
+  assert.match(pinned, /operator has pinned a copy, so the sign-in works even where the server cannot reach chatgpt\.com/);
+  assert.equal(oauthNetworkNote('codex', ['https://elsewhere.example/client.json']), note);
 });
 
 /** Strings a user reads in the Connect dialog, pulled from its sources (comments dropped) and from what the snippets module builds. */

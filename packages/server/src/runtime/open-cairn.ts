@@ -97,6 +97,7 @@ export async function openCairn(config: CairnConfig, options: { log?: Logger; st
       clientAddress: clientAddressResolver(config.trustedProxies),
       installerPublished: config.installerPublished,
       pluginMarketplace: config.pluginMarketplace,
+      oauthPinnedClients: [...cimdPinned.keys()],
       readiness,
       log,
       overload: config.overload,
