@@ -26,6 +26,8 @@ export interface ClientInfo {
   kind: string;
   /** `loopback`: its OAuth sign-in returns to a local (127.0.0.1/localhost) callback, which an operator may refuse. */
   oauthCallback?: 'loopback';
+  /** The Client ID Metadata Document its OAuth sign-in names as client_id: the Cairn server reads it from the vendor, unless the operator pinned a copy. */
+  oauthMetadataDocument?: string;
   format: 'json' | 'jsonc' | 'toml';
   /** The key holding the entries: `mcpServers`, VS Code's `servers`, Codex's `mcp_servers`. */
   containerKey: 'mcpServers' | 'servers' | 'mcp_servers';
@@ -130,6 +132,8 @@ export const CLIENTS: Readonly<Record<ClientId, ClientInfo>> = {
     format: 'toml',
     containerKey: 'mcp_servers',
     oauthCallback: 'loopback',
+    // In the codex binary, beside "MCP authorization server does not advertise CIMD".
+    oauthMetadataDocument: 'https://chatgpt.com/oauth/codex/client.json',
     methods: {
       automated: automated('codex'),
       oauth: {

@@ -14,6 +14,8 @@ export interface PortalConfig {
   installerPublished?: boolean;
   /** OAuth clients may register loopback callbacks (CAIRN_OAUTH_ALLOW_LOOPBACK); absent from older servers means yes. */
   oauthLoopbackAllowed?: boolean;
+  /** client_ids whose metadata documents the operator pinned (CAIRN_OAUTH_PINNED_CLIENTS): their sign-in needs no fetch from the vendor. */
+  oauthPinnedClients?: string[];
   /** The cairn plugin marketplace for Claude Code's automatic mode (CAIRN_PLUGIN_MARKETPLACE); absent: the installer's own copy. */
   pluginMarketplace?: string;
 }

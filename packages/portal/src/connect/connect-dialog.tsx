@@ -17,6 +17,7 @@ import {
   type Method,
   manualSnippets,
   type Os,
+  oauthNetworkNote,
   oauthObstacle,
   oauthSnippets,
   removalFor,
@@ -302,9 +303,15 @@ function OAuthPanel({ client, os, onUseManual }: { client: ClientId; os: Os; onU
       </div>
     );
   }
+  const network = oauthNetworkNote(client, config.oauthPinnedClients);
   return (
     <div className="panel-body">
       <p>No key: the client opens your browser once to sign in to Cairn.</p>
+      {network && (
+        <div className="notice" role="note">
+          <p>{network}</p>
+        </div>
+      )}
       <Steps steps={s.steps} />
       {oauthSnippets(client, config.mcpUrl, os).map((sn) => (
         <Snippet key={sn.label} label={sn.label} text={sn.text} />

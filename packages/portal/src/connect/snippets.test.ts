@@ -13,6 +13,7 @@ import {
   isPrivateAddress,
   KEY_PLACEHOLDER,
   manualSnippets,
+  oauthNetworkNote,
   oauthObstacle,
   oauthSnippets,
   removalFor,
@@ -135,6 +136,17 @@ test('OAuth guidance follows what the server allows: Claude Desktop on a private
   assert.equal(oauthObstacle('cursor', { baseUrl: 'https://cairn.example.com', oauthLoopbackAllowed: false }), undefined);
 });
 
+test('Codex’s OAuth tab says the server must reach chatgpt.com or have the document pinned; clients that register themselves say nothing', () => {
+  const note = oauthNetworkNote('codex') ?? '';
+  assert.match(note, /https:\/\/chatgpt\.com\/oauth\/codex\/client\.json/);
+  assert.match(note, /must be able to reach chatgpt\.com, or its operator must pin that document with CAIRN_OAUTH_PINNED_CLIENTS/);
+  assert.match(note, /API key\) tab/);
+  for (const id of ['claude-code', 'cursor', 'vscode', 'kiro'] as const) assert.equal(oauthNetworkNote(id), undefined, id);
+  const pinned = oauthNetworkNote('codex', ['https://chatgpt.com/oauth/codex/client.json']) ?? '';
+  assert.match(pinned, /operator has pinned a copy, so the sign-in works even where the server cannot reach chatgpt\.com/);
+  assert.equal(oauthNetworkNote('codex', ['https://elsewhere.example/client.json']), note);
+});
+
 /** Strings a user reads in the Connect dialog, pulled from its sources (comments dropped) and from what the snippets module builds. */
 function connectTexts(): { where: string; text: string }[] {
   const out: { where: string; text: string }[] = [];
@@ -153,6 +165,7 @@ function connectTexts(): { where: string; text: string }[] {
     }
     for (const sn of [...manualSnippets(id, URL_, 'win32'), ...oauthSnippets(id, URL_, 'darwin')]) out.push({ where: `${id} snippet`, text: `${sn.label}\n${sn.text}` });
     for (const server of [{ baseUrl: 'http://127.0.0.1:3000', oauthLoopbackAllowed: false }]) out.push({ where: `${id} obstacle`, text: oauthObstacle(id, server) ?? '' });
+    out.push({ where: `${id} network note`, text: oauthNetworkNote(id) ?? '' });
   }
   return out;
 }

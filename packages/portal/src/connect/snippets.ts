@@ -161,6 +161,19 @@ export function isPrivateAddress(url: string): boolean {
   return !host.includes('.');
 }
 
+/**
+ * What a client's OAuth sign-in needs from the Cairn server's network, when it names a metadata
+ * document on its vendor's site (Codex): the server reads it there, unless the operator pinned a copy.
+ */
+export function oauthNetworkNote(id: ClientId, pinned: readonly string[] = []): string | undefined {
+  const document = CLIENTS[id].oauthMetadataDocument;
+  if (!document) return undefined;
+  const host = new URL(document).host;
+  if (pinned.includes(document))
+    return `${CLIENTS[id].displayName} signs in with a registration document on ${host}; this Cairn's operator has pinned a copy, so the sign-in works even where the server cannot reach ${host}.`;
+  return `${CLIENTS[id].displayName} signs in with a registration document on ${host}, which the Cairn server itself reads (${document}). The server must be able to reach ${host}, or its operator must pin that document with CAIRN_OAUTH_PINNED_CLIENTS. Behind a firewall that allows neither, the sign-in page says Cairn could not reach ${host}: use the Automated or Manual (API key) tab instead.`;
+}
+
 /** What the server allows that decides whether a client's OAuth sign-in can work. */
 export interface OAuthServerFacts {
   baseUrl: string;

@@ -161,3 +161,47 @@ test('with CAIRN_OAUTH_ALLOW_LOOPBACK=false the OAuth tab sends local-callback c
     await strict.close();
   }
 });
+
+test('Codex’s OAuth tab says the server must reach chatgpt.com or have its document pinned, and a sign-in that cannot reach the vendor lands on an accessible page', {
+  skip,
+  timeout: 120_000,
+}, async () => {
+  const { browser: b } = journey;
+  const own = await startTestCairn();
+  const p = await b.context.newPage();
+  try {
+    await signUpFirst(p, own.baseUrl, { name: 'Dorothy Vaughan', email: 'dorothy@example.com', password: 'a long enough secret', organization: 'West Computing' });
+    await p.getByRole('button', { name: 'Connect a client' }).first().click();
+    const connect = p.getByRole('dialog', { name: 'Connect a client' });
+    await connect.getByRole('radio', { name: 'Codex' }).check();
+    await connect.getByRole('tab', { name: 'OAuth' }).click();
+    await connect.getByText(/must be able to reach chatgpt\.com, or its operator must pin that document with CAIRN_OAUTH_PINNED_CLIENTS/).waitFor();
+    assert.match((await connect.getByLabel('Command').first().textContent()) ?? '', /codex mcp add cairn --url /);
+
+    // What the browser shows when Codex's sign-in names a document on a host this Cairn cannot reach.
+    const authorize = new URL(`${own.baseUrl}/api/auth/oauth2/authorize`);
+    for (const [k, v] of Object.entries({
+      response_type: 'code',
+      client_id: 'https://codex.invalid/oauth/client.json',
+      redirect_uri: 'http://127.0.0.1:1455/auth/callback',
+      scope: 'mcp',
+      state: 's',
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+    }))
+      authorize.searchParams.set(k, v);
+    const answer = await p.goto(authorize.toString());
+    assert.equal(answer?.status(), 502);
+    await p.getByRole('heading', { name: 'Cairn could not sign this app in', level: 1 }).waitFor();
+    assert.equal(await p.locator('html').getAttribute('lang'), 'en');
+    assert.match(await p.title(), /Cairn/);
+    await p
+      .getByText(/could not reach codex\.invalid/)
+      .first()
+      .waitFor();
+    await assertAccessible(p, 'the sign-in failure page');
+  } finally {
+    await p.close();
+    await own.close();
+  }
+});

@@ -6,6 +6,7 @@ import type { Kysely } from 'kysely';
 import { isDatabaseUnavailable } from '../errors/database-unavailable.js';
 import { isServerBusy } from '../errors/server-busy.js';
 import type { Logger } from '../log/logger.js';
+import type { CimdMetadata } from './oauth/cimd-document.js';
 import { AUTH_BASE_PATH, oauthProviderOptions } from './oauth/oauth-options.js';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './password-policy.js';
 
@@ -30,6 +31,8 @@ export interface AuthSettings {
   oauthAllowLoopback?: boolean;
   /** Counts a Client ID Metadata Document fetch against the limit of the address that sent `request` (the one better-auth is serving; none in an auth.api call): 0 to go ahead, else seconds to wait. */
   cimdBeforeFetch?: (request: Request | undefined) => Promise<number>;
+  /** The operator's pinned Client ID Metadata Documents (CAIRN_OAUTH_PINNED_CLIENTS), checked at start-up: never fetched. */
+  cimdPinned?: ReadonlyMap<string, CimdMetadata>;
 }
 
 function authOptions(s: AuthSettings) {
@@ -50,7 +53,14 @@ function authOptions(s: AuthSettings) {
     logger: { level: 'warn', log: (level: string, message: string, ...args: unknown[]) => authLog(s, level, message, args) },
     plugins: [
       organization(orgOptions),
-      oauthProvider(oauthProviderOptions(s.baseUrl, s.cimdAllowLoopbackForTests ? { allowHttp: true, allowLoopback: true } : {}, s.oauthAllowLoopback ?? true, s.cimdBeforeFetch)),
+      oauthProvider(
+        oauthProviderOptions(s.baseUrl, {
+          guard: { policy: s.cimdAllowLoopbackForTests ? { allowHttp: true, allowLoopback: true } : {} },
+          allowLoopbackRedirects: s.oauthAllowLoopback ?? true,
+          ...(s.cimdBeforeFetch && { beforeFetch: s.cimdBeforeFetch }),
+          ...(s.cimdPinned && { pinned: s.cimdPinned }),
+        }),
+      ),
     ],
   } satisfies BetterAuthOptions;
 }

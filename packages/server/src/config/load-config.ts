@@ -1,6 +1,11 @@
 import { resolve } from 'node:path';
 import proxyAddr from 'proxy-addr';
 import { z } from 'zod';
+import { ConfigError, invalidSetting } from './config-error.js';
+import { type PinnedClientsFile, readPinnedClientsFile } from './pinned-clients-file.js';
+
+export { ConfigError } from './config-error.js';
+export type { PinnedClientsFile } from './pinned-clients-file.js';
 
 const bool = (fallback: boolean) =>
   z
@@ -43,6 +48,12 @@ const envSchema = z.object({
   CAIRN_ALLOWED_HOSTS: list,
   CAIRN_ALLOWED_ORIGINS: list,
   CAIRN_OAUTH_ALLOW_LOOPBACK: bool(true),
+  // A JSON file of Client ID Metadata Documents trusted as written, never fetched (behind a firewall).
+  CAIRN_OAUTH_PINNED_CLIENTS: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v || undefined),
   // Tests only, not a user option: lets the Client ID Metadata Document fetch reach http://127.0.0.1.
   CAIRN_OAUTH_CIMD_ALLOW_LOOPBACK_FOR_TESTS: bool(false),
   // Unset: the defaults; set to an empty string: none.
@@ -151,6 +162,8 @@ export interface CairnConfig {
   oauthAllowLoopback: boolean;
   /** Custom URI schemes (e.g. `cursor`) OAuth clients may register callbacks on, besides https, loopback and reverse-domain ones. */
   oauthClientSchemes: string[];
+  /** Client ID Metadata Documents used as pinned instead of fetched (CAIRN_OAUTH_PINNED_CLIENTS); undefined: none. */
+  oauthPinnedClients: PinnedClientsFile | undefined;
   /** Tests only: the CIMD SSRF guard admits http and loopback targets. Never documented as a user option. */
   oauthCimdAllowLoopbackForTests: boolean;
   /** Per API key; bursts of twice this are allowed. */
@@ -205,11 +218,6 @@ export interface RateLimitSettings {
   requestsPerMinute: number;
 }
 
-/** Thrown when a setting is invalid; the message names the variable and what to do. */
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
-
 /** Reads and validates the environment once; the only place that looks at `process.env`. */
 export function loadConfig(env: Record<string, string | undefined>): CairnConfig {
   const parsed = envSchema.safeParse(env);
@@ -219,9 +227,7 @@ export function loadConfig(env: Record<string, string | undefined>): CairnConfig
   }
   const e = parsed.data;
   if (e.CAIRN_EMBEDDINGS_URL && !e.CAIRN_EMBEDDINGS_MODEL) {
-    throw new ConfigError(
-      'Invalid Cairn settings:\n  CAIRN_EMBEDDINGS_MODEL: name the embedding model too (for example nomic-embed-text on Ollama, text-embedding-3-small on OpenAI), or unset CAIRN_EMBEDDINGS_URL.\nFix the variable(s) above and start again.',
-    );
+    throw invalidSetting('CAIRN_EMBEDDINGS_MODEL', 'name the embedding model too (for example nomic-embed-text on Ollama, text-embedding-3-small on OpenAI), or unset CAIRN_EMBEDDINGS_URL.');
   }
   const displayHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? 'localhost' : e.HOST;
   const baseUrl = (e.CAIRN_BASE_URL ?? `http://${displayHost.includes(':') ? `[${displayHost}]` : displayHost}:${e.PORT}`).replace(/\/+$/, '');
@@ -241,6 +247,7 @@ export function loadConfig(env: Record<string, string | undefined>): CairnConfig
     logLevel: e.CAIRN_LOG_LEVEL,
     oauthAllowLoopback: e.CAIRN_OAUTH_ALLOW_LOOPBACK,
     oauthClientSchemes: e.CAIRN_OAUTH_CLIENT_SCHEMES,
+    oauthPinnedClients: e.CAIRN_OAUTH_PINNED_CLIENTS ? readPinnedClientsFile(e.CAIRN_OAUTH_PINNED_CLIENTS) : undefined,
     oauthCimdAllowLoopbackForTests: e.CAIRN_OAUTH_CIMD_ALLOW_LOOPBACK_FOR_TESTS,
     captureTurnsPerMinute: e.CAIRN_CAPTURE_TURNS_PER_MINUTE,
     semanticSearch: e.CAIRN_SEARCH_SEMANTIC,

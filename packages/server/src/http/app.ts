@@ -47,6 +47,8 @@ export interface HttpDeps {
   installerPublished: boolean;
   /** CAIRN_PLUGIN_MARKETPLACE, shown by the Connect dialog; unset: the installer's own copy. */
   pluginMarketplace?: string | undefined;
+  /** The client_ids whose metadata documents the operator pinned (CAIRN_OAUTH_PINNED_CLIENTS), for the Connect dialog. */
+  oauthPinnedClients?: readonly string[];
   readiness: Readiness;
   log: Logger;
   /** The bound on work in progress (docs/overload.md). */
@@ -109,6 +111,7 @@ export function createHttpApp(deps: HttpDeps): { app: Hono; admission: Admission
       deps.oauthAllowLoopback,
       deps.mcpAuth.oauthUsage,
       deps.pluginMarketplace,
+      deps.oauthPinnedClients,
     ),
   );
   // Unknown API and discovery paths answer JSON 404s; they must never fall through to the portal's HTML.

@@ -1,10 +1,12 @@
 import { type Context, Hono } from 'hono';
 import type { Auth } from '../auth/better-auth.js';
+import { cimdFailure } from '../auth/oauth/cimd.js';
 import { AUTH_BASE_PATH, mcpResource, OAUTH_PAGES, OAUTH_SCOPES, oauthIssuer } from '../auth/oauth/oauth-options.js';
 import { planRegistration, type RegistrationSettings } from '../auth/oauth/registration-policy.js';
 import type { DomainDeps } from '../domain/deps.js';
 import { auditOAuthGrant } from './audit-auth-events.js';
 import { type ClientAddressOf, withClientAddress } from './client-address.js';
+import { cimdFailurePage, wantsPage } from './oauth-failure-page.js';
 
 /** What the OAuth edge needs. */
 export interface OAuthRouteDeps extends RegistrationSettings {
@@ -70,11 +72,20 @@ export function createOAuthRoutes(deps: OAuthRouteDeps): Hono {
   });
 
   // RFC 8707: without a `resource` the plugin mints an unbound token; every Cairn token is for /mcp.
-  app.get(`${AUTH_BASE_PATH}/oauth2/authorize`, (c) => {
+  app.get(`${AUTH_BASE_PATH}/oauth2/authorize`, async (c) => {
     const url = new URL(c.req.raw.url);
-    if (url.searchParams.has('resource')) return forward(c);
-    url.searchParams.set('resource', resource);
-    return forward(c, new Request(url, c.req.raw));
+    if (!url.searchParams.has('resource')) url.searchParams.set('resource', resource);
+    const answer = await forward(c, new Request(url, c.req.raw));
+    // A browser whose app's metadata document could not be used gets a page saying what to do, not the JSON error.
+    if (answer.ok || !wantsPage(c.req.raw) || !answer.headers.get('content-type')?.includes('application/json')) return answer;
+    const failure = cimdFailure(
+      await answer
+        .clone()
+        .json()
+        .catch(() => undefined),
+    );
+    if (!failure) return answer;
+    return cimdFailurePage(failure.kind, failure.description, url.searchParams.get('client_id') ?? '', deps.baseUrl, answer.headers.get('retry-after'));
   });
 
   app.post(`${AUTH_BASE_PATH}/oauth2/token`, async (c) => {

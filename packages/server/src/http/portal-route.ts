@@ -9,8 +9,8 @@ import { matchesRegisteredRedirect, registeredRedirectUris } from '../auth/oauth
 /** The portal's build output, found through the @cairn/portal package the server depends on. */
 export const PORTAL_DIST = join(dirname(createRequire(import.meta.url).resolve('@cairn/portal/package.json')), 'dist') + sep;
 
-/** Pages may not be framed (clickjacking) and load nothing from elsewhere. */
-const SECURITY_HEADERS = {
+/** Pages may not be framed (clickjacking) and load nothing from elsewhere; every page Cairn serves sends them. */
+export const SECURITY_HEADERS = {
   'Content-Security-Policy': "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
   'X-Frame-Options': 'DENY',
   'X-Content-Type-Options': 'nosniff',

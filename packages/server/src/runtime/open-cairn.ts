@@ -5,6 +5,7 @@ import { type Auth, createAuth } from '../auth/better-auth.js';
 import { OAuthTokenVerifier } from '../auth/oauth/access-tokens.js';
 import { mcpResource } from '../auth/oauth/oauth-options.js';
 import { OAuthUsage } from '../auth/oauth/oauth-usage.js';
+import { checkPinnedClients } from '../auth/oauth/pinned-clients.js';
 import type { CairnConfig } from '../config/load-config.js';
 import { auditKeyExpired } from '../domain/audit.js';
 import { AuditTrail } from '../domain/audit-trail.js';
@@ -42,6 +43,8 @@ export interface Cairn {
 /** Opens the store, applies migrations (better-auth's, then Cairn's) and wires the HTTP app. */
 export async function openCairn(config: CairnConfig, options: { log?: Logger; store?: KyselyStore; background?: boolean; patient?: boolean } = {}): Promise<Cairn> {
   const log = options.log ?? createLogger(config.logLevel);
+  // Before the database is touched: a bad pinned document stops the start, naming its entry.
+  const cimdPinned = checkPinnedClients(config.oauthPinnedClients, config.oauthAllowLoopback);
   const store = options.store ?? (await openStore(config, { patient: options.patient }));
   store.health.useLog(log);
   let rateLimits: RateLimits | undefined;
@@ -60,6 +63,7 @@ export async function openCairn(config: CairnConfig, options: { log?: Logger; st
         cimdAllowLoopbackForTests: config.oauthCimdAllowLoopbackForTests,
         oauthAllowLoopback: config.oauthAllowLoopback,
         cimdBeforeFetch: (request) => limits.oauthCimdFetchesPerAddress.take(addressKey(handedAddress(request))),
+        cimdPinned,
       });
       await store.migrate();
       return created;
@@ -93,6 +97,7 @@ export async function openCairn(config: CairnConfig, options: { log?: Logger; st
       clientAddress: clientAddressResolver(config.trustedProxies),
       installerPublished: config.installerPublished,
       pluginMarketplace: config.pluginMarketplace,
+      oauthPinnedClients: [...cimdPinned.keys()],
       readiness,
       log,
       overload: config.overload,

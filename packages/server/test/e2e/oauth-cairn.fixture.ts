@@ -89,12 +89,12 @@ export async function postMcp(headers: Record<string, string>, path = '/mcp'): P
   });
 }
 
-/** Runs the suite once per backend, each on a Cairn of its own with a tenant. */
-export function describeOAuth(title: string, suite: () => void): void {
+/** Runs the suite once per backend, each on a Cairn of its own (with `env` added to its settings) with a tenant. */
+export function describeOAuth(title: string, suite: () => void, env: Record<string, string> = {}): void {
   for (const backend of ['sqlite', 'postgres'] as const) {
     describe(`${title} (${backend})`, { skip: backend === 'postgres' && 'skip' in pg ? pg.skip : undefined }, () => {
       before(async () => {
-        server = await startTestCairn(backend === 'postgres' && 'url' in pg ? { postgresServerUrl: pg.url } : {});
+        server = await startTestCairn({ env, ...(backend === 'postgres' && 'url' in pg && { postgresServerUrl: pg.url }) });
         tenant = await createTenant(server.cairn);
       });
       after(() => server?.close());

@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { startTestCairn } from '../../src/testing/test-cairn.js';
 
@@ -14,6 +17,25 @@ test('/api/v1/config says whether loopback OAuth callbacks are accepted, followi
       assert.equal(res.status, 200);
       const body = (await res.json()) as { oauthLoopbackAllowed?: unknown };
       assert.equal(body.oauthLoopbackAllowed, expected, JSON.stringify(env));
+    } finally {
+      await server.close();
+    }
+  }
+});
+
+// The Connect dialog tells Codex users whether its metadata document is pinned here or must be fetched from chatgpt.com.
+test('/api/v1/config lists the pinned client_ids (CAIRN_OAUTH_PINNED_CLIENTS), none when unset', async () => {
+  const id = 'https://chatgpt.com/oauth/codex/client.json';
+  const file = join(mkdtempSync(join(tmpdir(), 'cairn-pins-')), 'pins.json');
+  writeFileSync(file, JSON.stringify({ [id]: { client_id: id, redirect_uris: ['http://127.0.0.1:1455/auth/callback'], token_endpoint_auth_method: 'none' } }));
+  for (const [env, expected] of [
+    [{}, []],
+    [{ CAIRN_OAUTH_PINNED_CLIENTS: file }, [id]],
+  ] as const) {
+    const server = await startTestCairn({ env });
+    try {
+      const body = (await (await fetch(`${server.baseUrl}/api/v1/config`)).json()) as { oauthPinnedClients?: unknown };
+      assert.deepEqual(body.oauthPinnedClients, expected, JSON.stringify(env));
     } finally {
       await server.close();
     }

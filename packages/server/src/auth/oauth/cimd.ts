@@ -1,42 +1,67 @@
 import type { ClientDiscovery, OAuthOptions } from '@better-auth/oauth-provider';
-import { oauthClientMetadataSchema } from '@better-auth/oauth-provider';
-import { isForbiddenCimdClientMetadataField, registerClientMetadataDocument } from '@better-auth/oauth-provider/internal';
+import { registerClientMetadataDocument } from '@better-auth/oauth-provider/internal';
 import { APIError } from 'better-auth/api';
-import { clientMetadataProblem } from './client-metadata-limits.js';
-import { isLoopbackUri, LOOPBACK_REFUSED_MESSAGE } from './loopback.js';
-import { type SafeFetchOptions, safeFetch, safeFetchAsFetch } from './safe-fetch.js';
+import { type CimdMetadata, checkMetadataDocument, isCimdClientId } from './cimd-document.js';
+import { SafeFetchError, type SafeFetchOptions, safeFetch, safeFetchAsFetch } from './safe-fetch.js';
 
-/** How long a fetched Client ID Metadata Document is used before it is fetched again. */
+/** How long a stored Client ID Metadata Document is used before it is fetched (or copied from its pin) again. */
 const REFRESH_AFTER_MS = 5 * 60 * 1000;
 
-function refuse(message: string): never {
-  throw new APIError('BAD_REQUEST', { error: 'invalid_client', error_description: `Client ID Metadata Document refused: ${message}` });
+/** How each CIMD failure's error_description begins, so the authorize page can tell which it is (cimdFailure). */
+const PREFIX = {
+  refused: 'Client ID Metadata Document refused: ',
+  unreachable: 'Client ID Metadata Document unreachable: ',
+  busy: 'Too many Client ID Metadata Document fetches',
+} as const;
+
+/** What went wrong with a client's metadata document: refused, not reached, or too many fetches. */
+export type CimdFailureKind = keyof typeof PREFIX;
+
+/** The CIMD failure an OAuth error body reports, if it is one. */
+export function cimdFailure(body: unknown): { kind: CimdFailureKind; description: string } | undefined {
+  const description = (body as { error_description?: unknown } | null)?.error_description;
+  if (typeof description !== 'string') return undefined;
+  for (const kind of Object.keys(PREFIX) as CimdFailureKind[]) if (description.startsWith(PREFIX[kind])) return { kind, description };
+  return undefined;
+}
+
+function fail(kind: 'refused' | 'unreachable', message: string): never {
+  throw new APIError('BAD_REQUEST', { error: 'invalid_client', error_description: `${PREFIX[kind]}${message}` });
+}
+
+/** Where CIMD clients come from and how they are checked, as the operator set it. */
+export interface CimdSettings {
+  guard?: Omit<SafeFetchOptions, 'headers'>;
+  allowLoopbackRedirects?: boolean;
+  /** Counts a fetch against the address of the request that caused it: 0 to go ahead, else seconds to wait. */
+  beforeFetch?: (request: Request | undefined) => Promise<number>;
+  /** Documents the operator pinned (CAIRN_OAUTH_PINNED_CLIENTS), already checked: used as they are, never fetched. */
+  pinned?: ReadonlyMap<string, CimdMetadata>;
 }
 
 /**
  * Client ID Metadata Documents (draft-ietf-oauth-client-id-metadata-document): a `client_id` that is
- * a URL names the client's metadata. Cairn fetches it itself, only through the SSRF guard, and the
- * provider's own persistence seam stores it; the provider never fetches the document.
+ * a URL names the client's metadata. Cairn fetches it itself, only through the SSRF guard, unless the
+ * operator pinned a copy; the provider's own persistence seam stores it; the provider never fetches it.
  */
-export function cimdDiscovery(
-  getOptions: () => OAuthOptions<any>,
-  guard: Omit<SafeFetchOptions, 'headers'> = {},
-  allowLoopbackRedirects = true,
-  beforeFetch?: (request: Request | undefined) => Promise<number>,
-): ClientDiscovery {
+export function cimdDiscovery(getOptions: () => OAuthOptions<any>, settings: CimdSettings = {}): ClientDiscovery {
+  const { guard = {}, allowLoopbackRedirects = true, beforeFetch, pinned = new Map() } = settings;
+  /** When this process last stored each pinned document: a row written before (by a fetch, or another pin) is replaced once. */
+  const pinStoredAt = new Map<string, number>();
+  const store = async (ctx: Parameters<ClientDiscovery['resolve']>[0], clientId: string, metadata: CimdMetadata, existing: Parameters<ClientDiscovery['resolve']>[2]) =>
+    (await registerClientMetadataDocument(ctx, getOptions(), { metadata, clientId, clientDiscoveryId: 'cimd', ...(existing && { existingClient: existing }) })).client;
   return {
     id: 'cimd',
-    matches(clientId) {
-      // http:// matches too, so the guard refuses it with a clear message instead of "unknown client".
-      if (!clientId.startsWith('https://') && !clientId.startsWith('http://')) return false;
-      try {
-        const u = new URL(clientId);
-        return u.pathname !== '/' && !u.hash && !u.username && !u.password;
-      } catch {
-        return false;
-      }
-    },
+    matches: isCimdClientId,
     async resolve(ctx, clientId, existing) {
+      const pin = pinned.get(clientId);
+      if (pin) {
+        const storedAt = pinStoredAt.get(clientId);
+        if (existing && storedAt !== undefined && Date.now() - storedAt < REFRESH_AFTER_MS) return existing;
+        const client = await store(ctx, clientId, pin, existing);
+        pinStoredAt.set(clientId, Date.now());
+        return client;
+      }
       const updated = existing?.updatedAt ? new Date(existing.updatedAt).getTime() : 0;
       if (existing && Date.now() - updated < REFRESH_AFTER_MS) return existing;
       // Each fetch is counted against the address that caused it (the request's), so nobody can make Cairn fetch without limit.
@@ -44,34 +69,23 @@ export function cimdDiscovery(
       if (wait > 0) {
         throw new APIError(
           'TOO_MANY_REQUESTS',
-          { error: 'temporarily_unavailable', error_description: `Too many Client ID Metadata Document fetches from your network; try again in ${wait} seconds.` },
+          { error: 'temporarily_unavailable', error_description: `${PREFIX.busy} from your network; try again in ${wait} seconds.` },
           { 'Retry-After': String(wait) },
         );
       }
-      const answer = await safeFetch(clientId, { ...guard, headers: { accept: 'application/json' } }).catch((e: unknown) => refuse(e instanceof Error ? e.message : String(e)));
-      if (answer.status !== 200) refuse(`${clientId} answered HTTP ${answer.status}`);
+      const answer = await safeFetch(clientId, { ...guard, headers: { accept: 'application/json' } }).catch((e: unknown) =>
+        fail(e instanceof SafeFetchError && e.unreachable ? 'unreachable' : 'refused', e instanceof Error ? e.message : String(e)),
+      );
+      if (answer.status !== 200) fail('refused', `${clientId} answered HTTP ${answer.status}`);
       let doc: unknown;
       try {
         doc = JSON.parse(answer.body.toString('utf8'));
       } catch {
-        refuse(`${clientId} is not JSON`);
+        fail('refused', `${clientId} is not JSON`);
       }
-      if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) refuse('the document is not a JSON object');
-      for (const field of Object.keys(doc)) if (isForbiddenCimdClientMetadataField(field)) refuse(`the document may not set ${field}`);
-      // The same size limits as a registration: a document is stored and shown just as a registered client is.
-      const tooBig = clientMetadataProblem(doc as Record<string, unknown>);
-      if (tooBig) refuse(tooBig);
-      const parsed = oauthClientMetadataSchema.safeParse(doc);
-      if (!parsed.success) refuse(`invalid metadata: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-      if (parsed.data.client_id !== clientId) refuse('its client_id does not equal the URL it was fetched from');
-      // As for registration: MCP clients are native apps (RFC 8252) and rarely say so.
-      const redirectUris = parsed.data.redirect_uris;
-      if (!redirectUris || redirectUris.length === 0) refuse('it lists no redirect_uris');
-      // The operator's loopback policy applies as it does to registration (spec part 7, first row).
-      if (!allowLoopbackRedirects && redirectUris.some(isLoopbackUri)) refuse(LOOPBACK_REFUSED_MESSAGE);
-      const metadata = { ...parsed.data, redirect_uris: redirectUris, application_type: parsed.data.application_type ?? 'native' };
-      const result = await registerClientMetadataDocument(ctx, getOptions(), { metadata, clientId, clientDiscoveryId: 'cimd', ...(existing && { existingClient: existing }) });
-      return result.client;
+      const checked = checkMetadataDocument(doc, clientId, allowLoopbackRedirects);
+      if ('problem' in checked) fail('refused', checked.problem);
+      return store(ctx, clientId, checked.metadata, existing);
     },
     fetchClientMetadataResource: safeFetchAsFetch(guard),
     discoveryMetadata: { client_id_metadata_document_supported: true },

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { OAuthOptions, oauthProvider } from '@better-auth/oauth-provider';
-import { cimdDiscovery } from './cimd.js';
-import type { SafeFetchPolicy } from './safe-fetch.js';
+import { type CimdSettings, cimdDiscovery } from './cimd.js';
 
 /** The scopes an OAuth client may ask for: `mcp` reaches the MCP tools, `offline_access` adds a refresh token. */
 export const OAUTH_SCOPES = ['mcp', 'offline_access'] as const;
@@ -28,12 +27,7 @@ export function hashOAuthToken(token: string): string {
 }
 
 /** Options for better-auth's OAuth provider, as Cairn runs it. */
-export function oauthProviderOptions(
-  baseUrl: string,
-  cimdPolicy: Partial<SafeFetchPolicy> = {},
-  allowLoopbackRedirects = true,
-  cimdBeforeFetch?: (request: Request | undefined) => Promise<number>,
-): Parameters<typeof oauthProvider>[0] {
+export function oauthProviderOptions(baseUrl: string, cimd: CimdSettings = {}): Parameters<typeof oauthProvider>[0] {
   const resource = mcpResource(baseUrl);
   const options: Parameters<typeof oauthProvider>[0] = {
     loginPage: OAUTH_PAGES.login,
@@ -49,8 +43,8 @@ export function oauthProviderOptions(
     allowUnauthenticatedClientRegistration: true,
     codeExpiresIn: 600,
     refreshTokenReuseInterval: 0,
-    // Client ID Metadata Documents: fetched by Cairn through its SSRF guard (safe-fetch.ts), never by the plugin.
-    extensions: [{ clientDiscovery: cimdDiscovery(() => options as OAuthOptions<any>, { policy: cimdPolicy }, allowLoopbackRedirects, cimdBeforeFetch) }],
+    // Client ID Metadata Documents: pinned by the operator, or fetched by Cairn through its SSRF guard (safe-fetch.ts), never by the plugin.
+    extensions: [{ clientDiscovery: cimdDiscovery(() => options as OAuthOptions<any>, cimd) }],
   };
   return options;
 }

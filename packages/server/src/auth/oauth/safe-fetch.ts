@@ -35,6 +35,12 @@ export const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all:
 
 export class SafeFetchError extends Error {
   override name = 'SafeFetchError';
+  /** True when the target could not be reached at all (no DNS answer, no connection, no answer in time), as behind a firewall; false when the guard refused it. */
+  readonly unreachable: boolean;
+  constructor(message: string, how: 'refused' | 'unreachable' = 'refused') {
+    super(message);
+    this.unreachable = how === 'unreachable';
+  }
 }
 
 export interface SafeFetchResult {
@@ -88,9 +94,9 @@ async function vet(hostname: string, policy: SafeFetchPolicy, resolve: Resolver)
   const addresses = isIP(bare)
     ? [{ address: bare, family: isIP(bare) }]
     : await resolve(bare).catch((e: unknown) => {
-        throw new SafeFetchError(`could not resolve ${bare}: ${e instanceof Error ? e.message : String(e)}`);
+        throw new SafeFetchError(`could not resolve ${bare}: ${e instanceof Error ? e.message : String(e)}`, 'unreachable');
       });
-  if (addresses.length === 0) throw new SafeFetchError(`${bare} has no addresses`);
+  if (addresses.length === 0) throw new SafeFetchError(`${bare} has no addresses`, 'unreachable');
   for (const a of addresses) {
     const reason = refusedAddressReason(a.address, policy);
     if (reason) throw new SafeFetchError(`refused to fetch from ${bare}: ${reason}`);
@@ -128,7 +134,7 @@ export async function safeFetch(url: string | URL, options: SafeFetchOptions = {
 
 function requestOnce(url: URL, pinned: ResolvedAddress, policy: SafeFetchPolicy, deadline: number, headers: Record<string, string>): Promise<Omit<SafeFetchResult, 'url'>> {
   const remaining = deadline - Date.now();
-  if (remaining <= 0) return Promise.reject(new SafeFetchError(`timed out after ${policy.timeoutMs} ms`));
+  if (remaining <= 0) return Promise.reject(new SafeFetchError(`timed out after ${policy.timeoutMs} ms`, 'unreachable'));
   // Connect to the vetted address whatever the hostname resolves to now; TLS still verifies the hostname.
   const lookup = (_host: string, opts: { all?: boolean }, cb: (...args: unknown[]) => void) => {
     if (opts?.all) cb(null, [pinned]);
@@ -161,9 +167,9 @@ function requestOnce(url: URL, pinned: ResolvedAddress, policy: SafeFetchPolicy,
       });
       res.on('error', reject);
     });
-    const timer = setTimeout(() => req.destroy(new SafeFetchError(`timed out after ${policy.timeoutMs} ms`)), remaining);
-    req.on('timeout', () => req.destroy(new SafeFetchError(`timed out after ${policy.timeoutMs} ms`)));
-    req.on('error', (e) => reject(e instanceof SafeFetchError ? e : new SafeFetchError(`fetch of ${url.href} failed: ${e.message}`)));
+    const timer = setTimeout(() => req.destroy(new SafeFetchError(`timed out after ${policy.timeoutMs} ms`, 'unreachable')), remaining);
+    req.on('timeout', () => req.destroy(new SafeFetchError(`timed out after ${policy.timeoutMs} ms`, 'unreachable')));
+    req.on('error', (e) => reject(e instanceof SafeFetchError ? e : new SafeFetchError(`fetch of ${url.href} failed: ${e.message}`, 'unreachable')));
     req.on('close', () => clearTimeout(timer));
     req.end();
   });

@@ -22,11 +22,19 @@ import { CairnError } from '../../errors/cairn-error.js';
 import { type ApiEnv, requireSession } from './api-auth.js';
 
 /** Routes that need no sign-in: sign-up and what the portal must know before it. */
-export function createPublicAccountRoutes(deps: DomainDeps, auth: Auth, baseUrl: string, installerPublished = false, oauthLoopbackAllowed = true, pluginMarketplace?: string): Hono {
+export function createPublicAccountRoutes(
+  deps: DomainDeps,
+  auth: Auth,
+  baseUrl: string,
+  installerPublished = false,
+  oauthLoopbackAllowed = true,
+  pluginMarketplace?: string,
+  oauthPinnedClients: readonly string[] = [],
+): Hono {
   const routes = new Hono();
   const origin = new URL(baseUrl).origin;
   routes.get('/config', async (c) =>
-    c.json({ baseUrl, mcpUrl: `${baseUrl}/mcp`, signUpOpen: await signUpOpen(deps), installerPublished, oauthLoopbackAllowed, ...(pluginMarketplace && { pluginMarketplace }) }),
+    c.json({ baseUrl, mcpUrl: `${baseUrl}/mcp`, signUpOpen: await signUpOpen(deps), installerPublished, oauthLoopbackAllowed, oauthPinnedClients, ...(pluginMarketplace && { pluginMarketplace }) }),
   );
   routes.post('/signup', async (c) => {
     const from = c.req.header('origin');

@@ -38,6 +38,7 @@ export function createApiRoutes(
   oauthLoopbackAllowed = true,
   oauthUsage?: OAuthUsage,
   pluginMarketplace?: string,
+  oauthPinnedClients: readonly string[] = [],
 ): Hono<ApiEnv> {
   const origin = new URL(baseUrl).origin;
   const api = new Hono<ApiEnv>();
@@ -48,7 +49,7 @@ export function createApiRoutes(
   api.use('/me/password', codeFailureLimit(limits, clientAddress, 'password changes'));
   // The exchange is authenticated by the one-time code itself; it sits before the auth middleware.
   api.post('/setup-codes/exchange', async (c) => c.json(await exchangeSetupCode(deps, await c.req.json())));
-  api.route('/', createPublicAccountRoutes(deps, auth, baseUrl, installerPublished, oauthLoopbackAllowed, pluginMarketplace));
+  api.route('/', createPublicAccountRoutes(deps, auth, baseUrl, installerPublished, oauthLoopbackAllowed, pluginMarketplace, oauthPinnedClients));
   api.use('*', apiAuth(auth, keys, origin), refuseWritesForReadOnlyKeys());
   api.use('*', async (c, next) => {
     const caller = c.get('caller');
