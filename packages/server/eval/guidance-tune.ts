@@ -5,7 +5,7 @@
  * fold but the held-out one, and the best settings are shown beside their figures on the held-out
  * fold and on every fold in turn.
  *
- *   node --import tsx eval/guidance-tune.ts <guidance.json> [--plain] [--no-concerns] [--hold-out 5] [--folds 5]
+ *   npm run eval:guidance-tune -w @cairn/server -- <guidance.json> [--plain] [--no-concerns] [--hold-out 5] [--folds 5]
  */
 import { parseArgs } from 'node:util';
 import { loadAccess } from '../src/domain/access.js';
