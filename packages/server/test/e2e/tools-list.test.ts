@@ -55,6 +55,13 @@ describe('tools/list', () => {
     }
   });
 
+  test('get_guidance still asks for 4-8 concerns, with two examples, and for files and project (#37)', async () => {
+    const text = (await tools()).get('get_guidance')!.description ?? '';
+    assert.match(text, /`concerns`: 4-8 short phrases/);
+    assert.equal([...text.matchAll(/for "[^"]+": \[("[^"]+", )+"[^"]+"\]/g)].length, 2, text);
+    assert.match(text, /`files` \(paths you will read or change\) and `project` \(the repository name\)/);
+  });
+
   test("every tool's structured result validates against the output schema it lists", async () => {
     const packs = await checked('list_datapacks');
     const personal = packs.datapacks.find((d: { scope: string }) => d.scope === 'personal');
