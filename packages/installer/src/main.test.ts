@@ -1,4 +1,4 @@
-import { equal, match } from 'node:assert/strict';
+import { doesNotMatch, equal, match } from 'node:assert/strict';
 import { test } from 'node:test';
 import { main } from './main.js';
 import { tempMachine } from './testing/temp-machine.js';
@@ -23,5 +23,14 @@ test('flags: unknown client and unknown flag exit 2 with a hint', async () => {
   equal(await m.install('--client', 'cursor', '--oauth', '--api-key', 'cairn_tkn_x'), 2);
   equal(await m.install('--help'), 0);
   match(m.lines.join('\n'), /--setup-code/);
+  m.cleanup();
+});
+
+test('--help shows the command that runs: the copy a Cairn serves at /install, not a bare package name', async () => {
+  const m = tempMachine();
+  equal(await m.install('--help'), 0);
+  const help = m.lines.join('\n');
+  match(help, /^ {2}npx -y <cairn url>\/install\/cairn-mcp-installer\.tgz --client <id> --url <cairn url>/m);
+  doesNotMatch(help, /npx cairn-mcp-installer(?!@latest)/, 'npx cairn-mcp-installer alone is not on the npm registry');
   m.cleanup();
 });

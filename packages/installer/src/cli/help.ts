@@ -6,11 +6,12 @@ export const INSTALLER_VERSION = '1.0.0';
 /** The --help text. */
 export const HELP = `cairn-mcp-installer ${INSTALLER_VERSION} — connects an AI client to Cairn's MCP server
 
-Usage:
-  npx cairn-mcp-installer --client <id> --url <cairn url> [options]
-  npx cairn-mcp-installer --client <id> --uninstall [--server-name <name>]
-  npx cairn-mcp-installer doctor [--fix] [--client <id>]
-  npx cairn-mcp-installer --client claude-desktop --bundle --url <cairn url> [--out <path>]
+Usage (your Cairn serves this installer at <cairn url>/install/cairn-mcp-installer.tgz; where the
+operator has published it to npm, npx cairn-mcp-installer@latest runs the same):
+  npx -y <cairn url>/install/cairn-mcp-installer.tgz --client <id> --url <cairn url> [options]
+  npx -y <cairn url>/install/cairn-mcp-installer.tgz --client <id> --uninstall [--server-name <name>]
+  npx -y <cairn url>/install/cairn-mcp-installer.tgz doctor [--fix] [--client <id>]
+  npx -y <cairn url>/install/cairn-mcp-installer.tgz --client claude-desktop --bundle --url <cairn url> [--out <path>]
 
 Clients: ${CLIENT_IDS.join(', ')} (kiro-cli and kiro-ide are aliases of kiro)
 

@@ -34,10 +34,11 @@ export function parseCommandLine(argv: string[]): Command {
   const serverName = values['server-name'].trim();
   if (!/^[A-Za-z0-9_.-]+$/.test(serverName)) throw new InstallerError(`--server-name may use letters, digits, "-", "_" and "." only.`, 2);
   if (subcommand === 'doctor') return { kind: 'doctor', request: { fix: values.fix, serverName, ...(client && { client }) } };
-  if (values.fix) throw new InstallerError('--fix belongs to doctor: npx cairn-mcp-installer doctor --fix', 2);
+  if (values.fix) throw new InstallerError('--fix belongs to doctor: npx -y <cairn url>/install/cairn-mcp-installer.tgz doctor --fix', 2);
   if (!client) throw new InstallerError(`--client is required: one of ${CLIENT_IDS.join(', ')}.`, 2);
   if (values.bundle) return { kind: 'bundle', request: bundleRequest(client, values) };
-  if (values.out !== undefined) throw new InstallerError('--out belongs to --bundle: npx cairn-mcp-installer --client claude-desktop --bundle --url <cairn url> --out <path>', 2);
+  if (values.out !== undefined)
+    throw new InstallerError('--out belongs to --bundle: npx -y <cairn url>/install/cairn-mcp-installer.tgz --client claude-desktop --bundle --url <cairn url> --out <path>', 2);
   if (values.oauth && (values['api-key'] || values['setup-code'])) throw new InstallerError('--oauth takes no key: choose --oauth or an API key, not both (one method per client).', 2);
   checkAutomaticFlags(client, values);
   if (values.url !== undefined && !values.uninstall) checkUrl(values.url);
@@ -79,7 +80,7 @@ function checkAutomaticFlags(client: ClientId, values: { auto: boolean; 'auto-up
 function bundleRequest(client: ClientId, values: ReturnType<typeof parseFlags>['values']): BundleRequest {
   if (client !== 'claude-desktop')
     throw new InstallerError(
-      `--bundle makes a Claude Desktop extension (.mcpb) and is only for --client claude-desktop. For ${CLIENTS[client].displayName}, run without --bundle: npx cairn-mcp-installer --client ${client} --url <cairn url>`,
+      `--bundle makes a Claude Desktop extension (.mcpb) and is only for --client claude-desktop. For ${CLIENTS[client].displayName}, run without --bundle: npx -y <cairn url>/install/cairn-mcp-installer.tgz --client ${client} --url <cairn url>`,
       2,
     );
   const clash = (['api-key', 'setup-code', 'oauth', 'uninstall', 'auto', 'auto-update', 'marketplace', 'dry-run'] as const).find((flag) => values[flag]);

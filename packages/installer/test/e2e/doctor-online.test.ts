@@ -46,7 +46,7 @@ test('doctor: a working key is no problem; a revoked one is, with what to do; th
     const said = m.lines.join('\n');
     assert.match(
       said,
-      /mcp\.json: "cairn" Cairn refuses the key: the API key was refused .*\. Fix: the key is revoked, expired or mistyped: get a setup code and run npx -y \S+\/install\/cairn-mcp-installer\.tgz --client cursor --setup-code/,
+      /mcp\.json: "cairn" Cairn refuses the key: the API key was refused .*\. Fix: the key is revoked, expired or mistyped: get a setup code and run npx -y \S+\/install\/cairn-mcp-installer\.tgz --client cursor --url \S+ --setup-code/,
     );
     assert.ok(!said.includes(key), 'the key is masked');
   }));
@@ -55,7 +55,7 @@ test('doctor: an older Codex table whose CAIRN_MCP_TOKEN is unset is a problem, 
   inHome(async (m) => {
     write(configPath('codex', m), `[mcp_servers.cairn]\nurl = "${cairn.mcpUrl}"\nbearer_token_env_var = "CAIRN_MCP_TOKEN"\nhttp_headers = { "User-Agent" = "cairn-mcp-installer/1.0" }\n`);
     assert.equal(await doctor(m), 1, m.lines.join('\n'));
-    assert.match(m.lines.join('\n'), /config\.toml: "cairn" reads its key from CAIRN_MCP_TOKEN, which is not set here, so Codex sends no key\. Fix: run .*--client codex --setup-code/);
+    assert.match(m.lines.join('\n'), /config\.toml: "cairn" reads its key from CAIRN_MCP_TOKEN, which is not set here, so Codex sends no key\. Fix: run .*--client codex --url \S+ --setup-code/);
     const { key } = await createApiKey(cairn.cairn.domain, tenant.member.id, 'codex env key');
     (m.env as Record<string, string>).CAIRN_MCP_TOKEN = key;
     m.lines.length = 0;

@@ -39,19 +39,12 @@ const project = z.string().trim().min(1, 'a project name cannot be empty').max(M
 /** Input of an entry's applicability; each field is optional and an empty object means "by topic only". */
 export const appliesInput = z
   .object({
-    always: z.boolean().optional().describe('Give this entry with every task (a rule every agent must always know)'),
-    files: z.array(glob).max(MAX_GLOBS).optional().describe('Globs of the files it is about, e.g. "migrations/**", "**/*.tf": given whenever a task touches a matching file'),
-    projects: z.array(project).max(MAX_PROJECTS).optional().describe('Repositories or folders it is about, e.g. "ledger-service": given for tasks in them'),
-    when: z
-      .string()
-      .trim()
-      .min(1, 'when cannot be empty: leave it out instead')
-      .max(MAX_WHEN_LENGTH)
-      .optional()
-      .describe('One or two sentences on the situations in which it is needed, e.g. "Adding or changing a database migration; renaming or dropping a column."'),
+    always: z.boolean().optional().describe('Give it with every task'),
+    files: z.array(glob).max(MAX_GLOBS).optional().describe('File globs, e.g. "migrations/**"'),
+    projects: z.array(project).max(MAX_PROJECTS).optional().describe('Repository names'),
+    when: z.string().trim().min(1, 'when cannot be empty: leave it out instead').max(MAX_WHEN_LENGTH).optional().describe('When it is needed, e.g. "Changing a database migration"'),
   })
-  .strict()
-  .describe('When the entry applies besides its topic; rules scoped to files or projects are given for other tasks only when the task is about them');
+  .strict();
 
 /** The stored form: null when nothing beyond the topic was said. */
 export function normalApplies(input: z.output<typeof appliesInput> | undefined | null): Applies | null {
@@ -65,17 +58,9 @@ export function normalApplies(input: z.output<typeof appliesInput> | undefined |
 
 /** The context a task gives: paths the agent will read or change, and the repository or folder. */
 export const taskContextInput = {
-  files: z
-    .array(z.string().trim().min(1).max(MAX_PATH_LENGTH))
-    .max(MAX_TASK_FILES)
-    .optional()
-    .describe('Paths you will read or change (relative to the repository, e.g. "migrations/0042_add_vat.sql")'),
-  project: z.string().trim().min(1).max(MAX_PROJECT_LENGTH).optional().describe('The repository or folder you work in (its name, e.g. "ledger-service")'),
-  concerns: z
-    .array(z.string().trim().min(1, 'a concern cannot be empty').max(MAX_CONCERN_LENGTH))
-    .max(MAX_CONCERNS)
-    .optional()
-    .describe('4-8 short phrases in your own words for what the work touches, e.g. ["database migration", "card data in logs", "public API change"]'),
+  files: z.array(z.string().trim().min(1).max(MAX_PATH_LENGTH)).max(MAX_TASK_FILES).optional().describe('Paths you will read or change'),
+  project: z.string().trim().min(1).max(MAX_PROJECT_LENGTH).optional().describe('The repository name'),
+  concerns: z.array(z.string().trim().min(1, 'a concern cannot be empty').max(MAX_CONCERN_LENGTH)).max(MAX_CONCERNS).optional().describe('4-8 short phrases for what the work touches'),
 };
 
 /**

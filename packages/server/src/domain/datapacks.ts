@@ -14,11 +14,11 @@ export const PERSONAL_DATAPACK_NAME = 'Personal';
 /** Input of createDatapack, shared by every adapter. */
 export const createDatapackInput = z.object({
   // Names are shown in terminals and lists: control and bidirectional characters never get stored.
-  name: z.string().overwrite(storedName).min(1).max(80).describe('Datapack name, unique within its owner'),
-  scope: z.enum(['personal', 'team', 'organization']).default('personal').describe('Who owns it: you, one of your teams, or your organization'),
-  teamId: z.string().optional().describe('Required for scope "team": the team that owns it (see list_datapacks for your teams)'),
-  organizationId: z.string().optional().describe('For scope "organization" when you belong to several organizations'),
-  description: z.string().max(500).default('').describe('What belongs in this datapack'),
+  name: z.string().overwrite(storedName).min(1).max(80).describe('Unique within its owner'),
+  scope: z.enum(['personal', 'team', 'organization']).default('personal').describe('Who owns it'),
+  teamId: z.string().optional().describe('For scope "team"'),
+  organizationId: z.string().optional().describe('If you are in several organizations'),
+  description: z.string().max(500).default('').describe('What belongs in it'),
 });
 
 /** Every datapack the caller can read, with entry counts; creates their personal one on first use. */

@@ -17,51 +17,41 @@ export const ENTRY_KINDS = ['preference', 'standard', 'policy', 'decision', 'not
 // Lower-cased and de-duplicated by the domain (normalTags), after redaction: lower-casing first
 // would hide secrets from case-sensitive patterns such as AWS key ids.
 // No default here: update_entry without tags must keep the entry's tags (a default would replace them with []).
-const tags = z.array(z.string().trim().min(1).max(40)).max(20).describe('Short lower-case labels such as "testing" or "python"');
+const tags = z.array(z.string().trim().min(1).max(40)).max(20).describe('Short lower-case labels, e.g. "testing"');
 
 /** Input of saveEntry. */
 export const saveEntryInput = z.object({
-  datapack: z.string().optional().describe('Datapack id or name; defaults to your personal datapack'),
-  kind: z.enum(ENTRY_KINDS).default('note').describe('preference (how a person likes things), standard (a team rule), policy (an organization rule), decision, note'),
-  title: z.string().trim().min(1).max(200).describe('One line that names the knowledge'),
-  content: z.string().trim().min(1).max(20_000).describe('The knowledge itself, self-contained'),
+  datapack: z.string().optional().describe('Datapack id or name; default: personal'),
+  kind: z.enum(ENTRY_KINDS).default('note'),
+  title: z.string().trim().min(1).max(200),
+  content: z.string().trim().min(1).max(20_000).describe('The knowledge, self-contained'),
   tags: tags.default([]),
-  allowSimilar: z
-    .boolean()
-    .default(false)
-    .describe('Save even though a similar entry exists: set it only after reading that entry and finding yours says something different (an exact copy is still refused)'),
-  applies: appliesInput.optional(),
-  supersedes: z
-    .array(z.string().trim().min(1).max(100))
-    .max(20)
-    .optional()
-    .describe('Ids of entries this one replaces (a newer rule): they stop being given as guidance and are hidden from search, and stay restorable'),
+  allowSimilar: z.boolean().default(false).describe('Save even if a similar entry exists, once you found yours differs'),
+  applies: appliesInput.optional().describe('Where it applies besides its topic'),
+  supersedes: z.array(z.string().trim().min(1).max(100)).max(20).optional().describe('Ids of entries this one replaces'),
 });
 
 /** Input of updateEntry: the fields to change plus the version the caller last saw. */
 export const updateEntryInput = z.object({
-  id: z.string().describe('Entry id'),
-  expectedVersion: z.number().int().min(1).describe('The version you read; the update is refused if the entry changed since'),
+  id: z.string(),
+  expectedVersion: z.number().int().min(1).describe('The version you read'),
   kind: z.enum(ENTRY_KINDS).optional(),
   title: z.string().trim().min(1).max(200).optional(),
   content: z.string().trim().min(1).max(20_000).optional(),
   tags: tags.optional(),
-  applies: appliesInput.nullable().optional().describe('Replaces where the entry applies; null clears it'),
+  applies: appliesInput.nullable().optional().describe('Replaces where it applies; null clears it'),
 });
 
 /** Input of searchEntries. */
 export const searchEntriesInput = z.object({
-  query: z.string().trim().min(1).max(1000).describe('What to look for, in plain words'),
-  datapack: z.string().optional().describe('Limit to one datapack (id or name)'),
-  kinds: z.array(z.enum(ENTRY_KINDS)).optional().describe('Limit to these kinds'),
-  tags: z.array(z.string().trim().toLowerCase().min(1).max(60)).max(10).optional().describe('Only entries carrying every one of these tags'),
-  scopes: z
-    .array(z.enum(['personal', 'team', 'organization']))
-    .optional()
-    .describe('Only datapacks of these scopes'),
-  author: z.string().max(200).optional().describe('Only entries this person saved or last changed (their user id)'),
+  query: z.string().trim().min(1).max(1000).describe('Plain words'),
+  datapack: z.string().optional().describe('One datapack (id or name)'),
+  kinds: z.array(z.enum(ENTRY_KINDS)).optional(),
+  tags: z.array(z.string().trim().toLowerCase().min(1).max(60)).max(10).optional().describe('Entries with all these tags'),
+  scopes: z.array(z.enum(['personal', 'team', 'organization'])).optional(),
+  author: z.string().max(200).optional().describe('User id of its author'),
   limit: z.number().int().min(1).max(50).default(10),
-  includeReplaced: z.boolean().default(false).describe('Also find entries a newer entry replaced (hidden by default)'),
+  includeReplaced: z.boolean().default(false).describe('Also entries a newer one replaced'),
 });
 
 /** Replaced entries are few: this many more ranked entries are looked at so that hiding them rarely shortens a page. */

@@ -23,9 +23,9 @@ export const DEFAULT_MAX_CHARS = 5000;
 
 /** Input of getGuidance. */
 export const guidanceInput = z.object({
-  task: z.string().trim().min(1).max(2000).describe('The task at hand, in plain words (e.g. "set up CI for the billing service")'),
+  task: z.string().trim().min(1).max(2000).describe('The task, in plain words'),
   ...taskContextInput,
-  maxChars: z.number().int().min(500).max(50_000).default(DEFAULT_MAX_CHARS).describe('Budget for the answer, in characters of its text: rules that do not fit are named in `omitted`'),
+  maxChars: z.number().int().min(500).max(50_000).default(DEFAULT_MAX_CHARS).describe('Answer budget in characters'),
 });
 
 /** The kinds that are rules; conversations and the rest are found by search. */

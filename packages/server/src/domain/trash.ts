@@ -25,8 +25,8 @@ const id = z.string().trim().min(1).max(200);
 
 /** Input of restoreEntry: the entry, and optionally which earlier version to bring back. */
 export const restoreEntryInput = z.object({
-  id: id.describe('Entry id (ent_…), live or in the trash'),
-  version: z.number().int().min(1).optional().describe('The earlier version to restore (see get_entry with includeHistory). Omit to bring a deleted entry back as it was when deleted'),
+  id: id.describe('Entry id, live or in the trash'),
+  version: z.number().int().min(1).optional().describe('Earlier version to restore; omit to undelete'),
 });
 
 /** The instant before which trashed things are past restoring (and due for the purge). */

@@ -1,5 +1,6 @@
 import { INSTALLER_USER_AGENT, KEY_PREFIX } from '@cairn/contract';
 import { mcpResource, OAUTH_SCOPES, oauthIssuer } from '../auth/oauth/oauth-options.js';
+import { listedInputSchema } from './listed-schema.js';
 import { SERVED_PROTOCOL_VERSIONS } from './protocol-versions.js';
 import { SERVER_INFO, TOOLS } from './server-factory.js';
 import type { ToolDefinition } from './tool-definition.js';
@@ -132,7 +133,7 @@ function cardTool(definition: ToolDefinition): CardTool {
     name: definition.name,
     title: definition.title,
     description: definition.description,
-    inputSchema: { type: 'object', ...std.jsonSchema.input({ target: 'draft-2020-12' }) },
+    inputSchema: { type: 'object', ...listedInputSchema(std.jsonSchema.input({ target: 'draft-2020-12' })) },
     annotations: definition.annotations,
   };
 }

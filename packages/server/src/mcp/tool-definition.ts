@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { Access } from '../domain/access.js';
 import type { Caller } from '../domain/caller.js';
 import type { DomainDeps } from '../domain/deps.js';
+import { listedInputSchema, listedOutputSchema } from './listed-schema.js';
 
 /** What a tool handler gets: the domain, the caller, and the caller's access (loaded once, on demand). */
 export interface ToolContext {
@@ -41,7 +42,8 @@ export function prepareTool(definition: ToolDefinition): PreparedTool {
 
 /**
  * The SDK converts a schema to JSON Schema on every tools/list of every (per-request) server
- * instance; this wrapper answers from a memo instead, keeping zod's validation as it is.
+ * instance; this wrapper answers from a memo instead, with the schema cut to what tools/list shows
+ * (listed-schema.ts), keeping zod's validation as it is.
  */
 function withCachedJsonSchema(schema: z.ZodType, role: 'input' | 'output'): StandardSchemaWithJSON {
   const std = (schema as unknown as StandardSchemaWithJSON)['~standard'];
@@ -50,7 +52,8 @@ function withCachedJsonSchema(schema: z.ZodType, role: 'input' | 'output'): Stan
     const key = `${io}:${options.target}`;
     let json = memo.get(key);
     if (!json) {
-      json = std.jsonSchema[io](options as Parameters<typeof std.jsonSchema.input>[0]);
+      const full = std.jsonSchema[io](options as Parameters<typeof std.jsonSchema.input>[0]);
+      json = role === 'input' ? listedInputSchema(full) : listedOutputSchema(full);
       memo.set(key, json);
     }
     return json;

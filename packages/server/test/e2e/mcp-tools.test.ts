@@ -26,7 +26,9 @@ describe('the initialize result and tool list', () => {
     }
     for (const name of ['list_datapacks', 'search', 'get_entry', 'get_guidance']) assert.equal(byName.get(name)!.annotations?.readOnlyHint, true, name);
     assert.equal(byName.get('delete_entry')!.annotations?.destructiveHint, true);
-    assert.equal(byName.get('save_entry')!.annotations?.readOnlyHint, false);
+    // MCP's defaults (readOnlyHint false, idempotentHint false) are left out of the list, not stated.
+    for (const name of ['save_entry', 'update_entry', 'delete_entry', 'restore_entry', 'create_datapack']) assert.notEqual(byName.get(name)!.annotations?.readOnlyHint, true, name);
+    assert.equal(byName.get('save_entry')!.annotations?.destructiveHint, false, 'saving keeps what was there');
   });
 });
 

@@ -7,10 +7,10 @@ import { defineTool } from '../tool-definition.js';
 export const createDatapackTool = defineTool({
   name: 'create_datapack',
   title: 'Create a Cairn datapack',
-  description: 'Create a datapack: personal (only you), team (teamId of a team you belong to) or organization (organization admins only). Check list_datapacks first; names are unique per owner.',
+  description: 'Call when the user asks for a new datapack: personal, team (teamId) or organization (admins only).',
   input: createDatapackInput,
   output: z.object({ datapack: datapackShape }),
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  annotations: { destructiveHint: false, openWorldHint: false },
   async run(input, ctx) {
     const datapack = await createDatapack(ctx.deps, await ctx.access(), input);
     return { structured: { datapack: datapackOut(datapack) }, text: `Created the ${datapack.scope} datapack "${datapack.name}" (id ${datapack.id}).` };

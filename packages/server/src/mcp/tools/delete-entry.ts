@@ -6,11 +6,10 @@ import { defineTool } from '../tool-definition.js';
 export const deleteEntryTool = defineTool({
   name: 'delete_entry',
   title: 'Delete a Cairn entry',
-  description:
-    'Delete an entry from its datapack: it goes to the trash, from which restore_entry can bring it back for a number of days. Only do this when the user asks. Pass expectedVersion to delete only if nobody changed it since you read it.',
+  description: 'Call only when the user asks to delete an entry; restore_entry can bring it back from the trash.',
   input: z.object({ id: z.string().describe('Entry id (ent_…)'), expectedVersion: z.number().int().min(1).optional() }),
   output: z.object({ id: z.string(), deleted: z.literal(true), version: z.number().int() }),
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  annotations: { destructiveHint: true, openWorldHint: false },
   async run(input, ctx) {
     const entry = await deleteEntry(ctx.deps, await ctx.access(), input.id, input.expectedVersion);
     return { structured: { id: entry.id, deleted: true as const, version: entry.version }, text: `Deleted "${entry.title}" (${entry.id}).` };

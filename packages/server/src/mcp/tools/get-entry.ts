@@ -21,12 +21,11 @@ const versionShape = z.object({
 export const getEntryTool = defineTool({
   name: 'get_entry',
   title: 'Get a Cairn entry',
-  description:
-    'Read one entry by id, with its provenance; set includeHistory to see every earlier version and who changed it. For a captured conversation turn (a search hit of kind conversation), set around to also get the turns said just before and after it.',
+  description: 'Call to read an entry in full (a search hit, a rule under mayAlsoApply); includeHistory adds earlier versions, around the turns next to a captured turn.',
   input: z.object({
     id: z.string().describe('Entry id (ent_…)'),
     includeHistory: z.boolean().default(false),
-    around: z.number().int().min(0).max(MAX_TURNS_AROUND).default(0).describe(`For a captured turn: how many turns before and after it to include (0 to ${MAX_TURNS_AROUND})`),
+    around: z.number().int().min(0).max(MAX_TURNS_AROUND).default(0).describe('Turns around a captured turn to include'),
   }),
   output: z.object({
     entry: entryShape,

@@ -16,7 +16,7 @@ export const getGuidanceTool = defineTool({
   name: 'get_guidance',
   title: 'Get guidance for a task',
   description:
-    'Before starting a task, get the rules that apply to it: organization policies, then team standards, then personal preferences, in that order of precedence. Pass `concerns`: 4-8 short phrases in your own words for what the work touches (e.g. for "add partial refunds to the refunds endpoint": ["refund endpoint change", "money amounts", "idempotency", "public API change", "unit tests"]; for "rename a column in the orders table": ["database migration", "column rename", "backward compatibility"]), and `files` (the paths you will read or change) and `project` (the repository name) so rules scoped to them are included. Each rule says why it applies; where two rules on the same subject disagree, the stronger one wins. `mayAlsoApply` names the next candidates: open one with get_entry if it applies.',
+    'Call before a substantial task to get the rules that apply to it, strongest first. Pass `concerns`: 4-8 short phrases in your own words for what the work touches (e.g. for "add partial refunds to the refunds endpoint": ["refund endpoint change", "money amounts", "idempotency", "public API change"]; for "rename a column in the orders table": ["database migration", "column rename", "backward compatibility"]), `files` (paths you will read or change) and `project` (the repository name). Open a rule under `mayAlsoApply` with get_entry if it applies.',
   input: guidanceInput,
   output: z.object({
     task: z.string(),

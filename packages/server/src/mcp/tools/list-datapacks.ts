@@ -7,8 +7,7 @@ import { defineTool } from '../tool-definition.js';
 export const listDatapacksTool = defineTool({
   name: 'list_datapacks',
   title: 'List my datapacks',
-  description:
-    'List every Cairn datapack you can use (personal, team and organization), with entry counts, and the teams and organizations you belong to. Use it when the user asks to list their Cairn datapacks, and to find where to save or search.',
+  description: 'Call when the user asks to list their Cairn datapacks, or to find which one to save to or search in.',
   input: z.object({}),
   output: z.object({
     you: z.object({ id: z.string(), email: z.string(), name: z.string() }),

@@ -8,10 +8,10 @@ export const saveEntryTool = defineTool({
   name: 'save_entry',
   title: 'Save to Cairn',
   description:
-    'Save a preference, standard, policy, decision or note to a Cairn datapack (your personal one unless you name another). If the datapack already holds the same or nearly the same entry, nothing is stored and the existing entry is returned (status "duplicate"): update it if yours says the same, or save again with allowSimilar: true if it is different knowledge. Never save secrets, keys or passwords: any found are replaced by [redacted:<rule>] markers and listed in `redacted`.',
+    'Call when the user asks you to remember something: a preference, team standard, organization policy, decision or note. A near-duplicate comes back as "duplicate": update it, or set allowSimilar if yours differs. Never save secrets.',
   input: saveEntryInput,
   output: z.object({ status: z.enum(['created', 'duplicate']), entry: entryShape, similarity: z.number().optional(), redacted: redactedShape, message: z.string() }),
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(input, ctx) {
     const result = await saveEntry(ctx.deps, await ctx.access(), input);
     const outcome = result.status === 'created' ? `Saved ${entryLine(result.entry)}.` : `${duplicateMessage(result)} Existing entry: ${entryLine(result.entry)}.`;

@@ -8,8 +8,7 @@ import { defineTool } from '../tool-definition.js';
 export const searchEntriesTool = defineTool({
   name: 'search',
   title: 'Search Cairn',
-  description:
-    'Search the knowledge in your Cairn datapacks (preferences, team standards, organization policies, notes) by plain words. Results are ranked by relevance. Use get_guidance instead when you need what applies to a task, with precedence.',
+  description: 'Call to find what the user or their teams saved in Cairn, and before save_entry (to update a match instead).',
   input: searchEntriesInput,
   output: z.object({ results: z.array(z.object({ entry: entryShape, datapack: datapackRefShape, score: z.number() })) }),
   annotations: { readOnlyHint: true, openWorldHint: false },
