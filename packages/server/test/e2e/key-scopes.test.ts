@@ -5,16 +5,14 @@ import { displayParts, generateApiKey, hashApiKey } from '../../src/auth/api-key
 import { createApiKey, revokeApiKey } from '../../src/domain/api-keys.js';
 import { READ_ONLY_KEY_MESSAGE } from '../../src/domain/key-scope.js';
 import { READ_ONLY_ERROR_CODE } from '../../src/mcp/read-only-gate.js';
+import { forEachBackend } from '../../src/testing/backends.js';
 import { callTool, connectMcpClient } from '../../src/testing/mcp-client.js';
 import { signIn } from '../../src/testing/oauth-flow.js';
-import { postgresTestUrl } from '../../src/testing/postgres.js';
 import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
 import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
 
 const UA = 'cairn-mcp-installer/1.0';
 const DAY_MS = 24 * 60 * 60 * 1000;
-const pg = postgresTestUrl();
-if ('skip' in pg) console.log(`# API key scopes on PostgreSQL skipped: ${pg.skip}`);
 
 interface Answer {
   status: number;
@@ -22,8 +20,8 @@ interface Answer {
   wwwAuthenticate: string | null;
 }
 
-for (const backend of ['sqlite', 'postgres'] as const) {
-  describe(`API key scopes and expiry (${backend})`, { skip: backend === 'postgres' && 'skip' in pg ? pg.skip : undefined }, () => {
+forEachBackend(({ name: backend, skip, options }) => {
+  describe(`API key scopes and expiry (${backend})`, { skip }, () => {
     let server: TestCairn;
     let tenant: TestTenant;
     let readKey: string;
@@ -55,7 +53,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
     };
 
     before(async () => {
-      server = await startTestCairn(backend === 'postgres' && 'url' in pg ? { postgresServerUrl: pg.url } : {});
+      server = await startTestCairn(options);
       tenant = await createTenant(server.cairn);
       readKey = (await createApiKey(server.cairn.domain, tenant.member.id, 'reader', { scope: 'read' })).key;
       const saved = JSON.parse(
@@ -258,4 +256,4 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       assert.ok(!(JSON.parse((await api('/keys', { headers: session })).body) as { keys: { name: string }[] }).keys.some((k) => k.name === 'Bad'), 'a refused key is not half-made');
     });
   });
-}
+});

@@ -1,8 +1,8 @@
 // What the OAuth journeys share: a Cairn per backend, and the client's side of each OAuth step.
 import assert from 'node:assert/strict';
 import { after, before, describe } from 'node:test';
+import { forEachBackend } from '../../src/testing/backends.js';
 import { browserRequest, pkce, signIn } from '../../src/testing/oauth-flow.js';
-import { postgresTestUrl } from '../../src/testing/postgres.js';
 import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
 import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
 
@@ -11,9 +11,6 @@ export const REDIRECT = 'http://127.0.0.1:53682/oauth/callback';
 /** The Cairn and tenant of the running describeOAuth suite. */
 export let server: TestCairn;
 export let tenant: TestTenant;
-
-const pg = postgresTestUrl();
-if ('skip' in pg) console.log(`# OAuth on PostgreSQL skipped: ${pg.skip}`);
 
 export const url = (path: string) => `${server.baseUrl}${path}`;
 export const b64url = (buf: Buffer) => buf.toString('base64url');
@@ -91,16 +88,16 @@ export async function postMcp(headers: Record<string, string>, path = '/mcp'): P
 
 /** Runs the suite once per backend, each on a Cairn of its own with a tenant. */
 export function describeOAuth(title: string, suite: () => void): void {
-  for (const backend of ['sqlite', 'postgres'] as const) {
-    describe(`${title} (${backend})`, { skip: backend === 'postgres' && 'skip' in pg ? pg.skip : undefined }, () => {
+  forEachBackend(({ name: backend, skip, options }) => {
+    describe(`${title} (${backend})`, { skip }, () => {
       before(async () => {
-        server = await startTestCairn(backend === 'postgres' && 'url' in pg ? { postgresServerUrl: pg.url } : {});
+        server = await startTestCairn(options);
         tenant = await createTenant(server.cairn);
       });
       after(() => server?.close());
       suite();
     });
-  }
+  });
 }
 
 /** better-auth stores dates on SQLite as ISO strings and on PostgreSQL as timestamps. */

@@ -1,4 +1,3 @@
-// cairn-test: one backend pass (describeOAuth runs each suite on SQLite and on PostgreSQL itself)
 // OAuth for MCP clients: discovery, registration, known client schemes and tokens on /mcp (the code flow is oauth-code-flow.test.ts).
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';

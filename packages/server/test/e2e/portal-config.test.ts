@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { runFileOnEachBackend } from '../../src/testing/backends.js';
 import { startTestCairn } from '../../src/testing/test-cairn.js';
+
+runFileOnEachBackend();
 
 // The portal's Connect dialog tells loopback-callback clients (Kiro, command-line agents) whether OAuth works here.
 test('/api/v1/config says whether loopback OAuth callbacks are accepted, following CAIRN_OAUTH_ALLOW_LOOPBACK', async () => {
