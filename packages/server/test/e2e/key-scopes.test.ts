@@ -4,7 +4,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { displayParts, generateApiKey, hashApiKey } from '../../src/auth/api-keys/key-format.js';
 import { createApiKey, revokeApiKey } from '../../src/domain/api-keys.js';
 import { READ_ONLY_KEY_MESSAGE } from '../../src/domain/key-scope.js';
-import { READ_ONLY_ERROR_CODE } from '../../src/mcp/read-only-gate.js';
+import { JSONRPC_CODES } from '../../src/errors/jsonrpc-codes.js';
 import { forEachBackend } from '../../src/testing/backends.js';
 import { callTool, connectMcpClient } from '../../src/testing/mcp-client.js';
 import { signIn } from '../../src/testing/oauth-flow.js';
@@ -91,7 +91,7 @@ forEachBackend(({ name: backend, skip, options }) => {
       ];
       for (const [name, args] of calls) {
         await assert.rejects(readClient.callTool({ name, arguments: args }), (error: Error & { code?: number }) => {
-          assert.equal(error.code, READ_ONLY_ERROR_CODE, `${name}: ${error.message}`);
+          assert.equal(error.code, JSONRPC_CODES.readOnlyKey, `${name}: ${error.message}`);
           assert.match(error.message, /read-only/);
           assert.match(error.message, /Settings > API Keys/);
           assert.match(error.message, /cairn keys create .*--scope read-write/);
@@ -108,7 +108,7 @@ forEachBackend(({ name: backend, skip, options }) => {
       ) as { id: number; result?: unknown; error?: { code: number; message: string } };
       assert.equal(raw.status, 200);
       assert.equal(message.result, undefined, raw.body);
-      assert.deepEqual([message.id, message.error?.code, message.error?.message], [7, READ_ONLY_ERROR_CODE, READ_ONLY_KEY_MESSAGE]);
+      assert.deepEqual([message.id, message.error?.code, message.error?.message], [7, JSONRPC_CODES.readOnlyKey, READ_ONLY_KEY_MESSAGE]);
       assert.deepEqual(await visibleEntries(), before, 'no entry was created, changed or deleted');
       const packs = JSON.parse((await api('/datapacks', { key: tenant.member.key })).body) as { datapacks: { name: string }[] };
       assert.ok(!packs.datapacks.some((d) => d.name === 'Reader pack'), 'no datapack was created');
