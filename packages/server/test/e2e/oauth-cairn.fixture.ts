@@ -4,13 +4,14 @@ import { after, before, describe } from 'node:test';
 import { forEachBackend } from '../../src/testing/backends.js';
 import { browserRequest, pkce, signIn } from '../../src/testing/oauth-flow.js';
 import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
-import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
+import { startTestCairn, type TestCairn, type TestCairnOptions } from '../../src/testing/test-cairn.js';
 
 export const REDIRECT = 'http://127.0.0.1:53682/oauth/callback';
 
-/** The Cairn and tenant of the running describeOAuth suite. */
+/** The Cairn and tenant of the running describeOAuth suite, and what starts another Cairn on its backend. */
 export let server: TestCairn;
 export let tenant: TestTenant;
+export let backendOptions: TestCairnOptions;
 
 export const url = (path: string) => `${server.baseUrl}${path}`;
 export const b64url = (buf: Buffer) => buf.toString('base64url');
@@ -91,6 +92,7 @@ export function describeOAuth(title: string, suite: () => void): void {
   forEachBackend(({ name: backend, skip, options }) => {
     describe(`${title} (${backend})`, { skip }, () => {
       before(async () => {
+        backendOptions = options;
         server = await startTestCairn(options);
         tenant = await createTenant(server.cairn);
       });
