@@ -1,6 +1,6 @@
 // Runs every *.test.ts under the package's src/ and test/ with node's test runner (TypeScript through tsx).
 // Node 20's --test takes no globs, hence the walk. Extra arguments narrow the run to matching paths.
-// Suites that start a Cairn run once per backend (see runPass below).
+// Suites that open storage run once per backend, as they declare (see parityFile below).
 // With CAIRN_TEST_STRICT set (CI sets it), a run that skipped any test fails: nothing goes green by skipping.
 // The last lines printed name every test that failed, timed out or was cancelled, with its file
 // (test-summary.mjs), and the slowest files. CAIRN_TEST_TIMEOUT_MS sets the limit of each file and each
@@ -47,12 +47,23 @@ if (!process.env.CAIRN_TEST_DATABASE_URL) {
   else console.log(`# Note: ${what}.`);
 }
 
-// Suites that start a Cairn without choosing a backend run a second time on PostgreSQL: every storage
-// suite runs once per backend. Files that loop over backends themselves (postgresServerUrl) run once.
-const choosesBackend = (file) => /postgresServerUrl|postgresTestUrl|cairn-test: one backend/.test(readFileSync(join(root, file), 'utf8'));
-const startsCairn = (file) =>
-  /startTestCairn\(|startTenantCairn\(|useTenantCairn\(|startPortalServer\(|portalJourney\(|startCaptureCairn\(|startExportJourney\(/.test(readFileSync(join(root, file), 'utf8'));
-const postgresPass = process.env.CAIRN_TEST_DATABASE_URL ? files.filter((f) => startsCairn(f) && !choosesBackend(f)) : [];
+// Every storage suite runs once per backend, as it declares (packages/server/src/testing/backends.ts):
+// files that call forEachBackend run both in this first pass; files that call runFileOnEachBackend
+// record themselves in `parityFile` while they run, and run a second time, on PostgreSQL.
+const parityDir = mkdtempSync(join(tmpdir(), 'cairn-test-parity-'));
+const parityFile = join(parityDir, 'files');
+const declaredPostgresPass = () =>
+  existsSync(parityFile)
+    ? [
+        ...new Set(
+          readFileSync(parityFile, 'utf8')
+            .split('\n')
+            .filter((l) => l !== ''),
+        ),
+      ]
+        .map((f) => relative(root, f))
+        .sort()
+    : [];
 
 /** Prints a closing line, and keeps it for scripts/test-workspaces.mjs to repeat after the last workspace. */
 function say(line, stream = console.log) {
@@ -61,7 +72,9 @@ function say(line, stream = console.log) {
 }
 
 const started = Date.now();
-const first = await runPass(files, {}, 'sqlite (and the files that pick their backends)');
+const first = await runPass(files, process.env.CAIRN_TEST_DATABASE_URL ? { CAIRN_TEST_PARITY_FILE: parityFile } : {}, 'sqlite (and the files that pick their backends)');
+const postgresPass = declaredPostgresPass();
+rmSync(parityDir, { recursive: true, force: true });
 const second = first.code === 0 && postgresPass.length > 0 ? await runPass(postgresPass, { CAIRN_TEST_BACKEND: 'postgres' }, 'postgres') : undefined;
 const passes = [first, second].filter((p) => p !== undefined);
 const code = passes.some((p) => p.code !== 0 || p.problems.length > 0) ? 1 : 0;

@@ -7,10 +7,13 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, before, beforeEach, describe, it } from 'node:test';
 import { PLANTED_SECRETS, plantedSecretsText } from '@cairn/contract/testing/planted-secrets';
+import { runFileOnEachBackend } from '../../server/src/testing/backends.js';
 import { type CaptureCairn, startCaptureCairn } from '../../server/src/testing/capture-cairn.js';
 import { type CapturePaths, capturePaths } from '../src/paths.js';
 import { startStubCaptureServer, unreachableUrl } from '../src/testing/stub-capture-server.js';
 import { freshBundle, type HookRun, runHook } from './run-hook.js';
+
+runFileOnEachBackend();
 
 /**
  * The hook promises the agent to be gone within 2 s. Wall-clock limits flake on a loaded machine, so

@@ -8,12 +8,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { PLANTED_SECRETS, plantedSecretsText } from '@cairn/contract/testing/planted-secrets';
+import { runFileOnEachBackend } from '../../server/src/testing/backends.js';
 import { createTenant, type TestTenant } from '../../server/src/testing/tenants.js';
 import { startTestCairn, type TestCairn } from '../../server/src/testing/test-cairn.js';
 import { type CapturePaths, capturePaths } from '../src/paths.js';
 import { startStubCaptureServer } from '../src/testing/stub-capture-server.js';
 import { checkout, MARK, seedRules } from './guidance-rules.fixture.js';
 import { freshBundle, type HookRun, runHook } from './run-hook.js';
+
+runFileOnEachBackend();
 
 let script: string;
 let cairn: TestCairn;

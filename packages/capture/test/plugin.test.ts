@@ -6,9 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
+import { runFileOnEachBackend } from '../../server/src/testing/backends.js';
 import { type CaptureCairn, startCaptureCairn } from '../../server/src/testing/capture-cairn.js';
 import { clientBin } from '../../server/src/testing/client-bins.js';
 import { bundleCapture } from '../scripts/bundle.mjs';
+
+runFileOnEachBackend();
 
 const repo = new URL('../../../', import.meta.url).pathname;
 const plugin = join(repo, 'plugins/cairn');

@@ -128,6 +128,26 @@ throw new Error('the fixture data is missing: set FIXTURE_DATA');
     assert.match(strict.lines.at(-1)!, /^# STRICT: 1 skipped and 0 todo test\(s\) in .*cairn-run-tests-/);
   });
 
+  test('a file that calls runFileOnEachBackend runs again on PostgreSQL, and only such a file; without a database its PostgreSQL run is a skip that says why', async () => {
+    const backends = join(repo, 'packages/server/src/testing/backends.ts');
+    const says = `test('says its backend', () => console.log(\`ran on \${process.env.CAIRN_TEST_BACKEND ?? 'sqlite'}\`));\n`;
+    const dir = fixturePackage({
+      'declared.test.ts': `import { test } from 'node:test';\nimport { runFileOnEachBackend } from ${JSON.stringify(backends)};\nrunFileOnEachBackend();\n${says}`,
+      'undeclared.test.ts': `import { test } from 'node:test';\n${says}`,
+    });
+    // The fixtures never connect: the URL only tells the runner a PostgreSQL pass is wanted.
+    const both = await runTests(dir, { CAIRN_TEST_DATABASE_URL: 'postgres://unused.invalid/none' });
+    assert.equal(both.code, 0, both.output);
+    assert.match(both.output, /^# backend pass: postgres \(1 file\)$/m);
+    assert.equal(both.output.match(/ran on postgres/g)?.length, 1, both.output);
+    assert.equal(both.output.match(/ran on sqlite/g)?.length, 2, both.output);
+    assert.match(both.output, /^# postgres pass: 1 file in [\d.]+ s; slowest:\n# +[\d.]+ s {2}src\/declared\.test\.ts$/m);
+    const alone = await runTests(dir);
+    assert.equal(alone.code, 0, alone.output);
+    assert.doesNotMatch(alone.output, /backend pass: postgres/);
+    assert.match(alone.output, /the same tests on PostgreSQL # SKIP CAIRN_TEST_DATABASE_URL is not set/);
+  });
+
   test('a CAIRN_TEST_TIMEOUT_MS that is no number of milliseconds is refused, saying what to set', async () => {
     const { code, lines } = await runTests(fixturePackage({ 'fine.test.ts': PASSING }), { CAIRN_TEST_TIMEOUT_MS: '2m' });
     assert.equal(code, 1);

@@ -10,10 +10,13 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { runFileOnEachBackend } from '../../../server/src/testing/backends.js';
 import { createTenant, type TestTenant } from '../../../server/src/testing/tenants.js';
 import { startTestCairn, type TestCairn } from '../../../server/src/testing/test-cairn.js';
 import { checkout, MARK, seedRules } from '../guidance-rules.fixture.js';
 import { CLAUDE, type FakeModel, killTree, live, REPO, runClaude, startFakeModel, word } from './claude-run.fixture.js';
+
+runFileOnEachBackend();
 
 const hasGit = spawnSync('git', ['--version']).status === 0;
 const skip = !existsSync(CLAUDE) ? 'the claude CLI is not installed (npm test installs it into test-clients/)' : !hasGit ? 'git is not on PATH' : false;

@@ -11,6 +11,7 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { PLANTED_SECRETS, plantedSecretsText } from '@cairn/contract/testing/planted-secrets';
 import { listen, stopListening } from '../../../server/src/runtime/serve.js';
+import { runFileOnEachBackend } from '../../../server/src/testing/backends.js';
 import { callTool, connectMcpClient } from '../../../server/src/testing/mcp-client.js';
 import { createTenant, type TestTenant } from '../../../server/src/testing/tenants.js';
 import { startTestCairn, type TestCairn } from '../../../server/src/testing/test-cairn.js';
@@ -30,6 +31,8 @@ import {
   USE_TOOL,
   word,
 } from './claude-run.fixture.js';
+
+runFileOnEachBackend();
 
 const hasGit = spawnSync('git', ['--version']).status === 0;
 const skip = !existsSync(CLAUDE) ? 'the claude CLI is not installed (npm test installs it into test-clients/)' : !hasGit ? 'git is not on PATH' : false;

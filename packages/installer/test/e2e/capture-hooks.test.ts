@@ -4,8 +4,11 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { runFileOnEachBackend } from '../../../server/src/testing/backends.js';
 import { type CaptureCairn, startCaptureCairn } from '../../../server/src/testing/capture-cairn.js';
 import { tempMachine } from '../../src/testing/temp-machine.js';
+
+runFileOnEachBackend();
 
 let cairn: CaptureCairn;
 before(async () => {

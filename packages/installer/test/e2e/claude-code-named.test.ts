@@ -7,10 +7,13 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
 import { createSetupCode } from '../../../server/src/domain/setup-codes.js';
+import { runFileOnEachBackend } from '../../../server/src/testing/backends.js';
 import { clientBin } from '../../../server/src/testing/client-bins.js';
 import { createTenant, type TestTenant } from '../../../server/src/testing/tenants.js';
 import { startTestCairn, type TestCairn } from '../../../server/src/testing/test-cairn.js';
 import { tempMachine } from '../../src/testing/temp-machine.js';
+
+runFileOnEachBackend();
 
 const run = promisify(execFile);
 

@@ -9,10 +9,13 @@ import { fileURLToPath } from 'node:url';
 import { configPath } from '@cairn/clients';
 import { createApiKey } from '../../../server/src/domain/api-keys.js';
 import { createSetupCode } from '../../../server/src/domain/setup-codes.js';
+import { runFileOnEachBackend } from '../../../server/src/testing/backends.js';
 import { clientBin } from '../../../server/src/testing/client-bins.js';
 import { startTenantCairn, type TestTenant } from '../../../server/src/testing/tenants.js';
 import type { TestCairn } from '../../../server/src/testing/test-cairn.js';
 import { inHome, type TempMachine, tempMachine } from '../../src/testing/temp-machine.js';
+
+runFileOnEachBackend();
 
 const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url)).replace(/\/$/, '');
 

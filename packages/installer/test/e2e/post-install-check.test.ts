@@ -10,10 +10,13 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { configPath } from '@cairn/clients';
 import { createApiKey, revokeApiKey } from '../../../server/src/domain/api-keys.js';
+import { runFileOnEachBackend } from '../../../server/src/testing/backends.js';
 import { startTenantCairn, type TestTenant } from '../../../server/src/testing/tenants.js';
 import type { TestCairn } from '../../../server/src/testing/test-cairn.js';
 import { checkConnection } from '../../src/check/check-connection.js';
 import { inHome, type TempMachine } from '../../src/testing/temp-machine.js';
+
+runFileOnEachBackend();
 
 let cairn: TestCairn;
 let tenant: TestTenant;

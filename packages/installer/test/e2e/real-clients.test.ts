@@ -9,10 +9,13 @@ import { fileURLToPath } from 'node:url';
 import { configPath } from '@cairn/clients';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { runFileOnEachBackend } from '../../../server/src/testing/backends.js';
 import { clientBin as bin } from '../../../server/src/testing/client-bins.js';
 import { startTenantCairn, type TestTenant } from '../../../server/src/testing/tenants.js';
 import type { TestCairn } from '../../../server/src/testing/test-cairn.js';
 import { tempMachine } from '../../src/testing/temp-machine.js';
+
+runFileOnEachBackend();
 
 const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 

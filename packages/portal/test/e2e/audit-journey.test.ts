@@ -4,8 +4,11 @@ import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { createUser } from '../../../server/src/domain/accounts.js';
 import { createApiKey } from '../../../server/src/domain/api-keys.js';
+import { runFileOnEachBackend } from '../../../server/src/testing/backends.js';
 import { callTool, connectMcpClient } from '../../../server/src/testing/mcp-client.js';
 import { assertAccessible, openBrowser, shot, signUpFirst, skipReason, startPortalServer } from './harness.js';
+
+runFileOnEachBackend();
 
 const skip = skipReason();
 if (skip) console.log(`# SKIP portal audit journey: ${skip}`);

@@ -9,10 +9,13 @@ import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { createSetupCode } from '../../../server/src/domain/setup-codes.js';
 import { INSTALLER_TARBALL } from '../../../server/src/http/install-route.js';
+import { runFileOnEachBackend } from '../../../server/src/testing/backends.js';
 import { clientBin } from '../../../server/src/testing/client-bins.js';
 import { createTenant, type TestTenant } from '../../../server/src/testing/tenants.js';
 import { startTestCairn, type TestCairn } from '../../../server/src/testing/test-cairn.js';
 import { automaticOffer, CLIENT_IDS, type ClientId, installerCommands } from '../../src/connect/snippets.js';
+
+runFileOnEachBackend();
 
 const run = promisify(execFile);
 const missing = [INSTALLER_TARBALL, clientBin('claude')].filter((f) => !existsSync(f));

@@ -48,7 +48,7 @@ export function ensurePortalBuilt(): void {
   }
 }
 
-/** The portal as users reach it: a real Cairn (SQLite in a temp folder) that serves the built portal at `/`. */
+/** The portal as users reach it: a real Cairn (on the runner's backend) that serves the built portal at `/`. */
 export async function startPortalServer(): Promise<{ cairn: TestCairn; baseUrl: string; mcpUrl: string; close: () => Promise<void> }> {
   ensurePortalBuilt();
   const cairn = await startTestCairn();

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
+import { runFileOnEachBackend } from '../../../server/src/testing/backends.js';
 import { assertAccessible, openBrowser, shot, signUpFirst, skipReason, startPortalServer } from './harness.js';
+
+runFileOnEachBackend();
 
 const skip = skipReason();
 if (skip) console.log(`# SKIP portal invite journey: ${skip}`);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
 import type { Page } from 'playwright-core';
+import { runFileOnEachBackend } from '../../../server/src/testing/backends.js';
 import { openBrowser, skipReason, startPortalServer } from './harness.js';
 
 /** What a journey's tests use: the Cairn serving the portal, the browser and its page (set once `before` has run). */
@@ -20,8 +21,10 @@ export interface PortalJourney {
  * The set-up every portal journey shares: a fresh Cairn serving the built portal and a browser with
  * a fresh profile, started before the file's tests and closed after them. `clipboard` lets the page
  * read and write the clipboard (copy buttons); `tempDir` makes a fresh folder with that prefix, removed after.
+ * The file runs once per backend (runFileOnEachBackend).
  */
 export function portalJourney(name: string, options: { clipboard?: boolean; tempDir?: string } = {}): PortalJourney {
+  runFileOnEachBackend();
   const skip = skipReason();
   if (skip) console.log(`# SKIP portal ${name}: ${skip}`);
   const journey = { skip } as PortalJourney;

@@ -6,10 +6,13 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/client';
 import type { Page } from 'playwright-core';
+import { runFileOnEachBackend } from '../../../server/src/testing/backends.js';
 import { connectThrough, mcpRemoteTransport } from '../../../server/src/testing/mcp-remote.js';
 import { descendants, killAll } from '../../../server/src/testing/process-tree.js';
 import { startTestCairn } from '../../../server/src/testing/test-cairn.js';
 import { assertAccessible, openBrowser, shot, signUpFirst, skipReason, startPortalServer } from './harness.js';
+
+runFileOnEachBackend();
 
 const skip = skipReason();
 if (skip) console.log(`# SKIP mcp-remote OAuth journey: ${skip}`);

@@ -2,6 +2,7 @@ import { INSTALLER_USER_AGENT } from '@cairn/contract';
 import { hostHeaderValidationResponse, originValidationResponse } from '@modelcontextprotocol/server';
 import type { CairnConfig } from '../config/load-config.js';
 import type { Caller } from '../domain/caller.js';
+import { JSONRPC_CODES } from '../errors/jsonrpc-codes.js';
 import type { Logger } from '../log/logger.js';
 import type { KeyVerifier } from './api-keys/key-verifier.js';
 import { CredentialRefusal, callerForApiKey, invalidCredentialMessage, readBearer, unusableHeader } from './credentials.js';
@@ -129,6 +130,6 @@ function refusalResponse(baseUrl: string, refusal: CredentialRefusal): Response 
       );
     headers['WWW-Authenticate'] = `Bearer ${params.join(', ')}`;
   }
-  const body = { jsonrpc: '2.0', error: { code: -32001, message: refusal.message }, id: null };
+  const body = { jsonrpc: '2.0', error: { code: JSONRPC_CODES.unauthorized, message: refusal.message }, id: null };
   return new Response(JSON.stringify(body), { status: refusal.status, headers });
 }

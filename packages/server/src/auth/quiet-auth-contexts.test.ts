@@ -3,10 +3,13 @@ import type { AsyncLocalStorage } from 'node:async_hooks';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { getCurrentAuthContextAsyncLocalStorage, getCurrentDBAdapterAsyncLocalStorage, getRequestStateAsyncLocalStorage } from '@better-auth/core/context';
+import { runFileOnEachBackend } from '../testing/backends.js';
 import { signIn } from '../testing/oauth-flow.js';
 import { createTenant, type TestTenant } from '../testing/tenants.js';
 import { startTestCairn, type TestCairn } from '../testing/test-cairn.js';
 import { quietAuthContexts } from './quiet-auth-contexts.js';
+
+runFileOnEachBackend();
 
 const IDLE_MS = 60;
 

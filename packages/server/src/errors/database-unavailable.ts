@@ -1,3 +1,5 @@
+import { JSONRPC_CODES } from './jsonrpc-codes.js';
+
 /** Seconds a client is told to wait (Retry-After) while the database is unreachable. */
 export const UNAVAILABLE_RETRY_AFTER_S = 3;
 
@@ -43,11 +45,8 @@ export function unavailableJsonResponse(): Response {
   return Response.json({ error: { code: 'unavailable', message: UNAVAILABLE_MESSAGE } }, { status: 503, headers: { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_S) } });
 }
 
-/** JSON-RPC error code of `/mcp`'s 503 (server-defined range; "53" for 503, as rate limits use -32029 for 429). */
-export const UNAVAILABLE_JSONRPC_CODE = -32053;
-
 /** `/mcp`'s 503: a JSON-RPC error answering the request's id (null when it could not be read). */
 export function unavailableJsonRpcResponse(id: string | number | null): Response {
-  const body = { jsonrpc: '2.0', id, error: { code: UNAVAILABLE_JSONRPC_CODE, message: UNAVAILABLE_MESSAGE, data: { retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_S } } };
+  const body = { jsonrpc: '2.0', id, error: { code: JSONRPC_CODES.databaseUnavailable, message: UNAVAILABLE_MESSAGE, data: { retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_S } } };
   return Response.json(body, { status: 503, headers: { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_S) } });
 }

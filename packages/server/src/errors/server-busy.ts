@@ -1,6 +1,3 @@
-/** JSON-RPC error code of `/mcp`'s "busy" 503 (server-defined range, beside the outage's -32053, which is also a 503). */
-export const BUSY_JSONRPC_CODE = -32054;
-
 /** Seconds a client is told to wait when every database connection of the instance stayed in use too long. */
 export const DATABASE_BUSY_RETRY_AFTER_S = 2;
 

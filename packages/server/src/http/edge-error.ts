@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { JSONRPC_CODES } from '../errors/jsonrpc-codes.js';
 
 /**
  * An error answered at the HTTP edge, before any route: a JSON-RPC error object on /mcp (what MCP
@@ -6,7 +7,7 @@ import type { Context } from 'hono';
  */
 export function edgeError(c: Context, status: 400 | 413, message: string): Response {
   if (c.req.path === '/mcp' || c.req.path === '/mcp/') {
-    return c.json({ jsonrpc: '2.0', id: null, error: { code: status === 413 ? -32000 : -32600, message } }, status);
+    return c.json({ jsonrpc: '2.0', id: null, error: { code: status === 413 ? JSONRPC_CODES.payloadTooLarge : JSONRPC_CODES.invalidRequest, message } }, status);
   }
   return c.json({ error: { code: status === 413 ? 'payload_too_large' : 'invalid_input', message } }, status);
 }

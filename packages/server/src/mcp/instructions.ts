@@ -1,3 +1,6 @@
+import { isWriteTool } from './read-only-gate.js';
+import { TOOLS } from './tool-list.js';
+
 /** Sent in the initialize result: tells an agent what Cairn is and when to reach for it. */
 export const SERVER_INSTRUCTIONS = `Cairn holds this user's knowledge for AI agents: their personal preferences, their teams' standards and their organization's policies, in datapacks.
 
@@ -10,5 +13,13 @@ When to use Cairn:
 
 Never save secrets, API keys, passwords or tokens. When you use something from Cairn, say which entry it came from.`;
 
-/** Added for a read-only key, so the agent does not offer to save and then fail. */
-export const READ_ONLY_INSTRUCTIONS = `This connection uses a read-only Cairn API key: list_datapacks, search, get_guidance and get_entry work; save_entry, update_entry, delete_entry, restore_entry and create_datapack are refused. If the user wants something saved, tell them to connect with a read-write key (Cairn portal: Settings > API Keys > Generate API key, "Read and write").`;
+const readTools = TOOLS.filter((t) => !isWriteTool(t)).map((t) => t.name);
+const writeTools = TOOLS.filter(isWriteTool).map((t) => t.name);
+
+/** "a, b and c". */
+function inWords(names: string[]): string {
+  return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
+/** Added for a read-only key, so the agent does not offer to save and then fail. The tools are TOOLS, split by read-only-gate's rule. */
+export const READ_ONLY_INSTRUCTIONS = `This connection uses a read-only Cairn API key: ${inWords(readTools)} work; ${inWords(writeTools)} are refused. If the user wants something saved, tell them to connect with a read-write key (Cairn portal: Settings > API Keys > Generate API key, "Read and write").`;

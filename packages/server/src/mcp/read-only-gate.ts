@@ -1,9 +1,7 @@
 import { type CallToolResult, type McpServer, ProtocolError } from '@modelcontextprotocol/server';
 import { READ_ONLY_KEY_MESSAGE } from '../domain/key-scope.js';
+import { JSONRPC_CODES } from '../errors/jsonrpc-codes.js';
 import type { ToolDefinition } from './tool-definition.js';
-
-/** The JSON-RPC error code for a call the credential's scope does not allow (server-defined range). */
-export const READ_ONLY_ERROR_CODE = -32003;
 
 /** Only tools annotated read-only are reads; a new tool without the annotation counts as a write (fail closed). */
 export function isWriteTool(definition: ToolDefinition): boolean {
@@ -23,7 +21,7 @@ export function refuseWriteToolCalls(server: McpServer, writeTools: ReadonlySet<
   if (typeof inner !== 'function') throw new Error('MCP SDK: cannot wrap tools/call to enforce read-only keys');
   server.server.setRequestHandler('tools/call', async (request, ctx) => {
     if (writeTools.has(request.params.name)) {
-      throw new ProtocolError(READ_ONLY_ERROR_CODE, READ_ONLY_KEY_MESSAGE, { reason: 'read_only_key', tool: request.params.name });
+      throw new ProtocolError(JSONRPC_CODES.readOnlyKey, READ_ONLY_KEY_MESSAGE, { reason: 'read_only_key', tool: request.params.name });
     }
     return inner(request, ctx);
   });

@@ -2,8 +2,9 @@ import { INSTALLER_USER_AGENT, KEY_PREFIX } from '@cairn/contract';
 import { mcpResource, OAUTH_SCOPES, oauthIssuer } from '../auth/oauth/oauth-options.js';
 import { listedInputSchema } from './listed-schema.js';
 import { SERVED_PROTOCOL_VERSIONS } from './protocol-versions.js';
-import { SERVER_INFO, TOOLS } from './server-factory.js';
+import { SERVER_INFO } from './server-factory.js';
 import type { ToolDefinition } from './tool-definition.js';
+import { TOOLS } from './tool-list.js';
 
 // MCP Server Cards and their discovery, as docs/discovery.md and schema.json of
 // github.com/modelcontextprotocol/experimental-ext-server-card (commit 8924e08, 2026-07-24) define them.

@@ -12,18 +12,7 @@ import { READ_ONLY_INSTRUCTIONS, SERVER_INSTRUCTIONS } from './instructions.js';
 import { isWriteTool, refuseWriteToolCalls } from './read-only-gate.js';
 import { type PreparedTool, prepareTool, type ToolContext, toolResult } from './tool-definition.js';
 import { toolErrorResult } from './tool-error.js';
-import { createDatapackTool } from './tools/create-datapack.js';
-import { deleteEntryTool } from './tools/delete-entry.js';
-import { getEntryTool } from './tools/get-entry.js';
-import { getGuidanceTool } from './tools/get-guidance.js';
-import { listDatapacksTool } from './tools/list-datapacks.js';
-import { restoreEntryTool } from './tools/restore-entry.js';
-import { saveEntryTool } from './tools/save-entry.js';
-import { searchEntriesTool } from './tools/search-entries.js';
-import { updateEntryTool } from './tools/update-entry.js';
-
-/** Every tool Cairn serves, in the order tools/list shows them. */
-export const TOOLS = [listDatapacksTool, searchEntriesTool, getGuidanceTool, getEntryTool, saveEntryTool, updateEntryTool, deleteEntryTool, restoreEntryTool, createDatapackTool];
+import { TOOLS } from './tool-list.js';
 
 /**
  * Set by a tool whose call failed because the database is unreachable (or every connection to it

@@ -2,12 +2,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql } from 'kysely';
 import { contentHash } from '../domain/similarity.js';
-import { postgresTestUrl } from '../testing/postgres.js';
+import { forEachBackend } from '../testing/backends.js';
 import { startTestCairn } from '../testing/test-cairn.js';
 import { testEntry } from '../testing/test-entry.js';
 import { ACCESS_TABLES } from './access-tables.js';
-
-const target = postgresTestUrl();
 
 // The database as it was before 0012_datapack_entry_stats (and so before 0013_access_epoch): their
 // triggers, functions, table and columns gone, and neither applied.
@@ -28,10 +26,9 @@ const before0012 = {
   ],
 };
 
-for (const backend of ['sqlite', 'postgres'] as const) {
-  const skip = backend === 'postgres' && 'skip' in target ? target.skip : undefined;
+forEachBackend(({ name: backend, skip, options }) => {
   test(`${backend}: datapacks made before entry counts were kept are counted on upgrade, and search and listing read the count`, { skip }, async () => {
-    const server = await startTestCairn(backend === 'postgres' ? { postgresServerUrl: 'url' in target ? target.url : '' } : {});
+    const server = await startTestCairn(options);
     const { store } = server.cairn;
     try {
       for (const statement of [
@@ -73,4 +70,4 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       await server.close();
     }
   });
-}
+});

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql } from 'kysely';
 import pg from 'pg';
+import { forEachBackend } from '../testing/backends.js';
 import { postgresTestUrl } from '../testing/postgres.js';
 import { startTestCairn } from '../testing/test-cairn.js';
 import { testEntry } from '../testing/test-entry.js';
@@ -11,9 +12,8 @@ import { preparedQuery } from './prepared-query.js';
 const target = postgresTestUrl();
 const at = '2026-01-01T00:00:00.000Z';
 
-for (const backend of ['sqlite', 'postgres'] as const) {
-  const skip = backend === 'postgres' && 'skip' in target ? target.skip : undefined;
-  const start = () => startTestCairn(backend === 'postgres' ? { postgresServerUrl: 'url' in target ? target.url : '' } : {});
+forEachBackend(({ name: backend, skip, options }) => {
+  const start = () => startTestCairn(options);
 
   test(`${backend}: a prepared query answers each call for its own values, whatever the lengths of its lists`, { skip }, async () => {
     const server = await start();
@@ -68,7 +68,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       await server.close();
     }
   });
-}
+});
 
 test('postgres: prepared queries run as named statements, and one planned before its table changed shape still answers', { skip: 'skip' in target ? target.skip : undefined }, async () => {
   const server = await startTestCairn({ postgresServerUrl: 'url' in target ? target.url : '' });

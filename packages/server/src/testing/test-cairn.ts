@@ -31,7 +31,8 @@ export interface TestCairnOptions {
 
 /**
  * Starts a real Cairn (real database, real HTTP) for one test. Without an explicit backend it follows
- * CAIRN_TEST_BACKEND, which the test runner sets to run every storage suite once per backend.
+ * CAIRN_TEST_BACKEND, which the test runner sets on its PostgreSQL pass; a suite says which backends it
+ * runs on with forEachBackend or runFileOnEachBackend (backends.ts).
  */
 export async function startTestCairn(options: TestCairnOptions = {}): Promise<TestCairn> {
   const dataDir = mkdtempSync(join(tmpdir(), 'cairn-test-'));

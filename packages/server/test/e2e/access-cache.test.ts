@@ -5,9 +5,12 @@ import { INSTALLER_USER_AGENT } from '../../src/auth/mcp-auth.js';
 import { openStore } from '../../src/runtime/open-store.js';
 import { ACCESS_TABLES } from '../../src/store/access-tables.js';
 import type { KyselyStore } from '../../src/store/kysely-store.js';
+import { runFileOnEachBackend } from '../../src/testing/backends.js';
 import { callTool, callToolError, connectMcpClient } from '../../src/testing/mcp-client.js';
 import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
 import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
+
+runFileOnEachBackend();
 
 // Every request used to read its key, its memberships and its datapacks; now it reads the access
 // epoch and keeps the rest until the epoch moves. Each change below is made through a second

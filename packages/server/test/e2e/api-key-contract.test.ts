@@ -4,8 +4,11 @@ import { after, before, describe, test } from 'node:test';
 import { generateApiKey } from '../../src/auth/api-keys/key-format.js';
 import { createApiKey, revokeApiKey } from '../../src/domain/api-keys.js';
 import type { KyselyStore } from '../../src/store/kysely-store.js';
+import { runFileOnEachBackend } from '../../src/testing/backends.js';
 import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
 import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
+
+runFileOnEachBackend();
 
 const UA = 'cairn-mcp-installer/1.0';
 const LIST = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };

@@ -5,10 +5,13 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { AuditEvent } from '@cairn/contract';
 import { sql } from 'kysely';
+import { runFileOnEachBackend } from '../../src/testing/backends.js';
 import { browserSession } from '../../src/testing/browser-session.js';
 import { callTool, connectMcpClient } from '../../src/testing/mcp-client.js';
 import { startTenantCairn, type TestTenant } from '../../src/testing/tenants.js';
 import type { TestCairn } from '../../src/testing/test-cairn.js';
+
+runFileOnEachBackend();
 
 const PASSWORD = 'correct horse battery';
 const CLI = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));

@@ -3,15 +3,12 @@ import { after, before, describe, test } from 'node:test';
 import { AUTH_ROUTES } from '../../src/auth/auth-routes.js';
 import type { Auth } from '../../src/auth/better-auth.js';
 import { AUTH_BASE_PATH } from '../../src/auth/oauth/oauth-options.js';
+import { forEachBackend } from '../../src/testing/backends.js';
 import { countRows } from '../../src/testing/count-rows.js';
 import { signIn } from '../../src/testing/oauth-flow.js';
-import { postgresTestUrl } from '../../src/testing/postgres.js';
 import { rawRequest } from '../../src/testing/raw-request.js';
 import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
 import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
-
-const pg = postgresTestUrl();
-if ('skip' in pg) console.log(`# /api/auth allow-list on PostgreSQL skipped: ${pg.skip}`);
 
 /** Every HTTP endpoint better-auth has, as better-auth itself lists them (so an upgrade's new routes are covered). */
 function betterAuthEndpoints(auth: Auth): { method: string; path: string; name: string }[] {
@@ -28,14 +25,14 @@ function betterAuthEndpoints(auth: Auth): { method: string; path: string; name: 
 const concrete = (path: string) => path.replace(/:[A-Za-z_]+/g, 'x1');
 const isAllowed = (method: string, path: string) => AUTH_ROUTES.some((r) => r.method === method && r.path === path);
 
-for (const backend of ['sqlite', 'postgres'] as const) {
-  describe(`only Cairn's routes under /api/auth (${backend})`, { skip: backend === 'postgres' && 'skip' in pg ? pg.skip : undefined }, () => {
+forEachBackend(({ name: backend, skip, options }) => {
+  describe(`only Cairn's routes under /api/auth (${backend})`, { skip }, () => {
     let server: TestCairn;
     let tenant: TestTenant;
     let cookie: string;
 
     before(async () => {
-      server = await startTestCairn(backend === 'postgres' && 'url' in pg ? { postgresServerUrl: pg.url } : {});
+      server = await startTestCairn(options);
       tenant = await createTenant(server.cairn);
       cookie = await signIn(server.baseUrl, tenant.owner.email);
     });
@@ -158,4 +155,4 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       assert.deepEqual(await counts(), before);
     });
   });
-}
+});

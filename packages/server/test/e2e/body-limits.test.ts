@@ -4,10 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { INSTALLER_USER_AGENT } from '../../src/auth/mcp-auth.js';
+import { runFileOnEachBackend } from '../../src/testing/backends.js';
 import { type CairnProcess, startCairnProcess } from '../../src/testing/cairn-process.js';
 import { type BodyFraming, postChunked, type RawAnswer, sendBody } from '../../src/testing/send-body.js';
 import { startTenantCairn, type TestTenant } from '../../src/testing/tenants.js';
 import { freePort, type TestCairn } from '../../src/testing/test-cairn.js';
+
+runFileOnEachBackend();
 
 const MiB = 1024 * 1024;
 const TEN_MB = 10 * 1000 * 1000;

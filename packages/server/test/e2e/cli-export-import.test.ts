@@ -2,10 +2,13 @@ import assert from 'node:assert/strict';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { runFileOnEachBackend } from '../../src/testing/backends.js';
 import { runCli } from '../../src/testing/run-cli.js';
 import type { TestTenant } from '../../src/testing/tenants.js';
 import type { TestCairn } from '../../src/testing/test-cairn.js';
 import { type ExportJourney, freshCopyOf, rowCounts as rowCountsOf, startExportJourney, writeExportFile } from './cli-export-import.fixture.js';
+
+runFileOnEachBackend();
 
 let journey: ExportJourney;
 let server: TestCairn;

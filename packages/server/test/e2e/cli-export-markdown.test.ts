@@ -5,8 +5,11 @@ import assert from 'node:assert/strict';
 import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { runFileOnEachBackend } from '../../src/testing/backends.js';
 import { runCli } from '../../src/testing/run-cli.js';
 import { type ExportJourney, rowCounts, startExportJourney } from './cli-export-import.fixture.js';
+
+runFileOnEachBackend();
 
 let journey: ExportJourney;
 before(async () => {

@@ -6,10 +6,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { PLANTED_SECRETS } from '@cairn/contract/testing/planted-secrets';
+import { runFileOnEachBackend } from '../../src/testing/backends.js';
 import { runCli } from '../../src/testing/run-cli.js';
 import type { TestTenant } from '../../src/testing/tenants.js';
 import type { TestCairn } from '../../src/testing/test-cairn.js';
 import { type ExportJourney, freshCopyOf, rowCounts as rowCountsOf, startExportJourney, writeExportFile } from './cli-export-import.fixture.js';
+
+runFileOnEachBackend();
 
 const AWS_KEY = PLANTED_SECRETS.find((p) => p.kind === 'aws-access-key')!.secret;
 

@@ -1,16 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { postgresTestUrl } from '../../src/testing/postgres.js';
+import { forEachBackend } from '../../src/testing/backends.js';
 import { runCli } from '../../src/testing/run-cli.js';
 import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
 import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const pg = postgresTestUrl();
-if ('skip' in pg) console.log(`# cairn keys on PostgreSQL skipped: ${pg.skip}`);
 
-for (const backend of ['sqlite', 'postgres'] as const) {
-  describe(`cairn keys create/list with --scope and --expires (${backend})`, { skip: backend === 'postgres' && 'skip' in pg ? pg.skip : undefined }, () => {
+forEachBackend(({ name: backend, skip, options }) => {
+  describe(`cairn keys create/list with --scope and --expires (${backend})`, { skip }, () => {
     let server: TestCairn;
     let tenant: TestTenant;
 
@@ -18,7 +16,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
     const keyCount = async () => (await server.cairn.store.listApiKeys(tenant.member.id)).length;
 
     before(async () => {
-      server = await startTestCairn(backend === 'postgres' && 'url' in pg ? { postgresServerUrl: pg.url } : {});
+      server = await startTestCairn(options);
       tenant = await createTenant(server.cairn);
     });
     after(() => server?.close());
@@ -80,4 +78,4 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       assert.equal(await keyCount(), before, 'no key was made');
     });
   });
-}
+});

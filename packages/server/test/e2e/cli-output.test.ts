@@ -7,11 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { createTestDatabase, postgresTestUrl } from '../../src/testing/postgres.js';
+import { forEachBackend } from '../../src/testing/backends.js';
+import { createTestDatabase } from '../../src/testing/postgres.js';
 import { freePort } from '../../src/testing/test-cairn.js';
 
 const SERVER = fileURLToPath(new URL('../../', import.meta.url));
-const pg = postgresTestUrl();
 
 function cli(args: string[], env: Record<string, string>, input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -27,8 +27,8 @@ function cli(args: string[], env: Record<string, string>, input?: string): Promi
   });
 }
 
-for (const backend of ['sqlite', 'postgres'] as const) {
-  describe(`the cairn CLI on a healthy ${backend} database`, { skip: backend === 'postgres' && 'skip' in pg ? pg.skip : false }, () => {
+forEachBackend(({ name: backend, skip, postgresServerUrl }) => {
+  describe(`the cairn CLI on a healthy ${backend} database`, { skip }, () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'cairn-cli-'));
     let drop: (() => Promise<void>) | undefined;
     after(async () => {
@@ -38,8 +38,8 @@ for (const backend of ['sqlite', 'postgres'] as const) {
 
     test('prints no warnings, on the first command and on later ones', async () => {
       const env: Record<string, string> = { CAIRN_DATA_DIR: dataDir };
-      if (backend === 'postgres' && 'url' in pg) {
-        const db = await createTestDatabase(pg.url);
+      if (postgresServerUrl) {
+        const db = await createTestDatabase(postgresServerUrl);
         drop = db.drop;
         env.DATABASE_URL = db.url;
       }
@@ -65,7 +65,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       assert.doesNotMatch(withProvider.stdout + withProvider.stderr, /sk-never-printed/);
     });
   });
-}
+});
 
 test('the first start names the portal and says the first account can be made there', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'cairn-banner-'));

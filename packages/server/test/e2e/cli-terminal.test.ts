@@ -1,22 +1,19 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createApiKey, revokeApiKey } from '../../src/domain/api-keys.js';
-import { postgresTestUrl } from '../../src/testing/postgres.js';
+import { forEachBackend } from '../../src/testing/backends.js';
 import { runCli } from '../../src/testing/run-cli.js';
 import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
 import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
 
-const pg = postgresTestUrl();
-if ('skip' in pg) console.log(`# cairn output on PostgreSQL skipped: ${pg.skip}`);
-
-for (const backend of ['sqlite', 'postgres'] as const) {
-  describe(`cairn prints no terminal escape from a stored name (${backend})`, { skip: backend === 'postgres' && 'skip' in pg ? pg.skip : undefined }, () => {
+forEachBackend(({ name: backend, skip, options }) => {
+  describe(`cairn prints no terminal escape from a stored name (${backend})`, { skip }, () => {
     let server: TestCairn;
     let tenant: TestTenant;
     const cairn = (...args: string[]) => runCli(server, ...args);
 
     before(async () => {
-      server = await startTestCairn(backend === 'postgres' && 'url' in pg ? { postgresServerUrl: pg.url } : {});
+      server = await startTestCairn(options);
       tenant = await createTenant(server.cairn);
     });
     after(() => server?.close());
@@ -47,4 +44,4 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       assert.equal(listed.stdout.split('\n').filter((l) => l.includes('FAKE')).length, 1, 'no extra line');
     });
   });
-}
+});

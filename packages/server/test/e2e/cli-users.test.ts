@@ -2,11 +2,8 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { postgresTestUrl } from '../../src/testing/postgres.js';
+import { forEachBackend } from '../../src/testing/backends.js';
 import { emptyStorage } from '../../src/testing/run-cli.js';
-
-const pg = postgresTestUrl();
-if ('skip' in pg) console.log(`# cairn users create on PostgreSQL skipped: ${pg.skip}`);
 
 const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 const GOOD = 'violet kettle orbit seven';
@@ -26,14 +23,14 @@ function cairn(env: Record<string, string>, args: string[], password = GOOD): Pr
   });
 }
 
-for (const backend of ['sqlite', 'postgres'] as const) {
-  describe(`cairn users create never joins an organization silently (${backend})`, { skip: backend === 'postgres' && 'skip' in pg ? pg.skip : undefined }, () => {
+forEachBackend(({ name: backend, skip, postgresServerUrl }) => {
+  describe(`cairn users create never joins an organization silently (${backend})`, { skip }, () => {
     let env: Record<string, string>;
     let cleanup: () => Promise<void>;
     const users = (email: string, ...rest: string[]) => cairn(env, ['users', 'create', '--email', email, '--password-stdin', ...rest]);
 
     before(async () => {
-      ({ env, remove: cleanup } = await emptyStorage(backend === 'postgres' ? (pg as { url: string }).url : undefined, 'cairn-cli-'));
+      ({ env, remove: cleanup } = await emptyStorage(postgresServerUrl, 'cairn-cli-'));
     });
     after(() => cleanup?.());
 
@@ -78,4 +75,4 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       assert.match(weak.stderr, /at least 10 characters that are not a common password/);
     });
   });
-}
+});

@@ -5,9 +5,12 @@ import { after, before, test } from 'node:test';
 import { INSTALLER_USER_AGENT } from '@cairn/contract';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createApiKey } from '../../src/domain/api-keys.js';
+import { runFileOnEachBackend } from '../../src/testing/backends.js';
 import { callTool } from '../../src/testing/mcp-client.js';
 import { startTenantCairn, type TestTenant } from '../../src/testing/tenants.js';
 import type { TestCairn } from '../../src/testing/test-cairn.js';
+
+runFileOnEachBackend();
 
 let server: TestCairn;
 let tenant: TestTenant;

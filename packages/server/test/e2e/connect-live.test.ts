@@ -4,8 +4,11 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { INSTALLER_USER_AGENT } from '@cairn/contract';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { runFileOnEachBackend } from '../../src/testing/backends.js';
 import { createTenant, startTenantCairn, type TestTenant } from '../../src/testing/tenants.js';
 import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
+
+runFileOnEachBackend();
 
 let server: TestCairn;
 let tenant: TestTenant;

@@ -1,22 +1,19 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { forEachBackend } from '../../src/testing/backends.js';
 import { countRows } from '../../src/testing/count-rows.js';
 import { signIn } from '../../src/testing/oauth-flow.js';
-import { postgresTestUrl } from '../../src/testing/postgres.js';
 import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
 import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
 
-const pg = postgresTestUrl();
-if ('skip' in pg) console.log(`# Credentials-need-a-session on PostgreSQL skipped: ${pg.skip}`);
-
-for (const backend of ['sqlite', 'postgres'] as const) {
-  describe(`a key cannot mint credentials or change access (${backend})`, { skip: backend === 'postgres' && 'skip' in pg ? pg.skip : undefined }, () => {
+forEachBackend(({ name: backend, skip, options }) => {
+  describe(`a key cannot mint credentials or change access (${backend})`, { skip }, () => {
     let server: TestCairn;
     let tenant: TestTenant;
     let ownerKeyId: string;
 
     before(async () => {
-      server = await startTestCairn(backend === 'postgres' && 'url' in pg ? { postgresServerUrl: pg.url } : {});
+      server = await startTestCairn(options);
       tenant = await createTenant(server.cairn);
       ownerKeyId = (await server.cairn.store.db.selectFrom('api_key').select('id').where('user_id', '=', tenant.owner.id).executeTakeFirstOrThrow()).id;
     });
@@ -99,4 +96,4 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       assert.deepEqual([after.setupCodes, after.invites, after.teams, after.keys], [before.setupCodes + 1, before.invites + 1, before.teams + 1, before.keys + 1]);
     });
   });
-}
+});

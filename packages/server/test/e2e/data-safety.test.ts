@@ -7,18 +7,13 @@ import { after, before, describe, test } from 'node:test';
 import { PLANTED_SECRETS } from '@cairn/contract/testing/planted-secrets';
 import type { Client } from '@modelcontextprotocol/client';
 import { INSTALLER_USER_AGENT } from '../../src/auth/mcp-auth.js';
+import { forEachBackend } from '../../src/testing/backends.js';
 import { callTool, connectMcpClient } from '../../src/testing/mcp-client.js';
 import { signIn } from '../../src/testing/oauth-flow.js';
-import { postgresTestUrl } from '../../src/testing/postgres.js';
 import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
 import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
 import { testEntry } from '../../src/testing/test-entry.js';
 
-const pg = postgresTestUrl();
-const backends = [
-  { name: 'SQLite', options: {} },
-  { name: 'PostgreSQL', options: 'url' in pg ? { postgresServerUrl: pg.url } : undefined, skip: 'skip' in pg ? pg.skip : undefined },
-];
 const AWS_KEY = PLANTED_SECRETS.find((p) => p.kind === 'aws-access-key')!.secret;
 
 /** Pairs issue 28 found refused: each second text is different knowledge and must be stored. */
@@ -33,7 +28,7 @@ const DISTINCT = [
   ['Config', 'The service reads /etc/acme/config.yaml at start.', 'Config', 'The service reads /etc/acme/local.yaml at start.'],
 ] as const;
 
-for (const backend of backends) {
+forEachBackend((backend) => {
   describe(`nothing lost, nothing leaked (${backend.name})`, { skip: backend.skip }, () => {
     let server: TestCairn;
     let tenant: TestTenant;
@@ -232,4 +227,4 @@ for (const backend of backends) {
       assert.match(page.headers.get('content-security-policy') ?? '', /default-src 'self'/);
     });
   });
-}
+});

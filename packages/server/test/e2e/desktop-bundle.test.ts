@@ -5,9 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
+import { runFileOnEachBackend } from '../../src/testing/backends.js';
 import { clientBin } from '../../src/testing/client-bins.js';
 import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
 import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
+
+runFileOnEachBackend();
 
 const run = promisify(execFile);
 const AUTH_SECRET = 'an-operator-secret-that-must-stay-on-the-server-0123456789';

@@ -5,9 +5,12 @@ import { INSTALLER_USER_AGENT } from '@cairn/contract';
 import type { Client } from '@modelcontextprotocol/client';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
+import { runFileOnEachBackend } from '../../src/testing/backends.js';
 import { callTool, connectMcpClient } from '../../src/testing/mcp-client.js';
 import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
 import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
+
+runFileOnEachBackend();
 
 // MCP discovery as docs/discovery.md of modelcontextprotocol/experimental-ext-server-card (8924e08) defines it:
 // the card at <mcp url>/server-card, the AI Catalog, CORS, caching and ETags; see test/fixtures/vendor/mcp-server-card.

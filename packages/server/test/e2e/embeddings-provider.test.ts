@@ -2,10 +2,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/client';
 import { loadConfig } from '../../src/config/load-config.js';
+import { runFileOnEachBackend } from '../../src/testing/backends.js';
 import { type FakeEmbeddings, startFakeEmbeddings } from '../../src/testing/fake-embeddings.js';
 import { callTool, connectMcpClient } from '../../src/testing/mcp-client.js';
 import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
 import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
+
+runFileOnEachBackend();
 
 const API_KEY = 'sk-test-embeddings-0123456789abcdef';
 

@@ -4,9 +4,12 @@ import { loadAccess } from '../../src/domain/access.js';
 import { createApiKey, revokeApiKey } from '../../src/domain/api-keys.js';
 import { createDatapack } from '../../src/domain/datapacks.js';
 import { saveEntry } from '../../src/domain/entries.js';
+import { runFileOnEachBackend } from '../../src/testing/backends.js';
 import { signIn } from '../../src/testing/oauth-flow.js';
 import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
 import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
+
+runFileOnEachBackend();
 
 let server: TestCairn;
 let tenant: TestTenant;

@@ -11,8 +11,11 @@ import { getEntry, saveEntry } from '../../src/domain/entries.js';
 import { getGuidance } from '../../src/domain/guidance.js';
 import { importFile } from '../../src/domain/import.js';
 import type { Cairn } from '../../src/runtime/open-cairn.js';
+import { runFileOnEachBackend } from '../../src/testing/backends.js';
 import { createPeople, exportAll } from '../../src/testing/export-fixtures.js';
 import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
+
+runFileOnEachBackend();
 
 const cairns: TestCairn[] = [];
 const dir = mkdtempSync(join(tmpdir(), 'cairn-guidance-export-'));

@@ -8,8 +8,11 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { IMPORT_BATCH_ENTRIES, importFile } from '../../src/domain/import.js';
 import type { DatapackImport } from '../../src/store/transfer-types.js';
+import { runFileOnEachBackend } from '../../src/testing/backends.js';
 import { createPeople, exportAll, fileLines, seedMemory } from '../../src/testing/export-fixtures.js';
 import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
+
+runFileOnEachBackend();
 
 const BULK = IMPORT_BATCH_ENTRIES * 2 + 100;
 const cairns: TestCairn[] = [];

@@ -8,8 +8,11 @@ import { promisify } from 'node:util';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createSetupCode } from '../../src/domain/setup-codes.js';
 import { INSTALLER_TARBALL } from '../../src/http/install-route.js';
+import { runFileOnEachBackend } from '../../src/testing/backends.js';
 import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
 import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
+
+runFileOnEachBackend();
 
 const run = promisify(execFile);
 const built = (() => {

@@ -1,23 +1,20 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { forEachBackend } from '../../src/testing/backends.js';
 import { countRows } from '../../src/testing/count-rows.js';
 import { signIn } from '../../src/testing/oauth-flow.js';
-import { postgresTestUrl } from '../../src/testing/postgres.js';
 import { rawRequest } from '../../src/testing/raw-request.js';
 import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
-
-const pg = postgresTestUrl();
-if ('skip' in pg) console.log(`# Invite-only sign-up on PostgreSQL skipped: ${pg.skip}`);
 
 const GOOD = 'violet kettle orbit seven';
 const ADVICE = /at least 10 characters that are not a common password, e\.g\. a few unrelated words/;
 
-for (const backend of ['sqlite', 'postgres'] as const) {
-  describe(`nobody gets in uninvited (${backend})`, { skip: backend === 'postgres' && 'skip' in pg ? pg.skip : undefined }, () => {
+forEachBackend(({ name: backend, skip, options }) => {
+  describe(`nobody gets in uninvited (${backend})`, { skip }, () => {
     let server: TestCairn;
     let cookie: string;
     let orgId: string;
-    const start = () => startTestCairn(backend === 'postgres' && 'url' in pg ? { postgresServerUrl: pg.url } : {});
+    const start = () => startTestCairn(options);
 
     before(async () => {
       server = await start();
@@ -117,4 +114,4 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       }
     });
   });
-}
+});

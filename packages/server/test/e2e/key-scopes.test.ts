@@ -4,17 +4,15 @@ import type { Client } from '@modelcontextprotocol/client';
 import { displayParts, generateApiKey, hashApiKey } from '../../src/auth/api-keys/key-format.js';
 import { createApiKey, revokeApiKey } from '../../src/domain/api-keys.js';
 import { READ_ONLY_KEY_MESSAGE } from '../../src/domain/key-scope.js';
-import { READ_ONLY_ERROR_CODE } from '../../src/mcp/read-only-gate.js';
+import { JSONRPC_CODES } from '../../src/errors/jsonrpc-codes.js';
+import { forEachBackend } from '../../src/testing/backends.js';
 import { callTool, connectMcpClient } from '../../src/testing/mcp-client.js';
 import { signIn } from '../../src/testing/oauth-flow.js';
-import { postgresTestUrl } from '../../src/testing/postgres.js';
 import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
 import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
 
 const UA = 'cairn-mcp-installer/1.0';
 const DAY_MS = 24 * 60 * 60 * 1000;
-const pg = postgresTestUrl();
-if ('skip' in pg) console.log(`# API key scopes on PostgreSQL skipped: ${pg.skip}`);
 
 interface Answer {
   status: number;
@@ -22,8 +20,8 @@ interface Answer {
   wwwAuthenticate: string | null;
 }
 
-for (const backend of ['sqlite', 'postgres'] as const) {
-  describe(`API key scopes and expiry (${backend})`, { skip: backend === 'postgres' && 'skip' in pg ? pg.skip : undefined }, () => {
+forEachBackend(({ name: backend, skip, options }) => {
+  describe(`API key scopes and expiry (${backend})`, { skip }, () => {
     let server: TestCairn;
     let tenant: TestTenant;
     let readKey: string;
@@ -55,7 +53,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
     };
 
     before(async () => {
-      server = await startTestCairn(backend === 'postgres' && 'url' in pg ? { postgresServerUrl: pg.url } : {});
+      server = await startTestCairn(options);
       tenant = await createTenant(server.cairn);
       readKey = (await createApiKey(server.cairn.domain, tenant.member.id, 'reader', { scope: 'read' })).key;
       const saved = JSON.parse(
@@ -93,7 +91,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       ];
       for (const [name, args] of calls) {
         await assert.rejects(readClient.callTool({ name, arguments: args }), (error: Error & { code?: number }) => {
-          assert.equal(error.code, READ_ONLY_ERROR_CODE, `${name}: ${error.message}`);
+          assert.equal(error.code, JSONRPC_CODES.readOnlyKey, `${name}: ${error.message}`);
           assert.match(error.message, /read-only/);
           assert.match(error.message, /Settings > API Keys/);
           assert.match(error.message, /cairn keys create .*--scope read-write/);
@@ -110,7 +108,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       ) as { id: number; result?: unknown; error?: { code: number; message: string } };
       assert.equal(raw.status, 200);
       assert.equal(message.result, undefined, raw.body);
-      assert.deepEqual([message.id, message.error?.code, message.error?.message], [7, READ_ONLY_ERROR_CODE, READ_ONLY_KEY_MESSAGE]);
+      assert.deepEqual([message.id, message.error?.code, message.error?.message], [7, JSONRPC_CODES.readOnlyKey, READ_ONLY_KEY_MESSAGE]);
       assert.deepEqual(await visibleEntries(), before, 'no entry was created, changed or deleted');
       const packs = JSON.parse((await api('/datapacks', { key: tenant.member.key })).body) as { datapacks: { name: string }[] };
       assert.ok(!packs.datapacks.some((d) => d.name === 'Reader pack'), 'no datapack was created');
@@ -258,4 +256,4 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       assert.ok(!(JSON.parse((await api('/keys', { headers: session })).body) as { keys: { name: string }[] }).keys.some((k) => k.name === 'Bad'), 'a refused key is not half-made');
     });
   });
-}
+});

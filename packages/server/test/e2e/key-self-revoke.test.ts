@@ -1,18 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createApiKey } from '../../src/domain/api-keys.js';
-import { postgresTestUrl } from '../../src/testing/postgres.js';
+import { forEachBackend } from '../../src/testing/backends.js';
 import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
 import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
 
-const pg = postgresTestUrl();
-
-for (const backend of ['sqlite', 'postgres'] as const) {
-  describe(`DELETE /api/v1/keys/self: a key revokes itself (${backend})`, { skip: backend === 'postgres' && 'skip' in pg ? pg.skip : undefined }, () => {
+forEachBackend(({ name: backend, skip, options }) => {
+  describe(`DELETE /api/v1/keys/self: a key revokes itself (${backend})`, { skip }, () => {
     let server: TestCairn;
     let tenant: TestTenant;
     before(async () => {
-      server = await startTestCairn(backend === 'postgres' && 'url' in pg ? { postgresServerUrl: pg.url } : {});
+      server = await startTestCairn(options);
       tenant = await createTenant(server.cairn);
     });
     after(() => server?.close());
@@ -54,4 +52,4 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       assert.equal((await datapacks(key)).status, 200, 'still active');
     });
   });
-}
+});

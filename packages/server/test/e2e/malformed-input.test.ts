@@ -1,25 +1,22 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { INSTALLER_USER_AGENT } from '../../src/auth/mcp-auth.js';
+import { forEachBackend } from '../../src/testing/backends.js';
 import { callTool, callToolError, connectMcpClient } from '../../src/testing/mcp-client.js';
-import { postgresTestUrl } from '../../src/testing/postgres.js';
 import { sendBody } from '../../src/testing/send-body.js';
 import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
 import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
 
-const pg = postgresTestUrl();
-if ('skip' in pg) console.log(`# Malformed input on PostgreSQL skipped: ${pg.skip}`);
-
 const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
 const NUL = '\u0000';
 
-for (const backend of ['sqlite', 'postgres'] as const) {
-  describe(`malformed input is a 400 that says what is wrong, never a 500 (${backend})`, { skip: backend === 'postgres' && 'skip' in pg ? pg.skip : undefined }, () => {
+forEachBackend(({ name: backend, skip, options }) => {
+  describe(`malformed input is a 400 that says what is wrong, never a 500 (${backend})`, { skip }, () => {
     let server: TestCairn;
     let tenant: TestTenant;
     let origin: string;
     before(async () => {
-      server = await startTestCairn(backend === 'postgres' && 'url' in pg ? { postgresServerUrl: pg.url } : {});
+      server = await startTestCairn(options);
       tenant = await createTenant(server.cairn);
       origin = new URL(server.baseUrl).origin;
     });
@@ -202,4 +199,4 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       assert.equal(await oauthClients(), start + 1, 'a registration at the limits is stored');
     });
   });
-}
+});

@@ -2,8 +2,11 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { INSTALLER_USER_AGENT } from '@cairn/contract';
+import { runFileOnEachBackend } from '../../src/testing/backends.js';
 import { startTenantCairn, type TestTenant } from '../../src/testing/tenants.js';
 import type { TestCairn } from '../../src/testing/test-cairn.js';
+
+runFileOnEachBackend();
 
 let server: TestCairn;
 let tenant: TestTenant;

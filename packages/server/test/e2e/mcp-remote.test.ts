@@ -6,10 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/client';
+import { runFileOnEachBackend } from '../../src/testing/backends.js';
 import { connectThrough, mcpRemoteTransport } from '../../src/testing/mcp-remote.js';
 import { descendants, killAll } from '../../src/testing/process-tree.js';
 import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
 import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
+
+runFileOnEachBackend();
 
 const WAIT_MS = 30_000;
 

@@ -1,19 +1,17 @@
 // What the OAuth journeys share: a Cairn per backend, and the client's side of each OAuth step.
 import assert from 'node:assert/strict';
 import { after, before, describe } from 'node:test';
+import { forEachBackend } from '../../src/testing/backends.js';
 import { browserRequest, pkce, signIn } from '../../src/testing/oauth-flow.js';
-import { postgresTestUrl } from '../../src/testing/postgres.js';
 import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
-import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
+import { startTestCairn, type TestCairn, type TestCairnOptions } from '../../src/testing/test-cairn.js';
 
 export const REDIRECT = 'http://127.0.0.1:53682/oauth/callback';
 
-/** The Cairn and tenant of the running describeOAuth suite. */
+/** The Cairn and tenant of the running describeOAuth suite, and what starts another Cairn on its backend. */
 export let server: TestCairn;
 export let tenant: TestTenant;
-
-const pg = postgresTestUrl();
-if ('skip' in pg) console.log(`# OAuth on PostgreSQL skipped: ${pg.skip}`);
+export let backendOptions: TestCairnOptions;
 
 export const url = (path: string) => `${server.baseUrl}${path}`;
 export const b64url = (buf: Buffer) => buf.toString('base64url');
@@ -91,16 +89,17 @@ export async function postMcp(headers: Record<string, string>, path = '/mcp'): P
 
 /** Runs the suite once per backend, each on a Cairn of its own (with `env` added to its settings) with a tenant. */
 export function describeOAuth(title: string, suite: () => void, env: Record<string, string> = {}): void {
-  for (const backend of ['sqlite', 'postgres'] as const) {
-    describe(`${title} (${backend})`, { skip: backend === 'postgres' && 'skip' in pg ? pg.skip : undefined }, () => {
+  forEachBackend(({ name: backend, skip, options }) => {
+    describe(`${title} (${backend})`, { skip }, () => {
       before(async () => {
-        server = await startTestCairn({ env, ...(backend === 'postgres' && 'url' in pg && { postgresServerUrl: pg.url }) });
+        backendOptions = { ...options, env: { ...options.env, ...env } };
+        server = await startTestCairn(backendOptions);
         tenant = await createTenant(server.cairn);
       });
       after(() => server?.close());
       suite();
     });
-  }
+  });
 }
 
 /** better-auth stores dates on SQLite as ISO strings and on PostgreSQL as timestamps. */

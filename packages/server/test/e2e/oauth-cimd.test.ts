@@ -3,9 +3,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { runFileOnEachBackend } from '../../src/testing/backends.js';
 import { browserRequest, signIn } from '../../src/testing/oauth-flow.js';
 import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
 import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
+
+runFileOnEachBackend();
 
 // Client ID Metadata Documents: the client_id is the URL of a document this test serves on 127.0.0.1.
 // Only the test-only setting lets the SSRF guard reach it; by default it is refused.

@@ -1,4 +1,3 @@
-// cairn-test: one backend pass (describeOAuth runs each suite on SQLite and on PostgreSQL itself)
 // The OAuth authorization code flow with PKCE: consent, redirect URI matching, code lifetime.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';

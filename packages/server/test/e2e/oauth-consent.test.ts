@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { runFileOnEachBackend } from '../../src/testing/backends.js';
 import { browserRequest, pkce, signIn } from '../../src/testing/oauth-flow.js';
 import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
 import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
+
+runFileOnEachBackend();
 
 const REDIRECT = 'http://127.0.0.1:53682/oauth/callback';
 

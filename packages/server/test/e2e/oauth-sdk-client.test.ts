@@ -10,10 +10,13 @@ import {
   StreamableHTTPClientTransport,
   UnauthorizedError,
 } from '@modelcontextprotocol/client';
+import { runFileOnEachBackend } from '../../src/testing/backends.js';
 import { callTool } from '../../src/testing/mcp-client.js';
 import { browserRequest, signIn } from '../../src/testing/oauth-flow.js';
 import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
 import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
+
+runFileOnEachBackend();
 
 // Never listened on: the "browser" below stops at the redirect and hands its URL back.
 const REDIRECT = 'http://127.0.0.1:53682/oauth/callback';

@@ -1,4 +1,3 @@
-// cairn-test: one backend pass (describeOAuth runs each suite on SQLite and on PostgreSQL itself)
 // OAuth for MCP clients: discovery, registration, known client schemes and tokens on /mcp (the code flow is oauth-code-flow.test.ts).
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -8,7 +7,7 @@ import { LOOPBACK_REFUSED_MESSAGE } from '../../src/auth/oauth/loopback.js';
 import { hashOAuthToken } from '../../src/auth/oauth/oauth-options.js';
 import { browserRequest, pkce, signIn } from '../../src/testing/oauth-flow.js';
 import { startTestCairn } from '../../src/testing/test-cairn.js';
-import { authorize, authorizeUrl, b64url, codeFlow, dbDate, describeOAuth, postMcp, REDIRECT, register, server, tenant, token, url } from './oauth-cairn.fixture.js';
+import { authorize, authorizeUrl, b64url, backendOptions, codeFlow, dbDate, describeOAuth, postMcp, REDIRECT, register, server, tenant, token, url } from './oauth-cairn.fixture.js';
 
 describeOAuth('OAuth 2.1 for MCP clients', () => {
   describe('OAuth discovery', () => {
@@ -58,7 +57,7 @@ describeOAuth('OAuth 2.1 for MCP clients', () => {
     });
 
     test('with CAIRN_OAUTH_ALLOW_LOOPBACK=false a loopback callback is refused and the user is told to use an API key', async () => {
-      const strict = await startTestCairn({ env: { CAIRN_OAUTH_ALLOW_LOOPBACK: 'false' } });
+      const strict = await startTestCairn({ ...backendOptions, env: { CAIRN_OAUTH_ALLOW_LOOPBACK: 'false' } });
       try {
         const answer = await fetch(`${strict.baseUrl}/api/auth/oauth2/register`, {
           method: 'POST',
@@ -124,7 +123,7 @@ describeOAuth('OAuth 2.1 for MCP clients', () => {
     });
 
     test('with CAIRN_OAUTH_CLIENT_SCHEMES empty, cursor:// is refused', async () => {
-      const strict = await startTestCairn({ env: { CAIRN_OAUTH_CLIENT_SCHEMES: '' } });
+      const strict = await startTestCairn({ ...backendOptions, env: { CAIRN_OAUTH_CLIENT_SCHEMES: '' } });
       try {
         const answer = await fetch(`${strict.baseUrl}/api/auth/oauth2/register`, {
           method: 'POST',

@@ -5,9 +5,12 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { INSTALLER_USER_AGENT } from '../../src/auth/mcp-auth.js';
+import { runFileOnEachBackend } from '../../src/testing/backends.js';
 import { SearchGate } from '../../src/testing/search-gate.js';
 import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
 import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
+
+runFileOnEachBackend();
 
 /** Each queued search holds the event loop this long, as a search over a large pool on SQLite does. */
 const BURN_MS = 150;

@@ -4,10 +4,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/client';
 import { INSTALLER_USER_AGENT } from '../../src/auth/mcp-auth.js';
+import { runFileOnEachBackend } from '../../src/testing/backends.js';
 import { callTool, connectMcpClient } from '../../src/testing/mcp-client.js';
 import { SearchGate } from '../../src/testing/search-gate.js';
 import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
 import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
+
+runFileOnEachBackend();
 
 const gate = new SearchGate();
 let server: TestCairn;

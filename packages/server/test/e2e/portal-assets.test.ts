@@ -6,7 +6,10 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { PORTAL_DIST } from '../../src/http/portal-route.js';
+import { runFileOnEachBackend } from '../../src/testing/backends.js';
 import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
+
+runFileOnEachBackend();
 
 let server: TestCairn;
 before(async () => {

@@ -3,7 +3,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { runFileOnEachBackend } from '../../src/testing/backends.js';
 import { startTestCairn } from '../../src/testing/test-cairn.js';
+
+runFileOnEachBackend();
 
 // The portal's Connect dialog tells loopback-callback clients (Kiro, command-line agents) whether OAuth works here.
 test('/api/v1/config says whether loopback OAuth callbacks are accepted, following CAIRN_OAUTH_ALLOW_LOOPBACK', async () => {

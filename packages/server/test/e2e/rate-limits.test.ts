@@ -4,10 +4,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { createApiKey } from '../../src/domain/api-keys.js';
+import { runFileOnEachBackend } from '../../src/testing/backends.js';
 import { pkce } from '../../src/testing/oauth-flow.js';
 import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
 import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
 import { assertTooMany, PASSWORD, randomAddress, register, signInAttempt } from './rate-limits.fixture.js';
+
+runFileOnEachBackend();
 
 // The runner runs this file once per backend (CAIRN_TEST_BACKEND); the two instances sharing limits are in rate-limits-two-instances.test.ts.
 const backend = process.env.CAIRN_TEST_BACKEND === 'postgres' ? 'postgres' : 'sqlite';

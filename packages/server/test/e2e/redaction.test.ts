@@ -8,16 +8,10 @@ import { PLANTED_SECRETS, plantedSecretsText } from '@cairn/contract/testing/pla
 import type { Client } from '@modelcontextprotocol/client';
 import { exportLines, planOperatorExport } from '../../src/domain/export.js';
 import { importFile } from '../../src/domain/import.js';
+import { forEachBackend } from '../../src/testing/backends.js';
 import { callTool, connectMcpClient } from '../../src/testing/mcp-client.js';
-import { postgresTestUrl } from '../../src/testing/postgres.js';
 import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
 import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
-
-const pg = postgresTestUrl();
-const backends = [
-  { name: 'SQLite', options: {} },
-  { name: 'PostgreSQL', options: 'url' in pg ? { postgresServerUrl: pg.url } : undefined, skip: 'skip' in pg ? pg.skip : undefined },
-];
 
 /** Each rule the fixture expects, with how many of its secrets the fixture holds. */
 const expectedRules = new Map<string, number>();
@@ -66,7 +60,7 @@ function assertRedactedList(redacted: { rule: string; count: number }[], where: 
   assertNoSecret(JSON.stringify(redacted), where);
 }
 
-for (const backend of backends) {
+forEachBackend((backend) => {
   describe(`redaction on every write path (${backend.name})`, { skip: backend.skip }, () => {
     let server: TestCairn;
     let tenant: TestTenant;
@@ -260,4 +254,4 @@ for (const backend of backends) {
       await assertStorageClean();
     });
   });
-}
+});

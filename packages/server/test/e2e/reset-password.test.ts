@@ -4,21 +4,20 @@ import { spawn } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { resetPassword } from '../../src/domain/accounts.js';
-import { postgresTestUrl } from '../../src/testing/postgres.js';
+import { forEachBackend } from '../../src/testing/backends.js';
 import { emptyStorage } from '../../src/testing/run-cli.js';
 import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
 import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
 
-const pg = postgresTestUrl();
 const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 const NEW = 'amber lantern ridge ninety';
 
-for (const backend of ['sqlite', 'postgres'] as const)
-  describe(`a reset password ends the old one and every session (${backend})`, { skip: backend === 'postgres' && 'skip' in pg ? pg.skip : undefined }, () => {
+forEachBackend(({ name: backend, skip, options }) => {
+  describe(`a reset password ends the old one and every session (${backend})`, { skip }, () => {
     let server: TestCairn;
     let tenant: TestTenant;
     before(async () => {
-      server = await startTestCairn(backend === 'postgres' ? { postgresServerUrl: (pg as { url: string }).url } : {});
+      server = await startTestCairn(options);
       tenant = await createTenant(server.cairn);
     });
     after(() => server?.close());
@@ -56,6 +55,7 @@ for (const backend of ['sqlite', 'postgres'] as const)
       await assert.rejects(() => resetPassword(server.cairn.domain, server.cairn.auth, 'nobody@example.test', NEW), /No user with the email nobody@example.test/);
     });
   });
+});
 
 function cli(env: Record<string, string>, args: string[], stdin: string): Promise<{ code: number; stderr: string }> {
   return new Promise((resolve, reject) => {
@@ -69,12 +69,12 @@ function cli(env: Record<string, string>, args: string[], stdin: string): Promis
   });
 }
 
-for (const backend of ['sqlite', 'postgres'] as const) {
-  describe(`cairn users reset-password (${backend})`, { skip: backend === 'postgres' && 'skip' in pg ? pg.skip : undefined }, () => {
+forEachBackend(({ name: backend, skip, postgresServerUrl }) => {
+  describe(`cairn users reset-password (${backend})`, { skip }, () => {
     let env: Record<string, string>;
     let cleanup: () => Promise<void>;
     before(async () => {
-      ({ env, remove: cleanup } = await emptyStorage(backend === 'postgres' ? (pg as { url: string }).url : undefined, 'cairn-reset-'));
+      ({ env, remove: cleanup } = await emptyStorage(postgresServerUrl, 'cairn-reset-'));
     });
     after(() => cleanup?.());
 
@@ -92,4 +92,4 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       assert.match(unknown.stderr, /No user with the email who@example\.test/);
     });
   });
-}
+});

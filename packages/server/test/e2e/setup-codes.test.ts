@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { runFileOnEachBackend } from '../../src/testing/backends.js';
 import { callTool, connectMcpClient } from '../../src/testing/mcp-client.js';
 import { signIn } from '../../src/testing/oauth-flow.js';
 import { startTenantCairn, type TestTenant } from '../../src/testing/tenants.js';
 import type { TestCairn } from '../../src/testing/test-cairn.js';
+
+runFileOnEachBackend();
 
 let server: TestCairn;
 let tenant: TestTenant;

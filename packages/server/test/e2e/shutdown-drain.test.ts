@@ -4,8 +4,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { INSTALLER_USER_AGENT } from '@cairn/contract';
 import type { KyselyStore } from '../../src/store/kysely-store.js';
+import { runFileOnEachBackend } from '../../src/testing/backends.js';
 import { createTenant } from '../../src/testing/tenants.js';
 import { startTestCairn } from '../../src/testing/test-cairn.js';
+
+runFileOnEachBackend();
 
 test('a search still running when its client leaves and the server shuts down finishes on an open database', async () => {
   let entered!: () => void;

@@ -1,4 +1,4 @@
-// cairn-test: one backend (another process's write lock on the file is SQLite's; PostgreSQL's busy pool is database-busy.test.ts)
+// SQLite only (listed in test/parity/backend-parity.test.ts): another process's write lock on the file is SQLite's.
 import assert from 'node:assert/strict';
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';

@@ -1,6 +1,7 @@
 // What the MCP e2e files that act as a tenant's owner, member and outsider share: the Cairn, the tenant and a client for each.
 import { after, before } from 'node:test';
 import type { Client } from '@modelcontextprotocol/client';
+import { runFileOnEachBackend } from '../../src/testing/backends.js';
 import { connectMcpClient } from '../../src/testing/mcp-client.js';
 import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
 import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
@@ -18,6 +19,7 @@ export let outsider: Client;
  * A file's own set-up goes in `then`: node 20 does not wait for one top-level before hook to end before the next.
  */
 export function useTenantCairn(then?: () => Promise<void>): void {
+  runFileOnEachBackend();
   before(async () => {
     server = await startTestCairn();
     tenant = await createTenant(server.cairn);

@@ -2,9 +2,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/client';
 import { createApiKey, revokeApiKey } from '../../src/domain/api-keys.js';
+import { runFileOnEachBackend } from '../../src/testing/backends.js';
 import { callTool, callToolError, connectMcpClient } from '../../src/testing/mcp-client.js';
 import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
 import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
+
+runFileOnEachBackend();
 
 let server: TestCairn;
 let tenant: TestTenant;

@@ -1,4 +1,5 @@
-import { BUSY_JSONRPC_CODE, busyMessage } from '../../errors/server-busy.js';
+import { JSONRPC_CODES } from '../../errors/jsonrpc-codes.js';
+import { busyMessage } from '../../errors/server-busy.js';
 import { retryWhen } from '../rate-limit/too-many.js';
 
 /** The JSON API's 503 "busy": `{ error: { code: 'busy', message, retryAfterSeconds, retryAt } }` with Retry-After. */
@@ -7,8 +8,8 @@ export function busyJson(seconds: number, why?: string): Response {
   return Response.json(body, { status: 503, headers: { 'Retry-After': String(seconds), 'Cache-Control': 'no-store' } });
 }
 
-/** `/mcp`'s 503 "busy": a JSON-RPC error (code -32054) answering the request's id, with Retry-After. */
+/** `/mcp`'s 503 "busy": a JSON-RPC error (JSONRPC_CODES.busy) answering the request's id, with Retry-After. */
 export function busyJsonRpc(id: string | number | null, seconds: number, why?: string): Response {
-  const body = { jsonrpc: '2.0', id, error: { code: BUSY_JSONRPC_CODE, message: busyMessage(seconds, why), data: { retryAfterSeconds: seconds, retryAt: retryWhen(seconds).retryAt } } };
+  const body = { jsonrpc: '2.0', id, error: { code: JSONRPC_CODES.busy, message: busyMessage(seconds, why), data: { retryAfterSeconds: seconds, retryAt: retryWhen(seconds).retryAt } } };
   return Response.json(body, { status: 503, headers: { 'Retry-After': String(seconds), 'Cache-Control': 'no-store' } });
 }

@@ -1,3 +1,5 @@
+import { JSONRPC_CODES } from '../../errors/jsonrpc-codes.js';
+
 /** When, in words and as a timestamp, a refused client may try again. */
 export function retryWhen(seconds: number, now = Date.now()): { text: string; retryAt: string } {
   const retryAt = new Date(now + seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -15,7 +17,7 @@ export function tooManyJson(seconds: number, what: string): Response {
 /** 429 for /mcp: a JSON-RPC error (the request id is unknown here, hence null) with Retry-After. */
 export function tooManyJsonRpc(seconds: number, what: string): Response {
   const when = retryWhen(seconds);
-  const body = { jsonrpc: '2.0', id: null, error: { code: -32029, message: `${what} Try again ${when.text}.`, data: { retryAfterSeconds: seconds, retryAt: when.retryAt } } };
+  const body = { jsonrpc: '2.0', id: null, error: { code: JSONRPC_CODES.rateLimited, message: `${what} Try again ${when.text}.`, data: { retryAfterSeconds: seconds, retryAt: when.retryAt } } };
   return new Response(JSON.stringify(body), { status: 429, headers: { 'content-type': 'application/json', 'retry-after': String(seconds) } });
 }
 

@@ -1,7 +1,11 @@
 import { type Kysely, type Migration, sql } from 'kysely';
 import { ACCESS_TABLES } from '../access-tables.js';
 
-/** Cairn's schema on SQLite; FTS5 over title, content and tags is kept in step by triggers. */
+/**
+ * Cairn's schema on SQLite; FTS5 over title, content and tags is kept in step by triggers.
+ * A released migration is never renamed (deployed databases record the names); migration-names.test.ts
+ * lists each migration on both dialects, and where their numbers differ.
+ */
 export const sqliteMigrations: Record<string, Migration> = {
   '0001_core': {
     async up(db: Kysely<unknown>) {
