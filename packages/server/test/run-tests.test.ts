@@ -30,8 +30,9 @@ function fixturePackage(files: Record<string, string>): string {
 
 function runTests(cwd: string, env: Record<string, string> = {}, script = 'scripts/run-tests.mjs'): Promise<{ code: number | null; lines: string[]; output: string }> {
   // NODE_TEST_CONTEXT, set by the runner running this file, would make the fixtures' runner run nothing, and
-  // CAIRN_TEST_SUMMARY_FILE (test-workspaces.mjs) would put their failures in this workspace's summary.
-  const { CAIRN_TEST_STRICT, CAIRN_TEST_BACKEND, CAIRN_TEST_TIMEOUT_MS, CAIRN_TEST_SUMMARY_FILE, NODE_TEST_CONTEXT, ...inherited } = process.env;
+  // CAIRN_TEST_SUMMARY_FILE (test-workspaces.mjs) would put their failures in this workspace's summary, and
+  // CAIRN_TEST_DATABASE_URL (CI sets it) would give every fixture run a PostgreSQL pass: a test that wants one names it.
+  const { CAIRN_TEST_STRICT, CAIRN_TEST_BACKEND, CAIRN_TEST_TIMEOUT_MS, CAIRN_TEST_SUMMARY_FILE, CAIRN_TEST_DATABASE_URL, NODE_TEST_CONTEXT, ...inherited } = process.env;
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(repo, script)], { cwd, env: { ...inherited, CAIRN_TEST_TIMEOUT_MS: String(TIMEOUT_MS), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';

@@ -11,10 +11,13 @@ import { after, before, test } from 'node:test';
 import { configPath } from '@cairn/clients';
 import { createApiKey, revokeApiKey } from '../../../server/src/domain/api-keys.js';
 import { createSetupCode } from '../../../server/src/domain/setup-codes.js';
+import { runFileOnEachBackend } from '../../../server/src/testing/backends.js';
 import { startTenantCairn, type TestTenant } from '../../../server/src/testing/tenants.js';
 import type { TestCairn } from '../../../server/src/testing/test-cairn.js';
 import { main } from '../../src/main.js';
 import { inHome, type TempMachine } from '../../src/testing/temp-machine.js';
+
+runFileOnEachBackend();
 
 let cairn: TestCairn;
 let tenant: TestTenant;
