@@ -162,6 +162,6 @@ describe('runCapture', () => {
   it('records a wrong invocation without sending anything', async () => {
     await run('cursor', 'prompt', prompt('hello'));
     assert.equal(stub.requests.length, 0);
-    assert.match(log(), /usage: cairn-capture <claude-code\|codex\|kiro-cli\|kiro-ide> <prompt\|stop\|edit>/);
+    assert.match(log(), /usage: cairn-capture <claude-code\|codex\|gemini-cli\|kiro-cli\|kiro-ide> <prompt\|stop\|edit>/);
   });
 });

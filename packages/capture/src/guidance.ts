@@ -11,16 +11,24 @@ import { repositoryOf, repositoryPath } from './project.js';
 /**
  * How each client takes context from a hook (what it prints on stdout, exit 0):
  * Claude Code and Codex read `hookSpecificOutput.additionalContext` on UserPromptSubmit and
- * PostToolUse; Kiro adds a prompt hook's plain stdout to the agent's context and has no such output
- * after a tool. A client or event missing here gets no guidance from the hook.
+ * PostToolUse, Gemini CLI on BeforeAgent and AfterTool (its plain stdout only reaches the user);
+ * Kiro adds a prompt hook's plain stdout to the agent's context and has no such output after a
+ * tool. A client or event missing here gets no guidance from the hook.
  */
 const DELIVERY: Record<ClientId, Partial<Record<GuidanceEvent, 'json' | 'text'>>> = {
   'claude-code': { prompt: 'json', edit: 'json' },
   codex: { prompt: 'json', edit: 'json' },
+  'gemini-cli': { prompt: 'json', edit: 'json' },
   'kiro-cli': { prompt: 'text' },
   'kiro-ide': { prompt: 'text' },
 };
-const HOOK_EVENT_NAME = { prompt: 'UserPromptSubmit', edit: 'PostToolUse' } as const;
+const CLAUDE_EVENT_NAMES = { prompt: 'UserPromptSubmit', edit: 'PostToolUse' } as const;
+/** The event a JSON answer names, as each client calls the hook it came from. */
+const HOOK_EVENT_NAME: Partial<Record<ClientId, Record<GuidanceEvent, string>>> = {
+  'claude-code': CLAUDE_EVENT_NAMES,
+  codex: CLAUDE_EVENT_NAMES,
+  'gemini-cli': { prompt: 'BeforeAgent', edit: 'AfterTool' },
+};
 
 /** The events guidance is given at: a prompt, or a file written. */
 export type GuidanceEvent = 'prompt' | 'edit';
@@ -79,7 +87,7 @@ export async function runGuidance(run: GuidanceRun): Promise<string | null> {
     const shown = event === 'prompt' ? promptText(outcome.answer, given) : editText(outcome.answer, given, files);
     if (!shown || run.signal.aborted) return null;
     if (session) recordGiven(run.paths, session, shown.ids, run.now.getTime());
-    return DELIVERY[client][event] === 'json' ? `${JSON.stringify({ hookSpecificOutput: { hookEventName: HOOK_EVENT_NAME[event], additionalContext: shown.text } })}\n` : `${shown.text}\n`;
+    return DELIVERY[client][event] === 'json' ? `${JSON.stringify({ hookSpecificOutput: { hookEventName: HOOK_EVENT_NAME[client]?.[event], additionalContext: shown.text } })}\n` : `${shown.text}\n`;
   } catch (error) {
     logReason(run.paths, context, `internal error: ${(error as Error)?.name ?? 'unknown'}`);
     return null;

@@ -33,6 +33,21 @@ describe('readHookInput', () => {
     assert.deepEqual(readHookInput('codex', 'stop', JSON.stringify({ ...stop, last_assistant_message: null }), {}, cwd), { ok: false, reason: null });
   });
 
+  it('Gemini CLI: BeforeAgent prompt and AfterAgent prompt_response (as 0.61 sends them); no text or a re-entry is nothing to capture', () => {
+    const base = { session_id: 'g-1', transcript_path: '/g/chat.json', cwd: '/g/app', timestamp: '2026-12-02T05:00:00.000Z' };
+    assert.deepEqual(readHookInput('gemini-cli', 'prompt', JSON.stringify({ ...base, hook_event_name: 'BeforeAgent', prompt: 'add VAT' }), {}, cwd), {
+      ok: true,
+      value: { role: 'user', text: 'add VAT', sessionId: 'g-1', cwd: '/g/app' },
+    });
+    const stop = { ...base, hook_event_name: 'AfterAgent', prompt: 'add VAT', stop_hook_active: false };
+    assert.deepEqual(readHookInput('gemini-cli', 'stop', JSON.stringify({ ...stop, prompt_response: 'Added.' }), {}, cwd), {
+      ok: true,
+      value: { role: 'assistant', text: 'Added.', sessionId: 'g-1', cwd: '/g/app' },
+    });
+    assert.deepEqual(readHookInput('gemini-cli', 'stop', JSON.stringify({ ...stop, prompt_response: '[no response text]' }), {}, cwd), { ok: false, reason: null });
+    assert.deepEqual(readHookInput('gemini-cli', 'stop', JSON.stringify({ ...stop, prompt_response: 'Added.', stop_hook_active: true }), {}, cwd), { ok: false, reason: null });
+  });
+
   it('Kiro CLI: hook_event_name, cwd and prompt; its stop carries no response today', () => {
     const prompt = { hook_event_name: 'userPromptSubmit', cwd: '/k/site', prompt: 'deploy it' };
     assert.deepEqual(readHookInput('kiro-cli', 'prompt', JSON.stringify(prompt), {}, cwd), { ok: true, value: { role: 'user', text: 'deploy it', cwd: '/k/site' } });

@@ -22,6 +22,9 @@ export interface HookText {
 /** The text to capture, or why there is none (a reason safe to log, or null when skipping is normal). */
 export type HookReading = { ok: true; value: HookText } | { ok: false; reason: string | null };
 
+/** What Gemini CLI's AfterAgent hook gets as the answer when the model answered without text. */
+const GEMINI_NO_RESPONSE = '[no response text]';
+
 /** Whether the client passes its hook input on stdin (Kiro IDE uses the environment instead). */
 export function readsStdin(client: ClientId): boolean {
   return client !== 'kiro-ide';
@@ -50,6 +53,10 @@ export function readHookInput(client: ClientId, event: CaptureEvent, stdin: stri
   if (event === 'prompt') return found('user', input.prompt, context);
   // A Stop hook that fires again because a hook made the agent continue: the response was captured already.
   if (input.stop_hook_active === true) return { ok: false, reason: null };
+  if (client === 'gemini-cli') {
+    // Gemini's AfterAgent names the final answer `prompt_response`, and says this when the model gave no text.
+    return input.prompt_response === GEMINI_NO_RESPONSE ? { ok: false, reason: null } : found('assistant', input.prompt_response, context);
+  }
   return found('assistant', input.last_assistant_message, context);
 }
 

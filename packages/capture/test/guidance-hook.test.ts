@@ -117,6 +117,27 @@ describe('the guidance hook', () => {
     assert.ok(kiro.stdout.includes(MARK.always) && kiro.stdout.includes(MARK.project), kiro.stdout);
   });
 
+  it("Gemini CLI (0.61's BeforeAgent and AfterTool input): additionalContext named for its events; the write_file rule once; the prompt captured", async () => {
+    const base = { session_id: 'gem-1', transcript_path: join(home, 'chat.json'), cwd: repo, timestamp: new Date().toISOString() };
+    const atPrompt = await runHook(script, ['gemini-cli', 'prompt'], { home, env: env(), stdin: JSON.stringify({ ...base, hook_event_name: 'BeforeAgent', prompt: 'Add VAT to gemini invoices' }) });
+    const text = context(atPrompt, 'BeforeAgent');
+    assert.ok(text.includes(MARK.always) && text.includes(MARK.project) && !text.includes(MARK.other), text);
+    const written = (file: string) =>
+      JSON.stringify({
+        ...base,
+        hook_event_name: 'AfterTool',
+        tool_name: 'write_file',
+        tool_input: { file_path: file, content: 'SELECT 1;' },
+        tool_response: { llmContent: 'ok', returnDisplay: 'ok' },
+      });
+    const edit = context(await runHook(script, ['gemini-cli', 'edit'], { home, env: env(), stdin: written(join(repo, 'migrations', '0044_gemini.sql')) }), 'AfterTool');
+    assert.ok(edit.includes(MARK.migrations) && !edit.includes(MARK.always), edit);
+    assertSilent(await runHook(script, ['gemini-cli', 'edit'], { home, env: env(), stdin: written(join(repo, 'migrations', '0045_gemini.sql')) }));
+    const captured = await capturedPrompts();
+    const spooled = existsSync(paths.spool) ? readFileSync(paths.spool, 'utf8') : '';
+    assert.ok(captured.includes('Add VAT to gemini invoices') || spooled.includes('Add VAT to gemini invoices'), `captured: ${captured.join(' | ')}`);
+  });
+
   it('outside a git repository the folder name is the project', async () => {
     const folder = join(mkdtempSync(join(tmpdir(), 'cairn-guidance-plain-')), 'ledger-service');
     const text = context(await runHook(script, ['claude-code', 'prompt'], { home, env: env(), stdin: prompt('Post a refund', 'sess-plain', folder) }), 'UserPromptSubmit');

@@ -25,9 +25,12 @@ export interface AutomaticPaths {
   claudeMarketplace: string;
   /** Claude Code's user settings (`extraKnownMarketplaces`, `enabledPlugins`). */
   claudeSettings: string;
+  /** Gemini CLI's user settings (`hooks`), the file its MCP entry lives in too. */
+  geminiSettings: string;
+  geminiSkills: string;
 }
 
-/** The automatic-mode paths on the given machine (`$KIRO_HOME`, `$CODEX_HOME` and `$CLAUDE_CONFIG_DIR` honoured). */
+/** The automatic-mode paths on the given machine (`$KIRO_HOME`, `$CODEX_HOME`, `$CLAUDE_CONFIG_DIR` and `$GEMINI_CLI_HOME` honoured). */
 export function automaticPaths(ctx: PathContext): AutomaticPaths {
   const path = ctx.platform === 'win32' ? win32 : posix;
   const set = (name: string) => (ctx.env[name] && ctx.env[name]!.length > 0 ? ctx.env[name] : undefined);
@@ -35,6 +38,7 @@ export function automaticPaths(ctx: PathContext): AutomaticPaths {
   const kiroHome = set('KIRO_HOME') ?? path.join(ctx.home, '.kiro');
   const codexHome = set('CODEX_HOME') ?? path.join(ctx.home, '.codex');
   const claudeDir = set('CLAUDE_CONFIG_DIR') ?? path.join(ctx.home, '.claude');
+  const geminiDir = path.join(set('GEMINI_CLI_HOME') ?? ctx.home, '.gemini');
   return {
     cairnDir,
     captureConfig: path.join(cairnDir, 'capture.json'),
@@ -50,5 +54,7 @@ export function automaticPaths(ctx: PathContext): AutomaticPaths {
     codexSkills: path.join(codexHome, 'skills'),
     claudeMarketplace: path.join(cairnDir, 'claude-marketplace'),
     claudeSettings: path.join(claudeDir, 'settings.json'),
+    geminiSettings: path.join(geminiDir, 'settings.json'),
+    geminiSkills: path.join(geminiDir, 'skills'),
   };
 }

@@ -6,8 +6,8 @@ import { claudePluginArgs } from './commands.js';
 
 const SCRIPT = '/home/u/.cairn/bin/cairn-capture.js';
 
-test('automatic mode: the default for kiro (rule 4), opt-in for claude-code and codex, absent elsewhere', () => {
-  deepStrictEqual(Object.fromEntries(Object.entries(AUTOMATIC).map(([id, info]) => [id, info.mode])), { kiro: 'default', 'claude-code': 'opt-in', codex: 'opt-in' });
+test('automatic mode: the default for kiro (rule 4), opt-in for claude-code, codex and gemini-cli, absent elsewhere', () => {
+  deepStrictEqual(Object.fromEntries(Object.entries(AUTOMATIC).map(([id, info]) => [id, info.mode])), { kiro: 'default', 'claude-code': 'opt-in', codex: 'opt-in', 'gemini-cli': 'opt-in' });
 });
 
 test('hook shapes, exactly as each client reads them', () => {
@@ -42,13 +42,17 @@ test('marketplace sources: git URLs, GitHub owner/repo, local folders', () => {
   deepStrictEqual(claudePluginArgs('install'), ['plugin', 'install', 'cairn@cairn', '--scope', 'user']);
 });
 
-test('paths honour KIRO_HOME, CODEX_HOME and CLAUDE_CONFIG_DIR', () => {
+test('paths honour KIRO_HOME, CODEX_HOME, CLAUDE_CONFIG_DIR and GEMINI_CLI_HOME', () => {
   const base = automaticPaths({ platform: 'linux', home: '/h', env: {} });
   equal(base.kiroSteering, '/h/.kiro/steering/cairn.md');
   equal(base.kiroIdePromptHook, '/h/.kiro/hooks/cairn-capture-prompt.kiro.hook');
   equal(base.codexHooks, '/h/.codex/hooks.json');
   equal(base.claudeSettings, '/h/.claude/settings.json');
   equal(base.captureConfig, '/h/.cairn/capture.json');
-  const moved = automaticPaths({ platform: 'linux', home: '/h', env: { KIRO_HOME: '/k', CODEX_HOME: '/c', CLAUDE_CONFIG_DIR: '/cc' } });
-  deepStrictEqual([moved.kiroAgents, moved.codexSkills, moved.claudeSettings, moved.manifest], ['/k/agents', '/c/skills', '/cc/settings.json', '/h/.cairn/installed.json']);
+  equal(base.geminiSettings, '/h/.gemini/settings.json');
+  const moved = automaticPaths({ platform: 'linux', home: '/h', env: { KIRO_HOME: '/k', CODEX_HOME: '/c', CLAUDE_CONFIG_DIR: '/cc', GEMINI_CLI_HOME: '/g' } });
+  deepStrictEqual(
+    [moved.kiroAgents, moved.codexSkills, moved.claudeSettings, moved.geminiSettings, moved.geminiSkills, moved.manifest],
+    ['/k/agents', '/c/skills', '/cc/settings.json', '/g/.gemini/settings.json', '/g/.gemini/skills', '/h/.cairn/installed.json'],
+  );
 });

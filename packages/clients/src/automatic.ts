@@ -45,10 +45,19 @@ export const AUTOMATIC: Readonly<Partial<Record<ClientId, AutomaticInfo>>> = {
       'the capture script ~/.cairn/bin/cairn-capture.js',
     ],
   },
+  'gemini-cli': {
+    mode: 'opt-in',
+    adds: [
+      'hooks in ~/.gemini/settings.json: BeforeAgent (captures the prompt, adds its guidance), AfterTool on write_file|replace (the rules for the file written), AfterAgent (captures the answer)',
+      'skills in ~/.gemini/skills/',
+      captureConfig,
+      'the capture script ~/.cairn/bin/cairn-capture.js',
+    ],
+  },
 };
 
 /** The client ids the capture script takes as its first argument. */
-export type CaptureClientId = 'claude-code' | 'codex' | 'kiro-cli' | 'kiro-ide';
+export type CaptureClientId = 'claude-code' | 'codex' | 'gemini-cli' | 'kiro-cli' | 'kiro-ide';
 
 /** What a hook is run for: the user's prompt (captured, and its guidance printed), the final assistant response (captured), or a file written (its guidance printed). */
 export type CaptureEvent = 'prompt' | 'stop' | 'edit';

@@ -11,7 +11,7 @@ export const INSTALLER_USER_AGENT = 'cairn-mcp-installer/1.0';
 export const CAPTURE_USER_AGENT = 'cairn-capture/1.0';
 
 /** The clients whose hooks capture turns, as the hook is invoked (`cairn-capture <client> <event>`). */
-export const CAPTURE_CLIENT_IDS = ['claude-code', 'codex', 'kiro-cli', 'kiro-ide'] as const;
+export const CAPTURE_CLIENT_IDS = ['claude-code', 'codex', 'gemini-cli', 'kiro-cli', 'kiro-ide'] as const;
 /** One of CAPTURE_CLIENT_IDS. */
 export type CaptureClientId = (typeof CAPTURE_CLIENT_IDS)[number];
 

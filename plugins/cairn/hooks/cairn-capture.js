@@ -7,7 +7,7 @@ import { performance } from "node:perf_hooks";
 // packages/contract/src/index.ts
 var INSTALLER_USER_AGENT = "cairn-mcp-installer/1.0";
 var CAPTURE_USER_AGENT = "cairn-capture/1.0";
-var CAPTURE_CLIENT_IDS = ["claude-code", "codex", "kiro-cli", "kiro-ide"];
+var CAPTURE_CLIENT_IDS = ["claude-code", "codex", "gemini-cli", "kiro-cli", "kiro-ide"];
 var CAPTURE_LIMITS = {
   /** Longest text of one turn, in UTF-16 code units (JavaScript string length). */
   maxTurnChars: 65536,
@@ -53,6 +53,7 @@ function captureEndpoint(url) {
 // packages/capture/src/hook-input.ts
 var CLIENT_IDS = CAPTURE_CLIENT_IDS;
 var EVENTS = ["prompt", "stop", "edit"];
+var GEMINI_NO_RESPONSE = "[no response text]";
 function readsStdin(client2) {
   return client2 !== "kiro-ide";
 }
@@ -73,6 +74,9 @@ function readHookInput(client2, event2, stdin2, env, processCwd) {
   const context = { sessionId: str(input.session_id), turnId: str(input.turn_id), cwd: str(input.cwd) ?? processCwd };
   if (event2 === "prompt") return found("user", input.prompt, context);
   if (input.stop_hook_active === true) return { ok: false, reason: null };
+  if (client2 === "gemini-cli") {
+    return input.prompt_response === GEMINI_NO_RESPONSE ? { ok: false, reason: null } : found("assistant", input.prompt_response, context);
+  }
   return found("assistant", input.last_assistant_message, context);
 }
 function found(role, text, context) {
@@ -1093,10 +1097,16 @@ function readText(file) {
 var DELIVERY = {
   "claude-code": { prompt: "json", edit: "json" },
   codex: { prompt: "json", edit: "json" },
+  "gemini-cli": { prompt: "json", edit: "json" },
   "kiro-cli": { prompt: "text" },
   "kiro-ide": { prompt: "text" }
 };
-var HOOK_EVENT_NAME = { prompt: "UserPromptSubmit", edit: "PostToolUse" };
+var CLAUDE_EVENT_NAMES = { prompt: "UserPromptSubmit", edit: "PostToolUse" };
+var HOOK_EVENT_NAME = {
+  "claude-code": CLAUDE_EVENT_NAMES,
+  codex: CLAUDE_EVENT_NAMES,
+  "gemini-cli": { prompt: "BeforeAgent", edit: "AfterTool" }
+};
 var MAX_TASK_CHARS = 2e3;
 function deliversGuidance(client2, event2) {
   return CLIENT_IDS.includes(client2 ?? "") && !!DELIVERY[client2][event2];
@@ -1128,7 +1138,7 @@ async function runGuidance(run2) {
     const shown = event2 === "prompt" ? promptText(outcome.answer, given) : editText(outcome.answer, given, files);
     if (!shown || run2.signal.aborted) return null;
     if (session) recordGiven(run2.paths, session, shown.ids, run2.now.getTime());
-    return DELIVERY[client2][event2] === "json" ? `${JSON.stringify({ hookSpecificOutput: { hookEventName: HOOK_EVENT_NAME[event2], additionalContext: shown.text } })}
+    return DELIVERY[client2][event2] === "json" ? `${JSON.stringify({ hookSpecificOutput: { hookEventName: HOOK_EVENT_NAME[client2]?.[event2], additionalContext: shown.text } })}
 ` : `${shown.text}
 `;
   } catch (error) {

@@ -100,7 +100,7 @@ test('shared capture files stay while another client uses them', () =>
 test('automatic flags: --auto where it does not exist, with --oauth, or --marketplace off claude-code are refused (exit 2)', () =>
   inHome(async (m) => {
     equal(await m.install('--client', 'cursor', '--url', BASE, '--api-key', KEY, '--auto'), 2);
-    match(m.errors.at(-1)!, /not available for Cursor: only for kiro, claude-code, codex/);
+    match(m.errors.at(-1)!, /not available for Cursor: only for kiro, claude-code, codex, gemini-cli/);
     equal(await m.install('--client', 'codex', '--url', BASE, '--oauth', '--auto'), 2);
     equal(await m.install('--client', 'codex', '--url', BASE, '--api-key', KEY, '--marketplace', 'x/y'), 2);
   }));

@@ -8,6 +8,7 @@ import { applyPlan } from './apply-plan.js';
 import { type ClaudePluginRoute, claudeCodePlan, hasSource } from './claude-code-plan.js';
 import { hasCairnMarketplace, installClaudePlugin } from './claude-plugin.js';
 import { codexPlan } from './codex-plan.js';
+import { geminiPlan } from './gemini-plan.js';
 import { kiroPlan } from './kiro-plan.js';
 import { hasClient, type Manifest, readManifest, saveManifest } from './manifest.js';
 import { placeFile } from './owned-files.js';
@@ -31,7 +32,7 @@ export interface AutomaticRun {
   apply: (mcpUrl: string, apiKey: string) => Promise<void>;
 }
 
-/** Whether this install is automatic (kiro always; claude-code and codex with --auto, or when installed so before), and its checks; undefined when it is not. */
+/** Whether this install is automatic (kiro always; claude-code, codex and gemini-cli with --auto, or when installed so before), and its checks; undefined when it is not. */
 export async function prepareAutomatic(client: ClientInfo, request: InstallRequest, machine: Machine): Promise<AutomaticRun | undefined> {
   const info = AUTOMATIC[client.id];
   const paths = automaticPaths(machine);
@@ -73,6 +74,7 @@ export async function prepareAutomatic(client: ClientInfo, request: InstallReque
 function planFor(client: ClientInfo, paths: AutomaticPaths, manifest: Manifest, baseUrl: string, apiKey: string, route: ClaudePluginRoute | undefined): AutomaticPlan {
   if (client.id === 'kiro') return kiroPlan(paths, baseUrl, apiKey);
   if (client.id === 'codex') return codexPlan(paths, baseUrl, apiKey);
+  if (client.id === 'gemini-cli') return geminiPlan(paths, baseUrl, apiKey);
   return claudeCodePlan(paths, manifest, baseUrl, apiKey, route!);
 }
 

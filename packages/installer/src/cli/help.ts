@@ -21,7 +21,7 @@ Options:
   --api-key <key>        the API key (cairn_tkn_…); or set CAIRN_API_KEY; otherwise asked for, hidden
   --setup-code <code>    a one-time code from the portal, traded for a fresh key (keeps keys out of shell history)
   --oauth                url-only entry: the client signs in in the browser (not for kiro)
-  --auto                 automatic mode for claude-code and codex: skills and capture hooks, so the
+  --auto                 automatic mode for claude-code, codex and gemini-cli: skills and hooks, so the
                          agent uses Cairn unasked (kiro always gets it; other clients: on-demand only)
   --marketplace <src>    (claude-code --auto) the Cairn plugin marketplace: git URL, owner/repo or folder;
                          without it, the installer's own copy of the plugin (~/.cairn/claude-marketplace)

@@ -236,11 +236,12 @@ test('Automated: the checkbox adds --auto only where automatic mode is opt-in, a
   assert.equal(cmd('claude-code', true, 'https://git.example.com/cairn.git'), `${runner} --client claude-code --url ${URL_} --auto --marketplace https://git.example.com/cairn.git --setup-code CODE`);
   assert.equal(cmd('claude-code', true), `${runner} --client claude-code --url ${URL_} --auto --setup-code CODE`);
   assert.equal(cmd('codex', true, 'acme/cairn'), `${runner} --client codex --url ${URL_} --auto --setup-code CODE`);
+  assert.equal(cmd('gemini-cli', true, 'acme/cairn'), `${runner} --client gemini-cli --url ${URL_} --auto --setup-code CODE`);
   assert.equal(cmd('claude-code', false, 'acme/cairn'), `${runner} --client claude-code --url ${URL_} --setup-code CODE`);
   for (const id of ['claude-desktop', 'cursor', 'kiro'] as const) assert.ok(!cmd(id, true).includes('--auto'), `${id}: no --auto (none, or always on)`);
   assert.deepEqual(
     CLIENT_IDS.filter((id) => automaticOffer(id).kind !== 'none'),
-    ['claude-code', 'codex', 'kiro'],
+    ['claude-code', 'codex', 'kiro', 'gemini-cli'],
   );
   assert.equal(automaticOffer('claude-desktop').kind, 'none', 'Claude Desktop loads no skills from its entry');
 });
