@@ -12,11 +12,14 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { runFileOnEachBackend } from '../../../server/src/testing/backends.js';
 import { clientBin } from '../../../server/src/testing/client-bins.js';
 import { createTenant, type TestTenant } from '../../../server/src/testing/tenants.js';
 import { startTestCairn, type TestCairn } from '../../../server/src/testing/test-cairn.js';
 import { checkout, MARK, seedRules } from '../guidance-rules.fixture.js';
 import { type CliRun, closeServer, json, killTree, live, REPO, RUN_TIMEOUT_MS, word } from './claude-run.fixture.js';
+
+runFileOnEachBackend();
 
 const GEMINI = clientBin('gemini');
 const INSTALLER = join(REPO, 'packages', 'installer', 'dist', 'cairn-mcp-installer.js');
