@@ -17,9 +17,14 @@ const started = Date.now();
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 // `npm install` with the lockfile present installs exactly what it pins; `npm ci` would refuse it, because the
 // registry here lacks some of Biome's optional per-platform packages that the lockfile cannot list.
-const result = spawnSync(npm, ['install', '--no-audit', '--no-fund', '--no-save', '--loglevel=error'], { cwd: dir, stdio: 'inherit' });
+const result = spawnSync(npm, ['install', '--no-audit', '--no-fund', '--no-save', '--loglevel=error'], {
+  cwd: dir,
+  stdio: 'inherit',
+});
 if (result.status !== 0) {
-  console.error('Could not install the test-only tools in test-clients/: check that the npm registry is reachable, then run npm test again.');
+  console.error(
+    'Could not install the test-only tools in test-clients/: check that the npm registry is reachable, then run npm test again.',
+  );
   process.exit(result.status ?? 1);
 }
 writeFileSync(stamp, hash);

@@ -19,10 +19,15 @@ const filters = process.argv.slice(2);
 const strict = ['1', 'true', 'yes'].includes((process.env.CAIRN_TEST_STRICT ?? '').toLowerCase());
 const timeout = process.env.CAIRN_TEST_TIMEOUT_MS ?? '180000';
 if (!/^[1-9]\d*$/.test(timeout)) {
-  say(`CAIRN_TEST_TIMEOUT_MS is ${JSON.stringify(timeout)}: set it to a whole number of milliseconds (180000 by default), or unset it.`, console.error);
+  say(
+    `CAIRN_TEST_TIMEOUT_MS is ${JSON.stringify(timeout)}: set it to a whole number of milliseconds (180000 by default), or unset it.`,
+    console.error,
+  );
   process.exit(1);
 }
-const workspace = existsSync(join(root, 'package.json')) ? JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).name : undefined;
+const workspace = existsSync(join(root, 'package.json'))
+  ? JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).name
+  : undefined;
 const reporter = fileURLToPath(new URL('test-outcomes-reporter.mjs', import.meta.url));
 
 function* walk(dir) {
@@ -72,10 +77,17 @@ function say(line, stream = console.log) {
 }
 
 const started = Date.now();
-const first = await runPass(files, process.env.CAIRN_TEST_DATABASE_URL ? { CAIRN_TEST_PARITY_FILE: parityFile } : {}, 'sqlite (and the files that pick their backends)');
+const first = await runPass(
+  files,
+  process.env.CAIRN_TEST_DATABASE_URL ? { CAIRN_TEST_PARITY_FILE: parityFile } : {},
+  'sqlite (and the files that pick their backends)',
+);
 const postgresPass = declaredPostgresPass();
 rmSync(parityDir, { recursive: true, force: true });
-const second = first.code === 0 && postgresPass.length > 0 ? await runPass(postgresPass, { CAIRN_TEST_BACKEND: 'postgres' }, 'postgres') : undefined;
+const second =
+  first.code === 0 && postgresPass.length > 0
+    ? await runPass(postgresPass, { CAIRN_TEST_BACKEND: 'postgres' }, 'postgres')
+    : undefined;
 const passes = [first, second].filter((p) => p !== undefined);
 const code = passes.some((p) => p.code !== 0 || p.problems.length > 0) ? 1 : 0;
 closingSummary();
@@ -83,7 +95,10 @@ if (code === 0 && strict) {
   const skipped = first.skipped + (second?.skipped ?? 0);
   const todo = first.todo + (second?.todo ?? 0);
   if (skipped > 0 || todo > 0) {
-    say(`\n# STRICT: ${skipped} skipped and ${todo} todo test(s) in ${root}. CI does not pass by skipping: install what they need (see .ci/run) or remove the skip.`, console.error);
+    say(
+      `\n# STRICT: ${skipped} skipped and ${todo} todo test(s) in ${root}. CI does not pass by skipping: install what they need (see .ci/run) or remove the skip.`,
+      console.error,
+    );
     process.exit(1);
   }
 }
@@ -109,7 +124,11 @@ function runPass(list, env, name) {
   ];
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...args, ...list], { cwd: root, env: { ...process.env, ...env }, stdio: 'inherit' });
+    const child = spawn(process.execPath, [...args, ...list], {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: 'inherit',
+    });
     child.on('close', (exit, signal) => {
       const records = existsSync(outcomes)
         ? readFileSync(outcomes, 'utf8')
@@ -131,7 +150,13 @@ function runPass(list, env, name) {
         });
       if (code === 0 && summary.problems.length > 0) code = 1;
       if (code !== 0 && summary.problems.length === 0)
-        summary.problems.push({ kind: 'failed', file: '(the runner)', test: undefined, error: signal ? `stopped by ${signal}` : `exited with code ${code}`, whileRunning: [] });
+        summary.problems.push({
+          kind: 'failed',
+          file: '(the runner)',
+          test: undefined,
+          error: signal ? `stopped by ${signal}` : `exited with code ${code}`,
+          whileRunning: [],
+        });
       resolve({ name, files: list.length, ms: Date.now() - started, code, ...summary });
     });
   });
@@ -142,20 +167,32 @@ function closingSummary() {
   const load = loadavg()
     .map((l) => l.toFixed(2))
     .join(' ');
-  say(`\n# ${workspace ?? root}: ${seconds(Date.now() - started)} in all, load average ${load} (1, 5, 15 min) at the end`);
+  say(
+    `\n# ${workspace ?? root}: ${seconds(Date.now() - started)} in all, load average ${load} (1, 5, 15 min) at the end`,
+  );
   for (const pass of passes) {
     say(`# ${pass.name} pass: ${pass.files} file${pass.files === 1 ? '' : 's'} in ${seconds(pass.ms)}; slowest:`);
-    for (const d of pass.durations.slice(0, 10)) say(`#   ${seconds(d.ms).padStart(8)}  ${d.file}${d.ms > 60_000 ? '  (over the 60 s a file may take here)' : ''}`);
+    for (const d of pass.durations.slice(0, 10))
+      say(
+        `#   ${seconds(d.ms).padStart(8)}  ${d.file}${d.ms > 60_000 ? '  (over the 60 s a file may take here)' : ''}`,
+      );
   }
   if (code === 0) return;
   const problems = passes.flatMap((p) => p.problems.map((problem) => ({ ...problem, pass: p.name })));
   const files = new Set(problems.map((p) => p.file)).size;
-  const kinds = [...new Set(problems.map((p) => p.kind))].map((kind) => `${problems.filter((p) => p.kind === kind).length} ${kind}`);
-  say(`\nFAILED: ${problems.length} test${problems.length === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'} (${kinds.join(', ')}):`);
+  const kinds = [...new Set(problems.map((p) => p.kind))].map(
+    (kind) => `${problems.filter((p) => p.kind === kind).length} ${kind}`,
+  );
+  say(
+    `\nFAILED: ${problems.length} test${problems.length === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'} (${kinds.join(', ')}):`,
+  );
   for (const pass of passes.filter((p) => p.problems.length > 0)) {
     say(`in the ${pass.name} pass:`);
     for (const line of problemLines(pass.problems)) say(line);
   }
-  if (second === undefined && postgresPass.length > 0) say(`The postgres pass (${postgresPass.length} file${postgresPass.length === 1 ? '' : 's'}) did not run: the sqlite pass failed.`);
+  if (second === undefined && postgresPass.length > 0)
+    say(
+      `The postgres pass (${postgresPass.length} file${postgresPass.length === 1 ? '' : 's'}) did not run: the sqlite pass failed.`,
+    );
   say(`Run one file again: npm test${workspace ? ` -w ${workspace}` : ''} -- ${problems[0].file}`);
 }

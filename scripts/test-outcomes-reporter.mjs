@@ -15,11 +15,15 @@ export default async function* outcomes(source) {
       if (error) lastError.set(data.file, firstLine(error));
     } else if (type === 'test:start' || type === 'test:dequeue') yield line(record);
     else if (type === 'test:complete') yield line({ ...record, duration: data.details?.duration_ms });
-    else if (type === 'test:pass') yield line({ ...record, skip: data.skip !== undefined, todo: data.todo !== undefined });
+    else if (type === 'test:pass')
+      yield line({ ...record, skip: data.skip !== undefined, todo: data.todo !== undefined });
     else if (type === 'test:fail') {
       const error = data.details?.error;
       const whole = data.nesting === 0 && data.name === data.file && error?.failureType !== 'testTimeoutFailure';
-      const exited = whole && error?.exitCode !== undefined ? `exited with code ${error.exitCode}${lastError.has(data.file) ? `: ${lastError.get(data.file)}` : ''}` : undefined;
+      const exited =
+        whole && error?.exitCode !== undefined
+          ? `exited with code ${error.exitCode}${lastError.has(data.file) ? `: ${lastError.get(data.file)}` : ''}`
+          : undefined;
       yield line({
         ...record,
         skip: data.skip !== undefined,

@@ -38,7 +38,13 @@ export function summarize(records, root) {
       if (r.todo) todo += 1;
       if (r.type === 'test:fail' && !r.todo && r.failureType !== 'subtestsFailed') {
         const path = whole ? undefined : [...(starts.get(r.file) ?? []).slice(0, r.nesting), r.name].join(' > ');
-        problems.push({ kind: KINDS[r.failureType] ?? 'failed', file: rel(r.file), test: path, error: r.error, whileRunning: whole ? leaves(running.get(r.file) ?? []) : [] });
+        problems.push({
+          kind: KINDS[r.failureType] ?? 'failed',
+          file: rel(r.file),
+          test: path,
+          error: r.error,
+          whileRunning: whole ? leaves(running.get(r.file) ?? []) : [],
+        });
       }
     }
   }
@@ -47,7 +53,13 @@ export function summarize(records, root) {
     if (r.type === 'test:fail' && r.failureType === 'subtestsFailed' && !problems.some((p) => p.file === rel(r.file)))
       problems.push({ kind: 'failed', file: rel(r.file), test: r.name, error: r.error, whileRunning: [] });
   durations.sort((x, y) => y.ms - x.ms);
-  return { problems, durations, totals, skipped: Math.max(skipped, totals.skipped ?? 0), todo: Math.max(todo, totals.todo ?? 0) };
+  return {
+    problems,
+    durations,
+    totals,
+    skipped: Math.max(skipped, totals.skipped ?? 0),
+    todo: Math.max(todo, totals.todo ?? 0),
+  };
 }
 
 /** The innermost tests that began and never ended, as "suite > test": what a file was doing when it was stopped. */

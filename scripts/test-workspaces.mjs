@@ -27,9 +27,15 @@ function workspaces() {
 
 function run(name, summaryFile) {
   const npm = process.env.npm_execpath;
-  const [command, args] = npm ? [process.execPath, [npm, 'run', 'test', '-w', name]] : ['npm', ['run', 'test', '-w', name]];
+  const [command, args] = npm
+    ? [process.execPath, [npm, 'run', 'test', '-w', name]]
+    : ['npm', ['run', 'test', '-w', name]];
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, CAIRN_TEST_SUMMARY_FILE: summaryFile } });
+    const child = spawn(command, args, {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, CAIRN_TEST_SUMMARY_FILE: summaryFile },
+    });
     child.on('error', (error) => resolve(`${error.message}`));
     child.on('close', (code, signal) => resolve(code ?? signal));
   });
@@ -55,7 +61,8 @@ console.log(
     .map((l) => l.toFixed(2))
     .join(' ')} at the end`,
 );
-for (const r of results) console.log(`#   ${r.code === 0 ? 'ok    ' : 'FAILED'}  ${r.name.padEnd(width)}  ${seconds(r.ms)}`);
+for (const r of results)
+  console.log(`#   ${r.code === 0 ? 'ok    ' : 'FAILED'}  ${r.name.padEnd(width)}  ${seconds(r.ms)}`);
 for (const r of failed) {
   // From its FAILED (or STRICT) line on: what went wrong, not its timings again.
   const from = r.closing.findIndex((l) => /^(FAILED:|# STRICT:|CAIRN_TEST_TIMEOUT_MS|No test files)/.test(l));

@@ -14,7 +14,10 @@ function precompress(): Plugin {
       const assets = fileURLToPath(new URL('./dist/assets/', import.meta.url));
       for (const name of readdirSync(assets).filter((n) => /\.(js|css|svg)$/.test(n))) {
         const body = readFileSync(join(assets, name));
-        writeFileSync(join(assets, `${name}.br`), brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+        writeFileSync(
+          join(assets, `${name}.br`),
+          brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+        );
         writeFileSync(join(assets, `${name}.gz`), gzipSync(body, { level: 9 }));
       }
     },

@@ -24,7 +24,8 @@ const started = Date.now();
 const log = (line: string) => console.log(`# [${Math.round((Date.now() - started) / 1000)} s] ${line}`);
 
 if (missing && strict) {
-  test('the container tools are installed', () => assert.fail(`${missing}; .ci/run installs them (ensure_container_tools)`));
+  test('the container tools are installed', () =>
+    assert.fail(`${missing}; .ci/run installs them (ensure_container_tools)`));
 }
 
 const prefix = `cairn-ct-${process.pid}-`;
@@ -42,7 +43,11 @@ describe('the container image and the compose set-ups', { skip: missing ?? false
   before(async () => {
     danglingBefore = await dangling();
     const base = await baseImage(log);
-    const [postgres, proxy, cairn] = await Promise.all([postgresImage(base, log), proxyImage(base, log), cairnImage(base, log)]);
+    const [postgres, proxy, cairn] = await Promise.all([
+      postgresImage(base, log),
+      proxyImage(base, log),
+      cairnImage(base, log),
+    ]);
     images = { base, postgres, proxy };
     image = cairn;
     log(`images ready: ${image.tag} on ${base}`);
@@ -53,13 +58,19 @@ describe('the container image and the compose set-ups', { skip: missing ?? false
     for (const setUp of setUps) await setUp.down().catch((error) => log(`down: ${error}`));
     for (const name of await ours()) await podman(['rm', '-f', '-t', '0', name], { allowFailure: true });
     for (const name of volumes) await podman(['volume', 'rm', '-f', name], { allowFailure: true });
-    if (image.built && process.env.CAIRN_TEST_KEEP_IMAGE !== '1') await podman(['rmi', '-f', image.tag], { allowFailure: true });
+    if (image.built && process.env.CAIRN_TEST_KEEP_IMAGE !== '1')
+      await podman(['rmi', '-f', image.tag], { allowFailure: true });
     // The build stage's intermediate image this run left behind (never one that was there before).
     const left = (await dangling()).filter((id) => !danglingBefore.includes(id));
     for (const id of left) await podman(['rmi', id], { allowFailure: true });
-    if (images.base) await pruneKept([images.base, images.postgres, images.proxy, ...(image.deps ? [image.deps] : [])].filter(Boolean));
+    if (images.base)
+      await pruneKept(
+        [images.base, images.postgres, images.proxy, ...(image.deps ? [image.deps] : [])].filter(Boolean),
+      );
     rmSync(work, { recursive: true, force: true });
-    log('containers, volumes and the Cairn image removed (the base, deps-stage, PostgreSQL and proxy images are kept by the hash of their inputs)');
+    log(
+      'containers, volumes and the Cairn image removed (the base, deps-stage, PostgreSQL and proxy images are kept by the hash of their inputs)',
+    );
   });
 
   test('the image: a non-root user, /data on a volume, HOST=0.0.0.0, a health check, no compiler; portal, installer and plugin inside', async () => {
@@ -70,14 +81,25 @@ describe('the container image and the compose set-ups', { skip: missing ?? false
     assert.ok('/data' in (config.Volumes ?? {}), 'VOLUME /data');
     assert.match(JSON.stringify(info.Healthcheck ?? config.Healthcheck), /healthz/);
     assert.equal(config.Entrypoint[0], '/usr/local/bin/tini');
-    log(`image size: ${(info.Size / 1e6).toFixed(0)} MB (base ${((await imageSize(images.base)) / 1e6).toFixed(0)} MB)`);
+    log(
+      `image size: ${(info.Size / 1e6).toFixed(0)} MB (base ${((await imageSize(images.base)) / 1e6).toFixed(0)} MB)`,
+    );
     const files = [
       '/app/packages/portal/dist/index.html',
       '/app/packages/server/dist/install/cairn-mcp-installer.tgz',
       '/app/plugins/cairn/.claude-plugin/plugin.json',
       '/app/plugins/cairn/hooks/cairn-capture.js',
     ];
-    const inside = await podman(['run', '--rm', '--network=none', '--entrypoint', 'sh', image.tag, '-c', `ls ${files.join(' ')} && ! command -v g++ && ! command -v make && id -u && du -sh /app`]);
+    const inside = await podman([
+      'run',
+      '--rm',
+      '--network=none',
+      '--entrypoint',
+      'sh',
+      image.tag,
+      '-c',
+      `ls ${files.join(' ')} && ! command -v g++ && ! command -v make && id -u && du -sh /app`,
+    ]);
     assert.match(inside.stdout, /^10001$/m);
     log(`inside: /app is ${inside.stdout.trim().split('\n').pop()}`);
   });
@@ -96,7 +118,12 @@ describe('the container image and the compose set-ups', { skip: missing ?? false
     before(async () => {
       const [port] = (await freePorts(1)) as [number];
       proxy = `http://127.0.0.1:${port}`;
-      pg = await ComposeSetUp.create('pg', 'compose.yaml', { CAIRN_BASE_URL: proxy, POSTGRES_PASSWORD: pgPassword, CAIRN_AUTH_SECRET: randomBytes(32).toString('hex') }, port);
+      pg = await ComposeSetUp.create(
+        'pg',
+        'compose.yaml',
+        { CAIRN_BASE_URL: proxy, POSTGRES_PASSWORD: pgPassword, CAIRN_AUTH_SECRET: randomBytes(32).toString('hex') },
+        port,
+      );
       await pg.compose(['up', '-d']);
       log(`podman-compose -f compose.yaml -p ${pg.project} up -d: done`);
       direct.one = await forwarder(pg.container('cairn-1'));
@@ -120,13 +147,24 @@ describe('the container image and the compose set-ups', { skip: missing ?? false
     }
 
     test('/readyz answers ready through the proxy, the health checks pass, only the proxy publishes a port', async () => {
-      await waitFor('the proxy answers /readyz', async () => (await fetch(`${proxy}/readyz`).catch(() => undefined))?.status === 200, 180);
+      await waitFor(
+        'the proxy answers /readyz',
+        async () => (await fetch(`${proxy}/readyz`).catch(() => undefined))?.status === 200,
+        180,
+      );
       const ready = await fetch(`${proxy}/readyz`);
       assert.deepEqual(await ready.json(), { status: 'ready' });
       for (const service of ['postgres', 'cairn-1', 'cairn-2'])
-        await waitFor(`${service} is healthy`, async () => (await podman(['healthcheck', 'run', pg.container(service)], { allowFailure: true })).code === 0);
-      for (const service of ['postgres', 'cairn-1', 'cairn-2']) assert.equal((await podman(['port', pg.container(service)])).stdout.trim(), '', `${service} publishes no port`);
-      assert.match((await podman(['port', pg.container('proxy')])).stdout, new RegExp(`8080/tcp -> 0\\.0\\.0\\.0:${new URL(proxy).port}`));
+        await waitFor(
+          `${service} is healthy`,
+          async () => (await podman(['healthcheck', 'run', pg.container(service)], { allowFailure: true })).code === 0,
+        );
+      for (const service of ['postgres', 'cairn-1', 'cairn-2'])
+        assert.equal((await podman(['port', pg.container(service)])).stdout.trim(), '', `${service} publishes no port`);
+      assert.match(
+        (await podman(['port', pg.container('proxy')])).stdout,
+        new RegExp(`8080/tcp -> 0\\.0\\.0\\.0:${new URL(proxy).port}`),
+      );
       const portal = await fetch(`${proxy}/`);
       assert.match(await portal.text(), /<div id="root">|<script/);
       const installer = await fetch(`${proxy}/install/cairn-mcp-installer.tgz`);
@@ -135,9 +173,23 @@ describe('the container image and the compose set-ups', { skip: missing ?? false
     });
 
     test('the first user with `cairn users create` inside a container, and a key with `cairn keys create`', async () => {
-      const created = await pg.compose(['exec', '-T', 'cairn-1', 'cairn', 'users', 'create', '--email', email, '--name', 'Ops', '--password-stdin'], { input: `${password}\n` });
+      const created = await pg.compose(
+        ['exec', '-T', 'cairn-1', 'cairn', 'users', 'create', '--email', email, '--name', 'Ops', '--password-stdin'],
+        { input: `${password}\n` },
+      );
       assert.match(created.stdout + created.stderr, new RegExp(email));
-      const keys = await pg.compose(['exec', '-T', 'cairn-2', 'cairn', 'keys', 'create', '--user', email, '--name', 'container test']);
+      const keys = await pg.compose([
+        'exec',
+        '-T',
+        'cairn-2',
+        'cairn',
+        'keys',
+        'create',
+        '--user',
+        email,
+        '--name',
+        'container test',
+      ]);
       key = keys.stdout.trim();
       assert.match(key, /^cairn_tkn_\S+$/);
     });
@@ -147,7 +199,11 @@ describe('the container image and the compose set-ups', { skip: missing ?? false
       const packs = await callTool(viaProxy, 'list_datapacks');
       assert.ok(packs.datapacks.length >= 1, JSON.stringify(packs));
       const one = await connectMcpClient(`${direct.one}/mcp`, key);
-      const saved = await callTool(one, 'save_entry', { kind: 'standard', title: 'Container rollouts', content: 'Roll containers out one instance at a time behind the proxy.' });
+      const saved = await callTool(one, 'save_entry', {
+        kind: 'standard',
+        title: 'Container rollouts',
+        content: 'Roll containers out one instance at a time behind the proxy.',
+      });
       await one.close();
       assert.equal(saved.status, 'created');
       entryId = saved.entry.id;
@@ -166,24 +222,43 @@ describe('the container image and the compose set-ups', { skip: missing ?? false
       await stopWithin10s(pg.container('cairn-1'));
       await answersThroughProxy(6);
       await pg.compose(['start', 'cairn-1']);
-      await waitFor('cairn-1 is ready again', async () => (await fetch(`${direct.one}/readyz`).catch(() => undefined))?.status === 200);
+      await waitFor(
+        'cairn-1 is ready again',
+        async () => (await fetch(`${direct.one}/readyz`).catch(() => undefined))?.status === 200,
+      );
       // Started again, it is at another address (podman gives one each start): only the proxy's looking the name
       // up again reaches it. With cairn-2 stopped, every answer through the proxy comes from cairn-1.
       log(`cairn-1 was at ${address}, is now at ${await containerIp(pg.container('cairn-1'))}`);
       await stopWithin10s(pg.container('cairn-2'));
-      await waitFor('the proxy answers through cairn-1', async () => (await callTool(viaProxy, 'get_entry', { id: entryId }).catch(() => undefined))?.entry.id === entryId, 30);
+      await waitFor(
+        'the proxy answers through cairn-1',
+        async () =>
+          (await callTool(viaProxy, 'get_entry', { id: entryId }).catch(() => undefined))?.entry.id === entryId,
+        30,
+      );
       await answersThroughProxy(6);
       await pg.compose(['start', 'cairn-2']);
-      await waitFor('cairn-2 is ready again', async () => (await fetch(`${direct.two}/readyz`).catch(() => undefined))?.status === 200);
+      await waitFor(
+        'cairn-2 is ready again',
+        async () => (await fetch(`${direct.two}/readyz`).catch(() => undefined))?.status === 200,
+      );
     });
 
     test('a restart of PostgreSQL is survived: both instances answer again, the entry is still there', async () => {
       await pg.compose(['restart', 'postgres']);
-      for (const [name, url] of Object.entries(direct)) await waitFor(`cairn-${name} is ready after the restart`, async () => (await fetch(`${url}/readyz`).catch(() => undefined))?.status === 200);
+      for (const [name, url] of Object.entries(direct))
+        await waitFor(
+          `cairn-${name} is ready after the restart`,
+          async () => (await fetch(`${url}/readyz`).catch(() => undefined))?.status === 200,
+        );
       const client = await connectMcpClient(`${direct.two}/mcp`, key);
       assert.equal((await callTool(client, 'get_entry', { id: entryId })).entry.title, 'Container rollouts');
       await client.close();
-      await waitFor('the proxy answers an MCP call', async () => (await callTool(viaProxy, 'get_entry', { id: entryId }).catch(() => undefined))?.entry.id === entryId);
+      await waitFor(
+        'the proxy answers an MCP call',
+        async () =>
+          (await callTool(viaProxy, 'get_entry', { id: entryId }).catch(() => undefined))?.entry.id === entryId,
+      );
     });
 
     test('`cairn export` and `pg_dump` from the running set-up; `podman stop` ends each instance within 10 s', async () => {
@@ -201,7 +276,10 @@ describe('the container image and the compose set-ups', { skip: missing ?? false
       await pg.down();
       const left = await podman(['ps', '-a', '-q', '--filter', `label=io.podman.compose.project=${pg.project}`]);
       assert.equal(left.stdout.trim(), '');
-      assert.ok(!(await podman(['volume', 'ls', '-q'])).stdout.split('\n').includes(`${pg.project}_postgres-data`), 'the postgres-data volume is gone');
+      assert.ok(
+        !(await podman(['volume', 'ls', '-q'])).stdout.split('\n').includes(`${pg.project}_postgres-data`),
+        'the postgres-data volume is gone',
+      );
     });
   });
 
@@ -214,9 +292,26 @@ describe('the container image and the compose set-ups', { skip: missing ?? false
       const name = `${prefix}offline`;
       await podman(['volume', 'create', volume]);
       volumes.push(volume);
-      await podman(['run', '-d', '--name', name, '--network=none', '-e', 'CAIRN_BASE_URL=http://localhost:7411', '-v', `${volume}:/data`, image.tag]);
-      await waitFor('the offline instance is healthy', async () => (await podman(['healthcheck', 'run', name], { allowFailure: true })).code === 0);
-      await podman(['exec', '-i', name, 'cairn', 'users', 'create', '--email', email, '--name', 'Ops', '--password-stdin'], { input: `${password}\n` });
+      await podman([
+        'run',
+        '-d',
+        '--name',
+        name,
+        '--network=none',
+        '-e',
+        'CAIRN_BASE_URL=http://localhost:7411',
+        '-v',
+        `${volume}:/data`,
+        image.tag,
+      ]);
+      await waitFor(
+        'the offline instance is healthy',
+        async () => (await podman(['healthcheck', 'run', name], { allowFailure: true })).code === 0,
+      );
+      await podman(
+        ['exec', '-i', name, 'cairn', 'users', 'create', '--email', email, '--name', 'Ops', '--password-stdin'],
+        { input: `${password}\n` },
+      );
       await stopWithin10s(name);
     });
 
@@ -225,32 +320,60 @@ describe('the container image and the compose set-ups', { skip: missing ?? false
       base = `http://127.0.0.1:${port}`;
       sqlite = await ComposeSetUp.create('sqlite', 'compose.sqlite.yaml', { CAIRN_BASE_URL: base }, port);
       await sqlite.compose(['up', '-d']);
-      await waitFor('the SQLite instance is ready', async () => (await fetch(`${base}/readyz`).catch(() => undefined))?.status === 200);
-      assert.match((await podman(['port', sqlite.container('cairn')])).stdout, new RegExp(`7411/tcp -> 127\\.0\\.0\\.1:${port}`));
-      await sqlite.compose(['exec', '-T', 'cairn', 'cairn', 'users', 'create', '--email', email, '--name', 'Ops', '--password-stdin'], { input: `${password}\n` });
+      await waitFor(
+        'the SQLite instance is ready',
+        async () => (await fetch(`${base}/readyz`).catch(() => undefined))?.status === 200,
+      );
+      assert.match(
+        (await podman(['port', sqlite.container('cairn')])).stdout,
+        new RegExp(`7411/tcp -> 127\\.0\\.0\\.1:${port}`),
+      );
+      await sqlite.compose(
+        ['exec', '-T', 'cairn', 'cairn', 'users', 'create', '--email', email, '--name', 'Ops', '--password-stdin'],
+        { input: `${password}\n` },
+      );
       await podman(['cp', join(work, 'export.jsonl'), `${sqlite.container('cairn')}:/tmp/export.jsonl`]);
       const imported = await sqlite.compose(['exec', '-T', 'cairn', 'cairn', 'import', '/tmp/export.jsonl']);
       assert.match(imported.stdout, /created/);
-      const key = (await sqlite.compose(['exec', '-T', 'cairn', 'cairn', 'keys', 'create', '--user', email, '--name', 'sqlite'])).stdout.trim();
+      const key = (
+        await sqlite.compose(['exec', '-T', 'cairn', 'cairn', 'keys', 'create', '--user', email, '--name', 'sqlite'])
+      ).stdout.trim();
       const client = await connectMcpClient(`${base}/mcp`, key);
       const found = await callTool(client, 'search', { query: 'roll containers out one instance at a time' });
       assert.ok(
         found.results.some((r: { entry: { title: string } }) => r.entry.title === 'Container rollouts'),
         JSON.stringify(found),
       );
-      const saved = await callTool(client, 'save_entry', { kind: 'note', title: 'SQLite volume', content: 'This entry lives in the cairn-data volume.' });
+      const saved = await callTool(client, 'save_entry', {
+        kind: 'note',
+        title: 'SQLite volume',
+        content: 'This entry lives in the cairn-data volume.',
+      });
       await client.close();
       // The consistent copy docs/deployment.md gives, taken while Cairn runs.
-      await sqlite.compose(['exec', '-T', 'cairn', 'node', '-e', "new (require('better-sqlite3'))('/data/cairn.db').backup('/data/backup.db').then(() => console.log('done'))"]);
+      await sqlite.compose([
+        'exec',
+        '-T',
+        'cairn',
+        'node',
+        '-e',
+        "new (require('better-sqlite3'))('/data/cairn.db').backup('/data/backup.db').then(() => console.log('done'))",
+      ]);
       await podman(['cp', `${sqlite.container('cairn')}:/data/backup.db`, join(work, 'backup.db')]);
       const backup = readFileSync(join(work, 'backup.db'));
       assert.equal(backup.subarray(0, 15).toString(), 'SQLite format 3');
-      assert.ok(backup.includes('This entry lives in the cairn-data volume.'), 'the backup holds the entry saved just before');
+      assert.ok(
+        backup.includes('This entry lives in the cairn-data volume.'),
+        'the backup holds the entry saved just before',
+      );
       await stopWithin10s(sqlite.container('cairn'));
       // `down` without -v, then `up -d`: a new container on the same volume, and the data outlives the old one.
       await sqlite.compose(['down']);
       await sqlite.compose(['up', '-d']);
-      await waitFor('the new SQLite container is ready', async () => (await fetch(`${base}/readyz`).catch(() => undefined))?.status === 200);
+      await waitFor(
+        'the new SQLite container is ready',
+        async () => (await fetch(`${base}/readyz`).catch(() => undefined))?.status === 200,
+      );
       const again = await connectMcpClient(`${base}/mcp`, key);
       assert.equal((await callTool(again, 'get_entry', { id: saved.entry.id })).entry.title, 'SQLite volume');
       await again.close();
@@ -274,7 +397,12 @@ class ComposeSetUp {
     cpSync(join(repoRoot, file), join(dir, file));
     cpSync(join(repoRoot, 'deploy'), join(dir, 'deploy'), { recursive: true });
     writeEnvFile(join(dir, '.env'), values);
-    const env = { CAIRN_IMAGE: image.tag, CAIRN_POSTGRES_IMAGE: images.postgres, CAIRN_PROXY_IMAGE: images.proxy, CAIRN_PORT: String(port) };
+    const env = {
+      CAIRN_IMAGE: image.tag,
+      CAIRN_POSTGRES_IMAGE: images.postgres,
+      CAIRN_PROXY_IMAGE: images.proxy,
+      CAIRN_PORT: String(port),
+    };
     const setUp = new ComposeSetUp(`${prefix}${name}`, join(dir, file), env);
     setUps.push(setUp);
     return setUp;
@@ -295,8 +423,15 @@ class ComposeSetUp {
   async down(): Promise<void> {
     if (this.isDown) return;
     this.isDown = true;
-    const ids = (await podman(['ps', '-a', '-q', '--filter', `label=io.podman.compose.project=${this.project}`])).stdout.split('\n').filter(Boolean);
-    const mounts = ids.length > 0 ? (await podman(['inspect', '--format', '{{range .Mounts}}{{.Name}} {{end}}', ...ids])).stdout.split(/\s+/).filter(Boolean) : [];
+    const ids = (await podman(['ps', '-a', '-q', '--filter', `label=io.podman.compose.project=${this.project}`])).stdout
+      .split('\n')
+      .filter(Boolean);
+    const mounts =
+      ids.length > 0
+        ? (await podman(['inspect', '--format', '{{range .Mounts}}{{.Name}} {{end}}', ...ids])).stdout
+            .split(/\s+/)
+            .filter(Boolean)
+        : [];
     await this.compose(['down', '-v']);
     for (const volume of mounts) await podman(['volume', 'rm', '-f', volume], { allowFailure: true });
     await podman(['network', 'rm', `${this.project}_default`], { allowFailure: true });
@@ -321,16 +456,22 @@ function forwarder(container: string): Promise<string> {
     );
   });
   forwarders.push(server);
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+  );
 }
 
 async function containerIp(container: string): Promise<string> {
-  return (await podman(['inspect', '--format', '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}', container])).stdout.trim();
+  return (
+    await podman(['inspect', '--format', '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}', container])
+  ).stdout.trim();
 }
 
 /** This run's containers (the compose projects' and the test's own). */
 async function ours(): Promise<string[]> {
-  return (await podman(['ps', '-a', '--format', '{{.Names}}'], { allowFailure: true })).stdout.split('\n').filter((n) => n.startsWith(prefix));
+  return (await podman(['ps', '-a', '--format', '{{.Names}}'], { allowFailure: true })).stdout
+    .split('\n')
+    .filter((n) => n.startsWith(prefix));
 }
 
 /** `podman stop` with a 10 s grace period: Cairn must exit by itself (0), not be killed when it runs out. */
@@ -360,7 +501,11 @@ function writeEnvFile(file: string, values: Record<string, string>): void {
     .map((line) => line.replace(/^#\s*/, '').split('=')[0]!)
     .filter((k) => k in values)
     .map((k) => `${k}=${values[k]}`);
-  assert.deepEqual(lines.length, Object.keys(values).length, `deploy/cairn.env.example names ${Object.keys(values).join(', ')}`);
+  assert.deepEqual(
+    lines.length,
+    Object.keys(values).length,
+    `deploy/cairn.env.example names ${Object.keys(values).join(', ')}`,
+  );
   writeFileSync(file, `${lines.join('\n')}\n`);
   chmodSync(file, 0o600);
 }

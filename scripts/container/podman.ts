@@ -32,7 +32,10 @@ export interface Result {
 }
 
 /** Runs `podman args…` to its end; rejects with its stderr unless `allowFailure`. */
-export function podman(args: string[], options: { input?: string; allowFailure?: boolean; echo?: boolean } = {}): Promise<Result> {
+export function podman(
+  args: string[],
+  options: { input?: string; allowFailure?: boolean; echo?: boolean } = {},
+): Promise<Result> {
   return new Promise((resolve, reject) => {
     const child = spawn('podman', args, { env: podmanEnv, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
@@ -48,7 +51,8 @@ export function podman(args: string[], options: { input?: string; allowFailure?:
     child.on('error', reject);
     child.on('close', (code) => {
       const result = { code: code ?? 1, stdout, stderr };
-      if (result.code !== 0 && !options.allowFailure) reject(new Error(`podman ${args.join(' ')} exited ${result.code}: ${stderr.trim().slice(-2000)}`));
+      if (result.code !== 0 && !options.allowFailure)
+        reject(new Error(`podman ${args.join(' ')} exited ${result.code}: ${stderr.trim().slice(-2000)}`));
       else resolve(result);
     });
     child.stdin.end(options.input ?? '');
@@ -60,9 +64,16 @@ export function podman(args: string[], options: { input?: string; allowFailure?:
  * commands did, printing each one and then `exit code: N`: so a non-zero N fails the call here, and the
  * result's stdout is what the commands printed, without those lines (they hold the services' environment).
  */
-export async function podmanCompose(args: string[], env: Record<string, string>, options: { input?: string; allowFailure?: boolean } = {}): Promise<Result> {
+export async function podmanCompose(
+  args: string[],
+  env: Record<string, string>,
+  options: { input?: string; allowFailure?: boolean } = {},
+): Promise<Result> {
   const result = await new Promise<Result>((resolve, reject) => {
-    const child = spawn('podman-compose', args, { env: { ...podmanEnv, PYTHONUNBUFFERED: '1', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('podman-compose', args, {
+      env: { ...podmanEnv, PYTHONUNBUFFERED: '1', ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -73,10 +84,12 @@ export async function podmanCompose(args: string[], env: Record<string, string>,
   });
   const lines = result.stdout.split('\n');
   const codes = lines.flatMap((line) => /^exit code: (-?\d+)$/.exec(line)?.[1] ?? []).map(Number);
-  const own = (line: string) => /^(exit code: |podman |\['podman'|using podman version|podman-composer? version|\*\* )/.test(line);
+  const own = (line: string) =>
+    /^(exit code: |podman |\['podman'|using podman version|podman-composer? version|\*\* )/.test(line);
   const failed = result.code !== 0 ? result.code : (codes.find((c) => c !== 0) ?? 0);
   const out = { code: failed, stdout: lines.filter((l) => !own(l)).join('\n'), stderr: result.stderr };
-  if (failed !== 0 && !options.allowFailure) throw new Error(`podman-compose ${args.join(' ')} exited ${failed}: ${result.stderr.trim().slice(-2000)}`);
+  if (failed !== 0 && !options.allowFailure)
+    throw new Error(`podman-compose ${args.join(' ')} exited ${failed}: ${result.stderr.trim().slice(-2000)}`);
   return out;
 }
 
@@ -89,6 +102,7 @@ export function missingTools(): string | undefined {
       return `${tool} is not installed (apt-get install podman podman-compose aardvark-dns mmdebstrap runc)`;
     }
   }
-  if (!existsSync('/usr/lib/podman/aardvark-dns')) return 'aardvark-dns is not installed (apt-get install aardvark-dns): the compose services would not find each other by name';
+  if (!existsSync('/usr/lib/podman/aardvark-dns'))
+    return 'aardvark-dns is not installed (apt-get install aardvark-dns): the compose services would not find each other by name';
   return undefined;
 }

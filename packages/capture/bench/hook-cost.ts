@@ -17,18 +17,28 @@ import { bundleCapture } from '../scripts/bundle.mjs';
 import { unreachableUrl } from '../src/testing/stub-capture-server.js';
 import { checkout, seedRules } from '../test/guidance-rules.fixture.js';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '50' }, script: { type: 'string' }, baseline: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { runs: { type: 'string', default: '50' }, script: { type: 'string' }, baseline: { type: 'string' } },
+});
 const runs = Number(values.runs);
 
 function once(args: string[], env: Record<string, string>, stdin: string): Promise<number> {
   const started = performance.now();
-  const child = spawn(process.execPath, args, { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['pipe', 'ignore', 'ignore'] });
+  const child = spawn(process.execPath, args, {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['pipe', 'ignore', 'ignore'],
+  });
   child.stdin.end(stdin);
   return new Promise((resolve) => child.on('close', () => resolve(performance.now() - started)));
 }
 
 /** Runs the hook (`args` after the script) `runs` times, the baseline's turn before each run when there is one. */
-async function series(name: string, args: string[], env: Record<string, string>, stdin: (i: number) => string): Promise<void> {
+async function series(
+  name: string,
+  args: string[],
+  env: Record<string, string>,
+  stdin: (i: number) => string,
+): Promise<void> {
   const times: number[] = [];
   const before: number[] = [];
   for (let i = 0; i < runs; i++) {
@@ -53,10 +63,27 @@ await seedRules(cairn, tenant);
 const repo = checkout(mkdtempSync(join(tmpdir(), 'cairn-hook-bench-repo-')));
 const down = await unreachableUrl();
 const home = (label: string) => mkdtempSync(join(tmpdir(), `cairn-hook-bench-${label}-`));
-const prompt = (i: number) => JSON.stringify({ session_id: `bench-${i}`, cwd: repo, prompt: `Add VAT to invoices, benchmark prompt number ${i}`, hook_event_name: 'UserPromptSubmit' });
+const prompt = (i: number) =>
+  JSON.stringify({
+    session_id: `bench-${i}`,
+    cwd: repo,
+    prompt: `Add VAT to invoices, benchmark prompt number ${i}`,
+    hook_event_name: 'UserPromptSubmit',
+  });
 const edit = (i: number) =>
-  JSON.stringify({ session_id: `bench-${i}`, cwd: repo, hook_event_name: 'PostToolUse', tool_name: 'Write', tool_input: { file_path: join(repo, 'migrations', `${i}.sql`), content: 'SELECT 1;' } });
-const stop = (i: number) => JSON.stringify({ session_id: 'bench', last_assistant_message: `benchmark answer number ${i}`, stop_hook_active: false });
+  JSON.stringify({
+    session_id: `bench-${i}`,
+    cwd: repo,
+    hook_event_name: 'PostToolUse',
+    tool_name: 'Write',
+    tool_input: { file_path: join(repo, 'migrations', `${i}.sql`), content: 'SELECT 1;' },
+  });
+const stop = (i: number) =>
+  JSON.stringify({
+    session_id: 'bench',
+    last_assistant_message: `benchmark answer number ${i}`,
+    stop_hook_active: false,
+  });
 
 console.log(`capture hook cost, ${runs} runs each, ms from spawn to exit (${script})\n`);
 console.log('| what | p50 | p95 | max |\n|---|---|---|---|');
@@ -70,7 +97,11 @@ await series('Stop, Cairn up', ['claude-code', 'stop'], up, stop);
 const away = { HOME: home('down'), CAIRN_URL: down, CAIRN_API_KEY: tenant.member.key };
 await series('UserPromptSubmit, Cairn down (spooled)', ['claude-code', 'prompt'], away, prompt);
 await series('Stop, Cairn down (spooled)', ['claude-code', 'stop'], away, stop);
-const conversations = (await cairn.cairn.store.findDatapacks([{ scope: 'personal', ownerId: tenant.member.id }])).find((d) => d.name === 'Conversations');
-const stored = conversations ? (await cairn.cairn.store.listEntries(conversations.id, { limit: 10_000, offset: 0 })).length : 0;
+const conversations = (await cairn.cairn.store.findDatapacks([{ scope: 'personal', ownerId: tenant.member.id }])).find(
+  (d) => d.name === 'Conversations',
+);
+const stored = conversations
+  ? (await cairn.cairn.store.listEntries(conversations.id, { limit: 10_000, offset: 0 })).length
+  : 0;
 console.log(`\n${stored} turns stored while up (expected ${2 * runs * (values.baseline ? 2 : 1)})`);
 await cairn.close();

@@ -19,7 +19,9 @@ export async function bundleCapture() {
     // Readable on purpose: people audit what a hook does with their API key.
     minify: false,
     legalComments: 'none',
-    banner: { js: '#!/usr/bin/env node\n// Generated from packages/capture by `npm run build -w @cairn/capture`. Do not edit.' },
+    banner: {
+      js: '#!/usr/bin/env node\n// Generated from packages/capture by `npm run build -w @cairn/capture`. Do not edit.',
+    },
     // Workspace packages (@cairn/contract) are bundled from their sources, never from a stale build.
     conditions: ['source'],
     logLevel: 'warning',

@@ -21,7 +21,11 @@ const [client, event] = process.argv.slice(2);
 const paths = capturePaths();
 const exit = () => process.exit(0);
 const crash = (error: unknown) => {
-  logReason(paths, `${client ?? '?'} ${event ?? '?'}`, `internal error: ${(error as Error)?.name ?? 'unknown'} ${(error as { code?: string })?.code ?? ''}`);
+  logReason(
+    paths,
+    `${client ?? '?'} ${event ?? '?'}`,
+    `internal error: ${(error as Error)?.name ?? 'unknown'} ${(error as { code?: string })?.code ?? ''}`,
+  );
   exit();
 };
 setTimeout(exit, msLeftUntil(HARD_EXIT_MS)).unref();
@@ -29,7 +33,10 @@ process.on('uncaughtException', crash);
 process.on('unhandledRejection', crash);
 
 const signal = AbortSignal.timeout(msLeftUntil(NETWORK_DEADLINE_MS));
-const stdin = (CLIENT_IDS as readonly string[]).includes(client ?? '') && readsStdin(client as ClientId) ? await readStdin(MAX_STDIN_BYTES, AbortSignal.timeout(msLeftUntil(STDIN_DEADLINE_MS))) : '';
+const stdin =
+  (CLIENT_IDS as readonly string[]).includes(client ?? '') && readsStdin(client as ClientId)
+    ? await readStdin(MAX_STDIN_BYTES, AbortSignal.timeout(msLeftUntil(STDIN_DEADLINE_MS)))
+    : '';
 const run = { client, event, stdin, env: process.env, cwd: process.cwd(), paths, now: new Date(), signal };
 // In one process, so the agent pays for one Node start, not two. Capture sends as it always has;
 // guidance asks Cairn once this turn is sent (while the spool drains), never competing with it.
@@ -37,7 +44,10 @@ let sent: () => void = () => {};
 const captured = new Promise<void>((resolve) => {
   sent = resolve;
 });
-await Promise.all([runCapture({ ...run, sent }), deliversGuidance(client, event) ? runGuidance({ ...run, captured }).then(print) : undefined]);
+await Promise.all([
+  runCapture({ ...run, sent }),
+  deliversGuidance(client, event) ? runGuidance({ ...run, captured }).then(print) : undefined,
+]);
 exit();
 
 function print(text: string | null): Promise<void> | undefined {

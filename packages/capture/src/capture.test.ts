@@ -37,7 +37,8 @@ function run(client: string, event: string, stdin: string, extra: Partial<Captur
     ...extra,
   });
 }
-const prompt = (text: string, session = 's-1') => JSON.stringify({ session_id: session, cwd: '/src/billing', prompt: text, transcript_path: '/x.jsonl' });
+const prompt = (text: string, session = 's-1') =>
+  JSON.stringify({ session_id: session, cwd: '/src/billing', prompt: text, transcript_path: '/x.jsonl' });
 const spooledIds = () =>
   existsSync(paths.spool)
     ? readFileSync(paths.spool, 'utf8')
@@ -59,12 +60,29 @@ describe('runCapture', () => {
     assert.equal(request.headers['content-type'], 'application/json');
     const body = JSON.parse(request.body) as { turns: CaptureTurn[] };
     assert.deepEqual(Object.keys(body), ['turns']);
-    assert.deepEqual({ ...body.turns[0], id: 'x', at: 'x' }, { id: 'x', role: 'user', text: 'always use pnpm', client: 'claude-code', sessionId: 's-1', project: 'billing', at: 'x' });
+    assert.deepEqual(
+      { ...body.turns[0], id: 'x', at: 'x' },
+      {
+        id: 'x',
+        role: 'user',
+        text: 'always use pnpm',
+        client: 'claude-code',
+        sessionId: 's-1',
+        project: 'billing',
+        at: 'x',
+      },
+    );
     assert.equal(log(), '');
   });
 
   it('sends the final response of a Stop, never tool calls or transcripts', async () => {
-    const stdin = JSON.stringify({ session_id: 's', last_assistant_message: 'All tests pass.', tool_input: { command: 'rm -rf /' }, tool_response: 'TOOL-OUTPUT', transcript_path: '/secret/path' });
+    const stdin = JSON.stringify({
+      session_id: 's',
+      last_assistant_message: 'All tests pass.',
+      tool_input: { command: 'rm -rf /' },
+      tool_response: 'TOOL-OUTPUT',
+      transcript_path: '/secret/path',
+    });
     await run('codex', 'stop', stdin);
     const body = stub.requests[0]!.body;
     assert.match(body, /All tests pass\./);
@@ -74,7 +92,11 @@ describe('runCapture', () => {
   it('no planted secret reaches the request body or the spool file', async () => {
     await run('claude-code', 'prompt', prompt(plantedSecretsText));
     stub.mode = 'down-500';
-    await run('claude-code', 'stop', JSON.stringify({ session_id: 's-1', last_assistant_message: `Using ${plantedSecretsText}` }));
+    await run(
+      'claude-code',
+      'stop',
+      JSON.stringify({ session_id: 's-1', last_assistant_message: `Using ${plantedSecretsText}` }),
+    );
     const spool = readFileSync(paths.spool, 'utf8');
     for (const { kind, secret } of PLANTED_SECRETS) {
       assert.ok(!stub.requests.some((r) => r.body.includes(secret)), `${kind} was sent`);
@@ -95,7 +117,9 @@ describe('runCapture', () => {
   }
 
   it('spools when nothing listens', async () => {
-    await run('claude-code', 'prompt', prompt('keep me'), { env: { CAIRN_URL: await unreachableUrl(), CAIRN_API_KEY: 'cairn_tkn_x' } });
+    await run('claude-code', 'prompt', prompt('keep me'), {
+      env: { CAIRN_URL: await unreachableUrl(), CAIRN_API_KEY: 'cairn_tkn_x' },
+    });
     assert.equal(spooledIds().length, 1);
     assert.match(log(), /unreachable \(ECONNREFUSED\)/);
   });
@@ -105,7 +129,9 @@ describe('runCapture', () => {
     await run('claude-code', 'prompt', prompt('do not keep'));
     assert.deepEqual(spooledIds(), []);
     assert.match(log(), /dropped 1 turn: HTTP 400 invalid_input/);
-    await run('claude-code', 'prompt', prompt('wrong key'), { env: { CAIRN_URL: stub.url, CAIRN_API_KEY: 'cairn_tkn_wrongwrongwrong' } });
+    await run('claude-code', 'prompt', prompt('wrong key'), {
+      env: { CAIRN_URL: stub.url, CAIRN_API_KEY: 'cairn_tkn_wrongwrongwrong' },
+    });
     assert.match(log(), /dropped 1 turn: HTTP 401 unauthenticated/);
     assert.ok(!log().includes('cairn_tkn_'));
   });
@@ -113,11 +139,22 @@ describe('runCapture', () => {
   it('after a success sends the spool oldest first, in batches of at most 50, exactly once', async () => {
     stub.mode = 'down-500';
     for (let i = 0; i < 3; i++) await run('claude-code', 'prompt', prompt(`offline ${i}`));
-    const older = Array.from({ length: 117 }, (_, i): CaptureTurn => ({ id: `old-${i}`, role: 'user', text: `old ${i}`, client: 'codex', at: new Date(i).toISOString() }));
+    const older = Array.from(
+      { length: 117 },
+      (_, i): CaptureTurn => ({
+        id: `old-${i}`,
+        role: 'user',
+        text: `old ${i}`,
+        client: 'codex',
+        at: new Date(i).toISOString(),
+      }),
+    );
     appendToSpool(paths, older);
     stub.mode = 'ok';
     await run('claude-code', 'prompt', prompt('back online'));
-    const sizes = stub.requests.filter((r) => r.body.includes('"turns"')).map((r) => (JSON.parse(r.body) as { turns: unknown[] }).turns.length);
+    const sizes = stub.requests
+      .filter((r) => r.body.includes('"turns"'))
+      .map((r) => (JSON.parse(r.body) as { turns: unknown[] }).turns.length);
     assert.deepEqual(sizes.slice(-4), [1, 50, 50, 20]);
     assert.equal(stub.stored.size, 121);
     assert.ok([...stub.arrivals.values()].every((n) => n === 1));
@@ -131,9 +168,21 @@ describe('runCapture', () => {
   it('two hooks finishing at once send each spooled turn exactly once and lose none', async () => {
     appendToSpool(
       paths,
-      Array.from({ length: 80 }, (_, i): CaptureTurn => ({ id: `sp-${i}`, role: 'assistant', text: `r ${i}`, client: 'claude-code', at: new Date(i).toISOString() })),
+      Array.from(
+        { length: 80 },
+        (_, i): CaptureTurn => ({
+          id: `sp-${i}`,
+          role: 'assistant',
+          text: `r ${i}`,
+          client: 'claude-code',
+          at: new Date(i).toISOString(),
+        }),
+      ),
     );
-    await Promise.all([run('claude-code', 'prompt', prompt('a')), run('claude-code', 'stop', JSON.stringify({ session_id: 's', last_assistant_message: 'b' }))]);
+    await Promise.all([
+      run('claude-code', 'prompt', prompt('a')),
+      run('claude-code', 'stop', JSON.stringify({ session_id: 's', last_assistant_message: 'b' })),
+    ]);
     assert.equal(stub.stored.size, 82);
     assert.ok([...stub.arrivals.values()].every((n) => n === 1));
     assert.deepEqual(spooledIds(), []);
@@ -162,6 +211,9 @@ describe('runCapture', () => {
   it('records a wrong invocation without sending anything', async () => {
     await run('cursor', 'prompt', prompt('hello'));
     assert.equal(stub.requests.length, 0);
-    assert.match(log(), /usage: cairn-capture <claude-code\|codex\|gemini-cli\|kiro-cli\|kiro-ide> <prompt\|stop\|edit>/);
+    assert.match(
+      log(),
+      /usage: cairn-capture <claude-code\|codex\|gemini-cli\|kiro-cli\|kiro-ide> <prompt\|stop\|edit>/,
+    );
   });
 });

@@ -65,7 +65,12 @@ async function captureTurn(run: CaptureRun, context: string): Promise<void> {
 }
 
 /** Sends this hook's turn; true when Cairn took it, so the spool is worth sending too. */
-async function sendCurrent(config: CaptureConfig, turn: CaptureTurn, run: CaptureRun, context: string): Promise<boolean> {
+async function sendCurrent(
+  config: CaptureConfig,
+  turn: CaptureTurn,
+  run: CaptureRun,
+  context: string,
+): Promise<boolean> {
   const outcome = await postTurns(config, [turn], run.signal);
   if (outcome.kind === 'acknowledged') return true;
   if (outcome.kind === 'retry') {

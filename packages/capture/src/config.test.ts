@@ -19,12 +19,18 @@ describe('loadCaptureConfig', () => {
 
   it('prefers CAIRN_URL + CAIRN_API_KEY', () => {
     const paths = homeWithConfig(JSON.stringify({ url: 'https://file.example', apiKey: 'other' }), 0o600);
-    assert.deepEqual(loadCaptureConfig({ CAIRN_URL: 'https://env.example', CAIRN_API_KEY: key }, paths), { ok: true, config: { url: 'https://env.example', apiKey: key } });
+    assert.deepEqual(loadCaptureConfig({ CAIRN_URL: 'https://env.example', CAIRN_API_KEY: key }, paths), {
+      ok: true,
+      config: { url: 'https://env.example', apiKey: key },
+    });
   });
 
   it('reads a 0600 ~/.cairn/capture.json', () => {
     const paths = homeWithConfig(JSON.stringify({ url: 'https://cairn.example', apiKey: key }), 0o600);
-    assert.deepEqual(loadCaptureConfig({ CAIRN_URL: 'https://only-half.example' }, paths), { ok: true, config: { url: 'https://cairn.example', apiKey: key } });
+    assert.deepEqual(loadCaptureConfig({ CAIRN_URL: 'https://only-half.example' }, paths), {
+      ok: true,
+      config: { url: 'https://cairn.example', apiKey: key },
+    });
   });
 
   it('refuses a file others can read, with a reason that names the fix and not the key', () => {

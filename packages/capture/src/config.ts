@@ -20,7 +20,10 @@ export function loadCaptureConfig(env: NodeJS.ProcessEnv, paths: CapturePaths): 
     return { ok: false, reason: `no configuration: set CAIRN_URL and CAIRN_API_KEY or create ${paths.config}` };
   }
   if (process.platform !== 'win32' && (mode & 0o077) !== 0) {
-    return { ok: false, reason: `refused ${paths.config}: mode ${(mode & 0o777).toString(8)} lets other users read the key; run chmod 600 on it` };
+    return {
+      ok: false,
+      reason: `refused ${paths.config}: mode ${(mode & 0o777).toString(8)} lets other users read the key; run chmod 600 on it`,
+    };
   }
   let parsed: unknown;
   try {

@@ -41,7 +41,8 @@ function read(paths: CapturePaths): GivenFile {
   try {
     const parsed = JSON.parse(readFileSync(paths.given, 'utf8')) as GivenFile;
     if (parsed && typeof parsed.sessions === 'object' && parsed.sessions && !Array.isArray(parsed.sessions)) {
-      for (const [k, s] of Object.entries(parsed.sessions)) if (!s || typeof s.at !== 'number' || !Array.isArray(s.ids)) delete parsed.sessions[k];
+      for (const [k, s] of Object.entries(parsed.sessions))
+        if (!s || typeof s.at !== 'number' || !Array.isArray(s.ids)) delete parsed.sessions[k];
       return parsed;
     }
   } catch {

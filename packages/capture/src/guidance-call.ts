@@ -38,8 +38,17 @@ const USER_AGENT = `${INSTALLER_USER_AGENT} ${CAPTURE_USER_AGENT}`;
  * Calls `get_guidance` with one stateless MCP `tools/call` POST: the task (a prompt) travels in the
  * body, never in a URL a proxy would log, and no `initialize` round trip is needed. Never throws.
  */
-export async function callGetGuidance(config: CaptureConfig, args: { task: string; files?: string[]; project?: string }, signal: AbortSignal): Promise<GuidanceOutcome> {
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_guidance', arguments: args } });
+export async function callGetGuidance(
+  config: CaptureConfig,
+  args: { task: string; files?: string[]; project?: string },
+  signal: AbortSignal,
+): Promise<GuidanceOutcome> {
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'get_guidance', arguments: args },
+  });
   const headers = {
     Authorization: `Bearer ${config.apiKey}`,
     'User-Agent': USER_AGENT,
@@ -54,13 +63,20 @@ export async function callGetGuidance(config: CaptureConfig, args: { task: strin
     return { ok: false, reason: signal.aborted ? 'timed out' : `unreachable (${codeOf(error)})` };
   }
   if (answer.status < 200 || answer.status >= 300) return { ok: false, reason: `HTTP ${answer.status}` };
-  const message = jsonRpcMessage(answer.text) as { result?: { isError?: boolean; content?: { type?: string; text?: unknown }[]; structuredContent?: unknown }; error?: { code?: unknown } } | undefined;
+  const message = jsonRpcMessage(answer.text) as
+    | {
+        result?: { isError?: boolean; content?: { type?: string; text?: unknown }[]; structuredContent?: unknown };
+        error?: { code?: unknown };
+      }
+    | undefined;
   // The code only: a message could echo the task.
-  if (message?.error) return { ok: false, reason: `JSON-RPC error ${typeof message.error.code === 'number' ? message.error.code : '?'}` };
+  if (message?.error)
+    return { ok: false, reason: `JSON-RPC error ${typeof message.error.code === 'number' ? message.error.code : '?'}` };
   if (message?.result?.isError) return { ok: false, reason: 'get_guidance refused the call' };
   const text = message?.result?.content?.find((c) => c.type === 'text')?.text;
   const structured = message?.result?.structuredContent as Partial<GuidanceAnswer> | undefined;
-  if (typeof text !== 'string' || !structured || !Array.isArray(structured.levels)) return { ok: false, reason: 'not a get_guidance answer' };
+  if (typeof text !== 'string' || !structured || !Array.isArray(structured.levels))
+    return { ok: false, reason: 'not a get_guidance answer' };
   return {
     ok: true,
     answer: {
@@ -68,7 +84,9 @@ export async function callGetGuidance(config: CaptureConfig, args: { task: strin
       levels: structured.levels.filter((l) => Array.isArray(l?.items)),
       conflicts: Array.isArray(structured.conflicts) ? structured.conflicts : [],
       omitted: structured.omitted ?? null,
-      mayAlsoApply: Array.isArray(structured.mayAlsoApply) ? structured.mayAlsoApply.filter((p) => typeof p?.id === 'string') : [],
+      mayAlsoApply: Array.isArray(structured.mayAlsoApply)
+        ? structured.mayAlsoApply.filter((p) => typeof p?.id === 'string')
+        : [],
     },
   };
 }

@@ -14,8 +14,15 @@ export interface GuidanceInput {
 const MAX_FILES = 20;
 
 /** Reads a hook's input for guidance; null when there is nothing to ask about. Only the fields named here are read. */
-export function readGuidanceInput(client: ClientId, event: 'prompt' | 'edit', stdin: string, env: NodeJS.ProcessEnv, processCwd: string): GuidanceInput | null {
-  if (client === 'kiro-ide') return event === 'prompt' && env.USER_PROMPT?.trim() ? { cwd: processCwd, prompt: env.USER_PROMPT } : null;
+export function readGuidanceInput(
+  client: ClientId,
+  event: 'prompt' | 'edit',
+  stdin: string,
+  env: NodeJS.ProcessEnv,
+  processCwd: string,
+): GuidanceInput | null {
+  if (client === 'kiro-ide')
+    return event === 'prompt' && env.USER_PROMPT?.trim() ? { cwd: processCwd, prompt: env.USER_PROMPT } : null;
   let input: Record<string, unknown>;
   try {
     const parsed: unknown = JSON.parse(stdin);
@@ -24,7 +31,10 @@ export function readGuidanceInput(client: ClientId, event: 'prompt' | 'edit', st
   } catch {
     return null;
   }
-  const base = { ...(str(input.session_id) && { sessionId: str(input.session_id) }), cwd: str(input.cwd) ?? processCwd };
+  const base = {
+    ...(str(input.session_id) && { sessionId: str(input.session_id) }),
+    cwd: str(input.cwd) ?? processCwd,
+  };
   if (event === 'prompt') {
     const prompt = str(input.prompt);
     return prompt?.trim() ? { ...base, prompt } : null;
@@ -49,14 +59,18 @@ export function editedFiles(toolInput: unknown): string[] {
     add(t.file_path);
     add(t.path);
     for (const value of [t.command, t.input, t.patch]) {
-      for (const text of Array.isArray(value) ? value : [value]) if (typeof text === 'string') patchFiles(text).forEach(add);
+      for (const text of Array.isArray(value) ? value : [value])
+        if (typeof text === 'string') patchFiles(text).forEach(add);
     }
   }
   return files.slice(0, MAX_FILES);
 }
 
 function patchFiles(text: string): string[] {
-  return [...text.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm), ...text.matchAll(/^\*\*\* Move to: (.+)$/gm)].map((m) => m[1]!.trim());
+  return [
+    ...text.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm),
+    ...text.matchAll(/^\*\*\* Move to: (.+)$/gm),
+  ].map((m) => m[1]!.trim());
 }
 
 function str(value: unknown): string | undefined {

@@ -46,7 +46,9 @@ export interface GuidanceRun extends Omit<CaptureRun, 'signal' | 'sent'> {
 
 /** Whether this hook invocation may hand guidance to the agent at all. */
 export function deliversGuidance(client: string | undefined, event: string | undefined): boolean {
-  return (CLIENT_IDS as readonly string[]).includes(client ?? '') && !!DELIVERY[client as ClientId][event as GuidanceEvent];
+  return (
+    (CLIENT_IDS as readonly string[]).includes(client ?? '') && !!DELIVERY[client as ClientId][event as GuidanceEvent]
+  );
 }
 
 /**
@@ -66,7 +68,10 @@ export async function runGuidance(run: GuidanceRun): Promise<string | null> {
     // Capture logs a missing configuration already.
     if (!loaded.ok) return null;
     const repo = repositoryOf(input.cwd);
-    const files = event === 'edit' ? (input.files ?? []).map((f) => repositoryPath(repo, input.cwd, f)).filter((f): f is string => !!f) : [];
+    const files =
+      event === 'edit'
+        ? (input.files ?? []).map((f) => repositoryPath(repo, input.cwd, f)).filter((f): f is string => !!f)
+        : [];
     if (event === 'edit' && files.length === 0) return null;
     const task =
       event === 'prompt'
@@ -77,7 +82,11 @@ export async function runGuidance(run: GuidanceRun): Promise<string | null> {
     if (!task) return null;
     await run.captured;
     if (run.signal.aborted) return null;
-    const outcome = await callGetGuidance(loaded.config, { task, project: repo.project, ...(files.length && { files }) }, run.signal);
+    const outcome = await callGetGuidance(
+      loaded.config,
+      { task, project: repo.project, ...(files.length && { files }) },
+      run.signal,
+    );
     if (!outcome.ok) {
       logReason(run.paths, context, outcome.reason);
       return null;
@@ -87,7 +96,9 @@ export async function runGuidance(run: GuidanceRun): Promise<string | null> {
     const shown = event === 'prompt' ? promptText(outcome.answer, given) : editText(outcome.answer, given, files);
     if (!shown || run.signal.aborted) return null;
     if (session) recordGiven(run.paths, session, shown.ids, run.now.getTime());
-    return DELIVERY[client][event] === 'json' ? `${JSON.stringify({ hookSpecificOutput: { hookEventName: HOOK_EVENT_NAME[client]?.[event], additionalContext: shown.text } })}\n` : `${shown.text}\n`;
+    return DELIVERY[client][event] === 'json'
+      ? `${JSON.stringify({ hookSpecificOutput: { hookEventName: HOOK_EVENT_NAME[client]?.[event], additionalContext: shown.text } })}\n`
+      : `${shown.text}\n`;
   } catch (error) {
     logReason(run.paths, context, `internal error: ${(error as Error)?.name ?? 'unknown'}`);
     return null;
@@ -96,7 +107,8 @@ export async function runGuidance(run: GuidanceRun): Promise<string | null> {
 
 type Shown = { text: string; ids: string[] };
 
-const PROMPT_HEADER = "Cairn, your organization's knowledge service, gives these rules for this prompt (get_guidance, called by Cairn's hook). Follow them:";
+const PROMPT_HEADER =
+  "Cairn, your organization's knowledge service, gives these rules for this prompt (get_guidance, called by Cairn's hook). Follow them:";
 
 /**
  * At a prompt: the server's own text when every rule in it is new to this session, else only the
@@ -114,8 +126,12 @@ function promptText(answer: GuidanceAnswer, given: ReadonlySet<string>): Shown |
     .map((l) => ({ scope: l.scope, label: l.label, items: l.items.filter((i) => !given.has(i.entry.id)) }))
     .filter((l) => l.items.length)
     .map((l) => `${l.label}:\n${l.items.map((i) => `- ${ruleLine(i, l.scope)}`).join('\n')}`);
-  const conflicts = answer.conflicts.filter((c) => !given.has(c.prevails.entry.id) || !given.has(c.overridden.entry.id)).map((c) => `- ${c.rule} [topic: ${c.topic}]`);
-  const pointers = answer.mayAlsoApply.filter((p) => !given.has(p.id)).map((p) => `- ${p.title} (${p.id})${p.when ? `: ${p.when}` : ''}`);
+  const conflicts = answer.conflicts
+    .filter((c) => !given.has(c.prevails.entry.id) || !given.has(c.overridden.entry.id))
+    .map((c) => `- ${c.rule} [topic: ${c.topic}]`);
+  const pointers = answer.mayAlsoApply
+    .filter((p) => !given.has(p.id))
+    .map((p) => `- ${p.title} (${p.id})${p.when ? `: ${p.when}` : ''}`);
   const text = [
     PROMPT_HEADER,
     `New for this prompt (${earlier === 1 ? '1 rule given earlier in this session still applies' : `${earlier} rules given earlier in this session still apply`}), strongest first:`,
@@ -129,11 +145,16 @@ function promptText(answer: GuidanceAnswer, given: ReadonlySet<string>): Shown |
 
 /** After a file is written: the rules scoped to it by a file glob that this session has not been given. */
 function editText(answer: GuidanceAnswer, given: ReadonlySet<string>, files: readonly string[]): Shown | null {
-  const fresh = answer.levels.flatMap((l) => l.items).filter((i) => i.reason.startsWith('file:') && !given.has(i.entry.id));
+  const fresh = answer.levels
+    .flatMap((l) => l.items)
+    .filter((i) => i.reason.startsWith('file:') && !given.has(i.entry.id));
   if (fresh.length === 0) return null;
   const header = `Cairn, your organization's knowledge service: rules for ${files.join(', ')}, which you just changed (get_guidance, called by Cairn's hook). Follow them, strongest first:`;
   const levelOf = new Map(answer.levels.flatMap((l) => l.items.map((i) => [i, l.scope] as const)));
-  return { text: [header, ...fresh.map((i) => `- ${ruleLine(i, levelOf.get(i))}`)].join('\n'), ids: fresh.map((i) => i.entry.id) };
+  return {
+    text: [header, ...fresh.map((i) => `- ${ruleLine(i, levelOf.get(i))}`)].join('\n'),
+    ids: fresh.map((i) => i.entry.id),
+  };
 }
 
 /** The kind each level's heading already names, as the server's text leaves it out (server domain/guidance-answer.ts). */

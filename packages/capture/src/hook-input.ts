@@ -34,7 +34,13 @@ export function readsStdin(client: ClientId): boolean {
  * Picks the user prompt or the final assistant response out of a hook's input, and nothing else:
  * whatever other fields a client sends (tool calls, transcripts, reasoning) are never read.
  */
-export function readHookInput(client: ClientId, event: CaptureEvent, stdin: string, env: NodeJS.ProcessEnv, processCwd: string): HookReading {
+export function readHookInput(
+  client: ClientId,
+  event: CaptureEvent,
+  stdin: string,
+  env: NodeJS.ProcessEnv,
+  processCwd: string,
+): HookReading {
   if (event === 'edit') return { ok: false, reason: null };
   if (client === 'kiro-ide') {
     // agentStop carries no response text; promptSubmit puts the prompt in USER_PROMPT.
@@ -44,7 +50,8 @@ export function readHookInput(client: ClientId, event: CaptureEvent, stdin: stri
   let input: Record<string, unknown>;
   try {
     const parsed: unknown = JSON.parse(stdin);
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return { ok: false, reason: 'hook input on stdin is not a JSON object' };
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+      return { ok: false, reason: 'hook input on stdin is not a JSON object' };
     input = parsed as Record<string, unknown>;
   } catch {
     return { ok: false, reason: stdin.trim() ? 'hook input on stdin is not JSON' : 'no hook input on stdin' };
@@ -55,7 +62,9 @@ export function readHookInput(client: ClientId, event: CaptureEvent, stdin: stri
   if (input.stop_hook_active === true) return { ok: false, reason: null };
   if (client === 'gemini-cli') {
     // Gemini's AfterAgent names the final answer `prompt_response`, and says this when the model gave no text.
-    return input.prompt_response === GEMINI_NO_RESPONSE ? { ok: false, reason: null } : found('assistant', input.prompt_response, context);
+    return input.prompt_response === GEMINI_NO_RESPONSE
+      ? { ok: false, reason: null }
+      : found('assistant', input.prompt_response, context);
   }
   return found('assistant', input.last_assistant_message, context);
 }

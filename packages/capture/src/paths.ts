@@ -14,5 +14,11 @@ export interface CapturePaths {
 /** Paths of the capture files under the given home directory. */
 export function capturePaths(home: string = homedir()): CapturePaths {
   const dir = join(home, '.cairn');
-  return { dir, config: join(dir, 'capture.json'), spool: join(dir, 'capture-spool.jsonl'), log: join(dir, 'capture.log'), given: join(dir, 'guidance-given.json') };
+  return {
+    dir,
+    config: join(dir, 'capture.json'),
+    spool: join(dir, 'capture-spool.jsonl'),
+    log: join(dir, 'capture.log'),
+    given: join(dir, 'guidance-given.json'),
+  };
 }

@@ -7,7 +7,11 @@ import { describe, it } from 'node:test';
 import { repositoryOf, repositoryPath } from './project.js';
 
 const git = (cwd: string, ...args: string[]) => {
-  const r = spawnSync('git', args, { cwd, env: { PATH: process.env.PATH ?? '', HOME: cwd, GIT_CONFIG_NOSYSTEM: '1' }, encoding: 'utf8' });
+  const r = spawnSync('git', args, {
+    cwd,
+    env: { PATH: process.env.PATH ?? '', HOME: cwd, GIT_CONFIG_NOSYSTEM: '1' },
+    encoding: 'utf8',
+  });
   assert.equal(r.status, 0, `git ${args.join(' ')}: ${r.stderr}`);
 };
 const fresh = (name = 'checkout') => {

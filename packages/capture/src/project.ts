@@ -52,7 +52,10 @@ function gitDirOf(dotGit: string, dir: string): string | undefined {
 function remoteName(gitDir: string): string | undefined {
   const config = readText(join(commonDir(gitDir), 'config'));
   if (!config) return undefined;
-  const remotes = [...config.matchAll(/^\s*\[remote\s+"([^"]+)"\]([^[]*)/gm)].map((m) => ({ name: m[1], url: /^\s*url\s*=\s*(.+?)\s*$/m.exec(m[2] ?? '')?.[1] }));
+  const remotes = [...config.matchAll(/^\s*\[remote\s+"([^"]+)"\]([^[]*)/gm)].map((m) => ({
+    name: m[1],
+    url: /^\s*url\s*=\s*(.+?)\s*$/m.exec(m[2] ?? '')?.[1],
+  }));
   const url = (remotes.find((r) => r.name === 'origin' && r.url) ?? remotes.find((r) => r.url))?.url;
   if (!url) return undefined;
   const last = url

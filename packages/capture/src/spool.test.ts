@@ -7,7 +7,13 @@ import { capturePaths } from './paths.js';
 import { appendToSpool, claimSpool, settleClaim } from './spool.js';
 import type { CaptureTurn } from './turn.js';
 
-const turn = (n: number): CaptureTurn => ({ id: `id-${n}`, role: 'user', text: `text ${n}`, client: 'codex', at: new Date(n).toISOString() });
+const turn = (n: number): CaptureTurn => ({
+  id: `id-${n}`,
+  role: 'user',
+  text: `text ${n}`,
+  client: 'codex',
+  at: new Date(n).toISOString(),
+});
 const freshPaths = () => capturePaths(mkdtempSync(join(tmpdir(), 'cairn-capture-spool-')));
 
 describe('spool', () => {

@@ -33,9 +33,19 @@ export function claimSpool(paths: CapturePaths, now = Date.now()): SpoolClaim | 
   } catch {
     return null;
   }
-  const stale = names.filter((n) => n.startsWith(prefix) && n.endsWith('.processing') && now - Number(n.slice(prefix.length).split('.')[0]) > STALE_CLAIM_MS).sort();
+  const stale = names
+    .filter(
+      (n) =>
+        n.startsWith(prefix) &&
+        n.endsWith('.processing') &&
+        now - Number(n.slice(prefix.length).split('.')[0]) > STALE_CLAIM_MS,
+    )
+    .sort();
   for (const source of [...stale.map((n) => join(paths.dir, n)), paths.spool]) {
-    const claimed = join(dirname(paths.spool), `${prefix}${now}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.processing`);
+    const claimed = join(
+      dirname(paths.spool),
+      `${prefix}${now}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.processing`,
+    );
     try {
       renameSync(source, claimed);
       files.push(claimed);
@@ -52,7 +62,9 @@ export function claimSpool(paths: CapturePaths, now = Date.now()): SpoolClaim | 
 /** Puts back every claimed turn the server did not acknowledge (including lines a racing writer added late), then drops the claim. */
 export function settleClaim(paths: CapturePaths, claim: SpoolClaim, acknowledged: ReadonlySet<string>): void {
   const seen = new Set<string>();
-  const keep = claim.files.flatMap(readTurns).filter((t) => !acknowledged.has(t.id) && !seen.has(t.id) && seen.add(t.id));
+  const keep = claim.files
+    .flatMap(readTurns)
+    .filter((t) => !acknowledged.has(t.id) && !seen.has(t.id) && seen.add(t.id));
   appendToSpool(paths, keep);
   for (const file of claim.files) unlinkSync(file);
 }

@@ -7,10 +7,16 @@ const at = new Date('2026-05-01T10:00:00.000Z');
 
 describe('buildTurn', () => {
   it('redacts every planted secret, from the text and from the id', () => {
-    const turn = buildTurn('claude-code', 'prompt', { role: 'user', text: plantedSecretsText, sessionId: 's', cwd: '/src/billing' }, at);
+    const turn = buildTurn(
+      'claude-code',
+      'prompt',
+      { role: 'user', text: plantedSecretsText, sessionId: 's', cwd: '/src/billing' },
+      at,
+    );
     const serialized = JSON.stringify(turn);
     for (const { kind, secret } of PLANTED_SECRETS) assert.ok(!serialized.includes(secret), `${kind} survived`);
-    for (const { rule } of PLANTED_SECRETS) assert.ok(turn.text.includes(`[redacted:${rule}]`), `no [redacted:${rule}] marker`);
+    for (const { rule } of PLANTED_SECRETS)
+      assert.ok(turn.text.includes(`[redacted:${rule}]`), `no [redacted:${rule}] marker`);
     assert.deepEqual(Object.keys(turn).sort(), ['at', 'client', 'id', 'project', 'role', 'sessionId', 'text']);
     assert.equal(turn.project, 'billing');
     assert.equal(turn.at, at.toISOString());
@@ -29,9 +35,15 @@ describe('buildTurn', () => {
     assert.notEqual(buildTurn('claude-code', 'prompt', { ...input, sessionId: 's-2' }, at).id, a.id);
     assert.notEqual(buildTurn('codex', 'prompt', input, at).id, a.id);
     assert.notEqual(buildTurn('claude-code', 'stop', input, at).id, a.id);
-    assert.notEqual(buildTurn('codex', 'prompt', { ...input, turnId: 't-2' }, at).id, buildTurn('codex', 'prompt', { ...input, turnId: 't-3' }, at).id);
+    assert.notEqual(
+      buildTurn('codex', 'prompt', { ...input, turnId: 't-2' }, at).id,
+      buildTurn('codex', 'prompt', { ...input, turnId: 't-3' }, at).id,
+    );
     // Without a session the same words at another time are another turn.
     const noSession = { role: 'user' as const, text: 'continue' };
-    assert.notEqual(buildTurn('kiro-ide', 'prompt', noSession, at).id, buildTurn('kiro-ide', 'prompt', noSession, new Date(at.getTime() + 1)).id);
+    assert.notEqual(
+      buildTurn('kiro-ide', 'prompt', noSession, at).id,
+      buildTurn('kiro-ide', 'prompt', noSession, new Date(at.getTime() + 1)).id,
+    );
   });
 });

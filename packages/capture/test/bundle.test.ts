@@ -36,7 +36,8 @@ beforeEach(async () => {
 afterEach(() => cairn.close());
 
 const env = () => ({ CAIRN_URL: cairn.url, CAIRN_API_KEY: cairn.apiKey });
-const claudePrompt = (text: string) => JSON.stringify({ session_id: 'sess-1', cwd: '/src/billing', prompt: text, hook_event_name: 'UserPromptSubmit' });
+const claudePrompt = (text: string) =>
+  JSON.stringify({ session_id: 'sess-1', cwd: '/src/billing', prompt: text, hook_event_name: 'UserPromptSubmit' });
 function assertQuiet(run: HookRun) {
   assert.equal(run.code, 0);
   assert.equal(run.stdout, '');
@@ -49,22 +50,46 @@ describe('the bundled capture script', () => {
     // can each miss the hook's own stdin deadline (0.8 s), which drops the turn by design rather than stall the agent.
     const hooks: (() => Promise<HookRun>)[] = [
       () => runHook(script, ['claude-code', 'prompt'], { home, env: env(), stdin: claudePrompt('cc prompt') }),
-      () => runHook(script, ['claude-code', 'stop'], { home, env: env(), stdin: JSON.stringify({ session_id: 'sess-1', last_assistant_message: 'cc answer', stop_hook_active: false }) }),
+      () =>
+        runHook(script, ['claude-code', 'stop'], {
+          home,
+          env: env(),
+          stdin: JSON.stringify({ session_id: 'sess-1', last_assistant_message: 'cc answer', stop_hook_active: false }),
+        }),
       () =>
         runHook(script, ['codex', 'stop'], {
           home,
           env: env(),
-          stdin: JSON.stringify({ session_id: 'cx', turn_id: 't1', cwd: '/w/api', hook_event_name: 'Stop', last_assistant_message: 'codex answer', stop_hook_active: false }),
+          stdin: JSON.stringify({
+            session_id: 'cx',
+            turn_id: 't1',
+            cwd: '/w/api',
+            hook_event_name: 'Stop',
+            last_assistant_message: 'codex answer',
+            stop_hook_active: false,
+          }),
         }),
-      () => runHook(script, ['kiro-cli', 'prompt'], { home, env: env(), stdin: JSON.stringify({ hook_event_name: 'userPromptSubmit', cwd: '/k/site', prompt: 'kiro cli prompt' }) }),
-      () => runHook(script, ['kiro-ide', 'prompt'], { home, env: { ...env(), USER_PROMPT: 'kiro ide prompt' }, stdin: null }),
+      () =>
+        runHook(script, ['kiro-cli', 'prompt'], {
+          home,
+          env: env(),
+          stdin: JSON.stringify({ hook_event_name: 'userPromptSubmit', cwd: '/k/site', prompt: 'kiro cli prompt' }),
+        }),
+      () =>
+        runHook(script, ['kiro-ide', 'prompt'], {
+          home,
+          env: { ...env(), USER_PROMPT: 'kiro ide prompt' },
+          stdin: null,
+        }),
       () => runHook(script, ['kiro-ide', 'stop'], { home, env: env(), stdin: null }),
     ];
     const runs: HookRun[] = [];
     for (const hook of hooks) runs.push(await hook());
     for (const run of runs) assertQuiet(run);
     t.diagnostic(`one hook invocation, start to exit: ${runs.map((r) => r.ms).join(', ')} ms`);
-    const stored = (await cairn.turns()).map((turn) => `${turn.client} ${turn.role} ${turn.text} ${turn.project ?? '-'}`);
+    const stored = (await cairn.turns()).map(
+      (turn) => `${turn.client} ${turn.role} ${turn.text} ${turn.project ?? '-'}`,
+    );
     // On a loaded machine a hook may give up on a slow answer (its deadline is 1.4 s) and spool its turn
     // for the next hook to send: deferred, not lost, and already in the shape Cairn receives.
     const spooled = existsSync(paths.spool)
@@ -89,10 +114,17 @@ describe('the bundled capture script', () => {
   it('sends no planted secret (the exact bytes, recorded before any server-side redaction)', async () => {
     const recorder = await startStubCaptureServer();
     try {
-      assertQuiet(await runHook(script, ['claude-code', 'prompt'], { home, env: { CAIRN_URL: recorder.url, CAIRN_API_KEY: recorder.apiKey }, stdin: claudePrompt(plantedSecretsText) }));
+      assertQuiet(
+        await runHook(script, ['claude-code', 'prompt'], {
+          home,
+          env: { CAIRN_URL: recorder.url, CAIRN_API_KEY: recorder.apiKey },
+          stdin: claudePrompt(plantedSecretsText),
+        }),
+      );
       // The turn, and the prompt as get_guidance's task.
       assert.deepEqual(recorder.requests.map((r) => r.url).sort(), ['/api/v1/capture', '/mcp']);
-      for (const { kind, secret } of PLANTED_SECRETS) assert.ok(!recorder.requests.some((r) => r.body.includes(secret)), `${kind} was sent`);
+      for (const { kind, secret } of PLANTED_SECRETS)
+        assert.ok(!recorder.requests.some((r) => r.body.includes(secret)), `${kind} was sent`);
     } finally {
       await recorder.close();
     }
@@ -100,16 +132,32 @@ describe('the bundled capture script', () => {
 
   it('spools (0600) when Cairn is unreachable, then drains the spool into Cairn exactly once when it is back', async () => {
     const away = { CAIRN_URL: await unreachableUrl(), CAIRN_API_KEY: cairn.apiKey };
-    assertQuiet(await runHook(script, ['claude-code', 'prompt'], { home, env: away, stdin: claudePrompt(`offline ${plantedSecretsText}`) }));
-    assertQuiet(await runHook(script, ['claude-code', 'stop'], { home, env: away, stdin: JSON.stringify({ session_id: 'sess-1', last_assistant_message: 'offline answer' }) }));
+    assertQuiet(
+      await runHook(script, ['claude-code', 'prompt'], {
+        home,
+        env: away,
+        stdin: claudePrompt(`offline ${plantedSecretsText}`),
+      }),
+    );
+    assertQuiet(
+      await runHook(script, ['claude-code', 'stop'], {
+        home,
+        env: away,
+        stdin: JSON.stringify({ session_id: 'sess-1', last_assistant_message: 'offline answer' }),
+      }),
+    );
     const spool = readFileSync(paths.spool, 'utf8');
     assert.equal(spool.trim().split('\n').length, 2);
     assert.equal(statSync(paths.spool).mode & 0o777, 0o600);
     assert.equal(statSync(paths.dir).mode & 0o777, 0o700);
     for (const { kind, secret } of PLANTED_SECRETS) assert.ok(!spool.includes(secret), `${kind} was spooled`);
 
-    assertQuiet(await runHook(script, ['claude-code', 'prompt'], { home, env: env(), stdin: claudePrompt('online again') }));
-    assertQuiet(await runHook(script, ['claude-code', 'prompt'], { home, env: env(), stdin: claudePrompt('and once more') }));
+    assertQuiet(
+      await runHook(script, ['claude-code', 'prompt'], { home, env: env(), stdin: claudePrompt('online again') }),
+    );
+    assertQuiet(
+      await runHook(script, ['claude-code', 'prompt'], { home, env: env(), stdin: claudePrompt('and once more') }),
+    );
     const texts = (await cairn.turns()).map((t) => t.text);
     assert.equal(texts.length, 4);
     assert.ok(texts.includes('offline answer') && texts.includes('online again') && texts.includes('and once more'));
@@ -124,7 +172,9 @@ describe('the bundled capture script', () => {
   it('a revoked key: the turn is dropped with a logged reason, nothing stored, the key never logged', async () => {
     const store = cairn.server.cairn.store;
     for (const key of await store.listApiKeys(cairn.userId)) await store.revokeApiKey(key.id, new Date().toISOString());
-    assertQuiet(await runHook(script, ['claude-code', 'prompt'], { home, env: env(), stdin: claudePrompt('with a revoked key') }));
+    assertQuiet(
+      await runHook(script, ['claude-code', 'prompt'], { home, env: env(), stdin: claudePrompt('with a revoked key') }),
+    );
     assert.deepEqual(await cairn.turns(), []);
     assert.equal(existsSync(paths.spool), false, 'a refused key is not retried forever');
     const log = readFileSync(paths.log, 'utf8');
@@ -141,7 +191,11 @@ describe('the bundled capture script', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     try {
       const port = (silent.address() as { port: number }).port;
-      const run = await runHook(script, ['claude-code', 'prompt'], { home, env: { CAIRN_URL: `http://127.0.0.1:${port}`, CAIRN_API_KEY: cairn.apiKey }, stdin: claudePrompt('silent server') });
+      const run = await runHook(script, ['claude-code', 'prompt'], {
+        home,
+        env: { CAIRN_URL: `http://127.0.0.1:${port}`, CAIRN_API_KEY: cairn.apiKey },
+        stdin: claudePrompt('silent server'),
+      });
       assertQuiet(run);
       t.diagnostic(`against a server that never answers: ${run.ms} ms`);
       assert.ok(run.ms < NEVER_MS, `took ${run.ms} ms`);

@@ -16,27 +16,50 @@ export const OTHER_PROJECT = 'ledger-service';
 
 /** The rules, by role; each title and content holds a word no other text does, to look for in what the agent was sent. */
 export const RULES = {
-  always: { kind: 'policy', title: 'Card numbers never reach logs', content: 'Mask every primary account number (alwaysmarkq7) before it is written anywhere.', applies: { always: true } },
-  project: { kind: 'standard', title: 'Invoices are immutable', content: 'Correct an issued invoice with a credit note (projectmarkz3), never by editing it.', applies: { projects: [PROJECT] } },
+  always: {
+    kind: 'policy',
+    title: 'Card numbers never reach logs',
+    content: 'Mask every primary account number (alwaysmarkq7) before it is written anywhere.',
+    applies: { always: true },
+  },
+  project: {
+    kind: 'standard',
+    title: 'Invoices are immutable',
+    content: 'Correct an issued invoice with a credit note (projectmarkz3), never by editing it.',
+    applies: { projects: [PROJECT] },
+  },
   migrations: {
     kind: 'standard',
     title: 'Expand and contract schema changes',
     content: 'Add the new column first, backfill, switch reads, drop the old one a release later (migrationmarkw8).',
     applies: { files: ['migrations/**'] },
   },
-  other: { kind: 'standard', title: 'Journal entries balance', content: 'Every posting writes a debit and a credit of equal amounts (othermarkv5).', applies: { projects: [OTHER_PROJECT] } },
+  other: {
+    kind: 'standard',
+    title: 'Journal entries balance',
+    content: 'Every posting writes a debit and a credit of equal amounts (othermarkv5).',
+    applies: { projects: [OTHER_PROJECT] },
+  },
 } as const;
 
 /** Each rule's marker word, by role. */
-export const MARK = { always: 'alwaysmarkq7', project: 'projectmarkz3', migrations: 'migrationmarkw8', other: 'othermarkv5' } as const;
+export const MARK = {
+  always: 'alwaysmarkq7',
+  project: 'projectmarkz3',
+  migrations: 'migrationmarkw8',
+  other: 'othermarkv5',
+} as const;
 
 /** Saves the rules: the policy in the organization's datapack (by its owner), the standards in the team's (by the member whose key hooks use). */
 export async function seedRules(cairn: TestCairn, tenant: TestTenant): Promise<Record<keyof typeof RULES, string>> {
   const owner = await connectMcpClient(cairn.mcpUrl, tenant.owner.key);
   const member = await connectMcpClient(cairn.mcpUrl, tenant.member.key);
   try {
-    const team = (await callTool(member, 'create_datapack', { name: 'Team standards', scope: 'team', teamId: tenant.teamId })).datapack.id as string;
-    const save = async (client: typeof owner, datapack: string, rule: (typeof RULES)[keyof typeof RULES]) => (await callTool(client, 'save_entry', { datapack, ...rule })).entry.id as string;
+    const team = (
+      await callTool(member, 'create_datapack', { name: 'Team standards', scope: 'team', teamId: tenant.teamId })
+    ).datapack.id as string;
+    const save = async (client: typeof owner, datapack: string, rule: (typeof RULES)[keyof typeof RULES]) =>
+      (await callTool(client, 'save_entry', { datapack, ...rule })).entry.id as string;
     return {
       always: await save(owner, tenant.orgName, RULES.always),
       project: await save(member, team, RULES.project),
@@ -55,7 +78,11 @@ export function checkout(dir: string, remote = `https://git.example.test/acme/${
     ['init', '-q'],
     ['remote', 'add', 'origin', remote],
   ]) {
-    const r = spawnSync('git', args, { cwd: dir, env: { PATH: process.env.PATH ?? '', HOME: dir, GIT_CONFIG_NOSYSTEM: '1' }, encoding: 'utf8' });
+    const r = spawnSync('git', args, {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '', HOME: dir, GIT_CONFIG_NOSYSTEM: '1' },
+      encoding: 'utf8',
+    });
     assert.equal(r.status, 0, `git ${args.join(' ')}: ${r.stderr}`);
   }
   return dir;

@@ -19,7 +19,11 @@ const hookScript = join(plugin, 'hooks/cairn-capture.js');
 const claude = clientBin('claude');
 const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
 const frontmatter = (file: string) =>
-  Object.fromEntries((/^---\n([\s\S]*?)\n---\n/.exec(readFileSync(file, 'utf8'))?.[1] ?? '').split('\n').map((l) => [l.slice(0, l.indexOf(':')).trim(), l.slice(l.indexOf(':') + 1).trim()]));
+  Object.fromEntries(
+    (/^---\n([\s\S]*?)\n---\n/.exec(readFileSync(file, 'utf8'))?.[1] ?? '')
+      .split('\n')
+      .map((l) => [l.slice(0, l.indexOf(':')).trim(), l.slice(l.indexOf(':') + 1).trim()]),
+  );
 
 describe('the cairn plugin marketplace', () => {
   it('ships the capture script exactly as a fresh build makes it (run `npm run build -w @cairn/capture` if not)', async () => {
@@ -90,9 +94,22 @@ describe('the hook command as Claude Code runs it', () => {
     const { hooks } = readJson(join(plugin, 'hooks/hooks.json'));
     const home = mkdtempSync(join(tmpdir(), 'cairn-capture-plugin-'));
     const child = execFile('/bin/sh', ['-c', hooks.UserPromptSubmit[0].hooks[0].command], {
-      env: { PATH: process.env.PATH, HOME: home, CLAUDE_PLUGIN_ROOT: plugin, CAIRN_URL: cairn.url, CAIRN_API_KEY: cairn.apiKey },
+      env: {
+        PATH: process.env.PATH,
+        HOME: home,
+        CLAUDE_PLUGIN_ROOT: plugin,
+        CAIRN_URL: cairn.url,
+        CAIRN_API_KEY: cairn.apiKey,
+      },
     });
-    child.stdin!.end(JSON.stringify({ session_id: 's', cwd: '/src/app', prompt: 'from the plugin', hook_event_name: 'UserPromptSubmit' }));
+    child.stdin!.end(
+      JSON.stringify({
+        session_id: 's',
+        cwd: '/src/app',
+        prompt: 'from the plugin',
+        hook_event_name: 'UserPromptSubmit',
+      }),
+    );
     const code = await new Promise((resolve) => child.on('close', resolve));
     assert.equal(code, 0);
     assert.deepEqual(

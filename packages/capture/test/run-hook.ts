@@ -20,7 +20,11 @@ export async function freshBundle(): Promise<string> {
 }
 
 /** Runs `node <script> <client> <event>` the way a hook does; `stdin: null` leaves the pipe open, as a misbehaving client might. */
-export function runHook(script: string, args: string[], options: { home: string; stdin: string | null; env?: Record<string, string>; cwd?: string }): Promise<HookRun> {
+export function runHook(
+  script: string,
+  args: string[],
+  options: { home: string; stdin: string | null; env?: Record<string, string>; cwd?: string },
+): Promise<HookRun> {
   const started = performance.now();
   const child = spawn(process.execPath, [script, ...args], {
     cwd: options.cwd ?? tmpdir(),

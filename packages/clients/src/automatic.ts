@@ -34,7 +34,10 @@ export const AUTOMATIC: Readonly<Partial<Record<ClientId, AutomaticInfo>>> = {
   },
   'claude-code': {
     mode: 'opt-in',
-    adds: [`the cairn plugin marketplace and ${PLUGIN_ID} (skills, capture hooks, and hooks that hand the agent get_guidance's rules at each prompt and file edit)`, captureConfig],
+    adds: [
+      `the cairn plugin marketplace and ${PLUGIN_ID} (skills, capture hooks, and hooks that hand the agent get_guidance's rules at each prompt and file edit)`,
+      captureConfig,
+    ],
   },
   codex: {
     mode: 'opt-in',
@@ -95,7 +98,8 @@ export function kiroCairnAgent(kiroHome: string, promptCommand: string, stopComm
   const home = kiroHome.replace(/\\/g, '/');
   return {
     name: 'cairn',
-    description: 'The default tools plus Cairn: consults and saves to Cairn unasked, and captures prompts for it. Installed by cairn-mcp-installer.',
+    description:
+      'The default tools plus Cairn: consults and saves to Cairn unasked, and captures prompts for it. Installed by cairn-mcp-installer.',
     tools: ['*'],
     includeMcpJson: true,
     resources: [`file://${home}/steering/**/*.md`, `skill://${home}/skills/**/SKILL.md`],
@@ -104,7 +108,10 @@ export function kiroCairnAgent(kiroHome: string, promptCommand: string, stopComm
 }
 
 /** A marketplace source as `extraKnownMarketplaces.<name>.source` in Claude Code's settings holds it. */
-export type MarketplaceSource = { source: 'git'; url: string } | { source: 'github'; repo: string } | { source: 'directory'; path: string };
+export type MarketplaceSource =
+  | { source: 'git'; url: string }
+  | { source: 'github'; repo: string }
+  | { source: 'directory'; path: string };
 
 /** Reads `--marketplace`: a git URL, a GitHub `owner/repo`, or a local folder (absolute, or relative to `cwd`). */
 export function marketplaceSource(value: string, cwd: string): MarketplaceSource {

@@ -19,7 +19,11 @@ test('Kiro: OAuth by hand with its local callback; the installer always writes a
   equal(kiro.methods.oauth.supported, true);
   equal(kiro.oauthCallback, 'loopback');
   equal(kiro.installerOAuth.supported, false);
-  ok(!kiro.installerOAuth.supported && /API key/.test(kiro.installerOAuth.reason) && !/callback/.test(kiro.installerOAuth.reason));
+  ok(
+    !kiro.installerOAuth.supported &&
+      /API key/.test(kiro.installerOAuth.reason) &&
+      !/callback/.test(kiro.installerOAuth.reason),
+  );
 });
 
 const ctx = { mcpUrl: URL, serverName: 'cairn', configPath: '/x' };
@@ -30,7 +34,10 @@ export function userFacingTexts(): { where: string; text: string }[] {
   const out: { where: string; text: string }[] = [];
   for (const c of Object.values(CLIENTS)) {
     out.push({ where: `${c.id} displayName`, text: c.displayName }, { where: `${c.id} kind`, text: c.kind });
-    out.push({ where: `${c.id} afterInstall`, text: c.afterInstall }, { where: `${c.id} staysAfterUninstall`, text: c.staysAfterUninstall });
+    out.push(
+      { where: `${c.id} afterInstall`, text: c.afterInstall },
+      { where: `${c.id} staysAfterUninstall`, text: c.staysAfterUninstall },
+    );
     if (!c.installerOAuth.supported) out.push({ where: `${c.id} installerOAuth`, text: c.installerOAuth.reason });
     for (const [method, info] of Object.entries(c.methods)) {
       for (const text of stepsOf(info)) out.push({ where: `${c.id} ${method} steps`, text });
@@ -55,7 +62,9 @@ export const INTERNAL_PHRASES = [
 test('no user-facing catalog text quotes the spec or its internal names', () => {
   const texts = userFacingTexts();
   ok(texts.length > 50);
-  for (const { where, text } of texts) for (const phrase of INTERNAL_PHRASES) ok(!phrase.test(text), `${where}: ${JSON.stringify(text)} matches ${phrase}`);
+  for (const { where, text } of texts)
+    for (const phrase of INTERNAL_PHRASES)
+      ok(!phrase.test(text), `${where}: ${JSON.stringify(text)} matches ${phrase}`);
 });
 
 test('each file-based client\'s steps name the fields its entry really has (Gemini CLI "type", Windsurf "serverUrl")', () => {
@@ -69,8 +78,11 @@ test('each file-based client\'s steps name the fields its entry really has (Gemi
       if (!info.supported) continue;
       const text = info.steps(ctx).join(' ');
       const entry = c.entry('<mcp_url>', key);
-      for (const field of Object.keys(entry).filter((k) => k !== 'headers')) ok(text.includes(`"${field}": ${JSON.stringify(entry[field])}`), `${c.id} ${method}: ${text} lacks "${field}"`);
-      for (const field of ['url', 'serverUrl', 'type']) if (!(field in entry)) ok(!text.includes(`"${field}"`), `${c.id} ${method}: ${text} names "${field}", which its entry lacks`);
+      for (const field of Object.keys(entry).filter((k) => k !== 'headers'))
+        ok(text.includes(`"${field}": ${JSON.stringify(entry[field])}`), `${c.id} ${method}: ${text} lacks "${field}"`);
+      for (const field of ['url', 'serverUrl', 'type'])
+        if (!(field in entry))
+          ok(!text.includes(`"${field}"`), `${c.id} ${method}: ${text} names "${field}", which its entry lacks`);
       ok(text.includes(c.containerKey), `${c.id} ${method}: container ${c.containerKey}`);
     }
   }
@@ -91,18 +103,48 @@ test('every supported method has steps ending with the verification prompt, and 
 });
 
 test('classifyEntry tells current, OAuth and legacy entries apart and recovers the key', () => {
-  deepStrictEqual(classifyEntry(headerEntry(URL, 'cairn_tkn_k')), { method: 'api-key', bridge: false, legacy: false, url: URL, apiKey: 'cairn_tkn_k' });
-  deepStrictEqual(classifyEntry(oauthEntry(URL)), { method: 'oauth', bridge: false, legacy: false, url: URL });
-  deepStrictEqual(classifyEntry({ url: URL, headers: { API_KEY: 'cairn_tkn_old' } }), { method: 'api-key', bridge: false, legacy: true, url: URL, apiKey: 'cairn_tkn_old' });
-  deepStrictEqual(classifyEntry(bridgeEntry(URL, 'cairn_tkn_k')), { method: 'api-key', bridge: true, legacy: false, url: URL, apiKey: 'cairn_tkn_k' });
-  deepStrictEqual(classifyEntry({ command: 'npx', args: ['-y', 'mcp-remote', URL, '--allow-http'], env: { API_KEY: 'cairn_tkn_old' } }), {
+  deepStrictEqual(classifyEntry(headerEntry(URL, 'cairn_tkn_k')), {
     method: 'api-key',
-    bridge: true,
+    bridge: false,
+    legacy: false,
+    url: URL,
+    apiKey: 'cairn_tkn_k',
+  });
+  deepStrictEqual(classifyEntry(oauthEntry(URL)), { method: 'oauth', bridge: false, legacy: false, url: URL });
+  deepStrictEqual(classifyEntry({ url: URL, headers: { API_KEY: 'cairn_tkn_old' } }), {
+    method: 'api-key',
+    bridge: false,
     legacy: true,
     url: URL,
     apiKey: 'cairn_tkn_old',
   });
-  deepStrictEqual(classifyEntry({ url: URL, bearer_token_env_var: 'CAIRN_MCP_TOKEN' }), { method: 'api-key', bridge: false, legacy: false, url: URL });
+  deepStrictEqual(classifyEntry(bridgeEntry(URL, 'cairn_tkn_k')), {
+    method: 'api-key',
+    bridge: true,
+    legacy: false,
+    url: URL,
+    apiKey: 'cairn_tkn_k',
+  });
+  deepStrictEqual(
+    classifyEntry({
+      command: 'npx',
+      args: ['-y', 'mcp-remote', URL, '--allow-http'],
+      env: { API_KEY: 'cairn_tkn_old' },
+    }),
+    {
+      method: 'api-key',
+      bridge: true,
+      legacy: true,
+      url: URL,
+      apiKey: 'cairn_tkn_old',
+    },
+  );
+  deepStrictEqual(classifyEntry({ url: URL, bearer_token_env_var: 'CAIRN_MCP_TOKEN' }), {
+    method: 'api-key',
+    bridge: false,
+    legacy: false,
+    url: URL,
+  });
   equal(classifyEntry({ command: 'node', args: ['server.js'] }), undefined);
   equal(classifyEntry('nope'), undefined);
 });

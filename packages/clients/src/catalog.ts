@@ -1,7 +1,15 @@
 import type { ClientId } from './client-ids.js';
 import { claudeMcpAddCommand, codexMcpAddCommand } from './commands.js';
 import { CODEX_TOKEN_ENV, GEMINI_TRUST_STEP, INSTALLER_USER_AGENT, VERIFICATION_PROMPT } from './constants.js';
-import { bridgeEntry, codexEntry, headerEntry, type McpEntry, oauthEntry, typedHttpEntry, windsurfEntry } from './entries.js';
+import {
+  bridgeEntry,
+  codexEntry,
+  headerEntry,
+  type McpEntry,
+  oauthEntry,
+  typedHttpEntry,
+  windsurfEntry,
+} from './entries.js';
 
 /** How a client is connected. */
 export type Method = 'automated' | 'oauth' | 'manual';
@@ -16,7 +24,9 @@ export interface StepContext {
 }
 
 /** A method a client supports, with what the user does; or why it is not offered. */
-export type MethodInfo = { supported: true; steps: (ctx: StepContext) => string[] } | { supported: false; reason: string };
+export type MethodInfo =
+  | { supported: true; steps: (ctx: StepContext) => string[] }
+  | { supported: false; reason: string };
 
 /** One client: where its entry lives, the entry's shape for each auth method, and how to set it up or remove it. */
 export interface ClientInfo {
@@ -44,7 +54,10 @@ export interface ClientInfo {
 }
 
 const verify = `Verify: ask the agent "${VERIFICATION_PROMPT}"`;
-const automated = (id: string): MethodInfo => ({ supported: true, steps: ({ mcpUrl }) => [`npx cairn-mcp-installer@latest --client ${id} --url ${mcpUrl}`, verify] });
+const automated = (id: string): MethodInfo => ({
+  supported: true,
+  steps: ({ mcpUrl }) => [`npx cairn-mcp-installer@latest --client ${id} --url ${mcpUrl}`, verify],
+});
 const headersText = `Authorization: Bearer <API_KEY> and User-Agent: ${INSTALLER_USER_AGENT}`;
 /** An entry's fields other than headers, as the user will see them in the snippet: `"type": "http", "url": "<mcp_url>"`. */
 export function entryFieldsText(entry: McpEntry): string {
@@ -62,16 +75,36 @@ const manualFile = (containerKey: string, entry: ClientInfo['entry']): MethodInf
   ],
 });
 /** The OAuth step of a file-based client: its url-only entry, exactly as the snippet shows it. */
-const oauthFile = (containerKey: string, entry: ClientInfo['entry'], then = 'Complete the browser sign-in.'): MethodInfo => ({
+const oauthFile = (
+  containerKey: string,
+  entry: ClientInfo['entry'],
+  then = 'Complete the browser sign-in.',
+): MethodInfo => ({
   supported: true,
-  steps: ({ configPath, serverName }) => [`Add "${serverName}": { ${entryFieldsText(entry('<mcp_url>'))} } under ${containerKey} in ${configPath}, with no headers.`, then, verify],
+  steps: ({ configPath, serverName }) => [
+    `Add "${serverName}": { ${entryFieldsText(entry('<mcp_url>'))} } under ${containerKey} in ${configPath}, with no headers.`,
+    then,
+    verify,
+  ],
 });
 /** Gemini CLI's trust step, before the verification step. */
 const withTrust = (m: MethodInfo): MethodInfo =>
-  m.supported ? { supported: true, steps: (ctx) => m.steps(ctx).flatMap((step) => (step.startsWith('Verify') ? [GEMINI_TRUST_STEP, step] : [step])) } : m;
+  m.supported
+    ? {
+        supported: true,
+        steps: (ctx) =>
+          m.steps(ctx).flatMap((step) => (step.startsWith('Verify') ? [GEMINI_TRUST_STEP, step] : [step])),
+      }
+    : m;
 const deleteEntry = (key: string) => `Delete ${key}.<server_name> from the config file and restart the client.`;
 
-const jsonClient = (id: ClientId, displayName: string, kind: string, entry: ClientInfo['entry'], extra: Partial<ClientInfo> = {}): ClientInfo => ({
+const jsonClient = (
+  id: ClientId,
+  displayName: string,
+  kind: string,
+  entry: ClientInfo['entry'],
+  extra: Partial<ClientInfo> = {},
+): ClientInfo => ({
   id,
   displayName,
   kind,
@@ -84,7 +117,11 @@ const jsonClient = (id: ClientId, displayName: string, kind: string, entry: Clie
     oauth: oauthFile('mcpServers', entry),
     manual: manualFile('mcpServers', entry),
   },
-  removal: { automated: `npx cairn-mcp-installer@latest --client ${id} --uninstall`, oauth: deleteEntry('mcpServers'), manual: deleteEntry('mcpServers') },
+  removal: {
+    automated: `npx cairn-mcp-installer@latest --client ${id} --uninstall`,
+    oauth: deleteEntry('mcpServers'),
+    manual: deleteEntry('mcpServers'),
+  },
   afterInstall: `Restart ${displayName}, then ask "${VERIFICATION_PROMPT}"`,
   staysAfterUninstall: 'Every other entry and setting in the file stays as it was.',
   ...extra,
@@ -92,31 +129,74 @@ const jsonClient = (id: ClientId, displayName: string, kind: string, entry: Clie
 
 /** The one catalog of clients, used by the installer, the portal's Connect dialog and the docs. */
 export const CLIENTS: Readonly<Record<ClientId, ClientInfo>> = {
-  'claude-desktop': jsonClient('claude-desktop', 'Claude Desktop', 'Chat desktop app', (url, key) => (key === undefined ? oauthEntry(url) : bridgeEntry(url, key)), {
-    installerOAuth: { supported: false, reason: 'Claude Desktop signs in with OAuth through a custom connector, not through its config file: Settings > Customize > Connectors.' },
-    methods: {
-      automated: automated('claude-desktop'),
-      oauth: { supported: true, steps: ({ mcpUrl }) => [`Settings > Customize > Connectors: add a custom connector named Cairn with the URL ${mcpUrl}.`, 'Complete the browser sign-in.', verify] },
-      manual: {
-        supported: true,
-        steps: () => ['Settings > Desktop app > Developer > Edit Config.', 'Add the bridge entry under mcpServers (the key goes only in env.AUTH_HEADER).', 'Quit and restart Claude Desktop.', verify],
+  'claude-desktop': jsonClient(
+    'claude-desktop',
+    'Claude Desktop',
+    'Chat desktop app',
+    (url, key) => (key === undefined ? oauthEntry(url) : bridgeEntry(url, key)),
+    {
+      installerOAuth: {
+        supported: false,
+        reason:
+          'Claude Desktop signs in with OAuth through a custom connector, not through its config file: Settings > Customize > Connectors.',
       },
+      methods: {
+        automated: automated('claude-desktop'),
+        oauth: {
+          supported: true,
+          steps: ({ mcpUrl }) => [
+            `Settings > Customize > Connectors: add a custom connector named Cairn with the URL ${mcpUrl}.`,
+            'Complete the browser sign-in.',
+            verify,
+          ],
+        },
+        manual: {
+          supported: true,
+          steps: () => [
+            'Settings > Desktop app > Developer > Edit Config.',
+            'Add the bridge entry under mcpServers (the key goes only in env.AUTH_HEADER).',
+            'Quit and restart Claude Desktop.',
+            verify,
+          ],
+        },
+      },
+      removal: {
+        automated: 'npx cairn-mcp-installer@latest --client claude-desktop --uninstall',
+        oauth: 'Delete the connector: Settings > Customize > Connectors.',
+        manual: deleteEntry('mcpServers'),
+      },
+      afterInstall: `Quit and restart Claude Desktop, then ask "${VERIFICATION_PROMPT}"`,
+      staysAfterUninstall:
+        'Every other entry stays. A skill bundle imported in Claude Desktop is not removed: remove it in Settings > Extensions.',
     },
-    removal: { automated: 'npx cairn-mcp-installer@latest --client claude-desktop --uninstall', oauth: 'Delete the connector: Settings > Customize > Connectors.', manual: deleteEntry('mcpServers') },
-    afterInstall: `Quit and restart Claude Desktop, then ask "${VERIFICATION_PROMPT}"`,
-    staysAfterUninstall: 'Every other entry stays. A skill bundle imported in Claude Desktop is not removed: remove it in Settings > Extensions.',
-  }),
+  ),
   'claude-code': jsonClient('claude-code', 'Claude Code', 'Command-line coding agent', typedHttpEntry, {
     oauthCallback: 'loopback',
     methods: {
       automated: automated('claude-code'),
-      oauth: { supported: true, steps: ({ mcpUrl, serverName }) => [claudeMcpAddCommand(serverName, mcpUrl), 'Run /mcp in a session and complete the browser sign-in.', verify] },
-      manual: { supported: true, steps: ({ mcpUrl, serverName }) => [claudeMcpAddCommand(serverName, mcpUrl, '<API_KEY>'), verify] },
+      oauth: {
+        supported: true,
+        steps: ({ mcpUrl, serverName }) => [
+          claudeMcpAddCommand(serverName, mcpUrl),
+          'Run /mcp in a session and complete the browser sign-in.',
+          verify,
+        ],
+      },
+      manual: {
+        supported: true,
+        steps: ({ mcpUrl, serverName }) => [claudeMcpAddCommand(serverName, mcpUrl, '<API_KEY>'), verify],
+      },
     },
-    removal: { automated: 'npx cairn-mcp-installer@latest --client claude-code --uninstall', oauth: 'claude mcp remove <server_name> -s user', manual: 'claude mcp remove <server_name> -s user' },
+    removal: {
+      automated: 'npx cairn-mcp-installer@latest --client claude-code --uninstall',
+      oauth: 'claude mcp remove <server_name> -s user',
+      manual: 'claude mcp remove <server_name> -s user',
+    },
     afterInstall: `Start a new Claude Code session, then ask "${VERIFICATION_PROMPT}"`,
   }),
-  cursor: jsonClient('cursor', 'Cursor', 'Code editor', (url, key) => (key === undefined ? oauthEntry(url) : headerEntry(url, key))),
+  cursor: jsonClient('cursor', 'Cursor', 'Code editor', (url, key) =>
+    key === undefined ? oauthEntry(url) : headerEntry(url, key),
+  ),
   vscode: jsonClient('vscode', 'VS Code', 'Code editor', typedHttpEntry, {
     format: 'jsonc',
     containerKey: 'servers',
@@ -126,7 +206,11 @@ export const CLIENTS: Readonly<Record<ClientId, ClientInfo>> = {
       oauth: oauthFile('servers', typedHttpEntry, 'Start the server and complete the browser sign-in.'),
       manual: manualFile('servers', typedHttpEntry),
     },
-    removal: { automated: 'npx cairn-mcp-installer@latest --client vscode --uninstall', oauth: deleteEntry('servers'), manual: deleteEntry('servers') },
+    removal: {
+      automated: 'npx cairn-mcp-installer@latest --client vscode --uninstall',
+      oauth: deleteEntry('servers'),
+      manual: deleteEntry('servers'),
+    },
   }),
   codex: jsonClient('codex', 'Codex', 'Coding agent (CLI, app and IDE extension)', codexEntry, {
     format: 'toml',
@@ -148,43 +232,68 @@ export const CLIENTS: Readonly<Record<ClientId, ClientInfo>> = {
         supported: true,
         steps: ({ configPath, platform }) => [
           `Add the table below to ${configPath} (the Codex CLI, app and IDE extension all read it): the key goes in http_headers, which Codex sends as written.`,
-          platform === 'win32' ? `Keep ${configPath} private: it holds the key.` : `chmod 600 ${configPath} (it holds the key).`,
+          platform === 'win32'
+            ? `Keep ${configPath} private: it holds the key.`
+            : `chmod 600 ${configPath} (it holds the key).`,
           'Restart Codex.',
           verify,
         ],
       },
     },
-    removal: { automated: 'npx cairn-mcp-installer@latest --client codex --uninstall', oauth: 'codex mcp remove <server_name>', manual: deleteEntry('mcp_servers') },
+    removal: {
+      automated: 'npx cairn-mcp-installer@latest --client codex --uninstall',
+      oauth: 'codex mcp remove <server_name>',
+      manual: deleteEntry('mcp_servers'),
+    },
     afterInstall: `Restart Codex (CLI, app or IDE extension), then ask "${VERIFICATION_PROMPT}"`,
     staysAfterUninstall: `Every other table stays. An older install's ${CODEX_TOKEN_ENV} variable, if you set one, is no longer used: delete its line from your shell profile (macOS: launchctl unsetenv ${CODEX_TOKEN_ENV}).`,
   }),
-  kiro: jsonClient('kiro', 'Kiro (IDE and CLI)', 'Code editor and command-line agent', (url, key) => (key === undefined ? oauthEntry(url) : headerEntry(url, key)), {
-    oauthCallback: 'loopback',
-    // Automatic mode is Kiro's default, and its skills and capture hooks send the key: the installer always writes one.
-    installerOAuth: {
-      supported: false,
-      reason:
-        'Kiro: the installer sets Kiro up with an API key, which its skills and capture hooks use too. To sign in with OAuth instead, add the url-only entry yourself (Connect > OAuth in the portal).',
-    },
-    methods: {
-      automated: automated('kiro'),
-      oauth: oauthFile('mcpServers', oauthEntry, 'Kiro opens your browser: complete the sign-in.'),
-      manual: {
-        supported: true,
-        steps: ({ configPath, serverName }) => [
-          `Open ${configPath} ($KIRO_HOME replaces ~/.kiro when set) and add under mcpServers the entry "${serverName}" with ${entryFieldsText(headerEntry('<mcp_url>', '<API_KEY>'))} and the headers ${headersText}.`,
-          `chmod 600 ${configPath}`,
-          verify,
-        ],
+  kiro: jsonClient(
+    'kiro',
+    'Kiro (IDE and CLI)',
+    'Code editor and command-line agent',
+    (url, key) => (key === undefined ? oauthEntry(url) : headerEntry(url, key)),
+    {
+      oauthCallback: 'loopback',
+      // Automatic mode is Kiro's default, and its skills and capture hooks send the key: the installer always writes one.
+      installerOAuth: {
+        supported: false,
+        reason:
+          'Kiro: the installer sets Kiro up with an API key, which its skills and capture hooks use too. To sign in with OAuth instead, add the url-only entry yourself (Connect > OAuth in the portal).',
+      },
+      methods: {
+        automated: automated('kiro'),
+        oauth: oauthFile('mcpServers', oauthEntry, 'Kiro opens your browser: complete the sign-in.'),
+        manual: {
+          supported: true,
+          steps: ({ configPath, serverName }) => [
+            `Open ${configPath} ($KIRO_HOME replaces ~/.kiro when set) and add under mcpServers the entry "${serverName}" with ${entryFieldsText(headerEntry('<mcp_url>', '<API_KEY>'))} and the headers ${headersText}.`,
+            `chmod 600 ${configPath}`,
+            verify,
+          ],
+        },
       },
     },
-  }),
+  ),
   'gemini-cli': jsonClient('gemini-cli', 'Gemini CLI', 'Command-line coding agent', typedHttpEntry, {
     format: 'jsonc',
     oauthCallback: 'loopback',
     methods: {
-      automated: { supported: true, steps: ({ mcpUrl }) => [`npx cairn-mcp-installer@latest --client gemini-cli --url ${mcpUrl}`, GEMINI_TRUST_STEP, verify] },
-      oauth: withTrust(oauthFile('mcpServers', typedHttpEntry, 'Run /mcp auth <server_name> in a session and complete the browser sign-in.')),
+      automated: {
+        supported: true,
+        steps: ({ mcpUrl }) => [
+          `npx cairn-mcp-installer@latest --client gemini-cli --url ${mcpUrl}`,
+          GEMINI_TRUST_STEP,
+          verify,
+        ],
+      },
+      oauth: withTrust(
+        oauthFile(
+          'mcpServers',
+          typedHttpEntry,
+          'Run /mcp auth <server_name> in a session and complete the browser sign-in.',
+        ),
+      ),
       manual: withTrust(manualFile('mcpServers', typedHttpEntry)),
     },
     afterInstall: `${GEMINI_TRUST_STEP} Then ask "${VERIFICATION_PROMPT}"`,

@@ -1,5 +1,14 @@
 /** Every client the catalog knows, by its installer id. */
-export const CLIENT_IDS = ['claude-desktop', 'claude-code', 'cursor', 'vscode', 'codex', 'kiro', 'gemini-cli', 'windsurf'] as const;
+export const CLIENT_IDS = [
+  'claude-desktop',
+  'claude-code',
+  'cursor',
+  'vscode',
+  'codex',
+  'kiro',
+  'gemini-cli',
+  'windsurf',
+] as const;
 
 /** A client's installer id. */
 export type ClientId = (typeof CLIENT_IDS)[number];

@@ -4,7 +4,8 @@ import { CODEX_TOKEN_ENV, INSTALLER_USER_AGENT } from './constants.js';
 /** Arguments (after `claude`) that add the entry at user scope, as spec part 4.2 gives them; no key means OAuth. */
 export function claudeMcpAddArgs(serverName: string, mcpUrl: string, apiKey?: string): string[] {
   const args = ['mcp', 'add', '--scope', 'user', '--transport', 'http', serverName, mcpUrl];
-  if (apiKey !== undefined) args.push('--header', `Authorization: Bearer ${apiKey}`, '--header', `User-Agent: ${INSTALLER_USER_AGENT}`);
+  if (apiKey !== undefined)
+    args.push('--header', `Authorization: Bearer ${apiKey}`, '--header', `User-Agent: ${INSTALLER_USER_AGENT}`);
   return args;
 }
 
@@ -40,7 +41,10 @@ function shellQuote(arg: string): string {
 }
 
 /** Arguments (after `claude`) of the plugin commands automatic mode runs, on the `cairn` marketplace and `cairn@cairn` (spec part 4.2). */
-export function claudePluginArgs(action: 'marketplace-add' | 'marketplace-update' | 'marketplace-remove' | 'install' | 'update' | 'uninstall', source = ''): string[] {
+export function claudePluginArgs(
+  action: 'marketplace-add' | 'marketplace-update' | 'marketplace-remove' | 'install' | 'update' | 'uninstall',
+  source = '',
+): string[] {
   switch (action) {
     case 'marketplace-add':
       return ['plugin', 'marketplace', 'add', source];

@@ -23,7 +23,13 @@ test('default locations per OS', () => {
 });
 
 test('environment overrides', () => {
-  const env = { KIRO_HOME: '/k', CODEX_HOME: '/c', CLAUDE_CONFIG_DIR: '/cc', GEMINI_CLI_HOME: '/g', XDG_CONFIG_HOME: '/x' };
+  const env = {
+    KIRO_HOME: '/k',
+    CODEX_HOME: '/c',
+    CLAUDE_CONFIG_DIR: '/cc',
+    GEMINI_CLI_HOME: '/g',
+    XDG_CONFIG_HOME: '/x',
+  };
   const ctx = { ...linux, env };
   equal(configPath('kiro', ctx), '/k/settings/mcp.json');
   equal(configPath('codex', ctx), '/c/config.toml');
@@ -31,7 +37,11 @@ test('environment overrides', () => {
   equal(configPath('gemini-cli', ctx), '/g/.gemini/settings.json');
   equal(configPath('vscode', ctx), '/x/Code/User/mcp.json');
   equal(configPath('claude-desktop', ctx), '/x/Claude/claude_desktop_config.json');
-  equal(configPath('kiro', { ...linux, env: { KIRO_HOME: '' } }), '/home/u/.kiro/settings/mcp.json', 'an empty variable counts as unset');
+  equal(
+    configPath('kiro', { ...linux, env: { KIRO_HOME: '' } }),
+    '/home/u/.kiro/settings/mcp.json',
+    'an empty variable counts as unset',
+  );
 });
 
 test('configPaths: the path in use first, then the default an override moved it from', () => {

@@ -17,7 +17,8 @@ export function configPath(client: ClientId, ctx: PathContext): string {
   const xdgConfig = set('XDG_CONFIG_HOME') ?? path.join(home, '.config');
   switch (client) {
     case 'claude-desktop':
-      if (ctx.platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'Claude', 'claude_desktop_config.json');
+      if (ctx.platform === 'darwin')
+        return path.join(home, 'Library', 'Application Support', 'Claude', 'claude_desktop_config.json');
       if (ctx.platform === 'win32') return path.join(appData, 'Claude', 'claude_desktop_config.json');
       return path.join(xdgConfig, 'Claude', 'claude_desktop_config.json');
     case 'claude-code':
@@ -25,7 +26,8 @@ export function configPath(client: ClientId, ctx: PathContext): string {
     case 'cursor':
       return path.join(home, '.cursor', 'mcp.json');
     case 'vscode':
-      if (ctx.platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'Code', 'User', 'mcp.json');
+      if (ctx.platform === 'darwin')
+        return path.join(home, 'Library', 'Application Support', 'Code', 'User', 'mcp.json');
       if (ctx.platform === 'win32') return path.join(appData, 'Code', 'User', 'mcp.json');
       return path.join(xdgConfig, 'Code', 'User', 'mcp.json');
     case 'codex':

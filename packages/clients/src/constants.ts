@@ -41,7 +41,8 @@ export function urlProblem(url: string): string | undefined {
   } catch {
     return 'is not a valid address';
   }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return 'must start with https:// (or http:// for a server on this machine or network)';
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
+    return 'must start with https:// (or http:// for a server on this machine or network)';
   if (parsed.search !== '' || parsed.hash !== '' || /[?#]/.test(trimmed)) return 'must have no ?query or #fragment';
   if (parsed.username !== '' || parsed.password !== '') return 'must not hold a user name or password';
   return undefined;

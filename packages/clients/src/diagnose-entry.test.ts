@@ -6,27 +6,39 @@ import { bridgeEntry } from './entries.js';
 
 const URL = 'https://cairn.example.com/mcp';
 const KEY = 'cairn_tkn_abc123';
-const codes = (client: keyof typeof CLIENTS, value: unknown) => diagnoseEntry(CLIENTS[client], value)?.problems.map((p) => p.code);
+const codes = (client: keyof typeof CLIENTS, value: unknown) =>
+  diagnoseEntry(CLIENTS[client], value)?.problems.map((p) => p.code);
 
 test('every entry the catalog writes is clean for its client', () => {
   for (const client of Object.values(CLIENTS)) {
     deepStrictEqual(diagnoseEntry(client, client.entry(URL, KEY))?.problems, [], client.id);
-    if (client.installerOAuth.supported) deepStrictEqual(diagnoseEntry(client, client.entry(URL))?.problems, [], `${client.id} oauth`);
+    if (client.installerOAuth.supported)
+      deepStrictEqual(diagnoseEntry(client, client.entry(URL))?.problems, [], `${client.id} oauth`);
   }
 });
 
 test('each problem is named, and the repair keeps URL, key and the fields the user added', () => {
   const headers = { Authorization: `Bearer ${KEY}`, 'User-Agent': 'cairn-mcp-installer/1.0' };
   deepStrictEqual(codes('claude-code', { url: URL, headers }), ['wrong-shape']);
-  deepStrictEqual(codes('cursor', { url: URL, headers: { Authorization: KEY, 'User-Agent': 'cairn-mcp-installer/1.0' } }), ['missing-bearer']);
+  deepStrictEqual(
+    codes('cursor', { url: URL, headers: { Authorization: KEY, 'User-Agent': 'cairn-mcp-installer/1.0' } }),
+    ['missing-bearer'],
+  );
   deepStrictEqual(codes('kiro', { url: URL, headers: { Authorization: `Bearer ${KEY}` } }), ['missing-user-agent']);
   deepStrictEqual(codes('windsurf', { url: URL, headers }), ['wrong-shape']);
   deepStrictEqual(codes('cursor', { url: URL, headers: { API_KEY: KEY } }), ['legacy']);
   // Kiro signs in with OAuth when the server accepts its local callback (the default): a url-only entry is no problem.
   deepStrictEqual(codes('kiro', { url: URL }), []);
   deepStrictEqual(codes('claude-desktop', { url: URL, headers }), ['wrong-shape']);
-  deepStrictEqual(codes('cursor', { url: URL, headers: { Authorization: 'Bearer ', 'User-Agent': 'cairn-mcp-installer/1.0' } }), ['missing-key']);
-  const repaired = diagnoseEntry(CLIENTS['claude-code'], { url: URL, headers: { ...headers, 'X-Team': 'a' }, timeout: 5 })?.repaired;
+  deepStrictEqual(
+    codes('cursor', { url: URL, headers: { Authorization: 'Bearer ', 'User-Agent': 'cairn-mcp-installer/1.0' } }),
+    ['missing-key'],
+  );
+  const repaired = diagnoseEntry(CLIENTS['claude-code'], {
+    url: URL,
+    headers: { ...headers, 'X-Team': 'a' },
+    timeout: 5,
+  })?.repaired;
   deepStrictEqual(repaired, { type: 'http', url: URL, headers: { ...headers, 'X-Team': 'a' }, timeout: 5 });
   deepStrictEqual(diagnoseEntry(CLIENTS['claude-desktop'], { url: URL, headers })?.repaired, bridgeEntry(URL, KEY));
 });
@@ -34,10 +46,16 @@ test('each problem is named, and the repair keeps URL, key and the fields the us
 test('bridge problems: env name vs ${…} reference, spaces in header args, no User-Agent, no Bearer', () => {
   const good = bridgeEntry(URL, KEY) as { command: string; args: string[]; env: Record<string, string> };
   deepStrictEqual(codes('claude-desktop', { ...good, env: { AUTH_TOKEN: `Bearer ${KEY}` } }), ['bridge-env-mismatch']);
-  deepStrictEqual(codes('claude-desktop', { ...good, args: good.args.map((a) => a.replace(/^(Authorization|User-Agent):/, '$1: ')) }), ['bridge-header-space']);
+  deepStrictEqual(
+    codes('claude-desktop', { ...good, args: good.args.map((a) => a.replace(/^(Authorization|User-Agent):/, '$1: ')) }),
+    ['bridge-header-space'],
+  );
   deepStrictEqual(codes('claude-desktop', { ...good, args: good.args.slice(0, -2) }), ['missing-user-agent']);
   deepStrictEqual(codes('claude-desktop', { ...good, env: { AUTH_HEADER: KEY } }), ['missing-bearer']);
-  deepStrictEqual(diagnoseEntry(CLIENTS['claude-desktop'], { ...good, env: { AUTH_TOKEN: `Bearer ${KEY}` } })?.repaired, good);
+  deepStrictEqual(
+    diagnoseEntry(CLIENTS['claude-desktop'], { ...good, env: { AUTH_TOKEN: `Bearer ${KEY}` } })?.repaired,
+    good,
+  );
   equal(diagnoseEntry(CLIENTS['claude-desktop'], { ...good, env: {} })?.repaired, undefined, 'no key to rebuild with');
 });
 
@@ -49,9 +67,18 @@ test('looksLikeCairn: by name, by key, by User-Agent', () => {
 
 test('an address without a scheme is a problem of its own, never rebuilt by guessing (direct and bridge)', () => {
   const noScheme = 'cairn.example.com/mcp';
-  deepStrictEqual(codes('cursor', { url: noScheme, headers: { Authorization: `Bearer ${KEY}`, 'User-Agent': 'cairn-mcp-installer/1.0' } }), ['bad-url']);
+  deepStrictEqual(
+    codes('cursor', {
+      url: noScheme,
+      headers: { Authorization: `Bearer ${KEY}`, 'User-Agent': 'cairn-mcp-installer/1.0' },
+    }),
+    ['bad-url'],
+  );
   const bridge = bridgeEntry(URL, KEY) as { args: string[] };
-  const diagnosis = diagnoseEntry(CLIENTS['claude-desktop'], { ...bridge, args: bridge.args.map((a) => (a === URL ? noScheme : a)) });
+  const diagnosis = diagnoseEntry(CLIENTS['claude-desktop'], {
+    ...bridge,
+    args: bridge.args.map((a) => (a === URL ? noScheme : a)),
+  });
   deepStrictEqual(
     diagnosis?.problems.map((p) => p.code),
     ['bad-url'],

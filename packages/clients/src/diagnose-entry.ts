@@ -1,10 +1,27 @@
 import type { ClientInfo } from './catalog.js';
 import { classifyEntry, type EntryInfo } from './classify-entry.js';
-import { BRIDGE_AUTH_ENV, BRIDGE_PACKAGE, CODEX_TOKEN_ENV, DEFAULT_SERVER_NAME, INSTALLER_USER_AGENT, KEY_PREFIX, urlProblem } from './constants.js';
+import {
+  BRIDGE_AUTH_ENV,
+  BRIDGE_PACKAGE,
+  CODEX_TOKEN_ENV,
+  DEFAULT_SERVER_NAME,
+  INSTALLER_USER_AGENT,
+  KEY_PREFIX,
+  urlProblem,
+} from './constants.js';
 import { codexEntry, codexEnvEntry, type McpEntry } from './entries.js';
 
 /** What can be wrong with an entry that points at Cairn. */
-export type EntryProblemCode = 'wrong-shape' | 'missing-bearer' | 'missing-user-agent' | 'bridge-env-mismatch' | 'bridge-header-space' | 'legacy' | 'missing-key' | 'oauth-unsupported' | 'bad-url';
+export type EntryProblemCode =
+  | 'wrong-shape'
+  | 'missing-bearer'
+  | 'missing-user-agent'
+  | 'bridge-env-mismatch'
+  | 'bridge-header-space'
+  | 'legacy'
+  | 'missing-key'
+  | 'oauth-unsupported'
+  | 'bad-url';
 
 /** One problem of an entry: what is wrong and how to put it right. */
 export interface EntryProblem {
@@ -25,11 +42,24 @@ export interface EntryDiagnosis {
 
 const KEY_IN_TEXT = new RegExp(`${KEY_PREFIX}[A-Za-z0-9_-]+`);
 const USER_AGENT_OK = /^cairn-mcp-installer\/1\.\d+/;
-const SHAPE_KEYS = new Set(['url', 'serverUrl', 'httpUrl', 'type', 'headers', 'http_headers', 'command', 'args', 'env', 'bearer_token_env_var']);
+const SHAPE_KEYS = new Set([
+  'url',
+  'serverUrl',
+  'httpUrl',
+  'type',
+  'headers',
+  'http_headers',
+  'command',
+  'args',
+  'env',
+  'bearer_token_env_var',
+]);
 const AUTH_HEADERS = new Set(['authorization', 'user-agent', 'api_key']);
 
-const record = (value: unknown): Record<string, unknown> | undefined => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined);
-const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((a): a is string => typeof a === 'string') : []);
+const record = (value: unknown): Record<string, unknown> | undefined =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+const strings = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((a): a is string => typeof a === 'string') : [];
 const header = (headers: Record<string, unknown>, name: string): string | undefined => {
   const found = Object.keys(headers).find((k) => k.toLowerCase() === name);
   return found !== undefined && typeof headers[found] === 'string' ? (headers[found] as string) : undefined;
@@ -51,12 +81,21 @@ export function diagnoseEntry(client: ClientInfo, value: unknown): EntryDiagnosi
   const problems = info.bridge ? bridgeProblems(entry, info) : directProblems(client, entry, info, apiKey);
   const codexEnv = client.id === 'codex' && typeof entry.bearer_token_env_var === 'string';
   if (info.method === 'api-key' && !apiKey && !codexEnv) {
-    problems.push({ code: 'missing-key', problem: 'the entry holds no API key', fix: `run the installer again with --api-key or --setup-code (create a key in the portal: Settings > API Keys)` });
+    problems.push({
+      code: 'missing-key',
+      problem: 'the entry holds no API key',
+      fix: `run the installer again with --api-key or --setup-code (create a key in the portal: Settings > API Keys)`,
+    });
   }
   const badUrl = info.url === undefined ? undefined : urlProblem(info.url);
   if (badUrl) {
-    const example = badUrl === 'has no scheme' ? `https://${info.url!.replace(/\/mcp\/?$/, '')}` : 'https://<your Cairn>';
-    problems.unshift({ code: 'bad-url', problem: `the address "${info.url}" ${badUrl}, so the client cannot connect`, fix: `run the installer again with the whole address: --url ${example}` });
+    const example =
+      badUrl === 'has no scheme' ? `https://${info.url!.replace(/\/mcp\/?$/, '')}` : 'https://<your Cairn>';
+    problems.unshift({
+      code: 'bad-url',
+      problem: `the address "${info.url}" ${badUrl}, so the client cannot connect`,
+      fix: `run the installer again with the whole address: --url ${example}`,
+    });
     // The scheme (or the address) cannot be guessed: no rebuilt entry.
     return { info, ...(apiKey && { apiKey }), problems };
   }
@@ -79,7 +118,12 @@ function bridgeProblems(entry: Record<string, unknown>, info: EntryInfo): EntryP
   const env = record(entry.env) ?? {};
   const headerArgs = args.filter((_, i) => args[i - 1] === '--header');
   const auth = headerArgs.find((a) => /^authorization\s*:/i.test(a));
-  if (!args.includes(BRIDGE_PACKAGE)) problems.push({ code: 'wrong-shape', problem: `the bridge is not pinned to ${BRIDGE_PACKAGE}`, fix: `use ${BRIDGE_PACKAGE} in args` });
+  if (!args.includes(BRIDGE_PACKAGE))
+    problems.push({
+      code: 'wrong-shape',
+      problem: `the bridge is not pinned to ${BRIDGE_PACKAGE}`,
+      fix: `use ${BRIDGE_PACKAGE} in args`,
+    });
   const spaced = headerArgs.filter((a) => /\s/.test(a));
   if (spaced.length > 0) {
     problems.push({
@@ -89,7 +133,11 @@ function bridgeProblems(entry: Record<string, unknown>, info: EntryInfo): EntryP
     });
   }
   if (info.method === 'api-key' && auth === undefined) {
-    problems.push({ code: 'wrong-shape', problem: 'no --header Authorization argument: the bridge sends no key', fix: `add --header Authorization:\${${BRIDGE_AUTH_ENV}} to args` });
+    problems.push({
+      code: 'wrong-shape',
+      problem: 'no --header Authorization argument: the bridge sends no key',
+      fix: `add --header Authorization:\${${BRIDGE_AUTH_ENV}} to args`,
+    });
   }
   const references = [...(auth ?? '').matchAll(/\$\{(\w+)\}/g)].map((m) => m[1]!);
   const unset = references.filter((name) => typeof env[name] !== 'string');
@@ -103,7 +151,11 @@ function bridgeProblems(entry: Record<string, unknown>, info: EntryInfo): EntryP
   } else if (auth !== undefined) {
     const value = auth.replace(/^[^:]*:\s*/, '').replace(/\$\{(\w+)\}/g, (_, name: string) => String(env[name]));
     if (!/^Bearer\s/i.test(value) && value.trim() !== '')
-      problems.push({ code: 'missing-bearer', problem: 'the Authorization value lacks the "Bearer " prefix', fix: `set env.${BRIDGE_AUTH_ENV} to "Bearer <key>"` });
+      problems.push({
+        code: 'missing-bearer',
+        problem: 'the Authorization value lacks the "Bearer " prefix',
+        fix: `set env.${BRIDGE_AUTH_ENV} to "Bearer <key>"`,
+      });
   }
   const userAgent = headerArgs.find((a) => /^user-agent\s*:/i.test(a));
   if (info.method === 'api-key' && !USER_AGENT_OK.test(userAgent?.replace(/^[^:]*:\s*/, '') ?? '')) {
@@ -116,22 +168,46 @@ function bridgeProblems(entry: Record<string, unknown>, info: EntryInfo): EntryP
   return problems;
 }
 
-function directProblems(client: ClientInfo, entry: Record<string, unknown>, info: EntryInfo, apiKey: string | undefined): EntryProblem[] {
+function directProblems(
+  client: ClientInfo,
+  entry: Record<string, unknown>,
+  info: EntryInfo,
+  apiKey: string | undefined,
+): EntryProblem[] {
   const problems: EntryProblem[] = [];
   if (client.id === 'claude-desktop') {
-    const fix = info.method === 'oauth' ? 'delete it and add Cairn under Settings > Customize > Connectors' : `rewrite it as the ${BRIDGE_PACKAGE} bridge entry`;
-    problems.push({ code: 'wrong-shape', problem: 'Claude Desktop runs only command (stdio) entries from this file: this url entry is ignored', fix });
+    const fix =
+      info.method === 'oauth'
+        ? 'delete it and add Cairn under Settings > Customize > Connectors'
+        : `rewrite it as the ${BRIDGE_PACKAGE} bridge entry`;
+    problems.push({
+      code: 'wrong-shape',
+      problem: 'Claude Desktop runs only command (stdio) entries from this file: this url entry is ignored',
+      fix,
+    });
   } else if (info.method === 'oauth' && !client.methods.oauth.supported) {
     // Only where OAuth is not offered at all: a url-only entry the user added by hand (Connect > OAuth) is fine.
-    problems.push({ code: 'oauth-unsupported', problem: `OAuth entry, but ${client.methods.oauth.reason}`, fix: `npx cairn-mcp-installer@latest --client ${client.id} --api-key <key>` });
+    problems.push({
+      code: 'oauth-unsupported',
+      problem: `OAuth entry, but ${client.methods.oauth.reason}`,
+      fix: `npx cairn-mcp-installer@latest --client ${client.id} --api-key <key>`,
+    });
   }
   if (info.legacy) {
-    problems.push({ code: 'legacy', problem: 'older entry with an API_KEY header (no Bearer, no User-Agent)', fix: 'rewrite with Authorization: Bearer <key> and the User-Agent header' });
+    problems.push({
+      code: 'legacy',
+      problem: 'older entry with an API_KEY header (no Bearer, no User-Agent)',
+      fix: 'rewrite with Authorization: Bearer <key> and the User-Agent header',
+    });
   } else if (info.method === 'api-key') {
     const headers = record(entry.headers) ?? record(entry.http_headers) ?? {};
     const authorization = header(headers, 'authorization');
     if (authorization !== undefined && apiKey && !/^Bearer\s/i.test(authorization)) {
-      problems.push({ code: 'missing-bearer', problem: 'the Authorization header lacks the "Bearer " prefix', fix: 'write it as "Authorization": "Bearer <key>"' });
+      problems.push({
+        code: 'missing-bearer',
+        problem: 'the Authorization header lacks the "Bearer " prefix',
+        fix: 'write it as "Authorization": "Bearer <key>"',
+      });
     }
     const userAgent = header(headers, 'user-agent');
     if (!USER_AGENT_OK.test(userAgent ?? '')) {
@@ -145,7 +221,12 @@ function directProblems(client: ClientInfo, entry: Record<string, unknown>, info
   if (client.id !== 'claude-desktop' && info.url !== undefined) {
     const expected = info.method === 'oauth' ? client.entry(info.url) : client.entry(info.url, 'k');
     const urlKey = 'serverUrl' in expected ? 'serverUrl' : 'url';
-    if (entry[urlKey] === undefined) problems.push({ code: 'wrong-shape', problem: `the address is not under "${urlKey}", which ${client.displayName} reads`, fix: `move it to "${urlKey}"` });
+    if (entry[urlKey] === undefined)
+      problems.push({
+        code: 'wrong-shape',
+        problem: `the address is not under "${urlKey}", which ${client.displayName} reads`,
+        fix: `move it to "${urlKey}"`,
+      });
     if (expected.type !== undefined && entry.type !== expected.type) {
       problems.push({
         code: 'wrong-shape',
@@ -157,11 +238,22 @@ function directProblems(client: ClientInfo, entry: Record<string, unknown>, info
   return problems;
 }
 
-function rebuild(client: ClientInfo, entry: Record<string, unknown>, info: EntryInfo, apiKey: string | undefined): McpEntry | undefined {
+function rebuild(
+  client: ClientInfo,
+  entry: Record<string, unknown>,
+  info: EntryInfo,
+  apiKey: string | undefined,
+): McpEntry | undefined {
   if (info.url === undefined) return undefined;
   let current: McpEntry | undefined;
-  if (info.method === 'oauth') current = client.installerOAuth.supported && !info.bridge ? client.entry(info.url) : undefined;
-  else if (client.id === 'codex') current = apiKey ? codexEntry(info.url, apiKey) : typeof entry.bearer_token_env_var === 'string' ? codexEnvEntry(info.url) : undefined;
+  if (info.method === 'oauth')
+    current = client.installerOAuth.supported && !info.bridge ? client.entry(info.url) : undefined;
+  else if (client.id === 'codex')
+    current = apiKey
+      ? codexEntry(info.url, apiKey)
+      : typeof entry.bearer_token_env_var === 'string'
+        ? codexEnvEntry(info.url)
+        : undefined;
   else current = apiKey ? client.entry(info.url, apiKey) : undefined;
   if (!current) return undefined;
   // Keep what the user added: unknown fields, and headers other than the auth ones.
@@ -169,8 +261,10 @@ function rebuild(client: ClientInfo, entry: Record<string, unknown>, info: Entry
     const before = record(entry[container]);
     const after = record(current[container]);
     if (!before || !after) continue;
-    for (const [name, value] of Object.entries(before)) if (!AUTH_HEADERS.has(name.toLowerCase()) && !(name in after)) after[name] = value;
+    for (const [name, value] of Object.entries(before))
+      if (!AUTH_HEADERS.has(name.toLowerCase()) && !(name in after)) after[name] = value;
   }
-  for (const [name, value] of Object.entries(entry)) if (!SHAPE_KEYS.has(name) && !(name in current)) current[name] = value;
+  for (const [name, value] of Object.entries(entry))
+    if (!SHAPE_KEYS.has(name) && !(name in current)) current[name] = value;
   return current;
 }

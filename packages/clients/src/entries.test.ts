@@ -25,11 +25,22 @@ test('bridge entry: command, args in the exact order, key only in env.AUTH_HEADE
   const entry = bridgeEntry(URL, KEY);
   deepStrictEqual(entry, {
     command: 'npx',
-    args: ['-y', 'mcp-remote@0.1.38', URL, '--transport', 'http-only', '--header', 'Authorization:${AUTH_HEADER}', '--header', 'User-Agent:cairn-mcp-installer/1.0'],
+    args: [
+      '-y',
+      'mcp-remote@0.1.38',
+      URL,
+      '--transport',
+      'http-only',
+      '--header',
+      'Authorization:${AUTH_HEADER}',
+      '--header',
+      'User-Agent:cairn-mcp-installer/1.0',
+    ],
     env: { AUTH_HEADER: 'Bearer cairn_tkn_abc123' },
   });
   const args = entry.args as string[];
-  for (const arg of args.filter((_, i) => args[i - 1] === '--header')) ok(!arg.includes(' '), `no space in header arg ${arg}`);
+  for (const arg of args.filter((_, i) => args[i - 1] === '--header'))
+    ok(!arg.includes(' '), `no space in header arg ${arg}`);
   ok(!JSON.stringify(args).includes(KEY), 'the key is not in args');
   const referenced = /\$\{(\w+)\}/.exec(args.join(' '))?.[1];
   deepStrictEqual(Object.keys(entry.env as object), [referenced], 'env name equals the ${…} reference');
@@ -41,7 +52,17 @@ test('per-client entries, API key and OAuth', () => {
     'claude-desktop': [
       {
         command: 'npx',
-        args: ['-y', 'mcp-remote@0.1.38', URL, '--transport', 'http-only', '--header', 'Authorization:${AUTH_HEADER}', '--header', 'User-Agent:cairn-mcp-installer/1.0'],
+        args: [
+          '-y',
+          'mcp-remote@0.1.38',
+          URL,
+          '--transport',
+          'http-only',
+          '--header',
+          'Authorization:${AUTH_HEADER}',
+          '--header',
+          'User-Agent:cairn-mcp-installer/1.0',
+        ],
         env: { AUTH_HEADER: `Bearer ${KEY}` },
       },
       { url: URL },
@@ -100,7 +121,10 @@ test('claude mcp add: user scope, http transport, headers with a space after the
     claudeMcpAddCommand('cairn', URL, KEY),
     'claude mcp add --scope user --transport http cairn https://cairn.example.com/mcp --header "Authorization: Bearer cairn_tkn_abc123" --header "User-Agent: cairn-mcp-installer/1.0"',
   );
-  equal(claudeMcpAddCommand('cairn', URL), 'claude mcp add --scope user --transport http cairn https://cairn.example.com/mcp');
+  equal(
+    claudeMcpAddCommand('cairn', URL),
+    'claude mcp add --scope user --transport http cairn https://cairn.example.com/mcp',
+  );
 });
 
 test('codex token variable: launchctl on macOS, a profile line elsewhere', () => {

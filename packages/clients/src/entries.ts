@@ -20,7 +20,17 @@ export function oauthEntry(mcpUrl: string): McpEntry {
 
 /** The bridge arguments in the exact order of spec part 2; the key never appears here, only `${AUTH_HEADER}`. */
 export function bridgeArgs(mcpUrl: string): string[] {
-  return ['-y', BRIDGE_PACKAGE, mcpUrl, '--transport', 'http-only', '--header', `Authorization:\${${BRIDGE_AUTH_ENV}}`, '--header', `User-Agent:${INSTALLER_USER_AGENT}`];
+  return [
+    '-y',
+    BRIDGE_PACKAGE,
+    mcpUrl,
+    '--transport',
+    'http-only',
+    '--header',
+    `Authorization:\${${BRIDGE_AUTH_ENV}}`,
+    '--header',
+    `User-Agent:${INSTALLER_USER_AGENT}`,
+  ];
 }
 
 /** Bridge-based entry for the chat desktop client: `npx` + bridge args, the key only in `env.AUTH_HEADER`. */
@@ -30,7 +40,9 @@ export function bridgeEntry(mcpUrl: string, apiKey: string): McpEntry {
 
 /** Entry with `type: "http"` (Claude Code, VS Code, Gemini CLI); without a key it is the OAuth entry. */
 export function typedHttpEntry(mcpUrl: string, apiKey?: string): McpEntry {
-  return apiKey === undefined ? { type: 'http', url: mcpUrl } : { type: 'http', url: mcpUrl, headers: apiKeyHeaders(apiKey) };
+  return apiKey === undefined
+    ? { type: 'http', url: mcpUrl }
+    : { type: 'http', url: mcpUrl, headers: apiKeyHeaders(apiKey) };
 }
 
 /** Windsurf's entry: the header-based shape with its `serverUrl` key. */
@@ -55,7 +67,9 @@ export function codexEnvEntry(mcpUrl: string): McpEntry {
 export function codexTomlTable(serverName: string, mcpUrl: string, apiKey?: string): string {
   const lines = [`[mcp_servers.${tomlKey(serverName)}]`, `url = ${JSON.stringify(mcpUrl)}`];
   if (apiKey !== undefined) {
-    const headers = Object.entries(apiKeyHeaders(apiKey)).map(([name, value]) => `${JSON.stringify(name)} = ${JSON.stringify(value)}`);
+    const headers = Object.entries(apiKeyHeaders(apiKey)).map(
+      ([name, value]) => `${JSON.stringify(name)} = ${JSON.stringify(value)}`,
+    );
     lines.push(`http_headers = { ${headers.join(', ')} }`);
   }
   return `${lines.join('\n')}\n`;

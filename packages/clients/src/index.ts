@@ -40,7 +40,13 @@ export {
   urlProblem,
   VERIFICATION_PROMPT,
 } from './constants.js';
-export { diagnoseEntry, type EntryDiagnosis, type EntryProblem, type EntryProblemCode, looksLikeCairn } from './diagnose-entry.js';
+export {
+  diagnoseEntry,
+  type EntryDiagnosis,
+  type EntryProblem,
+  type EntryProblemCode,
+  looksLikeCairn,
+} from './diagnose-entry.js';
 export {
   apiKeyHeaders,
   bridgeArgs,

@@ -4,7 +4,16 @@
 /** Thrown for RE2 syntax with no faithful JavaScript equivalent (the rule is then dropped and counted). */
 export class Untranslatable extends Error {}
 
-const POSIX = { alnum: 'A-Za-z0-9', alpha: 'A-Za-z', digit: '0-9', xdigit: '0-9A-Fa-f', upper: 'A-Z', lower: 'a-z', space: '\\t\\n\\v\\f\\r ', word: '\\w' };
+const POSIX = {
+  alnum: 'A-Za-z0-9',
+  alpha: 'A-Za-z',
+  digit: '0-9',
+  xdigit: '0-9A-Fa-f',
+  upper: 'A-Z',
+  lower: 'a-z',
+  space: '\\t\\n\\v\\f\\r ',
+  word: '\\w',
+};
 const isLetter = (c) => /^[A-Za-z]$/.test(c);
 const swapCase = (c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase());
 
@@ -12,7 +21,8 @@ const swapCase = (c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase
 function classChar(c) {
   if ('\\]^-['.includes(c)) return `\\${c}`;
   const code = c.charCodeAt(0);
-  if (code < 0x20 || code > 0x7e) return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  if (code < 0x20 || code > 0x7e)
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
   return c;
 }
 
@@ -139,7 +149,10 @@ export function translate(re2) {
       if (flags) {
         const [all, on, off = '', kind] = flags;
         if (/[^is]/.test(on + off)) throw new Untranslatable(`flags (?${on}-${off})`);
-        const next = { ci: on.includes('i') ? true : off.includes('i') ? false : ci, dotall: on.includes('s') ? true : off.includes('s') ? false : dotall };
+        const next = {
+          ci: on.includes('i') ? true : off.includes('i') ? false : ci,
+          dotall: on.includes('s') ? true : off.includes('s') ? false : dotall,
+        };
         if (kind === ':') {
           stack.push({ ci, dotall });
           out += '(?:';

@@ -15,7 +15,8 @@ if (!source) {
   console.error('usage: node scripts/vendor-gitleaks-rules.mjs <gitleaks git dir, e.g. clone/.git> [ref]');
   process.exit(2);
 }
-const git = (...args) => execFileSync('git', [`--git-dir=${source}`, ...args], { encoding: 'utf8', maxBuffer: 64 << 20 });
+const git = (...args) =>
+  execFileSync('git', [`--git-dir=${source}`, ...args], { encoding: 'utf8', maxBuffer: 64 << 20 });
 const commit = git('rev-parse', ref).trim();
 const version = git('describe', '--tags', ref).trim();
 const toml = git('show', `${commit}:config/gitleaks.toml`);
@@ -50,7 +51,8 @@ function allowlists(lists = []) {
  */
 const PATH_RULES_KEPT = new Set(['freemius-secret-key', 'nuget-config-password', 'kubernetes-secret-yaml']);
 const PATH_RULES_DROPPED = {
-  'hashicorp-tf-password': 'replaced by Cairn\'s secret-assignment rule, which finds `password = "…"` in any text, HCL included',
+  'hashicorp-tf-password':
+    'replaced by Cairn\'s secret-assignment rule, which finds `password = "…"` in any text, HCL included',
 };
 
 const config = parse(toml);
@@ -58,11 +60,17 @@ const rules = [];
 const dropped = [];
 for (const rule of config.rules) {
   if (!rule.regex) {
-    dropped.push({ id: rule.id, reason: 'matches file paths only (a binary key file such as .p12 has no text to redact)' });
+    dropped.push({
+      id: rule.id,
+      reason: 'matches file paths only (a binary key file such as .p12 has no text to redact)',
+    });
     continue;
   }
   if (rule.path && !PATH_RULES_KEPT.has(rule.id)) {
-    dropped.push({ id: rule.id, reason: PATH_RULES_DROPPED[rule.id] ?? `only meaningful for files named like ${rule.path}` });
+    dropped.push({
+      id: rule.id,
+      reason: PATH_RULES_DROPPED[rule.id] ?? `only meaningful for files named like ${rule.path}`,
+    });
     continue;
   }
   try {
@@ -80,7 +88,12 @@ for (const rule of config.rules) {
   }
 }
 const global = config.allowlist;
-const globalAllowlist = { target: 'secret', regexes: translateAll(global.regexes), stopwords: (global.stopwords ?? []).map((w) => w.toLowerCase()), all: false };
+const globalAllowlist = {
+  target: 'secret',
+  regexes: translateAll(global.regexes),
+  stopwords: (global.stopwords ?? []).map((w) => w.toLowerCase()),
+  all: false,
+};
 
 const out = new URL('../src/redaction/vendor/gitleaks/', import.meta.url).pathname;
 mkdirSync(out, { recursive: true });
@@ -106,5 +119,7 @@ writeFileSync(
     '',
   ].join('\n'),
 );
-console.log(`gitleaks ${version} (${commit}): ${rules.length} of ${config.rules.length} rules translated; dropped ${dropped.length}:`);
+console.log(
+  `gitleaks ${version} (${commit}): ${rules.length} of ${config.rules.length} rules translated; dropped ${dropped.length}:`,
+);
 for (const d of dropped) console.log(`  ${d.id}: ${d.reason}`);

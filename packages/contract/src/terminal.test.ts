@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { cleanName, terminalSafe } from './terminal.js';
 
-const HOSTILE = 'ok\u001b[2J\u001b]8;;https://evil.example\u0007link\u001b]8;;\u0007\r\nfake line\u202etxt.exe\u0085\u009b31m\u2066x\u2069';
+const HOSTILE =
+  'ok\u001b[2J\u001b]8;;https://evil.example\u0007link\u001b]8;;\u0007\r\nfake line\u202etxt.exe\u0085\u009b31m\u2066x\u2069';
 
 describe('terminal-safe text', () => {
   test('no control or bidirectional character survives terminalSafe; each is shown as an escape', () => {
@@ -12,7 +13,10 @@ describe('terminal-safe text', () => {
       return n < 0x20 || (n >= 0x7f && n <= 0x9f) || (n >= 0x202a && n <= 0x202e) || (n >= 0x2066 && n <= 0x2069);
     });
     assert.deepEqual(left, []);
-    assert.equal(safe, 'ok\\x1b[2J\\x1b]8;;https://evil.example\\x07link\\x1b]8;;\\x07\\r\\nfake line\\u202etxt.exe\\x85\\x9b31m\\u2066x\\u2069');
+    assert.equal(
+      safe,
+      'ok\\x1b[2J\\x1b]8;;https://evil.example\\x07link\\x1b]8;;\\x07\\r\\nfake line\\u202etxt.exe\\x85\\x9b31m\\u2066x\\u2069',
+    );
   });
 
   test("lines: true keeps the program's own newlines and tabs, nothing else", () => {

@@ -34,7 +34,9 @@ export function terminalSafe(text: string, options: { lines?: boolean } = {}): s
  */
 export function cleanName(text: string): string {
   return text
-    .replace(UNSAFE_OR_BREAK, (c) => (c === '\n' || c === '\r' || c === '\t' || c === '\u2028' || c === '\u2029' ? ' ' : ''))
+    .replace(UNSAFE_OR_BREAK, (c) =>
+      c === '\n' || c === '\r' || c === '\t' || c === '\u2028' || c === '\u2029' ? ' ' : '',
+    )
     .replace(/\s+/g, ' ')
     .trim();
 }

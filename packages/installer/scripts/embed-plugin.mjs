@@ -12,12 +12,20 @@ export function pluginFileNames() {
   const skills = readdirSync(join(plugin, 'skills'), { withFileTypes: true })
     .filter((d) => d.isDirectory())
     .map((d) => `skills/${d.name}/SKILL.md`);
-  return [...skills.sort(), 'steering/cairn.md', 'hooks/cairn-capture.js', 'hooks/hooks.json', '.claude-plugin/plugin.json'];
+  return [
+    ...skills.sort(),
+    'steering/cairn.md',
+    'hooks/cairn-capture.js',
+    'hooks/hooks.json',
+    '.claude-plugin/plugin.json',
+  ];
 }
 
 /** The generated module's text. */
 export function pluginFilesModule() {
-  const entries = pluginFileNames().map((name) => `  ${JSON.stringify(name)}: ${JSON.stringify(readFileSync(join(plugin, name), 'utf8'))},`);
+  const entries = pluginFileNames().map(
+    (name) => `  ${JSON.stringify(name)}: ${JSON.stringify(readFileSync(join(plugin, name), 'utf8'))},`,
+  );
   return [
     `// Generated from ${relative(new URL('../../../', import.meta.url).pathname, plugin)} by packages/installer/scripts/embed-plugin.mjs (run by \`npm run build -w cairn-mcp-installer\`). Do not edit.`,
     '',

@@ -10,7 +10,12 @@ import { runInstall } from './install/run-install.js';
 import { runUninstall } from './install/run-uninstall.js';
 
 /** Runs the installer for one command line; returns the exit code. Errors are printed, never thrown. */
-export async function main(argv: string[], anyMachine: Machine, nodeVersion = process.version, anyErr: (line: string) => unknown = (line) => process.stderr.write(`${line}\n`)): Promise<number> {
+export async function main(
+  argv: string[],
+  anyMachine: Machine,
+  nodeVersion = process.version,
+  anyErr: (line: string) => unknown = (line) => process.stderr.write(`${line}\n`),
+): Promise<number> {
   // Every line goes out masked and escaped: no secret of any entry, no control sequence from a server.
   const machine = withSafeOutput(anyMachine);
   const err = (line: string) => anyErr(safeLine(line));
@@ -22,13 +27,16 @@ export async function main(argv: string[], anyMachine: Machine, nodeVersion = pr
   }
   try {
     const command = parseCommandLine(argv);
-    if (command.kind === 'run' && argv.some((a) => a === '--api-key' || a.startsWith('--api-key='))) err(API_KEY_WARNING);
+    if (command.kind === 'run' && argv.some((a) => a === '--api-key' || a.startsWith('--api-key=')))
+      err(API_KEY_WARNING);
     if (command.kind === 'help') machine.out(HELP);
     if (command.kind === 'version') machine.out(INSTALLER_VERSION);
     if (command.kind === 'doctor') return await runDoctor(command.request, machine, nodeVersion);
     if (command.kind === 'bundle') return writeDesktopBundle(command.request, machine);
     if (command.kind !== 'run') return 0;
-    return command.request.uninstall ? await runUninstall(command.request, machine) : await runInstall(command.request, machine);
+    return command.request.uninstall
+      ? await runUninstall(command.request, machine)
+      : await runInstall(command.request, machine);
   } catch (error) {
     if (error instanceof ConfigParseError) err(`Cannot read ${error.message}`);
     else if (error instanceof InstallerError) err(error.message);

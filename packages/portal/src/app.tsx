@@ -18,7 +18,11 @@ import { SessionContext } from './session.js';
 import { ErrorNotice, Loading } from './ui/bits.js';
 import { RouteAnnouncer } from './ui/route-announcer.js';
 
-type State = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'signed-out'; config: PortalConfig } | { kind: 'signed-in'; me: Me; config: PortalConfig };
+type State =
+  | { kind: 'loading' }
+  | { kind: 'error'; message: string }
+  | { kind: 'signed-out'; config: PortalConfig }
+  | { kind: 'signed-in'; me: Me; config: PortalConfig };
 
 const PUBLIC = new Set(['/signin', '/signup']);
 
@@ -44,7 +48,9 @@ export function App() {
 
   useEffect(() => {
     void load();
-    setUnauthorizedHandler(() => setState((s) => (s.kind === 'signed-in' ? { kind: 'signed-out', config: s.config } : s)));
+    setUnauthorizedHandler(() =>
+      setState((s) => (s.kind === 'signed-in' ? { kind: 'signed-out', config: s.config } : s)),
+    );
     return () => setUnauthorizedHandler(undefined);
   }, [load]);
 
@@ -160,7 +166,17 @@ const NAV = [
   { to: '/audit', label: 'Audit' },
 ];
 
-function Shell({ children, me, path, onSignOut }: { children: React.ReactNode; me?: Me; path?: string; onSignOut?: () => void }) {
+function Shell({
+  children,
+  me,
+  path,
+  onSignOut,
+}: {
+  children: React.ReactNode;
+  me?: Me;
+  path?: string;
+  onSignOut?: () => void;
+}) {
   return (
     <>
       <a className="skip-link" href="#main">
@@ -182,7 +198,12 @@ function Shell({ children, me, path, onSignOut }: { children: React.ReactNode; m
           )}
           {me && (
             <div className="account">
-              <Link to="/settings/account" className="account-name" title={`${me.user.email}: your account`} aria-current={path === '/settings/account' ? 'page' : undefined}>
+              <Link
+                to="/settings/account"
+                className="account-name"
+                title={`${me.user.email}: your account`}
+                aria-current={path === '/settings/account' ? 'page' : undefined}
+              >
                 {me.user.name || me.user.email}
               </Link>
               <button type="button" className="button secondary small" onClick={onSignOut}>

@@ -11,7 +11,10 @@ declare module 'autocannon' {
     /** Seconds. */
     duration?: number;
     /** Per-request shaping: each request is built from these, in turn; setupRequest may change its body or path. */
-    requests?: { method?: 'GET' | 'POST'; setupRequest?: (request: { body?: string; path?: string }) => { body?: string; path?: string } }[];
+    requests?: {
+      method?: 'GET' | 'POST';
+      setupRequest?: (request: { body?: string; path?: string }) => { body?: string; path?: string };
+    }[];
     /** Counts a response whose body fails it as a mismatch. */
     verifyBody?: (body: string) => boolean;
   }

@@ -8,11 +8,19 @@ export const BACKEND_OPTIONS = {
 } as const;
 
 /** --backend and --database-url checked: for postgres, the server a throwaway database is created on. */
-export function backendOf(values: { backend?: string; 'database-url'?: string }): { backend: 'sqlite' | 'postgres'; databaseUrl?: string } {
+export function backendOf(values: { backend?: string; 'database-url'?: string }): {
+  backend: 'sqlite' | 'postgres';
+  databaseUrl?: string;
+} {
   const backend = values.backend;
-  if (backend !== 'sqlite' && backend !== 'postgres') throw new Error(`--backend must be sqlite or postgres, not ${backend}`);
-  const databaseUrl = values['database-url'] ?? (backend === 'postgres' ? process.env.CAIRN_TEST_DATABASE_URL : undefined);
-  if (backend === 'postgres' && !databaseUrl) throw new Error('--backend postgres needs --database-url <postgres server url> (or CAIRN_TEST_DATABASE_URL); a throwaway database is created on it');
+  if (backend !== 'sqlite' && backend !== 'postgres')
+    throw new Error(`--backend must be sqlite or postgres, not ${backend}`);
+  const databaseUrl =
+    values['database-url'] ?? (backend === 'postgres' ? process.env.CAIRN_TEST_DATABASE_URL : undefined);
+  if (backend === 'postgres' && !databaseUrl)
+    throw new Error(
+      '--backend postgres needs --database-url <postgres server url> (or CAIRN_TEST_DATABASE_URL); a throwaway database is created on it',
+    );
   return { backend, databaseUrl };
 }
 

@@ -46,7 +46,12 @@ export function summarizeProfile(profile: CpuProfile, top = 15): ProfileSummary 
     add(packages, packageOf(frame.url, frame.functionName), ms);
   });
   const busyMs = [...packages.values()].reduce((a, b) => a + b, 0);
-  return { busyMs: Math.round(busyMs), idleMs: Math.round(idleMs), functions: ranked(functions, busyMs, top), packages: ranked(packages, busyMs, top) };
+  return {
+    busyMs: Math.round(busyMs),
+    idleMs: Math.round(idleMs),
+    functions: ranked(functions, busyMs, top),
+    packages: ranked(packages, busyMs, top),
+  };
 }
 
 /** The inspector calls that start and stop the profile show up in it; they are not Cairn's cost. */

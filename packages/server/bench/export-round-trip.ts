@@ -18,11 +18,17 @@ import { importFile } from '../src/domain/import.js';
 import { comparable, createPeople, exportAll, fileLines, seedMemory } from '../src/testing/export-fixtures.js';
 import { startTestCairn, type TestCairn } from '../src/testing/test-cairn.js';
 
-const { values } = parseArgs({ options: { entries: { type: 'string', default: '10000' }, 'database-url': { type: 'string' } } });
+const { values } = parseArgs({
+  options: { entries: { type: 'string', default: '10000' }, 'database-url': { type: 'string' } },
+});
 const bulk = Number(values.entries);
-if (!Number.isInteger(bulk) || bulk < 1) throw new Error(`--entries must be a whole number above 0, not ${values.entries}`);
+if (!Number.isInteger(bulk) || bulk < 1)
+  throw new Error(`--entries must be a whole number above 0, not ${values.entries}`);
 const postgresServerUrl = values['database-url'] ?? process.env.CAIRN_TEST_DATABASE_URL;
-if (!postgresServerUrl) throw new Error('Give --database-url <postgres server url> (or set CAIRN_TEST_DATABASE_URL): the round trip goes through PostgreSQL');
+if (!postgresServerUrl)
+  throw new Error(
+    'Give --database-url <postgres server url> (or set CAIRN_TEST_DATABASE_URL): the round trip goes through PostgreSQL',
+  );
 
 const cairns: TestCairn[] = [];
 const dir = mkdtempSync(join(tmpdir(), 'cairn-export-bench-'));
@@ -49,7 +55,9 @@ try {
     writeFileSync(file, exported.value);
     await createPeople(to.cairn, tag);
     const imported = await timed(() => importFile(to.cairn.domain, fileLines(file)));
-    console.log(`${name}: export ${(exported.ms / 1000).toFixed(2)} s (${from.cairn.store.dialect}), import ${(imported.ms / 1000).toFixed(2)} s (${to.cairn.store.dialect})`);
+    console.log(
+      `${name}: export ${(exported.ms / 1000).toFixed(2)} s (${from.cairn.store.dialect}), import ${(imported.ms / 1000).toFixed(2)} s (${to.cairn.store.dialect})`,
+    );
     return { text: exported.value, file };
   };
   const postgresB = await start({ postgresServerUrl });

@@ -10,7 +10,11 @@ export interface ProbeAnswer {
  * Sends the same request every 20 ms for `seconds` from a separate process (so the load generator's
  * own work does not count against the server) and returns each answer's status and latency.
  */
-export function probeRequests(url: URL, seconds: number, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<ProbeAnswer[]> {
+export function probeRequests(
+  url: URL,
+  seconds: number,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<ProbeAnswer[]> {
   const script = `
     const [url, seconds, init] = process.argv.slice(1);
     const until = Date.now() + seconds * 1000;
@@ -28,12 +32,20 @@ export function probeRequests(url: URL, seconds: number, init: { method?: string
     }
     process.stdout.write(JSON.stringify(answers));`;
   return new Promise((resolve, reject) => {
-    const probe = spawn(process.execPath, ['--input-type=module', '-e', script, url.href, String(seconds), JSON.stringify(init)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const probe = spawn(
+      process.execPath,
+      ['--input-type=module', '-e', script, url.href, String(seconds), JSON.stringify(init)],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     let out = '';
     probe.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString('utf8');
     });
-    probe.on('close', (code) => (code === 0 ? resolve(JSON.parse(out) as ProbeAnswer[]) : reject(new Error(`the probe of ${url.pathname} exited with ${code}`))));
+    probe.on('close', (code) =>
+      code === 0
+        ? resolve(JSON.parse(out) as ProbeAnswer[])
+        : reject(new Error(`the probe of ${url.pathname} exited with ${code}`)),
+    );
   });
 }
 

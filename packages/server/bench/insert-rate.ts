@@ -32,13 +32,23 @@ export function entryBodies(turns: InsertTurn[]): () => string {
   return () => {
     const first = turns[n % turns.length]!;
     const second = turns[(n + 997 + Math.floor(n / turns.length) * 131) % turns.length]!;
-    const body = JSON.stringify({ kind: 'note', title: `Note ${n}: ${first.title}`, content: `${first.content} Later: ${second.content} (note ${n})` });
+    const body = JSON.stringify({
+      kind: 'note',
+      title: `Note ${n}: ${first.title}`,
+      content: `${first.content} Later: ${second.content} (note ${n})`,
+    });
     n++;
     return body;
   };
 }
 
-export async function measureInserts(url: string, key: string, turns: InsertTurn[], connections: number, seconds: number): Promise<InsertRun> {
+export async function measureInserts(
+  url: string,
+  key: string,
+  turns: InsertTurn[],
+  connections: number,
+  seconds: number,
+): Promise<InsertRun> {
   const next = entryBodies(turns);
   let duplicates = 0;
   const instance = autocannon({

@@ -9,7 +9,10 @@ interface LocomoTurn {
 
 /** Every dialogue turn of the LoCoMo file as a conversation entry; read at run time, never copied into the repo. */
 export async function loadTurns(path: string) {
-  const samples = JSON.parse(await readFile(path, 'utf8')) as { sample_id: string; conversation: Record<string, unknown> }[];
+  const samples = JSON.parse(await readFile(path, 'utf8')) as {
+    sample_id: string;
+    conversation: Record<string, unknown>;
+  }[];
   return samples.flatMap(({ sample_id, conversation }) =>
     Object.entries(conversation)
       .filter((pair): pair is [string, LocomoTurn[]] => /^session_\d+$/.test(pair[0]) && Array.isArray(pair[1]))

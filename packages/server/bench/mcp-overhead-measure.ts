@@ -37,8 +37,12 @@ export async function load(target: Target, options: Options, seconds: number): P
     method: target.method ?? 'POST',
     headers: target.headers,
     ...(target.method !== 'GET' && { body: target.body }),
-    ...(target.uniqueBody && { requests: [{ setupRequest: (request: { body?: string }) => ({ ...request, body: target.uniqueBody!() }) }] }),
-    ...(target.uniquePath && { requests: [{ setupRequest: (request: { path?: string }) => ({ ...request, path: target.uniquePath!() }) }] }),
+    ...(target.uniqueBody && {
+      requests: [{ setupRequest: (request: { body?: string }) => ({ ...request, body: target.uniqueBody!() }) }],
+    }),
+    ...(target.uniquePath && {
+      requests: [{ setupRequest: (request: { path?: string }) => ({ ...request, path: target.uniquePath!() }) }],
+    }),
     connections: options.connections,
     duration: seconds,
     verifyBody: target.looksRight,
@@ -145,7 +149,17 @@ export async function profileTarget(cairn: Child, target: Target, options: Optio
 // ---- reporting -------------------------------------------------------------------------------
 
 export function printTable(rows: Row[]): void {
-  const header = ['target', 'req/s', 'p50 ms', 'p99 ms', 'server CPU ms/req', 'non-2xx', 'errors', 'req/s ×slower', 'p50 ×slower'];
+  const header = [
+    'target',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'server CPU ms/req',
+    'non-2xx',
+    'errors',
+    'req/s ×slower',
+    'p50 ×slower',
+  ];
   const lines = rows.map((r) => [
     r.target,
     String(r.reqPerSec),
@@ -158,11 +172,14 @@ export function printTable(rows: Row[]): void {
     r.p50Slowdown.toFixed(2),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
-  for (const line of [header, ...lines]) console.log(line.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  '));
+  for (const line of [header, ...lines])
+    console.log(line.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  '));
 }
 
 export function printProfile(target: string, summary: ProfileSummary, path: string): void {
-  console.log(`\nCPU profile of the Cairn process under ${target} (${path}); busy ${summary.busyMs} ms, idle ${summary.idleMs} ms`);
+  console.log(
+    `\nCPU profile of the Cairn process under ${target} (${path}); busy ${summary.busyMs} ms, idle ${summary.idleMs} ms`,
+  );
   console.log('self time by package:');
   for (const p of summary.packages.slice(0, 10)) console.log(`  ${p.percent.toFixed(1).padStart(5)}%  ${p.name}`);
   console.log('top self-time functions:');
@@ -179,7 +196,9 @@ export function verdict(rows: Row[]): string {
   const earlier = rows.find((r) => r.target === 'before: tools/call search');
   return [
     ...(earlier
-      ? [`before: MCP search ${(earlier.reqPerSec / echo.reqPerSec).toFixed(2)}× the echo's req/s, ${(earlier.cpuMsPerRequest / echo.cpuMsPerRequest).toFixed(2)}× its server CPU per call`]
+      ? [
+          `before: MCP search ${(earlier.reqPerSec / echo.reqPerSec).toFixed(2)}× the echo's req/s, ${(earlier.cpuMsPerRequest / echo.cpuMsPerRequest).toFixed(2)}× its server CPU per call`,
+        ]
       : []),
     `MCP search: ${vsEcho.toFixed(2)}× the stock SDK echo's req/s (target ≥ 1.00: ${vsEcho >= 1 ? 'met' : 'NOT met'}), ${cpuVsEcho.toFixed(2)}× its server CPU per call`,
     `${(100 * vsBare).toFixed(1)}% of bare Hono's req/s (target ≥ 10%: ${vsBare >= 0.1 ? 'met' : 'NOT met'})`,

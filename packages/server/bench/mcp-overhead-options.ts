@@ -47,8 +47,10 @@ export async function parseOptions(): Promise<Options> {
     },
   });
   const backend = values.backend;
-  if (backend !== 'sqlite' && backend !== 'postgres') throw new Error(`--backend must be sqlite or postgres, not ${backend}`);
-  if (backend === 'postgres' && !values['database-url']) throw new Error('--backend postgres needs --database-url <postgres server url>');
+  if (backend !== 'sqlite' && backend !== 'postgres')
+    throw new Error(`--backend must be sqlite or postgres, not ${backend}`);
+  if (backend === 'postgres' && !values['database-url'])
+    throw new Error('--backend postgres needs --database-url <postgres server url>');
   return {
     duration: Number(values.duration),
     warmup: Number(values.warmup),
@@ -57,7 +59,9 @@ export async function parseOptions(): Promise<Options> {
     entries: Number(values.entries),
     query: values.query,
     // Every question of the file, in order: searches meet many words, as an agent's do, not one cached query.
-    questions: values.query ? [values.query] : (await loadLocomo(values.data)).flatMap((c) => c.questions.map((q) => q.question)),
+    questions: values.query
+      ? [values.query]
+      : (await loadLocomo(values.data)).flatMap((c) => c.questions.map((q) => q.question)),
     backend,
     databaseUrl: values['database-url'],
     source: values.source ?? false,
@@ -66,6 +70,8 @@ export async function parseOptions(): Promise<Options> {
     profile: values.profile,
     compare: values.compare,
     profileSeconds: Number(values['profile-seconds']),
-    profileOut: values['profile-out'] ?? join(tmpdir(), `cairn-bench-${values.profile?.replace(/\W+/g, '-')}-${Date.now()}.cpuprofile`),
+    profileOut:
+      values['profile-out'] ??
+      join(tmpdir(), `cairn-bench-${values.profile?.replace(/\W+/g, '-')}-${Date.now()}.cpuprofile`),
   };
 }

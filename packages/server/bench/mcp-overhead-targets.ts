@@ -35,10 +35,15 @@ export interface Child {
 export function startChild(args: string[]): Promise<Child> {
   const child = fork(new URL('./servers.ts', import.meta.url), args, { execArgv: ['--import', 'tsx'] });
   return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`server process ${args[0]} exited (code ${code}) before it was ready`)));
+    child.once('exit', (code) =>
+      reject(new Error(`server process ${args[0]} exited (code ${code}) before it was ready`)),
+    );
     child.once('message', (message: ChildMessage) => {
       if (message.type === 'ready') resolve({ process: child, ready: message });
-      else reject(new Error(`server process ${args[0]} failed: ${message.type === 'failed' ? message.message : message.type}`));
+      else
+        reject(
+          new Error(`server process ${args[0]} failed: ${message.type === 'failed' ? message.message : message.type}`),
+        );
     });
   });
 }
@@ -77,7 +82,8 @@ export function baselineTarget(baseline: Child): Target {
     url: baseline.ready.url,
     headers: { 'Content-Type': 'application/json' },
     body: '{}',
-    check: (status, _type, text) => (status === 200 && text === '{"ok":true}' ? undefined : `status ${status}, body ${text}`),
+    check: (status, _type, text) =>
+      status === 200 && text === '{"ok":true}' ? undefined : `status ${status}, body ${text}`,
     looksRight: (body) => body === '{"ok":true}',
   };
 }
@@ -88,9 +94,21 @@ export function sdkEchoTarget(echo: Child): Target {
     name: 'anchor: stock SDK v2 echo (tools/call)',
     server: echo,
     url: echo.ready.url,
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'mcp-protocol-version': PROTOCOL_VERSION },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hello' } } }),
-    check: (status, type, text) => checkMcpResponse(status, type, text, (r) => (r.content?.[0]?.text === 'hello' ? undefined : `unexpected echo ${JSON.stringify(r)}`)),
+    headers: {
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': PROTOCOL_VERSION,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'echo', arguments: { text: 'hello' } },
+    }),
+    check: (status, type, text) =>
+      checkMcpResponse(status, type, text, (r) =>
+        r.content?.[0]?.text === 'hello' ? undefined : `unexpected echo ${JSON.stringify(r)}`,
+      ),
     looksRight: (body) => body.includes('"result"') && body.includes('hello'),
   };
 }
@@ -125,7 +143,12 @@ export function mcpTargets(cairn: Child, options: Options, prefix = ''): Target[
     Authorization: `Bearer ${key}`,
     'User-Agent': INSTALLER_USER_AGENT,
   };
-  const target = (name: string, method: string, params: unknown, check: (result: any) => string | undefined): Target => ({
+  const target = (
+    name: string,
+    method: string,
+    params: unknown,
+    check: (result: any) => string | undefined,
+  ): Target => ({
     name: `${prefix}${name}`,
     server: cairn,
     url,
@@ -136,29 +159,56 @@ export function mcpTargets(cairn: Child, options: Options, prefix = ''): Target[
     looksRight: (body) => body.includes('"result"') && !body.includes('"isError":true'),
   });
   return [
-    target('initialize', 'initialize', { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'cairn-bench', version: '1.0.0' } }, (r) =>
-      r.serverInfo?.name === 'cairn' ? undefined : `unexpected initialize result ${JSON.stringify(r).slice(0, 300)}`,
+    target(
+      'initialize',
+      'initialize',
+      { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'cairn-bench', version: '1.0.0' } },
+      (r) =>
+        r.serverInfo?.name === 'cairn' ? undefined : `unexpected initialize result ${JSON.stringify(r).slice(0, 300)}`,
     ),
     target('tools/call list_datapacks', 'tools/call', { name: 'list_datapacks', arguments: {} }, (r) => {
-      const total = (r.structuredContent?.datapacks ?? []).reduce((n: number, d: { entryCount: number }) => n + d.entryCount, 0);
-      return total === seed?.created ? undefined : `list_datapacks counts ${total} entries, ${seed?.created} were seeded`;
+      const total = (r.structuredContent?.datapacks ?? []).reduce(
+        (n: number, d: { entryCount: number }) => n + d.entryCount,
+        0,
+      );
+      return total === seed?.created
+        ? undefined
+        : `list_datapacks counts ${total} entries, ${seed?.created} were seeded`;
     }),
     {
-      ...target('tools/call search', 'tools/call', { name: 'search', arguments: { query: options.questions[0] } }, (r) => {
-        const hits = r.structuredContent?.results?.length ?? 0;
-        return hits >= 3 ? undefined : `search "${options.questions[0]}" found ${hits} entries; pick a --query that matches several`;
-      }),
+      ...target(
+        'tools/call search',
+        'tools/call',
+        { name: 'search', arguments: { query: options.questions[0] } },
+        (r) => {
+          const hits = r.structuredContent?.results?.length ?? 0;
+          return hits >= 3
+            ? undefined
+            : `search "${options.questions[0]}" found ${hits} entries; pick a --query that matches several`;
+        },
+      ),
       uniqueBody: toolCall('search', 'query', nextQuestion(options)),
     },
     {
-      ...target('tools/call get_guidance', 'tools/call', { name: 'get_guidance', arguments: { task: options.questions[0] } }, (r) =>
-        r.structuredContent ? undefined : `get_guidance gave no structured result ${JSON.stringify(r).slice(0, 300)}`,
+      ...target(
+        'tools/call get_guidance',
+        'tools/call',
+        { name: 'get_guidance', arguments: { task: options.questions[0] } },
+        (r) =>
+          r.structuredContent ? undefined : `get_guidance gave no structured result ${JSON.stringify(r).slice(0, 300)}`,
       ),
       uniqueBody: toolCall('get_guidance', 'task', nextQuestion(options)),
     },
     {
-      ...target('tools/call save_entry', 'tools/call', { name: 'save_entry', arguments: { kind: 'note', title: 'Benchmark note 0', content: 'A note saved by the benchmark, number 0.' } }, (r) =>
-        r.structuredContent?.entry?.id ? undefined : `save_entry saved nothing ${JSON.stringify(r).slice(0, 300)}`,
+      ...target(
+        'tools/call save_entry',
+        'tools/call',
+        {
+          name: 'save_entry',
+          arguments: { kind: 'note', title: 'Benchmark note 0', content: 'A note saved by the benchmark, number 0.' },
+        },
+        (r) =>
+          r.structuredContent?.entry?.id ? undefined : `save_entry saved nothing ${JSON.stringify(r).slice(0, 300)}`,
       ),
       // Each saved note differs in more than a number, so none is refused as a near-duplicate of another.
       uniqueBody: () => {
@@ -167,7 +217,14 @@ export function mcpTargets(cairn: Child, options: Options, prefix = ''): Target[
           jsonrpc: '2.0',
           id: 1,
           method: 'tools/call',
-          params: { name: 'save_entry', arguments: { kind: 'note', title: `Benchmark ${n}`, content: `Saved under load as ${n} ${n.split('').reverse().join('')}.` } },
+          params: {
+            name: 'save_entry',
+            arguments: {
+              kind: 'note',
+              title: `Benchmark ${n}`,
+              content: `Saved under load as ${n} ${n.split('').reverse().join('')}.`,
+            },
+          },
         });
       },
     },
@@ -176,10 +233,21 @@ export function mcpTargets(cairn: Child, options: Options, prefix = ''): Target[
 
 /** A tools/call body per request whose one argument is the next text. */
 export function toolCall(name: string, argument: string, text: () => string): () => string {
-  return () => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: { [argument]: text() } } });
+  return () =>
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name, arguments: { [argument]: text() } },
+    });
 }
 
-export function checkMcpResponse(status: number, contentType: string, text: string, check: (result: any) => string | undefined): string | undefined {
+export function checkMcpResponse(
+  status: number,
+  contentType: string,
+  text: string,
+  check: (result: any) => string | undefined,
+): string | undefined {
   if (status !== 200) return `status ${status}: ${text.slice(0, 500)}`;
   // The stateless handler may answer as JSON or as one SSE event; accept both.
   const json = contentType.includes('text/event-stream')
@@ -196,9 +264,14 @@ export function checkMcpResponse(status: number, contentType: string, text: stri
 }
 
 export async function verify(target: Target): Promise<void> {
-  const response = await fetch(target.url, { method: target.method ?? 'POST', headers: target.headers, ...(target.method !== 'GET' && { body: target.body }) });
+  const response = await fetch(target.url, {
+    method: target.method ?? 'POST',
+    headers: target.headers,
+    ...(target.method !== 'GET' && { body: target.body }),
+  });
   const text = await response.text();
   const problem = target.check(response.status, response.headers.get('content-type') ?? '', text);
   if (problem) throw new Error(`${target.name} does not answer correctly, refusing to benchmark it: ${problem}`);
-  if (!target.looksRight(text)) throw new Error(`${target.name}: a correct response fails the under-load check: ${text.slice(0, 300)}`);
+  if (!target.looksRight(text))
+    throw new Error(`${target.name}: a correct response fails the under-load check: ${text.slice(0, 300)}`);
 }

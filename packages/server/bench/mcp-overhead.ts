@@ -14,7 +14,17 @@ import { writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { measureAll, printProfile, printTable, profileTarget, rssOf, toRows, verdict } from './mcp-overhead-measure.js';
 import { parseOptions } from './mcp-overhead-options.js';
-import { baselineTarget, type Child, jsonApiSearchTarget, mcpTargets, sdkEchoTarget, startChild, stopChild, type Target, verify } from './mcp-overhead-targets.js';
+import {
+  baselineTarget,
+  type Child,
+  jsonApiSearchTarget,
+  mcpTargets,
+  sdkEchoTarget,
+  startChild,
+  stopChild,
+  type Target,
+  verify,
+} from './mcp-overhead-targets.js';
 import type { CairnChildOptions, SeedReport } from './servers.js';
 
 // ---- main ------------------------------------------------------------------------------------
@@ -27,7 +37,12 @@ async function main(): Promise<void> {
   let cairn: Child | undefined;
   let before: Child | undefined;
   try {
-    const cairnOptions: CairnChildOptions = { postgresServerUrl: options.databaseUrl, entries: options.entries, dataPath: options.dataPath, source: options.source };
+    const cairnOptions: CairnChildOptions = {
+      postgresServerUrl: options.databaseUrl,
+      entries: options.entries,
+      dataPath: options.dataPath,
+      source: options.source,
+    };
     [baseline, echo, cairn, before] = await Promise.all([
       startChild(['baseline']),
       startChild(['sdk-echo']),
@@ -36,13 +51,21 @@ async function main(): Promise<void> {
     ]);
     const idleRss = await rssOf(cairn);
     const seed = cairn.ready.seed as SeedReport;
-    process.stderr.write(`seeded ${seed.created} entries into ${seed.datapacks} datapacks in ${seed.seconds}s (${options.backend})\n`);
+    process.stderr.write(
+      `seeded ${seed.created} entries into ${seed.datapacks} datapacks in ${seed.seconds}s (${options.backend})\n`,
+    );
     const earlier = before ? mcpTargets(before, options, 'before: ') : [];
     // Each target beside its counterpart on the other build, so that measureAll can alternate which goes first.
     const mcp = mcpTargets(cairn, options).flatMap((t, i) => (earlier[i] ? [t, earlier[i]] : [t]));
     const writes = (t: Target) => t.name.endsWith('save_entry');
     // Both builds save in every round, after all reads: each round's reads then search as many entries on either.
-    const targets = [baselineTarget(baseline), sdkEchoTarget(echo), jsonApiSearchTarget(cairn, options), ...mcp.filter((t) => !writes(t)), ...mcp.filter(writes)];
+    const targets = [
+      baselineTarget(baseline),
+      sdkEchoTarget(echo),
+      jsonApiSearchTarget(cairn, options),
+      ...mcp.filter((t) => !writes(t)),
+      ...mcp.filter(writes),
+    ];
     for (const target of targets) await verify(target);
 
     const rows = toRows(targets, await measureAll(targets, options));
@@ -71,9 +94,15 @@ async function main(): Promise<void> {
     printTable(rows);
     console.log(verdict(rows));
     const loadedRss = await rssOf(cairn);
-    console.log(`Cairn RSS: ${idleRss} MB idle (seeded), ${loadedRss} MB after the load above; stock SDK echo server: ${await rssOf(echo)} MB`);
+    console.log(
+      `Cairn RSS: ${idleRss} MB idle (seeded), ${loadedRss} MB after the load above; stock SDK echo server: ${await rssOf(echo)} MB`,
+    );
     if (profile) printProfile(profiled.name, profile, options.profileOut);
-    if (options.out) writeFileSync(options.out, `${JSON.stringify({ meta, results: rows, verdict: verdict(rows), profile }, null, 2)}\n`);
+    if (options.out)
+      writeFileSync(
+        options.out,
+        `${JSON.stringify({ meta, results: rows, verdict: verdict(rows), profile }, null, 2)}\n`,
+      );
   } finally {
     await Promise.all([stopChild(baseline), stopChild(echo), stopChild(cairn), stopChild(before)]);
   }

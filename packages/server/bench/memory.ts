@@ -55,9 +55,13 @@ const runs = Number(values.runs);
 const connections = Number(values.connections);
 const entries = Number(values.entries);
 const backend = values.backend;
-if (backend !== 'sqlite' && backend !== 'postgres') throw new Error(`--backend must be sqlite or postgres, not ${backend}`);
+if (backend !== 'sqlite' && backend !== 'postgres')
+  throw new Error(`--backend must be sqlite or postgres, not ${backend}`);
 const serverUrl = values['database-url'] ?? process.env.CAIRN_TEST_DATABASE_URL;
-if (backend === 'postgres' && !serverUrl) throw new Error('--backend postgres needs --database-url <postgres server url> (or CAIRN_TEST_DATABASE_URL); a throwaway database is made on it');
+if (backend === 'postgres' && !serverUrl)
+  throw new Error(
+    '--backend postgres needs --database-url <postgres server url> (or CAIRN_TEST_DATABASE_URL); a throwaway database is made on it',
+  );
 // npm runs workspace scripts in packages/server; the default data path is the repository root's.
 const dataPath = isAbsolute(values.data!) ? values.data! : resolve(process.env.INIT_CWD ?? process.cwd(), values.data!);
 
@@ -75,9 +79,16 @@ const env = {
 const base = `http://127.0.0.1:${port}`;
 let server: ChildProcess | undefined;
 try {
-  cli(['users', 'create', '--email', 'bench@example.com', '--name', 'Bench', '--password-stdin'], `${randomBytes(16).toString('hex')}\n`);
+  cli(
+    ['users', 'create', '--email', 'bench@example.com', '--name', 'Bench', '--password-stdin'],
+    `${randomBytes(16).toString('hex')}\n`,
+  );
   const key = cli(['keys', 'create', '--user', 'bench@example.com', '--name', 'memory bench']).trim();
-  server = spawn(process.execPath, [...SHEBANG_FLAGS, ...values['node-flags']!.split(' ').filter(Boolean), BIN, 'serve'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  server = spawn(
+    process.execPath,
+    [...SHEBANG_FLAGS, ...values['node-flags']!.split(' ').filter(Boolean), BIN, 'serve'],
+    { env, stdio: ['ignore', 'ignore', 'inherit'] },
+  );
   await until(async () => (await fetch(`${base}/healthz`)).ok);
   const settle = Number(values.settle) * 1000;
   await sleep(settle);
@@ -86,10 +97,20 @@ try {
   const questions = conversations.flatMap((c) => c.questions.map((q) => q.question));
   const turns = conversations.flatMap((c) => c.turns.map((t) => ({ c, t }))).slice(0, entries);
   for (let i = 0; i < turns.length; i += 50) {
-    const batch = turns
-      .slice(i, i + 50)
-      .map(({ c, t }) => ({ id: `${c.sampleId}:${t.diaId}`, role: t.role, speaker: t.speaker, text: t.text, client: 'bench', sessionId: `${c.sampleId}-s${t.session}`, at: t.at }));
-    const response = await fetch(`${base}/api/v1/capture`, { method: 'POST', headers: headers(key), body: JSON.stringify({ turns: batch }) });
+    const batch = turns.slice(i, i + 50).map(({ c, t }) => ({
+      id: `${c.sampleId}:${t.diaId}`,
+      role: t.role,
+      speaker: t.speaker,
+      text: t.text,
+      client: 'bench',
+      sessionId: `${c.sampleId}-s${t.session}`,
+      at: t.at,
+    }));
+    const response = await fetch(`${base}/api/v1/capture`, {
+      method: 'POST',
+      headers: headers(key),
+      body: JSON.stringify({ turns: batch }),
+    });
     if (!response.ok) throw new Error(`capture answered ${response.status}: ${await response.text()}`);
   }
   process.stderr.write(`captured ${turns.length} turns\n`);
@@ -102,13 +123,20 @@ try {
       headers: headers(key),
       body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name, arguments: args } }),
     });
-    return i % 10 === 0 ? [call('list_datapacks', {}), call('get_guidance', { task: q })] : [call('search', { query: q })];
+    return i % 10 === 0
+      ? [call('list_datapacks', {}), call('get_guidance', { task: q })]
+      : [call('search', { query: q })];
   });
   const after: { run: number; rssMb: number; reqPerSec: number; non2xx: number }[] = [];
   for (let run = 1; run <= runs; run++) {
     process.stderr.write(`load run ${run}/${runs}: ${seconds}s at ${connections} connections …\n`);
     const result = await autocannon({ url: base, connections, duration: seconds, requests });
-    after.push({ run, rssMb: rssMb(server.pid!), reqPerSec: Math.round(result.requests.average), non2xx: result.non2xx });
+    after.push({
+      run,
+      rssMb: rssMb(server.pid!),
+      reqPerSec: Math.round(result.requests.average),
+      non2xx: result.non2xx,
+    });
   }
   await sleep(settle);
   const rested = rssMb(server.pid!);
@@ -119,9 +147,13 @@ try {
   );
   const idleTarget = (mb: number) => `(target < 100 MB: ${mb < 100 ? 'met' : 'NOT met'})`;
   console.log(`idle RSS, fresh (${values.settle}s after start, no request yet): ${fresh} MB ${idleTarget(fresh)}`);
-  console.log(`idle RSS after capturing ${turns.length} turns (${values.settle}s later): ${idle} MB ${idleTarget(idle)}`);
+  console.log(
+    `idle RSS after capturing ${turns.length} turns (${values.settle}s later): ${idle} MB ${idleTarget(idle)}`,
+  );
   for (const a of after)
-    console.log(`after load run ${a.run} (${seconds}s, ${connections} connections, ${a.reqPerSec} req/s, ${a.non2xx} non-2xx): ${a.rssMb} MB (target < 150 MB: ${a.rssMb < 150 ? 'met' : 'NOT met'})`);
+    console.log(
+      `after load run ${a.run} (${seconds}s, ${connections} connections, ${a.reqPerSec} req/s, ${a.non2xx} non-2xx): ${a.rssMb} MB (target < 150 MB: ${a.rssMb < 150 ? 'met' : 'NOT met'})`,
+    );
   console.log(`idle RSS ${values.settle}s after the last load: ${rested} MB ${idleTarget(rested)}`);
 } finally {
   if (server && server.exitCode === null) {

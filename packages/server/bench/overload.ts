@@ -50,8 +50,10 @@ const { values } = parseArgs({
     data: { type: 'string', default: new URL('../../../../shared/data/locomo-dev.json', import.meta.url).pathname },
   },
 });
-if (values.backend !== 'sqlite' && values.backend !== 'postgres') throw new Error(`--backend must be sqlite or postgres, not ${values.backend}`);
-if (values.backend === 'postgres' && !values['database-url']) throw new Error('--backend postgres needs --database-url <postgres server url>');
+if (values.backend !== 'sqlite' && values.backend !== 'postgres')
+  throw new Error(`--backend must be sqlite or postgres, not ${values.backend}`);
+if (values.backend === 'postgres' && !values['database-url'])
+  throw new Error('--backend postgres needs --database-url <postgres server url>');
 const users = Number(values.users);
 const perUser = Number(values['entries-per-user']);
 const connections = Number(values.connections);
@@ -64,9 +66,21 @@ const bounded: Record<string, string> = {
   ...(values['max-wait-ms'] && { CAIRN_MAX_QUEUE_WAIT_MS: values['max-wait-ms'] }),
 };
 /** As good as no bound: what Cairn did before it had one. */
-const unbounded = { CAIRN_MAX_CONCURRENT_REQUESTS: '10000', CAIRN_MAX_QUEUED_REQUESTS: '100000', CAIRN_MAX_QUEUE_WAIT_MS: '60000' };
+const unbounded = {
+  CAIRN_MAX_CONCURRENT_REQUESTS: '10000',
+  CAIRN_MAX_QUEUED_REQUESTS: '100000',
+  CAIRN_MAX_QUEUE_WAIT_MS: '60000',
+};
 
-type Kind = 'ok' | 'busy' | 'busy, slow' | 'busy after waiting' | 'unavailable' | 'rate_limited' | 'other' | 'no answer';
+type Kind =
+  | 'ok'
+  | 'busy'
+  | 'busy, slow'
+  | 'busy after waiting'
+  | 'unavailable'
+  | 'rate_limited'
+  | 'other'
+  | 'no answer';
 
 interface Outcome {
   kind: Kind;
@@ -80,13 +94,29 @@ async function seed(env: Record<string, string>): Promise<string[]> {
   const keys: string[] = [];
   try {
     for (let u = 0; u < users; u++) {
-      const { user } = await createUser(cairn.domain, cairn.auth, { email: `load-${u}@example.test`, password: 'correct horse battery', org: `Load ${u}`, join: false, name: `Load ${u}` });
+      const { user } = await createUser(cairn.domain, cairn.auth, {
+        email: `load-${u}@example.test`,
+        password: 'correct horse battery',
+        org: `Load ${u}`,
+        join: false,
+        name: `Load ${u}`,
+      });
       keys.push((await createApiKey(cairn.domain, user.id, 'load')).key);
-      const access = await loadAccess(cairn.domain, { userId: user.id, client: 'cairn-bench', via: 'cli', scope: 'read-write' });
+      const access = await loadAccess(cairn.domain, {
+        userId: user.id,
+        client: 'cairn-bench',
+        via: 'cli',
+        scope: 'read-write',
+      });
       const [pack] = await listDatapacks(cairn.domain, access);
       for (let i = 0; i < perUser; i++) {
         const turn = turns[(u * perUser + i) % turns.length]!;
-        await saveEntry(cairn.domain, access, { title: turn.title, content: `${turn.content} (${u}.${i})`, kind: turn.kind, datapack: pack!.id });
+        await saveEntry(cairn.domain, access, {
+          title: turn.title,
+          content: `${turn.content} (${u}.${i})`,
+          kind: turn.kind,
+          datapack: pack!.id,
+        });
       }
     }
   } finally {
@@ -101,24 +131,52 @@ function kindOf(status: number, text: string): Kind {
   if (status === 429) return 'rate_limited';
   if (status === 503 && /waited its longest allowed turn/.test(text)) return 'busy after waiting';
   if (status === 503 && /to answer this one in time/.test(text)) return 'busy, slow';
-  if (status === 503) return /-32054|Cairn is busy/.test(text) ? 'busy' : /-32053|cannot reach its database/.test(text) ? 'unavailable' : 'other';
+  if (status === 503)
+    return /-32054|Cairn is busy/.test(text)
+      ? 'busy'
+      : /-32053|cannot reach its database/.test(text)
+        ? 'unavailable'
+        : 'other';
   return 'other';
 }
 
 function searchHeaders(key: string): Record<string, string> {
-  return { Authorization: `Bearer ${key}`, 'User-Agent': INSTALLER_USER_AGENT, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+  return {
+    Authorization: `Bearer ${key}`,
+    'User-Agent': INSTALLER_USER_AGENT,
+    'Content-Type': 'application/json',
+    Accept: 'application/json, text/event-stream',
+  };
 }
 
 function searchBody(id: number, question: string): string {
-  return JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'search', arguments: { query: question } } });
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name: 'search', arguments: { query: question } },
+  });
 }
 
-async function search(mcpUrl: string, key: string, id: number, question: string): Promise<{ outcome: Outcome; retryAfter: number }> {
+async function search(
+  mcpUrl: string,
+  key: string,
+  id: number,
+  question: string,
+): Promise<{ outcome: Outcome; retryAfter: number }> {
   const started = performance.now();
   try {
-    const res = await fetch(mcpUrl, { method: 'POST', headers: searchHeaders(key), body: searchBody(id, question), signal: AbortSignal.timeout(60_000) });
+    const res = await fetch(mcpUrl, {
+      method: 'POST',
+      headers: searchHeaders(key),
+      body: searchBody(id, question),
+      signal: AbortSignal.timeout(60_000),
+    });
     const text = await res.text();
-    return { outcome: { kind: kindOf(res.status, text), ms: performance.now() - started }, retryAfter: Number(res.headers.get('retry-after') ?? 0) };
+    return {
+      outcome: { kind: kindOf(res.status, text), ms: performance.now() - started },
+      retryAfter: Number(res.headers.get('retry-after') ?? 0),
+    };
   } catch {
     return { outcome: { kind: 'no answer', ms: performance.now() - started }, retryAfter: 0 };
   }
@@ -131,7 +189,11 @@ function loadAverage(): string {
 async function drive(name: string, env: Record<string, string>, keys: string[], questions: string[]) {
   const profileDir = values['cpu-prof'] && resolve(values['cpu-prof'], name.split(' ')[0]!);
   const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  const server = await startCairnProcess({ ...env, CAIRN_LOG_LEVEL: 'warn', CAIRN_REQUESTS_PER_MINUTE: '100000000' }, await freePort(), { preferBuild: true, nodeArgs });
+  const server = await startCairnProcess(
+    { ...env, CAIRN_LOG_LEVEL: 'warn', CAIRN_REQUESTS_PER_MINUTE: '100000000' },
+    await freePort(),
+    { preferBuild: true, nodeArgs },
+  );
   console.log(`${name}: Cairn runs from its ${server.runs}`);
   const mcpUrl = `${server.baseUrl}/mcp`;
   const outcomes: Outcome[] = [];
@@ -140,14 +202,24 @@ async function drive(name: string, env: Record<string, string>, keys: string[], 
   let next = 0;
   // Probes from processes of their own, so the load generator's own lag does not count against the server.
   const health = probeHealthz(new URL('/healthz', server.baseUrl), seconds);
-  const probe = probeRequests(new URL(mcpUrl), seconds, { method: 'POST', headers: searchHeaders(keys[0]!), body: searchBody(0, questions[0]!) });
+  const probe = probeRequests(new URL(mcpUrl), seconds, {
+    method: 'POST',
+    headers: searchHeaders(keys[0]!),
+    body: searchBody(0, questions[0]!),
+  });
   try {
     const client = async (c: number) => {
       while (Date.now() < until) {
         const n = next++;
-        const { outcome, retryAfter } = await search(mcpUrl, keys[c % keys.length]!, n, questions[n % questions.length]!);
+        const { outcome, retryAfter } = await search(
+          mcpUrl,
+          keys[c % keys.length]!,
+          n,
+          questions[n % questions.length]!,
+        );
         outcomes.push(outcome);
-        if (outcome.kind.startsWith('busy') && values['honour-retry-after']) await new Promise((r) => setTimeout(r, retryAfter * 1000));
+        if (outcome.kind.startsWith('busy') && values['honour-retry-after'])
+          await new Promise((r) => setTimeout(r, retryAfter * 1000));
       }
     };
     await Promise.all(Array.from({ length: connections }, (_, c) => client(c)));
@@ -166,7 +238,11 @@ async function drive(name: string, env: Record<string, string>, keys: string[], 
   const probed = await probe;
   const probedBusy = sorted(probed.filter((a) => a.status === 503).map((a) => a.ms));
   const probedOk = sorted(probed.filter((a) => a.status === 200).map((a) => a.ms));
-  const counts = Object.fromEntries((['ok', 'busy', 'busy, slow', 'busy after waiting', 'unavailable', 'rate_limited', 'other', 'no answer'] as Kind[]).map((k) => [k, by(k).length]));
+  const counts = Object.fromEntries(
+    (
+      ['ok', 'busy', 'busy, slow', 'busy after waiting', 'unavailable', 'rate_limited', 'other', 'no answer'] as Kind[]
+    ).map((k) => [k, by(k).length]),
+  );
   return {
     run: name,
     'answered/s': Math.round(ok.length / seconds),
@@ -198,8 +274,11 @@ async function main(): Promise<void> {
     const keys = await seed(env);
     const questions = (await loadLocomo(values.data)).flatMap((c) => c.questions.map((q) => q.question));
     const runs = [await drive(`bounded ${JSON.stringify(bounded)}`, { ...env, ...bounded }, keys, questions)];
-    if (!values['no-baseline']) runs.push(await drive('unbounded (baseline)', { ...env, ...unbounded }, keys, questions));
-    console.log(`${values.backend}, ${connections} connections, ${users} keys, ${seconds} s each${values['honour-retry-after'] ? ', Retry-After honoured' : ', busy retried at once'}`);
+    if (!values['no-baseline'])
+      runs.push(await drive('unbounded (baseline)', { ...env, ...unbounded }, keys, questions));
+    console.log(
+      `${values.backend}, ${connections} connections, ${users} keys, ${seconds} s each${values['honour-retry-after'] ? ', Retry-After honoured' : ', busy retried at once'}`,
+    );
     console.table(runs);
     // The same figures as JSON on stderr, so a run is never lost to a narrow terminal.
     console.error(JSON.stringify(runs));

@@ -43,7 +43,14 @@ for (let p = 0; p < Number(values.pools); p++) {
     const turn = turns[(p * 7919 + k) % turns.length]!;
     const id = `${p.toString(16).padStart(8, '0')}-0000-4000-8000-${k.toString(16).padStart(12, '0')}`;
     const entry = { id, version: 1, title: turn.title, content: turn.content, tags: turn.tags };
-    return { id, kind: turn.kind, version: 1, updatedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, k)).toISOString(), words: entryWords(entry), datapackId: `pack-${p}` };
+    return {
+      id,
+      kind: turn.kind,
+      version: 1,
+      updatedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, k)).toISOString(),
+      words: entryWords(entry),
+      datapackId: `pack-${p}`,
+    };
   });
   const index = buildPoolIndex(
     items,
@@ -55,7 +62,9 @@ for (let p = 0; p < Number(values.pools); p++) {
 const entries = Number(values.pools) * perPool;
 const rest = (Number(values.pools) - first) * perPool;
 const marginal = live() - afterFirst;
-console.log(`the last ${Number(values.pools) - first} pools alone: ${Math.round(marginal / rest)} B an entry live, ${Math.round((counted - countedFirst) / rest)} B counted`);
+console.log(
+  `the last ${Number(values.pools) - first} pools alone: ${Math.round(marginal / rest)} B an entry live, ${Math.round((counted - countedFirst) / rest)} B counted`,
+);
 const added = live() - before;
 console.log(
   `${values.pools} pools × ${perPool} entries: ${(added / 2 ** 20).toFixed(0)} MB live (${Math.round(added / entries)} B an entry); the cache counts ${(counted / 2 ** 20).toFixed(0)} MB (${Math.round(counted / entries)} B an entry)`,

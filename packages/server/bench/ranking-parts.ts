@@ -29,7 +29,13 @@ const questions = (await loadQuestions(values.data)).slice(0, 400);
 const items: RankedItem[] = Array.from({ length: n }, (_, i) => {
   const turn = turns[i % turns.length]!;
   const entry = { id: `e${i}`, version: 1, title: turn.title, content: `${turn.content} (${i})`, tags: [] };
-  return { id: entry.id, kind: 'note', version: 1, updatedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, n - i)).toISOString(), words: entryWords(entry) };
+  return {
+    id: entry.id,
+    kind: 'note',
+    version: 1,
+    updatedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, n - i)).toISOString(),
+    words: entryWords(entry),
+  };
 });
 const pool = wholePool(
   buildPoolIndex(
@@ -55,7 +61,9 @@ for (let round = 0; round < 3; round++) {
     const vector = textVector(topicWords);
     const semantic = vector && timed('cosines', () => poolCosines(pool, vector, columns.semantic));
     const facet = timed('facets', () => poolFacetScores(pool, topicWords, columns.facet));
-    timed('fusion', () => fuseColumns(pool.items, { lexical, semantic, facet }, speakerBoosts(pool.speakers, speakers), 10, pool.sessions));
+    timed('fusion', () =>
+      fuseColumns(pool.items, { lexical, semantic, facet }, speakerBoosts(pool.speakers, speakers), 10, pool.sessions),
+    );
   }
 }
 const perSearch = (ms: number) => `${Math.round((1000 * ms) / questions.length)} µs`;

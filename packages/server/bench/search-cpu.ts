@@ -33,7 +33,8 @@ const { values } = parseArgs({
 const base = process.env.INIT_CWD ?? process.cwd();
 const path = (p: string) => (isAbsolute(p) ? p : resolve(base, p));
 const dist = (module: string) => import(join(path(values.root), 'packages/server/dist', module));
-if (values.backend === 'postgres' && !values['database-url']) throw new Error('--backend postgres needs --database-url <postgres server url>');
+if (values.backend === 'postgres' && !values['database-url'])
+  throw new Error('--backend postgres needs --database-url <postgres server url>');
 
 const { loadConfig } = await dist('config/load-config.js');
 const { openCairn } = await dist('runtime/open-cairn.js');
@@ -47,19 +48,37 @@ const questions = (await loadLocomo(path(values.data))).flatMap((c) => c.questio
 
 const dataDir = mkdtempSync(join(tmpdir(), 'cairn-search-cpu-'));
 const database = values.backend === 'postgres' ? await createTestDatabase(values['database-url']!) : undefined;
-const cairn = await openCairn(loadConfig({ HOST: '127.0.0.1', PORT: '0', CAIRN_DATA_DIR: dataDir, CAIRN_LOG_LEVEL: 'warn', ...(database && { DATABASE_URL: database.url }) }));
+const cairn = await openCairn(
+  loadConfig({
+    HOST: '127.0.0.1',
+    PORT: '0',
+    CAIRN_DATA_DIR: dataDir,
+    CAIRN_LOG_LEVEL: 'warn',
+    ...(database && { DATABASE_URL: database.url }),
+  }),
+);
 try {
-  const { user } = await createUser(cairn.domain, cairn.auth, { email: 'bench@example.test', password: 'violet-harbor-trumpet-9431', org: 'Bench', join: false, name: 'Bench' });
+  const { user } = await createUser(cairn.domain, cairn.auth, {
+    email: 'bench@example.test',
+    password: 'violet-harbor-trumpet-9431',
+    org: 'Bench',
+    join: false,
+    name: 'Bench',
+  });
   const caller = { userId: user.id, client: 'cairn-bench', via: 'cli', scope: 'read-write' };
   const packs = await listDatapacks(cairn.domain, await loadAccess(cairn.domain, caller));
   let created = 0;
   for (let i = 0; i < turns.length && created < Number(values.entries); i++) {
-    const saved = await saveEntry(cairn.domain, await loadAccess(cairn.domain, caller), { ...turns[i]!, datapack: packs[i % packs.length].id });
+    const saved = await saveEntry(cairn.domain, await loadAccess(cairn.domain, caller), {
+      ...turns[i]!,
+      datapack: packs[i % packs.length].id,
+    });
     if (saved.status === 'created') created++;
   }
   const pass = async () => {
     const before = process.cpuUsage();
-    for (const query of questions) await searchEntries(cairn.domain, await loadAccess(cairn.domain, caller), { query, limit: 10 });
+    for (const query of questions)
+      await searchEntries(cairn.domain, await loadAccess(cairn.domain, caller), { query, limit: 10 });
     const used = process.cpuUsage(before);
     return (used.user + used.system) / 1000 / questions.length;
   };
@@ -76,7 +95,9 @@ try {
     const { profile } = (await profiler.post('Profiler.stop')) as { profile: CpuProfile };
     writeFileSync(path(values.profile!), JSON.stringify(profile));
     const summary = summarizeProfile(profile);
-    console.log(`CPU profile of the timed passes (${values.profile}), busy ${Math.round(summary.busyMs)} ms; top self time:`);
+    console.log(
+      `CPU profile of the timed passes (${values.profile}), busy ${Math.round(summary.busyMs)} ms; top self time:`,
+    );
     for (const f of summary.functions.slice(0, 20)) console.log(`${f.percent.toFixed(1).padStart(7)}%  ${f.name}`);
   }
   console.log(

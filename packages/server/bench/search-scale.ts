@@ -105,11 +105,14 @@ interface Child {
 }
 
 function startCairn(options: CairnChildOptions): Promise<Child> {
-  const child = fork(new URL('./servers.ts', import.meta.url), ['cairn', JSON.stringify(options)], { execArgv: ['--import', 'tsx'] });
+  const child = fork(new URL('./servers.ts', import.meta.url), ['cairn', JSON.stringify(options)], {
+    execArgv: ['--import', 'tsx'],
+  });
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`Cairn process exited (code ${code}) before it was ready`)));
     child.once('message', (m: ChildMessage) => {
-      if (m.type === 'ready' && m.key && m.seed) resolve({ process: child, url: m.url, key: m.key, created: m.seed.created });
+      if (m.type === 'ready' && m.key && m.seed)
+        resolve({ process: child, url: m.url, key: m.key, created: m.seed.created });
       else reject(new Error(`Cairn process failed: ${m.type === 'failed' ? m.message : m.type}`));
     });
   });
@@ -132,15 +135,29 @@ function grow(child: Child, total: number, perTenant: number): Promise<Extract<C
 
 function forget(child: Child, since: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    child.process.once('message', (m: ChildMessage) => (m.type === 'forgotten' ? resolve(m.removed) : reject(new Error(`forgetting the inserts failed: ${m.type === 'failed' ? m.message : m.type}`))));
+    child.process.once('message', (m: ChildMessage) =>
+      m.type === 'forgotten'
+        ? resolve(m.removed)
+        : reject(new Error(`forgetting the inserts failed: ${m.type === 'failed' ? m.message : m.type}`)),
+    );
     child.process.send({ type: 'forget', since } satisfies ParentMessage);
   });
 }
 
 /** Inserts at this size, then removes them: the next size's user must hold what this one's held. */
-async function inserts(child: Child, turns: { title: string; content: string }[], options: Options): Promise<InsertRun> {
+async function inserts(
+  child: Child,
+  turns: { title: string; content: string }[],
+  options: Options,
+): Promise<InsertRun> {
   const since = new Date().toISOString();
-  const run = await measureInserts(new URL('/api/v1/entries', child.url).href, child.key, turns, options.insertConnections, options.insertSeconds);
+  const run = await measureInserts(
+    new URL('/api/v1/entries', child.url).href,
+    child.key,
+    turns,
+    options.insertConnections,
+    options.insertSeconds,
+  );
   // Saves the server was still running when autocannon closed its connections land after the
   // first pass (PostgreSQL), so it forgets again until a pass two seconds later finds none.
   while ((await forget(child, since)) > 0) await new Promise((r) => setTimeout(r, 2000));
@@ -148,7 +165,12 @@ async function inserts(child: Child, turns: { title: string; content: string }[]
 }
 
 function searchBody(query: string): string {
-  return JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search', arguments: { query, limit: 10 } } });
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'search', arguments: { query, limit: 10 } },
+  });
 }
 
 function headers(key: string): Record<string, string> {
@@ -166,15 +188,24 @@ async function sequential(child: Child, questions: string[], count: number): Pro
   const latencies: number[] = [];
   for (let i = 0; i < count; i++) {
     const started = performance.now();
-    const response = await fetch(child.url, { method: 'POST', headers: headers(child.key), body: searchBody(questions[i % questions.length]!) });
+    const response = await fetch(child.url, {
+      method: 'POST',
+      headers: headers(child.key),
+      body: searchBody(questions[i % questions.length]!),
+    });
     const text = await response.text();
     latencies.push(performance.now() - started);
-    if (response.status !== 200 || !text.includes('"result"') || text.includes('"isError":true')) throw new Error(`search answered ${response.status}: ${text.slice(0, 300)}`);
+    if (response.status !== 200 || !text.includes('"result"') || text.includes('"isError":true'))
+      throw new Error(`search answered ${response.status}: ${text.slice(0, 300)}`);
   }
   return latencies.sort((a, b) => a - b);
 }
 
-async function underLoad(child: Child, query: string, options: Options): Promise<{ reqPerSec: number; loadP99Ms: number; healthzP99Ms: number; failures: number }> {
+async function underLoad(
+  child: Child,
+  query: string,
+  options: Options,
+): Promise<{ reqPerSec: number; loadP99Ms: number; healthzP99Ms: number; failures: number }> {
   // A load balancer's probe while the searches run: it must not wait behind them. Probed from a
   // process of its own, so autocannon's work in this one does not count against the server.
   const probing = probeHealthz(new URL('/healthz', child.url), options.duration);
@@ -201,7 +232,12 @@ async function main(): Promise<void> {
   const questions = await loadQuestions(options.dataPath);
   const turns = await loadTurns(options.dataPath);
   process.stderr.write(`starting Cairn (${options.backend}) with one user holding ${options.entries} entries …\n`);
-  const child = await startCairn({ postgresServerUrl: options.databaseUrl, entries: options.entries, dataPath: options.dataPath, source: options.source });
+  const child = await startCairn({
+    postgresServerUrl: options.databaseUrl,
+    entries: options.entries,
+    dataPath: options.dataPath,
+    source: options.source,
+  });
   const rows = [];
   try {
     for (const size of options.sizes) {
@@ -242,7 +278,17 @@ async function main(): Promise<void> {
   const ratios = rows.map((r) => Math.round((smallest / r.insert.insertsPerSec) * 100) / 100);
   const insertVerdict = `insert rate at the largest size within 2× of the smallest: ${ratios[ratios.length - 1]! <= 2 ? 'met' : 'NOT met'}`;
   if (options.json) {
-    console.log(JSON.stringify({ meta, rows: rows.map((r, i) => ({ ...r, insert: { ...r.insert, slowdownVsSmallest: ratios[i] } })), insertVerdict }, null, 2));
+    console.log(
+      JSON.stringify(
+        {
+          meta,
+          rows: rows.map((r, i) => ({ ...r, insert: { ...r.insert, slowdownVsSmallest: ratios[i] } })),
+          insertVerdict,
+        },
+        null,
+        2,
+      ),
+    );
     return;
   }
   console.log(
@@ -260,7 +306,9 @@ async function main(): Promise<void> {
     String(r.failures),
   ]);
   table(header, lines);
-  console.log(`\nSaving new entries into that user's personal datapack: POST /api/v1/entries, ${options.insertConnections} clients × ${options.insertSeconds}s`);
+  console.log(
+    `\nSaving new entries into that user's personal datapack: POST /api/v1/entries, ${options.insertConnections} clients × ${options.insertSeconds}s`,
+  );
   table(
     ['entries in db', 'inserts/s', 'p50 ms', 'p99 ms', 'duplicates', 'non-2xx', 'failures', 'smallest ÷ this'],
     rows.map((r, i) => [

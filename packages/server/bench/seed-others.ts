@@ -26,7 +26,13 @@ export async function countAllEntries(store: KyselyStore): Promise<number> {
 }
 
 /** Adds other tenants' entries until the database holds `total`; reports progress as it goes. */
-export async function seedOthers(store: KyselyStore, total: number, turns: OtherTurn[], perTenant: number, progress: (done: number, goal: number) => void): Promise<number> {
+export async function seedOthers(
+  store: KyselyStore,
+  total: number,
+  turns: OtherTurn[],
+  perTenant: number,
+  progress: (done: number, goal: number) => void,
+): Promise<number> {
   let count = await countAllEntries(store);
   const goal = total - count;
   if (goal <= 0) return count;
@@ -39,7 +45,17 @@ export async function seedOthers(store: KyselyStore, total: number, turns: Other
     const now = new Date(at).toISOString();
     await store.db
       .insertInto('datapack')
-      .values({ id: packId, scope: 'personal', owner_id: owner, organization_id: null, name: 'Bench', description: '', created_by: owner, created_at: now, updated_at: now })
+      .values({
+        id: packId,
+        scope: 'personal',
+        owner_id: owner,
+        organization_id: null,
+        name: 'Bench',
+        description: '',
+        created_by: owner,
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
     const n = Math.min(perTenant, goal - done);
     await insertEntryRows(
@@ -47,7 +63,14 @@ export async function seedOthers(store: KyselyStore, total: number, turns: Other
       Array.from({ length: n }, (_, i) => {
         const turn = turns[(done + i) % turns.length]!;
         // A counter in the text keeps content hashes distinct, as real entries are.
-        return { id: `ent_bench_${count + done + i}`, datapack: packId, owner, title: turn.title, content: `${turn.content} (${done + i})`, stamp: new Date(at + (done + i) * 1000).toISOString() };
+        return {
+          id: `ent_bench_${count + done + i}`,
+          datapack: packId,
+          owner,
+          title: turn.title,
+          content: `${turn.content} (${done + i})`,
+          stamp: new Date(at + (done + i) * 1000).toISOString(),
+        };
       }),
     );
     done += n;
@@ -99,9 +122,12 @@ export async function insertEntryRows(store: KyselyStore, entries: BulkEntry[]):
 
 function insertSqlite(store: SqliteStore, rows: Record<string, unknown>[]): void {
   const columns = Object.keys(rows[0]!);
-  const insert = store.database.prepare(`INSERT INTO entry (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`);
+  const insert = store.database.prepare(
+    `INSERT INTO entry (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`,
+  );
   const many = store.database.transaction((batch: Record<string, unknown>[]) => {
     for (const row of batch) insert.run(row);
   });
-  for (let i = 0; i < rows.length; i += SQLITE_ROWS_PER_TRANSACTION) many(rows.slice(i, i + SQLITE_ROWS_PER_TRANSACTION));
+  for (let i = 0; i < rows.length; i += SQLITE_ROWS_PER_TRANSACTION)
+    many(rows.slice(i, i + SQLITE_ROWS_PER_TRANSACTION));
 }

@@ -16,7 +16,15 @@ interface TenantModules {
   listDatapacks: typeof import('../src/domain/datapacks.js').listDatapacks;
 }
 
-export async function seedTenants(m: TenantModules, cairn: Cairn, users: number, perUser: number, turns: OtherTurn[], progress: (done: number) => void, first = 0): Promise<string[]> {
+export async function seedTenants(
+  m: TenantModules,
+  cairn: Cairn,
+  users: number,
+  perUser: number,
+  turns: OtherTurn[],
+  progress: (done: number) => void,
+  first = 0,
+): Promise<string[]> {
   const keys: string[] = [];
   const at = new Date('2025-06-01T00:00:00Z').getTime();
   for (let u = first; u < first + users; u++) {
@@ -28,13 +36,25 @@ export async function seedTenants(m: TenantModules, cairn: Cairn, users: number,
       name: `Tenant ${u}`,
     });
     const { key } = await m.createApiKey(cairn.domain, user.id, 'bench key');
-    const access = await m.loadAccess(cairn.domain, { userId: user.id, client: 'cairn-bench', via: 'cli', scope: 'read-write' });
+    const access = await m.loadAccess(cairn.domain, {
+      userId: user.id,
+      client: 'cairn-bench',
+      via: 'cli',
+      scope: 'read-write',
+    });
     const personal = (await m.listDatapacks(cairn.domain, access)).find((p) => p.scope === 'personal')!;
     const start = (u * 7919) % turns.length;
     const rows = Array.from({ length: perUser }, (_, i) => {
       const turn = turns[(start + i) % turns.length]!;
       const stamp = new Date(at + (u * perUser + i) * 1000).toISOString();
-      return { id: `ent_tenant_${u}_${i}`, datapack: personal.id, owner: user.id, title: turn.title, content: `${turn.content} (${u}.${i})`, stamp };
+      return {
+        id: `ent_tenant_${u}_${i}`,
+        datapack: personal.id,
+        owner: user.id,
+        title: turn.title,
+        content: `${turn.content} (${u}.${i})`,
+        stamp,
+      };
     });
     await insertEntryRows(cairn.store, rows);
     keys.push(key);

@@ -33,7 +33,8 @@ export async function serveSeeded(env: Record<string, string>): Promise<ServedCa
   const base = `http://127.0.0.1:${port}`;
   const until = Date.now() + 60_000;
   for (;;) {
-    if (server.exitCode !== null) throw new Error(`cairn serve exited (code ${server.exitCode}) before it answered /healthz`);
+    if (server.exitCode !== null)
+      throw new Error(`cairn serve exited (code ${server.exitCode}) before it answered /healthz`);
     if (
       await fetch(`${base}/healthz`).then(
         (r) => r.ok,
@@ -47,7 +48,8 @@ export async function serveSeeded(env: Record<string, string>): Promise<ServedCa
   return {
     url: `${base}/mcp`,
     cpuMicros: () => procCpuMicros(server),
-    rssMb: () => Math.round(Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))![1]) / 1024),
+    rssMb: () =>
+      Math.round(Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))![1]) / 1024),
     async close() {
       server.kill('SIGTERM');
       await exited;

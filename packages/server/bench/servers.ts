@@ -78,7 +78,10 @@ function send(message: ChildMessage): Promise<void> {
 
 async function runBaseline(): Promise<void> {
   const app = new Hono().post('/json', (c) => c.json({ ok: true }));
-  const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info) => void send({ type: 'ready', url: `http://127.0.0.1:${info.port}/json` }));
+  const server = serve(
+    { fetch: app.fetch, hostname: '127.0.0.1', port: 0 },
+    (info) => void send({ type: 'ready', url: `http://127.0.0.1:${info.port}/json` }),
+  );
   onParentMessage(
     async () => {},
     () => new Promise<void>((resolve) => server.close(() => resolve())),
@@ -89,11 +92,18 @@ async function runBaseline(): Promise<void> {
 async function runSdkEcho(): Promise<void> {
   const handler = createMcpHandler(() => {
     const server = new McpServer({ name: 'echo', version: '1.0.0' });
-    server.registerTool('echo', { description: 'Echoes the text', inputSchema: z.object({ text: z.string() }) }, async ({ text }) => ({ content: [{ type: 'text', text }] }));
+    server.registerTool(
+      'echo',
+      { description: 'Echoes the text', inputSchema: z.object({ text: z.string() }) },
+      async ({ text }) => ({ content: [{ type: 'text', text }] }),
+    );
     return server;
   });
   const app = new Hono().all('/mcp', (c) => handler.fetch(c.req.raw));
-  const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info) => void send({ type: 'ready', url: `http://127.0.0.1:${info.port}/mcp` }));
+  const server = serve(
+    { fetch: app.fetch, hostname: '127.0.0.1', port: 0 },
+    (info) => void send({ type: 'ready', url: `http://127.0.0.1:${info.port}/mcp` }),
+  );
   onParentMessage(
     async (message) => {
       if (message.type === 'rss') await send({ type: 'rss', rssMb: rssMb() });
@@ -130,7 +140,9 @@ async function cairnModules(source: boolean, root?: string) {
       return (await import(new URL(`${source ? 'src' : 'dist'}/${path}.${source ? 'ts' : 'js'}`, base).href)) as M;
     } catch (error) {
       if ((error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND')
-        throw new Error('Cairn is not built: run "npm run build" first (the benchmark measures the build that npm start runs), or pass --source');
+        throw new Error(
+          'Cairn is not built: run "npm run build" first (the benchmark measures the build that npm start runs), or pass --source',
+        );
       throw error;
     }
   };
@@ -154,7 +166,9 @@ async function startCairn(m: CairnModules, options: CairnChildOptions) {
   const database = options.postgresServerUrl ? await createTestDatabase(options.postgresServerUrl) : undefined;
   const env: Record<string, string> = {
     // The operator's own settings (CAIRN_SEARCH_CACHE_MB, say) reach the measured Cairn; the bench's below win.
-    ...Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('CAIRN_') && !name.startsWith('CAIRN_TEST_'))),
+    ...Object.fromEntries(
+      Object.entries(process.env).filter(([name]) => name.startsWith('CAIRN_') && !name.startsWith('CAIRN_TEST_')),
+    ),
     HOST: '127.0.0.1',
     PORT: String(await freePort()),
     CAIRN_DATA_DIR: dataDir,
@@ -169,7 +183,13 @@ async function startCairn(m: CairnModules, options: CairnChildOptions) {
   const config = m.loadConfig(env);
   const cairn = await m.openCairn(config);
   const { server } = await m.listen(cairn);
-  const { user } = await m.createUser(cairn.domain, cairn.auth, { email: 'bench@example.test', password: randomBytes(12).toString('hex'), org: 'Bench', join: false, name: 'Bench' });
+  const { user } = await m.createUser(cairn.domain, cairn.auth, {
+    email: 'bench@example.test',
+    password: randomBytes(12).toString('hex'),
+    org: 'Bench',
+    join: false,
+    name: 'Bench',
+  });
   const { key } = await m.createApiKey(cairn.domain, user.id, 'bench key');
   return {
     cairn,
@@ -214,7 +234,12 @@ async function runCairn(options: CairnChildOptions): Promise<void> {
         writeFileSync(message.path, JSON.stringify(profile));
         await send({ type: 'profile-saved', path: message.path });
       } else if (message.type === 'rss') {
-        await send({ type: 'rss', rssMb: rssMb(), heapMb: heapMb(), pools: { built: m.poolStats.built, refreshed: m.poolStats.refreshed, taken: m.poolStats.taken ?? 0 } });
+        await send({
+          type: 'rss',
+          rssMb: rssMb(),
+          heapMb: heapMb(),
+          pools: { built: m.poolStats.built, refreshed: m.poolStats.refreshed, taken: m.poolStats.taken ?? 0 },
+        });
       } else if (message.type === 'grow') {
         const started = Date.now();
         const turns = (await loadTurns(options.dataPath)).map((t) => ({ title: t.title, content: t.content }));
@@ -225,7 +250,12 @@ async function runCairn(options: CairnChildOptions): Promise<void> {
             void send({ type: 'seed-progress', done, goal });
           }
         });
-        await send({ type: 'grown', total, seconds: (Date.now() - started) / 1000, rssMb: Math.round(process.memoryUsage().rss / 2 ** 20) });
+        await send({
+          type: 'grown',
+          total,
+          seconds: (Date.now() - started) / 1000,
+          rssMb: Math.round(process.memoryUsage().rss / 2 ** 20),
+        });
       } else if (message.type === 'tenants') {
         const started = Date.now();
         const turns = (await loadTurns(options.dataPath)).map((t) => ({ title: t.title, content: t.content }));
@@ -249,7 +279,11 @@ async function runCairn(options: CairnChildOptions): Promise<void> {
         await send({ type: 'handed-over', env: await test.handOver() });
         process.exit(0);
       } else if (message.type === 'forget') {
-        const result = await test.cairn.store.db.deleteFrom('entry').where('created_by', '=', test.ownerId).where('created_at', '>=', message.since).executeTakeFirst();
+        const result = await test.cairn.store.db
+          .deleteFrom('entry')
+          .where('created_by', '=', test.ownerId)
+          .where('created_at', '>=', message.since)
+          .executeTakeFirst();
         await send({ type: 'forgotten', removed: Number(result.numDeletedRows) });
       }
     },
@@ -258,10 +292,20 @@ async function runCairn(options: CairnChildOptions): Promise<void> {
 }
 
 /** Saves `entries` LoCoMo dialogue turns through the domain layer, alternating the owner's personal and organization datapacks. */
-async function seedEntries(m: CairnModules, cairn: Cairn, ownerId: string, options: CairnChildOptions): Promise<SeedReport> {
+async function seedEntries(
+  m: CairnModules,
+  cairn: Cairn,
+  ownerId: string,
+  options: CairnChildOptions,
+): Promise<SeedReport> {
   const started = Date.now();
   const { loadAccess, listDatapacks, saveEntry } = m;
-  const access = await loadAccess(cairn.domain, { userId: ownerId, client: 'cairn-bench', via: 'cli', scope: 'read-write' });
+  const access = await loadAccess(cairn.domain, {
+    userId: ownerId,
+    client: 'cairn-bench',
+    via: 'cli',
+    scope: 'read-write',
+  });
   const packs = await listDatapacks(cairn.domain, access);
   const turns = await loadTurns(options.dataPath);
   let created = 0;
@@ -269,10 +313,15 @@ async function seedEntries(m: CairnModules, cairn: Cairn, ownerId: string, optio
   // Small batches: sequential saves make the PostgreSQL seeding needlessly slow; unbounded ones flood the pool.
   for (let i = 0; i < turns.length && created < options.entries; i += 8) {
     const batch = turns.slice(i, Math.min(i + 8, i + options.entries - created));
-    const results = await Promise.all(batch.map((turn, j) => saveEntry(cairn.domain, access, { ...turn, datapack: packs[(i + j) % packs.length]!.id })));
+    const results = await Promise.all(
+      batch.map((turn, j) => saveEntry(cairn.domain, access, { ...turn, datapack: packs[(i + j) % packs.length]!.id })),
+    );
     for (const r of results) r.status === 'created' ? created++ : duplicates++;
   }
-  if (created < options.entries) throw new Error(`only ${created} distinct entries could be seeded from ${options.dataPath} (asked for ${options.entries})`);
+  if (created < options.entries)
+    throw new Error(
+      `only ${created} distinct entries could be seeded from ${options.dataPath} (asked for ${options.entries})`,
+    );
   return { created, duplicates, datapacks: packs.length, seconds: (Date.now() - started) / 1000 };
 }
 

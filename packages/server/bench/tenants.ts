@@ -45,7 +45,16 @@ import { runFacts } from './run-facts.js';
 import { serveSeeded } from './served-cairn.js';
 import type { ChildMessage, ParentMessage } from './servers.js';
 
-const PHASES = ['one-user', 'users-search', 'users-mix', 'one-search', 'one-mix', 'one-save', 'heavy-search', 'heavy-save'] as const;
+const PHASES = [
+  'one-user',
+  'users-search',
+  'users-mix',
+  'one-search',
+  'one-mix',
+  'one-save',
+  'heavy-search',
+  'heavy-save',
+] as const;
 type Phase = (typeof PHASES)[number];
 
 function parseCount(text: string, flag: string): number {
@@ -76,11 +85,17 @@ function parseOptions() {
   });
   const { backend, databaseUrl } = backendOf(values);
   const mix = /^(\d+)\/(\d+)$/.exec(values.mix);
-  if (!mix || Number(mix[1]) + Number(mix[2]) !== 100) throw new Error(`--mix takes search/save percentages that add up to 100, such as 80/20, not "${values.mix}"`);
+  if (!mix || Number(mix[1]) + Number(mix[2]) !== 100)
+    throw new Error(`--mix takes search/save percentages that add up to 100, such as 80/20, not "${values.mix}"`);
   const heavy = parseCount(values.heavy, '--heavy');
-  const phases = (values.phases ?? PHASES.filter((p) => heavy > 0 || !p.startsWith('heavy')).join(',')).split(',').map((p) => p.trim());
-  if (phases.some((p) => p.startsWith('heavy')) && heavy === 0) throw new Error('the heavy-search and heavy-save phases need --heavy <entries>');
-  for (const p of phases) if (!(PHASES as readonly string[]).includes(p)) throw new Error(`--phases takes some of ${PHASES.join(', ')}, not "${p}"`);
+  const phases = (values.phases ?? PHASES.filter((p) => heavy > 0 || !p.startsWith('heavy')).join(','))
+    .split(',')
+    .map((p) => p.trim());
+  if (phases.some((p) => p.startsWith('heavy')) && heavy === 0)
+    throw new Error('the heavy-search and heavy-save phases need --heavy <entries>');
+  for (const p of phases)
+    if (!(PHASES as readonly string[]).includes(p))
+      throw new Error(`--phases takes some of ${PHASES.join(', ')}, not "${p}"`);
   const base = process.env.INIT_CWD ?? process.cwd();
   return {
     users: parseCount(values.users, '--users'),
@@ -109,7 +124,11 @@ interface Child {
   url: string;
 }
 
-function ask<T extends ChildMessage['type']>(child: Child, message: ParentMessage, answer: T): Promise<Extract<ChildMessage, { type: T }>> {
+function ask<T extends ChildMessage['type']>(
+  child: Child,
+  message: ParentMessage,
+  answer: T,
+): Promise<Extract<ChildMessage, { type: T }>> {
   return new Promise((resolve, reject) => {
     const listen = (m: ChildMessage) => {
       if (m.type === 'seed-progress') return void process.stderr.write(`  seeding: ${m.done}/${m.goal}\n`);
@@ -123,12 +142,28 @@ function ask<T extends ChildMessage['type']>(child: Child, message: ParentMessag
 }
 
 function startCairn(options: Options): Promise<Child> {
-  const child = fork(new URL('./servers.ts', import.meta.url), ['cairn', JSON.stringify({ postgresServerUrl: options.databaseUrl, entries: 0, dataPath: options.dataPath, source: options.source })], {
-    execArgv: ['--import', 'tsx'],
-  });
+  const child = fork(
+    new URL('./servers.ts', import.meta.url),
+    [
+      'cairn',
+      JSON.stringify({
+        postgresServerUrl: options.databaseUrl,
+        entries: 0,
+        dataPath: options.dataPath,
+        source: options.source,
+      }),
+    ],
+    {
+      execArgv: ['--import', 'tsx'],
+    },
+  );
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`Cairn process exited (code ${code}) before it was ready`)));
-    child.once('message', (m: ChildMessage) => (m.type === 'ready' ? resolve({ process: child, url: m.url }) : reject(new Error(`Cairn process failed: ${m.type === 'failed' ? m.message : m.type}`))));
+    child.once('message', (m: ChildMessage) =>
+      m.type === 'ready'
+        ? resolve({ process: child, url: m.url })
+        : reject(new Error(`Cairn process failed: ${m.type === 'failed' ? m.message : m.type}`)),
+    );
   });
 }
 
@@ -157,7 +192,12 @@ function measureChild(child: Child): Measured {
 async function measureServed(child: Child): Promise<Measured> {
   const { env } = await ask(child, { type: 'hand-over' }, 'handed-over');
   const served = await serveSeeded(env);
-  return { url: served.url, cpuMicros: async () => served.cpuMicros(), memory: async () => ({ rssMb: served.rssMb() }), close: () => served.close() };
+  return {
+    url: served.url,
+    cpuMicros: async () => served.cpuMicros(),
+    memory: async () => ({ rssMb: served.rssMb() }),
+    close: () => served.close(),
+  };
 }
 
 function headers(key: string): Record<string, string> {
@@ -178,7 +218,14 @@ interface Tally {
 }
 
 /** One tool call; its latency goes to the tally when `counting`, and a failure under its kind. True when it succeeded. */
-async function call(url: string, key: string, tool: 'search' | 'save_entry', args: object, tally: Tally, counting: boolean): Promise<boolean> {
+async function call(
+  url: string,
+  key: string,
+  tool: 'search' | 'save_entry',
+  args: object,
+  tally: Tally,
+  counting: boolean,
+): Promise<boolean> {
   const started = performance.now();
   let kind: string | undefined;
   try {
@@ -201,7 +248,16 @@ async function call(url: string, key: string, tool: 'search' | 'save_entry', arg
   return kind === undefined;
 }
 
-async function runPhase(phase: Phase, child: Measured, keys: string[], connections: number, saveShare: number, options: Options, questions: string[], note: () => string) {
+async function runPhase(
+  phase: Phase,
+  child: Measured,
+  keys: string[],
+  connections: number,
+  saveShare: number,
+  options: Options,
+  questions: string[],
+  note: () => string,
+) {
   let q = Math.floor(Math.random() * questions.length);
   const tally: Tally = { search: [], save: [], errors: new Map(), duplicates: 0 };
   let counting = false;
@@ -214,7 +270,14 @@ async function runPhase(phase: Phase, child: Measured, keys: string[], connectio
       const ok =
         Math.random() < saveShare
           ? await call(child.url, key, 'save_entry', JSON.parse(note()) as object, tally, counted)
-          : await call(child.url, key, 'search', { query: questions[q++ % questions.length]!, limit: 10 }, tally, counted);
+          : await call(
+              child.url,
+              key,
+              'search',
+              { query: questions[q++ % questions.length]!, limit: 10 },
+              tally,
+              counted,
+            );
       // Warm only once it has been answered: a refused request (busy, say) built nothing.
       if (ok) answered.add(c);
     }
@@ -223,7 +286,10 @@ async function runPhase(phase: Phase, child: Measured, keys: string[], connectio
   // Warm: every connection has had an answer (each user's first search builds their pool), then `warmup` seconds more.
   const warmBy = Date.now() + 120_000;
   while (answered.size < connections && Date.now() < warmBy) await new Promise((r) => setTimeout(r, 100));
-  if (answered.size < connections) process.stderr.write(`  only ${answered.size} of ${connections} connections had an answer after 120 s; measuring anyway\n`);
+  if (answered.size < connections)
+    process.stderr.write(
+      `  only ${answered.size} of ${connections} connections had an answer after 120 s; measuring anyway\n`,
+    );
   await new Promise((r) => setTimeout(r, options.warmup * 1000));
   const poolsBefore = (await child.memory()).pools;
   if (options.profile) await child.profileStart!();
@@ -235,7 +301,8 @@ async function runPhase(phase: Phase, child: Measured, keys: string[], connectio
   counting = false;
   const seconds = (performance.now() - started) / 1000;
   const cpuAfter = await child.cpuMicros();
-  if (options.profile) summarizePhaseProfile(phase, await child.profileStop!(join(options.profile, `${phase}.cpuprofile`)));
+  if (options.profile)
+    summarizePhaseProfile(phase, await child.profileStop!(join(options.profile, `${phase}.cpuprofile`)));
   const healthz = await probing;
   stop = true;
   await Promise.all(loops);
@@ -248,8 +315,19 @@ async function runPhase(phase: Phase, child: Measured, keys: string[], connectio
     connections,
     users: Math.min(keys.length, connections),
     reqPerSec: Math.round((done / seconds) * 10) / 10,
-    search: { count: tally.search.length, p50: percentile(tally.search, 0.5), p95: percentile(tally.search, 0.95), p99: percentile(tally.search, 0.99) },
-    save: { count: tally.save.length, p50: percentile(tally.save, 0.5), p95: percentile(tally.save, 0.95), p99: percentile(tally.save, 0.99), duplicates: tally.duplicates },
+    search: {
+      count: tally.search.length,
+      p50: percentile(tally.search, 0.5),
+      p95: percentile(tally.search, 0.95),
+      p99: percentile(tally.search, 0.99),
+    },
+    save: {
+      count: tally.save.length,
+      p50: percentile(tally.save, 0.5),
+      p95: percentile(tally.save, 0.95),
+      p99: percentile(tally.save, 0.99),
+      duplicates: tally.duplicates,
+    },
     cpuMsPerRequest: Math.round(((cpuAfter - cpuBefore) / 1000 / Math.max(1, done + errors)) * 100) / 100,
     healthzP99Ms: percentile(healthz, 0.99),
     rssMb: rss,
@@ -258,14 +336,18 @@ async function runPhase(phase: Phase, child: Measured, keys: string[], connectio
     errors: Object.fromEntries(tally.errors),
     loadavg: loadavg().map((l) => Math.round(l * 100) / 100),
     /** Pools read whole, refreshed after a write, and given a saved entry by its writer while the phase was measured; '-' for a build without the counters. */
-    pools: pools && poolsBefore ? `${pools.built - poolsBefore.built} built, ${pools.refreshed - poolsBefore.refreshed} refreshed, ${pools.taken - poolsBefore.taken} taken` : '-',
+    pools:
+      pools && poolsBefore
+        ? `${pools.built - poolsBefore.built} built, ${pools.refreshed - poolsBefore.refreshed} refreshed, ${pools.taken - poolsBefore.taken} taken`
+        : '-',
   };
 }
 
 function summarizePhaseProfile(phase: Phase, path: string): void {
   const summary = summarizeProfile(JSON.parse(readFileSync(path, 'utf8')) as CpuProfile, 20);
   process.stderr.write(`${phase}: CPU profile ${path}, busy ${summary.busyMs} ms; top self time:\n`);
-  for (const f of [...summary.packages.slice(0, 8), ...summary.functions]) process.stderr.write(`${f.percent.toFixed(1).padStart(7)}%  ${f.name}\n`);
+  for (const f of [...summary.packages.slice(0, 8), ...summary.functions])
+    process.stderr.write(`${f.percent.toFixed(1).padStart(7)}%  ${f.name}\n`);
 }
 
 async function main(): Promise<void> {
@@ -286,7 +368,10 @@ async function main(): Promise<void> {
     process.stderr.write(`creating ${options.users} users of ${options.perUser} entries …\n`);
     const tenants = await ask(child, { type: 'tenants', users: options.users, perUser: options.perUser }, 'tenants');
     seeded = { others: grown.total, othersSeconds: grown.seconds, tenantsSeconds: tenants.seconds };
-    const heavy = options.heavy > 0 ? await ask(child, { type: 'tenants', users: 1, perUser: options.heavy, first: options.users }, 'tenants') : undefined;
+    const heavy =
+      options.heavy > 0
+        ? await ask(child, { type: 'tenants', users: 1, perUser: options.heavy, first: options.users }, 'tenants')
+        : undefined;
     if (!options.inProcess) {
       process.stderr.write('starting cairn serve on the seeded data …\n');
       measured = await measureServed(child);
@@ -296,8 +381,13 @@ async function main(): Promise<void> {
       const keys = phase.startsWith('heavy') ? heavy!.keys : many ? tenants.keys : tenants.keys.slice(0, 1);
       const connections = phase === 'one-user' || many ? options.users : 1;
       const saveShare = phase.endsWith('-save') ? 1 : phase.endsWith('mix') ? options.saveShare : 0;
-      process.stderr.write(`${phase}: ${keys.length} user(s) on ${connections} connection(s), ${saveShare * 100}% saves, ${options.warmup}s + ${options.duration}s …\n`);
-      rows.push({ phase, result: await runPhase(phase, measured, keys, connections, saveShare, options, questions, note) });
+      process.stderr.write(
+        `${phase}: ${keys.length} user(s) on ${connections} connection(s), ${saveShare * 100}% saves, ${options.warmup}s + ${options.duration}s …\n`,
+      );
+      rows.push({
+        phase,
+        result: await runPhase(phase, measured, keys, connections, saveShare, options, questions, note),
+      });
     }
   } finally {
     await measured.close();
@@ -321,8 +411,22 @@ async function main(): Promise<void> {
   console.log(
     `\n${options.users} users × ${options.perUser} entries, ${meta.entries} entries in all — ${options.backend}, ${options.duration}s a phase after ${options.warmup}s warm-up, ${meta.cpus} cores, measured on ${meta.measured}`,
   );
-  const header = ['phase', 'conns', 'req/s', '÷ baseline', 'search p50/p95/p99 ms', 'save p50/p95/p99 ms', 'CPU ms/req', '/healthz p99', 'RSS (heap) MB', 'errors', 'pools', 'load avg'];
-  const ms = (p: { p50: number | null; p95: number | null; p99: number | null }) => [p.p50, p.p95, p.p99].map((v) => (v === null ? '-' : String(round1(v)))).join('/');
+  const header = [
+    'phase',
+    'conns',
+    'req/s',
+    '÷ baseline',
+    'search p50/p95/p99 ms',
+    'save p50/p95/p99 ms',
+    'CPU ms/req',
+    '/healthz p99',
+    'RSS (heap) MB',
+    'errors',
+    'pools',
+    'load avg',
+  ];
+  const ms = (p: { p50: number | null; p95: number | null; p99: number | null }) =>
+    [p.p50, p.p95, p.p99].map((v) => (v === null ? '-' : String(round1(v)))).join('/');
   const lines = rows.map(({ phase, result: r }) => [
     phase,
     String(r.connections),
@@ -352,12 +456,20 @@ async function main(): Promise<void> {
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   for (const line of [header, ...lines]) console.log(line.map((c, i) => c.padEnd(widths[i]!)).join('  '));
-  console.log('(÷ baseline: users-* against one-user on as many connections; one-mix and heavy-search against one-search; heavy-save against one-save)');
+  console.log(
+    '(÷ baseline: users-* against one-user on as many connections; one-mix and heavy-search against one-search; heavy-save against one-save)',
+  );
   const cpuOf = (phase: Phase) => rows.find((r) => r.phase === phase)?.result.cpuMsPerRequest;
   const [heavyCpu, oneCpu] = [cpuOf('heavy-search'), cpuOf('one-search')];
   const saveCpu = cpuOf('one-save');
-  if (saveCpu && oneCpu) console.log(`CPU per save ÷ CPU per search, one user of ${options.perUser} entries: ${(saveCpu / oneCpu).toFixed(2)}× (${saveCpu} / ${oneCpu} ms)`);
-  if (heavyCpu && oneCpu) console.log(`CPU per search, a user of ${options.heavy} entries ÷ one of ${options.perUser}: ${(heavyCpu / oneCpu).toFixed(2)}× (${heavyCpu} / ${oneCpu} ms)`);
+  if (saveCpu && oneCpu)
+    console.log(
+      `CPU per save ÷ CPU per search, one user of ${options.perUser} entries: ${(saveCpu / oneCpu).toFixed(2)}× (${saveCpu} / ${oneCpu} ms)`,
+    );
+  if (heavyCpu && oneCpu)
+    console.log(
+      `CPU per search, a user of ${options.heavy} entries ÷ one of ${options.perUser}: ${(heavyCpu / oneCpu).toFixed(2)}× (${heavyCpu} / ${oneCpu} ms)`,
+    );
 }
 
 main().catch((error: Error) => {

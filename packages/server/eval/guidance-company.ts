@@ -29,7 +29,15 @@ export interface Company {
   teams: { id: string; name: string }[];
   users: { id: string; name: string; teams: string[] }[];
   entries: Rule[];
-  tasks: { id: string; user: string; task: string; files: string[]; project: string; concerns?: string[]; applies: string[] }[];
+  tasks: {
+    id: string;
+    user: string;
+    task: string;
+    files: string[];
+    project: string;
+    concerns?: string[];
+    applies: string[];
+  }[];
 }
 
 export interface People {
@@ -48,7 +56,13 @@ export async function buildCompany(cairn: TestCairn, company: Company): Promise<
   const org = `${company.company} ${tag}`;
   const password = randomBytes(18).toString('base64url');
   const newUser = async (id: string, name: string, join: boolean) => {
-    const { user } = await createUser(cairn.cairn.domain, cairn.cairn.auth, { email: `${id}-${tag}@guidance.test`, password, org, join, name });
+    const { user } = await createUser(cairn.cairn.domain, cairn.cairn.auth, {
+      email: `${id}-${tag}@guidance.test`,
+      password,
+      org,
+      join,
+      name,
+    });
     return { userId: user.id, key: (await createApiKey(cairn.cairn.domain, user.id, 'guidance harness')).key };
   };
   const admin = await newUser('admin', 'Rulebook admin', false);
@@ -65,23 +79,47 @@ export async function buildCompany(cairn: TestCairn, company: Company): Promise<
     const user = await newUser(person.id, person.name, true);
     keys.set(person.id, user.key);
     userIds.set(person.id, user.userId);
-    for (const team of person.teams) await addUserToTeam(cairn.cairn.domain, cairn.cairn.auth, teams.get(team)!, user.userId);
+    for (const team of person.teams)
+      await addUserToTeam(cairn.cairn.domain, cairn.cairn.auth, teams.get(team)!, user.userId);
   }
   return { adminKey: admin.key, keys, userIds, teams };
 }
 
 /** Saves every rule where its level puts it; replaced rules first, so the rule replacing them can name them. */
-export async function saveRules(cairn: TestCairn, company: Company, people: People, admin: Client, annotate: boolean): Promise<{ idOf: Map<string, string>; refused: string[] }> {
-  const orgPack = (await callTool<{ datapack: { id: string } }>(admin, 'create_datapack', { name: `${company.company} policies`, scope: 'organization' })).datapack.id;
+export async function saveRules(
+  cairn: TestCairn,
+  company: Company,
+  people: People,
+  admin: Client,
+  annotate: boolean,
+): Promise<{ idOf: Map<string, string>; refused: string[] }> {
+  const orgPack = (
+    await callTool<{ datapack: { id: string } }>(admin, 'create_datapack', {
+      name: `${company.company} policies`,
+      scope: 'organization',
+    })
+  ).datapack.id;
   const teamPacks = new Map<string, string>();
   for (const team of company.teams) {
     const teamId = people.teams.get(team.id)!;
-    teamPacks.set(team.id, (await callTool<{ datapack: { id: string } }>(admin, 'create_datapack', { name: `${team.name} standards`, scope: 'team', teamId })).datapack.id);
+    teamPacks.set(
+      team.id,
+      (
+        await callTool<{ datapack: { id: string } }>(admin, 'create_datapack', {
+          name: `${team.name} standards`,
+          scope: 'team',
+          teamId,
+        })
+      ).datapack.id,
+    );
   }
   const idOf = new Map<string, string>();
   const refused: string[] = [];
   const personal = new Map<string, Client>();
-  const ordered = [...company.entries.filter((e) => e.superseded_by), ...company.entries.filter((e) => !e.superseded_by)];
+  const ordered = [
+    ...company.entries.filter((e) => e.superseded_by),
+    ...company.entries.filter((e) => !e.superseded_by),
+  ];
   try {
     for (const rule of ordered) {
       let client = admin;
@@ -92,12 +130,23 @@ export async function saveRules(cairn: TestCairn, company: Company, people: Peop
         client = personal.get(rule.user!) ?? (await connectMcpClient(cairn.mcpUrl, people.keys.get(rule.user!)!));
         personal.set(rule.user!, client);
       }
-      const args: Record<string, unknown> = { kind: rule.kind, title: rule.title, content: rule.content, tags: rule.tags, ...(datapack && { datapack }) };
+      const args: Record<string, unknown> = {
+        kind: rule.kind,
+        title: rule.title,
+        content: rule.content,
+        tags: rule.tags,
+        ...(datapack && { datapack }),
+      };
       if (annotate) {
         const { always, files, projects } = rule.applies ?? {};
         const when = rule.when;
         if (always || files?.length || projects?.length || when)
-          args.applies = { ...(always && { always }), ...(files?.length && { files }), ...(projects?.length && { projects }), ...(when && { when }) };
+          args.applies = {
+            ...(always && { always }),
+            ...(files?.length && { files }),
+            ...(projects?.length && { projects }),
+            ...(when && { when }),
+          };
         const replaces = company.entries.filter((e) => e.superseded_by === rule.id).map((e) => idOf.get(e.id)!);
         if (replaces.length) args.supersedes = replaces;
       }

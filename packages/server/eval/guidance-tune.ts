@@ -11,7 +11,12 @@ import { parseArgs } from 'node:util';
 import { loadAccess } from '../src/domain/access.js';
 import { DEFAULT_MAX_CHARS, guidanceCandidates } from '../src/domain/guidance.js';
 import { fitAnswer, guidanceText } from '../src/domain/guidance-answer.js';
-import { type GuidanceCandidate, selectGuidance, type TopicTuning, topicTuningFor } from '../src/domain/guidance-select.js';
+import {
+  type GuidanceCandidate,
+  selectGuidance,
+  type TopicTuning,
+  topicTuningFor,
+} from '../src/domain/guidance-select.js';
 import { connectMcpClient } from '../src/testing/mcp-client.js';
 import { startTestCairn } from '../src/testing/test-cairn.js';
 import { buildCompany, loadCompany, ruleFacts, saveRules } from './guidance-company.js';
@@ -41,7 +46,12 @@ try {
   const ruleOf = new Map([...idOf].map(([rule, id]) => [id, rule]));
   const gathered: { task: (typeof company.tasks)[number]; candidates: GuidanceCandidate[]; wordsOnly: boolean }[] = [];
   for (const task of company.tasks) {
-    const access = await loadAccess(cairn.cairn.domain, { userId: people.userIds.get(task.user)!, client: null, via: 'cli', scope: 'read' });
+    const access = await loadAccess(cairn.cairn.domain, {
+      userId: people.userIds.get(task.user)!,
+      client: null,
+      via: 'cli',
+      scope: 'read',
+    });
     const context = values.plain ? {} : { files: task.files, project: task.project || undefined };
     const input = { task: task.task, ...context, ...(withConcerns && task.concerns && { concerns: task.concerns }) };
     const candidates = await guidanceCandidates(cairn.cairn.domain, access, input);
@@ -81,7 +91,11 @@ try {
   const current = topicTuningFor({ concerns: withConcerns ? ['x'] : [] }, !values.plain);
   const line = (f: GuidanceFigures) => `R ${f.recall} P ${f.precision} V ${f.recallInView}`;
   const now = score(current);
-  console.log('current', JSON.stringify(current), `| all ${line(now.all)} chars max ${now.all.maxChars} | held-out ${line(now.heldOut)}`);
+  console.log(
+    'current',
+    JSON.stringify(current),
+    `| all ${line(now.all)} chars max ${now.all.maxChars} | held-out ${line(now.heldOut)}`,
+  );
   const rows: { tuning: TopicTuning; r: ReturnType<typeof score> }[] = [];
   for (const concern of withConcerns ? [0, 0.1, 0.2, 0.4] : [0])
     for (const search of [0, 0.15, 0.3, 0.6])
@@ -91,9 +105,15 @@ try {
             const tuning: TopicTuning = { ...current, weights: { text: 1, concern, search, title }, full, relative };
             rows.push({ tuning, r: score(tuning) });
           }
-  const target = values.plain ? { recall: 60, precision: 30 } : withConcerns ? { recall: 85, precision: 50 } : { recall: 65, precision: 30 };
+  const target = values.plain
+    ? { recall: 60, precision: 30 }
+    : withConcerns
+      ? { recall: 85, precision: 50 }
+      : { recall: 65, precision: 30 };
   const f1 = (f: { recall: number; precision: number }) => (2 * f.recall * f.precision) / (f.recall + f.precision || 1);
-  const meeting = rows.filter((x) => x.r.train.precision >= target.precision).sort((a, b) => b.r.train.recall - a.r.train.recall);
+  const meeting = rows
+    .filter((x) => x.r.train.precision >= target.precision)
+    .sort((a, b) => b.r.train.recall - a.r.train.recall);
   const show = (label: string, list: typeof rows) => {
     console.log(`\n${label}`);
     for (const { tuning, r } of list.slice(0, 8))

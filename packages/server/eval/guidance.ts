@@ -46,11 +46,22 @@ function parseOptions(): Options {
       json: { type: 'boolean', default: false },
     },
   });
-  const file = inputFile(positionals[0], 'name the company file: npm run eval:guidance -w @cairn/server -- ../shared/data/guidance-dev.json');
+  const file = inputFile(
+    positionals[0],
+    'name the company file: npm run eval:guidance -w @cairn/server -- ../shared/data/guidance-dev.json',
+  );
   const { backend, databaseUrl } = backendOf(values);
   const k = Number(values.folds);
   if (!Number.isInteger(k) || k < 2 || k > 20) throw new Error('--folds must be a whole number from 2 to 20');
-  return { file, backend, databaseUrl, plain: values.plain, concerns: !values.plain && !values['no-concerns'], folds: k, json: values.json };
+  return {
+    file,
+    backend,
+    databaseUrl,
+    plain: values.plain,
+    concerns: !values.plain && !values['no-concerns'],
+    folds: k,
+    json: values.json,
+  };
 }
 
 interface Report {
@@ -69,14 +80,24 @@ async function main(): Promise<void> {
   const options = parseOptions();
   const company = await loadCompany(options.file);
   const say = (line: string) => process.stderr.write(`${line}\n`);
-  say(`guidance: ${company.company}, ${company.entries.length} rules, ${company.tasks.length} tasks on ${options.backend}${options.plain ? ' (plain)' : ''}`);
-  const cairn = await startTestCairn({ postgresServerUrl: options.databaseUrl, env: { CAIRN_REQUESTS_PER_MINUTE: '1000000' } });
+  say(
+    `guidance: ${company.company}, ${company.entries.length} rules, ${company.tasks.length} tasks on ${options.backend}${options.plain ? ' (plain)' : ''}`,
+  );
+  const cairn = await startTestCairn({
+    postgresServerUrl: options.databaseUrl,
+    env: { CAIRN_REQUESTS_PER_MINUTE: '1000000' },
+  });
   try {
     const people = await buildCompany(cairn, company);
     const admin = await connectMcpClient(cairn.mcpUrl, people.adminKey);
     const tools = (await admin.listTools()).tools;
-    const props = (name: string) => Object.keys((tools.find((t) => t.name === name)?.inputSchema.properties as object | undefined) ?? {});
-    const serverSupports = { applies: props('save_entry').includes('applies'), context: props('get_guidance').includes('files'), concerns: props('get_guidance').includes('concerns') };
+    const props = (name: string) =>
+      Object.keys((tools.find((t) => t.name === name)?.inputSchema.properties as object | undefined) ?? {});
+    const serverSupports = {
+      applies: props('save_entry').includes('applies'),
+      context: props('get_guidance').includes('files'),
+      concerns: props('get_guidance').includes('concerns'),
+    };
     const annotate = !options.plain && serverSupports.applies;
     const { idOf, refused } = await saveRules(cairn, company, people, admin, annotate);
     await admin.close();
@@ -101,10 +122,18 @@ async function main(): Promise<void> {
         const result = await client.callTool({ name: 'get_guidance', arguments: args });
         const ms = performance.now() - t0;
         if (result.isError) throw new Error(`get_guidance failed for ${task.id}: ${JSON.stringify(result.content)}`);
-        const structured = result.structuredContent as { levels: { items: { entry: { id: string } }[] }[]; mayAlsoApply?: { id: string }[] };
-        const returned = structured.levels.flatMap((l) => l.items.map((i) => ruleOf.get(i.entry.id) ?? `?${i.entry.id}`));
+        const structured = result.structuredContent as {
+          levels: { items: { entry: { id: string } }[] }[];
+          mayAlsoApply?: { id: string }[];
+        };
+        const returned = structured.levels.flatMap((l) =>
+          l.items.map((i) => ruleOf.get(i.entry.id) ?? `?${i.entry.id}`),
+        );
         const named = (structured.mayAlsoApply ?? []).map((p) => ruleOf.get(p.id) ?? `?${p.id}`);
-        const chars = (result.content as { type: string; text?: string }[]).reduce((n, c) => n + (c.text?.length ?? 0), 0);
+        const chars = (result.content as { type: string; text?: string }[]).reduce(
+          (n, c) => n + (c.text?.length ?? 0),
+          0,
+        );
         asked.push({ id: task.id, applies: task.applies, returned, named, chars, ms });
       }
     } finally {
@@ -134,13 +163,40 @@ function printReport(r: Report): void {
       ? ''
       : ` — this server's tools lack ${[!r.serverSupports.applies && 'applies/supersedes', !r.serverSupports.context && 'files/project', !r.serverSupports.concerns && 'concerns'].filter(Boolean).join(' and ')}, so they were not sent`;
   console.log(`\nGuidance — ${r.backend}, ${r.mode}, ${r.rules} rules saved, ${r.overall.tasks} tasks${support}`);
-  console.log(`saves refused as duplicates: ${r.refusedAsDuplicate.length}${r.refusedAsDuplicate.length ? ` (${r.refusedAsDuplicate.join(', ')})` : ''}`);
-  const header = ['', 'tasks', 'recall%', 'precision%', 'inView%', 'rules(med)', 'chars(med)', 'chars(max)', 'shownReplaced', 'p50ms', 'p95ms'];
+  console.log(
+    `saves refused as duplicates: ${r.refusedAsDuplicate.length}${r.refusedAsDuplicate.length ? ` (${r.refusedAsDuplicate.join(', ')})` : ''}`,
+  );
+  const header = [
+    '',
+    'tasks',
+    'recall%',
+    'precision%',
+    'inView%',
+    'rules(med)',
+    'chars(med)',
+    'chars(max)',
+    'shownReplaced',
+    'p50ms',
+    'p95ms',
+  ];
   const row = (name: string, f: GuidanceFigures) =>
-    [name, f.tasks, f.recall, f.precision, f.recallInView, f.medianRules, f.medianChars, f.maxChars, f.tasksShownReplaced, f.p50Ms, f.p95Ms].map(String);
+    [
+      name,
+      f.tasks,
+      f.recall,
+      f.precision,
+      f.recallInView,
+      f.medianRules,
+      f.medianChars,
+      f.maxChars,
+      f.tasksShownReplaced,
+      f.p50Ms,
+      f.p95Ms,
+    ].map(String);
   const rows = [row('all', r.overall), ...r.folds.map((f, i) => row(`fold ${i + 1}`, f))];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((x) => x[i]!.length)));
-  for (const line of [header, ...rows]) console.log(line.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  '));
+  for (const line of [header, ...rows])
+    console.log(line.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  '));
 }
 
 main().catch((error: Error) => {

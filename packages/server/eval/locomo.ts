@@ -44,7 +44,20 @@ interface RawSample {
   qa: { question: string; evidence?: string[]; category: number }[];
 }
 
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
 
 /** "1:56 pm on 8 May, 2023" → a Date in UTC; undefined when the text has another shape. */
 export function parseSessionDate(text: string): Date | undefined {
@@ -67,7 +80,8 @@ export async function loadLocomo(path: string): Promise<LocomoConversation[]> {
       .map((m) => Number(m[1]))
       .sort((a, b) => a - b);
     const turns = sessions.flatMap((session) => {
-      const start = parseSessionDate(String(c[`session_${session}_date_time`] ?? '')) ?? new Date(Date.UTC(2023, 0, session));
+      const start =
+        parseSessionDate(String(c[`session_${session}_date_time`] ?? '')) ?? new Date(Date.UTC(2023, 0, session));
       return (c[`session_${session}`] as RawTurn[]).map((t, i) => ({
         diaId: t.dia_id,
         speaker: t.speaker,
@@ -79,7 +93,11 @@ export async function loadLocomo(path: string): Promise<LocomoConversation[]> {
     });
     const questions = sample.qa
       .filter((q) => q.category >= 1 && q.category <= 4 && (q.evidence?.length ?? 0) > 0)
-      .map((q) => ({ question: q.question, evidence: [...new Set(q.evidence!.flatMap((e) => e.split(';')).map((e) => e.trim()))], category: q.category }));
+      .map((q) => ({
+        question: q.question,
+        evidence: [...new Set(q.evidence!.flatMap((e) => e.split(';')).map((e) => e.trim()))],
+        category: q.category,
+      }));
     return { sampleId: sample.sample_id, turns, questions };
   });
 }

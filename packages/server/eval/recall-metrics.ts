@@ -3,7 +3,12 @@ import { round1 } from '../bench/percentile.js';
 /** Evidence recall of a ranked list, as the LoCoMo paper measures retrieval. */
 
 export const CUTOFFS = [5, 10, 25] as const;
-export const CATEGORY_NAMES: Record<number, string> = { 1: 'multi-hop', 2: 'temporal', 3: 'open-domain', 4: 'single-hop' };
+export const CATEGORY_NAMES: Record<number, string> = {
+  1: 'multi-hop',
+  2: 'temporal',
+  3: 'open-domain',
+  4: 'single-hop',
+};
 
 /** One asked question: its evidence dia_ids and the dia_ids search returned, best first. */
 export interface Answered {

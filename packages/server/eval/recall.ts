@@ -50,12 +50,17 @@ function parseOptions(): Options {
       json: { type: 'boolean', default: false },
     },
   });
-  const file = inputFile(positionals[0], 'name the LoCoMo file: npm run eval:recall -w @cairn/server -- ../shared/data/locomo-dev.json');
+  const file = inputFile(
+    positionals[0],
+    'name the LoCoMo file: npm run eval:recall -w @cairn/server -- ../shared/data/locomo-dev.json',
+  );
   const { backend, databaseUrl } = backendOf(values);
   const limit = Number(values.limit);
-  if (!Number.isInteger(limit) || limit < Math.max(...CUTOFFS) || limit > 50) throw new Error(`--limit must be an integer from ${Math.max(...CUTOFFS)} to 50`);
+  if (!Number.isInteger(limit) || limit < Math.max(...CUTOFFS) || limit > 50)
+    throw new Error(`--limit must be an integer from ${Math.max(...CUTOFFS)} to 50`);
   const entriesPerUser = Number(values['entries-per-user']);
-  if (!Number.isInteger(entriesPerUser) || entriesPerUser < 0 || entriesPerUser > 20_000) throw new Error('--entries-per-user must be a whole number from 0 to 20000');
+  if (!Number.isInteger(entriesPerUser) || entriesPerUser < 0 || entriesPerUser > 20_000)
+    throw new Error('--entries-per-user must be a whole number from 0 to 20000');
   return { file, backend, databaseUrl, limit, entriesPerUser, json: values.json };
 }
 
@@ -104,9 +109,12 @@ async function main(): Promise<void> {
       const started = performance.now();
       const diaOf = await capture(cairn, key, conversation);
       loadMs += performance.now() - started;
-      if (options.entriesPerUser > diaOf.size) await pad(cairn, key, conversations, conversation, options.entriesPerUser - diaOf.size);
+      if (options.entriesPerUser > diaOf.size)
+        await pad(cairn, key, conversations, conversation, options.entriesPerUser - diaOf.size);
       stored += diaOf.size;
-      say(`[${i + 1}/${conversations.length}] ${conversation.sampleId}: ${diaOf.size} turns stored; asking ${conversation.questions.length} questions`);
+      say(
+        `[${i + 1}/${conversations.length}] ${conversation.sampleId}: ${diaOf.size} turns stored; asking ${conversation.questions.length} questions`,
+      );
       const client = await connectMcpClient(cairn.mcpUrl, key);
       try {
         for (const [n, q] of conversation.questions.entries()) {
@@ -114,9 +122,16 @@ async function main(): Promise<void> {
             // The harness shares the server's process, so it flips the store's switch (CAIRN_SEARCH_SEMANTIC) between calls.
             store.semanticSearch = ranking === 'hybrid';
             const t0 = performance.now();
-            const result = await callTool<{ results: { entry: { id: string } }[] }>(client, 'search', { query: q.question, limit: options.limit });
+            const result = await callTool<{ results: { entry: { id: string } }[] }>(client, 'search', {
+              query: q.question,
+              limit: options.limit,
+            });
             latencies[ranking].push(performance.now() - t0);
-            answered[ranking].push({ category: q.category, evidence: q.evidence, ranked: result.results.map((r) => diaOf.get(r.entry.id) ?? '?') });
+            answered[ranking].push({
+              category: q.category,
+              evidence: q.evidence,
+              ranked: result.results.map((r) => diaOf.get(r.entry.id) ?? '?'),
+            });
           }
           if ((n + 1) % 50 === 0) say(`  ${n + 1}/${conversation.questions.length} questions`);
         }
@@ -124,7 +139,9 @@ async function main(): Promise<void> {
         await client.close();
       }
     }
-    const rankings = Object.fromEntries(RANKINGS.map((ranking) => [ranking, rankingReport(answered[ranking], latencies[ranking])])) as Record<Ranking, RankingReport>;
+    const rankings = Object.fromEntries(
+      RANKINGS.map((ranking) => [ranking, rankingReport(answered[ranking], latencies[ranking])]),
+    ) as Record<Ranking, RankingReport>;
     const report: Report = {
       file: options.file,
       backend: options.backend,
@@ -147,9 +164,14 @@ async function main(): Promise<void> {
 function rankingReport(answered: Answered[], latencies: number[]): RankingReport {
   latencies.sort((a, b) => a - b);
   const byCategory: Record<string, RecallFigures> = {};
-  for (const category of [1, 2, 3, 4]) byCategory[CATEGORY_NAMES[category]!] = recallFigures(answered.filter((a) => a.category === category));
+  for (const category of [1, 2, 3, 4])
+    byCategory[CATEGORY_NAMES[category]!] = recallFigures(answered.filter((a) => a.category === category));
   return {
-    search: { p50Ms: round1(percentile(latencies, 0.5)), p95Ms: round1(percentile(latencies, 0.95)), p99Ms: round1(percentile(latencies, 0.99)) },
+    search: {
+      p50Ms: round1(percentile(latencies, 0.5)),
+      p95Ms: round1(percentile(latencies, 0.95)),
+      p99Ms: round1(percentile(latencies, 0.99)),
+    },
     overall: recallFigures(answered),
     byCategory,
   };
@@ -182,13 +204,21 @@ async function capture(cairn: TestCairn, key: string, conversation: LocomoConver
     }));
     const response = await fetch(`${cairn.baseUrl}/api/v1/capture`, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${key}`, 'User-Agent': INSTALLER_USER_AGENT, 'Content-Type': 'application/json' },
+      headers: {
+        Authorization: `Bearer ${key}`,
+        'User-Agent': INSTALLER_USER_AGENT,
+        'Content-Type': 'application/json',
+      },
       body: JSON.stringify({ turns }),
     });
     if (!response.ok) throw new Error(`capture answered ${response.status}: ${await response.text()}`);
   }
   // Capture answers with counts only, so the capture records (turn id → entry id) map results back.
-  const rows = await cairn.cairn.store.db.selectFrom('capture_turn').select(['turn_id', 'entry_id']).where('turn_id', 'like', `${prefix}%`).execute();
+  const rows = await cairn.cairn.store.db
+    .selectFrom('capture_turn')
+    .select(['turn_id', 'entry_id'])
+    .where('turn_id', 'like', `${prefix}%`)
+    .execute();
   return new Map(rows.map((r) => [r.entry_id, r.turn_id.slice(prefix.length)]));
 }
 
@@ -196,7 +226,13 @@ async function capture(cairn: TestCairn, key: string, conversation: LocomoConver
  * Fills the user's "Other conversations" datapack with turns of the file's other conversations
  * (other speakers, other sessions), so search runs over as many entries as a heavier user holds.
  */
-async function pad(cairn: TestCairn, key: string, all: LocomoConversation[], own: LocomoConversation, count: number): Promise<void> {
+async function pad(
+  cairn: TestCairn,
+  key: string,
+  all: LocomoConversation[],
+  own: LocomoConversation,
+  count: number,
+): Promise<void> {
   const client = await connectMcpClient(cairn.mcpUrl, key);
   await callTool(client, 'create_datapack', { name: PAD_DATAPACK, scope: 'personal' });
   await client.close();
@@ -213,7 +249,11 @@ async function pad(cairn: TestCairn, key: string, all: LocomoConversation[], own
   for (let i = 0; i < turns.length; i += CAPTURE_BATCH) {
     const response = await fetch(`${cairn.baseUrl}/api/v1/capture`, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${key}`, 'User-Agent': INSTALLER_USER_AGENT, 'Content-Type': 'application/json' },
+      headers: {
+        Authorization: `Bearer ${key}`,
+        'User-Agent': INSTALLER_USER_AGENT,
+        'Content-Type': 'application/json',
+      },
       body: JSON.stringify({ turns: turns.slice(i, i + CAPTURE_BATCH), datapack: PAD_DATAPACK }),
     });
     if (!response.ok) throw new Error(`capture (padding) answered ${response.status}: ${await response.text()}`);
@@ -221,15 +261,21 @@ async function pad(cairn: TestCairn, key: string, all: LocomoConversation[], own
 }
 
 function printReport(r: Report): void {
-  const padded = r.entriesPerUser ? `, each user padded to ${r.entriesPerUser} entries with the other conversations' turns` : '';
-  console.log(`\nLoCoMo recall — ${r.backend}, ${r.conversations} conversations, ${r.turns} turns, ${r.questions} questions (categories 1–4), search limit ${r.limit}${padded}`);
+  const padded = r.entriesPerUser
+    ? `, each user padded to ${r.entriesPerUser} entries with the other conversations' turns`
+    : '';
+  console.log(
+    `\nLoCoMo recall — ${r.backend}, ${r.conversations} conversations, ${r.turns} turns, ${r.questions} questions (categories 1–4), search limit ${r.limit}${padded}`,
+  );
   console.log(`load: ${r.load.stored} turns in ${r.load.seconds}s through capture (${r.load.turnsPerSecond} turns/s)`);
   for (const ranking of RANKINGS) printRanking(ranking, r.rankings[ranking]);
   console.log(`\nhybrid search p95 / lexical search p95 (same run): ${r.p95Ratio}×`);
 }
 
 function printRanking(name: Ranking, r: RankingReport): void {
-  console.log(`\n${name} ranking — search p50 ${r.search.p50Ms} ms, p95 ${r.search.p95Ms} ms, p99 ${r.search.p99Ms} ms`);
+  console.log(
+    `\n${name} ranking — search p50 ${r.search.p50Ms} ms, p95 ${r.search.p95Ms} ms, p99 ${r.search.p99Ms} ms`,
+  );
   const header = ['', 'questions', ...CUTOFFS.map((k) => `R@${k}`), ...CUTOFFS.map((k) => `hit@${k}`)];
   const rows = [['all', r.overall] as const, ...Object.entries(r.byCategory)].map(([name, f]) => [
     name,
@@ -238,7 +284,8 @@ function printRanking(name: Ranking, r: RankingReport): void {
     ...CUTOFFS.map((k) => f.hit[k]!.toFixed(1)),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  for (const line of [header, ...rows]) console.log(line.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  '));
+  for (const line of [header, ...rows])
+    console.log(line.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  '));
 }
 
 main().catch((error: Error) => {

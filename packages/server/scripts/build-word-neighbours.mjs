@@ -32,7 +32,9 @@ function loadTable() {
   const count = bytes.readUInt32LE(4);
   const dims = bytes.readUInt32LE(8);
   const vectorsAt = 12 + count * 4;
-  const vectors = new Int8Array(bytes.buffer.slice(bytes.byteOffset + vectorsAt, bytes.byteOffset + vectorsAt + count * dims));
+  const vectors = new Int8Array(
+    bytes.buffer.slice(bytes.byteOffset + vectorsAt, bytes.byteOffset + vectorsAt + count * dims),
+  );
   const inverse = new Float32Array(count);
   for (let r = 0; r < count; r++) {
     let n = 0;
@@ -86,7 +88,9 @@ if (isMainThread) {
   const started = Date.now();
   const parts = await Promise.all(
     Array.from({ length: workers }, (_, w) => {
-      const worker = new Worker(new URL(import.meta.url), { workerData: { from: w * step, to: Math.min(count, (w + 1) * step) } });
+      const worker = new Worker(new URL(import.meta.url), {
+        workerData: { from: w * step, to: Math.min(count, (w + 1) * step) },
+      });
       return new Promise((resolve, reject) => {
         worker.once('message', resolve);
         worker.once('error', reject);

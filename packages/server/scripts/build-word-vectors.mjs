@@ -39,5 +39,13 @@ header.write('CWV1', 0, 'latin1');
 header.writeUInt32LE(words.length, 4);
 header.writeUInt32LE(dims, 8);
 const out = join(dirname(fileURLToPath(import.meta.url)), '../data/word-vectors/glove-100d-50k.bin');
-writeFileSync(out, Buffer.concat([header, Buffer.from(scales.buffer, 0, words.length * 4), Buffer.from(vectors.buffer, 0, words.length * dims), Buffer.from(words.join('\n'), 'utf8')]));
+writeFileSync(
+  out,
+  Buffer.concat([
+    header,
+    Buffer.from(scales.buffer, 0, words.length * 4),
+    Buffer.from(vectors.buffer, 0, words.length * dims),
+    Buffer.from(words.join('\n'), 'utf8'),
+  ]),
+);
 console.log(`${out}: ${words.length} words × ${dims} dimensions`);

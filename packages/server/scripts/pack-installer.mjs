@@ -11,6 +11,10 @@ if (!existsSync(`${installer}dist/cairn-mcp-installer.js`)) {
   process.exit(1);
 }
 mkdirSync(out, { recursive: true });
-const [{ filename }] = JSON.parse(execFileSync('npm', ['pack', installer, '--pack-destination', out, '--json', '--ignore-scripts'], { encoding: 'utf8' }));
+const [{ filename }] = JSON.parse(
+  execFileSync('npm', ['pack', installer, '--pack-destination', out, '--json', '--ignore-scripts'], {
+    encoding: 'utf8',
+  }),
+);
 renameSync(`${out}${filename}`, `${out}cairn-mcp-installer.tgz`);
 console.log(`pack-installer: dist/install/cairn-mcp-installer.tgz (from ${filename})`);

@@ -33,13 +33,17 @@ const topFolder = (file: string) => file.split(sep)[0]!;
 /** Every relative import of a file, as a path under src/ (or outside it), as written (`x.js`). */
 function importsOf(file: string): string[] {
   const text = readFileSync(join(SRC, file), 'utf8');
-  return [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].map((m) => relative(SRC, resolve(dirname(join(SRC, file)), m[1]!)));
+  return [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].map((m) =>
+    relative(SRC, resolve(dirname(join(SRC, file)), m[1]!)),
+  );
 }
 
 /** The relative imports of a file that bring in types only (`import type { … } from`). */
 function typeOnlyImportsOf(file: string): string[] {
   const text = readFileSync(join(SRC, file), 'utf8');
-  return [...text.matchAll(/^import\s+type\s+\{[^}]*\}\s+from\s+'(\.{1,2}\/[^']+)'/gm)].map((m) => relative(SRC, resolve(dirname(join(SRC, file)), m[1]!)));
+  return [...text.matchAll(/^import\s+type\s+\{[^}]*\}\s+from\s+'(\.{1,2}\/[^']+)'/gm)].map((m) =>
+    relative(SRC, resolve(dirname(join(SRC, file)), m[1]!)),
+  );
 }
 
 // Search ranks the records the store defines (an Entry, a SearchQuery): of the store above it, it may
@@ -53,7 +57,8 @@ function layerViolation(file: string, target: string, typeOnly: boolean): string
   const [from, to] = [topFolder(file), topFolder(target)];
   if (from === 'search' && target === RECORD_TYPES && typeOnly) return undefined;
   if (layerOf(to) > layerOf(from)) return `${file} (${from}) imports ${target} (${to})`;
-  if (to === 'search' && from !== 'search' && target !== SEARCH_DOOR) return `${file} reaches into search/ past its door: import ${SEARCH_DOOR} instead of ${target}`;
+  if (to === 'search' && from !== 'search' && target !== SEARCH_DOOR)
+    return `${file} reaches into search/ past its door: import ${SEARCH_DOOR} instead of ${target}`;
   return undefined;
 }
 
@@ -82,7 +87,9 @@ test('the check itself catches an upward import', () => {
   assert.ok(domainFiles.length > 5, 'the domain folder is found');
   const seen = domainFiles.flatMap(importsOf).map(topFolder);
   assert.ok(seen.includes('store') && seen.includes('errors'), 'imports of domain modules are read');
-  assert.ok(layerOf('http') > layerOf('domain') && layerOf('domain') > layerOf('store') && layerOf('store') > layerOf('search'));
+  assert.ok(
+    layerOf('http') > layerOf('domain') && layerOf('domain') > layerOf('store') && layerOf('store') > layerOf('search'),
+  );
   assert.match(layerViolation(join('domain', 'entries.ts'), join('http', 'app.js'), false) ?? '', /imports/);
 });
 
@@ -93,11 +100,16 @@ test('search reads the store only through SearchSource, and the others reach sea
     'the record types search reads are found',
   );
   // Search may not reach the store's persistence, nor its record types but as types.
-  assert.match(layerViolation(join('search', 'search-entries.ts'), join('store', 'kysely-store.js'), true) ?? '', /imports/);
+  assert.match(
+    layerViolation(join('search', 'search-entries.ts'), join('store', 'kysely-store.js'), true) ?? '',
+    /imports/,
+  );
   assert.match(layerViolation(join('search', 'search-entries.ts'), RECORD_TYPES, false) ?? '', /imports/);
   assert.equal(layerViolation(join('search', 'search-entries.ts'), RECORD_TYPES, true), undefined);
   // The store calls search through index.ts as every other layer does; the domain gets its text helpers there.
-  const storeImports = [...sources(SRC)].filter((f) => topFolder(f) === 'store' && !isTestSupport(f)).flatMap(importsOf);
+  const storeImports = [...sources(SRC)]
+    .filter((f) => topFolder(f) === 'store' && !isTestSupport(f))
+    .flatMap(importsOf);
   assert.ok(storeImports.includes(SEARCH_DOOR), 'the store calls search');
   assert.match(layerViolation(join('store', 'kysely-store.ts'), join('search', 'pool-index.js'), false) ?? '', /door/);
   assert.match(layerViolation(join('domain', 'similarity.ts'), join('search', 'search-terms.js'), false) ?? '', /door/);
@@ -115,19 +127,27 @@ test('packages meet only through the names they declare in package.json, never b
     } catch {
       continue;
     }
-    const declared = JSON.parse(readFileSync(join(packages, name, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
+    const declared = JSON.parse(readFileSync(join(packages, name, 'package.json'), 'utf8')) as Record<
+      string,
+      Record<string, string> | undefined
+    >;
     const deps = new Set(Object.keys({ ...declared.dependencies, ...declared.devDependencies }));
-    for (const file of files.filter((f) => !/\.(test|case|fixture)\.tsx?$/.test(f) && !f.includes(`${sep}testing${sep}`))) {
+    for (const file of files.filter(
+      (f) => !/\.(test|case|fixture)\.tsx?$/.test(f) && !f.includes(`${sep}testing${sep}`),
+    )) {
       const text = readFileSync(file, 'utf8');
       // import … from 'x', import 'x', export … from 'x', the closing `} from 'x'` of a long import, import('x').
-      const statements = /^\s*import\s+(?:[^'\n;]*?\sfrom\s+)?'([^']+)'|^\s*export\s+[^'\n;]*?\sfrom\s+'([^']+)'|^\}\s*from\s+'([^']+)'|\bimport\(\s*'([^']+)'\s*\)/gm;
+      const statements =
+        /^\s*import\s+(?:[^'\n;]*?\sfrom\s+)?'([^']+)'|^\s*export\s+[^'\n;]*?\sfrom\s+'([^']+)'|^\}\s*from\s+'([^']+)'|\bimport\(\s*'([^']+)'\s*\)/gm;
       for (const m of text.matchAll(statements)) {
         const spec = (m[1] ?? m[2] ?? m[3] ?? m[4])!;
         if (spec.startsWith('.')) {
-          if (!resolve(dirname(file), spec).startsWith(join(packages, name) + sep)) violations.push(`${relative(packages, file)} reaches into ${spec}`);
+          if (!resolve(dirname(file), spec).startsWith(join(packages, name) + sep))
+            violations.push(`${relative(packages, file)} reaches into ${spec}`);
         } else if (!spec.startsWith('node:')) {
           const pkg = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!;
-          if (!deps.has(pkg)) violations.push(`${relative(packages, file)} imports ${pkg} without declaring it in ${name}/package.json`);
+          if (!deps.has(pkg))
+            violations.push(`${relative(packages, file)} imports ${pkg} without declaring it in ${name}/package.json`);
         }
       }
     }

@@ -25,7 +25,8 @@ function packageSources(): string[] {
 }
 
 // import … from './x', import './x', export … from './x', the closing `} from './x'` of a long import, import('./x').
-const RELATIVE_IMPORT = /^\s*import\s+(?:[^'\n;]*?\sfrom\s+)?'(\.[^']+)'|^\s*export\s+[^'\n;]*?\sfrom\s+'(\.[^']+)'|^\}\s*from\s+'(\.[^']+)'|\bimport\(\s*'(\.[^']+)'\s*\)/gm;
+const RELATIVE_IMPORT =
+  /^\s*import\s+(?:[^'\n;]*?\sfrom\s+)?'(\.[^']+)'|^\s*export\s+[^'\n;]*?\sfrom\s+'(\.[^']+)'|^\}\s*from\s+'(\.[^']+)'|\bimport\(\s*'(\.[^']+)'\s*\)/gm;
 
 /** The files each file imports by a relative path, resolved as TypeScript resolves `./x.js`. */
 function importGraph(files: string[]): Map<string, string[]> {
@@ -125,12 +126,20 @@ test('the import graph is read: the store, the portal and a long multi-line impo
   const graph = importGraph(packageSources());
   const edges = (file: string) => (graph.get(join(PACKAGES, file)) ?? []).map((t) => relative(PACKAGES, t));
   assert.ok(graph.size > 200, `only ${graph.size} source files found under ${PACKAGES}`);
-  assert.ok(edges('server/src/store/store.ts').includes('server/src/store/types.ts'), 'the closing `} from` of a long import is read');
+  assert.ok(
+    edges('server/src/store/store.ts').includes('server/src/store/types.ts'),
+    'the closing `} from` of a long import is read',
+  );
   assert.ok(edges('server/src/store/kysely-store.ts').includes('server/src/search/index.ts'));
-  assert.ok(edges('portal/src/pages/search-page.tsx').includes('portal/src/pages/search-path.ts'), '.js specifiers resolve to .ts files');
+  assert.ok(
+    edges('portal/src/pages/search-page.tsx').includes('portal/src/pages/search-path.ts'),
+    '.js specifiers resolve to .ts files',
+  );
 });
 
 test('no import cycles in any package', () => {
-  const cycles = findCycles(importGraph(packageSources())).map((path) => path.map((f) => relative(PACKAGES, f)).join(' → '));
+  const cycles = findCycles(importGraph(packageSources())).map((path) =>
+    path.map((f) => relative(PACKAGES, f)).join(' → '),
+  );
   assert.deepEqual(cycles, [], 'move what both sides need into a small module of its own that neither imports back');
 });

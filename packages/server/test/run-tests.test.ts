@@ -28,13 +28,29 @@ function fixturePackage(files: Record<string, string>): string {
   return dir;
 }
 
-function runTests(cwd: string, env: Record<string, string> = {}, script = 'scripts/run-tests.mjs'): Promise<{ code: number | null; lines: string[]; output: string }> {
+function runTests(
+  cwd: string,
+  env: Record<string, string> = {},
+  script = 'scripts/run-tests.mjs',
+): Promise<{ code: number | null; lines: string[]; output: string }> {
   // NODE_TEST_CONTEXT, set by the runner running this file, would make the fixtures' runner run nothing, and
   // CAIRN_TEST_SUMMARY_FILE (test-workspaces.mjs) would put their failures in this workspace's summary, and
   // CAIRN_TEST_DATABASE_URL (CI sets it) would give every fixture run a PostgreSQL pass: a test that wants one names it.
-  const { CAIRN_TEST_STRICT, CAIRN_TEST_BACKEND, CAIRN_TEST_TIMEOUT_MS, CAIRN_TEST_SUMMARY_FILE, CAIRN_TEST_DATABASE_URL, NODE_TEST_CONTEXT, ...inherited } = process.env;
+  const {
+    CAIRN_TEST_STRICT,
+    CAIRN_TEST_BACKEND,
+    CAIRN_TEST_TIMEOUT_MS,
+    CAIRN_TEST_SUMMARY_FILE,
+    CAIRN_TEST_DATABASE_URL,
+    NODE_TEST_CONTEXT,
+    ...inherited
+  } = process.env;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(repo, script)], { cwd, env: { ...inherited, CAIRN_TEST_TIMEOUT_MS: String(TIMEOUT_MS), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(repo, script)], {
+      cwd,
+      env: { ...inherited, CAIRN_TEST_TIMEOUT_MS: String(TIMEOUT_MS), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (chunk) => {
       output += chunk;
@@ -82,7 +98,8 @@ throw new Error('the fixture data is missing: set FIXTURE_DATA');
     assert.ok(start > 0, `a closing FAILED line:\n${output}`);
     const closing = lines.slice(start);
     assert.match(closing[0]!, /^FAILED: 4 tests in 3 files \(/);
-    for (const count of ['2 failed', '1 timed out', '1 cancelled']) assert.ok(closing[0]!.includes(count), `${count} in ${closing[0]}`);
+    for (const count of ['2 failed', '1 timed out', '1 cancelled'])
+      assert.ok(closing[0]!.includes(count), `${count} in ${closing[0]}`);
     assert.equal(closing[1], 'in the sqlite (and the files that pick their backends) pass:');
     // Node 20 ends a file whose import throws with exit code 7; which code is not the point.
     const named = closing
@@ -99,7 +116,10 @@ throw new Error('the fixture data is missing: set FIXTURE_DATA');
       named[3]!,
       /^ {2}TIMED OUT {2}src\/stuck\.test\.ts {2}(the whole file \(test timed out after 15000ms\), while running "waits > for ever"|"waits > for ever": test timed out after 15000ms)$/,
     );
-    assert.match(closing[6]!, /^Run one file again: npm test -w fixture-package -- src\/(broken|mixed|stuck)\.test\.ts$/);
+    assert.match(
+      closing[6]!,
+      /^Run one file again: npm test -w fixture-package -- src\/(broken|mixed|stuck)\.test\.ts$/,
+    );
     assert.equal(closing.length, 7, `nothing after the summary:\n${closing.join('\n')}`);
     assert.ok(!closing.join('\n').includes('fine.test.ts'), 'a passing file is not listed');
     assert.match(output, /^# sqlite \(and the files that pick their backends\) pass: 4 files in [\d.]+ s; slowest:$/m);
@@ -116,7 +136,10 @@ throw new Error('the fixture data is missing: set FIXTURE_DATA');
     const passing = await runTests(dir);
     assert.equal(passing.code, 0, passing.output);
     assert.ok(!passing.output.includes('FAILED'), passing.output);
-    assert.match(passing.lines.at(-3)!, /^# sqlite \(and the files that pick their backends\) pass: 2 files in [\d.]+ s; slowest:$/);
+    assert.match(
+      passing.lines.at(-3)!,
+      /^# sqlite \(and the files that pick their backends\) pass: 2 files in [\d.]+ s; slowest:$/,
+    );
     assert.deepEqual(
       passing.lines
         .slice(-2)
@@ -124,7 +147,10 @@ throw new Error('the fixture data is missing: set FIXTURE_DATA');
         .sort(),
       ['# N s  src/fine.test.ts', '# N s  src/skips.test.ts'],
     );
-    const strict = await runTests(dir, { CAIRN_TEST_STRICT: '1', CAIRN_TEST_DATABASE_URL: 'postgres://unused.invalid/none' });
+    const strict = await runTests(dir, {
+      CAIRN_TEST_STRICT: '1',
+      CAIRN_TEST_DATABASE_URL: 'postgres://unused.invalid/none',
+    });
     assert.equal(strict.code, 1, strict.output);
     assert.match(strict.lines.at(-1)!, /^# STRICT: 1 skipped and 0 todo test\(s\) in .*cairn-run-tests-/);
   });
@@ -142,7 +168,10 @@ throw new Error('the fixture data is missing: set FIXTURE_DATA');
     assert.match(both.output, /^# backend pass: postgres \(1 file\)$/m);
     assert.equal(both.output.match(/ran on postgres/g)?.length, 1, both.output);
     assert.equal(both.output.match(/ran on sqlite/g)?.length, 2, both.output);
-    assert.match(both.output, /^# postgres pass: 1 file in [\d.]+ s; slowest:\n# +[\d.]+ s {2}src\/declared\.test\.ts$/m);
+    assert.match(
+      both.output,
+      /^# postgres pass: 1 file in [\d.]+ s; slowest:\n# +[\d.]+ s {2}src\/declared\.test\.ts$/m,
+    );
     const alone = await runTests(dir);
     assert.equal(alone.code, 0, alone.output);
     assert.doesNotMatch(alone.output, /backend pass: postgres/);
@@ -150,25 +179,40 @@ throw new Error('the fixture data is missing: set FIXTURE_DATA');
   });
 
   test('a CAIRN_TEST_TIMEOUT_MS that is no number of milliseconds is refused, saying what to set', async () => {
-    const { code, lines } = await runTests(fixturePackage({ 'fine.test.ts': PASSING }), { CAIRN_TEST_TIMEOUT_MS: '2m' });
+    const { code, lines } = await runTests(fixturePackage({ 'fine.test.ts': PASSING }), {
+      CAIRN_TEST_TIMEOUT_MS: '2m',
+    });
     assert.equal(code, 1);
-    assert.equal(lines.at(-1), 'CAIRN_TEST_TIMEOUT_MS is "2m": set it to a whole number of milliseconds (180000 by default), or unset it.');
+    assert.equal(
+      lines.at(-1),
+      'CAIRN_TEST_TIMEOUT_MS is "2m": set it to a whole number of milliseconds (180000 by default), or unset it.',
+    );
   });
 
   test('after every workspace has run, the last lines repeat what failed in each', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cairn-run-tests-'));
     scratch.push(dir);
-    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'fixture-root', private: true, workspaces: ['packages/*'] }));
+    writeFileSync(
+      join(dir, 'package.json'),
+      JSON.stringify({ name: 'fixture-root', private: true, workspaces: ['packages/*'] }),
+    );
     symlinkSync(join(repo, 'node_modules'), join(dir, 'node_modules'));
     const files = {
-      failing: { 'sum.test.ts': `import assert from 'node:assert/strict';\nimport { test } from 'node:test';\ntest('adds', () => assert.equal(1 + 2, 4, 'one and two make four'));\n` },
+      failing: {
+        'sum.test.ts': `import assert from 'node:assert/strict';\nimport { test } from 'node:test';\ntest('adds', () => assert.equal(1 + 2, 4, 'one and two make four'));\n`,
+      },
       passing: { 'fine.test.ts': PASSING },
     };
     for (const [name, tests] of Object.entries(files)) {
       mkdirSync(join(dir, 'packages', name, 'src'), { recursive: true });
       writeFileSync(
         join(dir, 'packages', name, 'package.json'),
-        JSON.stringify({ name: `fixture-${name}`, private: true, type: 'module', scripts: { test: `node ${join(repo, 'scripts/run-tests.mjs')}` } }),
+        JSON.stringify({
+          name: `fixture-${name}`,
+          private: true,
+          type: 'module',
+          scripts: { test: `node ${join(repo, 'scripts/run-tests.mjs')}` },
+        }),
       );
       for (const [file, text] of Object.entries(tests)) writeFileSync(join(dir, 'packages', name, 'src', file), text);
     }
@@ -192,6 +236,9 @@ throw new Error('the fixture data is missing: set FIXTURE_DATA');
       ],
       output,
     );
-    assert.ok(output.indexOf('# fixture-passing: ') > output.indexOf('# fixture-failing: '), 'the passing workspace ran after the failing one');
+    assert.ok(
+      output.indexOf('# fixture-passing: ') > output.indexOf('# fixture-failing: '),
+      'the passing workspace ran after the failing one',
+    );
   });
 });

@@ -16,7 +16,8 @@ const packageJson = read('../package.json');
 const ajv = new Ajv({ strict: false, allErrors: true });
 formats.default(ajv);
 const validate = ajv.compile(schema);
-const errorsOf = (document: unknown) => (validate(document) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`));
+const errorsOf = (document: unknown) =>
+  validate(document) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
 
 test('server.json is valid against the MCP Registry schema it names', () => {
   assert.equal(serverJson.$schema, schema.$id);

@@ -30,7 +30,15 @@ export interface StubCaptureServer {
 
 /** Starts the stub on a free loopback port. */
 export async function startStubCaptureServer(apiKey = 'cairn_tkn_stubkey0123456789'): Promise<StubCaptureServer> {
-  const stub: StubCaptureServer = { url: '', mode: 'ok', apiKey, requests: [], stored: new Map(), arrivals: new Map(), close: async () => {} };
+  const stub: StubCaptureServer = {
+    url: '',
+    mode: 'ok',
+    apiKey,
+    requests: [],
+    stored: new Map(),
+    arrivals: new Map(),
+    close: async () => {},
+  };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -42,19 +50,28 @@ export async function startStubCaptureServer(apiKey = 'cairn_tkn_stubkey01234567
       };
       if (stub.mode === 'slow') return void setTimeout(() => send(200, { stored: 0, duplicates: 0 }), 10_000).unref();
       if (stub.mode === 'down-500') return send(503, { error: { code: 'unavailable', message: 'down' } });
-      if (stub.mode === 'rate-limited') return send(429, { error: { code: 'rate_limited', message: 'slow down' } }, { 'Retry-After': '30' });
-      if (req.method !== 'POST' || req.url !== '/api/v1/capture') return send(404, { error: { code: 'not_found', message: 'no route' } });
+      if (stub.mode === 'rate-limited')
+        return send(429, { error: { code: 'rate_limited', message: 'slow down' } }, { 'Retry-After': '30' });
+      if (req.method !== 'POST' || req.url !== '/api/v1/capture')
+        return send(404, { error: { code: 'not_found', message: 'no route' } });
       if (stub.mode === 'unauthorized' || req.headers.authorization !== `Bearer ${stub.apiKey}`) {
         return send(401, { error: { code: 'unauthenticated', message: 'bad key' } });
       }
       if (stub.mode === 'bad-request') return send(400, { error: { code: 'invalid_input', message: 'bad turn' } });
       // The real endpoint's limits and error codes (packages/server: body-limits.ts, capture-turns.ts).
-      if (Buffer.byteLength(body) > CAPTURE_LIMITS.maxBodyBytes) return send(413, { error: { code: 'payload_too_large', message: 'body too large' } });
+      if (Buffer.byteLength(body) > CAPTURE_LIMITS.maxBodyBytes)
+        return send(413, { error: { code: 'payload_too_large', message: 'body too large' } });
       const turns = (JSON.parse(body) as { turns: CaptureTurn[] }).turns;
-      if (!Array.isArray(turns) || turns.length === 0 || turns.length > CAPTURE_LIMITS.maxTurnsPerRequest || turns.some((t) => t.text.length > CAPTURE_LIMITS.maxTurnChars)) {
+      if (
+        !Array.isArray(turns) ||
+        turns.length === 0 ||
+        turns.length > CAPTURE_LIMITS.maxTurnsPerRequest ||
+        turns.some((t) => t.text.length > CAPTURE_LIMITS.maxTurnChars)
+      ) {
         return send(400, { error: { code: 'invalid_input', message: 'turns out of limits' } });
       }
-      if (stub.mode === 'refuse-bad' && turns.some((t) => t.id === 'bad')) return send(400, { error: { code: 'invalid_input', message: 'bad turn' } });
+      if (stub.mode === 'refuse-bad' && turns.some((t) => t.id === 'bad'))
+        return send(400, { error: { code: 'invalid_input', message: 'bad turn' } });
       let stored = 0;
       for (const t of turns) {
         stub.arrivals.set(t.id, (stub.arrivals.get(t.id) ?? 0) + 1);

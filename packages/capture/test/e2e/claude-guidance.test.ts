@@ -19,7 +19,11 @@ import { CLAUDE, type FakeModel, killTree, live, REPO, runClaude, startFakeModel
 runFileOnEachBackend();
 
 const hasGit = spawnSync('git', ['--version']).status === 0;
-const skip = !existsSync(CLAUDE) ? 'the claude CLI is not installed (npm test installs it into test-clients/)' : !hasGit ? 'git is not on PATH' : false;
+const skip = !existsSync(CLAUDE)
+  ? 'the claude CLI is not installed (npm test installs it into test-clients/)'
+  : !hasGit
+    ? 'git is not on PATH'
+    : false;
 /** A prompt holding this word makes the stand-in model write a migration before it answers. */
 const WRITE_MIGRATION = 'pleasewritethemigration';
 
@@ -40,7 +44,12 @@ describe('claude -p with the cairn plugin: guidance delivered by its hooks', { s
     await seedRules(cairn, tenant);
     model = await startFakeModel(join(repo, 'unused.txt'), (messages) => {
       if (!messages.includes(WRITE_MIGRATION) || messages.includes('"tool_result"')) return undefined;
-      return { type: 'tool_use', id: `toolu_${randomBytes(8).toString('hex')}`, name: 'Write', input: { file_path: migration, content: 'ALTER TABLE invoices ADD COLUMN vat_cents bigint;\n' } };
+      return {
+        type: 'tool_use',
+        id: `toolu_${randomBytes(8).toString('hex')}`,
+        name: 'Write',
+        input: { file_path: migration, content: 'ALTER TABLE invoices ADD COLUMN vat_cents bigint;\n' },
+      };
     });
   });
 
@@ -71,28 +80,57 @@ describe('claude -p with the cairn plugin: guidance delivered by its hooks', { s
     };
     const marker = word('mark');
     const prompt = `Add VAT to invoices (${marker}); ${WRITE_MIGRATION}.`;
-    const run = await runClaude(['-p', prompt, '--plugin-dir', join(REPO, 'plugins', 'cairn'), '--permission-mode', 'acceptEdits'], env, repo);
-    const captureLog = existsSync(join(home, '.cairn', 'capture.log')) ? readFileSync(join(home, '.cairn', 'capture.log'), 'utf8') : '(no capture.log)';
+    const run = await runClaude(
+      ['-p', prompt, '--plugin-dir', join(REPO, 'plugins', 'cairn'), '--permission-mode', 'acceptEdits'],
+      env,
+      repo,
+    );
+    const captureLog = existsSync(join(home, '.cairn', 'capture.log'))
+      ? readFileSync(join(home, '.cairn', 'capture.log'), 'utf8')
+      : '(no capture.log)';
     const explain = `exit ${run.code} after ${run.ms} ms\n--- stdout\n${run.stdout}\n--- stderr\n${run.stderr}\n--- capture.log\n${captureLog}\n--- model requests\n${model.requests.map((r) => `${r.path} ${r.body.length} bytes`).join('\n')}`;
     console.log(`# claude -p with guidance hooks: ${run.ms} ms`);
     assert.equal(run.code, 0, explain);
-    assert.equal(existsSync(migration) && readFileSync(migration, 'utf8'), 'ALTER TABLE invoices ADD COLUMN vat_cents bigint;\n', `the Write tool did not run\n${explain}`);
+    assert.equal(
+      existsSync(migration) && readFileSync(migration, 'utf8'),
+      'ALTER TABLE invoices ADD COLUMN vat_cents bigint;\n',
+      `the Write tool did not run\n${explain}`,
+    );
 
     const turn = model.requests.filter((r) => r.path === '/v1/messages' && r.messages.includes(marker));
     const afterWrite = turn.findIndex((r) => r.messages.includes('"tool_result"'));
-    assert.ok(turn.length >= 2 && afterWrite > 0, `the model was asked with the prompt, then with the tool's result\n${explain}`);
+    assert.ok(
+      turn.length >= 2 && afterWrite > 0,
+      `the model was asked with the prompt, then with the tool's result\n${explain}`,
+    );
     const first = turn[0]!.body;
     assert.ok(first.includes(MARK.always), `the "always" rule is not in the first request\n${explain}`);
     assert.ok(first.includes(MARK.project), `the project's rule is not in the first request\n${explain}`);
     assert.ok(!first.includes(MARK.migrations), 'the migrations rule came before any migration was written');
-    assert.ok(turn[afterWrite]!.body.includes(MARK.migrations), `the migrations rule is not in the request after the write\n${explain}`);
+    assert.ok(
+      turn[afterWrite]!.body.includes(MARK.migrations),
+      `the migrations rule is not in the request after the write\n${explain}`,
+    );
     // Given once: the request after the write repeats the first prompt's context, not a second copy of it.
-    assert.equal(turn[afterWrite]!.body.split(MARK.always).length - 1, first.split(MARK.always).length - 1, 'the always rule was delivered again after the write');
+    assert.equal(
+      turn[afterWrite]!.body.split(MARK.always).length - 1,
+      first.split(MARK.always).length - 1,
+      'the always rule was delivered again after the write',
+    );
     for (const r of model.requests) assert.ok(!r.body.includes(MARK.other), "another project's rule reached the model");
 
-    const pack = (await cairn.cairn.store.findDatapacks([{ scope: 'personal', ownerId: tenant.member.id }])).find((d) => d.name === 'Conversations');
-    const captured = pack ? (await cairn.cairn.store.listEntries(pack.id, { limit: 100, offset: 0 })).map((e) => e.content) : [];
-    const spooled = existsSync(join(home, '.cairn', 'capture-spool.jsonl')) ? readFileSync(join(home, '.cairn', 'capture-spool.jsonl'), 'utf8') : '';
-    assert.ok(captured.some((c) => c.includes(marker)) || spooled.includes(marker), `the prompt was not captured: ${captured.join(' | ')}\n${explain}`);
+    const pack = (await cairn.cairn.store.findDatapacks([{ scope: 'personal', ownerId: tenant.member.id }])).find(
+      (d) => d.name === 'Conversations',
+    );
+    const captured = pack
+      ? (await cairn.cairn.store.listEntries(pack.id, { limit: 100, offset: 0 })).map((e) => e.content)
+      : [];
+    const spooled = existsSync(join(home, '.cairn', 'capture-spool.jsonl'))
+      ? readFileSync(join(home, '.cairn', 'capture-spool.jsonl'), 'utf8')
+      : '';
+    assert.ok(
+      captured.some((c) => c.includes(marker)) || spooled.includes(marker),
+      `the prompt was not captured: ${captured.join(' | ')}\n${explain}`,
+    );
   });
 });

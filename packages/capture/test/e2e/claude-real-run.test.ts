@@ -35,7 +35,11 @@ import {
 runFileOnEachBackend();
 
 const hasGit = spawnSync('git', ['--version']).status === 0;
-const skip = !existsSync(CLAUDE) ? 'the claude CLI is not installed (npm test installs it into test-clients/)' : !hasGit ? 'git is not on PATH' : false;
+const skip = !existsSync(CLAUDE)
+  ? 'the claude CLI is not installed (npm test installs it into test-clients/)'
+  : !hasGit
+    ? 'git is not on PATH'
+    : false;
 
 describe('claude -p with the cairn plugin, against a real Cairn', { skip }, () => {
   let cairn: TestCairn;
@@ -57,7 +61,10 @@ describe('claude -p with the cairn plugin, against a real Cairn', { skip }, () =
   const toolResultWord = word('toolresult');
 
   const spoolFile = () => join(home, '.cairn', 'capture-spool.jsonl');
-  const captureLog = () => (existsSync(join(home, '.cairn', 'capture.log')) ? readFileSync(join(home, '.cairn', 'capture.log'), 'utf8') : '(no capture.log)');
+  const captureLog = () =>
+    existsSync(join(home, '.cairn', 'capture.log'))
+      ? readFileSync(join(home, '.cairn', 'capture.log'), 'utf8')
+      : '(no capture.log)';
   const explain = (run: CliRun) =>
     [
       `exit ${run.code} signal ${run.signal} after ${run.ms} ms${run.timedOut ? ' (TIMED OUT)' : ''}`,
@@ -75,7 +82,11 @@ describe('claude -p with the cairn plugin, against a real Cairn', { skip }, () =
 
   async function conversationRows() {
     const db = cairn.cairn.store.db;
-    const entries = await db.selectFrom('entry').select(['id', 'title', 'content', 'tags', 'kind']).where('kind', '=', 'conversation').execute();
+    const entries = await db
+      .selectFrom('entry')
+      .select(['id', 'title', 'content', 'tags', 'kind'])
+      .where('kind', '=', 'conversation')
+      .execute();
     const versions = await db.selectFrom('entry_version').select(['title', 'content', 'tags']).execute();
     return { entries, versions, all: JSON.stringify([entries, versions]) };
   }
@@ -84,7 +95,10 @@ describe('claude -p with the cairn plugin, against a real Cairn', { skip }, () =
     const client = await connectMcpClient(cairn.mcpUrl, tenant.member.key);
     try {
       const { results } = await callTool(client, 'search', { query, limit: 50 });
-      return results as { entry: { title: string; content: string; kind: string; tags: string[] }; datapack: { name: string } }[];
+      return results as {
+        entry: { title: string; content: string; kind: string; tags: string[] };
+        datapack: { name: string };
+      }[];
     } finally {
       await client.close();
     }
@@ -146,7 +160,9 @@ describe('claude -p with the cairn plugin, against a real Cairn', { skip }, () =
       const key = `${r.method} ${r.path} ${r.model ?? ''}${r.stream ? ' stream' : ''}`;
       seen.set(key, (seen.get(key) ?? 0) + 1);
     }
-    console.log(`# fake model requests: ${[...seen].map(([k, n]) => `${n}× ${k}`).join('; ') || 'none'}; unknown paths: ${model?.unknown.join(', ') || 'none'}`);
+    console.log(
+      `# fake model requests: ${[...seen].map(([k, n]) => `${n}× ${k}`).join('; ') || 'none'}; unknown paths: ${model?.unknown.join(', ') || 'none'}`,
+    );
     if (capture?.server) await stopListening(capture.server);
     await Promise.all([model?.close(), gitServer?.close(), cairn?.close()]);
     if (tmp) rmSync(tmp, { recursive: true, force: true });
@@ -201,11 +217,17 @@ describe('claude -p with the cairn plugin, against a real Cairn', { skip }, () =
     assert.match(prompt.entry.content, new RegExp(`Remember the ${marker} deployment checklist`));
     assert.match(prompt.entry.content, /\[redacted:cairn-key\]/);
     assert.equal(response.entry.content, fakeAnswer(marker).replace(AWS_KEY, '[redacted:aws-access-key]'));
-    assert.ok(prompt.entry.tags.includes('claude-code') && prompt.entry.tags.includes('project:billing-service'), prompt.entry.tags.join(','));
+    assert.ok(
+      prompt.entry.tags.includes('claude-code') && prompt.entry.tags.includes('project:billing-service'),
+      prompt.entry.tags.join(','),
+    );
 
     const stored = await conversationRows();
     for (const { kind, secret } of PLANTED_SECRETS) assert.ok(!stored.all.includes(secret), `${kind} reached storage`);
-    assert.ok(!stored.all.includes(toolWord) && !stored.all.includes(toolResultWord), 'the tool call or its result reached storage');
+    assert.ok(
+      !stored.all.includes(toolWord) && !stored.all.includes(toolResultWord),
+      'the tool call or its result reached storage',
+    );
     assert.equal(stored.entries.length, 2, stored.entries.map((e) => e.title).join(' | '));
     assert.equal(existsSync(spoolFile()), false, 'nothing was spooled');
   });
@@ -213,7 +235,10 @@ describe('claude -p with the cairn plugin, against a real Cairn', { skip }, () =
   test('with Cairn stopped the session still finishes; the spooled turns arrive exactly once after it is back', async () => {
     await stopListening(capture.server!);
     capture.server = undefined;
-    await assert.rejects(fetch(`${capture.url}/api/v1/capture`, { method: 'POST', signal: AbortSignal.timeout(5_000) }), 'the capture port is closed');
+    await assert.rejects(
+      fetch(`${capture.url}/api/v1/capture`, { method: 'POST', signal: AbortSignal.timeout(5_000) }),
+      'the capture port is closed',
+    );
 
     const down = await session();
     console.log(`# claude -p with Cairn down: ${down.run.ms} ms`);
@@ -229,7 +254,8 @@ describe('claude -p with the cairn plugin, against a real Cairn', { skip }, () =
       ['user', 'assistant'],
       explain(down.run),
     );
-    for (const { kind, secret } of PLANTED_SECRETS) assert.ok(!JSON.stringify(spooled).includes(secret), `${kind} was written to the spool`);
+    for (const { kind, secret } of PLANTED_SECRETS)
+      assert.ok(!JSON.stringify(spooled).includes(secret), `${kind} was written to the spool`);
     assert.match(captureLog(), /spooled 1 turn: unreachable/);
     assert.equal((await search(down.marker)).length, 0, 'nothing arrived while Cairn was down');
 
@@ -241,12 +267,23 @@ describe('claude -p with the cairn plugin, against a real Cairn', { skip }, () =
     assert.equal(back.run.stdout.trim(), fakeAnswer(back.marker), explain(back.run));
 
     for (const marker of [down.marker, back.marker]) {
-      const titles = (await search(marker)).map((r) => `${r.datapack.name}/${r.entry.kind}/${r.entry.title.split(' ')[0]}`).sort();
-      assert.deepEqual(titles, ['Conversations/conversation/Prompt', 'Conversations/conversation/Response'], `${marker}: ${titles.join(' | ')}\n${explain(back.run)}`);
+      const titles = (await search(marker))
+        .map((r) => `${r.datapack.name}/${r.entry.kind}/${r.entry.title.split(' ')[0]}`)
+        .sort();
+      assert.deepEqual(
+        titles,
+        ['Conversations/conversation/Prompt', 'Conversations/conversation/Response'],
+        `${marker}: ${titles.join(' | ')}\n${explain(back.run)}`,
+      );
     }
     // Exactly once, not merely deduplicated by Cairn: each spooled turn reached the store once.
     const sent = received.slice(receivedBefore);
-    for (const { id } of spooled) assert.equal(sent.filter((s) => s === id).length, 1, `spooled turn ${id} sent ${sent.filter((s) => s === id).length} times`);
+    for (const { id } of spooled)
+      assert.equal(
+        sent.filter((s) => s === id).length,
+        1,
+        `spooled turn ${id} sent ${sent.filter((s) => s === id).length} times`,
+      );
     assert.equal(existsSync(spoolFile()), false, 'the spool is gone once sent');
     assert.deepEqual(
       readdirSync(join(home, '.cairn')).filter((n) => n.includes('processing')),

@@ -41,15 +41,21 @@ export interface FakeModel {
 /** The planted secret the fake model repeats. */
 export const AWS_KEY = PLANTED_SECRETS.find((p) => p.kind === 'aws-access-key')!.secret;
 /** What the fake model says to a prompt holding `marker`. It repeats a planted secret: responses are redacted too. */
-export const fakeAnswer = (marker: string) => `Fake model answer for ${marker}: noted, and I will not repeat ${AWS_KEY} anywhere.`;
+export const fakeAnswer = (marker: string) =>
+  `Fake model answer for ${marker}: noted, and I will not repeat ${AWS_KEY} anywhere.`;
 /** A prompt holding this word makes the fake model call the Read tool on `toolFile` before answering. */
 export const USE_TOOL = 'pleasereadthenotes';
 
 /** What the fake model answers with: a text or a tool call. */
-export type ModelBlock = { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
+export type ModelBlock =
+  | { type: 'text'; text: string }
+  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
 
 /** Starts the fake model; `decide` may choose the answer to a request's messages (undefined: the default behaviour). */
-export function startFakeModel(toolFile: string, decide?: (messages: string) => ModelBlock | undefined): Promise<FakeModel> {
+export function startFakeModel(
+  toolFile: string,
+  decide?: (messages: string) => ModelBlock | undefined,
+): Promise<FakeModel> {
   const requests: ModelRequest[] = [];
   const unknown: string[] = [];
   const server = createServer((req, res) => {
@@ -64,9 +70,17 @@ export function startFakeModel(toolFile: string, decide?: (messages: string) => 
         // Not JSON: logged below with an empty body.
       }
       const messages = JSON.stringify(body.messages ?? []);
-      requests.push({ method: req.method ?? '?', path, model: body.model, stream: body.stream, messages, body: Buffer.concat(chunks).toString('utf8') });
+      requests.push({
+        method: req.method ?? '?',
+        path,
+        model: body.model,
+        stream: body.stream,
+        messages,
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
       if (req.method === 'POST' && path === '/v1/messages') return answerMessages(body, messages, res);
-      if (req.method === 'POST' && path === '/v1/messages/count_tokens') return json(res, 200, { input_tokens: Math.ceil(messages.length / 4) });
+      if (req.method === 'POST' && path === '/v1/messages/count_tokens')
+        return json(res, 200, { input_tokens: Math.ceil(messages.length / 4) });
       // The CLI's connectivity probe (skipped under CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC, answered anyway).
       if (path === '/api/hello') return json(res, 200, {});
       unknown.push(`${req.method} ${req.url}`);
@@ -81,17 +95,41 @@ export function startFakeModel(toolFile: string, decide?: (messages: string) => 
     const readsNotes = messages.includes(USE_TOOL) && !messages.includes('"tool_result"');
     const block: ModelBlock =
       decide?.(messages) ??
-      (readsNotes ? { type: 'tool_use', id: `toolu_${randomBytes(8).toString('hex')}`, name: 'Read', input: { file_path: toolFile } } : { type: 'text', text: fakeAnswer(marker) });
+      (readsNotes
+        ? {
+            type: 'tool_use',
+            id: `toolu_${randomBytes(8).toString('hex')}`,
+            name: 'Read',
+            input: { file_path: toolFile },
+          }
+        : { type: 'text', text: fakeAnswer(marker) });
     const stopReason = block.type === 'tool_use' ? 'tool_use' : 'end_turn';
-    const message = { id: `msg_${randomBytes(8).toString('hex')}`, type: 'message', role: 'assistant', model: body.model ?? 'claude-fake', stop_sequence: null };
-    const usage = { input_tokens: Math.ceil(messages.length / 4), output_tokens: 20, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+    const message = {
+      id: `msg_${randomBytes(8).toString('hex')}`,
+      type: 'message',
+      role: 'assistant',
+      model: body.model ?? 'claude-fake',
+      stop_sequence: null,
+    };
+    const usage = {
+      input_tokens: Math.ceil(messages.length / 4),
+      output_tokens: 20,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
+    };
     if (!body.stream) return json(res, 200, { ...message, content: [block], stop_reason: stopReason, usage });
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-    const event = (type: string, data: object) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
-    event('message_start', { message: { ...message, content: [], stop_reason: null, usage: { ...usage, output_tokens: 1 } } });
+    const event = (type: string, data: object) =>
+      res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+    event('message_start', {
+      message: { ...message, content: [], stop_reason: null, usage: { ...usage, output_tokens: 1 } },
+    });
     if (block.type === 'tool_use') {
       event('content_block_start', { index: 0, content_block: { ...block, input: {} } });
-      event('content_block_delta', { index: 0, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) } });
+      event('content_block_delta', {
+        index: 0,
+        delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) },
+      });
     } else {
       event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
       // Two deltas: the CLI must assemble the text.
@@ -194,12 +232,16 @@ export function marketplaceRepository(dir: string): string {
   cpSync(join(REPO, '.claude-plugin'), join(work, '.claude-plugin'), { recursive: true });
   cpSync(join(REPO, 'plugins'), join(work, 'plugins'), { recursive: true });
   const git = (args: string[], cwd: string) => {
-    const r = spawnSync('git', ['-c', 'user.name=Cairn Test', '-c', 'user.email=test@example.test', '-c', 'init.defaultBranch=main', ...args], {
-      cwd,
-      env: { PATH: process.env.PATH ?? '', HOME: dir, GIT_CONFIG_NOSYSTEM: '1' },
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
+    const r = spawnSync(
+      'git',
+      ['-c', 'user.name=Cairn Test', '-c', 'user.email=test@example.test', '-c', 'init.defaultBranch=main', ...args],
+      {
+        cwd,
+        env: { PATH: process.env.PATH ?? '', HOME: dir, GIT_CONFIG_NOSYSTEM: '1' },
+        encoding: 'utf8',
+        timeout: 30_000,
+      },
+    );
     assert.equal(r.status, 0, `git ${args.join(' ')}: ${r.stderr}`);
   };
   git(['init', '-q'], work);

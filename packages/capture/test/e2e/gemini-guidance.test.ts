@@ -42,7 +42,9 @@ interface GeminiRequest {
 }
 
 /** The stand-in Gemini API: streamGenerateContent answers with a write_file call once, then with text. */
-function startFakeGemini(migration: string): Promise<{ url: string; requests: GeminiRequest[]; close(): Promise<void> }> {
+function startFakeGemini(
+  migration: string,
+): Promise<{ url: string; requests: GeminiRequest[]; close(): Promise<void> }> {
   const requests: GeminiRequest[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -58,7 +60,12 @@ function startFakeGemini(migration: string): Promise<{ url: string; requests: Ge
       const marker = /\bmark[0-9a-f]{10}\b/.exec(body)?.[0] ?? 'no marker';
       const writes = body.includes(WRITE_MIGRATION) && !body.includes('"functionResponse"');
       const part = writes
-        ? { functionCall: { name: 'write_file', args: { file_path: migration, content: 'ALTER TABLE invoices ADD COLUMN vat_cents bigint;\n' } } }
+        ? {
+            functionCall: {
+              name: 'write_file',
+              args: { file_path: migration, content: 'ALTER TABLE invoices ADD COLUMN vat_cents bigint;\n' },
+            },
+          }
         : { text: `Fake Gemini answer for ${marker}.` };
       const answer = {
         candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }],
@@ -127,10 +134,23 @@ describe('gemini -p set up by the installer (--auto): guidance delivered by its 
   test('the first model request holds the always and project rules; the one after write_file holds the migrations rule; prompt and answer are captured', async () => {
     const home = join(tmp, 'home');
     mkdirSync(join(home, '.gemini'), { recursive: true });
-    const base = { PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, HOME: home, GEMINI_CLI_HOME: home, TMPDIR: tmp, GIT_CONFIG_NOSYSTEM: '1' };
-    const install = await run(process.execPath, [INSTALLER, '--client', 'gemini-cli', '--url', cairn.baseUrl, '--api-key', tenant.member.key, '--yes', '--auto'], base, home);
+    const base = {
+      PATH: `${dirname(process.execPath)}:/usr/bin:/bin`,
+      HOME: home,
+      GEMINI_CLI_HOME: home,
+      TMPDIR: tmp,
+      GIT_CONFIG_NOSYSTEM: '1',
+    };
+    const install = await run(
+      process.execPath,
+      [INSTALLER, '--client', 'gemini-cli', '--url', cairn.baseUrl, '--api-key', tenant.member.key, '--yes', '--auto'],
+      base,
+      home,
+    );
     assert.equal(install.code, 0, `installer: ${install.stdout}\n${install.stderr}`);
-    const settings = JSON.parse(readFileSync(join(home, '.gemini', 'settings.json'), 'utf8')) as { hooks?: Record<string, unknown> };
+    const settings = JSON.parse(readFileSync(join(home, '.gemini', 'settings.json'), 'utf8')) as {
+      hooks?: Record<string, unknown>;
+    };
     assert.deepEqual(Object.keys(settings.hooks ?? {}).sort(), ['AfterAgent', 'AfterTool', 'BeforeAgent']);
 
     const env = {
@@ -143,34 +163,64 @@ describe('gemini -p set up by the installer (--auto): guidance delivered by its 
     };
     // The API key is picked as the auth method in the settings the user's first run would write.
     const file = join(home, '.gemini', 'settings.json');
-    const withAuth = { ...JSON.parse(readFileSync(file, 'utf8')), security: { auth: { selectedType: 'gemini-api-key' } } };
+    const withAuth = {
+      ...JSON.parse(readFileSync(file, 'utf8')),
+      security: { auth: { selectedType: 'gemini-api-key' } },
+    };
     writeFileSync(file, `${JSON.stringify(withAuth, null, 2)}\n`);
 
     const marker = word('mark');
     const prompt = `Add VAT to invoices (${marker}); ${WRITE_MIGRATION}.`;
     const cli = await run(GEMINI, ['-m', MODEL, '-p', prompt, '--approval-mode', 'yolo'], env, repo);
-    const captureLog = existsSync(join(home, '.cairn', 'capture.log')) ? readFileSync(join(home, '.cairn', 'capture.log'), 'utf8') : '(no capture.log)';
+    const captureLog = existsSync(join(home, '.cairn', 'capture.log'))
+      ? readFileSync(join(home, '.cairn', 'capture.log'), 'utf8')
+      : '(no capture.log)';
     const explain = `exit ${cli.code} after ${cli.ms} ms\n--- stdout\n${cli.stdout}\n--- stderr\n${cli.stderr}\n--- capture.log\n${captureLog}\n--- model requests\n${model.requests.map((r) => `${r.path} ${r.body.length} bytes`).join('\n')}`;
     console.log(`# gemini -p with guidance hooks: ${cli.ms} ms`);
     assert.equal(cli.code, 0, explain);
-    assert.equal(existsSync(migration) && readFileSync(migration, 'utf8'), 'ALTER TABLE invoices ADD COLUMN vat_cents bigint;\n', `write_file did not run\n${explain}`);
+    assert.equal(
+      existsSync(migration) && readFileSync(migration, 'utf8'),
+      'ALTER TABLE invoices ADD COLUMN vat_cents bigint;\n',
+      `write_file did not run\n${explain}`,
+    );
 
-    const turn = model.requests.filter((r) => r.path.endsWith(`${MODEL}:streamGenerateContent`) && r.body.includes(marker));
+    const turn = model.requests.filter(
+      (r) => r.path.endsWith(`${MODEL}:streamGenerateContent`) && r.body.includes(marker),
+    );
     const afterWrite = turn.findIndex((r) => r.body.includes('"functionResponse"'));
-    assert.ok(turn.length >= 2 && afterWrite > 0, `the model was asked with the prompt, then with the tool's result\n${explain}`);
+    assert.ok(
+      turn.length >= 2 && afterWrite > 0,
+      `the model was asked with the prompt, then with the tool's result\n${explain}`,
+    );
     const first = turn[0]!.body;
     assert.ok(first.includes(MARK.always), `the "always" rule is not in the first request\n${explain}`);
     assert.ok(first.includes(MARK.project), `the project's rule is not in the first request\n${explain}`);
     assert.ok(!first.includes(MARK.migrations), 'the migrations rule came before any migration was written');
-    assert.ok(turn[afterWrite]!.body.includes(MARK.migrations), `the migrations rule is not in the request after the write\n${explain}`);
-    assert.equal(turn[afterWrite]!.body.split(MARK.always).length - 1, first.split(MARK.always).length - 1, 'the always rule was delivered again after the write');
+    assert.ok(
+      turn[afterWrite]!.body.includes(MARK.migrations),
+      `the migrations rule is not in the request after the write\n${explain}`,
+    );
+    assert.equal(
+      turn[afterWrite]!.body.split(MARK.always).length - 1,
+      first.split(MARK.always).length - 1,
+      'the always rule was delivered again after the write',
+    );
     for (const r of model.requests) assert.ok(!r.body.includes(MARK.other), "another project's rule reached the model");
 
-    const pack = (await cairn.cairn.store.findDatapacks([{ scope: 'personal', ownerId: tenant.member.id }])).find((d) => d.name === 'Conversations');
-    const captured = pack ? (await cairn.cairn.store.listEntries(pack.id, { limit: 100, offset: 0 })).map((e) => e.content) : [];
-    const spooled = existsSync(join(home, '.cairn', 'capture-spool.jsonl')) ? readFileSync(join(home, '.cairn', 'capture-spool.jsonl'), 'utf8') : '';
+    const pack = (await cairn.cairn.store.findDatapacks([{ scope: 'personal', ownerId: tenant.member.id }])).find(
+      (d) => d.name === 'Conversations',
+    );
+    const captured = pack
+      ? (await cairn.cairn.store.listEntries(pack.id, { limit: 100, offset: 0 })).map((e) => e.content)
+      : [];
+    const spooled = existsSync(join(home, '.cairn', 'capture-spool.jsonl'))
+      ? readFileSync(join(home, '.cairn', 'capture-spool.jsonl'), 'utf8')
+      : '';
     const has = (text: string) => captured.some((c) => c.includes(text)) || spooled.includes(text);
     assert.ok(has(prompt), `the prompt was not captured: ${captured.join(' | ')}\n${explain}`);
-    assert.ok(has(`Fake Gemini answer for ${marker}.`), `the answer was not captured: ${captured.join(' | ')}\n${explain}`);
+    assert.ok(
+      has(`Fake Gemini answer for ${marker}.`),
+      `the answer was not captured: ${captured.join(' | ')}\n${explain}`,
+    );
   });
 });

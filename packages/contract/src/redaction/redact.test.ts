@@ -41,7 +41,10 @@ describe('redact', () => {
     assert.match(text, /postgres:\/\/app:\[redacted:url-credentials\]@db\.internal:5432\/billing/);
     assert.match(text, /\nDB_PASSWORD=\[redacted:secret-assignment\]\n/);
     assert.match(text, /\nSECRET_KEY=\[redacted:secret-assignment\]\n/);
-    assert.match(text, /AccountName=acmebilling;AccountKey=\[redacted:azure-storage-key\];EndpointSuffix=core\.windows\.net/);
+    assert.match(
+      text,
+      /AccountName=acmebilling;AccountKey=\[redacted:azure-storage-key\];EndpointSuffix=core\.windows\.net/,
+    );
     assert.match(text, /my password is \[redacted:password-phrase\]\./);
     assert.match(text, /Card: \[redacted:credit-card\], exp 12\/29/);
     const total = findings.reduce((n, f) => n + f.count, 0);
@@ -65,14 +68,23 @@ describe('redact', () => {
     // An empty value keeps the next line readable, and that line's own secret is still found.
     const cases: [string, string][] = [
       ['PASSWORD=\nSECRET_KEY=pgXlFwzQQzmEoWlPuZw', 'PASSWORD=\nSECRET_KEY=[redacted:secret-assignment]'],
-      ['DB_PASSWORD=\r\nAPI_URL=https://api.example.com/v1\r\n', 'DB_PASSWORD=\r\nAPI_URL=https://api.example.com/v1\r\n'],
-      ['PASSWORD=\nAPI_KEY=hunter2isnotreal99\nTOKEN=\nDEBUG=1', 'PASSWORD=\nAPI_KEY=[redacted:secret-assignment]\nTOKEN=\nDEBUG=1'],
+      [
+        'DB_PASSWORD=\r\nAPI_URL=https://api.example.com/v1\r\n',
+        'DB_PASSWORD=\r\nAPI_URL=https://api.example.com/v1\r\n',
+      ],
+      [
+        'PASSWORD=\nAPI_KEY=hunter2isnotreal99\nTOKEN=\nDEBUG=1',
+        'PASSWORD=\nAPI_KEY=[redacted:secret-assignment]\nTOKEN=\nDEBUG=1',
+      ],
       ['password:\n  host: db.internal', 'password:\n  host: db.internal'],
       ['api_key:\n  enabled: true', 'api_key:\n  enabled: true'],
       ['secret_token =\n  abcdefghij1234567890XYZqq', 'secret_token =\n  abcdefghij1234567890XYZqq'],
       ['pw:\nhello_world', 'pw:\nhello_world'],
       ['my password is\nsomewhere in the vault', 'my password is\nsomewhere in the vault'],
-      ['Authorization:\nX-Request-Id: 8f14e45fceea167a5a36dedd4bea2543', 'Authorization:\nX-Request-Id: 8f14e45fceea167a5a36dedd4bea2543'],
+      [
+        'Authorization:\nX-Request-Id: 8f14e45fceea167a5a36dedd4bea2543',
+        'Authorization:\nX-Request-Id: 8f14e45fceea167a5a36dedd4bea2543',
+      ],
     ];
     for (const [input, expected] of cases) assert.equal(redact(input).text, expected, JSON.stringify(input));
   });
@@ -101,7 +113,10 @@ describe('redact', () => {
     // Found by the outage test: this SHA-1 holds 4711786722361, which passes Luhn.
     const sha = 'c1cc05ed291d78ee8cf94d4711786722361bf9ae';
     assert.equal(redact(`note ${sha}`).text, `note ${sha}`);
-    assert.equal(redact('ref x4111111111111111y and id_4012888888881881').text, 'ref x4111111111111111y and id_4012888888881881');
+    assert.equal(
+      redact('ref x4111111111111111y and id_4012888888881881').text,
+      'ref x4111111111111111y and id_4012888888881881',
+    );
     assert.equal(redact('card 4012888888881881.').text, 'card [redacted:credit-card].');
   });
 

@@ -118,7 +118,8 @@ export function redact(input: string): Redaction {
       if (rule.allowlists.length > 0) {
         const matchStart = rule.namePrefix ? widenOverName(input, m.index) : m.index;
         const match = input.slice(matchStart, m.index + m[0].length);
-        if (rule.allowlists.some((a) => isAllowed(a, secret, match, lineAround(input, m.index, m.index + m[0].length)))) continue;
+        if (rule.allowlists.some((a) => isAllowed(a, secret, match, lineAround(input, m.index, m.index + m[0].length))))
+          continue;
       }
       spans.push({ start, end, rule: rule.id, rank: rule.rank });
     }

@@ -20,7 +20,10 @@ const REPO = new URL('../../../../', import.meta.url);
 
 export function sharedData(name: string, env?: string): SharedData {
   // A worktree sits one folder deeper than a checkout (<root>/wt/<name>): the shared folder may be two up.
-  const candidates = [env ? process.env[env] : undefined, ...['../shared/data/', '../../shared/data/'].map((dir) => fileURLToPath(new URL(`${dir}${name}`, REPO)))].filter((p): p is string => !!p);
+  const candidates = [
+    env ? process.env[env] : undefined,
+    ...['../shared/data/', '../../shared/data/'].map((dir) => fileURLToPath(new URL(`${dir}${name}`, REPO))),
+  ].filter((p): p is string => !!p);
   const path = candidates.find((p) => existsSync(p));
   const strict = ['1', 'true', 'yes'].includes((process.env.CAIRN_TEST_STRICT ?? '').toLowerCase());
   const missing = `${name} from the shared folder beside the repository, which is not there (looked in ${candidates.join(', ')}); put it in ../shared/data/${env ? ` or set ${env} to its path` : ''}`;

@@ -22,7 +22,12 @@ export interface PlanOutcome {
  * files and values, and removes what the manifest lists for it but the plan no longer has. An empty
  * plan is the uninstall.
  */
-export function applyPlan(manifest: Manifest, client: ClientId, plan: Pick<AutomaticPlan, 'files' | 'values'>, platform: NodeJS.Platform): PlanOutcome {
+export function applyPlan(
+  manifest: Manifest,
+  client: ClientId,
+  plan: Pick<AutomaticPlan, 'files' | 'values'>,
+  platform: NodeJS.Platform,
+): PlanOutcome {
   const outcome: PlanOutcome = { written: [], hooked: [], removed: [], unchanged: 0, keptEdited: [], stillUsed: [] };
   for (const file of plan.files) {
     const change: FileChange = placeFile(manifest, client, file, platform);
@@ -36,9 +41,15 @@ export function applyPlan(manifest: Manifest, client: ClientId, plan: Pick<Autom
     if (release.kind === 'removed' || release.kind === 'gone') dirs.push(...release.dirs);
     if (release.kind === 'removed') outcome.removed.push(record.path);
     if (release.kind === 'edited') outcome.keptEdited.push(`${record.path} (changed since the installer wrote it)`);
-    if (release.kind === 'still-used') outcome.stillUsed.push(`${record.path} (still used by ${release.by.join(', ')})`);
+    if (release.kind === 'still-used')
+      outcome.stillUsed.push(`${record.path} (still used by ${release.by.join(', ')})`);
   }
-  const paths = [...new Set([...plan.values.map((v) => v.path), ...manifest.values.filter((v) => v.client === client).map((v) => v.path)])];
+  const paths = [
+    ...new Set([
+      ...plan.values.map((v) => v.path),
+      ...manifest.values.filter((v) => v.client === client).map((v) => v.path),
+    ]),
+  ];
   for (const path of paths) {
     const result: ValuesResult = syncValues(
       manifest,

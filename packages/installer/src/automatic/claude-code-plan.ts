@@ -25,7 +25,13 @@ export interface ClaudePluginRoute {
  * declare the marketplace and enable `cairn@cairn`. With `autoUpdate`, `"autoUpdate": true` joins the
  * marketplace entry beside its `source`, never instead of it.
  */
-export function claudeCodePlan(paths: AutomaticPaths, manifest: Manifest, baseUrl: string, apiKey: string, route: ClaudePluginRoute): AutomaticPlan {
+export function claudeCodePlan(
+  paths: AutomaticPaths,
+  manifest: Manifest,
+  baseUrl: string,
+  apiKey: string,
+  route: ClaudePluginRoute,
+): AutomaticPlan {
   const plan: AutomaticPlan = {
     files: [captureConfigFile(paths, baseUrl, apiKey)],
     values: [],
@@ -35,30 +41,51 @@ export function claudeCodePlan(paths: AutomaticPaths, manifest: Manifest, baseUr
   const path = paths.claudeSettings;
   const settings = parseJsonConfig(path, readConfig(path) ?? '', false);
   const existing = (settings.extraKnownMarketplaces as Record<string, unknown> | undefined)?.[MARKETPLACE_NAME];
-  const owns = (keyPath: string[]) => manifest.values.some((v) => v.client === 'claude-code' && v.path === path && v.keyPath.join('.') === keyPath.join('.'));
+  const owns = (keyPath: string[]) =>
+    manifest.values.some(
+      (v) => v.client === 'claude-code' && v.path === path && v.keyPath.join('.') === keyPath.join('.'),
+    );
   if (!route.viaCli && route.source && (existing === undefined || owns(ENTRY))) {
-    plan.values.push({ path, keyPath: ENTRY, value: { source: route.source, ...(route.autoUpdate && { autoUpdate: true }) }, arrayItem: false });
+    plan.values.push({
+      path,
+      keyPath: ENTRY,
+      value: { source: route.source, ...(route.autoUpdate && { autoUpdate: true }) },
+      arrayItem: false,
+    });
   } else if (!route.viaCli && route.source && (!hasSource(existing) || owns([...ENTRY, 'source']))) {
     // The source-less entry the README warns about (e.g. only {"autoUpdate": true}): the source goes back beside its other keys.
-    if (!hasSource(existing)) plan.notes.unshift(`Repaired the "${MARKETPLACE_NAME}" entry under extraKnownMarketplaces in ${path}: it had no source; its other keys are kept.`);
+    if (!hasSource(existing))
+      plan.notes.unshift(
+        `Repaired the "${MARKETPLACE_NAME}" entry under extraKnownMarketplaces in ${path}: it had no source; its other keys are kept.`,
+      );
     plan.values.push({ path, keyPath: [...ENTRY, 'source'], value: route.source, arrayItem: false });
     if (route.autoUpdate) plan.values.push({ path, keyPath: [...ENTRY, 'autoUpdate'], value: true, arrayItem: false });
   } else {
-    if (!route.viaCli && route.source && JSON.stringify((existing as { source?: unknown }).source) !== JSON.stringify(route.source)) {
-      plan.skipped.push(`${path}: kept your own "${MARKETPLACE_NAME}" marketplace entry; to switch it to ${JSON.stringify(route.source)}, remove it and run again`);
+    if (
+      !route.viaCli &&
+      route.source &&
+      JSON.stringify((existing as { source?: unknown }).source) !== JSON.stringify(route.source)
+    ) {
+      plan.skipped.push(
+        `${path}: kept your own "${MARKETPLACE_NAME}" marketplace entry; to switch it to ${JSON.stringify(route.source)}, remove it and run again`,
+      );
     }
     if (route.autoUpdate) plan.values.push(autoUpdateValue(path, settings));
   }
   if (!route.viaCli) {
     plan.values.push({ path, keyPath: ['enabledPlugins', PLUGIN_ID], value: true, arrayItem: false });
-    plan.notes.unshift(`Claude Code fetches the marketplace and loads ${PLUGIN_ID} the next time it starts (the claude CLI was not on PATH, so ${path} was written instead).`);
+    plan.notes.unshift(
+      `Claude Code fetches the marketplace and loads ${PLUGIN_ID} the next time it starts (the claude CLI was not on PATH, so ${path} was written instead).`,
+    );
   }
   return plan;
 }
 
 /** `extraKnownMarketplaces.cairn.autoUpdate = true`, only where that entry has a `source` object to keep (spec part 4.2). */
 export function autoUpdateValue(path: string, settings: Record<string, unknown>): DesiredValue {
-  const entry = (settings.extraKnownMarketplaces as Record<string, unknown> | undefined)?.[MARKETPLACE_NAME] as { source?: unknown } | undefined;
+  const entry = (settings.extraKnownMarketplaces as Record<string, unknown> | undefined)?.[MARKETPLACE_NAME] as
+    | { source?: unknown }
+    | undefined;
   if (entry?.source === null || typeof entry?.source !== 'object') {
     throw new InstallerError(
       `--auto-update: ${path} has no "${MARKETPLACE_NAME}" entry with a source under extraKnownMarketplaces, and an entry holding only autoUpdate would drop the source. ` +

@@ -17,7 +17,9 @@ async function listJson(machine: Machine, args: string[]): Promise<Array<Record<
 
 /** Whether the `claude` CLI already knows the cairn marketplace. */
 export async function hasCairnMarketplace(machine: Machine): Promise<boolean> {
-  return (await listJson(machine, ['plugin', 'marketplace', 'list', '--json'])).some((m) => m.name === MARKETPLACE_NAME);
+  return (await listJson(machine, ['plugin', 'marketplace', 'list', '--json'])).some(
+    (m) => m.name === MARKETPLACE_NAME,
+  );
 }
 
 /**
@@ -25,7 +27,12 @@ export async function hasCairnMarketplace(machine: Machine): Promise<boolean> {
  * spec part 4.2 has re-running the installer do. Only what it added is recorded, so uninstall never
  * removes a marketplace or plugin the user had before. Says each command as it succeeds, and adds it to `ran`.
  */
-export async function installClaudePlugin(machine: Machine, manifest: Manifest, source: string | undefined, ran: string[] = []): Promise<string[]> {
+export async function installClaudePlugin(
+  machine: Machine,
+  manifest: Manifest,
+  source: string | undefined,
+  ran: string[] = [],
+): Promise<string[]> {
   const run = async (args: string[]) => {
     await runClaude(machine, args, shellCommand('claude', args));
     ran.push(shellCommand('claude', args));
@@ -33,20 +40,28 @@ export async function installClaudePlugin(machine: Machine, manifest: Manifest, 
   };
   const added = manifest.cli.find((c) => c.client === 'claude-code' && c.step === 'marketplace-add');
   if (!(await hasCairnMarketplace(machine))) {
-    if (!source) throw new InstallerError('No Cairn plugin marketplace to add: run again with --marketplace <git URL or path>.');
+    if (!source)
+      throw new InstallerError('No Cairn plugin marketplace to add: run again with --marketplace <git URL or path>.');
     await run(claudePluginArgs('marketplace-add', source));
-    manifest.cli = [...manifest.cli.filter((c) => c !== added), { client: 'claude-code', step: 'marketplace-add', ...(source && { source }) }];
+    manifest.cli = [
+      ...manifest.cli.filter((c) => c !== added),
+      { client: 'claude-code', step: 'marketplace-add', ...(source && { source }) },
+    ];
   } else if (added && source && added.source !== source) {
     await run(claudePluginArgs('marketplace-remove'));
     await run(claudePluginArgs('marketplace-add', source));
-    manifest.cli = [...manifest.cli.filter((c) => c !== added), { client: 'claude-code', step: 'marketplace-add', source }];
+    manifest.cli = [
+      ...manifest.cli.filter((c) => c !== added),
+      { client: 'claude-code', step: 'marketplace-add', source },
+    ];
   } else {
     await run(claudePluginArgs('marketplace-update'));
   }
   const plugins = await listJson(machine, ['plugin', 'list', '--json']);
   if (!plugins.some((p) => p.id === PLUGIN_ID)) {
     await run(claudePluginArgs('install'));
-    if (!manifest.cli.some((c) => c.client === 'claude-code' && c.step === 'install')) manifest.cli = [...manifest.cli, { client: 'claude-code', step: 'install' }];
+    if (!manifest.cli.some((c) => c.client === 'claude-code' && c.step === 'install'))
+      manifest.cli = [...manifest.cli, { client: 'claude-code', step: 'install' }];
   } else {
     await run(claudePluginArgs('update'));
   }
@@ -54,7 +69,10 @@ export async function installClaudePlugin(machine: Machine, manifest: Manifest, 
 }
 
 /** Undoes what installClaudePlugin recorded: the plugin, then the marketplace. Without the CLI, returns the commands for the user to run. */
-export async function removeClaudePlugin(machine: Machine, manifest: Manifest): Promise<{ ran: string[]; left: string[] }> {
+export async function removeClaudePlugin(
+  machine: Machine,
+  manifest: Manifest,
+): Promise<{ ran: string[]; left: string[] }> {
   const steps = manifest.cli.filter((c) => c.client === 'claude-code');
   manifest.cli = manifest.cli.filter((c) => c.client !== 'claude-code');
   const commands = [

@@ -38,9 +38,15 @@ test('codex without --auto stays on-demand: no hooks, no skills, no capture conf
 test('codex --auto: hooks beside the existing ones, skills, capture config 0600; a re-run (even without --auto) changes no byte', () =>
   inHome(async (m, codex) => {
     writeFile(join(codex, 'hooks.json'), `${JSON.stringify(foreign, null, 2)}\n`);
-    equal(await m.install('--client', 'codex', '--url', BASE, '--api-key', KEY, '--yes', '--auto'), 0, m.errors.join('\n'));
+    equal(
+      await m.install('--client', 'codex', '--url', BASE, '--api-key', KEY, '--yes', '--auto'),
+      0,
+      m.errors.join('\n'),
+    );
     const script = join(m.home, '.cairn', 'bin', 'cairn-capture.js');
-    const group = (event: string) => ({ hooks: [{ type: 'command', command: `node "${script}" codex ${event}`, timeout: 10 }] });
+    const group = (event: string) => ({
+      hooks: [{ type: 'command', command: `node "${script}" codex ${event}`, timeout: 10 }],
+    });
     deepStrictEqual(readJson(join(codex, 'hooks.json')), {
       hooks: {
         UserPromptSubmit: [...foreign.hooks.UserPromptSubmit, group('prompt')],
@@ -50,7 +56,10 @@ test('codex --auto: hooks beside the existing ones, skills, capture config 0600;
         Stop: [group('stop')],
       },
     });
-    equal(readFileSync(join(codex, 'skills', 'save-to-cairn', 'SKILL.md'), 'utf8'), PLUGIN_FILES['skills/save-to-cairn/SKILL.md']);
+    equal(
+      readFileSync(join(codex, 'skills', 'save-to-cairn', 'SKILL.md'), 'utf8'),
+      PLUGIN_FILES['skills/save-to-cairn/SKILL.md'],
+    );
     deepStrictEqual(readJson(join(m.home, '.cairn', 'capture.json')), { url: BASE, apiKey: KEY });
     equal(modeOf(join(m.home, '.cairn', 'capture.json')), 0o600);
     equal(modeOf(script), 0o755);
@@ -64,7 +73,11 @@ test('codex --uninstall takes out only its own hook groups and files; a hooks.js
   inHome(async (m, codex) => {
     const original = `${JSON.stringify(foreign, null, 2)}\n`;
     writeFile(join(codex, 'hooks.json'), original);
-    equal(await m.install('--client', 'codex', '--url', BASE, '--api-key', KEY, '--yes', '--auto'), 0, m.errors.join('\n'));
+    equal(
+      await m.install('--client', 'codex', '--url', BASE, '--api-key', KEY, '--yes', '--auto'),
+      0,
+      m.errors.join('\n'),
+    );
     equal(await m.install('--client', 'codex', '--uninstall'), 0, m.errors.join('\n'));
     deepStrictEqual(readJson(join(codex, 'hooks.json')), foreign);
     ok(!existsSync(join(codex, 'skills', 'consult-cairn')));
@@ -72,10 +85,17 @@ test('codex --uninstall takes out only its own hook groups and files; a hooks.js
 
     const fresh = tempMachine();
     try {
-      equal(await fresh.install('--client', 'codex', '--url', BASE, '--api-key', KEY, '--yes', '--auto'), 0, fresh.errors.join('\n'));
+      equal(
+        await fresh.install('--client', 'codex', '--url', BASE, '--api-key', KEY, '--yes', '--auto'),
+        0,
+        fresh.errors.join('\n'),
+      );
       ok(existsSync(join(fresh.home, '.codex', 'hooks.json')));
       equal(await fresh.install('--client', 'codex', '--uninstall'), 0);
-      ok(!existsSync(join(fresh.home, '.codex', 'hooks.json')), 'created by the installer, so removed when only empty containers remain');
+      ok(
+        !existsSync(join(fresh.home, '.codex', 'hooks.json')),
+        'created by the installer, so removed when only empty containers remain',
+      );
     } finally {
       fresh.cleanup();
     }
@@ -83,7 +103,11 @@ test('codex --uninstall takes out only its own hook groups and files; a hooks.js
 
 test('shared capture files stay while another client uses them', () =>
   inHome(async (m) => {
-    equal(await m.install('--client', 'codex', '--url', BASE, '--api-key', KEY, '--yes', '--auto'), 0, m.errors.join('\n'));
+    equal(
+      await m.install('--client', 'codex', '--url', BASE, '--api-key', KEY, '--yes', '--auto'),
+      0,
+      m.errors.join('\n'),
+    );
     equal(await m.install('--client', 'kiro', '--url', BASE, '--api-key', KEY, '--yes'), 0, m.errors.join('\n'));
     // What the guidance hooks wrote: the rules each session was given.
     const given = join(m.home, '.cairn', 'guidance-given.json');

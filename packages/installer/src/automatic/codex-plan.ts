@@ -9,7 +9,11 @@ export const CODEX_EDIT_MATCHER = 'apply_patch|Edit|Write';
  * files) and Stop groups added to `$CODEX_HOME/hooks.json` beside any others, and the skills in `$CODEX_HOME/skills/`.
  */
 export function codexPlan(paths: AutomaticPaths, baseUrl: string, apiKey: string): AutomaticPlan {
-  const group = (event: 'prompt' | 'stop' | 'edit') => claudeStyleHookGroup(captureCommand(paths.captureScript, 'codex', event), event === 'edit' ? CODEX_EDIT_MATCHER : undefined);
+  const group = (event: 'prompt' | 'stop' | 'edit') =>
+    claudeStyleHookGroup(
+      captureCommand(paths.captureScript, 'codex', event),
+      event === 'edit' ? CODEX_EDIT_MATCHER : undefined,
+    );
   return {
     files: [captureConfigFile(paths, baseUrl, apiKey), captureScriptFile(paths), ...skillFiles(paths.codexSkills)],
     values: [
@@ -17,7 +21,9 @@ export function codexPlan(paths: AutomaticPaths, baseUrl: string, apiKey: string
       { path: paths.codexHooks, keyPath: ['hooks', 'PostToolUse'], value: group('edit'), arrayItem: true },
       { path: paths.codexHooks, keyPath: ['hooks', 'Stop'], value: group('stop'), arrayItem: true },
     ],
-    notes: ['Codex asks you to review and trust new hooks before it runs them: accept the three Cairn hooks when it does.'],
+    notes: [
+      'Codex asks you to review and trust new hooks before it runs them: accept the three Cairn hooks when it does.',
+    ],
     skipped: [],
   };
 }

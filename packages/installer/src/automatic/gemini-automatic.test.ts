@@ -39,10 +39,21 @@ test('gemini-cli without --auto stays on-demand: no hooks, no skills, no capture
 test('gemini-cli --auto: hook groups beside the existing ones (timeouts in ms), skills, capture config 0600; a re-run changes no byte', () =>
   inHome(async (m, gemini) => {
     writeFile(join(gemini, 'settings.json'), `${JSON.stringify(foreign, null, 2)}\n`);
-    equal(await m.install('--client', 'gemini-cli', '--url', BASE, '--api-key', KEY, '--yes', '--auto'), 0, m.errors.join('\n'));
+    equal(
+      await m.install('--client', 'gemini-cli', '--url', BASE, '--api-key', KEY, '--yes', '--auto'),
+      0,
+      m.errors.join('\n'),
+    );
     const script = join(m.home, '.cairn', 'bin', 'cairn-capture.js');
-    const hook = (event: string) => ({ name: `cairn-${event}`, type: 'command', command: `node "${script}" gemini-cli ${event}`, timeout: 10000 });
-    const settings = readJson(join(gemini, 'settings.json')) as typeof foreign & { mcpServers: Record<string, unknown> };
+    const hook = (event: string) => ({
+      name: `cairn-${event}`,
+      type: 'command',
+      command: `node "${script}" gemini-cli ${event}`,
+      timeout: 10000,
+    });
+    const settings = readJson(join(gemini, 'settings.json')) as typeof foreign & {
+      mcpServers: Record<string, unknown>;
+    };
     ok(settings.mcpServers.cairn, 'the MCP entry is there too');
     deepStrictEqual(settings.general, foreign.general);
     deepStrictEqual(settings.hooksConfig, foreign.hooksConfig);
@@ -52,7 +63,10 @@ test('gemini-cli --auto: hook groups beside the existing ones (timeouts in ms), 
       AfterTool: [{ matcher: 'write_file|replace', hooks: [hook('edit')] }],
       AfterAgent: [{ hooks: [hook('stop')] }],
     });
-    equal(readFileSync(join(gemini, 'skills', 'save-to-cairn', 'SKILL.md'), 'utf8'), PLUGIN_FILES['skills/save-to-cairn/SKILL.md']);
+    equal(
+      readFileSync(join(gemini, 'skills', 'save-to-cairn', 'SKILL.md'), 'utf8'),
+      PLUGIN_FILES['skills/save-to-cairn/SKILL.md'],
+    );
     deepStrictEqual(readJson(join(m.home, '.cairn', 'capture.json')), { url: BASE, apiKey: KEY });
     equal(modeOf(join(m.home, '.cairn', 'capture.json')), 0o600);
     equal(modeOf(script), 0o755);
@@ -65,7 +79,11 @@ test('gemini-cli --auto: hook groups beside the existing ones (timeouts in ms), 
 test('gemini-cli --uninstall takes out only its own hook groups, skills and capture files; the user’s hooks and settings stay as they were', () =>
   inHome(async (m, gemini) => {
     writeFile(join(gemini, 'settings.json'), `${JSON.stringify(foreign, null, 2)}\n`);
-    equal(await m.install('--client', 'gemini-cli', '--url', BASE, '--api-key', KEY, '--yes', '--auto'), 0, m.errors.join('\n'));
+    equal(
+      await m.install('--client', 'gemini-cli', '--url', BASE, '--api-key', KEY, '--yes', '--auto'),
+      0,
+      m.errors.join('\n'),
+    );
     equal(await m.install('--client', 'gemini-cli', '--uninstall'), 0, m.errors.join('\n'));
     const settings = readJson(join(gemini, 'settings.json')) as Record<string, unknown>;
     deepStrictEqual(settings.hooks, foreign.hooks);

@@ -12,7 +12,12 @@ const TIMEOUT_MS = 10_000;
 
 /** One hook group of `settings.json`; the name is what `/hooks` shows and `hooksConfig.disabled` takes. */
 function geminiHookGroup(script: string, event: CaptureEvent): Record<string, unknown> {
-  const hook = { name: `cairn-${event}`, type: 'command', command: captureCommand(script, 'gemini-cli', event), timeout: TIMEOUT_MS };
+  const hook = {
+    name: `cairn-${event}`,
+    type: 'command',
+    command: captureCommand(script, 'gemini-cli', event),
+    timeout: TIMEOUT_MS,
+  };
   return { ...(event === 'edit' && { matcher: GEMINI_EDIT_MATCHER }), hooks: [hook] };
 }
 
@@ -26,8 +31,15 @@ export function geminiPlan(paths: AutomaticPaths, baseUrl: string, apiKey: strin
   const script = paths.captureScript;
   return {
     files: [captureConfigFile(paths, baseUrl, apiKey), captureScriptFile(paths), ...skillFiles(paths.geminiSkills)],
-    values: (['prompt', 'edit', 'stop'] as const).map((event) => ({ path: paths.geminiSettings, keyPath: ['hooks', GEMINI_EVENTS[event]], value: geminiHookGroup(script, event), arrayItem: true })),
-    notes: ['Gemini CLI runs hooks only in folders it trusts (as with MCP servers): trust your project folder when asked, or set GEMINI_CLI_TRUST_WORKSPACE=true for scripts.'],
+    values: (['prompt', 'edit', 'stop'] as const).map((event) => ({
+      path: paths.geminiSettings,
+      keyPath: ['hooks', GEMINI_EVENTS[event]],
+      value: geminiHookGroup(script, event),
+      arrayItem: true,
+    })),
+    notes: [
+      'Gemini CLI runs hooks only in folders it trusts (as with MCP servers): trust your project folder when asked, or set GEMINI_CLI_TRUST_WORKSPACE=true for scripts.',
+    ],
     skipped: [],
   };
 }

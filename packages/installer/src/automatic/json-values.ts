@@ -32,7 +32,8 @@ export function syncValues(manifest: Manifest, client: ClientId, path: string, d
   parseJsonConfig(path, text, false);
   const previous = manifest.values.filter((v) => v.client === client && v.path === path);
   const createdFile = before === undefined || previous.some((v) => v.createdFile);
-  const createdDirs = previous.find((v) => v.createdDirs)?.createdDirs ?? (before === undefined ? missingDirs(path) : []);
+  const createdDirs =
+    previous.find((v) => v.createdDirs)?.createdDirs ?? (before === undefined ? missingDirs(path) : []);
   const keptEdited: string[] = [];
   let next = text;
   for (const old of previous) {
@@ -50,7 +51,13 @@ export function syncValues(manifest: Manifest, client: ClientId, path: string, d
     if (!ours && isPresent(untouched, value)) continue;
     const createdFrom = ours?.createdFrom ?? missingFrom(untouched, value.keyPath);
     next = insertValue(path, next, value);
-    inserted.push({ client, ...value, createdFile, ...(createdFrom !== undefined && { createdFrom }), ...(createdFile && createdDirs.length > 0 && { createdDirs }) });
+    inserted.push({
+      client,
+      ...value,
+      createdFile,
+      ...(createdFrom !== undefined && { createdFrom }),
+      ...(createdFile && createdDirs.length > 0 && { createdDirs }),
+    });
   }
   const others = manifest.values.filter((v) => !(v.client === client && v.path === path));
   manifest.values = [...others, ...inserted];
@@ -64,19 +71,26 @@ export function syncValues(manifest: Manifest, client: ClientId, path: string, d
   // Taking the installer's own values out needs no backup, and the ones it made (holding old hooks) go.
   writeConfig(path, next, { secret: false, backup: desired.length > 0 && before !== undefined && !createdFile });
   if (desired.length === 0) removeBackups(path);
-  return { change: before === undefined ? 'added' : desired.length === 0 ? 'removed' : 'updated', keptEdited, dirs: [] };
+  return {
+    change: before === undefined ? 'added' : desired.length === 0 ? 'removed' : 'updated',
+    keptEdited,
+    dirs: [],
+  };
 }
 
 function insertValue(path: string, text: string, desired: DesiredValue): string {
   const current = valueAt(parseJsonConfig(path, text, false), desired.keyPath);
-  if (!desired.arrayItem) return sameValue(current, desired.value) ? text : editJson(text, desired.keyPath, desired.value, path);
+  if (!desired.arrayItem)
+    return sameValue(current, desired.value) ? text : editJson(text, desired.keyPath, desired.value, path);
   if (Array.isArray(current) && current.some((item) => sameValue(item, desired.value))) return text;
   return appendToJsonArray(text, desired.keyPath, desired.value, path);
 }
 
 function isPresent(doc: unknown, desired: DesiredValue): boolean {
   const current = valueAt(doc, desired.keyPath);
-  return desired.arrayItem ? Array.isArray(current) && current.some((item) => sameValue(item, desired.value)) : current !== undefined && sameValue(current, desired.value);
+  return desired.arrayItem
+    ? Array.isArray(current) && current.some((item) => sameValue(item, desired.value))
+    : current !== undefined && sameValue(current, desired.value);
 }
 
 /** The text without the value; undefined when it is no longer there as written (the user changed it), so it stays. */
@@ -84,7 +98,9 @@ function removeValue(path: string, text: string, old: InsertedValue): string | u
   const current = valueAt(parseJsonConfig(path, text, false), old.keyPath);
   if (!old.arrayItem) {
     if (current === undefined) return text;
-    return sameValue(current, old.value) ? pruneCreated(path, editJson(text, old.keyPath, undefined, path), old) : undefined;
+    return sameValue(current, old.value)
+      ? pruneCreated(path, editJson(text, old.keyPath, undefined, path), old)
+      : undefined;
   }
   if (!Array.isArray(current)) return text;
   const index = current.findIndex((item) => sameValue(item, old.value));
@@ -99,7 +115,9 @@ function pruneCreated(path: string, text: string, old: InsertedValue): string {
     const spot = old.keyPath.slice(0, i + 1);
     const value = valueAt(parseJsonConfig(path, next, false), spot);
     if (value === undefined) continue;
-    const empty = Array.isArray(value) ? value.length === 0 : value !== null && typeof value === 'object' && Object.keys(value).length === 0;
+    const empty = Array.isArray(value)
+      ? value.length === 0
+      : value !== null && typeof value === 'object' && Object.keys(value).length === 0;
     if (!empty) break;
     next = editJson(next, spot, undefined, path);
   }
@@ -127,6 +145,9 @@ function isHollow(value: unknown): boolean {
   return false;
 }
 
-function sameSpot(a: { path: string; keyPath: string[]; arrayItem: boolean }, b: { path: string; keyPath: string[]; arrayItem: boolean }): boolean {
+function sameSpot(
+  a: { path: string; keyPath: string[]; arrayItem: boolean },
+  b: { path: string; keyPath: string[]; arrayItem: boolean },
+): boolean {
   return a.path === b.path && a.arrayItem === b.arrayItem && a.keyPath.join('\0') === b.keyPath.join('\0');
 }

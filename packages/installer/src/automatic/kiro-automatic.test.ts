@@ -8,7 +8,8 @@ import { PLUGIN_FILES } from './plugin-files.generated.js';
 
 const BASE = 'https://cairn.example.com';
 const KEY = 'cairn_tkn_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAA123456';
-const install = (m: TempMachine, ...extra: string[]) => m.install('--client', 'kiro-cli', '--url', BASE, '--api-key', KEY, '--yes', ...extra);
+const install = (m: TempMachine, ...extra: string[]) =>
+  m.install('--client', 'kiro-cli', '--url', BASE, '--api-key', KEY, '--yes', ...extra);
 
 async function inHome(fn: (m: TempMachine, kiro: string) => Promise<void>, kiroHome?: string) {
   const m = tempMachine({ env: { KIRO_HOME: '' } });
@@ -21,7 +22,11 @@ async function inHome(fn: (m: TempMachine, kiro: string) => Promise<void>, kiroH
   }
 }
 
-const reviewer = { name: 'reviewer', tools: ['read'], hooks: { agentSpawn: [{ command: 'git status' }], userPromptSubmit: [{ command: 'echo mine' }] } };
+const reviewer = {
+  name: 'reviewer',
+  tools: ['read'],
+  hooks: { agentSpawn: [{ command: 'git status' }], userPromptSubmit: [{ command: 'echo mine' }] },
+};
 
 test('kiro: automatic by default — MCP entry, capture config, script, steering, skills, both hook formats; key files 0600', () =>
   inHome(async (m, kiro) => {
@@ -39,24 +44,38 @@ test('kiro: automatic by default — MCP entry, capture config, script, steering
     equal(readFileSync(join(kiro, 'steering', 'cairn.md'), 'utf8'), PLUGIN_FILES['steering/cairn.md']);
     match(readFileSync(join(kiro, 'steering', 'cairn.md'), 'utf8'), /^---\ninclusion: always\n---/);
     deepStrictEqual(readdirSync(join(kiro, 'skills')).sort(), ['consult-cairn', 'save-to-cairn']);
-    equal(readFileSync(join(kiro, 'skills', 'consult-cairn', 'SKILL.md'), 'utf8'), PLUGIN_FILES['skills/consult-cairn/SKILL.md']);
+    equal(
+      readFileSync(join(kiro, 'skills', 'consult-cairn', 'SKILL.md'), 'utf8'),
+      PLUGIN_FILES['skills/consult-cairn/SKILL.md'],
+    );
 
     const ide = readJson(join(kiro, 'hooks', 'cairn-capture-prompt.kiro.hook'));
-    deepStrictEqual([ide.enabled, ide.version, ide.when, ide.then], [true, '1', { type: 'promptSubmit' }, { type: 'runCommand', command: command('kiro-ide', 'prompt') }]);
+    deepStrictEqual(
+      [ide.enabled, ide.version, ide.when, ide.then],
+      [true, '1', { type: 'promptSubmit' }, { type: 'runCommand', command: command('kiro-ide', 'prompt') }],
+    );
     ok(typeof ide.name === 'string' && typeof ide.description === 'string');
     const agent = readJson(join(kiro, 'agents', 'cairn.json'));
-    deepStrictEqual(agent.hooks, { userPromptSubmit: [{ command: command('kiro-cli', 'prompt') }], stop: [{ command: command('kiro-cli', 'stop') }] });
+    deepStrictEqual(agent.hooks, {
+      userPromptSubmit: [{ command: command('kiro-cli', 'prompt') }],
+      stop: [{ command: command('kiro-cli', 'stop') }],
+    });
     equal(agent.includeMcpJson, true);
 
     deepStrictEqual(readJson(join(kiro, 'agents', 'reviewer.json')), {
       ...reviewer,
-      hooks: { ...reviewer.hooks, userPromptSubmit: [{ command: 'echo mine' }, { command: command('kiro-cli', 'prompt') }], stop: [{ command: command('kiro-cli', 'stop') }] },
+      hooks: {
+        ...reviewer.hooks,
+        userPromptSubmit: [{ command: 'echo mine' }, { command: command('kiro-cli', 'prompt') }],
+        stop: [{ command: command('kiro-cli', 'stop') }],
+      },
     });
     equal(readFileSync(join(kiro, 'agents', 'broken.json'), 'utf8'), '{ "name": ');
     match(m.lines.join('\n'), /Left alone: .*broken\.json: does not parse/);
     match(m.lines.join('\n'), /kiro-cli chat --agent cairn/);
 
-    for (const [path, text] of Object.entries(snapshot(m.home))) if (text.includes(KEY)) equal(text.slice(0, 3), '600', `${path} holds the key`);
+    for (const [path, text] of Object.entries(snapshot(m.home)))
+      if (text.includes(KEY)) equal(text.slice(0, 3), '600', `${path} holds the key`);
     ok(!m.lines.join('\n').includes(KEY), 'the key is never printed');
   }));
 
@@ -73,9 +92,19 @@ test('kiro: a second run changes no byte; a new URL updates capture.json in plac
       m.lines.join('\n'),
     );
     equal(await m.install('--client', 'kiro', '--url', 'https://other.example.com', '--api-key', KEY, '--yes'), 0);
-    deepStrictEqual(readJson(join(m.home, '.cairn', 'capture.json')), { url: 'https://other.example.com', apiKey: KEY });
-    equal(readJson(join(kiro, 'agents', 'reviewer.json')).hooks.userPromptSubmit.length, 2, 'no duplicate hook entries');
-    ok(!readdirSync(join(m.home, '.cairn')).some((f) => f.includes('backup')), 'its own file is replaced without a backup');
+    deepStrictEqual(readJson(join(m.home, '.cairn', 'capture.json')), {
+      url: 'https://other.example.com',
+      apiKey: KEY,
+    });
+    equal(
+      readJson(join(kiro, 'agents', 'reviewer.json')).hooks.userPromptSubmit.length,
+      2,
+      'no duplicate hook entries',
+    );
+    ok(
+      !readdirSync(join(m.home, '.cairn')).some((f) => f.includes('backup')),
+      'its own file is replaced without a backup',
+    );
   }));
 
 test('kiro --uninstall removes only what the manifest lists; foreign hooks and a file the user edited stay', () =>
@@ -88,8 +117,17 @@ test('kiro --uninstall removes only what the manifest lists; foreign hooks and a
     equal(await m.install('--client', 'kiro', '--uninstall'), 0, m.errors.join('\n'));
     const out = m.lines.join('\n');
     deepStrictEqual(readJson(join(kiro, 'agents', 'reviewer.json')), reviewer);
-    ok(!existsSync(join(kiro, 'settings')), 'the settings file and folder the installer created are gone, not left as {"mcpServers": {}}');
-    for (const gone of ['steering/cairn.md', 'hooks/cairn-capture-prompt.kiro.hook', 'agents/cairn.json', 'skills/consult-cairn']) ok(!existsSync(join(kiro, gone)), gone);
+    ok(
+      !existsSync(join(kiro, 'settings')),
+      'the settings file and folder the installer created are gone, not left as {"mcpServers": {}}',
+    );
+    for (const gone of [
+      'steering/cairn.md',
+      'hooks/cairn-capture-prompt.kiro.hook',
+      'agents/cairn.json',
+      'skills/consult-cairn',
+    ])
+      ok(!existsSync(join(kiro, gone)), gone);
     ok(existsSync(join(kiro, 'steering', 'team.md')));
     equal(readFileSync(join(kiro, 'skills', 'save-to-cairn', 'SKILL.md'), 'utf8'), 'my own edit\n');
     match(out, /Kept .*save-to-cairn\/SKILL\.md \(changed since the installer wrote it\)/);

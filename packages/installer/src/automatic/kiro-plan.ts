@@ -1,6 +1,12 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type AutomaticPaths, captureCommand, kiroCairnAgent, kiroCliHookEntry, kiroIdePromptHook } from '@cairn/clients';
+import {
+  type AutomaticPaths,
+  captureCommand,
+  kiroCairnAgent,
+  kiroCliHookEntry,
+  kiroIdePromptHook,
+} from '@cairn/clients';
 import { ConfigParseError } from '../files/config-error.js';
 import { parseJsonConfig } from '../files/json-edit.js';
 import { readConfig } from '../files/write-config.js';
@@ -23,11 +29,17 @@ export function kiroPlan(paths: AutomaticPaths, baseUrl: string, apiKey: string)
       captureScriptFile(paths),
       { path: paths.kiroSteering, content: pluginFile('steering/cairn.md'), mode: 0o644 },
       ...skillFiles(paths.kiroSkills),
-      { path: paths.kiroIdePromptHook, content: json(kiroIdePromptHook(captureCommand(script, 'kiro-ide', 'prompt'))), mode: 0o644 },
+      {
+        path: paths.kiroIdePromptHook,
+        content: json(kiroIdePromptHook(captureCommand(script, 'kiro-ide', 'prompt'))),
+        mode: 0o644,
+      },
       { path: paths.kiroCairnAgent, content: json(kiroCairnAgent(paths.kiroHome, prompt, stop)), mode: 0o644 },
     ],
     values: [],
-    notes: ['Kiro CLI: the "cairn" agent carries the steering, skills and capture hooks: kiro-cli chat --agent cairn (or /agent swap cairn in a session).'],
+    notes: [
+      'Kiro CLI: the "cairn" agent carries the steering, skills and capture hooks: kiro-cli chat --agent cairn (or /agent swap cairn in a session).',
+    ],
     skipped: [],
   };
   const agents = existsSync(paths.kiroAgents)
@@ -40,10 +52,17 @@ export function kiroPlan(paths: AutomaticPaths, baseUrl: string, apiKey: string)
       parseJsonConfig(file, readConfig(file) ?? '', false);
     } catch (error) {
       if (!(error instanceof ConfigParseError)) throw error;
-      plan.skipped.push(`${file}: does not parse (${error.line}:${error.column}: ${error.problem}), so no capture hooks were added to that agent`);
+      plan.skipped.push(
+        `${file}: does not parse (${error.line}:${error.column}: ${error.problem}), so no capture hooks were added to that agent`,
+      );
       continue;
     }
-    plan.values.push({ path: file, keyPath: ['hooks', 'userPromptSubmit'], value: kiroCliHookEntry(prompt), arrayItem: true });
+    plan.values.push({
+      path: file,
+      keyPath: ['hooks', 'userPromptSubmit'],
+      value: kiroCliHookEntry(prompt),
+      arrayItem: true,
+    });
     plan.values.push({ path: file, keyPath: ['hooks', 'stop'], value: kiroCliHookEntry(stop), arrayItem: true });
   }
   return plan;

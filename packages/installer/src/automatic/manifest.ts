@@ -80,7 +80,14 @@ export function readManifest(path: string): Manifest {
   if (!existsSync(path)) return emptyManifest();
   try {
     const parsed = JSON.parse(readFileSync(path, 'utf8')) as Partial<Manifest>;
-    return { version: 1, files: parsed.files ?? [], values: parsed.values ?? [], cli: parsed.cli ?? [], configs: parsed.configs ?? [], keys: parsed.keys ?? [] };
+    return {
+      version: 1,
+      files: parsed.files ?? [],
+      values: parsed.values ?? [],
+      cli: parsed.cli ?? [],
+      configs: parsed.configs ?? [],
+      keys: parsed.keys ?? [],
+    };
   } catch {
     return emptyManifest();
   }
@@ -88,7 +95,14 @@ export function readManifest(path: string): Manifest {
 
 /** Writes the manifest in a stable order (so an unchanged install rewrites nothing), or deletes it when it lists nothing. */
 export function saveManifest(path: string, manifest: Manifest): void {
-  if (manifest.files.length + manifest.values.length + manifest.cli.length + manifest.configs.length + manifest.keys.length === 0) {
+  if (
+    manifest.files.length +
+      manifest.values.length +
+      manifest.cli.length +
+      manifest.configs.length +
+      manifest.keys.length ===
+    0
+  ) {
     rmSync(path, { force: true });
     // ~/.cairn is the installer's own folder: once it lists nothing and holds nothing, it goes too.
     removeEmptyDirs([dirname(path)]);
@@ -97,13 +111,22 @@ export function saveManifest(path: string, manifest: Manifest): void {
   const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   const sorted: Omit<Manifest, 'keys'> & { keys?: CreatedKey[] } = {
     version: 1,
-    files: [...manifest.files].map((f) => ({ ...f, clients: [...f.clients].sort() })).sort((a, b) => byText(a.path, b.path)),
+    files: [...manifest.files]
+      .map((f) => ({ ...f, clients: [...f.clients].sort() }))
+      .sort((a, b) => byText(a.path, b.path)),
     values: [...manifest.values].sort((a, b) =>
-      byText(`${a.path}\0${a.keyPath.join('\0')}\0${JSON.stringify(a.value)}\0${a.client}`, `${b.path}\0${b.keyPath.join('\0')}\0${JSON.stringify(b.value)}\0${b.client}`),
+      byText(
+        `${a.path}\0${a.keyPath.join('\0')}\0${JSON.stringify(a.value)}\0${a.client}`,
+        `${b.path}\0${b.keyPath.join('\0')}\0${JSON.stringify(b.value)}\0${b.client}`,
+      ),
     ),
     cli: [...manifest.cli].sort((a, b) => byText(`${a.client}${a.step}`, `${b.client}${b.step}`)),
     configs: [...manifest.configs].sort((a, b) => byText(`${a.path}\0${a.client}`, `${b.path}\0${b.client}`)),
-    ...(manifest.keys.length > 0 && { keys: [...manifest.keys].sort((a, b) => byText(`${a.client}\0${a.serverName}\0${a.sha256}`, `${b.client}\0${b.serverName}\0${b.sha256}`)) }),
+    ...(manifest.keys.length > 0 && {
+      keys: [...manifest.keys].sort((a, b) =>
+        byText(`${a.client}\0${a.serverName}\0${a.sha256}`, `${b.client}\0${b.serverName}\0${b.sha256}`),
+      ),
+    }),
   };
   const text = `${JSON.stringify(sorted, null, 2)}\n`;
   if (existsSync(path) && readFileSync(path, 'utf8') === text) return;
@@ -112,7 +135,11 @@ export function saveManifest(path: string, manifest: Manifest): void {
 
 /** Whether the manifest lists anything for the client. */
 export function hasClient(manifest: Manifest, client: ClientId): boolean {
-  return manifest.files.some((f) => f.clients.includes(client)) || manifest.values.some((v) => v.client === client) || manifest.cli.some((c) => c.client === client);
+  return (
+    manifest.files.some((f) => f.clients.includes(client)) ||
+    manifest.values.some((v) => v.client === client) ||
+    manifest.cli.some((c) => c.client === client)
+  );
 }
 
 /** SHA-256 of a file's text, as recorded in OwnedFile. */

@@ -15,7 +15,12 @@ export interface DesiredFile {
 export type FileChange = 'added' | 'updated' | 'unchanged';
 
 /** Writes the file unless it already holds `content`, and records it as the client's. A file someone else wrote or changed is backed up first. */
-export function placeFile(manifest: Manifest, client: ClientId, file: DesiredFile, platform: NodeJS.Platform): FileChange {
+export function placeFile(
+  manifest: Manifest,
+  client: ClientId,
+  file: DesiredFile,
+  platform: NodeJS.Platform,
+): FileChange {
   const record = manifest.files.find((f) => f.path === file.path);
   const current = existsSync(file.path) ? readFileSync(file.path, 'utf8') : undefined;
   const createdDirs = record ? createdDirsOf(record) : missingDirs(file.path);
@@ -29,13 +34,21 @@ export function placeFile(manifest: Manifest, client: ClientId, file: DesiredFil
     change = 'updated';
   }
   const clients = [...new Set([...(record?.clients ?? []), client])];
-  const next: OwnedFile = { path: file.path, sha256: sha256(file.content), clients, ...(createdDirs.length > 0 && { createdDirs }) };
+  const next: OwnedFile = {
+    path: file.path,
+    sha256: sha256(file.content),
+    clients,
+    ...(createdDirs.length > 0 && { createdDirs }),
+  };
   manifest.files = [...manifest.files.filter((f) => f.path !== file.path), next];
   return change;
 }
 
 /** What releasing a file did: removed it (and the folders it left empty), kept it for other clients, or kept it because it changed since the installer wrote it. */
-export type Release = { kind: 'removed' | 'gone'; dirs: string[] } | { kind: 'still-used'; by: ClientId[] } | { kind: 'edited' };
+export type Release =
+  | { kind: 'removed' | 'gone'; dirs: string[] }
+  | { kind: 'still-used'; by: ClientId[] }
+  | { kind: 'edited' };
 
 /** Drops the client's claim on a file; the last claim deletes it (and its backup), unless the user changed it since (then it stays and is forgotten). */
 export function releaseFile(manifest: Manifest, client: ClientId, path: string): Release {

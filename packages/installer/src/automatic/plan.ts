@@ -48,6 +48,10 @@ export function bundledMarketplaceFiles(dir: string): DesiredFile[] {
   const pluginDir = join(dir, source);
   const plugin = Object.keys(PLUGIN_FILES)
     .filter((name) => !name.startsWith('steering/'))
-    .map((name) => ({ path: join(pluginDir, name), content: pluginFile(name), mode: name.endsWith('.js') ? 0o755 : 0o644 }));
+    .map((name) => ({
+      path: join(pluginDir, name),
+      content: pluginFile(name),
+      mode: name.endsWith('.js') ? 0o755 : 0o644,
+    }));
   return [{ path: join(dir, '.claude-plugin', 'marketplace.json'), content: MARKETPLACE_JSON, mode: 0o644 }, ...plugin];
 }

@@ -1,5 +1,13 @@
 import { chmodSync, mkdirSync } from 'node:fs';
-import { AUTOMATIC, type AutomaticPaths, automaticPaths, type ClientInfo, MARKETPLACE_NAME, type MarketplaceSource, marketplaceSource } from '@cairn/clients';
+import {
+  AUTOMATIC,
+  type AutomaticPaths,
+  automaticPaths,
+  type ClientInfo,
+  MARKETPLACE_NAME,
+  type MarketplaceSource,
+  marketplaceSource,
+} from '@cairn/clients';
 import { InstallerError } from '../files/config-error.js';
 import { parseJsonConfig } from '../files/json-edit.js';
 import { readConfig } from '../files/write-config.js';
@@ -33,12 +41,21 @@ export interface AutomaticRun {
 }
 
 /** Whether this install is automatic (kiro always; claude-code, codex and gemini-cli with --auto, or when installed so before), and its checks; undefined when it is not. */
-export async function prepareAutomatic(client: ClientInfo, request: InstallRequest, machine: Machine): Promise<AutomaticRun | undefined> {
+export async function prepareAutomatic(
+  client: ClientInfo,
+  request: InstallRequest,
+  machine: Machine,
+): Promise<AutomaticRun | undefined> {
   const info = AUTOMATIC[client.id];
   const paths = automaticPaths(machine);
   const manifest = readManifest(paths.manifest);
-  if (!info || !(info.mode === 'default' || request.auto || request.autoUpdate || hasClient(manifest, client.id))) return undefined;
-  if (request.oauth) throw new InstallerError(`Automatic mode sends captured turns with an API key: it cannot be set up with --oauth. Drop --oauth (and --auto) for an OAuth entry without it.`, 2);
+  if (!info || !(info.mode === 'default' || request.auto || request.autoUpdate || hasClient(manifest, client.id)))
+    return undefined;
+  if (request.oauth)
+    throw new InstallerError(
+      `Automatic mode sends captured turns with an API key: it cannot be set up with --oauth. Drop --oauth (and --auto) for an OAuth entry without it.`,
+      2,
+    );
   const route = client.id === 'claude-code' ? await claudeRoute(request, machine, paths, manifest) : undefined;
   return {
     apply: async (mcpUrl, apiKey) => {
@@ -63,7 +80,11 @@ export async function prepareAutomatic(client: ClientInfo, request: InstallReque
         plan.files.push(...bundled);
         reportOutcome(machine, applyPlan(manifest, client.id, plan, machine.platform), plan);
       } catch (error) {
-        throw new AutomaticIncomplete(error instanceof InstallerError ? error.message : (error as Error).message, ran, info.adds);
+        throw new AutomaticIncomplete(
+          error instanceof InstallerError ? error.message : (error as Error).message,
+          ran,
+          info.adds,
+        );
       } finally {
         saveManifest(paths.manifest, manifest);
       }
@@ -71,7 +92,14 @@ export async function prepareAutomatic(client: ClientInfo, request: InstallReque
   };
 }
 
-function planFor(client: ClientInfo, paths: AutomaticPaths, manifest: Manifest, baseUrl: string, apiKey: string, route: ClaudePluginRoute | undefined): AutomaticPlan {
+function planFor(
+  client: ClientInfo,
+  paths: AutomaticPaths,
+  manifest: Manifest,
+  baseUrl: string,
+  apiKey: string,
+  route: ClaudePluginRoute | undefined,
+): AutomaticPlan {
   if (client.id === 'kiro') return kiroPlan(paths, baseUrl, apiKey);
   if (client.id === 'codex') return codexPlan(paths, baseUrl, apiKey);
   if (client.id === 'gemini-cli') return geminiPlan(paths, baseUrl, apiKey);
@@ -87,21 +115,35 @@ function recordedSource(manifest: Manifest): string | undefined {
  * already knows, or else the copy this installer carries, written to ~/.cairn/claude-marketplace.
  * Refuses (exit 2, nothing written) only a declared entry that lost its source.
  */
-async function claudeRoute(request: InstallRequest, machine: Machine, paths: AutomaticPaths, manifest: Manifest): Promise<ClaudePluginRoute> {
+async function claudeRoute(
+  request: InstallRequest,
+  machine: Machine,
+  paths: AutomaticPaths,
+  manifest: Manifest,
+): Promise<ClaudePluginRoute> {
   const ours = manifest.values.filter((v) => v.client === 'claude-code' && v.path === paths.claudeSettings);
-  const autoUpdate = request.autoUpdate || ours.some((v) => v.keyPath.at(-1) === 'autoUpdate' || (v.value as { autoUpdate?: unknown } | null)?.autoUpdate === true);
+  const autoUpdate =
+    request.autoUpdate ||
+    ours.some(
+      (v) => v.keyPath.at(-1) === 'autoUpdate' || (v.value as { autoUpdate?: unknown } | null)?.autoUpdate === true,
+    );
   const bundledDir = paths.claudeMarketplace;
   if (machine.which('claude')) {
     const known = request.marketplace ?? recordedSource(manifest);
     const cliSource = known ?? ((await hasCairnMarketplace(machine)) ? undefined : bundledDir);
     return { viaCli: true, autoUpdate, bundled: cliSource === bundledDir, ...(cliSource && { cliSource }) };
   }
-  const ownEntry = ours.find((v) => v.keyPath.at(-1) === MARKETPLACE_NAME)?.value as { source?: ClaudePluginRoute['source'] } | undefined;
-  const ownSource = ours.find((v) => v.keyPath.join('.') === `extraKnownMarketplaces.${MARKETPLACE_NAME}.source`)?.value as ClaudePluginRoute['source'] | undefined;
+  const ownEntry = ours.find((v) => v.keyPath.at(-1) === MARKETPLACE_NAME)?.value as
+    | { source?: ClaudePluginRoute['source'] }
+    | undefined;
+  const ownSource = ours.find((v) => v.keyPath.join('.') === `extraKnownMarketplaces.${MARKETPLACE_NAME}.source`)
+    ?.value as ClaudePluginRoute['source'] | undefined;
   const settings = parseJsonConfig(paths.claudeSettings, readConfig(paths.claudeSettings) ?? '', false);
   const declared = (settings.extraKnownMarketplaces as Record<string, unknown> | undefined)?.[MARKETPLACE_NAME];
   const bundledSource: MarketplaceSource = { source: 'directory', path: bundledDir };
-  const source = request.marketplace ? marketplaceSource(request.marketplace, machine.cwd) : (ownEntry?.source ?? ownSource ?? (declared === undefined ? bundledSource : undefined));
+  const source = request.marketplace
+    ? marketplaceSource(request.marketplace, machine.cwd)
+    : (ownEntry?.source ?? ownSource ?? (declared === undefined ? bundledSource : undefined));
   if (!source && !hasSource(declared)) {
     throw new InstallerError(
       `${paths.claudeSettings}: the "${MARKETPLACE_NAME}" entry under extraKnownMarketplaces has no source, so Claude Code cannot find the marketplace (an entry holding only autoUpdate drops it). ` +

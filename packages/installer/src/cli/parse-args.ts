@@ -1,5 +1,13 @@
 import { parseArgs } from 'node:util';
-import { AUTOMATIC, CLIENT_IDS, CLIENTS, type ClientId, DEFAULT_SERVER_NAME, resolveClientId, urlProblem } from '@cairn/clients';
+import {
+  AUTOMATIC,
+  CLIENT_IDS,
+  CLIENTS,
+  type ClientId,
+  DEFAULT_SERVER_NAME,
+  resolveClientId,
+  urlProblem,
+} from '@cairn/clients';
 import type { BundleRequest } from '../desktop-bundle/write-bundle.js';
 import { InstallerError } from '../files/config-error.js';
 import type { InstallRequest } from '../install/context.js';
@@ -13,7 +21,12 @@ export interface DoctorRequest {
 }
 
 /** What the command line asks for: help, the version, an install/uninstall, doctor, or the Claude Desktop extension file. */
-export type Command = { kind: 'help' } | { kind: 'version' } | { kind: 'run'; request: InstallRequest } | { kind: 'doctor'; request: DoctorRequest } | { kind: 'bundle'; request: BundleRequest };
+export type Command =
+  | { kind: 'help' }
+  | { kind: 'version' }
+  | { kind: 'run'; request: InstallRequest }
+  | { kind: 'doctor'; request: DoctorRequest }
+  | { kind: 'bundle'; request: BundleRequest };
 
 /** Parses the installer's flags; unknown flags and missing values are InstallerErrors (exit 2). */
 export function parseCommandLine(argv: string[]): Command {
@@ -28,18 +41,38 @@ export function parseCommandLine(argv: string[]): Command {
   if (values.version) return { kind: 'version' };
   const [subcommand, ...extra] = positionals;
   if ((subcommand !== undefined && subcommand !== 'doctor') || extra.length > 0)
-    throw new InstallerError(`Unexpected argument "${extra[0] ?? subcommand}": the only command is doctor. Run with --help for the options.`, 2);
+    throw new InstallerError(
+      `Unexpected argument "${extra[0] ?? subcommand}": the only command is doctor. Run with --help for the options.`,
+      2,
+    );
   const client = values.client === undefined ? undefined : resolveClientId(values.client);
-  if (values.client !== undefined && !client) throw new InstallerError(`Unknown client "${values.client}": use one of ${CLIENT_IDS.join(', ')} (or kiro-cli, kiro-ide).`, 2);
+  if (values.client !== undefined && !client)
+    throw new InstallerError(
+      `Unknown client "${values.client}": use one of ${CLIENT_IDS.join(', ')} (or kiro-cli, kiro-ide).`,
+      2,
+    );
   const serverName = values['server-name'].trim();
-  if (!/^[A-Za-z0-9_.-]+$/.test(serverName)) throw new InstallerError(`--server-name may use letters, digits, "-", "_" and "." only.`, 2);
-  if (subcommand === 'doctor') return { kind: 'doctor', request: { fix: values.fix, serverName, ...(client && { client }) } };
-  if (values.fix) throw new InstallerError('--fix belongs to doctor: npx -y <cairn url>/install/cairn-mcp-installer.tgz doctor --fix', 2);
+  if (!/^[A-Za-z0-9_.-]+$/.test(serverName))
+    throw new InstallerError(`--server-name may use letters, digits, "-", "_" and "." only.`, 2);
+  if (subcommand === 'doctor')
+    return { kind: 'doctor', request: { fix: values.fix, serverName, ...(client && { client }) } };
+  if (values.fix)
+    throw new InstallerError(
+      '--fix belongs to doctor: npx -y <cairn url>/install/cairn-mcp-installer.tgz doctor --fix',
+      2,
+    );
   if (!client) throw new InstallerError(`--client is required: one of ${CLIENT_IDS.join(', ')}.`, 2);
   if (values.bundle) return { kind: 'bundle', request: bundleRequest(client, values) };
   if (values.out !== undefined)
-    throw new InstallerError('--out belongs to --bundle: npx -y <cairn url>/install/cairn-mcp-installer.tgz --client claude-desktop --bundle --url <cairn url> --out <path>', 2);
-  if (values.oauth && (values['api-key'] || values['setup-code'])) throw new InstallerError('--oauth takes no key: choose --oauth or an API key, not both (one method per client).', 2);
+    throw new InstallerError(
+      '--out belongs to --bundle: npx -y <cairn url>/install/cairn-mcp-installer.tgz --client claude-desktop --bundle --url <cairn url> --out <path>',
+      2,
+    );
+  if (values.oauth && (values['api-key'] || values['setup-code']))
+    throw new InstallerError(
+      '--oauth takes no key: choose --oauth or an API key, not both (one method per client).',
+      2,
+    );
   checkAutomaticFlags(client, values);
   if (values.url !== undefined && !values.uninstall) checkUrl(values.url);
   return {
@@ -62,7 +95,16 @@ export function parseCommandLine(argv: string[]): Command {
   };
 }
 
-function checkAutomaticFlags(client: ClientId, values: { auto: boolean; 'auto-update': boolean; marketplace?: string | undefined; oauth: boolean; uninstall: boolean }): void {
+function checkAutomaticFlags(
+  client: ClientId,
+  values: {
+    auto: boolean;
+    'auto-update': boolean;
+    marketplace?: string | undefined;
+    oauth: boolean;
+    uninstall: boolean;
+  },
+): void {
   const wantsAuto = values.auto || values['auto-update'] || values.marketplace !== undefined;
   if (!wantsAuto || values.uninstall) return;
   const supported = Object.keys(AUTOMATIC).join(', ');
@@ -72,8 +114,15 @@ function checkAutomaticFlags(client: ClientId, values: { auto: boolean; 'auto-up
       2,
     );
   if (client !== 'claude-code' && (values['auto-update'] || values.marketplace !== undefined))
-    throw new InstallerError('--auto-update and --marketplace are for --client claude-code (its plugin marketplace).', 2);
-  if (values.oauth) throw new InstallerError('Automatic mode sends captured turns with an API key: choose --auto or --oauth, not both.', 2);
+    throw new InstallerError(
+      '--auto-update and --marketplace are for --client claude-code (its plugin marketplace).',
+      2,
+    );
+  if (values.oauth)
+    throw new InstallerError(
+      'Automatic mode sends captured turns with an API key: choose --auto or --oauth, not both.',
+      2,
+    );
 }
 
 /** `--bundle`: only for Claude Desktop, with an address and nothing that would put a key or an entry anywhere. */
@@ -83,15 +132,24 @@ function bundleRequest(client: ClientId, values: ReturnType<typeof parseFlags>['
       `--bundle makes a Claude Desktop extension (.mcpb) and is only for --client claude-desktop. For ${CLIENTS[client].displayName}, run without --bundle: npx -y <cairn url>/install/cairn-mcp-installer.tgz --client ${client} --url <cairn url>`,
       2,
     );
-  const clash = (['api-key', 'setup-code', 'oauth', 'uninstall', 'auto', 'auto-update', 'marketplace', 'dry-run'] as const).find((flag) => values[flag]);
+  const clash = (
+    ['api-key', 'setup-code', 'oauth', 'uninstall', 'auto', 'auto-update', 'marketplace', 'dry-run'] as const
+  ).find((flag) => values[flag]);
   if (clash)
     throw new InstallerError(
       `--bundle takes no --${clash}: the extension holds no key (Claude Desktop asks for it when you install the file) and is removed in Claude Desktop > Settings > Extensions.`,
       2,
     );
   if (values['server-name'].trim() !== DEFAULT_SERVER_NAME)
-    throw new InstallerError('--bundle takes no --server-name: the extension is always named Cairn in Claude Desktop > Settings > Extensions.', 2);
-  if (values.url === undefined) throw new InstallerError('--bundle needs --url: the address of your Cairn, for example --url https://cairn.example.com', 2);
+    throw new InstallerError(
+      '--bundle takes no --server-name: the extension is always named Cairn in Claude Desktop > Settings > Extensions.',
+      2,
+    );
+  if (values.url === undefined)
+    throw new InstallerError(
+      '--bundle needs --url: the address of your Cairn, for example --url https://cairn.example.com',
+      2,
+    );
   checkUrl(values.url);
   return { url: values.url, ...(values.out !== undefined && { out: values.out }) };
 }

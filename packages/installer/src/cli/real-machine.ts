@@ -28,7 +28,11 @@ export function realMachine(env: NodeJS.ProcessEnv = process.env): Machine {
   };
 }
 
-function runProgram(program: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+function runProgram(
+  program: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(program, args, { env, stdio: ['ignore', 'pipe', 'pipe'], shell: process.platform === 'win32' });
     let stdout = '';

@@ -21,7 +21,11 @@ export function bundleMcpUrl(baseOrMcpUrl: string): string {
  * `manifest.json` of the Claude Desktop extension: the contract's bridge entry (spec part 2) as `server.mcp_config`,
  * with `env.AUTH_HEADER` taken from the sensitive `user_config.api_key` the user pastes when installing.
  */
-export function desktopBundleManifest(baseOrMcpUrl: string, version: string, skills: BundleSkills): Record<string, unknown> {
+export function desktopBundleManifest(
+  baseOrMcpUrl: string,
+  version: string,
+  skills: BundleSkills,
+): Record<string, unknown> {
   const mcpUrl = bundleMcpUrl(baseOrMcpUrl);
   const skillNames = Object.keys(skills).map((path) => path.split('/')[1]);
   return {
@@ -29,7 +33,8 @@ export function desktopBundleManifest(baseOrMcpUrl: string, version: string, ski
     name: 'cairn',
     display_name: 'Cairn',
     version,
-    description: "Your organization's policies, team standards and preferences, and your memory across agents, from Cairn.",
+    description:
+      "Your organization's policies, team standards and preferences, and your memory across agents, from Cairn.",
     long_description: [
       `Connects Claude Desktop to the Cairn at ${mcpUrl} through the mcp-remote bridge, with the API key you paste when installing (stored by Claude Desktop as a secret, never in this file).`,
       `The skills folder holds Cairn's skills (${skillNames.join(', ')}) as text: Claude Desktop does not load skills from an extension. A condensed form of the same guidance reaches Claude through the Cairn server's MCP instructions.`,
@@ -50,7 +55,8 @@ export function desktopBundleManifest(baseOrMcpUrl: string, version: string, ski
       [API_KEY_FIELD]: {
         type: 'string',
         title: 'Cairn API key',
-        description: 'An API key from the Cairn portal (API keys page), starting with cairn_tkn_. Claude Desktop keeps it as a secret.',
+        description:
+          'An API key from the Cairn portal (API keys page), starting with cairn_tkn_. Claude Desktop keeps it as a secret.',
         sensitive: true,
         required: true,
       },

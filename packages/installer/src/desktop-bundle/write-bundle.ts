@@ -24,10 +24,15 @@ export function writeDesktopBundle(request: BundleRequest, machine: Machine): nu
     renameSync(temp, target);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') rmSync(temp, { force: true });
-    throw new InstallerError(`Could not write ${target}: ${(error as Error).message}. Nothing there was changed; choose another place with --out PATH.`, 1);
+    throw new InstallerError(
+      `Could not write ${target}: ${(error as Error).message}. Nothing there was changed; choose another place with --out PATH.`,
+      1,
+    );
   }
   machine.out(`Wrote ${target}: the Claude Desktop extension for ${bundleMcpUrl(request.url)}. It holds no API key.`);
-  machine.out('Install: double-click the file, or in Claude Desktop open Settings > Extensions > Install Extension… and choose it; paste your Cairn API key when asked.');
+  machine.out(
+    'Install: double-click the file, or in Claude Desktop open Settings > Extensions > Install Extension… and choose it; paste your Cairn API key when asked.',
+  );
   machine.out('Remove: Claude Desktop > Settings > Extensions.');
   const url = new URL(bundleMcpUrl(request.url));
   if (url.protocol === 'http:' && url.hostname !== 'localhost' && url.hostname !== '127.0.0.1')

@@ -20,7 +20,13 @@ export function fixConfig(report: ConfigReport): FixResult | undefined {
   for (const finding of report.findings) {
     const { entry: name, repair } = finding;
     if (repair?.kind !== 'entry' || name === undefined || rewritten.includes(name)) continue;
-    text = editEntry(client, { ...inspection, text, existing: { value: inspection.entries[name] } }, name, repair.value, repair.url);
+    text = editEntry(
+      client,
+      { ...inspection, text, existing: { value: inspection.entries[name] } },
+      name,
+      repair.value,
+      repair.url,
+    );
     rewritten.push(name);
   }
   const secret = text.includes(KEY_PREFIX);

@@ -30,7 +30,11 @@ export async function addOnlineFindings(reports: ConfigReport[], machine: Machin
       const tokenVar = typeof entry?.bearer_token_env_var === 'string' ? entry.bearer_token_env_var : undefined;
       const request = clientRequest(entry, tokenVar ? machine.env[tokenVar] : undefined);
       const serverName = name === 'cairn' ? '' : ` --server-name ${name}`;
-      const reinstall = (url: string) => installerCommand(`--client ${report.client.id} --url ${cairnBase(url) ?? url} --setup-code ${SETUP_CODE}${serverName}`, url);
+      const reinstall = (url: string) =>
+        installerCommand(
+          `--client ${report.client.id} --url ${cairnBase(url) ?? url} --setup-code ${SETUP_CODE}${serverName}`,
+          url,
+        );
       if (request.kind === 'unusable' && tokenVar) {
         report.findings.push({
           entry: name,
@@ -63,13 +67,27 @@ function elsewhere(client: string, serverName: string): string {
   return installerCommand(`--client ${client} --url ${YOUR_CAIRN} --setup-code ${SETUP_CODE}${serverName}`, YOUR_CAIRN);
 }
 
-function keyFinding(result: Awaited<ReturnType<typeof checkConnection>>, reinstall: string, elsewhere: string): Finding | undefined {
+function keyFinding(
+  result: Awaited<ReturnType<typeof checkConnection>>,
+  reinstall: string,
+  elsewhere: string,
+): Finding | undefined {
   if (result.ok) return undefined;
   const said = result.message.replace(/\.$/, '');
   const whereInstead = `find your Cairn's address (its portal shows it under Datapacks > Connect) and run ${elsewhere}`;
-  if (result.cause === 'not-cairn') return { problem: `points at a server that is not a Cairn: ${said}`, fix: whereInstead };
-  if (result.cause === 'redirect') return { problem: `points at an address that redirects: ${said}`, fix: whereInstead };
-  if (result.cause === 'bad-key') return { problem: `Cairn refuses the key: ${said}`, fix: `the key is revoked, expired or mistyped: get a setup code and run ${reinstall}` };
-  if (result.cause === 'forbidden') return { problem: `Cairn refuses the key: ${said}`, fix: `check the key's access in the portal (Settings > API Keys), or get a setup code and run ${reinstall}` };
+  if (result.cause === 'not-cairn')
+    return { problem: `points at a server that is not a Cairn: ${said}`, fix: whereInstead };
+  if (result.cause === 'redirect')
+    return { problem: `points at an address that redirects: ${said}`, fix: whereInstead };
+  if (result.cause === 'bad-key')
+    return {
+      problem: `Cairn refuses the key: ${said}`,
+      fix: `the key is revoked, expired or mistyped: get a setup code and run ${reinstall}`,
+    };
+  if (result.cause === 'forbidden')
+    return {
+      problem: `Cairn refuses the key: ${said}`,
+      fix: `check the key's access in the portal (Settings > API Keys), or get a setup code and run ${reinstall}`,
+    };
   return undefined;
 }

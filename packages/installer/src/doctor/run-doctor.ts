@@ -28,12 +28,19 @@ export async function runDoctor(request: DoctorRequest, machine: Machine, nodeVe
     const fixed = request.fix ? fixConfig(report) : undefined;
     for (const finding of report.findings) {
       const subject = `${where}: ${finding.entry ? `"${finding.entry}" ` : ''}${finding.problem}`;
-      const done = fixed !== undefined && finding.repair !== undefined && (finding.repair.kind === 'mode' ? fixed.chmod || fixed.rewritten.length > 0 : fixed.rewritten.includes(finding.entry ?? ''));
+      const done =
+        fixed !== undefined &&
+        finding.repair !== undefined &&
+        (finding.repair.kind === 'mode'
+          ? fixed.chmod || fixed.rewritten.length > 0
+          : fixed.rewritten.includes(finding.entry ?? ''));
       if (done) say(`Fixed: ${subject}`);
       else {
         open++;
         if (finding.repair) fixable = true;
-        say(`${request.fix ? 'Left for you: ' : ''}${subject}. Fix: ${finding.fix}${request.fix || !finding.repair ? '' : ' (doctor --fix does this)'}`);
+        say(
+          `${request.fix ? 'Left for you: ' : ''}${subject}. Fix: ${finding.fix}${request.fix || !finding.repair ? '' : ' (doctor --fix does this)'}`,
+        );
       }
     }
     if (fixed?.backup) say(`  Backup of the previous ${fixed.target}: ${fixed.backup}`);
@@ -42,16 +49,26 @@ export async function runDoctor(request: DoctorRequest, machine: Machine, nodeVe
   for (const line of notes) say(line);
   open += nodeProblems.length;
   const entries = reports.reduce((n, r) => n + r.cairnEntries.length, 0);
-  if (open === 0) say(`No problems: ${entries} Cairn ${entries === 1 ? 'entry' : 'entries'} in ${reports.length} config ${reports.length === 1 ? 'file' : 'files'} checked.`);
+  if (open === 0)
+    say(
+      `No problems: ${entries} Cairn ${entries === 1 ? 'entry' : 'entries'} in ${reports.length} config ${reports.length === 1 ? 'file' : 'files'} checked.`,
+    );
   else if (request.fix) say(`${open} ${open === 1 ? 'problem' : 'problems'} left.`);
-  else if (fixable) say(`${open} ${open === 1 ? 'problem' : 'problems'}. Run doctor --fix to repair what can be repaired safely.`);
-  else say(`${open} ${open === 1 ? 'problem. doctor --fix cannot repair it: follow the Fix above' : 'problems. doctor --fix cannot repair them: follow each Fix above'}.`);
+  else if (fixable)
+    say(`${open} ${open === 1 ? 'problem' : 'problems'}. Run doctor --fix to repair what can be repaired safely.`);
+  else
+    say(
+      `${open} ${open === 1 ? 'problem. doctor --fix cannot repair it: follow the Fix above' : 'problems. doctor --fix cannot repair them: follow each Fix above'}.`,
+    );
   return open === 0 ? 0 : 1;
 }
 
 async function nodeFindings(machine: Machine, running: string, reports: ConfigReport[]): Promise<string[]> {
   const lines: string[] = [];
-  if (nodeTooOld(running)) lines.push(`Node.js ${running.replace(/^v/, '')} runs this installer: too old (needs ${MINIMUM_NODE}). Fix: install a current Node.js LTS (https://nodejs.org).`);
+  if (nodeTooOld(running))
+    lines.push(
+      `Node.js ${running.replace(/^v/, '')} runs this installer: too old (needs ${MINIMUM_NODE}). Fix: install a current Node.js LTS (https://nodejs.org).`,
+    );
   // The chat desktop client starts its bridge with the `npx` on PATH (spec part 7): that Node matters too.
   const bridge = reports.some((r) => r.client.id === 'claude-desktop' && r.cairnEntries.length > 0);
   const node = bridge ? machine.which('node') : undefined;

@@ -1,5 +1,13 @@
 import { statSync } from 'node:fs';
-import { type ClientInfo, classifyEntry, diagnoseEntry, KEY_PREFIX, looksLikeCairn, type McpEntry, mcpUrlFor } from '@cairn/clients';
+import {
+  type ClientInfo,
+  classifyEntry,
+  diagnoseEntry,
+  KEY_PREFIX,
+  looksLikeCairn,
+  type McpEntry,
+  mcpUrlFor,
+} from '@cairn/clients';
 import { installerCommand } from '../cli/self-command.js';
 import { ConfigParseError, ConfigShapeError } from '../files/config-error.js';
 import type { Machine } from '../install/context.js';
@@ -25,7 +33,13 @@ export interface ConfigReport {
 }
 
 /** Reads one config file and lists its problems; undefined when the file does not exist. */
-export function scanConfig(client: ClientInfo, path: string, inUse: boolean, serverName: string, machine: Machine): ConfigReport | undefined {
+export function scanConfig(
+  client: ClientInfo,
+  path: string,
+  inUse: boolean,
+  serverName: string,
+  machine: Machine,
+): ConfigReport | undefined {
   let inspection: ConfigInspection;
   try {
     inspection = inspectConfig(client, serverName, machine, path);
@@ -47,13 +61,25 @@ export function scanConfig(client: ClientInfo, path: string, inUse: boolean, ser
     if (!diagnosis) continue;
     const { repaired, info, apiKey } = diagnosis;
     for (const { problem, fix } of diagnosis.problems) {
-      findings.push({ entry: name, problem, fix, ...(repaired && info.url && { repair: { kind: 'entry' as const, value: repaired, url: info.url, ...(apiKey && { apiKey }) } }) });
+      findings.push({
+        entry: name,
+        problem,
+        fix,
+        ...(repaired &&
+          info.url && {
+            repair: { kind: 'entry' as const, value: repaired, url: info.url, ...(apiKey && { apiKey }) },
+          }),
+      });
     }
   }
   findings.push(...bothMethods(client, inspection, cairnEntries), ...duplicates(client, inspection, cairnEntries));
   const mode = machine.platform === 'win32' ? undefined : statSync(inspection.target).mode & 0o777;
   if (mode !== undefined && (mode & 0o077) !== 0 && inspection.text.includes(KEY_PREFIX)) {
-    findings.push({ problem: `holds an API key but is mode 0${mode.toString(8)}: other users can read it`, fix: `chmod 600 ${inspection.target}`, repair: { kind: 'mode' } });
+    findings.push({
+      problem: `holds an API key but is mode 0${mode.toString(8)}: other users can read it`,
+      fix: `chmod 600 ${inspection.target}`,
+      repair: { kind: 'mode' },
+    });
   }
   return { client, path, inUse, inspection, cairnEntries, findings };
 }

@@ -17,7 +17,9 @@ export class ConfigParseError extends InstallerError {
     readonly column: number,
     readonly problem: string,
   ) {
-    super(`${path}:${line}:${column}: ${problem}. The file was left untouched; fix it (or move it away) and run the installer again.`);
+    super(
+      `${path}:${line}:${column}: ${problem}. The file was left untouched; fix it (or move it away) and run the installer again.`,
+    );
     this.name = 'ConfigParseError';
   }
 }

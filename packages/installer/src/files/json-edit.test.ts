@@ -3,7 +3,11 @@ import { test } from 'node:test';
 import { parse } from 'jsonc-parser';
 import { appendToJsonArray, editJson, removeFromJsonArray } from './json-edit.js';
 
-const ENTRY = { type: 'http', url: 'https://cairn.example.com/mcp', headers: { Authorization: 'Bearer cairn_tkn_x', 'User-Agent': 'cairn-mcp-installer/1.0' } };
+const ENTRY = {
+  type: 'http',
+  url: 'https://cairn.example.com/mcp',
+  headers: { Authorization: 'Bearer cairn_tkn_x', 'User-Agent': 'cairn-mcp-installer/1.0' },
+};
 
 test('adding an entry leaves the neighbouring entries byte for byte; removing it restores the file', () => {
   const before = '{\n  "mcpServers": {\n    "other": { "command": "x", "args": ["--x"] }\n  }\n}\n';
@@ -14,7 +18,8 @@ test('adding an entry leaves the neighbouring entries byte for byte; removing it
 });
 
 test("JSONC: a comment ending the last entry's line stays on that line", () => {
-  const before = '{\n  // my servers\n  "servers": {\n    "other": { "type": "stdio", "command": "x" } // keep me here\n  }\n}\n';
+  const before =
+    '{\n  // my servers\n  "servers": {\n    "other": { "type": "stdio", "command": "x" } // keep me here\n  }\n}\n';
   const after = editJson(before, ['servers', 'cairn'], ENTRY);
   ok(after.includes('    "other": { "type": "stdio", "command": "x" }, // keep me here\n    "cairn": {'), after);
   deepStrictEqual(parse(after).servers.cairn, ENTRY);
@@ -46,10 +51,17 @@ test('round trips: empty object, missing container, compact file, tabs, CRLF, tr
 });
 
 test('replacing an entry changes only its value; the others keep their bytes', () => {
-  const before = '{\n  "mcpServers": {\n    "a": { "command": "x" },\n    "cairn": { "url": "old" },\n    "z": [1,2]\n  }\n}\n';
+  const before =
+    '{\n  "mcpServers": {\n    "a": { "command": "x" },\n    "cairn": { "url": "old" },\n    "z": [1,2]\n  }\n}\n';
   const after = editJson(before, ['mcpServers', 'cairn'], { url: 'new', headers: { A: 'b' } });
-  equal(after, '{\n  "mcpServers": {\n    "a": { "command": "x" },\n    "cairn": { "url": "new", "headers": { "A": "b" } },\n    "z": [1,2]\n  }\n}\n');
-  equal(editJson(after, ['mcpServers', 'cairn'], undefined), '{\n  "mcpServers": {\n    "a": { "command": "x" },\n    "z": [1,2]\n  }\n}\n');
+  equal(
+    after,
+    '{\n  "mcpServers": {\n    "a": { "command": "x" },\n    "cairn": { "url": "new", "headers": { "A": "b" } },\n    "z": [1,2]\n  }\n}\n',
+  );
+  equal(
+    editJson(after, ['mcpServers', 'cairn'], undefined),
+    '{\n  "mcpServers": {\n    "a": { "command": "x" },\n    "z": [1,2]\n  }\n}\n',
+  );
 });
 
 test('array items are appended and removed without touching the other items', () => {
@@ -60,5 +72,8 @@ test('array items are appended and removed without touching the other items', ()
 });
 
 test('a container that is not an object is a clear error naming the key, not a crash', () => {
-  throws(() => editJson('{"mcpServers": "oops"}', ['mcpServers', 'cairn'], ENTRY, '/x/mcp.json'), /\/x\/mcp\.json:1:16: "mcpServers" is a string, not an object/);
+  throws(
+    () => editJson('{"mcpServers": "oops"}', ['mcpServers', 'cairn'], ENTRY, '/x/mcp.json'),
+    /\/x\/mcp\.json:1:16: "mcpServers" is a string, not an object/,
+  );
 });

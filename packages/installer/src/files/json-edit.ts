@@ -10,14 +10,22 @@ export function parseJsonConfig(path: string, text: string, comments: boolean): 
   const body = text.startsWith(BOM) ? text.slice(1) : text;
   if (body.trim() === '') return {};
   const errors: ParseError[] = [];
-  const value: unknown = parse(body, errors, { disallowComments: !comments, allowTrailingComma: comments, allowEmptyContent: false });
+  const value: unknown = parse(body, errors, {
+    disallowComments: !comments,
+    allowTrailingComma: comments,
+    allowEmptyContent: false,
+  });
   const first = errors[0];
   if (first) {
     const { line, column } = lineColumn(body, first.offset);
-    const problem = first.error === INVALID_COMMENT_TOKEN ? 'comments are not allowed in this file' : humanize(printParseErrorCode(first.error));
+    const problem =
+      first.error === INVALID_COMMENT_TOKEN
+        ? 'comments are not allowed in this file'
+        : humanize(printParseErrorCode(first.error));
     throw new ConfigParseError(path, line, column, problem);
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ConfigParseError(path, 1, 1, 'the top level is not a JSON object');
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new ConfigParseError(path, 1, 1, 'the top level is not a JSON object');
   return value as Record<string, unknown>;
 }
 
@@ -53,12 +61,23 @@ export function editJson(text: string, keyPath: string[], value: unknown, path =
     const prop = property(container, keyPath[i]!);
     if (!prop) {
       if (value === undefined) return text;
-      return withBom(hasBom, insertChild(body, container, `${JSON.stringify(keyPath[i])}: `, nest(keyPath.slice(i + 1), value), style));
+      return withBom(
+        hasBom,
+        insertChild(body, container, `${JSON.stringify(keyPath[i])}: `, nest(keyPath.slice(i + 1), value), style),
+      );
     }
     const child = prop.children![1]!;
     if (i === keyPath.length - 1) {
       if (value === undefined) return withBom(hasBom, removeChild(body, container, prop));
-      return withBom(hasBom, splice(body, child.offset, child.offset + child.length, render(value, body, child, indentOf(body, prop.offset), style)));
+      return withBom(
+        hasBom,
+        splice(
+          body,
+          child.offset,
+          child.offset + child.length,
+          render(value, body, child, indentOf(body, prop.offset), style),
+        ),
+      );
     }
     if (child.type !== 'object') throw notAnObject(path, body, keyPath.slice(0, i + 1), child);
     container = child;
@@ -142,12 +161,23 @@ function insertChild(body: string, container: Node, prefix: string, value: unkno
   if (!last) {
     const inner = body.slice(open + 1, close);
     const indent = baseIndent + style.unit;
-    if (inner.trim() !== '') return splice(body, close, close, `${prefix}${render(value, body, undefined, indent, style)}`);
-    return splice(body, open + 1, close, `${style.eol}${indent}${prefix}${render(value, body, undefined, indent, style)}${style.eol}${baseIndent}`);
+    if (inner.trim() !== '')
+      return splice(body, close, close, `${prefix}${render(value, body, undefined, indent, style)}`);
+    return splice(
+      body,
+      open + 1,
+      close,
+      `${style.eol}${indent}${prefix}${render(value, body, undefined, indent, style)}${style.eol}${baseIndent}`,
+    );
   }
   const after = scanAfter(body, last.offset + last.length);
   if (after.lineBreak === undefined) {
-    return splice(body, last.offset + last.length, last.offset + last.length, `${style.spaced ? ', ' : ','}${prefix}${compact(value, style.spaced)}`);
+    return splice(
+      body,
+      last.offset + last.length,
+      last.offset + last.length,
+      `${style.spaced ? ', ' : ','}${prefix}${compact(value, style.spaced)}`,
+    );
   }
   const indent = startsLine(body, last.offset) ? indentOf(body, last.offset) : baseIndent + style.unit;
   const text = `${style.eol}${indent}${prefix}${render(value, body, undefined, indent, style)}${after.comma === undefined ? '' : ','}`;
@@ -167,20 +197,27 @@ function removeChild(body: string, container: Node, child: Node): string {
     const close = container.offset + container.length - 1;
     const rest = body.slice(open + 1, child.offset) + body.slice(end, close);
     if (rest.replace(/,/g, '').trim() === '') return splice(body, open + 1, close, '');
-    return splice(body, child.offset, scanAfter(body, end).comma !== undefined ? scanAfter(body, end).comma! + 1 : end, '');
+    return splice(
+      body,
+      child.offset,
+      scanAfter(body, end).comma !== undefined ? scanAfter(body, end).comma! + 1 : end,
+      '',
+    );
   }
   const after = scanAfter(body, end);
   if (index === children.length - 1) {
     const prev = children[index - 1]!;
     const between = scanAfter(body, prev.offset + prev.length);
-    if (!startsLine(body, child.offset) || between.comma === undefined) return splice(body, prev.offset + prev.length, end, '');
+    if (!startsLine(body, child.offset) || between.comma === undefined)
+      return splice(body, prev.offset + prev.length, end, '');
     // A comma after the removed child (trailing-comma style) stays as the previous child's own.
     if (after.comma !== undefined) return splice(body, lineBreakBefore(body, child.offset), after.comma + 1, '');
     const removed = splice(body, lineBreakBefore(body, child.offset), end, '');
     return splice(removed, between.comma, between.comma + 1, '');
   }
   const next = children[index + 1]!;
-  if (startsLine(body, child.offset) && startsLine(body, next.offset)) return splice(body, lineStart(body, child.offset), lineStart(body, next.offset), '');
+  if (startsLine(body, child.offset) && startsLine(body, next.offset))
+    return splice(body, lineStart(body, child.offset), lineStart(body, next.offset), '');
   return splice(body, child.offset, next.offset, '');
 }
 
@@ -233,9 +270,22 @@ function withBom(hasBom: boolean, body: string): string {
   return (hasBom ? BOM : '') + body;
 }
 
-function notAnObject(path: string, body: string, keyPath: string[], node: Node, wanted = 'an object'): ConfigParseError {
+function notAnObject(
+  path: string,
+  body: string,
+  keyPath: string[],
+  node: Node,
+  wanted = 'an object',
+): ConfigParseError {
   const { line, column } = lineColumn(body, node.offset);
-  const what = node.type === 'null' ? 'null' : node.type === 'array' ? 'an array' : node.type === 'object' ? 'an object' : `a ${node.type}`;
+  const what =
+    node.type === 'null'
+      ? 'null'
+      : node.type === 'array'
+        ? 'an array'
+        : node.type === 'object'
+          ? 'an object'
+          : `a ${node.type}`;
   const name = keyPath.length === 0 ? 'the top level' : `"${keyPath.join('.')}"`;
   return new ConfigParseError(path, line, column, `${name} is ${what}, not ${wanted}`);
 }

@@ -17,7 +17,14 @@ export function parseTomlConfig(path: string, text: string): Record<string, unkn
  * A new entry is appended as `newTableText` (a readable `[table.key]` block rather than the dotted
  * inline table toml-patch would emit); an existing one is patched in place.
  */
-export function editTomlTable(path: string, text: string, table: string, key: string, value: Record<string, unknown> | undefined, newTableText: string): string {
+export function editTomlTable(
+  path: string,
+  text: string,
+  table: string,
+  key: string,
+  value: Record<string, unknown> | undefined,
+  newTableText: string,
+): string {
   const doc = parseTomlConfig(path, text);
   const container = doc[table] as Record<string, unknown> | undefined;
   const exists = container !== undefined && key in container;

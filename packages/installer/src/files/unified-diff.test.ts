@@ -5,7 +5,10 @@ import { unifiedDiff } from './unified-diff.js';
 test('a changed line, with three lines of context, in the form patch and git read', () => {
   const before = 'a\nb\nc\nd\ne\nf\ng\nh\n';
   const after = 'a\nb\nc\nd\nE\nf\ng\nh\n';
-  equal(unifiedDiff('/home/u/.cursor/mcp.json', before, after), '--- /home/u/.cursor/mcp.json\n+++ /home/u/.cursor/mcp.json\n@@ -2,7 +2,7 @@\n b\n c\n d\n-e\n+E\n f\n g\n h\n');
+  equal(
+    unifiedDiff('/home/u/.cursor/mcp.json', before, after),
+    '--- /home/u/.cursor/mcp.json\n+++ /home/u/.cursor/mcp.json\n@@ -2,7 +2,7 @@\n b\n c\n d\n-e\n+E\n f\n g\n h\n',
+  );
 });
 
 test('a new file diffs from /dev/null, numbered from line 0', () => {

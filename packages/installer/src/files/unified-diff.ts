@@ -12,7 +12,10 @@ export function unifiedDiff(path: string, before: string, after: string): string
   const lines = [`--- ${before === '' ? '/dev/null' : path}`, `+++ ${path}`];
   for (const h of hunks) {
     // GNU diff numbers an empty side from the line before it (`-0,0` for a new file).
-    lines.push(`@@ -${h.oldLines === 0 ? h.oldStart - 1 : h.oldStart},${h.oldLines} +${h.newLines === 0 ? h.newStart - 1 : h.newStart},${h.newLines} @@`, ...h.lines.map(redactFileText));
+    lines.push(
+      `@@ -${h.oldLines === 0 ? h.oldStart - 1 : h.oldStart},${h.oldLines} +${h.newLines === 0 ? h.newStart - 1 : h.newStart},${h.newLines} @@`,
+      ...h.lines.map(redactFileText),
+    );
   }
   return `${lines.join('\n')}\n`;
 }

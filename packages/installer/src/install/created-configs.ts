@@ -12,7 +12,12 @@ export function whatWriteCreates(config: ConfigInspection): Omit<ConfigCreated, 
 }
 
 /** Records in ~/.cairn/installed.json what the first entry in a config created, so uninstall can take exactly that away again. */
-export function rememberCreated(machine: Machine, client: ClientInfo, path: string, created: Omit<ConfigCreated, 'client' | 'path'>): void {
+export function rememberCreated(
+  machine: Machine,
+  client: ClientInfo,
+  path: string,
+  created: Omit<ConfigCreated, 'client' | 'path'>,
+): void {
   if (!created.createdFile && !created.createdContainer) return;
   const paths = automaticPaths(machine);
   const manifest = readManifest(paths.manifest);
@@ -24,8 +29,15 @@ export function rememberCreated(machine: Machine, client: ClientInfo, path: stri
 }
 
 /** After an entry is taken out: the text without a container the installer created and that is now empty, and whether the file (created by it) is now empty. */
-export function tidyAfterRemoval(machine: Machine, client: ClientInfo, config: ConfigInspection, after: string): { text: string; deleteFile: boolean; record?: ConfigCreated } {
-  const record = readManifest(automaticPaths(machine).manifest).configs.find((c) => c.client === client.id && c.path === config.path);
+export function tidyAfterRemoval(
+  machine: Machine,
+  client: ClientInfo,
+  config: ConfigInspection,
+  after: string,
+): { text: string; deleteFile: boolean; record?: ConfigCreated } {
+  const record = readManifest(automaticPaths(machine).manifest).configs.find(
+    (c) => c.client === client.id && c.path === config.path,
+  );
   if (!record) return { text: after, deleteFile: false };
   let text = after;
   if (client.format !== 'toml') {
@@ -33,7 +45,15 @@ export function tidyAfterRemoval(machine: Machine, client: ClientInfo, config: C
     const empty = container !== null && typeof container === 'object' && Object.keys(container).length === 0;
     if (record.createdContainer && empty) text = editJson(text, [client.containerKey], undefined, config.path);
     const rest = text.replace(/^\uFEFF/, '').trim();
-    return { text, deleteFile: record.createdFile && (rest === '' || (Object.keys(parseJsonConfig(config.path, text, client.format === 'jsonc')).length === 0 && !/\/[/*]/.test(rest))), record };
+    return {
+      text,
+      deleteFile:
+        record.createdFile &&
+        (rest === '' ||
+          (Object.keys(parseJsonConfig(config.path, text, client.format === 'jsonc')).length === 0 &&
+            !/\/[/*]/.test(rest))),
+      record,
+    };
   }
   return { text, deleteFile: record.createdFile && text.trim() === '', record };
 }

@@ -9,7 +9,10 @@ export function rememberCreatedKey(machine: Machine, client: ClientId, serverNam
   const manifest = readManifest(paths.manifest);
   const hash = sha256(key);
   if (manifest.keys.some((k) => k.client === client && k.serverName === serverName && k.sha256 === hash)) return;
-  manifest.keys = [...manifest.keys.filter((k) => !(k.client === client && k.serverName === serverName)), { client, serverName, sha256: hash }];
+  manifest.keys = [
+    ...manifest.keys.filter((k) => !(k.client === client && k.serverName === serverName)),
+    { client, serverName, sha256: hash },
+  ];
   mkdirSync(paths.cairnDir, { recursive: true, mode: 0o700 });
   if (machine.platform !== 'win32') chmodSync(paths.cairnDir, 0o700);
   saveManifest(paths.manifest, manifest);
@@ -18,7 +21,9 @@ export function rememberCreatedKey(machine: Machine, client: ClientId, serverNam
 /** Whether the installer made this key for the entry. */
 export function wasCreatedHere(machine: Machine, client: ClientId, serverName: string, key: string): boolean {
   const hash = sha256(key);
-  return readManifest(automaticPaths(machine).manifest).keys.some((k) => k.client === client && k.serverName === serverName && k.sha256 === hash);
+  return readManifest(automaticPaths(machine).manifest).keys.some(
+    (k) => k.client === client && k.serverName === serverName && k.sha256 === hash,
+  );
 }
 
 /** Forgets the entry's key record (the entry is gone, or its key was replaced). */

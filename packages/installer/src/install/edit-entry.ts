@@ -4,12 +4,25 @@ import { editTomlTable } from '../files/toml-edit.js';
 import type { ConfigInspection } from './inspect-config.js';
 
 /** The file's new text with the entry set (or removed, with `undefined`); equal to the old text when nothing changes. */
-export function editEntry(client: ClientInfo, config: ConfigInspection, serverName: string, entry: McpEntry | undefined, mcpUrl = ''): string {
+export function editEntry(
+  client: ClientInfo,
+  config: ConfigInspection,
+  serverName: string,
+  entry: McpEntry | undefined,
+  mcpUrl = '',
+): string {
   if (entry !== undefined && config.existing && sameValue(config.existing.value, entry)) return config.text;
   if (entry === undefined && !config.existing) return config.text;
   if (client.format === 'toml') {
     const key = classifyEntry(entry)?.apiKey;
-    return editTomlTable(config.path, config.text, client.containerKey, serverName, entry, codexTomlTable(serverName, mcpUrl, key));
+    return editTomlTable(
+      config.path,
+      config.text,
+      client.containerKey,
+      serverName,
+      entry,
+      codexTomlTable(serverName, mcpUrl, key),
+    );
   }
   return editJson(config.text, [client.containerKey, serverName], entry, config.path);
 }

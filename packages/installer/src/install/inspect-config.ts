@@ -19,13 +19,23 @@ export interface ConfigInspection {
 }
 
 /** Reads and parses the client's config file (or `path`, another place it may be); a file that does not parse throws ConfigParseError and is not touched. */
-export function inspectConfig(client: ClientInfo, serverName: string, machine: Machine, path = configPath(client.id, machine)): ConfigInspection {
+export function inspectConfig(
+  client: ClientInfo,
+  serverName: string,
+  machine: Machine,
+  path = configPath(client.id, machine),
+): ConfigInspection {
   const current = readConfig(path);
   const text = current ?? '';
-  const doc = client.format === 'toml' ? parseTomlConfig(path, text) : parseJsonConfig(path, text, client.format === 'jsonc');
+  const doc =
+    client.format === 'toml' ? parseTomlConfig(path, text) : parseJsonConfig(path, text, client.format === 'jsonc');
   const container = doc[client.containerKey];
-  if (container !== undefined && (container === null || typeof container !== 'object' || Array.isArray(container))) throw containerProblem(client, path, text, container);
-  const entries = container !== null && typeof container === 'object' && !Array.isArray(container) ? (container as Record<string, unknown>) : {};
+  if (container !== undefined && (container === null || typeof container !== 'object' || Array.isArray(container)))
+    throw containerProblem(client, path, text, container);
+  const entries =
+    container !== null && typeof container === 'object' && !Array.isArray(container)
+      ? (container as Record<string, unknown>)
+      : {};
   const value = Object.hasOwn(entries, serverName) ? entries[serverName] : undefined;
   const info = value === undefined ? undefined : classifyEntry(value);
   return {

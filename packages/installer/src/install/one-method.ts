@@ -4,7 +4,13 @@ import { InstallerError } from '../files/config-error.js';
 import type { ConfigInspection } from './inspect-config.js';
 
 /** Refuses to put an OAuth entry beside an API-key entry for the same Cairn (or the reverse): a client with both may ignore the key. */
-export function assertOneMethod(client: ClientInfo, config: ConfigInspection, serverName: string, mcpUrl: string, method: 'api-key' | 'oauth'): void {
+export function assertOneMethod(
+  client: ClientInfo,
+  config: ConfigInspection,
+  serverName: string,
+  mcpUrl: string,
+  method: 'api-key' | 'oauth',
+): void {
   for (const [name, value] of Object.entries(config.entries)) {
     const info = classifyEntry(value);
     if (!info || info.method === method) continue;

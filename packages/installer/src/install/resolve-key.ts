@@ -4,7 +4,12 @@ import { exchangeSetupCode } from '../setup-code/exchange-setup-code.js';
 import type { InstallRequest, Machine } from './context.js';
 
 /** Where the key comes from, first match wins: --api-key, --setup-code, $CAIRN_API_KEY, the entry already installed, a hidden prompt. */
-export async function resolveApiKey(request: InstallRequest, machine: Machine, baseUrl: string | undefined, existingKey: string | undefined): Promise<string> {
+export async function resolveApiKey(
+  request: InstallRequest,
+  machine: Machine,
+  baseUrl: string | undefined,
+  existingKey: string | undefined,
+): Promise<string> {
   let key = request.apiKey;
   if (key === undefined && request.setupCode !== undefined) {
     if (!baseUrl) throw new InstallerError('--setup-code needs --url (the Cairn address the code came from).');
@@ -18,7 +23,8 @@ export async function resolveApiKey(request: InstallRequest, machine: Machine, b
     );
   }
   key = key.trim();
-  if (!key.startsWith(KEY_PREFIX) || /\s/.test(key)) throw new InstallerError(`That is not a Cairn API key: keys start with ${KEY_PREFIX} and contain no spaces.`);
+  if (!key.startsWith(KEY_PREFIX) || /\s/.test(key))
+    throw new InstallerError(`That is not a Cairn API key: keys start with ${KEY_PREFIX} and contain no spaces.`);
   return key;
 }
 

@@ -20,13 +20,29 @@ function standIn(ownKey: string) {
     if (req.method === 'DELETE' && req.url === '/api/v1/keys/self') {
       const mine = req.headers.authorization === `Bearer ${ownKey}` && !revoked;
       revoked ||= mine;
-      res.writeHead(mine ? 200 : 401, { 'content-type': 'application/json' }).end(mine ? '{"revoked":true}' : '{"error":{"code":"unauthenticated","message":"The API key is not valid."}}');
+      res
+        .writeHead(mine ? 200 : 401, { 'content-type': 'application/json' })
+        .end(mine ? '{"revoked":true}' : '{"error":{"code":"unauthenticated","message":"The API key is not valid."}}');
       return;
     }
-    const answer = { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'Datapacks' }], structuredContent: { you: { name: 'Stand-in' }, datapacks: [] } } };
-    res.writeHead(200, { 'content-type': 'text/event-stream' }).end(`event: message\ndata: ${JSON.stringify(answer)}\n\n`);
+    const answer = {
+      jsonrpc: '2.0',
+      id: 1,
+      result: {
+        content: [{ type: 'text', text: 'Datapacks' }],
+        structuredContent: { you: { name: 'Stand-in' }, datapacks: [] },
+      },
+    };
+    res
+      .writeHead(200, { 'content-type': 'text/event-stream' })
+      .end(`event: message\ndata: ${JSON.stringify(answer)}\n\n`);
   });
-  return { server, seen, url: () => `http://127.0.0.1:${(server.address() as AddressInfo).port}`, isRevoked: () => revoked };
+  return {
+    server,
+    seen,
+    url: () => `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    isRevoked: () => revoked,
+  };
 }
 
 const oldCairn = standIn(OLD_KEY);
@@ -39,15 +55,31 @@ const out = (m: TempMachine) => `${m.lines.join('\n')}\n${m.errors.join('\n')}`;
 
 test('a rotation with a new --url never sends the old key there, and retires it at its own server', () =>
   inHome(async (m) => {
-    assert.equal(await m.install('--client', 'cursor', '--url', oldCairn.url(), '--api-key', OLD_KEY, '--yes', '--no-check'), 0, out(m));
-    assert.equal(await m.install('--client', 'cursor', '--url', newCairn.url(), '--api-key', NEW_KEY, '--yes'), 0, out(m));
-    assert.ok(!newCairn.seen.some((r) => r.authorization.includes(OLD_KEY)), `the new server never saw the old key: ${JSON.stringify(newCairn.seen)}`);
+    assert.equal(
+      await m.install('--client', 'cursor', '--url', oldCairn.url(), '--api-key', OLD_KEY, '--yes', '--no-check'),
+      0,
+      out(m),
+    );
+    assert.equal(
+      await m.install('--client', 'cursor', '--url', newCairn.url(), '--api-key', NEW_KEY, '--yes'),
+      0,
+      out(m),
+    );
+    assert.ok(
+      !newCairn.seen.some((r) => r.authorization.includes(OLD_KEY)),
+      `the new server never saw the old key: ${JSON.stringify(newCairn.seen)}`,
+    );
     assert.deepEqual(
       oldCairn.seen.map((r) => `${r.method} ${r.path} ${r.authorization === `Bearer ${OLD_KEY}`}`),
       ['DELETE /api/v1/keys/self true'],
     );
     assert.ok(oldCairn.isRevoked());
-    assert.match(out(m), new RegExp(`Revoked the key it replaced \\(cairn_tkn_…1111\\) at ${new URL(oldCairn.url()).host.replace('.', '\\.')}`));
+    assert.match(
+      out(m),
+      new RegExp(
+        `Revoked the key it replaced \\(cairn_tkn_…1111\\) at ${new URL(oldCairn.url()).host.replace('.', '\\.')}`,
+      ),
+    );
     assert.doesNotMatch(out(m), /already revoked/);
     const written = JSON.parse(readFileSync(configPath('cursor', m), 'utf8')).mcpServers.cairn;
     assert.equal(written.url, `${newCairn.url()}/mcp`);

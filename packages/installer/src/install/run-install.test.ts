@@ -1,5 +1,15 @@
 import { deepStrictEqual, equal, match, ok } from 'node:assert/strict';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { configPath } from '@cairn/clients';
@@ -37,7 +47,17 @@ const golden: Array<[Parameters<typeof configPath>[0], string, unknown]> = [
     'mcpServers',
     {
       command: 'npx',
-      args: ['-y', 'mcp-remote@0.1.38', URL, '--transport', 'http-only', '--header', 'Authorization:${AUTH_HEADER}', '--header', 'User-Agent:cairn-mcp-installer/1.0'],
+      args: [
+        '-y',
+        'mcp-remote@0.1.38',
+        URL,
+        '--transport',
+        'http-only',
+        '--header',
+        'Authorization:${AUTH_HEADER}',
+        '--header',
+        'User-Agent:cairn-mcp-installer/1.0',
+      ],
       env: { AUTH_HEADER: `Bearer ${KEY}` },
     },
   ],
@@ -63,36 +83,51 @@ for (const [client, container, expected] of golden) {
   });
 }
 
-withMachine('codex: TOML table with the key in http_headers (mode 0600, nothing to export), comments and unknown keys kept, the key never printed', async (m) => {
-  const path = pathOf(m, 'codex');
-  const original = '# my settings\nmodel = "o3" # favourite\n\n[mcp_servers.other]\ncommand = "x"\nfuture_key = true\n';
-  write(path, original);
-  equal(await m.install('--client', 'codex', '--url', BASE, '--api-key', KEY, '--yes'), 0, m.errors.join('\n'));
-  equal(readFileSync(path, 'utf8'), `${original}\n[mcp_servers.cairn]\nurl = "${URL}"\nhttp_headers = { "Authorization" = "Bearer ${KEY}", "User-Agent" = "cairn-mcp-installer/1.0" }\n`);
-  equal(mode(path), 0o600);
-  ok(!m.lines.join('\n').includes(KEY), m.lines.join('\n'));
-  ok(!m.lines.join('\n').includes('export '), 'no shell profile line to add');
-  const first = readFileSync(path, 'utf8');
-  await m.install('--client', 'codex', '--url', BASE, '--api-key', KEY, '--yes');
-  equal(readFileSync(path, 'utf8'), first);
-  equal(await m.install('--client', 'codex', '--url', 'https://new.example.com', '--api-key', KEY, '--yes'), 0);
-  equal(readFileSync(path, 'utf8'), first.replace(URL, 'https://new.example.com/mcp'), 'updated in place');
-  equal(await m.install('--client', 'codex', '--uninstall'), 0);
-  equal(readFileSync(path, 'utf8'), original);
-});
+withMachine(
+  'codex: TOML table with the key in http_headers (mode 0600, nothing to export), comments and unknown keys kept, the key never printed',
+  async (m) => {
+    const path = pathOf(m, 'codex');
+    const original =
+      '# my settings\nmodel = "o3" # favourite\n\n[mcp_servers.other]\ncommand = "x"\nfuture_key = true\n';
+    write(path, original);
+    equal(await m.install('--client', 'codex', '--url', BASE, '--api-key', KEY, '--yes'), 0, m.errors.join('\n'));
+    equal(
+      readFileSync(path, 'utf8'),
+      `${original}\n[mcp_servers.cairn]\nurl = "${URL}"\nhttp_headers = { "Authorization" = "Bearer ${KEY}", "User-Agent" = "cairn-mcp-installer/1.0" }\n`,
+    );
+    equal(mode(path), 0o600);
+    ok(!m.lines.join('\n').includes(KEY), m.lines.join('\n'));
+    ok(!m.lines.join('\n').includes('export '), 'no shell profile line to add');
+    const first = readFileSync(path, 'utf8');
+    await m.install('--client', 'codex', '--url', BASE, '--api-key', KEY, '--yes');
+    equal(readFileSync(path, 'utf8'), first);
+    equal(await m.install('--client', 'codex', '--url', 'https://new.example.com', '--api-key', KEY, '--yes'), 0);
+    equal(readFileSync(path, 'utf8'), first.replace(URL, 'https://new.example.com/mcp'), 'updated in place');
+    equal(await m.install('--client', 'codex', '--uninstall'), 0);
+    equal(readFileSync(path, 'utf8'), original);
+  },
+);
 
 withMachine(
   "codex: an older install's table (key in CAIRN_MCP_TOKEN) is moved to the key in the file; the user is told the variable is no longer needed; launchctl is never run",
   async (m) => {
     const path = pathOf(m, 'codex');
-    write(path, `[mcp_servers.cairn]\nurl = "${URL}"\nbearer_token_env_var = "CAIRN_MCP_TOKEN"\nhttp_headers = { "User-Agent" = "cairn-mcp-installer/1.0" }\n`);
+    write(
+      path,
+      `[mcp_servers.cairn]\nurl = "${URL}"\nbearer_token_env_var = "CAIRN_MCP_TOKEN"\nhttp_headers = { "User-Agent" = "cairn-mcp-installer/1.0" }\n`,
+    );
     (m.env as Record<string, string>).CAIRN_MCP_TOKEN = KEY;
     equal(await m.install('--client', 'codex', '--url', BASE, '--yes'), 0, m.errors.join('\n'));
     deepStrictEqual(JSON.parse(JSON.stringify(parseTomlConfig(path, readFileSync(path, 'utf8')))), {
-      mcp_servers: { cairn: { url: URL, http_headers: { 'User-Agent': 'cairn-mcp-installer/1.0', Authorization: `Bearer ${KEY}` } } },
+      mcp_servers: {
+        cairn: { url: URL, http_headers: { 'User-Agent': 'cairn-mcp-installer/1.0', Authorization: `Bearer ${KEY}` } },
+      },
     });
     equal(mode(path), 0o600);
-    match(m.lines.join('\n'), /no longer from CAIRN_MCP_TOKEN: delete that variable's line from your shell profile \(and run launchctl unsetenv CAIRN_MCP_TOKEN\)/);
+    match(
+      m.lines.join('\n'),
+      /no longer from CAIRN_MCP_TOKEN: delete that variable's line from your shell profile \(and run launchctl unsetenv CAIRN_MCP_TOKEN\)/,
+    );
     deepStrictEqual(m.ran, []);
   },
   { platform: 'darwin' },
@@ -100,7 +135,8 @@ withMachine(
 
 withMachine('vscode JSONC: comments, BOM, CRLF and other servers kept', async (m) => {
   const path = pathOf(m, 'vscode');
-  const original = '\uFEFF{\r\n\t// my servers\r\n\t"servers": {\r\n\t\t"other": { "type": "stdio", "command": "x" }, // keep\r\n\t},\r\n\t"inputs": []\r\n}\r\n';
+  const original =
+    '\uFEFF{\r\n\t// my servers\r\n\t"servers": {\r\n\t\t"other": { "type": "stdio", "command": "x" }, // keep\r\n\t},\r\n\t"inputs": []\r\n}\r\n';
   write(path, original);
   equal(await m.install('--client', 'vscode', '--url', BASE, '--api-key', KEY, '--yes'), 0, m.errors.join('\n'));
   const text = readFileSync(path, 'utf8');
@@ -109,7 +145,11 @@ withMachine('vscode JSONC: comments, BOM, CRLF and other servers kept', async (m
   ok(!/[^\r]\n/.test(text), 'CRLF kept throughout');
   ok(text.includes('\t\t"cairn": {\r\n'), 'tab indentation kept');
   equal(backups(path).length, 1);
-  equal(readFileSync(join(dirname(path), backups(path)[0]!), 'utf8'), original, 'the backup holds the file before the change');
+  equal(
+    readFileSync(join(dirname(path), backups(path)[0]!), 'utf8'),
+    original,
+    'the backup holds the file before the change',
+  );
   equal(await m.install('--client', 'vscode', '--uninstall'), 0);
   const removed = readFileSync(path, 'utf8');
   ok(removed.includes('"other"') && removed.includes('// my servers') && !removed.includes('cairn'));

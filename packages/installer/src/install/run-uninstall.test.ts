@@ -21,7 +21,17 @@ test('--uninstall removes only that entry and says what stays', () =>
     const path = configPath('claude-desktop', m);
     write(path, { globalShortcut: 'x', mcpServers: { other: { command: 'node', args: ['a.js'] } } });
     await m.install('--client', 'claude-desktop', '--url', BASE, '--api-key', KEY, '--yes');
-    await m.install('--client', 'claude-desktop', '--url', BASE, '--api-key', KEY, '--server-name', 'cairn-work', '--yes');
+    await m.install(
+      '--client',
+      'claude-desktop',
+      '--url',
+      BASE,
+      '--api-key',
+      KEY,
+      '--server-name',
+      'cairn-work',
+      '--yes',
+    );
     equal(await m.install('--client', 'claude-desktop', '--uninstall'), 0);
     deepStrictEqual(Object.keys(readJson(path).mcpServers), ['other', 'cairn-work']);
     equal(readJson(path).globalShortcut, 'x');
@@ -58,7 +68,9 @@ test('legacy entries are migrated, reusing the key they hold', () =>
     deepStrictEqual(readJson(cursor).mcpServers.cairn, { url: URL, headers });
     match(m.lines.join('\n'), /older "cairn" entry/);
     const desktop = configPath('claude-desktop', m);
-    write(desktop, { mcpServers: { cairn: { command: 'npx', args: ['-y', 'mcp-remote', URL, '--allow-http'], env: { API_KEY: KEY } } } });
+    write(desktop, {
+      mcpServers: { cairn: { command: 'npx', args: ['-y', 'mcp-remote', URL, '--allow-http'], env: { API_KEY: KEY } } },
+    });
     equal(await m.install('--client', 'claude-desktop', '--yes'), 0, m.errors.join('\n'));
     const entry = readJson(desktop).mcpServers.cairn;
     deepStrictEqual(entry.env, { AUTH_HEADER: `Bearer ${KEY}` });

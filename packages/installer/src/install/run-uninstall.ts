@@ -22,13 +22,17 @@ export async function runUninstall(request: InstallRequest, machine: Machine): P
   const config = inspectConfig(client, request.serverName, machine);
   if (!config.existing) {
     const others = Object.keys(config.entries);
-    machine.out(`No entry "${request.serverName}" in ${config.path}: nothing to remove.${others.length ? ` Entries there: ${others.join(', ')} (use --server-name).` : ''}`);
+    machine.out(
+      `No entry "${request.serverName}" in ${config.path}: nothing to remove.${others.length ? ` Entries there: ${others.join(', ')} (use --server-name).` : ''}`,
+    );
     await removeAutomatic(client, request, machine);
     return 0;
   }
   const kept = Object.keys(config.entries).filter((name) => name !== request.serverName);
   const held = config.existing.info;
-  const codexEnv = client.id === 'codex' && typeof (config.existing.value as { bearer_token_env_var?: unknown }).bearer_token_env_var === 'string';
+  const codexEnv =
+    client.id === 'codex' &&
+    typeof (config.existing.value as { bearer_token_env_var?: unknown }).bearer_token_env_var === 'string';
   const key = held?.apiKey ?? (codexEnv ? machine.env[CODEX_TOKEN_ENV] : undefined);
   const retire = async () => {
     if (key && held?.url) await retireEntryKey(machine, client, request, key, held.url);
@@ -53,7 +57,9 @@ export async function runUninstall(request: InstallRequest, machine: Machine): P
     if (tidy.deleteFile) {
       rmSync(config.target, { force: true });
       if (config.target !== config.path) rmSync(config.path, { force: true });
-      machine.out(`Removed "${request.serverName}" and ${config.target}: the installer had created that file and nothing else is in it.`);
+      machine.out(
+        `Removed "${request.serverName}" and ${config.target}: the installer had created that file and nothing else is in it.`,
+      );
       createdDirs = tidy.record?.createdDirs ?? [];
     } else {
       const written = writeConfig(config.path, tidy.text, { secret: false, backup: false });
@@ -78,7 +84,13 @@ export async function runUninstall(request: InstallRequest, machine: Machine): P
  * this machine uses it, as a reinstall retires the key it replaces; a key the user gave is theirs, and
  * they are told it stays active.
  */
-async function retireEntryKey(machine: Machine, client: ClientInfo, request: InstallRequest, key: string, url: string): Promise<void> {
+async function retireEntryKey(
+  machine: Machine,
+  client: ClientInfo,
+  request: InstallRequest,
+  key: string,
+  url: string,
+): Promise<void> {
   const masked = maskKey(key);
   if (!wasCreatedHere(machine, client.id, request.serverName, key)) {
     machine.out(
@@ -87,7 +99,9 @@ async function retireEntryKey(machine: Machine, client: ClientInfo, request: Ins
     return;
   }
   if (request.dryRun) {
-    machine.out(`Dry run: would revoke the key the installer created for the entry (${masked}), unless another config on this machine uses it.`);
+    machine.out(
+      `Dry run: would revoke the key the installer created for the entry (${masked}), unless another config on this machine uses it.`,
+    );
     return;
   }
   await retireKey(machine, client, mcpUrlFor(url), key, 'the key the installer created for the entry');

@@ -32,10 +32,15 @@ export async function verifyInstall(
   }
   const request = clientRequest(entry, apiKey);
   if (request.kind === 'oauth') {
-    machine.out(`Not checked: with OAuth, ${client.displayName} opens a browser for you to sign in the first time it connects.`);
+    machine.out(
+      `Not checked: with OAuth, ${client.displayName} opens a browser for you to sign in the first time it connects.`,
+    );
     return 0;
   }
-  const result = request.kind === 'unusable' ? { ok: false as const, message: request.reason } : await checkConnection(request.url, request.headers, machine.fetch, timeoutMs);
+  const result =
+    request.kind === 'unusable'
+      ? { ok: false as const, message: request.reason }
+      : await checkConnection(request.url, request.headers, machine.fetch, timeoutMs);
   if (result.ok) {
     const packs = `${result.datapacks} ${result.datapacks === 1 ? 'datapack' : 'datapacks'}`;
     // Codex sends the key from its environment: until the variable holds it there, Codex is not connected, whatever the key is worth.

@@ -24,7 +24,11 @@ async function stubCairn() {
         res.end(JSON.stringify({ key: KEY }));
       } else {
         res.statusCode = 400;
-        res.end(JSON.stringify({ error: { code: 'invalid_setup_code', message: 'This setup code is unknown, used or expired' } }));
+        res.end(
+          JSON.stringify({
+            error: { code: 'invalid_setup_code', message: 'This setup code is unknown, used or expired' },
+          }),
+        );
       }
     });
   });
@@ -37,7 +41,11 @@ test('--setup-code trades the code for a key, once; a refused code shows the ser
   const stub = await stubCairn();
   const m = tempMachine();
   try {
-    equal(await m.install('--client', 'kiro', '--url', stub.base, '--setup-code', 'GOOD-CODE', '--yes', '--no-check'), 0, m.errors.join('\n'));
+    equal(
+      await m.install('--client', 'kiro', '--url', stub.base, '--setup-code', 'GOOD-CODE', '--yes', '--no-check'),
+      0,
+      m.errors.join('\n'),
+    );
     deepStrictEqual(stub.requests[0], {
       method: 'POST',
       url: '/api/v1/setup-codes/exchange',

@@ -38,12 +38,24 @@ export async function inspectBundle(bytes: Uint8Array): Promise<InspectedBundle>
 }
 
 /** The command Claude Desktop would run for this manifest and these settings, per the official library's substitution. */
-export async function resolvedServerConfig(manifest: unknown, userConfig: Record<string, string>): Promise<{ command: string; args: string[]; env: Record<string, string> }> {
+export async function resolvedServerConfig(
+  manifest: unknown,
+  userConfig: Record<string, string>,
+): Promise<{ command: string; args: string[]; env: Record<string, string> }> {
   const mcpb = (await import(pathToFileURL(join(TEST_CLIENTS, '@anthropic-ai/mcpb/dist/index.js')).href)) as {
-    getMcpConfigForManifest: (options: Record<string, unknown>) => Promise<{ command: string; args: string[]; env: Record<string, string> } | undefined>;
+    getMcpConfigForManifest: (
+      options: Record<string, unknown>,
+    ) => Promise<{ command: string; args: string[]; env: Record<string, string> } | undefined>;
   };
-  const config = await mcpb.getMcpConfigForManifest({ manifest, extensionPath: '/ext', systemDirs: { HOME: '/home/u' }, userConfig, pathSeparator: '/' });
-  if (!config) throw new Error('the official library produced no server config (a required user_config value missing?)');
+  const config = await mcpb.getMcpConfigForManifest({
+    manifest,
+    extensionPath: '/ext',
+    systemDirs: { HOME: '/home/u' },
+    userConfig,
+    pathSeparator: '/',
+  });
+  if (!config)
+    throw new Error('the official library produced no server config (a required user_config value missing?)');
   return config;
 }
 

@@ -30,8 +30,17 @@ export const offlineCairn: typeof fetch = async (input, init) => {
   const url = new URL(input instanceof Request ? input.url : String(input));
   if (['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) return globalThis.fetch(input, init);
   const you = { id: 'usr_offline', email: 'offline@example.com', name: 'Offline Tester' };
-  const answer = { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'Datapacks' }], structuredContent: { you, datapacks: [{ id: 'dpk_1', name: 'Personal' }] } } };
-  return new Response(`event: message\ndata: ${JSON.stringify(answer)}\n\n`, { headers: { 'content-type': 'text/event-stream' } });
+  const answer = {
+    jsonrpc: '2.0',
+    id: 1,
+    result: {
+      content: [{ type: 'text', text: 'Datapacks' }],
+      structuredContent: { you, datapacks: [{ id: 'dpk_1', name: 'Personal' }] },
+    },
+  };
+  return new Response(`event: message\ndata: ${JSON.stringify(answer)}\n\n`, {
+    headers: { 'content-type': 'text/event-stream' },
+  });
 };
 
 /** Makes a throwaway home so tests never touch the real one. */

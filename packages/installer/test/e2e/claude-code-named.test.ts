@@ -39,19 +39,40 @@ async function sessionCookie(email: string): Promise<string> {
     .join('; ');
 }
 
-test('the real `claude mcp list`, with the entry the installer wrote, connects and is named "Claude Code 2.1.x" by the Connect dialog', { timeout: 180_000 }, async () => {
+test('the real `claude mcp list`, with the entry the installer wrote, connects and is named "Claude Code 2.1.x" by the Connect dialog', {
+  timeout: 180_000,
+}, async () => {
   const m = tempMachine({ programs: { claude: clientBin('claude') } });
   try {
-    const env = { ...m.env, CLAUDE_CONFIG_DIR: join(m.home, '.claude'), DISABLE_AUTOUPDATER: '1', DISABLE_TELEMETRY: '1', DISABLE_ERROR_REPORTING: '1' } as Record<string, string>;
+    const env = {
+      ...m.env,
+      CLAUDE_CONFIG_DIR: join(m.home, '.claude'),
+      DISABLE_AUTOUPDATER: '1',
+      DISABLE_TELEMETRY: '1',
+      DISABLE_ERROR_REPORTING: '1',
+    } as Record<string, string>;
     Object.assign(m.env, env);
     const since = new Date().toISOString();
     const code = (await createSetupCode(cairn.cairn.domain, tenant.member.id)).code;
-    assert.equal(await m.install('--client', 'claude-code', '--url', cairn.baseUrl, '--setup-code', code, '--yes'), 0, [...m.lines, ...m.errors].join('\n'));
+    assert.equal(
+      await m.install('--client', 'claude-code', '--url', cairn.baseUrl, '--setup-code', code, '--yes'),
+      0,
+      [...m.lines, ...m.errors].join('\n'),
+    );
     const cookie = await sessionCookie(tenant.member.email);
     const status = async () =>
-      ((await (await fetch(`${cairn.baseUrl}/api/v1/keys/connected?since=${encodeURIComponent(since)}`, { headers: { cookie } })).json()) as { connection: { client: string | null } | null })
-        .connection;
-    assert.match((await status())?.client ?? '', /^cairn-mcp-installer\//, "before Claude Code runs, only the installer's check has connected");
+      (
+        (await (
+          await fetch(`${cairn.baseUrl}/api/v1/keys/connected?since=${encodeURIComponent(since)}`, {
+            headers: { cookie },
+          })
+        ).json()) as { connection: { client: string | null } | null }
+      ).connection;
+    assert.match(
+      (await status())?.client ?? '',
+      /^cairn-mcp-installer\//,
+      "before Claude Code runs, only the installer's check has connected",
+    );
 
     const { stdout } = await run(clientBin('claude'), ['mcp', 'list'], { env, cwd: m.home, timeout: 90_000 });
     assert.match(stdout, /cairn: .*[✓✔] Connected/, stdout);

@@ -15,7 +15,12 @@ const KEY = 'cairn_tkn_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAA123456';
 
 function listJson(args: string[], env: Record<string, string | undefined>): Promise<Array<Record<string, unknown>>> {
   return new Promise((resolve, reject) => {
-    execFile(claude, [...args, '--json'], { env: env as NodeJS.ProcessEnv, cwd: env.HOME, timeout: 60_000 }, (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout))));
+    execFile(
+      claude,
+      [...args, '--json'],
+      { env: env as NodeJS.ProcessEnv, cwd: env.HOME, timeout: 60_000 },
+      (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout))),
+    );
   });
 }
 
@@ -24,7 +29,20 @@ test('claude-code --auto: marketplace added and cairn@cairn installed and enable
   const dir = join(m.home, '.claude');
   (m.env as Record<string, string>).CLAUDE_CONFIG_DIR = dir;
   try {
-    const run = () => m.install('--client', 'claude-code', '--url', BASE, '--api-key', KEY, '--yes', '--auto', '--marketplace', REPO_ROOT, '--auto-update');
+    const run = () =>
+      m.install(
+        '--client',
+        'claude-code',
+        '--url',
+        BASE,
+        '--api-key',
+        KEY,
+        '--yes',
+        '--auto',
+        '--marketplace',
+        REPO_ROOT,
+        '--auto-update',
+      );
     assert.equal(await run(), 0, `${m.lines.join('\n')}\n${m.errors.join('\n')}`);
     const plugins = await listJson(['plugin', 'list'], m.env);
     assert.deepEqual(
@@ -32,11 +50,16 @@ test('claude-code --auto: marketplace added and cairn@cairn installed and enable
       [['cairn@cairn', true, 'user']],
     );
     const settings = JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8'));
-    assert.deepEqual(settings.extraKnownMarketplaces.cairn, { source: { source: 'directory', path: REPO_ROOT }, autoUpdate: true });
+    assert.deepEqual(settings.extraKnownMarketplaces.cairn, {
+      source: { source: 'directory', path: REPO_ROOT },
+      autoUpdate: true,
+    });
     assert.equal(statSync(join(m.home, '.cairn', 'capture.json')).mode & 0o777, 0o600);
     assert.ok(m.lines.includes(`Ran: claude plugin marketplace add ${REPO_ROOT}`), m.lines.join('\n'));
 
-    const ours = ['settings.json', '.claude.json'].map((f) => join(dir, f)).concat(join(m.home, '.cairn', 'capture.json'), join(m.home, '.cairn', 'installed.json'));
+    const ours = ['settings.json', '.claude.json']
+      .map((f) => join(dir, f))
+      .concat(join(m.home, '.cairn', 'capture.json'), join(m.home, '.cairn', 'installed.json'));
     const before = ours.map((f) => readFileSync(f, 'utf8'));
     m.lines.length = 0;
     assert.equal(await run(), 0, m.errors.join('\n'));
@@ -45,8 +68,15 @@ test('claude-code --auto: marketplace added and cairn@cairn installed and enable
       before,
       'a second run changes none of these files',
     );
-    assert.ok(m.lines.includes('Ran: claude plugin update cairn@cairn'), 're-running updates the plugin (spec part 4.2)');
-    assert.deepEqual(Object.keys(JSON.parse(readFileSync(join(dir, '.claude.json'), 'utf8')).mcpServers), ['cairn'], 'no duplicate MCP entry');
+    assert.ok(
+      m.lines.includes('Ran: claude plugin update cairn@cairn'),
+      're-running updates the plugin (spec part 4.2)',
+    );
+    assert.deepEqual(
+      Object.keys(JSON.parse(readFileSync(join(dir, '.claude.json'), 'utf8')).mcpServers),
+      ['cairn'],
+      'no duplicate MCP entry',
+    );
 
     assert.equal(await m.install('--client', 'claude-code', '--uninstall'), 0, m.errors.join('\n'));
     assert.deepEqual(await listJson(['plugin', 'list'], m.env), []);
@@ -66,7 +96,11 @@ test('claude-code --auto leaves a marketplace the user added before in place on 
   (m.env as Record<string, string>).CLAUDE_CONFIG_DIR = join(m.home, '.claude');
   try {
     assert.equal((await m.run('claude', ['plugin', 'marketplace', 'add', REPO_ROOT])).code, 0);
-    assert.equal(await m.install('--client', 'claude-code', '--url', BASE, '--api-key', KEY, '--yes', '--auto'), 0, m.errors.join('\n'));
+    assert.equal(
+      await m.install('--client', 'claude-code', '--url', BASE, '--api-key', KEY, '--yes', '--auto'),
+      0,
+      m.errors.join('\n'),
+    );
     assert.equal(await m.install('--client', 'claude-code', '--uninstall'), 0, m.errors.join('\n'));
     assert.deepEqual(await listJson(['plugin', 'list'], m.env), [], 'the plugin it installed is gone');
     assert.equal(

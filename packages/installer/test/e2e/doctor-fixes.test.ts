@@ -26,7 +26,8 @@ before(async () => {
   ({ server: cairn, tenant } = await startTenantCairn());
   // Answers 404 to every path but /page, which answers a web page: two servers that are not a Cairn.
   notCairn = createServer((req, res) => {
-    if (req.url?.startsWith('/page')) res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Intranet</title>');
+    if (req.url?.startsWith('/page'))
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Intranet</title>');
     else res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
   });
   await new Promise<void>((resolve) => notCairn.listen(0, '127.0.0.1', resolve));
@@ -37,7 +38,8 @@ after(async () => {
 });
 
 const notCairnUrl = (path: string) => `http://127.0.0.1:${(notCairn.address() as AddressInfo).port}${path}`;
-const doctor = (m: TempMachine, ...flags: string[]) => main(['doctor', ...flags], m, 'v20.20.2', (line) => m.errors.push(line));
+const doctor = (m: TempMachine, ...flags: string[]) =>
+  main(['doctor', ...flags], m, 'v20.20.2', (line) => m.errors.push(line));
 const write = (path: string, text: string, mode = 0o600) => {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, text, { mode });
@@ -49,7 +51,9 @@ const memberKey = async (name: string) => (await createApiKey(cairn.cairn.domain
 /** The commands in a Fix: an installer run (up to a ": " or the end) or a chmod. */
 function fixCommands(lines: string[]): string[] {
   const fixes = lines.flatMap((line) => /\. Fix: (.*)$/.exec(line)?.[1] ?? []);
-  return fixes.flatMap((fix) => [...fix.matchAll(/(npx -y \S+ .+?|chmod 600 \S+)(?=: |$| \(doctor --fix)/g)].map((m) => m[1]!));
+  return fixes.flatMap((fix) =>
+    [...fix.matchAll(/(npx -y \S+ .+?|chmod 600 \S+)(?=: |$| \(doctor --fix)/g)].map((m) => m[1]!),
+  );
 }
 
 /**
@@ -70,7 +74,11 @@ async function runPrinted(m: TempMachine, printed: string, fill: Record<string, 
     return;
   }
   assert.equal(program, 'npx');
-  assert.deepEqual(args.slice(0, 2), ['-y', `${cairn.baseUrl}/install/cairn-mcp-installer.tgz`], `${printed} runs the installer of the Cairn it fixes`);
+  assert.deepEqual(
+    args.slice(0, 2),
+    ['-y', `${cairn.baseUrl}/install/cairn-mcp-installer.tgz`],
+    `${printed} runs the installer of the Cairn it fixes`,
+  );
   const code = await main([...args.slice(2), '--yes'], m, 'v20.20.2', (line) => m.errors.push(line));
   assert.equal(code, 0, `${command}\n${m.lines.join('\n')}\n${m.errors.join('\n')}`);
 }
@@ -109,13 +117,20 @@ test('a revoked key under another server name: the fix keeps that name', () =>
 
 test('an older Codex table whose token variable is unset: the printed command moves a key into the table', () =>
   inHome(async (m) => {
-    write(configPath('codex', m), `[mcp_servers.cairn]\nurl = "${cairn.mcpUrl}"\nbearer_token_env_var = "CAIRN_MCP_TOKEN"\nhttp_headers = { "User-Agent" = "cairn-mcp-installer/1.0" }\n`);
+    write(
+      configPath('codex', m),
+      `[mcp_servers.cairn]\nurl = "${cairn.mcpUrl}"\nbearer_token_env_var = "CAIRN_MCP_TOKEN"\nhttp_headers = { "User-Agent" = "cairn-mcp-installer/1.0" }\n`,
+    );
     await fixedAsPrinted(m, /"cairn" reads its key from CAIRN_MCP_TOKEN, which is not set here/);
   }));
 
 test('a config file other users can read: the printed chmod', () =>
   inHome(async (m) => {
-    write(configPath('cursor', m), cursorConfig({ cairn: { url: cairn.mcpUrl, headers: headers(await memberKey('mode')) } }), 0o644);
+    write(
+      configPath('cursor', m),
+      cursorConfig({ cairn: { url: cairn.mcpUrl, headers: headers(await memberKey('mode')) } }),
+      0o644,
+    );
     const [command] = await fixedAsPrinted(m, /holds an API key but is mode 0644/);
     assert.match(command!, /^chmod 600 /);
   }));
@@ -130,27 +145,55 @@ test('the same entry twice: the printed uninstall removes one and leaves the oth
 
 test('an OAuth entry and an API-key entry for one Cairn: the printed uninstall, given the one to drop', () =>
   inHome(async (m) => {
-    write(configPath('cursor', m), cursorConfig({ cairn: { url: cairn.mcpUrl, headers: headers(await memberKey('both')) }, 'cairn-oauth': { url: cairn.mcpUrl } }));
+    write(
+      configPath('cursor', m),
+      cursorConfig({
+        cairn: { url: cairn.mcpUrl, headers: headers(await memberKey('both')) },
+        'cairn-oauth': { url: cairn.mcpUrl },
+      }),
+    );
     await fixedAsPrinted(m, /both methods configured/, { '<name>': 'cairn-oauth' });
   }));
 
 for (const [what, path, said] of [
-  ['answers 404', '/mcp', /nothing answers MCP at \S+ \(HTTP 404\): this is not a Cairn, or --url is not its address\. Fix: /],
+  [
+    'answers 404',
+    '/mcp',
+    /nothing answers MCP at \S+ \(HTTP 404\): this is not a Cairn, or --url is not its address\. Fix: /,
+  ],
   ['answers with a web page', '/page/mcp', /\S+ answered HTTP 200 \(text\/html\) but not with MCP JSON-RPC/],
 ] as const) {
   test(`an entry whose server ${what} is not a Cairn: named so, and the printed install, given the right address, connects it`, () =>
     inHome(async (m) => {
-      write(configPath('cursor', m), cursorConfig({ cairn: { url: notCairnUrl(path), headers: headers(await memberKey(what)) } }));
-      const commands = await fixedAsPrinted(m, new RegExp(`"cairn" points at a server that is not a Cairn: ${said.source}`), { '<your Cairn address>': cairn.baseUrl });
-      assert.match(commands[0]!, /^npx -y <your Cairn address>\/install\/cairn-mcp-installer\.tgz --client cursor --url <your Cairn address> --setup-code /);
+      write(
+        configPath('cursor', m),
+        cursorConfig({ cairn: { url: notCairnUrl(path), headers: headers(await memberKey(what)) } }),
+      );
+      const commands = await fixedAsPrinted(
+        m,
+        new RegExp(`"cairn" points at a server that is not a Cairn: ${said.source}`),
+        { '<your Cairn address>': cairn.baseUrl },
+      );
+      assert.match(
+        commands[0]!,
+        /^npx -y <your Cairn address>\/install\/cairn-mcp-installer\.tgz --client cursor --url <your Cairn address> --setup-code /,
+      );
     }));
 }
 
 test('an entry doctor --fix repairs: the printed doctor --fix does it', () =>
   inHome(async (m) => {
-    write(configPath('cursor', m), cursorConfig({ cairn: { url: cairn.mcpUrl, headers: { Authorization: `Bearer ${await memberKey('no agent')}` } } }));
+    write(
+      configPath('cursor', m),
+      cursorConfig({
+        cairn: { url: cairn.mcpUrl, headers: { Authorization: `Bearer ${await memberKey('no agent')}` } },
+      }),
+    );
     assert.equal(await doctor(m), 1, m.lines.join('\n'));
-    assert.match(m.lines.join('\n'), /"cairn" no "User-Agent: cairn-mcp-installer\/1\.0" header.*\(doctor --fix does this\)/);
+    assert.match(
+      m.lines.join('\n'),
+      /"cairn" no "User-Agent: cairn-mcp-installer\/1\.0" header.*\(doctor --fix does this\)/,
+    );
     assert.match(m.lines.at(-1)!, /Run doctor --fix/);
     m.lines.length = 0;
     await doctor(m, '--fix');

@@ -35,7 +35,8 @@ const write = (path: string, text: string) => {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, text, { mode: 0o600 });
 };
-const cursorEntry = (url: string, key: string) => `${JSON.stringify({ mcpServers: { cairn: { url, headers: { Authorization: `Bearer ${key}`, 'User-Agent': 'cairn-mcp-installer/1.0' } } } })}\n`;
+const cursorEntry = (url: string, key: string) =>
+  `${JSON.stringify({ mcpServers: { cairn: { url, headers: { Authorization: `Bearer ${key}`, 'User-Agent': 'cairn-mcp-installer/1.0' } } } })}\n`;
 
 test('doctor: a working key is no problem; a revoked one is, with what to do; the key is never printed', () =>
   inHome(async (m) => {
@@ -56,9 +57,15 @@ test('doctor: a working key is no problem; a revoked one is, with what to do; th
 
 test('doctor: an older Codex table whose CAIRN_MCP_TOKEN is unset is a problem, named, with the re-run that fixes it', () =>
   inHome(async (m) => {
-    write(configPath('codex', m), `[mcp_servers.cairn]\nurl = "${cairn.mcpUrl}"\nbearer_token_env_var = "CAIRN_MCP_TOKEN"\nhttp_headers = { "User-Agent" = "cairn-mcp-installer/1.0" }\n`);
+    write(
+      configPath('codex', m),
+      `[mcp_servers.cairn]\nurl = "${cairn.mcpUrl}"\nbearer_token_env_var = "CAIRN_MCP_TOKEN"\nhttp_headers = { "User-Agent" = "cairn-mcp-installer/1.0" }\n`,
+    );
     assert.equal(await doctor(m), 1, m.lines.join('\n'));
-    assert.match(m.lines.join('\n'), /config\.toml: "cairn" reads its key from CAIRN_MCP_TOKEN, which is not set here, so Codex sends no key\. Fix: run .*--client codex --url \S+ --setup-code/);
+    assert.match(
+      m.lines.join('\n'),
+      /config\.toml: "cairn" reads its key from CAIRN_MCP_TOKEN, which is not set here, so Codex sends no key\. Fix: run .*--client codex --url \S+ --setup-code/,
+    );
     const { key } = await createApiKey(cairn.cairn.domain, tenant.member.id, 'codex env key');
     (m.env as Record<string, string>).CAIRN_MCP_TOKEN = key;
     m.lines.length = 0;
@@ -72,7 +79,10 @@ test('doctor: an unreachable Cairn leaves the key unchecked and says so, without
       const port = await closedPort();
       write(configPath('cursor', m), cursorEntry(`http://127.0.0.1:${port}/mcp`, key));
       assert.equal(await doctor(m), 0, m.lines.join('\n'));
-      assert.match(m.lines.join('\n'), new RegExp(`Not checked online: server unreachable: nothing listens at 127\\.0\\.0\\.1:${port}`));
+      assert.match(
+        m.lines.join('\n'),
+        new RegExp(`Not checked online: server unreachable: nothing listens at 127\\.0\\.0\\.1:${port}`),
+      );
     },
     { fetch: globalThis.fetch },
   ));

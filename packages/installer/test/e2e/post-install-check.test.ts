@@ -23,7 +23,10 @@ let tenant: TestTenant;
 before(async () => ({ server: cairn, tenant } = await startTenantCairn()));
 after(() => cairn.close());
 
-async function serve(server: Server & { closeAllConnections?: () => void }, protocol = 'http'): Promise<{ base: string; close: () => Promise<void> }> {
+async function serve(
+  server: Server & { closeAllConnections?: () => void },
+  protocol = 'http',
+): Promise<{ base: string; close: () => Promise<void> }> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const close = () =>
@@ -39,7 +42,11 @@ describe('post-install check', { concurrency: true }, () => {
   for (const client of ['cursor', 'claude-desktop', 'codex', 'claude-code'] as const) {
     test(`${client}: connects with the written entry and prints who and how many datapacks`, () =>
       inHome(async (m) => {
-        assert.equal(await m.install('--client', client, '--url', cairn.baseUrl, '--api-key', tenant.owner.key, '--yes'), 0, out(m));
+        assert.equal(
+          await m.install('--client', client, '--url', cairn.baseUrl, '--api-key', tenant.owner.key, '--yes'),
+          0,
+          out(m),
+        );
         assert.ok(m.lines.includes('Connected as owner — 2 datapacks'), out(m));
       }));
   }
@@ -49,16 +56,25 @@ describe('post-install check', { concurrency: true }, () => {
       const { key, record } = await createApiKey(cairn.cairn.domain, tenant.member.id, 'soon revoked');
       await revokeApiKey(cairn.cairn.domain, record.id);
       assert.equal(await m.install('--client', 'kiro', '--url', cairn.baseUrl, '--api-key', key, '--yes'), 3);
-      assert.match(out(m), /✘ Check failed, connecting as Kiro \(IDE and CLI\) will: the API key was refused — bad or revoked key\. Cairn says: The API key is not valid \(it may have been revoked/);
+      assert.match(
+        out(m),
+        /✘ Check failed, connecting as Kiro \(IDE and CLI\) will: the API key was refused — bad or revoked key\. Cairn says: The API key is not valid \(it may have been revoked/,
+      );
       assert.match(out(m), /The entry stays written in .*mcp\.json/);
-      assert.equal(JSON.parse(readFileSync(configPath('kiro', m), 'utf8')).mcpServers.cairn.headers.Authorization, `Bearer ${key}`);
+      assert.equal(
+        JSON.parse(readFileSync(configPath('kiro', m), 'utf8')).mcpServers.cairn.headers.Authorization,
+        `Bearer ${key}`,
+      );
     }));
 
   test('server unreachable: a closed port says ECONNREFUSED; a name that does not resolve says so', () =>
     inHome(async (m) => {
       const probe = await serve(createServer());
       await probe.close();
-      assert.equal(await m.install('--client', 'cursor', '--url', probe.base, '--api-key', tenant.owner.key, '--yes'), 3);
+      assert.equal(
+        await m.install('--client', 'cursor', '--url', probe.base, '--api-key', tenant.owner.key, '--yes'),
+        3,
+      );
       assert.match(out(m), /server unreachable: nothing listens at 127\.0\.0\.1:\d+ \(ECONNREFUSED\)/);
       const dns = await checkConnection('https://cairn.invalid/mcp', {}, globalThis.fetch);
       assert.deepEqual([dns.ok, !dns.ok && dns.cause], [false, 'unreachable']);
@@ -84,43 +100,83 @@ describe('post-install check', { concurrency: true }, () => {
         }),
       );
       try {
-        assert.equal(await m.install('--client', 'cursor', '--url', web.base, '--api-key', tenant.owner.key, '--yes'), 3);
+        assert.equal(
+          await m.install('--client', 'cursor', '--url', web.base, '--api-key', tenant.owner.key, '--yes'),
+          3,
+        );
         assert.match(out(m), /nothing answers MCP at http:\/\/127\.0\.0\.1:\d+\/mcp \(HTTP 404\): this is not a Cairn/);
         const html = await checkConnection(`${web.base}/app/mcp`, {}, globalThis.fetch);
-        assert.match(!html.ok ? html.message : '', /answered HTTP 200 \(text\/html\) but not with MCP JSON-RPC: this is not a Cairn/);
+        assert.match(
+          !html.ok ? html.message : '',
+          /answered HTTP 200 \(text\/html\) but not with MCP JSON-RPC: this is not a Cairn/,
+        );
       } finally {
         await web.close();
       }
     }));
 
   test('Cairn names the header: no "Bearer " (401) and no User-Agent (403)', async () => {
-    const noBearer = await checkConnection(cairn.mcpUrl, { Authorization: tenant.owner.key, 'User-Agent': 'cairn-mcp-installer/1.0' }, globalThis.fetch);
+    const noBearer = await checkConnection(
+      cairn.mcpUrl,
+      { Authorization: tenant.owner.key, 'User-Agent': 'cairn-mcp-installer/1.0' },
+      globalThis.fetch,
+    );
     assert.equal(!noBearer.ok && noBearer.cause, 'bad-authorization');
     assert.match(!noBearer.ok ? noBearer.message : '', /"Bearer " prefix is required/);
-    const noAgent = await checkConnection(cairn.mcpUrl, { Authorization: `Bearer ${tenant.owner.key}` }, globalThis.fetch);
+    const noAgent = await checkConnection(
+      cairn.mcpUrl,
+      { Authorization: `Bearer ${tenant.owner.key}` },
+      globalThis.fetch,
+    );
     assert.equal(!noAgent.ok && noAgent.cause, 'user-agent');
-    assert.match(!noAgent.ok ? noAgent.message : '', /missing or wrong User-Agent header\. Cairn says: .*User-Agent: cairn-mcp-installer\/1\.0/);
+    assert.match(
+      !noAgent.ok ? noAgent.message : '',
+      /missing or wrong User-Agent header\. Cairn says: .*User-Agent: cairn-mcp-installer\/1\.0/,
+    );
   });
 
   test('TLS: a self-signed certificate is named by its error code', async (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'cairn-tls-'));
     try {
       try {
-        execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=127.0.0.1', '-days', '1', '-keyout', join(dir, 'k.pem'), '-out', join(dir, 'c.pem')], {
-          stdio: 'ignore',
-        });
+        execFileSync(
+          'openssl',
+          [
+            'req',
+            '-x509',
+            '-newkey',
+            'rsa:2048',
+            '-nodes',
+            '-subj',
+            '/CN=127.0.0.1',
+            '-days',
+            '1',
+            '-keyout',
+            join(dir, 'k.pem'),
+            '-out',
+            join(dir, 'c.pem'),
+          ],
+          {
+            stdio: 'ignore',
+          },
+        );
       } catch {
         t.skip('openssl is not installed here, so no certificate can be made');
         return;
       }
       const tls = await serve(
-        createHttpsServer({ key: readFileSync(join(dir, 'k.pem')), cert: readFileSync(join(dir, 'c.pem')) }, (_, res) => res.end('{}')),
+        createHttpsServer({ key: readFileSync(join(dir, 'k.pem')), cert: readFileSync(join(dir, 'c.pem')) }, (_, res) =>
+          res.end('{}'),
+        ),
         'https',
       );
       try {
         const result = await checkConnection(`${tls.base}/mcp`, {}, globalThis.fetch);
         assert.equal(!result.ok && result.cause, 'tls');
-        assert.match(!result.ok ? result.message : '', /TLS problem with 127\.0\.0\.1:\d+: (DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|ERR_TLS_CERT_ALTNAME_INVALID)/);
+        assert.match(
+          !result.ok ? result.message : '',
+          /TLS problem with 127\.0\.0\.1:\d+: (DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|ERR_TLS_CERT_ALTNAME_INVALID)/,
+        );
       } finally {
         await tls.close();
       }
@@ -139,8 +195,23 @@ describe('post-install check', { concurrency: true }, () => {
       async (m) => {
         assert.equal(await m.install('--client', 'cursor', '--url', cairn.baseUrl, '--oauth', '--yes'), 0);
         assert.match(out(m), /Not checked: with OAuth, Cursor opens a browser/);
-        assert.equal(await m.install('--client', 'kiro', '--url', cairn.baseUrl, '--api-key', tenant.owner.key, '--dry-run'), 0);
-        assert.equal(await m.install('--client', 'kiro', '--url', cairn.baseUrl, '--api-key', tenant.owner.key, '--yes', '--no-check'), 0);
+        assert.equal(
+          await m.install('--client', 'kiro', '--url', cairn.baseUrl, '--api-key', tenant.owner.key, '--dry-run'),
+          0,
+        );
+        assert.equal(
+          await m.install(
+            '--client',
+            'kiro',
+            '--url',
+            cairn.baseUrl,
+            '--api-key',
+            tenant.owner.key,
+            '--yes',
+            '--no-check',
+          ),
+          0,
+        );
         assert.deepEqual(calls, []);
       },
       { fetch: recording },
@@ -149,7 +220,18 @@ describe('post-install check', { concurrency: true }, () => {
 
   test('claude-desktop with a plain http:// address to another host: mcp-remote would refuse it, and the check says so', () =>
     inHome(async (m) => {
-      assert.equal(await m.install('--client', 'claude-desktop', '--url', 'http://cairn.lan:8080', '--api-key', tenant.owner.key, '--yes'), 3);
+      assert.equal(
+        await m.install(
+          '--client',
+          'claude-desktop',
+          '--url',
+          'http://cairn.lan:8080',
+          '--api-key',
+          tenant.owner.key,
+          '--yes',
+        ),
+        3,
+      );
       assert.match(out(m), /refuses plain http:\/\/ for any host but localhost/);
     }));
 });

@@ -25,25 +25,47 @@ export function setUnauthorizedHandler(handler: (() => void) | undefined): void 
 function errorFrom(status: number, body: unknown): ApiError {
   const b = body as { error?: { code?: string; message?: string }; code?: string; message?: string } | undefined;
   const e = b?.error ?? (b?.message ? b : undefined);
-  if (e?.code === 'INVALID_EMAIL_OR_PASSWORD') return new ApiError(status, 'invalid_credentials', 'That email and password do not match an account. Check both and try again.');
+  if (e?.code === 'INVALID_EMAIL_OR_PASSWORD')
+    return new ApiError(
+      status,
+      'invalid_credentials',
+      'That email and password do not match an account. Check both and try again.',
+    );
   if (e?.message) return new ApiError(status, e.code ?? 'error', e.message, body);
   if (status === 401) return new ApiError(status, 'unauthorized', 'Your session has ended. Sign in again.');
-  if (status >= 500) return new ApiError(status, 'server_error', `Cairn had a problem (HTTP ${status}). Try again in a moment; if it keeps happening, check the server log.`);
+  if (status >= 500)
+    return new ApiError(
+      status,
+      'server_error',
+      `Cairn had a problem (HTTP ${status}). Try again in a moment; if it keeps happening, check the server log.`,
+    );
   return new ApiError(status, 'error', `Cairn refused the request (HTTP ${status}). Reload the page and try again.`);
 }
 
 /** Calls the JSON API (same origin, session cookie). Throws ApiError with a message fit to show. */
-export async function api<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown, opts: { authRequired?: boolean } = {}): Promise<T> {
+export async function api<T>(
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  path: string,
+  body?: unknown,
+  opts: { authRequired?: boolean } = {},
+): Promise<T> {
   let res: Response;
   try {
     res = await fetch(path, {
       method,
       credentials: 'same-origin',
-      headers: body === undefined ? { Accept: 'application/json' } : { Accept: 'application/json', 'Content-Type': 'application/json' },
+      headers:
+        body === undefined
+          ? { Accept: 'application/json' }
+          : { Accept: 'application/json', 'Content-Type': 'application/json' },
       ...(body !== undefined && { body: JSON.stringify(body) }),
     });
   } catch {
-    throw new ApiError(0, 'network', 'Cairn could not be reached. Check your connection (and that the server is running), then try again.');
+    throw new ApiError(
+      0,
+      'network',
+      'Cairn could not be reached. Check your connection (and that the server is running), then try again.',
+    );
   }
   const text = await res.text();
   let data: unknown;
@@ -56,7 +78,9 @@ export async function api<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: 
     if (res.status === 401 && opts.authRequired !== false) onUnauthorized?.();
     const error = errorFrom(res.status, data);
     const wait = Number(res.headers.get('retry-after'));
-    throw Number.isFinite(wait) && wait > 0 ? new ApiError(error.status, error.code, error.message, error.body, wait) : error;
+    throw Number.isFinite(wait) && wait > 0
+      ? new ApiError(error.status, error.code, error.message, error.body, wait)
+      : error;
   }
   return data as T;
 }

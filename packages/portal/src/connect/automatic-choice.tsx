@@ -5,7 +5,17 @@ import { automaticOffer, CLIENTS, type ClientId } from './snippets.js';
  * client has it — a checkbox where it is opt-in (adds --auto), a plain statement for Kiro (always),
  * and no word of skills for a client that has none.
  */
-export function AutomaticIntro({ client, auto, onAuto, marketplace }: { client: ClientId; auto: boolean; onAuto: (auto: boolean) => void; marketplace?: string | undefined }) {
+export function AutomaticIntro({
+  client,
+  auto,
+  onAuto,
+  marketplace,
+}: {
+  client: ClientId;
+  auto: boolean;
+  onAuto: (auto: boolean) => void;
+  marketplace?: string | undefined;
+}) {
   const name = CLIENTS[client].displayName;
   const offer = automaticOffer(client);
   const where = `It needs Node.js 20.18.1 or newer. Run it on the computer where ${name} runs.`;
@@ -27,8 +37,8 @@ export function AutomaticIntro({ client, auto, onAuto, marketplace }: { client: 
     return (
       <>
         <p>
-          The installer writes {name}'s entry with a fresh API key and always sets up automatic mode too, so the agent consults and saves to Cairn unasked and your prompts are captured (secrets
-          redacted). {where} It adds:
+          The installer writes {name}'s entry with a fresh API key and always sets up automatic mode too, so the agent
+          consults and saves to Cairn unasked and your prompts are captured (secrets redacted). {where} It adds:
         </p>
         {adds}
       </>
@@ -41,7 +51,10 @@ export function AutomaticIntro({ client, auto, onAuto, marketplace }: { client: 
       </p>
       <label className="checkbox">
         <input type="checkbox" checked={auto} onChange={(e) => onAuto(e.target.checked)} />
-        <span>Automatic mode: the agent also consults and saves to Cairn unasked, and your prompts and its final answers are captured (secrets redacted, never tool calls)</span>
+        <span>
+          Automatic mode: the agent also consults and saves to Cairn unasked, and your prompts and its final answers are
+          captured (secrets redacted, never tool calls)
+        </span>
       </label>
       {auto && adds}
       {auto && client === 'claude-code' && (

@@ -71,7 +71,10 @@ function LiveConnection({ since }: { since: string }) {
     const poll = async () => {
       let retryAfter: number | undefined;
       try {
-        const answer = await api<{ connection: Connection | null }>('GET', `/api/v1/keys/connected?since=${encodeURIComponent(since)}`);
+        const answer = await api<{ connection: Connection | null }>(
+          'GET',
+          `/api/v1/keys/connected?since=${encodeURIComponent(since)}`,
+        );
         failures = 0;
         if (!live) return;
         if (answer.connection) {
@@ -92,7 +95,11 @@ function LiveConnection({ since }: { since: string }) {
     };
   }, [since, seen]);
   return (
-    <p className={connection ? 'notice success live-connection' : 'hint live-connection'} role="status" aria-live="polite">
+    <p
+      className={connection ? 'notice success live-connection' : 'hint live-connection'}
+      role="status"
+      aria-live="polite"
+    >
       {!connection
         ? 'Waiting for your client… This shows when it first connects with the new key.'
         : byInstaller
@@ -126,7 +133,12 @@ export function ConnectDialog({ onClose }: { onClose: () => void }) {
 
   return (
     <Dialog title="Connect a client" onClose={requestClose} wide closeOnBackdrop>
-      <CopyField label="MCP server URL" value={config.mcpUrl} copyLabel="Copy MCP server URL" hint="Every client uses this one address." />
+      <CopyField
+        label="MCP server URL"
+        value={config.mcpUrl}
+        copyLabel="Copy MCP server URL"
+        hint="Every client uses this one address."
+      />
 
       <fieldset className="client-picker">
         <legend>Client</legend>
@@ -187,7 +199,9 @@ export function ConnectDialog({ onClose }: { onClose: () => void }) {
             os={os}
             made={keys[client]}
             onMade={(key, createdAt) => setKeys((all) => ({ ...all, [client]: { key, saved: false, createdAt } }))}
-            onSaved={() => setKeys((all) => (all[client] ? { ...all, [client]: { ...all[client]!, saved: true } } : all))}
+            onSaved={() =>
+              setKeys((all) => (all[client] ? { ...all, [client]: { ...all[client]!, saved: true } } : all))
+            }
           />
         )}
       </div>
@@ -213,13 +227,21 @@ function VerifyAndRemove({ client, method }: { client: ClientId; method: Method 
       <div>
         <h3>Check it works</h3>
         <p>
-          Ask the agent: <q>{VERIFICATION_PROMPT}</q> <CopyButton text={VERIFICATION_PROMPT} label="Copy verification prompt" />
+          Ask the agent: <q>{VERIFICATION_PROMPT}</q>{' '}
+          <CopyButton text={VERIFICATION_PROMPT} label="Copy verification prompt" />
         </p>
         <p className="hint">It should answer with your datapacks from Cairn.</p>
       </div>
       <div>
         <h3>To remove it</h3>
-        <p>{removalFor(client, method, config.mcpUrl, installerRunner(config.baseUrl, config.installerPublished === true))}</p>
+        <p>
+          {removalFor(
+            client,
+            method,
+            config.mcpUrl,
+            installerRunner(config.baseUrl, config.installerPublished === true),
+          )}
+        </p>
         {method === 'automated' && <p className="hint">{CLIENTS[client].staysAfterUninstall}</p>}
       </div>
     </div>
@@ -255,7 +277,12 @@ function AutomatedPanel({ client }: { client: ClientId }) {
       setBusy(false);
     }
   };
-  const cmds = code && installerCommands(client, config.baseUrl, config.mcpUrl, code.code, config.installerPublished === true, { auto, marketplace: config.pluginMarketplace });
+  const cmds =
+    code &&
+    installerCommands(client, config.baseUrl, config.mcpUrl, code.code, config.installerPublished === true, {
+      auto,
+      marketplace: config.pluginMarketplace,
+    });
   return (
     <div className="panel-body">
       <AutomaticIntro client={client} auto={auto} onAuto={setAuto} marketplace={config.pluginMarketplace} />
@@ -270,8 +297,11 @@ function AutomatedPanel({ client }: { client: ClientId }) {
         <>
           <Snippet label="Installer command" text={cmds.command} />
           <p className="hint">
-            The setup code works once and expires <time dateTime={code!.expiresAt}>{new Date(code!.expiresAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}</time>.
-            {cmds.fromThisServer && " If npm cannot reach the installer package, run this server's own copy instead:"}
+            The setup code works once and expires{' '}
+            <time dateTime={code!.expiresAt}>
+              {new Date(code!.expiresAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}
+            </time>
+            .{cmds.fromThisServer && " If npm cannot reach the installer package, run this server's own copy instead:"}
           </p>
           {cmds.fromThisServer && <Snippet label="Installer command (from this server)" text={cmds.fromThisServer} />}
           <p className="hint">{CLIENTS[client].afterInstall}</p>
@@ -321,7 +351,19 @@ function OAuthPanel({ client, os, onUseManual }: { client: ClientId; os: Os; onU
   );
 }
 
-function ManualPanel({ client, os, made, onMade, onSaved }: { client: ClientId; os: Os; made?: MadeKey; onMade: (key: string, createdAt: string) => void; onSaved: () => void }) {
+function ManualPanel({
+  client,
+  os,
+  made,
+  onMade,
+  onSaved,
+}: {
+  client: ClientId;
+  os: Os;
+  made?: MadeKey;
+  onMade: (key: string, createdAt: string) => void;
+  onSaved: () => void;
+}) {
   const { config } = useSession();
   const key = made?.key;
   const [error, setError] = useState<string>();
@@ -348,25 +390,38 @@ function ManualPanel({ client, os, made, onMade, onSaved }: { client: ClientId; 
       {key ? (
         <div className="notice warning" role="status">
           <p>
-            <strong>Your new key is in the snippet below, and only there.</strong> Copy it now: it stays here while this dialog is open, but Cairn cannot show it again after the dialog closes.
+            <strong>Your new key is in the snippet below, and only there.</strong> Copy it now: it stays here while this
+            dialog is open, but Cairn cannot show it again after the dialog closes.
           </p>
         </div>
       ) : (
         <form className="inline-form" onSubmit={generate}>
           <label className="field">
             <span>Key name</span>
-            <input name="keyName" defaultValue={`${CLIENTS[client].displayName} on ${OS_NAME[os]}`} required maxLength={64} />
+            <input
+              name="keyName"
+              defaultValue={`${CLIENTS[client].displayName} on ${OS_NAME[os]}`}
+              required
+              maxLength={64}
+            />
           </label>
           <button type="submit" className="button" disabled={busy}>
             {busy ? 'Generating…' : 'Generate API key'}
           </button>
-          <p className="hint full">Or replace &lt;API_KEY&gt; with a key you saved: a key made earlier can never be shown again.</p>
+          <p className="hint full">
+            Or replace &lt;API_KEY&gt; with a key you saved: a key made earlier can never be shown again.
+          </p>
         </form>
       )}
       {error && <ErrorNotice message={error} />}
       {client === 'claude-desktop' && <DesktopExtension />}
       {manualSnippets(client, config.mcpUrl, os, key).map((sn) => (
-        <Snippet key={sn.label} label={sn.label} text={sn.text} onCopied={(text) => key && text.includes(key) && onSaved()} />
+        <Snippet
+          key={sn.label}
+          label={sn.label}
+          text={sn.text}
+          onCopied={(text) => key && text.includes(key) && onSaved()}
+        />
       ))}
       {made && <LiveConnection since={made.createdAt} />}
       <VerifyAndRemove client={client} method="manual" />

@@ -7,8 +7,9 @@ export function DesktopExtension() {
     <div className="desktop-extension">
       <h3>In one step: the Claude Desktop extension</h3>
       <p>
-        Open the downloaded file (double-click it, or Claude Desktop &gt; Settings &gt; Extensions &gt; Install Extension…) and paste an API key when Claude Desktop asks. It runs the same bridge as
-        the entry below; the file holds no key.
+        Open the downloaded file (double-click it, or Claude Desktop &gt; Settings &gt; Extensions &gt; Install
+        Extension…) and paste an API key when Claude Desktop asks. It runs the same bridge as the entry below; the file
+        holds no key.
       </p>
       <a className="button secondary" href={DESKTOP_EXTENSION_PATH} download>
         Download extension (.mcpb)

@@ -53,7 +53,10 @@ test('Claude Code and Codex get their command and TOML table', () => {
   );
   const [table, chmod] = manualSnippets('codex', URL_, 'darwin', KEY);
   assert.equal(table!.label, 'Table in ~/.codex/config.toml');
-  assert.equal(table!.text, `[mcp_servers.cairn]\nurl = "${URL_}"\nhttp_headers = { "Authorization" = "Bearer ${KEY}", "User-Agent" = "cairn-mcp-installer/1.0" }`);
+  assert.equal(
+    table!.text,
+    `[mcp_servers.cairn]\nurl = "${URL_}"\nhttp_headers = { "Authorization" = "Bearer ${KEY}", "User-Agent" = "cairn-mcp-installer/1.0" }`,
+  );
   assert.equal(chmod!.text, 'chmod 600 ~/.codex/config.toml');
   assert.deepEqual(
     manualSnippets('codex', URL_, 'win32', KEY).map((s) => s.label),
@@ -63,7 +66,9 @@ test('Claude Code and Codex get their command and TOML table', () => {
 });
 
 test("Codex's tabs describe its CLI and config.toml per system, never a GUI menu or launchctl", () => {
-  assert.deepEqual(oauthSnippets('codex', URL_, 'linux'), [{ label: 'Command', text: `codex mcp add cairn --url ${URL_}` }]);
+  assert.deepEqual(oauthSnippets('codex', URL_, 'linux'), [
+    { label: 'Command', text: `codex mcp add cairn --url ${URL_}` },
+  ]);
   for (const os of ['darwin', 'win32', 'linux'] as const) {
     const file = configFileFor('codex', os);
     for (const method of ['oauth', 'manual'] as const) {
@@ -81,13 +86,18 @@ test("Codex's tabs describe its CLI and config.toml per system, never a GUI menu
 test("Gemini CLI's tabs and the installer's closing line name its folder-trust step", () => {
   for (const method of ['automated', 'oauth', 'manual'] as const) {
     const s = stepsFor('gemini-cli', method, URL_, 'linux');
-    assert.ok(s.supported && s.steps.some((st) => st.includes('trusted folders') && st.includes('/permissions trust')), method);
+    assert.ok(
+      s.supported && s.steps.some((st) => st.includes('trusted folders') && st.includes('/permissions trust')),
+      method,
+    );
   }
   assert.match(CLIENTS['gemini-cli'].afterInstall, /trusted folders.*GEMINI_CLI_TRUST_WORKSPACE=true/);
 });
 
 test("OAuth: url-only entries, Kiro's too; each step quotes the entry its snippet shows", () => {
-  assert.deepEqual(JSON.parse(oauthSnippets('cursor', URL_, 'linux')[0]!.text), { mcpServers: { cairn: { url: URL_ } } });
+  assert.deepEqual(JSON.parse(oauthSnippets('cursor', URL_, 'linux')[0]!.text), {
+    mcpServers: { cairn: { url: URL_ } },
+  });
   assert.deepEqual(JSON.parse(oauthSnippets('kiro', URL_, 'linux')[0]!.text), { mcpServers: { cairn: { url: URL_ } } });
   for (const id of CLIENT_IDS) {
     for (const [method, snippets] of [
@@ -96,12 +106,15 @@ test("OAuth: url-only entries, Kiro's too; each step quotes the entry its snippe
     ] as const) {
       const s = stepsFor(id, method, URL_, 'linux');
       if (!s.supported || !snippets[0]?.label.startsWith('Entry in')) continue;
-      const entry = Object.values(JSON.parse(snippets[0].text) as Record<string, Record<string, Record<string, unknown>>>)[0]!.cairn!;
+      const entry = Object.values(
+        JSON.parse(snippets[0].text) as Record<string, Record<string, Record<string, unknown>>>,
+      )[0]!.cairn!;
       const text = s.steps.join(' ');
       for (const [field, value] of Object.entries(entry))
         if (field !== 'headers' && field !== 'env' && field !== 'args' && field !== 'command')
           assert.ok(text.includes(`"${field}": ${JSON.stringify(value)}`), `${id} ${method}: ${text} lacks "${field}"`);
-      for (const field of ['url', 'serverUrl', 'type']) if (!(field in entry)) assert.ok(!text.includes(`"${field}"`), `${id} ${method}: ${text} names "${field}"`);
+      for (const field of ['url', 'serverUrl', 'type'])
+        if (!(field in entry)) assert.ok(!text.includes(`"${field}"`), `${id} ${method}: ${text} names "${field}"`);
     }
   }
 });
@@ -122,28 +135,48 @@ test('private and loopback addresses are told apart from public ones', () => {
   ]) {
     assert.equal(isPrivateAddress(u), true, u);
   }
-  for (const u of ['https://cairn.example.com', 'https://8.8.8.8', 'http://172.32.0.1', 'https://[2001:db8::1]']) assert.equal(isPrivateAddress(u), false, u);
+  for (const u of ['https://cairn.example.com', 'https://8.8.8.8', 'http://172.32.0.1', 'https://[2001:db8::1]'])
+    assert.equal(isPrivateAddress(u), false, u);
 });
 
 test('OAuth guidance follows what the server allows: Claude Desktop on a private URL and loopback callbacks when refused go to the Manual tab', () => {
-  assert.match(oauthObstacle('claude-desktop', { baseUrl: 'http://127.0.0.1:3000' }) ?? '', /cannot reach 127\.0\.0\.1:3000.*Manual \(API key\) tab.*bridge/);
+  assert.match(
+    oauthObstacle('claude-desktop', { baseUrl: 'http://127.0.0.1:3000' }) ?? '',
+    /cannot reach 127\.0\.0\.1:3000.*Manual \(API key\) tab.*bridge/,
+  );
   assert.match(oauthObstacle('claude-desktop', { baseUrl: 'http://192.168.1.9' }) ?? '', /cannot reach/);
   assert.equal(oauthObstacle('claude-desktop', { baseUrl: 'https://cairn.example.com' }), undefined);
   assert.equal(oauthObstacle('kiro', { baseUrl: 'http://127.0.0.1:3000', oauthLoopbackAllowed: true }), undefined);
   assert.equal(oauthObstacle('kiro', { baseUrl: 'http://127.0.0.1:3000' }), undefined);
-  assert.match(oauthObstacle('kiro', { baseUrl: 'https://cairn.example.com', oauthLoopbackAllowed: false }) ?? '', /local callback.*turned those off.*API key/);
-  assert.match(oauthObstacle('claude-code', { baseUrl: 'https://cairn.example.com', oauthLoopbackAllowed: false }) ?? '', /local callback/);
-  assert.equal(oauthObstacle('cursor', { baseUrl: 'https://cairn.example.com', oauthLoopbackAllowed: false }), undefined);
+  assert.match(
+    oauthObstacle('kiro', { baseUrl: 'https://cairn.example.com', oauthLoopbackAllowed: false }) ?? '',
+    /local callback.*turned those off.*API key/,
+  );
+  assert.match(
+    oauthObstacle('claude-code', { baseUrl: 'https://cairn.example.com', oauthLoopbackAllowed: false }) ?? '',
+    /local callback/,
+  );
+  assert.equal(
+    oauthObstacle('cursor', { baseUrl: 'https://cairn.example.com', oauthLoopbackAllowed: false }),
+    undefined,
+  );
 });
 
 test('Codex’s OAuth tab says the server must reach chatgpt.com or have the document pinned; clients that register themselves say nothing', () => {
   const note = oauthNetworkNote('codex') ?? '';
   assert.match(note, /https:\/\/chatgpt\.com\/oauth\/codex\/client\.json/);
-  assert.match(note, /must be able to reach chatgpt\.com, or its operator must pin that document with CAIRN_OAUTH_PINNED_CLIENTS/);
+  assert.match(
+    note,
+    /must be able to reach chatgpt\.com, or its operator must pin that document with CAIRN_OAUTH_PINNED_CLIENTS/,
+  );
   assert.match(note, /API key\) tab/);
-  for (const id of ['claude-code', 'cursor', 'vscode', 'kiro'] as const) assert.equal(oauthNetworkNote(id), undefined, id);
+  for (const id of ['claude-code', 'cursor', 'vscode', 'kiro'] as const)
+    assert.equal(oauthNetworkNote(id), undefined, id);
   const pinned = oauthNetworkNote('codex', ['https://chatgpt.com/oauth/codex/client.json']) ?? '';
-  assert.match(pinned, /operator has pinned a copy, so the sign-in works even where the server cannot reach chatgpt\.com/);
+  assert.match(
+    pinned,
+    /operator has pinned a copy, so the sign-in works even where the server cannot reach chatgpt\.com/,
+  );
   assert.equal(oauthNetworkNote('codex', ['https://elsewhere.example/client.json']), note);
 });
 
@@ -163,15 +196,26 @@ function connectTexts(): { where: string; text: string }[] {
       out.push({ where: `${id} ${method}`, text: s.supported ? s.steps.join('\n') : s.reason });
       out.push({ where: `${id} ${method} removal`, text: removalFor(id, method, URL_) });
     }
-    for (const sn of [...manualSnippets(id, URL_, 'win32'), ...oauthSnippets(id, URL_, 'darwin')]) out.push({ where: `${id} snippet`, text: `${sn.label}\n${sn.text}` });
-    for (const server of [{ baseUrl: 'http://127.0.0.1:3000', oauthLoopbackAllowed: false }]) out.push({ where: `${id} obstacle`, text: oauthObstacle(id, server) ?? '' });
+    for (const sn of [...manualSnippets(id, URL_, 'win32'), ...oauthSnippets(id, URL_, 'darwin')])
+      out.push({ where: `${id} snippet`, text: `${sn.label}\n${sn.text}` });
+    for (const server of [{ baseUrl: 'http://127.0.0.1:3000', oauthLoopbackAllowed: false }])
+      out.push({ where: `${id} obstacle`, text: oauthObstacle(id, server) ?? '' });
     out.push({ where: `${id} network note`, text: oauthNetworkNote(id) ?? '' });
   }
   return out;
 }
 
 test('no text in the Connect dialog quotes the spec or its internal names', () => {
-  const phrases = [/spec part/i, /\bspec\b/i, /rule \d/i, /second desktop coding client/i, /IDE and CLI pair/i, /pair of one vendor/i, /code-editor web client/i, /chat desktop client/i];
+  const phrases = [
+    /spec part/i,
+    /\bspec\b/i,
+    /rule \d/i,
+    /second desktop coding client/i,
+    /IDE and CLI pair/i,
+    /pair of one vendor/i,
+    /code-editor web client/i,
+    /chat desktop client/i,
+  ];
   for (const { where, text } of connectTexts()) for (const p of phrases) assert.doesNotMatch(text, p, where);
 });
 
@@ -194,14 +238,21 @@ test('installer commands: this server’s own tarball, and the registry package 
   const unpublished = installerCommands('cursor', 'https://cairn.example.com/', URL_, 'abc123', false);
   assert.deepEqual(unpublished, { command: own });
   const published = installerCommands('cursor', 'https://cairn.example.com', URL_, 'abc123', true);
-  assert.deepEqual(published, { command: `npx cairn-mcp-installer@latest --client cursor --url ${URL_} --setup-code abc123`, fromThisServer: own });
+  assert.deepEqual(published, {
+    command: `npx cairn-mcp-installer@latest --client cursor --url ${URL_} --setup-code abc123`,
+    fromThisServer: own,
+  });
 });
 
 test('removal commands run the same installer as the install command', () => {
   for (const id of CLIENT_IDS) {
     const removal = removalFor(id, 'automated', URL_, installerRunner('https://cairn.example.com', false));
     if (!removal.includes('--uninstall')) continue;
-    assert.match(removal, /^npx -y https:\/\/cairn\.example\.com\/install\/cairn-mcp-installer\.tgz --client \S+ --uninstall/, id);
+    assert.match(
+      removal,
+      /^npx -y https:\/\/cairn\.example\.com\/install\/cairn-mcp-installer\.tgz --client \S+ --uninstall/,
+      id,
+    );
     assert.doesNotMatch(removal, /cairn-mcp-installer@latest/, id);
   }
 });
@@ -232,13 +283,24 @@ test('entryDocument for VS Code uses "servers"', () => {
 test('Automated: the checkbox adds --auto only where automatic mode is opt-in, and --marketplace only for Claude Code and only when this Cairn names one', () => {
   const base = 'https://cairn.example.com';
   const runner = `npx -y ${base}/install/cairn-mcp-installer.tgz`;
-  const cmd = (id: (typeof CLIENT_IDS)[number], auto: boolean, marketplace?: string) => installerCommands(id, base, URL_, 'CODE', false, { auto, marketplace }).command;
-  assert.equal(cmd('claude-code', true, 'https://git.example.com/cairn.git'), `${runner} --client claude-code --url ${URL_} --auto --marketplace https://git.example.com/cairn.git --setup-code CODE`);
+  const cmd = (id: (typeof CLIENT_IDS)[number], auto: boolean, marketplace?: string) =>
+    installerCommands(id, base, URL_, 'CODE', false, { auto, marketplace }).command;
+  assert.equal(
+    cmd('claude-code', true, 'https://git.example.com/cairn.git'),
+    `${runner} --client claude-code --url ${URL_} --auto --marketplace https://git.example.com/cairn.git --setup-code CODE`,
+  );
   assert.equal(cmd('claude-code', true), `${runner} --client claude-code --url ${URL_} --auto --setup-code CODE`);
   assert.equal(cmd('codex', true, 'acme/cairn'), `${runner} --client codex --url ${URL_} --auto --setup-code CODE`);
-  assert.equal(cmd('gemini-cli', true, 'acme/cairn'), `${runner} --client gemini-cli --url ${URL_} --auto --setup-code CODE`);
-  assert.equal(cmd('claude-code', false, 'acme/cairn'), `${runner} --client claude-code --url ${URL_} --setup-code CODE`);
-  for (const id of ['claude-desktop', 'cursor', 'kiro'] as const) assert.ok(!cmd(id, true).includes('--auto'), `${id}: no --auto (none, or always on)`);
+  assert.equal(
+    cmd('gemini-cli', true, 'acme/cairn'),
+    `${runner} --client gemini-cli --url ${URL_} --auto --setup-code CODE`,
+  );
+  assert.equal(
+    cmd('claude-code', false, 'acme/cairn'),
+    `${runner} --client claude-code --url ${URL_} --setup-code CODE`,
+  );
+  for (const id of ['claude-desktop', 'cursor', 'kiro'] as const)
+    assert.ok(!cmd(id, true).includes('--auto'), `${id}: no --auto (none, or always on)`);
   assert.deepEqual(
     CLIENT_IDS.filter((id) => automaticOffer(id).kind !== 'none'),
     ['claude-code', 'codex', 'kiro', 'gemini-cli'],

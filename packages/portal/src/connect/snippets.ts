@@ -42,7 +42,13 @@ function fill(text: string, mcpUrl: string, serverName: string): string {
 const isVerify = (step: string) => step.includes(VERIFICATION_PROMPT);
 
 /** The steps of a method (the verification step is shown on its own), or why the method is not offered. */
-export function stepsFor(id: ClientId, method: Method, mcpUrl: string, os: Os, serverName = DEFAULT_SERVER_NAME): { supported: true; steps: string[] } | { supported: false; reason: string } {
+export function stepsFor(
+  id: ClientId,
+  method: Method,
+  mcpUrl: string,
+  os: Os,
+  serverName = DEFAULT_SERVER_NAME,
+): { supported: true; steps: string[] } | { supported: false; reason: string } {
   const m = CLIENTS[id].methods[method];
   if (!m.supported) return m;
   const steps = m.steps({ mcpUrl, serverName, configPath: configFileFor(id, os), platform: os });
@@ -66,7 +72,13 @@ function selfHostedRunner(baseUrl: string): string {
 }
 
 /** How to remove what a method set up. */
-export function removalFor(id: ClientId, method: Method, mcpUrl: string, runner = REGISTRY_INSTALLER, serverName = DEFAULT_SERVER_NAME): string {
+export function removalFor(
+  id: ClientId,
+  method: Method,
+  mcpUrl: string,
+  runner = REGISTRY_INSTALLER,
+  serverName = DEFAULT_SERVER_NAME,
+): string {
   return fill(CLIENTS[id].removal[method], mcpUrl, serverName).replace(REGISTRY_INSTALLER, runner);
 }
 
@@ -77,7 +89,13 @@ export function entryDocument(id: ClientId, mcpUrl: string, apiKey?: string, ser
 }
 
 /** Manual (API key) method: the exact entry or command with the real URL and the key (or its placeholder). */
-export function manualSnippets(id: ClientId, mcpUrl: string, os: Os, apiKey?: string, serverName = DEFAULT_SERVER_NAME): Snippet[] {
+export function manualSnippets(
+  id: ClientId,
+  mcpUrl: string,
+  os: Os,
+  apiKey?: string,
+  serverName = DEFAULT_SERVER_NAME,
+): Snippet[] {
   const key = apiKey ?? KEY_PLACEHOLDER;
   if (id === 'claude-code') return [{ label: 'Command', text: claudeMcpAddCommand(serverName, mcpUrl, key) }];
   if (id === 'codex') {
@@ -126,11 +144,18 @@ export function installerCommands(
   choice: AutomaticChoice = { auto: false },
 ): { command: string; fromThisServer?: string } {
   const m = CLIENTS[id].methods.automated;
-  const fromCatalog = m.supported ? m.steps({ mcpUrl, serverName: DEFAULT_SERVER_NAME, configPath: '' })[0]! : `${REGISTRY_INSTALLER} --client ${id} --url ${mcpUrl}`;
-  const auto = choice.auto && automaticOffer(id).kind === 'opt-in' ? ` ${AUTO_FLAG}${id === 'claude-code' && choice.marketplace ? ` --marketplace ${choice.marketplace}` : ''}` : '';
+  const fromCatalog = m.supported
+    ? m.steps({ mcpUrl, serverName: DEFAULT_SERVER_NAME, configPath: '' })[0]!
+    : `${REGISTRY_INSTALLER} --client ${id} --url ${mcpUrl}`;
+  const auto =
+    choice.auto && automaticOffer(id).kind === 'opt-in'
+      ? ` ${AUTO_FLAG}${id === 'claude-code' && choice.marketplace ? ` --marketplace ${choice.marketplace}` : ''}`
+      : '';
   const withCode = `${fromCatalog}${auto} --setup-code ${setupCode}`;
   const command = withCode.replace(REGISTRY_INSTALLER, installerRunner(baseUrl, published));
-  return published ? { command, fromThisServer: withCode.replace(REGISTRY_INSTALLER, selfHostedRunner(baseUrl)) } : { command };
+  return published
+    ? { command, fromThisServer: withCode.replace(REGISTRY_INSTALLER, selfHostedRunner(baseUrl)) }
+    : { command };
 }
 
 /** The OS this browser runs on, for config paths. */
@@ -155,9 +180,18 @@ export function isPrivateAddress(url: string): boolean {
   const v4 = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(host)?.slice(1).map(Number);
   if (v4) {
     const [a, b] = v4 as [number, number];
-    return a === 127 || a === 10 || a === 0 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254) || (a === 100 && b >= 64 && b <= 127);
+    return (
+      a === 127 ||
+      a === 10 ||
+      a === 0 ||
+      (a === 172 && b >= 16 && b <= 31) ||
+      (a === 192 && b === 168) ||
+      (a === 169 && b === 254) ||
+      (a === 100 && b >= 64 && b <= 127)
+    );
   }
-  if (host.includes(':')) return host === '::1' || /^f[cd]/.test(host) || /^fe[89ab]/.test(host) || /^::ffff:(127|10|192\.168)\./.test(host);
+  if (host.includes(':'))
+    return host === '::1' || /^f[cd]/.test(host) || /^fe[89ab]/.test(host) || /^::ffff:(127|10|192\.168)\./.test(host);
   return !host.includes('.');
 }
 

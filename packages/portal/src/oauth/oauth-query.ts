@@ -33,9 +33,14 @@ export function describeRedirect(uri: string): { label: string; host: string; lo
     const u = new URL(uri);
     const host = u.hostname.replace(/^\[|\]$/g, '').toLowerCase();
     const loopback = host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\./.test(host);
-    if (loopback) return { label: `this computer (localhost${u.port ? `:${u.port}` : ''})`, host: u.host, loopback: true };
+    if (loopback)
+      return { label: `this computer (localhost${u.port ? `:${u.port}` : ''})`, host: u.host, loopback: true };
     if (u.protocol === 'http:' || u.protocol === 'https:') return { label: u.host, host: u.host, loopback: false };
-    return { label: `the ${u.protocol.replace(/:$/, '')} app on this computer`, host: `${u.protocol}//${u.host}`, loopback: false };
+    return {
+      label: `the ${u.protocol.replace(/:$/, '')} app on this computer`,
+      host: `${u.protocol}//${u.host}`,
+      loopback: false,
+    };
   } catch {
     return { label: uri, host: uri, loopback: false };
   }

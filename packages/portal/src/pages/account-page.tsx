@@ -32,13 +32,18 @@ export function AccountPage() {
       </div>
       <div className="card section">
         <h2>Password</h2>
-        <p className="muted">At least 10 characters, not a common or easily guessed one. Your other sessions end; API keys keep working.</p>
+        <p className="muted">
+          At least 10 characters, not a common or easily guessed one. Your other sessions end; API keys keep working.
+        </p>
         <Form
           submit="Change password"
           done="Password changed. Your other sessions have ended."
           reset
           action={async (f) => {
-            await api('POST', '/api/v1/me/password', { currentPassword: String(f.get('currentPassword') ?? ''), newPassword: String(f.get('newPassword') ?? '') });
+            await api('POST', '/api/v1/me/password', {
+              currentPassword: String(f.get('currentPassword') ?? ''),
+              newPassword: String(f.get('newPassword') ?? ''),
+            });
           }}
         >
           <label className="field">
@@ -47,14 +52,22 @@ export function AccountPage() {
           </label>
           <label className="field">
             <span>New password</span>
-            <input name="newPassword" type="password" required minLength={10} maxLength={128} autoComplete="new-password" />
+            <input
+              name="newPassword"
+              type="password"
+              required
+              minLength={10}
+              maxLength={128}
+              autoComplete="new-password"
+            />
           </label>
         </Form>
       </div>
       <div className="card section">
         <h2>Your data</h2>
         <p className="muted">
-          Your personal datapacks and the entries you wrote in shared ones, every version, as JSON Lines. <code>cairn import</code> brings the file into any Cairn.
+          Your personal datapacks and the entries you wrote in shared ones, every version, as JSON Lines.{' '}
+          <code>cairn import</code> brings the file into any Cairn.
         </p>
         <a className="button secondary" href="/api/v1/export?mine=true" download>
           Download my data
@@ -64,7 +77,19 @@ export function AccountPage() {
   );
 }
 
-function Form({ children, submit, done, reset, action }: { children: React.ReactNode; submit: string; done: string; reset?: boolean; action: (f: FormData) => Promise<void> }) {
+function Form({
+  children,
+  submit,
+  done,
+  reset,
+  action,
+}: {
+  children: React.ReactNode;
+  submit: string;
+  done: string;
+  reset?: boolean;
+  action: (f: FormData) => Promise<void>;
+}) {
   const [state, setState] = useState<{ busy?: boolean; error?: string; done?: boolean }>({});
   const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();

@@ -11,10 +11,16 @@ import { useLoad } from '../ui/use-load.js';
 import { clientLabel } from './people.js';
 
 /** How long a new key may live; `undefined` days means it never expires. */
-const EXPIRY_CHOICES: { label: string; days?: number }[] = [{ label: 'No expiry' }, { label: '30 days', days: 30 }, { label: '90 days', days: 90 }, { label: '365 days', days: 365 }];
+const EXPIRY_CHOICES: { label: string; days?: number }[] = [
+  { label: 'No expiry' },
+  { label: '30 days', days: 30 },
+  { label: '90 days', days: 90 },
+  { label: '365 days', days: 365 },
+];
 
 const scopeLabel = (k: Pick<ApiKeyRecord, 'scope'>) => (k.scope === 'read' ? 'Read only' : 'Read and write');
-const isExpired = (k: Pick<ApiKeyRecord, 'expiresAt'>, now = Date.now()) => !!k.expiresAt && Date.parse(k.expiresAt) <= now;
+const isExpired = (k: Pick<ApiKeyRecord, 'expiresAt'>, now = Date.now()) =>
+  !!k.expiresAt && Date.parse(k.expiresAt) <= now;
 
 /** Settings > API Keys: generate (scope, expiry; shown once), list (start…last4, access, expiry, last use), revoke. */
 export function ApiKeysPage() {
@@ -57,7 +63,9 @@ export function ApiKeysPage() {
                     </code>
                   </td>
                   <td data-label="Access">
-                    <span className={`badge ${k.scope === 'read' ? 'scope-personal' : 'scope-team'}`}>{scopeLabel(k)}</span>
+                    <span className={`badge ${k.scope === 'read' ? 'scope-personal' : 'scope-team'}`}>
+                      {scopeLabel(k)}
+                    </span>
                   </td>
                   <td data-label="Created">
                     <When at={k.createdAt} />
@@ -139,7 +147,11 @@ function GenerateKeyDialog({ onClose }: { onClose: () => void }) {
     const scope = form.get('scope') === 'read' ? 'read' : 'read-write';
     const days = Number(form.get('expires') ?? 0);
     await run(async () => {
-      const r = await api<{ key: string; record: ApiKeyRecord }>('POST', '/api/v1/keys', { name, scope, ...(days > 0 && { expiresInDays: days }) });
+      const r = await api<{ key: string; record: ApiKeyRecord }>('POST', '/api/v1/keys', {
+        name,
+        scope,
+        ...(days > 0 && { expiresInDays: days }),
+      });
       setKey({ key: r.key, record: { ...r.record, name: r.record?.name ?? name } });
     });
   };
@@ -157,8 +169,8 @@ function GenerateKeyDialog({ onClose }: { onClose: () => void }) {
       >
         <div className="notice warning" role="alert">
           <p>
-            <strong>Copy or download this key now.</strong> It is shown only this once: after you close this dialog, nobody — not you, not an admin — can see it again. If you lose it, revoke it and
-            generate a new one.
+            <strong>Copy or download this key now.</strong> It is shown only this once: after you close this dialog,
+            nobody — not you, not an admin — can see it again. If you lose it, revoke it and generate a new one.
           </p>
         </div>
         <div className="field">
@@ -191,7 +203,9 @@ function GenerateKeyDialog({ onClose }: { onClose: () => void }) {
           </button>
         </div>
         <p className="hint">
-          Send it as <code>Authorization: Bearer &lt;key&gt;</code> with <code>User-Agent: cairn-mcp-installer/1.0</code>, or paste it into a snippet from Datapacks › Connect a client.
+          Send it as <code>Authorization: Bearer &lt;key&gt;</code> with{' '}
+          <code>User-Agent: cairn-mcp-installer/1.0</code>, or paste it into a snippet from Datapacks › Connect a
+          client.
         </p>
         {confirming && <UnsavedKeyDialog onKeep={() => setConfirming(false)} onDiscard={onClose} />}
       </Dialog>
@@ -218,7 +232,8 @@ function GenerateKeyDialog({ onClose }: { onClose: () => void }) {
             </label>
           </div>
           <small className="hint">
-            Read only: list, search, guidance and reading entries; saving, changing and deleting are refused. Give a read-only key to clients that only need to look things up.
+            Read only: list, search, guidance and reading entries; saving, changing and deleting are refused. Give a
+            read-only key to clients that only need to look things up.
           </small>
         </fieldset>
         <label className="field">
@@ -230,7 +245,9 @@ function GenerateKeyDialog({ onClose }: { onClose: () => void }) {
               </option>
             ))}
           </select>
-          <small className="hint">An expired key stops working, just like a revoked one. Generate a new key before then.</small>
+          <small className="hint">
+            An expired key stops working, just like a revoked one. Generate a new key before then.
+          </small>
         </label>
         {error && <ErrorNotice message={error} />}
         <FormActions onCancel={onClose} label="Generate" busyLabel="Generating…" busy={busy} />

@@ -149,7 +149,15 @@ export function AuditPage() {
 function credentialText(e: AuditEvent): string {
   const c = e.credential;
   const client = clientLabel(e.client);
-  const how = !c ? '' : c.type === 'api_key' ? `key “${c.name ?? c.id}”` : c.type === 'oauth' ? `app ${c.id ?? ''}`.trim() : c.type === 'cli' ? 'cairn CLI' : 'portal session';
+  const how = !c
+    ? ''
+    : c.type === 'api_key'
+      ? `key “${c.name ?? c.id}”`
+      : c.type === 'oauth'
+        ? `app ${c.id ?? ''}`.trim()
+        : c.type === 'cli'
+          ? 'cairn CLI'
+          : 'portal session';
   return [how, client && client !== 'cairn-portal' ? client : undefined].filter(Boolean).join(' · ') || '—';
 }
 

@@ -6,7 +6,13 @@ test('the Audit page names targets: people by name, invitations without their ha
   const names: Record<string, string> = { usr_1: 'Ada Lovelace' };
   const person = (id: string) => names[id] ?? id;
   assert.equal(targetText({ type: 'user', id: 'usr_1', name: null }, person), 'Ada Lovelace');
-  assert.equal(targetText({ type: 'invite', id: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08', name: null }, person), 'an invitation');
+  assert.equal(
+    targetText(
+      { type: 'invite', id: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08', name: null },
+      person,
+    ),
+    'an invitation',
+  );
   assert.equal(targetText({ type: 'entry', id: 'ent_1', name: 'Logging' }, person), 'Logging');
   assert.equal(targetText({ type: 'oauth_client', id: 'abc', name: null }, person), 'oauth client abc');
   assert.equal(targetText(null, person), '—');

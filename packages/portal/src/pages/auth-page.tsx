@@ -6,7 +6,19 @@ import { Link } from '../router.js';
 import { ErrorNotice } from '../ui/bits.js';
 
 /** Sign in, or sign up (the first account, or with an invite link). */
-export function AuthPage({ mode, config, invite, oauth, onSignedIn }: { mode: 'signin' | 'signup'; config: PortalConfig; invite?: string; oauth?: URLSearchParams; onSignedIn: () => Promise<void> }) {
+export function AuthPage({
+  mode,
+  config,
+  invite,
+  oauth,
+  onSignedIn,
+}: {
+  mode: 'signin' | 'signup';
+  config: PortalConfig;
+  invite?: string;
+  oauth?: URLSearchParams;
+  onSignedIn: () => Promise<void>;
+}) {
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const first = config.signUpOpen === true && !invite;
@@ -32,7 +44,12 @@ export function AuthPage({ mode, config, invite, oauth, onSignedIn }: { mode: 's
           { authRequired: false },
         );
       } else {
-        await api('POST', '/api/auth/sign-in/email', { email: value('email'), password: String(f.get('password') ?? '') }, { authRequired: false });
+        await api(
+          'POST',
+          '/api/auth/sign-in/email',
+          { email: value('email'), password: String(f.get('password') ?? '') },
+          { authRequired: false },
+        );
       }
       if (oauth) {
         // An app is waiting: resume its authorization request, which redirects to consent or back to the app.
@@ -49,13 +66,28 @@ export function AuthPage({ mode, config, invite, oauth, onSignedIn }: { mode: 's
   return (
     <section className="auth">
       <div className="card auth-card">
-        <h1>{mode === 'signin' ? 'Sign in to Cairn' : invite ? 'Join your team on Cairn' : 'Create your Cairn account'}</h1>
-        {oauth && <p className="muted">An app wants to connect to your Cairn. Sign in first; next you decide whether to allow it.</p>}
-        {mode === 'signup' && first && <p className="muted">You are the first person here: your account creates the organization, and you invite the others.</p>}
-        {mode === 'signup' && invite && <p className="muted">You were invited: your account joins the organization that invited you.</p>}
+        <h1>
+          {mode === 'signin' ? 'Sign in to Cairn' : invite ? 'Join your team on Cairn' : 'Create your Cairn account'}
+        </h1>
+        {oauth && (
+          <p className="muted">
+            An app wants to connect to your Cairn. Sign in first; next you decide whether to allow it.
+          </p>
+        )}
+        {mode === 'signup' && first && (
+          <p className="muted">
+            You are the first person here: your account creates the organization, and you invite the others.
+          </p>
+        )}
+        {mode === 'signup' && invite && (
+          <p className="muted">You were invited: your account joins the organization that invited you.</p>
+        )}
         {closed ? (
           <div className="notice" role="status">
-            <p>This Cairn already has users, so people join by invitation. Ask an organization admin for an invite link, or sign in if you have an account.</p>
+            <p>
+              This Cairn already has users, so people join by invitation. Ask an organization admin for an invite link,
+              or sign in if you have an account.
+            </p>
             <Link to="/signin" className="button">
               Go to sign in
             </Link>
@@ -74,8 +106,18 @@ export function AuthPage({ mode, config, invite, oauth, onSignedIn }: { mode: 's
             </label>
             <label className="field">
               <span>Password</span>
-              <input name="password" type="password" autoComplete={mode === 'signup' ? 'new-password' : 'current-password'} minLength={mode === 'signup' ? 10 : undefined} required />
-              {mode === 'signup' && <small className="hint">At least 10 characters and not a common password: a few unrelated words work well.</small>}
+              <input
+                name="password"
+                type="password"
+                autoComplete={mode === 'signup' ? 'new-password' : 'current-password'}
+                minLength={mode === 'signup' ? 10 : undefined}
+                required
+              />
+              {mode === 'signup' && (
+                <small className="hint">
+                  At least 10 characters and not a common password: a few unrelated words work well.
+                </small>
+              )}
             </label>
             {mode === 'signup' && first && (
               <label className="field">

@@ -14,7 +14,11 @@ export function ConnectedAppsPage() {
   const [revoking, setRevoking] = useState<ConnectedApp>();
   return (
     <section className="page">
-      <PageHead crumb={settingsCrumb('Connected apps')} title="Connected apps" intro="Apps you allowed to use Cairn by signing in in the browser (OAuth). Revoke one and it is disconnected at once." />
+      <PageHead
+        crumb={settingsCrumb('Connected apps')}
+        title="Connected apps"
+        intro="Apps you allowed to use Cairn by signing in in the browser (OAuth). Revoke one and it is disconnected at once."
+      />
       <LoadedList
         load={{ error, loading, reload }}
         items={data?.apps}

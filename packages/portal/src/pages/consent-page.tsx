@@ -18,7 +18,10 @@ interface ClientInfo {
 export function ConsentPage({ query }: { query: URLSearchParams }) {
   const { me } = useSession();
   const clientId = query.get('client_id') ?? '';
-  const { data, error, reload } = useLoad(() => api<{ client: ClientInfo }>('GET', `/api/v1/oauth/clients/${encodeURIComponent(clientId)}`), [clientId]);
+  const { data, error, reload } = useLoad(
+    () => api<{ client: ClientInfo }>('GET', `/api/v1/oauth/clients/${encodeURIComponent(clientId)}`),
+    [clientId],
+  );
   const problem = query.get('cairn_error');
   const signed = new URLSearchParams(query);
   signed.delete('cairn_error');

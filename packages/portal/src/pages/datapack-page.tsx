@@ -25,10 +25,18 @@ export function DatapackPage({ id, entryId }: { id: string; entryId?: string | u
   const [submitted, setSubmitted] = useState('');
   const entries = useLoad(async () => {
     if (submitted) {
-      const r = await api<{ results: { entry: Entry; score: number }[] }>('GET', `/api/v1/search?q=${encodeURIComponent(submitted)}&datapack=${encodeURIComponent(id)}&limit=50`);
+      const r = await api<{ results: { entry: Entry; score: number }[] }>(
+        'GET',
+        `/api/v1/search?q=${encodeURIComponent(submitted)}&datapack=${encodeURIComponent(id)}&limit=50`,
+      );
       return r.results.map((x) => x.entry);
     }
-    return (await api<{ entries: Entry[] }>('GET', `/api/v1/datapacks/${encodeURIComponent(id)}/entries?limit=${limit}&offset=0`)).entries;
+    return (
+      await api<{ entries: Entry[] }>(
+        'GET',
+        `/api/v1/datapacks/${encodeURIComponent(id)}/entries?limit=${limit}&offset=0`,
+      )
+    ).entries;
   }, [id, limit, submitted]);
   const [open, showEntry] = useState<string | undefined>(entryId);
   // Each entry has an address (/datapacks/:id/entries/:entryId): opening one shows it in the bar, to copy or bookmark.
@@ -67,7 +75,8 @@ export function DatapackPage({ id, entryId }: { id: string; entryId?: string | u
       <section className="page">
         <h1>Datapack not found</h1>
         <p>
-          It may have been removed, or it belongs to a team you are not in. Go back to <Link to="/datapacks">your datapacks</Link>.
+          It may have been removed, or it belongs to a team you are not in. Go back to{' '}
+          <Link to="/datapacks">your datapacks</Link>.
         </p>
       </section>
     );
@@ -100,7 +109,8 @@ export function DatapackPage({ id, entryId }: { id: string; entryId?: string | u
         title={pack.name}
         intro={
           <>
-            <ScopeBadge scope={pack.scope} team={me.teams.find((t) => t.id === pack.ownerId)?.name} /> · {pack.entryCount ?? 0} {pack.entryCount === 1 ? 'entry' : 'entries'}
+            <ScopeBadge scope={pack.scope} team={me.teams.find((t) => t.id === pack.ownerId)?.name} /> ·{' '}
+            {pack.entryCount ?? 0} {pack.entryCount === 1 ? 'entry' : 'entries'}
             {pack.description ? ` · ${pack.description}` : ''}
           </>
         }
@@ -134,8 +144,8 @@ export function DatapackPage({ id, entryId }: { id: string; entryId?: string | u
       {deleting && (
         <div className="notice warning" role="alert">
           <p>
-            Delete “{pack.name}” and its {pack.entryCount ?? 0} {pack.entryCount === 1 ? 'entry' : 'entries'}? Agents will no longer find them; the datapack stays in the Trash, where it can be
-            restored for a while.
+            Delete “{pack.name}” and its {pack.entryCount ?? 0} {pack.entryCount === 1 ? 'entry' : 'entries'}? Agents
+            will no longer find them; the datapack stays in the Trash, where it can be restored for a while.
           </p>
           {deleteError && <ErrorNotice message={deleteError} />}
           <div className="form-actions">
@@ -257,7 +267,14 @@ export function DatapackPage({ id, entryId }: { id: string; entryId?: string | u
           }}
         />
       )}
-      {open && <EntryDialog id={open} writable={pack.writable !== false} onClose={() => setOpen(undefined)} onChanged={changed} />}
+      {open && (
+        <EntryDialog
+          id={open}
+          writable={pack.writable !== false}
+          onClose={() => setOpen(undefined)}
+          onChanged={changed}
+        />
+      )}
     </section>
   );
 }

@@ -5,7 +5,15 @@ import { ErrorNotice } from '../ui/bits.js';
 import { Dialog } from '../ui/dialog.js';
 
 /** Rename or redescribe a datapack (Delete datapack, beside it, moves it to the Trash). */
-export function DatapackSettingsDialog({ pack, onClose, onSaved }: { pack: Datapack; onClose: () => void; onSaved: () => void }) {
+export function DatapackSettingsDialog({
+  pack,
+  onClose,
+  onSaved,
+}: {
+  pack: Datapack;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const run = async (work: () => Promise<void>) => {
@@ -22,7 +30,10 @@ export function DatapackSettingsDialog({ pack, onClose, onSaved }: { pack: Datap
     e.preventDefault();
     const f = new FormData(e.currentTarget);
     void run(async () => {
-      await api('PATCH', `/api/v1/datapacks/${encodeURIComponent(pack.id)}`, { name: String(f.get('name') ?? '').trim(), description: String(f.get('description') ?? '') });
+      await api('PATCH', `/api/v1/datapacks/${encodeURIComponent(pack.id)}`, {
+        name: String(f.get('name') ?? '').trim(),
+        description: String(f.get('description') ?? ''),
+      });
       onSaved();
     });
   };

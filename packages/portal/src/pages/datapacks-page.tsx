@@ -51,7 +51,10 @@ export function DatapacksPage() {
               <TableHead columns={['Name', 'Scope', { label: 'Entries', className: 'num' }, 'Last change']} />
               <tbody>
                 {packs.map((p) => (
-                  <tr key={p.id} onClick={(e) => (e.target as HTMLElement).closest('a') || navigate(`/datapacks/${p.id}`)}>
+                  <tr
+                    key={p.id}
+                    onClick={(e) => (e.target as HTMLElement).closest('a') || navigate(`/datapacks/${p.id}`)}
+                  >
                     <td data-label="Name">
                       <div>
                         <Link to={`/datapacks/${p.id}`} className="strong">
@@ -104,7 +107,8 @@ export function DatapacksPage() {
 
 /** personal / team (with its name) / organization. */
 export function ScopeBadge({ scope, team }: { scope: Scope; team?: string }) {
-  const label = scope === 'team' ? (team ? `Team · ${team}` : 'Team') : scope === 'personal' ? 'Personal' : 'Organization';
+  const label =
+    scope === 'team' ? (team ? `Team · ${team}` : 'Team') : scope === 'personal' ? 'Personal' : 'Organization';
   return <span className={`badge scope-${scope}`}>{label}</span>;
 }
 
@@ -125,7 +129,8 @@ function CreateDatapackDialog({ onClose, onCreated }: { onClose: () => void; onC
         name: String(f.get('name') ?? '').trim(),
         scope,
         ...(scope === 'team' && { teamId: String(f.get('teamId') ?? '') }),
-        ...(scope === 'organization' && me.organizations[0] && { organizationId: String(f.get('organizationId') ?? me.organizations[0].id) }),
+        ...(scope === 'organization' &&
+          me.organizations[0] && { organizationId: String(f.get('organizationId') ?? me.organizations[0].id) }),
         ...(description && { description }),
       };
       const { datapack } = await api<{ datapack: Datapack }>('POST', '/api/v1/datapacks', body);
@@ -157,7 +162,8 @@ function CreateDatapackDialog({ onClose, onCreated }: { onClose: () => void; onC
           (noTeams ? (
             <div className="notice" role="note">
               <p>
-                You are not in a team yet. Create one in <Link to="/settings/organization">Organization settings</Link>, then come back.
+                You are not in a team yet. Create one in <Link to="/settings/organization">Organization settings</Link>,
+                then come back.
               </p>
             </div>
           ) : (
@@ -191,7 +197,13 @@ function CreateDatapackDialog({ onClose, onCreated }: { onClose: () => void; onC
           <textarea name="description" rows={2} maxLength={500} />
         </label>
         {error && <ErrorNotice message={error} />}
-        <FormActions onCancel={onClose} label="Create datapack" busyLabel="Creating…" busy={busy} disabled={scope === 'team' && noTeams} />
+        <FormActions
+          onCancel={onClose}
+          label="Create datapack"
+          busyLabel="Creating…"
+          busy={busy}
+          disabled={scope === 'team' && noTeams}
+        />
       </form>
     </Dialog>
   );

@@ -13,7 +13,12 @@ const parseList = (s: string) => [
 /** The form's applies fields as the API takes them: always, files, projects and when (left out when empty). */
 export function appliesFromForm(f: FormData): { always: boolean; files: string[]; projects: string[]; when?: string } {
   const when = String(f.get('when') ?? '').trim();
-  return { always: f.get('always') === 'on', files: parseList(String(f.get('files') ?? '')), projects: parseList(String(f.get('projects') ?? '')), ...(when && { when }) };
+  return {
+    always: f.get('always') === 'on',
+    files: parseList(String(f.get('files') ?? '')),
+    projects: parseList(String(f.get('projects') ?? '')),
+    ...(when && { when }),
+  };
 }
 
 /** Where a rule applies besides its topic, each field with what it does. */
@@ -27,26 +32,40 @@ export function AppliesFields({ entry }: { entry?: Pick<Entry, 'applies'> }) {
         <span>
           When it is needed{' '}
           <span className="muted small">
-            — one or two sentences on the situations in which an agent needs this rule, in the words a task would use; matched against every task, as Cursor&apos;s rule descriptions are
+            — one or two sentences on the situations in which an agent needs this rule, in the words a task would use;
+            matched against every task, as Cursor&apos;s rule descriptions are
           </span>
         </span>
-        <textarea name="when" rows={2} maxLength={300} defaultValue={applies?.when ?? ''} placeholder="Adding or changing a database migration; renaming or dropping a column or table." />
+        <textarea
+          name="when"
+          rows={2}
+          maxLength={300}
+          defaultValue={applies?.when ?? ''}
+          placeholder="Adding or changing a database migration; renaming or dropping a column or table."
+        />
       </label>
       <label className="checkbox">
         <input type="checkbox" name="always" defaultChecked={applies?.always ?? false} />
         <span>
-          Always <span className="muted small">— with every task, whatever it is about (keep this for the few rules everyone must always know)</span>
+          Always{' '}
+          <span className="muted small">
+            — with every task, whatever it is about (keep this for the few rules everyone must always know)
+          </span>
         </span>
       </label>
       <label className="field">
         <span>
-          Files <span className="muted small">— globs, one per line, such as migrations/** or **/*.tf: given whenever a task touches a matching file</span>
+          Files{' '}
+          <span className="muted small">
+            — globs, one per line, such as migrations/** or **/*.tf: given whenever a task touches a matching file
+          </span>
         </span>
         <textarea name="files" rows={2} defaultValue={applies?.files.join('\n')} placeholder="migrations/**" />
       </label>
       <label className="field">
         <span>
-          Projects <span className="muted small">— repository or folder names, one per line: given for tasks in them</span>
+          Projects{' '}
+          <span className="muted small">— repository or folder names, one per line: given for tasks in them</span>
         </span>
         <textarea name="projects" rows={2} defaultValue={applies?.projects.join('\n')} placeholder="ledger-service" />
       </label>

@@ -55,7 +55,10 @@ export function EntryFormDialog({
     setError(undefined);
     try {
       if (entry) {
-        const r = await api<{ entry: Entry }>('PATCH', `/api/v1/entries/${entry.id}`, { expectedVersion: entry.version, ...fields });
+        const r = await api<{ entry: Entry }>('PATCH', `/api/v1/entries/${entry.id}`, {
+          expectedVersion: entry.version,
+          ...fields,
+        });
         onSaved(r.entry);
       } else {
         const r = await api<{ entry: Entry }>('POST', '/api/v1/entries', {
@@ -86,7 +89,8 @@ export function EntryFormDialog({
       <form className="form" onSubmit={submit}>
         {replaces && (
           <p className="notice" role="note">
-            Saving replaces “{replaces.title}”: agents stop getting it and search hides it; it stays in Replaced rules, where it can be restored.
+            Saving replaces “{replaces.title}”: agents stop getting it and search hides it; it stays in Replaced rules,
+            where it can be restored.
           </p>
         )}
         <div className="form-grid">
@@ -130,7 +134,12 @@ export function EntryFormDialog({
           </div>
         )}
         {error && <ErrorNotice message={error} />}
-        <FormActions onCancel={onClose} label={entry ? 'Save changes' : replaces ? 'Save and replace' : 'Add entry'} busyLabel="Saving…" busy={busy}>
+        <FormActions
+          onCancel={onClose}
+          label={entry ? 'Save changes' : replaces ? 'Save and replace' : 'Add entry'}
+          busyLabel="Saving…"
+          busy={busy}
+        >
           {duplicate && !duplicate.exact && (
             <button type="submit" name="allow-similar" className="button secondary" disabled={busy}>
               Save anyway
@@ -152,8 +161,22 @@ export function KindOptions() {
 }
 
 /** One entry: content, provenance, history; edit and delete. */
-export function EntryDialog({ id, writable = true, onClose, onChanged }: { id: string; writable?: boolean; onClose: () => void; onChanged: () => void }) {
-  const { data, error, reload } = useLoad(() => api<{ entry: Entry; history?: EntryVersion[] }>('GET', `/api/v1/entries/${encodeURIComponent(id)}?history=true`), [id]);
+export function EntryDialog({
+  id,
+  writable = true,
+  onClose,
+  onChanged,
+}: {
+  id: string;
+  writable?: boolean;
+  onClose: () => void;
+  onChanged: () => void;
+}) {
+  const { data, error, reload } = useLoad(
+    () =>
+      api<{ entry: Entry; history?: EntryVersion[] }>('GET', `/api/v1/entries/${encodeURIComponent(id)}?history=true`),
+    [id],
+  );
   const [mode, setMode] = useState<'view' | 'edit' | 'replace' | 'delete'>('view');
   const [busy, setBusy] = useState(false);
   const [actionError, setActionError] = useState<string>();
@@ -197,7 +220,9 @@ export function EntryDialog({ id, writable = true, onClose, onChanged }: { id: s
       onClose();
     } catch (e) {
       setActionError(
-        e instanceof ApiError && e.code === 'version_conflict' ? 'Someone changed this entry just now. Look at their change below, then delete again if you still want to.' : messageOf(e),
+        e instanceof ApiError && e.code === 'version_conflict'
+          ? 'Someone changed this entry just now. Look at their change below, then delete again if you still want to.'
+          : messageOf(e),
       );
       setBusy(false);
       setMode('view');
@@ -210,8 +235,12 @@ export function EntryDialog({ id, writable = true, onClose, onChanged }: { id: s
     setActionError(undefined);
     setRestored(undefined);
     try {
-      const r = await api<{ entry: Entry }>('POST', `/api/v1/entries/${encodeURIComponent(entry.id)}/restore`, { version });
-      setRestored(`Version ${version} restored as version ${r.entry.version}; the versions in between stay in the history.`);
+      const r = await api<{ entry: Entry }>('POST', `/api/v1/entries/${encodeURIComponent(entry.id)}/restore`, {
+        version,
+      });
+      setRestored(
+        `Version ${version} restored as version ${r.entry.version}; the versions in between stay in the history.`,
+      );
       reload();
       onChanged();
     } catch (e) {
@@ -230,7 +259,13 @@ export function EntryDialog({ id, writable = true, onClose, onChanged }: { id: s
           <p className="entry-meta">
             <span className={`badge kind-${entry.kind}`}>{entry.kind}</span>
             {entry.tags.map((t) => (
-              <Link key={t} to={searchPath({ tags: [t] })} className="tag" aria-label={`All entries tagged ${t}`} onClick={onClose}>
+              <Link
+                key={t}
+                to={searchPath({ tags: [t] })}
+                className="tag"
+                aria-label={`All entries tagged ${t}`}
+                onClick={onClose}
+              >
                 #{t}
               </Link>
             ))}
@@ -242,18 +277,19 @@ export function EntryDialog({ id, writable = true, onClose, onChanged }: { id: s
             </p>
           )}
           {entry.applies?.when && <p className="muted small">Needed when: {entry.applies.when}</p>}
-          {entry.applies && (entry.applies.always || entry.applies.files.length > 0 || entry.applies.projects.length > 0) && (
-            <p className="muted small">
-              When agents get it: given{' '}
-              {[
-                entry.applies.always && 'with every task',
-                entry.applies.files.length > 0 && `for files ${entry.applies.files.join(', ')}`,
-                entry.applies.projects.length > 0 && `in ${entry.applies.projects.join(', ')}`,
-              ]
-                .filter(Boolean)
-                .join('; ')}
-            </p>
-          )}
+          {entry.applies &&
+            (entry.applies.always || entry.applies.files.length > 0 || entry.applies.projects.length > 0) && (
+              <p className="muted small">
+                When agents get it: given{' '}
+                {[
+                  entry.applies.always && 'with every task',
+                  entry.applies.files.length > 0 && `for files ${entry.applies.files.join(', ')}`,
+                  entry.applies.projects.length > 0 && `in ${entry.applies.projects.join(', ')}`,
+                ]
+                  .filter(Boolean)
+                  .join('; ')}
+              </p>
+            )}
           <Markdown className="entry-content" text={entry.content} />
           <dl className="provenance">
             <dt>Saved by</dt>
@@ -266,7 +302,8 @@ export function EntryDialog({ id, writable = true, onClose, onChanged }: { id: s
                 <dt>Last changed by</dt>
                 <dd>
                   {name(entry.updatedBy)}
-                  {entry.updatedClient ? ` from ${clientLabel(entry.updatedClient)}` : ''}, <When at={entry.updatedAt} />
+                  {entry.updatedClient ? ` from ${clientLabel(entry.updatedClient)}` : ''},{' '}
+                  <When at={entry.updatedAt} />
                 </dd>
               </>
             )}
@@ -279,7 +316,10 @@ export function EntryDialog({ id, writable = true, onClose, onChanged }: { id: s
           )}
           {mode === 'delete' ? (
             <div className="notice warning" role="alert">
-              <p>Delete “{entry.title}”? Agents will no longer find it; it stays in the Trash, where it can be restored for a while.</p>
+              <p>
+                Delete “{entry.title}”? Agents will no longer find it; it stays in the Trash, where it can be restored
+                for a while.
+              </p>
               <div className="form-actions">
                 {/* biome-ignore lint/a11y/noAutofocus: a destructive confirmation opens on its safe choice */}
                 <button type="button" className="button secondary" onClick={() => setMode('view')} autoFocus>
@@ -321,7 +361,9 @@ export function EntryDialog({ id, writable = true, onClose, onChanged }: { id: s
                   <li key={v.version}>
                     <details>
                       <summary>
-                        <strong>v{v.version}</strong> {v.change === 'restore' && v.restoredFrom ? `restore of v${v.restoredFrom}` : v.change} by {name(v.changedBy)}
+                        <strong>v{v.version}</strong>{' '}
+                        {v.change === 'restore' && v.restoredFrom ? `restore of v${v.restoredFrom}` : v.change} by{' '}
+                        {name(v.changedBy)}
                         {v.changedClient ? ` from ${clientLabel(v.changedClient)}` : ''}, <When at={v.changedAt} />
                       </summary>
                       <div className="history-body">
@@ -329,10 +371,18 @@ export function EntryDialog({ id, writable = true, onClose, onChanged }: { id: s
                           <>
                             <p className="muted small">Compared with version {before.version}:</p>
                             <p className="strong">
-                              <WordDiff before={before.title} after={v.title} label={`Title changes in version ${v.version}`} />
+                              <WordDiff
+                                before={before.title}
+                                after={v.title}
+                                label={`Title changes in version ${v.version}`}
+                              />
                             </p>
                             <div className="entry-content small">
-                              <WordDiff before={before.content} after={v.content} label={`Content changes in version ${v.version}`} />
+                              <WordDiff
+                                before={before.content}
+                                after={v.content}
+                                label={`Content changes in version ${v.version}`}
+                              />
                             </div>
                           </>
                         ) : (
@@ -343,7 +393,12 @@ export function EntryDialog({ id, writable = true, onClose, onChanged }: { id: s
                         )}
                         {writable && v.version < entry.version && v.change !== 'delete' && (
                           <div className="form-actions start">
-                            <button type="button" className="button secondary small" disabled={busy} onClick={() => void restoreVersion(v.version)}>
+                            <button
+                              type="button"
+                              className="button secondary small"
+                              disabled={busy}
+                              onClick={() => void restoreVersion(v.version)}
+                            >
                               Restore this version
                             </button>
                           </div>

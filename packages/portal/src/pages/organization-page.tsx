@@ -21,7 +21,9 @@ export function OrganizationPage() {
       </section>
     );
   }
-  return <OrganizationSettings orgId={org.id} orgName={org.name} isAdmin={org.role === 'owner' || org.role === 'admin'} />;
+  return (
+    <OrganizationSettings orgId={org.id} orgName={org.name} isAdmin={org.role === 'owner' || org.role === 'admin'} />
+  );
 }
 
 function OrganizationSettings({ orgId, orgName, isAdmin }: { orgId: string; orgName: string; isAdmin: boolean }) {
@@ -30,12 +32,21 @@ function OrganizationSettings({ orgId, orgName, isAdmin }: { orgId: string; orgN
   const teams = useLoad(() => api<{ teams: Team[] }>('GET', `/api/v1/organizations/${orgId}/teams`), [orgId]);
   const invites = useLoad(
     async () =>
-      isAdmin ? api<{ invitations: { id: string; role: string; createdBy: string; createdAt: string; expiresAt: string }[] }>('GET', `/api/v1/organizations/${orgId}/invitations`) : undefined,
+      isAdmin
+        ? api<{ invitations: { id: string; role: string; createdBy: string; createdAt: string; expiresAt: string }[] }>(
+            'GET',
+            `/api/v1/organizations/${orgId}/invitations`,
+          )
+        : undefined,
     [orgId, isAdmin],
   );
   return (
     <section className="page">
-      <PageHead crumb={settingsCrumb('Organization')} title={orgName} intro={`Members, invitations and teams. ${isAdmin ? 'You are an admin.' : 'Only admins can invite people and manage teams.'}`} />
+      <PageHead
+        crumb={settingsCrumb('Organization')}
+        title={orgName}
+        intro={`Members, invitations and teams. ${isAdmin ? 'You are an admin.' : 'Only admins can invite people and manage teams.'}`}
+      />
 
       <div className="card section">
         <h2>Members</h2>
@@ -51,7 +62,13 @@ function OrganizationSettings({ orgId, orgName, isAdmin }: { orgId: string; orgN
                     {m.name}
                   </td>
                   <td data-label="Email">{m.email}</td>
-                  <td data-label="Role">{isAdmin && m.userId !== me.user.id ? <RoleSelect orgId={orgId} member={m} onChanged={members.reload} /> : <span className="badge">{m.role}</span>}</td>
+                  <td data-label="Role">
+                    {isAdmin && m.userId !== me.user.id ? (
+                      <RoleSelect orgId={orgId} member={m} onChanged={members.reload} />
+                    ) : (
+                      <span className="badge">{m.role}</span>
+                    )}
+                  </td>
                   {isAdmin && (
                     <td data-label="">
                       {m.userId !== me.user.id && (
@@ -80,7 +97,9 @@ function OrganizationSettings({ orgId, orgName, isAdmin }: { orgId: string; orgN
             <ul className="plain-list" aria-label="Open invitations">
               {invites.data.invitations.map((i) => (
                 <li key={i.id}>
-                  <span className="badge">{i.role}</span> made by {members.data?.members.find((m) => m.userId === i.createdBy)?.name ?? 'an admin'}, expires {new Date(i.expiresAt).toLocaleString()}{' '}
+                  <span className="badge">{i.role}</span> made by{' '}
+                  {members.data?.members.find((m) => m.userId === i.createdBy)?.name ?? 'an admin'}, expires{' '}
+                  {new Date(i.expiresAt).toLocaleString()}{' '}
                   <ConfirmButton
                     label={`Cancel the ${i.role} invitation made ${new Date(i.createdAt).toLocaleString()}`}
                     text="Cancel"
@@ -104,12 +123,22 @@ function OrganizationSettings({ orgId, orgName, isAdmin }: { orgId: string; orgN
           load={teams}
           items={teams.data?.teams}
           what="teams"
-          empty={<Empty title="No teams yet">{isAdmin ? <p>Create one below, then add its members.</p> : <p>Ask an admin to create one.</p>}</Empty>}
+          empty={
+            <Empty title="No teams yet">
+              {isAdmin ? <p>Create one below, then add its members.</p> : <p>Ask an admin to create one.</p>}
+            </Empty>
+          }
         >
           {(list) => (
             <ul className="teams">
               {list.map((t) => (
-                <TeamCard key={t.id} team={t} members={members.data?.members ?? []} isAdmin={isAdmin} onChanged={teams.reload} />
+                <TeamCard
+                  key={t.id}
+                  team={t}
+                  members={members.data?.members ?? []}
+                  isAdmin={isAdmin}
+                  onChanged={teams.reload}
+                />
               ))}
             </ul>
           )}
@@ -127,7 +156,11 @@ function InviteForm({ orgId, onCreated }: { orgId: string; onCreated: () => void
     e.preventDefault();
     const role = String(new FormData(e.currentTarget).get('role'));
     await run(async () => {
-      setInvite(await api<{ inviteUrl: string; expiresAt: string }>('POST', `/api/v1/organizations/${orgId}/invitations`, { role }));
+      setInvite(
+        await api<{ inviteUrl: string; expiresAt: string }>('POST', `/api/v1/organizations/${orgId}/invitations`, {
+          role,
+        }),
+      );
       onCreated();
     });
   };
@@ -167,7 +200,9 @@ function CreateTeamForm({ orgId, onCreated }: { orgId: string; onCreated: () => 
     const form = e.currentTarget;
     const f = new FormData(form);
     await run(async () => {
-      const { team } = await api<{ team: { id: string } }>('POST', `/api/v1/organizations/${orgId}/teams`, { name: String(f.get('name') ?? '').trim() });
+      const { team } = await api<{ team: { id: string } }>('POST', `/api/v1/organizations/${orgId}/teams`, {
+        name: String(f.get('name') ?? '').trim(),
+      });
       if (f.get('joinMe')) await api('POST', `/api/v1/teams/${team.id}/members`, { userId: me.user.id });
       form.reset();
       onCreated();
@@ -194,7 +229,17 @@ function CreateTeamForm({ orgId, onCreated }: { orgId: string; onCreated: () => 
   );
 }
 
-function TeamCard({ team, members, isAdmin, onChanged }: { team: Team; members: Member[]; isAdmin: boolean; onChanged: () => void }) {
+function TeamCard({
+  team,
+  members,
+  isAdmin,
+  onChanged,
+}: {
+  team: Team;
+  members: Member[];
+  isAdmin: boolean;
+  onChanged: () => void;
+}) {
   const { me, refresh } = useSession();
   const { busy, error, run } = useAction();
   const candidates = members.filter((m) => !team.members.some((t) => t.userId === m.userId));
@@ -242,7 +287,12 @@ function TeamCard({ team, members, isAdmin, onChanged }: { team: Team; members: 
         <h3>
           {team.name}{' '}
           {isAdmin && (
-            <button type="button" className="link-button small" aria-label={`Rename ${team.name}`} onClick={() => setRenaming(true)}>
+            <button
+              type="button"
+              className="link-button small"
+              aria-label={`Rename ${team.name}`}
+              onClick={() => setRenaming(true)}
+            >
               Rename
             </button>
           )}
@@ -256,7 +306,13 @@ function TeamCard({ team, members, isAdmin, onChanged }: { team: Team; members: 
             <li key={m.userId} className="chip" title={m.email}>
               {m.name || m.email}
               {isAdmin && (
-                <ConfirmButton label={`Remove ${m.name || m.email} from ${team.name}`} text="×" confirmText={`Remove from ${team.name}`} className="chip-remove" action={() => remove(m.userId)} />
+                <ConfirmButton
+                  label={`Remove ${m.name || m.email} from ${team.name}`}
+                  text="×"
+                  confirmText={`Remove from ${team.name}`}
+                  className="chip-remove"
+                  action={() => remove(m.userId)}
+                />
               )}
             </li>
           ))}
@@ -285,7 +341,19 @@ function TeamCard({ team, members, isAdmin, onChanged }: { team: Team; members: 
 }
 
 /** A destructive action in two steps: the first press asks, the second does it; the server says why when it refuses. */
-function ConfirmButton({ label, text, confirmText, action, className }: { label: string; text: string; confirmText: string; action: () => Promise<void>; className?: string }) {
+function ConfirmButton({
+  label,
+  text,
+  confirmText,
+  action,
+  className,
+}: {
+  label: string;
+  text: string;
+  confirmText: string;
+  action: () => Promise<void>;
+  className?: string;
+}) {
   const [asking, setAsking] = useState(false);
   const { busy, error, run } = useAction();
   const confirm = () =>
@@ -305,7 +373,12 @@ function ConfirmButton({ label, text, confirmText, action, className }: { label:
           </button>
         </span>
       ) : (
-        <button type="button" className={className ?? 'button secondary small'} aria-label={label} onClick={() => setAsking(true)}>
+        <button
+          type="button"
+          className={className ?? 'button secondary small'}
+          aria-label={label}
+          onClick={() => setAsking(true)}
+        >
           {text}
         </button>
       )}
@@ -329,7 +402,12 @@ function RoleSelect({ orgId, member, onChanged }: { orgId: string; member: Membe
   };
   return (
     <>
-      <select aria-label={`Role of ${member.name}`} value={member.role} disabled={busy} onChange={(e) => void change(e.currentTarget.value)}>
+      <select
+        aria-label={`Role of ${member.name}`}
+        value={member.role}
+        disabled={busy}
+        onChange={(e) => void change(e.currentTarget.value)}
+      >
         <option value="member">member</option>
         <option value="admin">admin</option>
         <option value="owner">owner</option>

@@ -59,7 +59,13 @@ export function SearchPage({ query }: { query: URLSearchParams }) {
       <form className="search" role="search" onSubmit={onSubmit}>
         <label className="field grow">
           <span className="visually-hidden">Search all datapacks</span>
-          <input type="search" placeholder="Search all your datapacks" aria-label="Search all datapacks" value={draft} onChange={(e) => setDraft(e.target.value)} />
+          <input
+            type="search"
+            placeholder="Search all your datapacks"
+            aria-label="Search all datapacks"
+            value={draft}
+            onChange={(e) => setDraft(e.target.value)}
+          />
         </label>
         <label className="field">
           <span className="visually-hidden">Kind</span>
@@ -107,7 +113,12 @@ export function SearchPage({ query }: { query: URLSearchParams }) {
         <ul className="filters" aria-label="Tag filters">
           {filters.tags.map((t) => (
             <li key={t}>
-              <button type="button" className="tag removable" aria-label={`Remove tag filter ${t}`} onClick={() => go({ tags: filters.tags.filter((x) => x !== t) })}>
+              <button
+                type="button"
+                className="tag removable"
+                aria-label={`Remove tag filter ${t}`}
+                onClick={() => go({ tags: filters.tags.filter((x) => x !== t) })}
+              >
                 #{t} <span aria-hidden="true">×</span>
               </button>
             </li>
@@ -115,7 +126,9 @@ export function SearchPage({ query }: { query: URLSearchParams }) {
         </ul>
       )}
       {results.error && <ErrorNotice message={results.error} onRetry={results.reload} />}
-      {!text && <Empty title="Search every datapack you can read">Type a few words; narrow by kind, datapack or a tag.</Empty>}
+      {!text && (
+        <Empty title="Search every datapack you can read">Type a few words; narrow by kind, datapack or a tag.</Empty>
+      )}
       {text && !results.data && results.loading && <Loading what="results" />}
       {results.data && results.data.length === 0 && (
         <Empty title="Nothing found">
@@ -135,7 +148,13 @@ export function SearchPage({ query }: { query: URLSearchParams }) {
                   {datapack.name}
                 </Link>
                 {e.tags.map((t) => (
-                  <button key={t} type="button" className="tag" aria-label={`Only entries tagged ${t}`} onClick={() => go({ tags: filters.tags.includes(t) ? filters.tags : [...filters.tags, t] })}>
+                  <button
+                    key={t}
+                    type="button"
+                    className="tag"
+                    aria-label={`Only entries tagged ${t}`}
+                    onClick={() => go({ tags: filters.tags.includes(t) ? filters.tags : [...filters.tags, t] })}
+                  >
                     #{t}
                   </button>
                 ))}
@@ -146,7 +165,14 @@ export function SearchPage({ query }: { query: URLSearchParams }) {
           ))}
         </ul>
       )}
-      {open && <EntryDialog id={open} writable={writable(results.data?.find((r) => r.entry.id === open)?.datapack.id ?? '')} onClose={() => setOpen(undefined)} onChanged={results.reload} />}
+      {open && (
+        <EntryDialog
+          id={open}
+          writable={writable(results.data?.find((r) => r.entry.id === open)?.datapack.id ?? '')}
+          onClose={() => setOpen(undefined)}
+          onChanged={results.reload}
+        />
+      )}
     </section>
   );
 }

@@ -63,7 +63,8 @@ export function TrashPage() {
                   <span className="entry-meta">
                     <ScopeBadge scope={d.scope} />
                     <span className="muted small">
-                      {d.entryCount} {d.entryCount === 1 ? 'entry' : 'entries'} · deleted by {name(d.deletedBy)} <When at={d.deletedAt} /> · deleted for good on <PurgeDate at={d.purgeAt} />
+                      {d.entryCount} {d.entryCount === 1 ? 'entry' : 'entries'} · deleted by {name(d.deletedBy)}{' '}
+                      <When at={d.deletedAt} /> · deleted for good on <PurgeDate at={d.purgeAt} />
                     </span>
                   </span>
                 </div>
@@ -94,7 +95,8 @@ export function TrashPage() {
                   <span className="entry-meta">
                     <span className={`badge kind-${t.entry.kind}`}>{t.entry.kind}</span>
                     <span className="muted small">
-                      in <Link to={`/datapacks/${t.datapack.id}`}>{t.datapack.name}</Link> · deleted by {name(t.deletedBy)} <When at={t.deletedAt} /> · deleted for good on <PurgeDate at={t.purgeAt} />
+                      in <Link to={`/datapacks/${t.datapack.id}`}>{t.datapack.name}</Link> · deleted by{' '}
+                      {name(t.deletedBy)} <When at={t.deletedAt} /> · deleted for good on <PurgeDate at={t.purgeAt} />
                     </span>
                   </span>
                   <span className="entry-snippet">{plainPreview(t.entry.content)}</span>

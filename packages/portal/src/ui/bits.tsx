@@ -5,11 +5,22 @@ import { type ReactNode, useId, useState } from 'react';
 export function copyButtonText(label: string, state: 'idle' | 'copied' | 'failed'): { shown: string; name: string } {
   const what = label.replace(/^Copy\b\s*/i, '');
   if (state === 'copied') return { shown: 'Copied', name: what ? `Copied ${what}` : 'Copied' };
-  if (state === 'failed') return { shown: 'Select and copy', name: what ? `Select and copy ${what}` : 'Select and copy' };
+  if (state === 'failed')
+    return { shown: 'Select and copy', name: what ? `Select and copy ${what}` : 'Select and copy' };
   return { shown: 'Copy', name: /^copy\b/i.test(label) ? label : `Copy ${label}` };
 }
 
-export function CopyButton({ text, label = 'Copy', className, onCopied }: { text: string; label?: string; className?: string; onCopied?: (text: string) => void }) {
+export function CopyButton({
+  text,
+  label = 'Copy',
+  className,
+  onCopied,
+}: {
+  text: string;
+  label?: string;
+  className?: string;
+  onCopied?: (text: string) => void;
+}) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   const copy = async () => {
     try {
@@ -110,13 +121,31 @@ export function downloadText(filename: string, text: string): void {
 }
 
 /** A read-only value with a label and a copy button beside it. */
-export function CopyField({ label, value, hint, copyLabel, mono }: { label: ReactNode; value: string; hint?: ReactNode; copyLabel: string; mono?: boolean }) {
+export function CopyField({
+  label,
+  value,
+  hint,
+  copyLabel,
+  mono,
+}: {
+  label: ReactNode;
+  value: string;
+  hint?: ReactNode;
+  copyLabel: string;
+  mono?: boolean;
+}) {
   const id = useId();
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
       <div className="input-row">
-        <input id={id} readOnly value={value} className={mono ? 'mono' : undefined} onFocus={(e) => e.currentTarget.select()} />
+        <input
+          id={id}
+          readOnly
+          value={value}
+          className={mono ? 'mono' : undefined}
+          onFocus={(e) => e.currentTarget.select()}
+        />
         <CopyButton text={value} label={copyLabel} />
       </div>
       {hint && <small className="hint">{hint}</small>}

@@ -9,6 +9,9 @@ test("the copy button's accessible name always contains the words it shows (axe:
       assert.ok(name.toLowerCase().includes(shown.toLowerCase()), `${label} / ${state}: "${name}" lacks "${shown}"`);
     }
   }
-  assert.deepEqual(copyButtonText('Copy installer command', 'copied'), { shown: 'Copied', name: 'Copied installer command' });
+  assert.deepEqual(copyButtonText('Copy installer command', 'copied'), {
+    shown: 'Copied',
+    name: 'Copied installer command',
+  });
   assert.deepEqual(copyButtonText('Copy installer command', 'idle'), { shown: 'Copy', name: 'Copy installer command' });
 });

@@ -1,7 +1,8 @@
 import { type ReactNode, useEffect, useId, useRef } from 'react';
 
 /** What counts as the first field a dialog puts focus on (the × in the header comes after it). */
-const FIELD = 'input:not([type=hidden]):not([disabled]), select:not([disabled]), textarea:not([disabled]), button:not([disabled]), [href], [tabindex]:not([tabindex="-1"])';
+const FIELD =
+  'input:not([type=hidden]):not([disabled]), select:not([disabled]), textarea:not([disabled]), button:not([disabled]), [href], [tabindex]:not([tabindex="-1"])';
 
 /**
  * A modal dialog (native <dialog>: Escape closes, the page behind is inert). Focus goes to the first
@@ -32,7 +33,9 @@ export function Dialog({
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     unmounting.current = false;
     if (d && !d.open) d.showModal();
-    const first = d?.querySelector<HTMLElement>(`:scope > .dialog-body :is(${FIELD})`) ?? d?.querySelector<HTMLElement>(`:scope > .dialog-foot :is(${FIELD})`);
+    const first =
+      d?.querySelector<HTMLElement>(`:scope > .dialog-body :is(${FIELD})`) ??
+      d?.querySelector<HTMLElement>(`:scope > .dialog-foot :is(${FIELD})`);
     first?.focus();
     return () => {
       unmounting.current = true;

@@ -3,7 +3,9 @@ import { test } from 'node:test';
 import { plainPreview, renderMarkdown } from './markdown.js';
 
 test('markdown: formatting, lists, code and links render', () => {
-  const html = renderMarkdown('**Always** use `pnpm`:\n\n- one\n- two\n\n[docs](https://pnpm.io) and https://example.com');
+  const html = renderMarkdown(
+    '**Always** use `pnpm`:\n\n- one\n- two\n\n[docs](https://pnpm.io) and https://example.com',
+  );
   assert.match(html, /<strong>Always<\/strong> use <code>pnpm<\/code>/);
   assert.match(html, /<ul>\s*<li>one<\/li>\s*<li>two<\/li>\s*<\/ul>/);
   assert.match(html, /<a href="https:\/\/pnpm\.io" target="_blank" rel="noopener noreferrer nofollow">docs<\/a>/);
@@ -29,7 +31,10 @@ test("markdown: an entry's headings nest below the dialog's h2 and never skip a 
 });
 
 test('plain previews drop the Markdown marks and cut with an ellipsis', () => {
-  assert.equal(plainPreview('## Logging\n\n**Always** use `pino`; see [docs](https://getpino.io).\n\n- one\n- two'), 'Logging Always use pino; see docs. one two');
+  assert.equal(
+    plainPreview('## Logging\n\n**Always** use `pino`; see [docs](https://getpino.io).\n\n- one\n- two'),
+    'Logging Always use pino; see docs. one two',
+  );
   assert.equal(plainPreview('<b>raw</b> & text'), '<b>raw</b> & text', 'raw HTML stays text (React escapes it)');
   const long = plainPreview('word '.repeat(100), 20);
   assert.equal(long.length, 20);

@@ -7,7 +7,8 @@ import MarkdownIt from 'markdown-it';
  * giving that page a handle on the portal.
  */
 const md = new MarkdownIt({ html: false, linkify: true, breaks: true });
-const defaultLinkOpen = md.renderer.rules.link_open ?? ((tokens, i, options, _env, self) => self.renderToken(tokens, i, options));
+const defaultLinkOpen =
+  md.renderer.rules.link_open ?? ((tokens, i, options, _env, self) => self.renderToken(tokens, i, options));
 md.renderer.rules.link_open = (tokens, i, options, env, self) => {
   tokens[i]!.attrSet('target', '_blank');
   tokens[i]!.attrSet('rel', 'noopener noreferrer nofollow');
@@ -39,9 +40,22 @@ export function renderMarkdown(text: string, headingBase = 0): string {
 }
 
 /** An entry's content, rendered as Markdown, its headings below the `headingBase` level of the page around it. */
-export function Markdown({ text, className, headingBase = 2 }: { text: string; className?: string; headingBase?: number }) {
-  // biome-ignore lint/security/noDangerouslySetInnerHtml: markdown-it with html disabled escapes every tag the text holds and refuses script URLs (see above)
-  return <div className={`markdown ${className ?? ''}`} dangerouslySetInnerHTML={{ __html: renderMarkdown(text, headingBase) }} />;
+export function Markdown({
+  text,
+  className,
+  headingBase = 2,
+}: {
+  text: string;
+  className?: string;
+  headingBase?: number;
+}) {
+  return (
+    <div
+      className={`markdown ${className ?? ''}`}
+      // biome-ignore lint/security/noDangerouslySetInnerHtml: markdown-it with html disabled escapes every tag the text holds and refuses script URLs (see above)
+      dangerouslySetInnerHTML={{ __html: renderMarkdown(text, headingBase) }}
+    />
+  );
 }
 
 /** An entry's content as one line of plain text for lists (no Markdown marks), cut at `max` characters with an ellipsis. */
@@ -49,7 +63,17 @@ export function plainPreview(text: string, max = 180): string {
   const words: string[] = [];
   for (const token of md.parse(text, {})) {
     if (token.type === 'inline')
-      words.push((token.children ?? []).map((c) => (c.type === 'text' || c.type === 'code_inline' ? c.content : c.type === 'softbreak' || c.type === 'hardbreak' ? ' ' : '')).join(''));
+      words.push(
+        (token.children ?? [])
+          .map((c) =>
+            c.type === 'text' || c.type === 'code_inline'
+              ? c.content
+              : c.type === 'softbreak' || c.type === 'hardbreak'
+                ? ' '
+                : '',
+          )
+          .join(''),
+      );
     if (token.type === 'fence' || token.type === 'code_block') words.push(token.content);
   }
   const plain = words.join(' ').replace(/\s+/g, ' ').trim();

@@ -2,7 +2,17 @@ import type { ReactNode } from 'react';
 import { ErrorNotice, Loading } from './bits.js';
 
 /** A page's head: an optional breadcrumb (`up` / `here`), the title, one line on what the page is for, and its actions. */
-export function PageHead({ title, intro, crumb, actions }: { title: ReactNode; intro: ReactNode; crumb?: { up: ReactNode; here: ReactNode }; actions?: ReactNode }) {
+export function PageHead({
+  title,
+  intro,
+  crumb,
+  actions,
+}: {
+  title: ReactNode;
+  intro: ReactNode;
+  crumb?: { up: ReactNode; here: ReactNode };
+  actions?: ReactNode;
+}) {
   return (
     <>
       {crumb && (
@@ -52,7 +62,13 @@ export function LoadedList<T>({
 }
 
 /** A table's header row; `actions` adds the last, unlabelled column of row buttons (named for screen readers). */
-export function TableHead({ columns, actions = false }: { columns: (string | { label: string; className: string })[]; actions?: boolean }) {
+export function TableHead({
+  columns,
+  actions = false,
+}: {
+  columns: (string | { label: string; className: string })[];
+  actions?: boolean;
+}) {
   return (
     <thead>
       <tr>

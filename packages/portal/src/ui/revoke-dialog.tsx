@@ -51,7 +51,12 @@ export function RevokeDialog({
 /** The row button that opens a RevokeDialog, named for what it revokes. */
 export function RevokeButton({ name, onClick }: { name: string; onClick: () => void }) {
   return (
-    <button type="button" className="button secondary small danger-text" aria-label={`Revoke ${name}`} onClick={onClick}>
+    <button
+      type="button"
+      className="button secondary small danger-text"
+      aria-label={`Revoke ${name}`}
+      onClick={onClick}
+    >
       Revoke
     </button>
   );

@@ -18,8 +18,12 @@ export function UnsavedKeyDialog({ onKeep, onDiscard }: { onKeep: () => void; on
         </div>
       }
     >
-      <p>You haven't saved this key: it has not been copied or downloaded. Once this closes, Cairn cannot show it again.</p>
-      <p className="hint">Keep goes back to the key. A discarded key stays valid until you revoke it under Settings › API keys.</p>
+      <p>
+        You haven't saved this key: it has not been copied or downloaded. Once this closes, Cairn cannot show it again.
+      </p>
+      <p className="hint">
+        Keep goes back to the key. A discarded key stays valid until you revoke it under Settings › API keys.
+      </p>
     </Dialog>
   );
 }

@@ -2,7 +2,10 @@ import { useCallback, useEffect, useState } from 'react';
 import { messageOf } from '../api/client.js';
 
 /** Loads data on mount (and on reload()), keeping the last data while a reload runs. */
-export function useLoad<T>(load: () => Promise<T>, deps: unknown[] = []): { data: T | undefined; error: string | undefined; loading: boolean; reload: () => void } {
+export function useLoad<T>(
+  load: () => Promise<T>,
+  deps: unknown[] = [],
+): { data: T | undefined; error: string | undefined; loading: boolean; reload: () => void } {
   const [data, setData] = useState<T>();
   const [error, setError] = useState<string>();
   const [loading, setLoading] = useState(true);

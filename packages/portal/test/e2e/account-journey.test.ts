@@ -6,9 +6,17 @@ import { portalJourney } from './journey.js';
 const journey = portalJourney('account journey');
 const { skip } = journey;
 
-test('Settings > Account: a new name shows at once; a new password needs the current one and is the one that signs in', { skip, timeout: 120_000 }, async () => {
+test('Settings > Account: a new name shows at once; a new password needs the current one and is the one that signs in', {
+  skip,
+  timeout: 120_000,
+}, async () => {
   const { server, browser: b, page } = journey;
-  await signUpFirst(page, server.baseUrl, { name: 'Katherine', email: 'kj@example.com', password: 'first long passphrase', organization: 'Langley' });
+  await signUpFirst(page, server.baseUrl, {
+    name: 'Katherine',
+    email: 'kj@example.com',
+    password: 'first long passphrase',
+    organization: 'Langley',
+  });
   await page.getByRole('link', { name: 'Katherine' }).click();
   await page.getByRole('heading', { name: 'Account', level: 1 }).waitFor();
   await page.getByLabel('Your name').fill('Katherine Johnson');

@@ -11,7 +11,11 @@ const journey = portalJourney('API-key journey', { clipboard: true });
 const { skip } = journey;
 
 /** A tools/call over /mcp, as a client with this key would send it; the JSON-RPC answer. */
-async function mcpCall(key: string, name: string, args: Record<string, unknown>): Promise<{ result?: unknown; error?: { code: number; message: string } }> {
+async function mcpCall(
+  key: string,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ result?: unknown; error?: { code: number; message: string } }> {
   const answer = await fetch(journey.server.mcpUrl, {
     method: 'POST',
     headers: {
@@ -56,11 +60,22 @@ async function createExpiredKey(email: string, name: string): Promise<string> {
   return key;
 }
 
-const datapacksWith = (key: string) => fetch(`${journey.server.baseUrl}/api/v1/datapacks`, { headers: { Authorization: `Bearer ${key}`, 'User-Agent': INSTALLER_USER_AGENT } });
+const datapacksWith = (key: string) =>
+  fetch(`${journey.server.baseUrl}/api/v1/datapacks`, {
+    headers: { Authorization: `Bearer ${key}`, 'User-Agent': INSTALLER_USER_AGENT },
+  });
 
-test('Generate API key → shown once → Manual snippet from Connect works through mcp-remote → revoke → 401', { skip, timeout: 180_000 }, async () => {
+test('Generate API key → shown once → Manual snippet from Connect works through mcp-remote → revoke → 401', {
+  skip,
+  timeout: 180_000,
+}, async () => {
   const { server, browser: b, page } = journey;
-  await signUpFirst(page, server.baseUrl, { name: 'Grace Hopper', email: 'grace@example.com', password: 'a long enough secret', organization: 'Compilers Inc' });
+  await signUpFirst(page, server.baseUrl, {
+    name: 'Grace Hopper',
+    email: 'grace@example.com',
+    password: 'a long enough secret',
+    organization: 'Compilers Inc',
+  });
 
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API keys' }).click();
   await page.getByText('No API keys yet').waitFor();
@@ -77,7 +92,10 @@ test('Generate API key → shown once → Manual snippet from Connect works thro
   await assertAccessible(page, 'the new API key dialog');
   await shown.getByRole('button', { name: 'Copy API key' }).click();
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), key);
-  const [download] = await Promise.all([page.waitForEvent('download'), shown.getByRole('button', { name: 'Download' }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    shown.getByRole('button', { name: 'Download' }).click(),
+  ]);
   assert.equal(readFileSync((await download.path())!, 'utf8').trim(), key);
   await shown.getByRole('button', { name: /I have saved it/ }).click();
 
@@ -96,7 +114,11 @@ test('Generate API key → shown once → Manual snippet from Connect works thro
   await page.getByRole('button', { name: 'Generate API key' }).click();
   const genRead = page.getByRole('dialog', { name: 'Generate API key' });
   await genRead.waitFor();
-  assert.equal(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name), 'name', 'the first field has focus, not the ×');
+  assert.equal(
+    await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name),
+    'name',
+    'the first field has focus, not the ×',
+  );
   await genRead.getByLabel('Key name').fill('CI reader');
   await genRead.getByRole('radio', { name: 'Read only' }).check();
   await genRead.getByLabel('Expires').selectOption({ label: '90 days' });
@@ -115,21 +137,42 @@ test('Generate API key → shown once → Manual snippet from Connect works thro
   await unsaved.waitFor({ state: 'detached' });
   assert.equal(await shownRead.getByLabel(/API key “CI reader”/).inputValue(), readKey);
   await shownRead.getByRole('button', { name: /I have saved it/ }).click();
-  assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Generate API key', 'focus is back on the opener');
+  assert.equal(
+    await page.evaluate(() => document.activeElement?.textContent),
+    'Generate API key',
+    'focus is back on the opener',
+  );
   const readRow = page.getByRole('row', { name: /CI reader/ });
   await readRow.getByText('Read only').waitFor();
   const expiresText = (await readRow.getByRole('cell').nth(4).textContent())!;
-  const inNinetyDays = new Date(Date.now() + 90 * 24 * 60 * 60 * 1000).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
+  const inNinetyDays = new Date(Date.now() + 90 * 24 * 60 * 60 * 1000).toLocaleDateString('en-US', {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+  });
   assert.equal(expiresText, inNinetyDays, 'the list shows the expiry date');
-  const stored = (await server.cairn.cairn.store.listApiKeys((await server.cairn.cairn.store.findUserByEmail('grace@example.com'))!.id)).find((k) => k.name === 'CI reader')!;
-  assert.deepEqual([stored.scope, Math.round((Date.parse(stored.expiresAt!) - Date.parse(stored.createdAt)) / 86_400_000)], ['read', 90]);
+  const stored = (
+    await server.cairn.cairn.store.listApiKeys(
+      (await server.cairn.cairn.store.findUserByEmail('grace@example.com'))!.id,
+    )
+  ).find((k) => k.name === 'CI reader')!;
+  assert.deepEqual(
+    [stored.scope, Math.round((Date.parse(stored.expiresAt!) - Date.parse(stored.createdAt)) / 86_400_000)],
+    ['read', 90],
+  );
 
   // The read-only key reads, and an MCP write with it is refused with a JSON-RPC error that says what to do.
   assert.equal((await datapacksWith(readKey)).status, 200);
-  const write = await mcpCall(readKey, 'save_entry', { kind: 'note', title: 'From a reader', content: 'Must not be stored.' });
+  const write = await mcpCall(readKey, 'save_entry', {
+    kind: 'note',
+    title: 'From a reader',
+    content: 'Must not be stored.',
+  });
   assert.equal(write.result, undefined);
   assert.match(write.error?.message ?? '', /read-only.*Settings > API Keys/);
-  const search = await fetch(`${server.baseUrl}/api/v1/search?q=reader`, { headers: { Authorization: `Bearer ${key}` } });
+  const search = await fetch(`${server.baseUrl}/api/v1/search?q=reader`, {
+    headers: { Authorization: `Bearer ${key}` },
+  });
   assert.deepEqual(((await search.json()) as { results: unknown[] }).results, [], 'nothing was stored');
 
   // A key past its expiry is marked, and refused like a revoked one.
@@ -151,13 +194,20 @@ test('Generate API key → shown once → Manual snippet from Connect works thro
   await connect.getByRole('tab', { name: 'Automated' }).waitFor();
   await connect.getByRole('button', { name: 'Create installer command' }).click();
   const installer = await connect.getByLabel('Installer command', { exact: true }).textContent();
-  assert.match(installer!, new RegExp(`^npx -y ${server.baseUrl}/install/cairn-mcp-installer\\.tgz --client cursor --url ${server.mcpUrl} --setup-code \\S+$`));
+  assert.match(
+    installer!,
+    new RegExp(
+      `^npx -y ${server.baseUrl}/install/cairn-mcp-installer\\.tgz --client cursor --url ${server.mcpUrl} --setup-code \\S+$`,
+    ),
+  );
   await shot(page, 'connect-automated');
   await assertAccessible(page, 'the Connect dialog, Automated');
   // Kiro signs in with a local callback, which this Cairn accepts (the default): its OAuth tab gives the entry.
   await connect.getByRole('radio', { name: 'Kiro (IDE and CLI)' }).check();
   await connect.getByRole('tab', { name: 'OAuth' }).click();
-  assert.deepEqual(JSON.parse((await connect.getByLabel(/^Entry in /).textContent())!), { mcpServers: { cairn: { url: server.mcpUrl } } });
+  assert.deepEqual(JSON.parse((await connect.getByLabel(/^Entry in /).textContent())!), {
+    mcpServers: { cairn: { url: server.mcpUrl } },
+  });
   assert.equal(await connect.getByText(/Not available for this client/).count(), 0);
   // Claude Desktop's connectors connect from the vendor's cloud, which cannot reach 127.0.0.1: the bridge instead.
   await connect.getByRole('radio', { name: 'Claude Desktop' }).check();

@@ -36,7 +36,11 @@ const styleOf = (page: Page, selector: string, prop: string) =>
 test('the keyboard focus ring stands out from the page by at least 3:1', { skip, timeout: 120_000 }, async () => {
   const { server, page } = journey;
   await signUpFirst(page, server.baseUrl);
-  const page_bg = rgb(await styleOf(page, 'body', 'background-color').then((c) => (c === 'rgba(0, 0, 0, 0)' ? styleOf(page, 'html', 'background-color') : c)));
+  const page_bg = rgb(
+    await styleOf(page, 'body', 'background-color').then((c) =>
+      c === 'rgba(0, 0, 0, 0)' ? styleOf(page, 'html', 'background-color') : c,
+    ),
+  );
   // Tab until a button has keyboard focus, then read its ring: the outermost box-shadow's colour.
   let ring: string | undefined;
   for (let i = 0; i < 30 && !ring; i++) {
@@ -51,7 +55,10 @@ test('the keyboard focus ring stands out from the page by at least 3:1', { skip,
   // A translucent ring is seen blended with the page behind it.
   const alpha = Number(/rgba\([^,]+,[^,]+,[^,]+,\s*([\d.]+)\)/.exec(colours.at(-1)!)?.[1] ?? 1);
   const outer = rgb(colours.at(-1)!).map((v, i) => Math.round(alpha * v + (1 - alpha) * page_bg[i]!)) as Rgb;
-  assert.ok(contrast(outer, page_bg) >= 3, `ring ${colours.at(-1)} on page ${page_bg}: ${contrast(outer, page_bg).toFixed(2)}:1`);
+  assert.ok(
+    contrast(outer, page_bg) >= 3,
+    `ring ${colours.at(-1)} on page ${page_bg}: ${contrast(outer, page_bg).toFixed(2)}:1`,
+  );
 });
 
 test('a dark system theme gives a dark page with readable text and buttons', { skip, timeout: 120_000 }, async () => {
@@ -66,7 +73,10 @@ test('a dark system theme gives a dark page with readable text and buttons', { s
     const text = rgb(await styleOf(page, 'h1', 'color'));
     assert.ok(contrast(text, bg) >= 4.5, `heading ${text} on ${bg}`);
     const button = page.getByRole('button', { name: 'Sign in' });
-    const [fg, face] = await button.evaluate((el) => [getComputedStyle(el).color, getComputedStyle(el).backgroundColor]);
+    const [fg, face] = await button.evaluate((el) => [
+      getComputedStyle(el).color,
+      getComputedStyle(el).backgroundColor,
+    ]);
     assert.ok(contrast(rgb(fg), rgb(face)) >= 4.5, `button text ${fg} on ${face}`);
     const input = page.getByLabel('Email');
     const inputBg = rgb(await input.evaluate((el) => getComputedStyle(el).backgroundColor));
@@ -94,7 +104,11 @@ test('a move to another page is announced to screen readers with its heading', {
   assert.equal(await announcer.getAttribute('aria-live'), 'polite');
   await page.getByRole('link', { name: 'Personal' }).first().click();
   await page.getByRole('heading', { name: 'Personal', level: 1 }).waitFor();
-  await page.waitForFunction(() => document.querySelector('[data-testid=route-announcer]')?.textContent === 'Personal, page loaded');
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid=route-announcer]')?.textContent === 'Personal, page loaded',
+  );
   await page.getByRole('link', { name: 'API keys' }).first().click();
-  await page.waitForFunction(() => /^API keys, page loaded$/i.test(document.querySelector('[data-testid=route-announcer]')?.textContent ?? ''));
+  await page.waitForFunction(() =>
+    /^API keys, page loaded$/i.test(document.querySelector('[data-testid=route-announcer]')?.textContent ?? ''),
+  );
 });

@@ -35,18 +35,32 @@ const toAudit = async (page: Page) => {
 };
 const rows = (page: Page) => page.getByRole('table', { name: 'Audit events' }).locator('tbody tr');
 
-test('an admin reads the organization trail with the key and client of each change, and filters by kind, person and date; a member sees only their own', { skip, timeout: 180_000 }, async () => {
+test('an admin reads the organization trail with the key and client of each change, and filters by kind, person and date; a member sees only their own', {
+  skip,
+  timeout: 180_000,
+}, async () => {
   const page = admin.page;
   await signUpFirst(page, server.baseUrl);
   const cairn = server.cairn.cairn;
   const ada = (await cairn.store.findUserByEmail('ada@example.com'))!;
-  await createUser(cairn.domain, cairn.auth, { email: 'bob@example.com', name: 'Bob Member', password: 'correct horse battery', org: 'Analytical Engines', join: true });
+  await createUser(cairn.domain, cairn.auth, {
+    email: 'bob@example.com',
+    name: 'Bob Member',
+    password: 'correct horse battery',
+    org: 'Analytical Engines',
+    join: true,
+  });
   const { key } = await createApiKey(cairn.domain, ada.id, 'laptop');
   const client = await connectMcpClient(server.mcpUrl, key);
   try {
     const packs = await callTool<{ datapacks: { id: string; scope: string }[] }>(client, 'list_datapacks');
     const orgPack = packs.datapacks.find((d) => d.scope === 'organization')!;
-    await callTool(client, 'save_entry', { datapack: orgPack.id, kind: 'policy', title: 'No force pushes to main', content: 'Protect the main branch.' });
+    await callTool(client, 'save_entry', {
+      datapack: orgPack.id,
+      kind: 'policy',
+      title: 'No force pushes to main',
+      content: 'Protect the main branch.',
+    });
   } finally {
     await client.close();
   }

@@ -19,7 +19,8 @@ runFileOnEachBackend();
 
 const run = promisify(execFile);
 const missing = [INSTALLER_TARBALL, clientBin('claude')].filter((f) => !existsSync(f));
-const skip = missing.length > 0 ? `needs ${missing.join(' and ')} (npm run build; npm test installs the client CLIs)` : undefined;
+const skip =
+  missing.length > 0 ? `needs ${missing.join(' and ')} (npm run build; npm test installs the client CLIs)` : undefined;
 if (skip) console.log(`# automated-commands skipped: ${skip}`);
 
 /** The shown command split as a POSIX shell would (the dialog quotes nothing it shows here). */
@@ -70,7 +71,9 @@ describe('each Automated command shown with automatic mode, run as shown in a fr
     const { home, stdout, env } = await runShown('claude-code');
     const entry = JSON.parse(readFileSync(join(home, '.claude.json'), 'utf8')).mcpServers.cairn;
     assert.equal(entry.url, server.mcpUrl);
-    const plugins = JSON.parse((await run(clientBin('claude'), ['plugin', 'list', '--json'], { env, cwd: home })).stdout) as Array<{ id: string; enabled: boolean }>;
+    const plugins = JSON.parse(
+      (await run(clientBin('claude'), ['plugin', 'list', '--json'], { env, cwd: home })).stdout,
+    ) as Array<{ id: string; enabled: boolean }>;
     assert.deepEqual(
       plugins.map((p) => [p.id, p.enabled]),
       [['cairn@cairn', true]],
@@ -83,7 +86,10 @@ describe('each Automated command shown with automatic mode, run as shown in a fr
 
   test('Codex: the config table, capture hooks and skills', async () => {
     const { home } = await runShown('codex');
-    assert.match(readFileSync(join(home, '.codex', 'config.toml'), 'utf8'), new RegExp(`\\[mcp_servers\\.cairn\\]\\nurl = "${server.mcpUrl}"`));
+    assert.match(
+      readFileSync(join(home, '.codex', 'config.toml'), 'utf8'),
+      new RegExp(`\\[mcp_servers\\.cairn\\]\\nurl = "${server.mcpUrl}"`),
+    );
     const hooks = JSON.parse(readFileSync(join(home, '.codex', 'hooks.json'), 'utf8')).hooks;
     assert.ok(hooks.UserPromptSubmit && hooks.Stop, JSON.stringify(hooks));
     assert.ok(existsSync(join(home, '.codex', 'skills', 'consult-cairn', 'SKILL.md')));
@@ -95,6 +101,12 @@ describe('each Automated command shown with automatic mode, run as shown in a fr
     const file = join(home, '.kiro', 'settings', 'mcp.json');
     assert.equal(statSync(file).mode & 0o777, 0o600);
     assert.equal(JSON.parse(readFileSync(file, 'utf8')).mcpServers.cairn.url, server.mcpUrl);
-    for (const f of ['steering/cairn.md', 'skills/consult-cairn/SKILL.md', 'hooks/cairn-capture-prompt.kiro.hook', 'agents/cairn.json']) assert.ok(existsSync(join(home, '.kiro', f)), f);
+    for (const f of [
+      'steering/cairn.md',
+      'skills/consult-cairn/SKILL.md',
+      'hooks/cairn-capture-prompt.kiro.hook',
+      'agents/cairn.json',
+    ])
+      assert.ok(existsSync(join(home, '.kiro', f)), f);
   });
 });

@@ -14,9 +14,17 @@ const run = promisify(execFile);
 const journey = portalJourney('Claude Code journey', { tempDir: 'cairn-portal-claude-home-' });
 const { skip } = journey;
 
-test('Connect > Claude Code > Automated: the shown command, then the real claude CLI connects and the dialog says "✓ Claude Code 2.1.x connected"', { skip, timeout: 240_000 }, async () => {
+test('Connect > Claude Code > Automated: the shown command, then the real claude CLI connects and the dialog says "✓ Claude Code 2.1.x connected"', {
+  skip,
+  timeout: 240_000,
+}, async () => {
   const { server, browser: b, page, dir: home } = journey;
-  await signUpFirst(page, server.baseUrl, { name: 'Margaret Hamilton', email: 'margaret@example.com', password: 'a long enough secret', organization: 'Apollo' });
+  await signUpFirst(page, server.baseUrl, {
+    name: 'Margaret Hamilton',
+    email: 'margaret@example.com',
+    password: 'a long enough secret',
+    organization: 'Apollo',
+  });
   await page.getByRole('button', { name: 'Connect a client' }).first().click();
   const connect = page.getByRole('dialog', { name: 'Connect a client' });
   await connect.getByRole('radio', { name: 'Claude Code' }).check();
@@ -26,7 +34,14 @@ test('Connect > Claude Code > Automated: the shown command, then the real claude
   assert.match(command, / --client claude-code /);
 
   // Exactly as shown (no quoting in it: split on spaces), in a fresh home where npx can only reach this Cairn.
-  const env = { PATH: process.env.PATH, HOME: home, npm_config_cache: join(home, '.npm'), npm_config_update_notifier: 'false', DISABLE_AUTOUPDATER: '1', DISABLE_TELEMETRY: '1' };
+  const env = {
+    PATH: process.env.PATH,
+    HOME: home,
+    npm_config_cache: join(home, '.npm'),
+    npm_config_update_notifier: 'false',
+    DISABLE_AUTOUPDATER: '1',
+    DISABLE_TELEMETRY: '1',
+  };
   const [program, ...args] = command.split(' ');
   const installed = await run(program!, [...args, '--yes'], { cwd: home, timeout: 120_000, env });
   assert.match(installed.stdout, /Connected as Margaret Hamilton/);
@@ -35,7 +50,9 @@ test('Connect > Claude Code > Automated: the shown command, then the real claude
 
   const listed = await run(clientBin('claude'), ['mcp', 'list'], { cwd: home, timeout: 90_000, env });
   assert.match(listed.stdout, /cairn: .*[✓✔] Connected/, listed.stdout);
-  await status.getByText(/✓ Claude Code 2\.1\.\d+ connected as Margaret Hamilton — \d+ datapacks/).waitFor({ timeout: 15_000 });
+  await status
+    .getByText(/✓ Claude Code 2\.1\.\d+ connected as Margaret Hamilton — \d+ datapacks/)
+    .waitFor({ timeout: 15_000 });
   await shot(page, 'connect-claude-code-connected');
   assert.deepEqual(b.errors, []);
 });

@@ -25,7 +25,10 @@ async function shownKey(): Promise<string | undefined> {
   return /cairn_tkn_\w+/.exec(text ?? '')?.[0];
 }
 
-test('Connect from a datapack page: first field focused, accessible tabs, a Manual key that survives switching and is not lost unasked', { skip, timeout: 120_000 }, async () => {
+test('Connect from a datapack page: first field focused, accessible tabs, a Manual key that survives switching and is not lost unasked', {
+  skip,
+  timeout: 120_000,
+}, async () => {
   const { server, browser: b, page } = journey;
   await signUpFirst(page, server.baseUrl);
   await page.getByRole('link', { name: 'Personal' }).first().click();
@@ -41,15 +44,20 @@ test('Connect from a datapack page: first field focused, accessible tabs, a Manu
   // The tablist holds tabs only (the System select sits beside it), and headings never skip a level.
   const structure = await page.evaluate(() => {
     const list = document.querySelector('dialog [role=tablist]')!;
-    const notTabs = [...list.children].filter((c) => c.getAttribute('role') !== 'tab').map((c) => c.outerHTML.slice(0, 60));
+    const notTabs = [...list.children]
+      .filter((c) => c.getAttribute('role') !== 'tab')
+      .map((c) => c.outerHTML.slice(0, 60));
     const controls = list.querySelectorAll('input, select, textarea, [role=combobox], [role=listbox]').length;
-    const levels = [...document.querySelectorAll('h1, h2, h3, h4, h5, h6')].filter((h) => (h as HTMLElement).offsetParent !== null || h.closest('dialog[open]')).map((h) => Number(h.tagName[1]));
+    const levels = [...document.querySelectorAll('h1, h2, h3, h4, h5, h6')]
+      .filter((h) => (h as HTMLElement).offsetParent !== null || h.closest('dialog[open]'))
+      .map((h) => Number(h.tagName[1]));
     return { notTabs, controls, levels };
   });
   assert.deepEqual(structure.notTabs, []);
   assert.equal(structure.controls, 0);
   assert.equal(structure.levels[0], 1);
-  for (let i = 1; i < structure.levels.length; i++) assert.ok(structure.levels[i]! <= structure.levels[i - 1]! + 1, `heading levels ${structure.levels.join(',')}`);
+  for (let i = 1; i < structure.levels.length; i++)
+    assert.ok(structure.levels[i]! <= structure.levels[i - 1]! + 1, `heading levels ${structure.levels.join(',')}`);
   assert.ok(structure.levels.includes(3), 'the dialog has its sub-headings');
   await connect.getByRole('combobox', { name: 'System' }).selectOption({ label: 'Linux' });
   await assertAccessible(page, 'the Connect dialog, Automated');
@@ -60,12 +68,18 @@ test('Connect from a datapack page: first field focused, accessible tabs, a Manu
   const shown = () => connect.getByLabel('Installer command', { exact: true }).textContent();
   assert.doesNotMatch((await shown())!, / --auto /);
   await connect.getByRole('checkbox', { name: /Automatic mode/ }).check();
-  assert.match((await shown())!, /^npx -y http:\/\/\S+\/install\/cairn-mcp-installer\.tgz --client claude-code --url \S+ --auto --setup-code \S+$/);
+  assert.match(
+    (await shown())!,
+    /^npx -y http:\/\/\S+\/install\/cairn-mcp-installer\.tgz --client claude-code --url \S+ --auto --setup-code \S+$/,
+  );
   await assertAccessible(page, 'the Connect dialog, Automated with automatic mode');
   await connect.getByRole('radio', { name: 'Claude Desktop' }).check();
   assert.equal(await connect.getByRole('checkbox', { name: /Automatic mode/ }).count(), 0);
   // (Its removal note may still name an imported skill bundle, as the spec's uninstall rule has it.)
-  assert.doesNotMatch((await connect.getByRole('tabpanel').locator('.panel-body > p').first().textContent())!, /skill|capture|automatic mode/i);
+  assert.doesNotMatch(
+    (await connect.getByRole('tabpanel').locator('.panel-body > p').first().textContent())!,
+    /skill|capture|automatic mode/i,
+  );
   await connect.getByRole('radio', { name: 'Cursor' }).check();
 
   // A key generated for Cursor in the Manual tab survives a switch of client and of tab.
@@ -106,7 +120,10 @@ test('Connect from a datapack page: first field focused, accessible tabs, a Manu
   await unsaved.getByRole('button', { name: 'Discard' }).click();
   await connect.waitFor({ state: 'detached' });
   assert.equal(await focused(), 'button:Connect a client');
-  const listed = await page.evaluate(async () => ((await (await fetch('/api/v1/keys')).json()) as { keys: { name: string; revokedAt: string | null }[] }).keys);
+  const listed = await page.evaluate(
+    async () =>
+      ((await (await fetch('/api/v1/keys')).json()) as { keys: { name: string; revokedAt: string | null }[] }).keys,
+  );
   assert.deepEqual(
     listed.map((k) => [k.name, k.revokedAt]),
     [['Cursor on the test box', null]],
@@ -141,16 +158,28 @@ test('Connect from a datapack page: first field focused, accessible tabs, a Manu
   assert.deepEqual(b.errors, []);
 });
 
-test('with CAIRN_OAUTH_ALLOW_LOOPBACK=false the OAuth tab sends local-callback clients to an API key, and keeps OAuth for the others', { skip, timeout: 120_000 }, async () => {
+test('with CAIRN_OAUTH_ALLOW_LOOPBACK=false the OAuth tab sends local-callback clients to an API key, and keeps OAuth for the others', {
+  skip,
+  timeout: 120_000,
+}, async () => {
   const { browser: b } = journey;
   const strict = await startTestCairn({ env: { CAIRN_OAUTH_ALLOW_LOOPBACK: 'false' } });
   const p = await b.context.newPage();
   try {
-    await signUpFirst(p, strict.baseUrl, { name: 'Mary Jackson', email: 'mary@example.com', password: 'a long enough secret', organization: 'Wind Tunnel' });
+    await signUpFirst(p, strict.baseUrl, {
+      name: 'Mary Jackson',
+      email: 'mary@example.com',
+      password: 'a long enough secret',
+      organization: 'Wind Tunnel',
+    });
     await p.getByRole('button', { name: 'Connect a client' }).first().click();
     const connect = p.getByRole('dialog', { name: 'Connect a client' });
     await connect.getByRole('tab', { name: 'OAuth' }).click();
-    assert.deepEqual(JSON.parse((await connect.getByLabel(/^Entry in /).textContent())!), { mcpServers: { cairn: { url: strict.mcpUrl } } }, 'Cursor returns to its own app, not a local callback');
+    assert.deepEqual(
+      JSON.parse((await connect.getByLabel(/^Entry in /).textContent())!),
+      { mcpServers: { cairn: { url: strict.mcpUrl } } },
+      'Cursor returns to its own app, not a local callback',
+    );
     await connect.getByRole('radio', { name: 'Kiro (IDE and CLI)' }).check();
     await connect.getByText(/local callback \(localhost\), and this Cairn's operator has turned those off/).waitFor();
     assert.equal(await connect.getByLabel(/^Entry in /).count(), 0);
@@ -170,12 +199,21 @@ test('Codex’s OAuth tab says the server must reach chatgpt.com or have its doc
   const own = await startTestCairn();
   const p = await b.context.newPage();
   try {
-    await signUpFirst(p, own.baseUrl, { name: 'Dorothy Vaughan', email: 'dorothy@example.com', password: 'a long enough secret', organization: 'West Computing' });
+    await signUpFirst(p, own.baseUrl, {
+      name: 'Dorothy Vaughan',
+      email: 'dorothy@example.com',
+      password: 'a long enough secret',
+      organization: 'West Computing',
+    });
     await p.getByRole('button', { name: 'Connect a client' }).first().click();
     const connect = p.getByRole('dialog', { name: 'Connect a client' });
     await connect.getByRole('radio', { name: 'Codex' }).check();
     await connect.getByRole('tab', { name: 'OAuth' }).click();
-    await connect.getByText(/must be able to reach chatgpt\.com, or its operator must pin that document with CAIRN_OAUTH_PINNED_CLIENTS/).waitFor();
+    await connect
+      .getByText(
+        /must be able to reach chatgpt\.com, or its operator must pin that document with CAIRN_OAUTH_PINNED_CLIENTS/,
+      )
+      .waitFor();
     assert.match((await connect.getByLabel('Command').first().textContent()) ?? '', /codex mcp add cairn --url /);
 
     // What the browser shows when Codex's sign-in names a document on a host this Cairn cannot reach.

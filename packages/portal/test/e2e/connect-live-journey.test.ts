@@ -8,7 +8,10 @@ import { portalJourney } from './journey.js';
 const journey = portalJourney('live connection journey');
 const { skip } = journey;
 
-test('Manual tab: the dialog waits, then names the client that connected with the new key, the user and their datapacks', { skip, timeout: 120_000 }, async () => {
+test('Manual tab: the dialog waits, then names the client that connected with the new key, the user and their datapacks', {
+  skip,
+  timeout: 120_000,
+}, async () => {
   const { server, page } = journey;
   await signUpFirst(page, server.baseUrl);
   await page.getByRole('button', { name: 'Connect a client' }).first().click();
@@ -22,7 +25,11 @@ test('Manual tab: the dialog waits, then names the client that connected with th
   assert.ok(key, 'the snippet holds the new key');
 
   const cursor = new Client({ name: 'cursor-vscode', title: 'Cursor', version: '1.7.2' });
-  await cursor.connect(new StreamableHTTPClientTransport(new URL(server.mcpUrl), { requestInit: { headers: { Authorization: `Bearer ${key}`, 'User-Agent': 'cairn-mcp-installer/1.0' } } }));
+  await cursor.connect(
+    new StreamableHTTPClientTransport(new URL(server.mcpUrl), {
+      requestInit: { headers: { Authorization: `Bearer ${key}`, 'User-Agent': 'cairn-mcp-installer/1.0' } },
+    }),
+  );
   await cursor.callTool({ name: 'list_datapacks', arguments: {} });
   await status.getByText(/✓ Cursor 1\.7\.2 connected as Ada Lovelace — \d+ datapacks/).waitFor({ timeout: 15_000 });
   await cursor.close();

@@ -11,9 +11,17 @@ const { skip } = journey;
 /** What the issue allows the waiting dialog over 20 s (one poll every 2 s is 10; two more for timer slack). */
 const MOST_POLLS_IN_20_S = 12;
 
-test('after the installer check connects, the waiting dialog polls at most 12 times in 20 s, and the portal keeps answering', { skip, timeout: 120_000 }, async () => {
+test('after the installer check connects, the waiting dialog polls at most 12 times in 20 s, and the portal keeps answering', {
+  skip,
+  timeout: 120_000,
+}, async () => {
   const { server, browser: b, page } = journey;
-  await signUpFirst(page, server.baseUrl, { name: 'Grace Hopper', email: 'grace@example.com', password: 'a long enough secret', organization: 'Compilers' });
+  await signUpFirst(page, server.baseUrl, {
+    name: 'Grace Hopper',
+    email: 'grace@example.com',
+    password: 'a long enough secret',
+    organization: 'Compilers',
+  });
   await page.getByRole('button', { name: 'Connect a client' }).first().click();
   const connect = page.getByRole('dialog', { name: 'Connect a client' });
   await connect.getByRole('tab', { name: 'Automated' }).click();
@@ -32,8 +40,18 @@ test('after the installer check connects, the waiting dialog polls at most 12 ti
   const { key } = (await exchanged.json()) as { key: string };
   const check = await fetch(server.mcpUrl, {
     method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'user-agent': 'cairn-mcp-installer/1.0', 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_datapacks', arguments: {} } }),
+    headers: {
+      authorization: `Bearer ${key}`,
+      'user-agent': 'cairn-mcp-installer/1.0',
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'list_datapacks', arguments: {} },
+    }),
   });
   assert.equal(check.status, 200);
   const status = connect.getByRole('status').filter({ hasText: /Waiting for your client|connected as/ });
@@ -48,13 +66,20 @@ test('after the installer check connects, the waiting dialog polls at most 12 ti
     if (r.url().includes('/api/v1/keys/connected')) answers.push(r.status());
   });
   await page.waitForTimeout(20_000);
-  console.log(`# the waiting dialog made ${polls.length} status requests in 20 s (answers: ${[...new Set(answers)].join(', ') || 'none'})`);
-  assert.ok(polls.length <= MOST_POLLS_IN_20_S, `${polls.length} status requests in 20 s; at most ${MOST_POLLS_IN_20_S}`);
+  console.log(
+    `# the waiting dialog made ${polls.length} status requests in 20 s (answers: ${[...new Set(answers)].join(', ') || 'none'})`,
+  );
+  assert.ok(
+    polls.length <= MOST_POLLS_IN_20_S,
+    `${polls.length} status requests in 20 s; at most ${MOST_POLLS_IN_20_S}`,
+  );
   assert.ok(polls.length >= 5, `${polls.length} status requests in 20 s: the dialog must keep waiting for the client`);
   assert.deepEqual([...new Set(answers)], [200], 'every poll was answered');
 
   // The person's other calls answer while the dialog waits: the same session, from the same page.
-  const other = await page.evaluate(async () => (await fetch('/api/v1/datapacks', { headers: { accept: 'application/json' } })).status);
+  const other = await page.evaluate(
+    async () => (await fetch('/api/v1/datapacks', { headers: { accept: 'application/json' } })).status,
+  );
   assert.equal(other, 200);
   await connect.getByRole('button', { name: 'Close' }).click();
   const afterClose = polls.length;

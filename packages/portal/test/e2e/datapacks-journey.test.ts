@@ -63,7 +63,9 @@ test('sign up → personal datapack → team → team datapack → add and edit 
   // Content is Markdown, rendered safely: formatting shows, raw HTML stays text, script links are refused.
   await edit
     .getByLabel('Content')
-    .fill('Every service writes **one JSON object** per log line, with `level`, msg, time and trace_id.\n\n<img src=x onerror="window.pwned=1">\n\n[runbook](javascript:window.pwned=2)');
+    .fill(
+      'Every service writes **one JSON object** per log line, with `level`, msg, time and trace_id.\n\n<img src=x onerror="window.pwned=1">\n\n[runbook](javascript:window.pwned=2)',
+    );
   await edit.getByRole('button', { name: 'Save changes' }).click();
   await view.getByText('version 2').waitFor();
   await view
@@ -107,7 +109,10 @@ test('sign up → personal datapack → team → team datapack → add and edit 
   await found.getByRole('button', { name: 'Services log in JSON' }).waitFor();
   await found.getByRole('link', { name: 'Platform standards' }).waitFor();
   await found.getByRole('button', { name: 'Only entries tagged logging' }).click();
-  await page.getByRole('list', { name: 'Tag filters' }).getByRole('button', { name: 'Remove tag filter logging' }).waitFor();
+  await page
+    .getByRole('list', { name: 'Tag filters' })
+    .getByRole('button', { name: 'Remove tag filter logging' })
+    .waitFor();
   assert.match(page.url(), /\/search\?q=json\+log\+line&tag=logging$/);
   await found.getByRole('button', { name: 'Services log in JSON' }).waitFor();
   await shot(page, 'search');

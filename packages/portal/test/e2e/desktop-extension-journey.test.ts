@@ -12,7 +12,10 @@ const run = promisify(execFile);
 const journey = portalJourney('Claude Desktop extension journey', { tempDir: 'cairn-portal-download-' });
 const { skip } = journey;
 
-test('Connect > Claude Desktop > Manual: "Download extension (.mcpb)" downloads a bundle for this Cairn that holds no key', { skip, timeout: 120_000 }, async () => {
+test('Connect > Claude Desktop > Manual: "Download extension (.mcpb)" downloads a bundle for this Cairn that holds no key', {
+  skip,
+  timeout: 120_000,
+}, async () => {
   const { server, browser: b, page, dir } = journey;
   await signUpFirst(page, server.baseUrl);
   await page.getByRole('link', { name: 'Personal' }).first().click();
@@ -26,7 +29,10 @@ test('Connect > Claude Desktop > Manual: "Download extension (.mcpb)" downloads 
   const key = /cairn_tkn_\w+/.exec((await connect.getByLabel(/^Entry in /).textContent()) ?? '')![0];
   await assertAccessible(page, 'the Connect dialog, Claude Desktop Manual with the extension');
 
-  const [download] = await Promise.all([page.waitForEvent('download'), connect.getByRole('link', { name: 'Download extension (.mcpb)' }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    connect.getByRole('link', { name: 'Download extension (.mcpb)' }).click(),
+  ]);
   assert.equal(download.suggestedFilename(), 'cairn-claude-desktop.mcpb');
   const file = join(dir, download.suggestedFilename());
   await download.saveAs(file);
@@ -35,7 +41,10 @@ test('Connect > Claude Desktop > Manual: "Download extension (.mcpb)" downloads 
 
   // The official tool unpacks and validates it; its manifest runs the bridge to this Cairn's MCP URL.
   await run(clientBin('mcpb'), ['unpack', file, join(dir, 'out')]);
-  assert.match((await run(clientBin('mcpb'), ['validate', join(dir, 'out', 'manifest.json')])).stdout, /Manifest schema validation passes!/);
+  assert.match(
+    (await run(clientBin('mcpb'), ['validate', join(dir, 'out', 'manifest.json')])).stdout,
+    /Manifest schema validation passes!/,
+  );
   const manifest = JSON.parse(readFileSync(join(dir, 'out', 'manifest.json'), 'utf8'));
   assert.equal(manifest.server.mcp_config.args[2], server.mcpUrl);
   assert.equal(manifest.server.mcp_config.args[2], `${server.baseUrl}/mcp`);

@@ -18,9 +18,17 @@ async function download(click: () => Promise<void>): Promise<{ name: string; lin
   return { name: file.suggestedFilename(), lines };
 }
 
-test('a datapack’s Export button and Settings > Account > Download my data download the entries as JSON Lines', { skip, timeout: 120_000 }, async () => {
+test('a datapack’s Export button and Settings > Account > Download my data download the entries as JSON Lines', {
+  skip,
+  timeout: 120_000,
+}, async () => {
   const { server, page } = journey;
-  await signUpFirst(page, server.baseUrl, { name: 'Grace', email: 'grace@example.com', password: 'a long enough passphrase', organization: 'Navy' });
+  await signUpFirst(page, server.baseUrl, {
+    name: 'Grace',
+    email: 'grace@example.com',
+    password: 'a long enough passphrase',
+    organization: 'Navy',
+  });
   await page.getByRole('link', { name: 'Personal', exact: true }).click();
   await page.getByRole('heading', { name: 'Personal', level: 1 }).waitFor();
   await page.getByRole('button', { name: 'Add entry' }).click();

@@ -23,14 +23,32 @@ async function runShown(command: string): Promise<string> {
   const { stdout } = await run(program!, [...args, '--yes'], {
     cwd: home,
     timeout: 120_000,
-    env: { PATH: process.env.PATH, HOME: home, npm_config_cache: join(home, '.npm'), npm_config_update_notifier: 'false' },
+    env: {
+      PATH: process.env.PATH,
+      HOME: home,
+      npm_config_cache: join(home, '.npm'),
+      npm_config_update_notifier: 'false',
+    },
   });
   return stdout;
 }
 
-test('the first hour: sign up, connect Cursor with the shown command, see it connected, use it, remove it', { skip, timeout: 240_000 }, async () => {
+test('the first hour: sign up, connect Cursor with the shown command, see it connected, use it, remove it', {
+  skip,
+  timeout: 240_000,
+}, async () => {
   const { server, browser: b, page, dir: home } = journey;
-  await signUpFirst(page, server.baseUrl, { name: 'Katherine Johnson', email: 'katherine@example.com', password: 'a long enough secret', organization: 'Trajectories' }, 'sign-up');
+  await signUpFirst(
+    page,
+    server.baseUrl,
+    {
+      name: 'Katherine Johnson',
+      email: 'katherine@example.com',
+      password: 'a long enough secret',
+      organization: 'Trajectories',
+    },
+    'sign-up',
+  );
   await shot(page, 'datapacks', { readme: true });
   await page.getByRole('button', { name: 'Connect a client' }).first().click();
   const connect = page.getByRole('dialog', { name: 'Connect a client' });
@@ -50,20 +68,32 @@ test('the first hour: sign up, connect Cursor with the shown command, see it con
   assert.match(await runShown(command), /Connected as Katherine Johnson/);
   const file = join(home, '.cursor', 'mcp.json');
   assert.equal(statSync(file).mode & 0o777, 0o600);
-  const entry = JSON.parse(readFileSync(file, 'utf8')).mcpServers.cairn as { url: string; headers: Record<string, string> };
+  const entry = JSON.parse(readFileSync(file, 'utf8')).mcpServers.cairn as {
+    url: string;
+    headers: Record<string, string>;
+  };
   assert.equal(entry.url, server.mcpUrl);
   const status = connect.getByRole('status').filter({ hasText: /Waiting for your client|connected as/ });
   await status.getByText(/The installer's check connected as Katherine Johnson/).waitFor({ timeout: 15_000 });
 
   // Cursor starts with the entry the installer wrote (its URL and headers, nothing else), and the dialog says so.
   const cursor = new Client({ name: 'cursor-vscode', title: 'Cursor', version: '1.7.2' });
-  await cursor.connect(new StreamableHTTPClientTransport(new URL(entry.url), { requestInit: { headers: entry.headers } }));
+  await cursor.connect(
+    new StreamableHTTPClientTransport(new URL(entry.url), { requestInit: { headers: entry.headers } }),
+  );
   await cursor.callTool({ name: 'list_datapacks', arguments: {} });
-  await status.getByText(/✓ Cursor 1\.7\.2 connected as Katherine Johnson — \d+ datapacks/).waitFor({ timeout: 15_000 });
+  await status
+    .getByText(/✓ Cursor 1\.7\.2 connected as Katherine Johnson — \d+ datapacks/)
+    .waitFor({ timeout: 15_000 });
   await shot(page, 'connect-connected', { readme: true });
   await cursor.callTool({
     name: 'save_entry',
-    arguments: { kind: 'preference', title: 'Use pnpm', content: 'Always use **pnpm** for JavaScript projects, never npm or yarn.', tags: ['javascript', 'tooling'] },
+    arguments: {
+      kind: 'preference',
+      title: 'Use pnpm',
+      content: 'Always use **pnpm** for JavaScript projects, never npm or yarn.',
+      tags: ['javascript', 'tooling'],
+    },
   });
   await cursor.close();
 
@@ -87,7 +117,11 @@ test('the first hour: sign up, connect Cursor with the shown command, see it con
   // The shown removal command, run as shown, takes the entry out again.
   await runShown(removal);
   // The installer created this file, so uninstall removes it with the entry (packages/installer/README.md).
-  assert.equal(existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')).mcpServers?.cairn : undefined, undefined, 'the removal command removed the entry');
+  assert.equal(
+    existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')).mcpServers?.cairn : undefined,
+    undefined,
+    'the removal command removed the entry',
+  );
   assert.equal(existsSync(file), false, 'the file the installer created is gone');
   assert.deepEqual(b.errors, []);
 });

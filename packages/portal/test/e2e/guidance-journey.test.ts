@@ -6,7 +6,9 @@ import { portalJourney } from './journey.js';
 const journey = portalJourney('guidance journey');
 const { skip } = journey;
 
-test('an entry set to "always" is given with any task; "Replace with a new rule" retires the old one', { skip }, async () => {
+test('an entry set to "always" is given with any task; "Replace with a new rule" retires the old one', {
+  skip,
+}, async () => {
   const { server, browser: b, page } = journey;
   await signUpFirst(page, server.baseUrl);
   await page.getByRole('link', { name: 'Personal', exact: true }).click();
@@ -29,17 +31,39 @@ test('an entry set to "always" is given with any task; "Replace with a new rule"
 
   // What an agent gets: the rule, for a task about something else, with its reason.
   const store = server.cairn.cairn.store;
-  const [old] = (await store.searchEntries({ datapackIds: (await store.db.selectFrom('datapack').select('id').execute()).map((d) => d.id), text: 'npm ci pipeline', limit: 5 })).map((h) => h.entry);
-  assert.deepEqual(old?.applies, { always: true, files: ['package.json', '.github/workflows/**'], projects: [], when: 'Adding a dependency or changing how the pipeline installs packages.' });
-  const asked = await page.evaluate(async () => (await fetch('/api/v1/guidance?task=write%20the%20release%20notes')).json());
-  const item = asked.levels.flatMap((l: { items: unknown[] }) => l.items).find((i: { entry: { title: string } }) => i.entry.title === 'Install with npm');
+  const [old] = (
+    await store.searchEntries({
+      datapackIds: (await store.db.selectFrom('datapack').select('id').execute()).map((d) => d.id),
+      text: 'npm ci pipeline',
+      limit: 5,
+    })
+  ).map((h) => h.entry);
+  assert.deepEqual(old?.applies, {
+    always: true,
+    files: ['package.json', '.github/workflows/**'],
+    projects: [],
+    when: 'Adding a dependency or changing how the pipeline installs packages.',
+  });
+  const asked = await page.evaluate(async () =>
+    (await fetch('/api/v1/guidance?task=write%20the%20release%20notes')).json(),
+  );
+  const item = asked.levels
+    .flatMap((l: { items: unknown[] }) => l.items)
+    .find((i: { entry: { title: string } }) => i.entry.title === 'Install with npm');
   assert.equal(item?.reason, 'always');
 
   await view.getByRole('button', { name: 'Replace with a new rule' }).click();
   const replace = page.getByRole('dialog', { name: 'Replace with a new rule' });
   await replace.getByText(/Saving replaces “Install with npm”/).waitFor();
-  assert.equal(await replace.getByRole('checkbox', { name: /Always/ }).isChecked(), true, 'the new rule starts from the old one');
-  assert.equal(await replace.getByLabel(/When it is needed/).inputValue(), 'Adding a dependency or changing how the pipeline installs packages.');
+  assert.equal(
+    await replace.getByRole('checkbox', { name: /Always/ }).isChecked(),
+    true,
+    'the new rule starts from the old one',
+  );
+  assert.equal(
+    await replace.getByLabel(/When it is needed/).inputValue(),
+    'Adding a dependency or changing how the pipeline installs packages.',
+  );
   await replace.getByLabel('Title').fill('Install with pnpm');
   await replace.getByLabel('Content').fill('Run pnpm install --frozen-lockfile in every pipeline.');
   await replace.getByRole('button', { name: 'Save and replace' }).click();
@@ -48,8 +72,12 @@ test('an entry set to "always" is given with any task; "Replace with a new rule"
 
   const after = await store.getEntry(old!.id);
   assert.ok(after?.replacedBy, 'the old rule is marked replaced');
-  const again = await page.evaluate(async () => (await fetch('/api/v1/guidance?task=install%20with%20npm%20in%20the%20pipeline')).json());
-  const titles = again.levels.flatMap((l: { items: { entry: { title: string } }[] }) => l.items.map((i) => i.entry.title));
+  const again = await page.evaluate(async () =>
+    (await fetch('/api/v1/guidance?task=install%20with%20npm%20in%20the%20pipeline')).json(),
+  );
+  const titles = again.levels.flatMap((l: { items: { entry: { title: string } }[] }) =>
+    l.items.map((i) => i.entry.title),
+  );
   assert.ok(titles.includes('Install with pnpm') && !titles.includes('Install with npm'), titles.join(', '));
   assert.deepEqual(b.errors, []);
 });

@@ -14,11 +14,21 @@ const README_SCREENSHOTS = join(PORTAL_ROOT, '..', '..', 'docs', 'screenshots');
 
 /** Debian's chromium, as design.md says (playwright cannot download its own browser here). */
 export const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** Why the browser tests cannot run here, or undefined when they can. */
 export function skipReason(): string | undefined {
-  if (!existsSync(CHROMIUM)) return `chromium is not installed at ${CHROMIUM} (apt-get install -y chromium); the portal's browser tests are skipped`;
+  if (!existsSync(CHROMIUM))
+    return `chromium is not installed at ${CHROMIUM} (apt-get install -y chromium); the portal's browser tests are skipped`;
   return undefined;
 }
 
@@ -35,7 +45,8 @@ export function ensurePortalBuilt(): void {
       mkdirSync(lock);
       break;
     } catch {
-      if (Date.now() > deadline) throw new Error(`waited 2 min for another test's portal build; remove ${lock} if no test is running`);
+      if (Date.now() > deadline)
+        throw new Error(`waited 2 min for another test's portal build; remove ${lock} if no test is running`);
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
     }
   }
@@ -49,14 +60,25 @@ export function ensurePortalBuilt(): void {
 }
 
 /** The portal as users reach it: a real Cairn (on the runner's backend) that serves the built portal at `/`. */
-export async function startPortalServer(): Promise<{ cairn: TestCairn; baseUrl: string; mcpUrl: string; close: () => Promise<void> }> {
+export async function startPortalServer(): Promise<{
+  cairn: TestCairn;
+  baseUrl: string;
+  mcpUrl: string;
+  close: () => Promise<void>;
+}> {
   ensurePortalBuilt();
   const cairn = await startTestCairn();
   return { cairn, baseUrl: cairn.baseUrl, mcpUrl: cairn.mcpUrl, close: () => cairn.close() };
 }
 
 /** A browser with a fresh profile, and a page that records console errors. */
-export async function openBrowser(): Promise<{ browser: Browser; context: BrowserContext; page: Page; errors: string[]; close: () => Promise<void> }> {
+export async function openBrowser(): Promise<{
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  errors: string[];
+  close: () => Promise<void>;
+}> {
   // launch() gives chromium a new empty profile of its own (it refuses --user-data-dir).
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
   const context = await browser.newContext({ viewport: { width: 1200, height: 820 }, acceptDownloads: true });
@@ -79,16 +101,31 @@ export async function openBrowser(): Promise<{ browser: Browser; context: Browse
 }
 
 /** Whether this run refreshes the README's screenshots in docs/screenshots (`npm run screenshots`); otherwise tests leave tracked files alone. */
-const REFRESH_README_SCREENSHOTS = ['1', 'true', 'yes'].includes((process.env.CAIRN_REFRESH_SCREENSHOTS ?? '').toLowerCase());
+const REFRESH_README_SCREENSHOTS = ['1', 'true', 'yes'].includes(
+  (process.env.CAIRN_REFRESH_SCREENSHOTS ?? '').toLowerCase(),
+);
 
 /**
  * Saves a screenshot under test/screenshots/<name>.png (ignored by git: look there after a run). One
  * marked `readme` is also written over docs/screenshots/<name>.png, but only by `npm run screenshots`.
  */
-export async function shot(page: Page, name: string, opts: { fullPage?: boolean; readme?: boolean } = {}): Promise<void> {
+export async function shot(
+  page: Page,
+  name: string,
+  opts: { fullPage?: boolean; readme?: boolean } = {},
+): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: opts.fullPage ?? false, animations: 'disabled' });
-  if (opts.readme && REFRESH_README_SCREENSHOTS) await page.screenshot({ path: join(README_SCREENSHOTS, `${name}.png`), fullPage: opts.fullPage ?? false, animations: 'disabled' });
+  await page.screenshot({
+    path: join(SCREENSHOTS, `${name}.png`),
+    fullPage: opts.fullPage ?? false,
+    animations: 'disabled',
+  });
+  if (opts.readme && REFRESH_README_SCREENSHOTS)
+    await page.screenshot({
+      path: join(README_SCREENSHOTS, `${name}.png`),
+      fullPage: opts.fullPage ?? false,
+      animations: 'disabled',
+    });
 }
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -101,9 +138,22 @@ export async function assertAccessible(page: Page, where: string): Promise<void>
   // Evaluated through the debugging protocol: the portal's CSP (rightly) refuses injected script tags.
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE);
   const found = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
-    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
-    return result.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious').map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (
+            ctx: Document,
+            opts: object,
+          ) => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }>;
+        };
+      }
+    ).axe;
+    const result = await axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+    });
+    return result.violations
+      .filter((v) => v.impact === 'critical' || v.impact === 'serious')
+      .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   });
   assert.deepEqual(found, [], `axe on ${where}`);
 }
@@ -112,7 +162,12 @@ export async function assertAccessible(page: Page, where: string): Promise<void>
 export async function signUpFirst(
   page: Page,
   baseUrl: string,
-  who = { name: 'Ada Lovelace', email: 'ada@example.com', password: 'correct horse battery', organization: 'Analytical Engines' },
+  who = {
+    name: 'Ada Lovelace',
+    email: 'ada@example.com',
+    password: 'correct horse battery',
+    organization: 'Analytical Engines',
+  },
   screenshot?: string,
 ): Promise<void> {
   await page.goto(baseUrl);
@@ -129,7 +184,12 @@ export async function signUpFirst(
 
 function newestSource(): number {
   const clients = fileURLToPath(new URL('../../../clients/src/', import.meta.url));
-  const files = [join(PORTAL_ROOT, 'index.html'), join(PORTAL_ROOT, 'vite.config.ts'), ...walk(join(PORTAL_ROOT, 'src')), ...walk(clients)];
+  const files = [
+    join(PORTAL_ROOT, 'index.html'),
+    join(PORTAL_ROOT, 'vite.config.ts'),
+    ...walk(join(PORTAL_ROOT, 'src')),
+    ...walk(clients),
+  ];
   return Math.max(...files.map((f) => statSync(f).mtimeMs));
 }
 

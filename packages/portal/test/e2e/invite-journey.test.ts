@@ -25,10 +25,19 @@ after(async () => {
   await server?.close();
 });
 
-const toOrganization = (page: Page) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Organization' }).click();
+const toOrganization = (page: Page) =>
+  page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Organization' }).click();
 
-test('an admin invites by link, the invitee signs up into the organization, and the admin changes their role', { skip, timeout: 180_000 }, async () => {
-  await signUpFirst(admin.page, server.baseUrl, { name: 'Mary Jackson', email: 'mary@example.com', password: 'a long enough secret', organization: 'Langley' });
+test('an admin invites by link, the invitee signs up into the organization, and the admin changes their role', {
+  skip,
+  timeout: 180_000,
+}, async () => {
+  await signUpFirst(admin.page, server.baseUrl, {
+    name: 'Mary Jackson',
+    email: 'mary@example.com',
+    password: 'a long enough secret',
+    organization: 'Langley',
+  });
   await toOrganization(admin.page);
   await admin.page.getByRole('button', { name: 'Create invite link' }).click();
   const link = await admin.page.getByLabel('Invite link', { exact: true }).inputValue();
@@ -50,7 +59,9 @@ test('an admin invites by link, the invitee signs up into the organization, and 
   const role = admin.page.getByLabel('Role of Dorothy Vaughan');
   assert.equal(await role.inputValue(), 'member');
   await role.selectOption('admin');
-  await admin.page.waitForFunction(() => !document.querySelector('select[aria-label="Role of Dorothy Vaughan"]')?.hasAttribute('disabled'));
+  await admin.page.waitForFunction(
+    () => !document.querySelector('select[aria-label="Role of Dorothy Vaughan"]')?.hasAttribute('disabled'),
+  );
   const dorothy = (await server.cairn.cairn.store.findUserByEmail('dorothy@example.com'))!;
   assert.equal((await server.cairn.cairn.store.getMemberships(dorothy.id)).organizations[0]!.role, 'admin');
   await shot(admin.page, 'organization-roles', { fullPage: true });
@@ -66,7 +77,10 @@ test('an admin invites by link, the invitee signs up into the organization, and 
   assert.deepEqual([...admin.errors, ...invitee.errors.filter((e) => !/403/.test(e))], []);
 });
 
-test('an admin sees open invitations and cancels one, renames a team, takes someone out of it, and removes a member', { skip, timeout: 180_000 }, async () => {
+test('an admin sees open invitations and cancels one, renames a team, takes someone out of it, and removes a member', {
+  skip,
+  timeout: 180_000,
+}, async () => {
   const page = admin.page;
   await toOrganization(page);
   await page.getByRole('button', { name: 'Create invite link' }).click();

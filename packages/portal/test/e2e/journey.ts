@@ -32,7 +32,10 @@ export function portalJourney(name: string, options: { clipboard?: boolean; temp
     if (skip) return;
     journey.server = await startPortalServer();
     journey.browser = await openBrowser();
-    if (options.clipboard) await journey.browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: journey.server.baseUrl });
+    if (options.clipboard)
+      await journey.browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], {
+        origin: journey.server.baseUrl,
+      });
     journey.page = journey.browser.page;
     if (options.tempDir) journey.dir = mkdtempSync(join(tmpdir(), options.tempDir));
   });

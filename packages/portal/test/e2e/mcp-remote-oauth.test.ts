@@ -31,7 +31,8 @@ before(async () => {
   b = await openBrowser();
   page = b.page;
   page.on('response', (r) => {
-    if (r.url().startsWith(server.baseUrl) && r.status() >= 400 && !r.url().endsWith('/api/v1/me')) cairnFailures.push(`${r.status()} ${r.url()}`);
+    if (r.url().startsWith(server.baseUrl) && r.status() >= 400 && !r.url().endsWith('/api/v1/me'))
+      cairnFailures.push(`${r.status()} ${r.url()}`);
   });
 });
 after(async () => {
@@ -43,7 +44,11 @@ after(async () => {
 /** mcp-remote over stdio with only the URL (no headers), its stderr collected. */
 function startMcpRemote(mcpUrl: string, configDir: string) {
   // Never a real browser: the test reads the authorize URL from stderr and drives chromium itself.
-  const transport = mcpRemoteTransport({ command: 'npx', args: ['-y', 'mcp-remote@0.1.38', mcpUrl, '--transport', 'http-only'] }, { scratch, configDir }, { DISPLAY: '' });
+  const transport = mcpRemoteTransport(
+    { command: 'npx', args: ['-y', 'mcp-remote@0.1.38', mcpUrl, '--transport', 'http-only'] },
+    { scratch, configDir },
+    { DISPLAY: '' },
+  );
   const bridge = connectThrough(transport, 'mcp-remote-oauth-test');
   return {
     ...bridge,
@@ -65,13 +70,22 @@ test('mcp-remote given only the URL: registers, browser sign-in and consent, lis
   skip,
   timeout: 240_000,
 }, async () => {
-  await signUpFirst(page, server.baseUrl, { name: 'Alan Turing', email: 'alan@example.com', password: 'a long enough secret', organization: 'Bletchley' });
+  await signUpFirst(page, server.baseUrl, {
+    name: 'Alan Turing',
+    email: 'alan@example.com',
+    password: 'a long enough secret',
+    organization: 'Bletchley',
+  });
   await b.context.clearCookies();
   const configDir = join(scratch, 'mcp-auth');
 
   const first = startMcpRemote(server.mcpUrl, configDir);
   try {
-    const authorizeUrl = await waitFor(() => /Please authorize this client by visiting:\s*(\S+)/.exec(first.stderr())?.[1], 'the authorize URL on stderr', first.stderr);
+    const authorizeUrl = await waitFor(
+      () => /Please authorize this client by visiting:\s*(\S+)/.exec(first.stderr())?.[1],
+      'the authorize URL on stderr',
+      first.stderr,
+    );
     assert.ok(authorizeUrl.startsWith(`${server.baseUrl}/api/auth/oauth2/authorize?`), authorizeUrl);
     const callbackPort = new URL(new URL(authorizeUrl).searchParams.get('redirect_uri')!).port;
 
@@ -137,11 +151,18 @@ test('mcp-remote given only the URL: registers, browser sign-in and consent, lis
   );
 });
 
-test('with CAIRN_OAUTH_ALLOW_LOOPBACK=false mcp-remote cannot register and is told to use an API key', { skip, timeout: 120_000 }, async () => {
+test('with CAIRN_OAUTH_ALLOW_LOOPBACK=false mcp-remote cannot register and is told to use an API key', {
+  skip,
+  timeout: 120_000,
+}, async () => {
   const strict = await startTestCairn({ env: { CAIRN_OAUTH_ALLOW_LOOPBACK: 'false' } });
   const run = startMcpRemote(strict.mcpUrl, join(scratch, 'strict-auth'));
   try {
-    const message = await waitFor(() => (/use an API key/i.test(run.stderr()) ? run.stderr() : undefined), 'the API-key message on stderr', run.stderr);
+    const message = await waitFor(
+      () => (/use an API key/i.test(run.stderr()) ? run.stderr() : undefined),
+      'the API-key message on stderr',
+      run.stderr,
+    );
     assert.match(message, /does not accept OAuth callbacks on localhost/);
     assert.doesNotMatch(message, /Please authorize this client/);
     await assert.rejects(within(run.connected, 'connect'));
@@ -154,7 +175,12 @@ test('with CAIRN_OAUTH_ALLOW_LOOPBACK=false mcp-remote cannot register and is to
 async function mcpStatus(token: string): Promise<number> {
   const answer = await fetch(server.mcpUrl, {
     method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-06-18',
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
   });
   await answer.body?.cancel();
@@ -184,6 +210,8 @@ async function waitFor<T>(probe: () => T | undefined, what: string, context: () 
 
 function within<T>(promise: Promise<T>, what: string): Promise<T> {
   let timer: NodeJS.Timeout;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no answer within ${WAIT_MS} ms`)), WAIT_MS)));
+  const timeout = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no answer within ${WAIT_MS} ms`)), WAIT_MS)),
+  );
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

@@ -11,17 +11,41 @@ import { portalJourney } from './journey.js';
 const journey = portalJourney('read-only journey');
 const { skip } = journey;
 
-test('a plain member sees the organization datapack read-only; their own stays writable', { skip, timeout: 120_000 }, async () => {
+test('a plain member sees the organization datapack read-only; their own stays writable', {
+  skip,
+  timeout: 120_000,
+}, async () => {
   const { server, browser: b, page } = journey;
   await signUpFirst(page, server.baseUrl);
   const cairn = server.cairn.cairn;
   const owner = (await cairn.store.findUserByEmail('ada@example.com'))!;
-  const ownerAccess = await loadAccess(cairn.domain, { userId: owner.id, client: 'test', via: 'cli', scope: 'read-write' });
+  const ownerAccess = await loadAccess(cairn.domain, {
+    userId: owner.id,
+    client: 'test',
+    via: 'cli',
+    scope: 'read-write',
+  });
   const org = (await listDatapacks(cairn.domain, ownerAccess)).find((d) => d.scope === 'organization')!;
-  await saveEntry(cairn.domain, ownerAccess, { datapack: org.id, kind: 'policy', title: 'Review before merge', content: 'Every change gets one review.' });
-  const old = await saveEntry(cairn.domain, ownerAccess, { datapack: org.id, kind: 'policy', title: 'Fax approvals', content: 'Approvals are sent by fax.' });
+  await saveEntry(cairn.domain, ownerAccess, {
+    datapack: org.id,
+    kind: 'policy',
+    title: 'Review before merge',
+    content: 'Every change gets one review.',
+  });
+  const old = await saveEntry(cairn.domain, ownerAccess, {
+    datapack: org.id,
+    kind: 'policy',
+    title: 'Fax approvals',
+    content: 'Approvals are sent by fax.',
+  });
   await deleteEntry(cairn.domain, ownerAccess, old.entry.id);
-  await createUser(cairn.domain, cairn.auth, { email: 'bob@example.com', name: 'Bob Member', password: 'correct horse battery', org: 'Analytical Engines', join: true });
+  await createUser(cairn.domain, cairn.auth, {
+    email: 'bob@example.com',
+    name: 'Bob Member',
+    password: 'correct horse battery',
+    org: 'Analytical Engines',
+    join: true,
+  });
 
   await b.context.clearCookies();
   await page.goto(`${server.baseUrl}/signin`);

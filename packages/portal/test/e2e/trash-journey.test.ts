@@ -6,7 +6,9 @@ import { portalJourney } from './journey.js';
 const journey = portalJourney('trash journey');
 const { skip } = journey;
 
-test('delete an entry → Trash → Restore → its history shows word diffs and restores an earlier version; a datapack goes to the Trash and back', { skip }, async () => {
+test('delete an entry → Trash → Restore → its history shows word diffs and restores an earlier version; a datapack goes to the Trash and back', {
+  skip,
+}, async () => {
   const { server, browser: b, page } = journey;
   await signUpFirst(page, server.baseUrl);
   const nav = page.getByRole('navigation', { name: 'Main' });
@@ -14,7 +16,11 @@ test('delete an entry → Trash → Restore → its history shows word diffs and
   // An entry with two versions, then deleted.
   await page.getByRole('link', { name: 'Personal', exact: true }).click();
   await page.getByRole('heading', { name: 'Personal', level: 1 }).waitFor();
-  assert.equal(await page.getByRole('button', { name: 'Delete datapack' }).count(), 0, 'the default datapack cannot be deleted');
+  assert.equal(
+    await page.getByRole('button', { name: 'Delete datapack' }).count(),
+    0,
+    'the default datapack cannot be deleted',
+  );
   await page.getByRole('button', { name: 'Add entry' }).click();
   const add = page.getByRole('dialog', { name: 'Add entry' });
   await add.getByLabel('Title').fill('Coffee order');
@@ -62,11 +68,18 @@ test('delete an entry → Trash → Restore → its history shows word diffs and
 
   // Restore v1 as a new version: the history keeps everything.
   await history.getByText('v1', { exact: true }).click();
-  await history.getByRole('listitem').filter({ hasText: /^v1/ }).getByRole('button', { name: 'Restore this version' }).click();
+  await history
+    .getByRole('listitem')
+    .filter({ hasText: /^v1/ })
+    .getByRole('button', { name: 'Restore this version' })
+    .click();
   await view.getByRole('status').getByText('Version 1 restored as version 5').waitFor();
   await view.getByText('version 5', { exact: true }).waitFor();
   assert.equal(await history.getByRole('listitem').count(), 5);
-  assert.equal((await view.locator('.entry-content').first().textContent())?.trim(), 'A flat white with oat milk, no sugar.');
+  assert.equal(
+    (await view.locator('.entry-content').first().textContent())?.trim(),
+    'A flat white with oat milk, no sugar.',
+  );
   await view.getByRole('button', { name: 'Close' }).click();
 
   // A datapack goes to the Trash with its entries and comes back.

@@ -45,12 +45,20 @@ function authOptions(s: AuthSettings) {
     basePath: AUTH_BASE_PATH,
     // Users are created only by Cairn (createUser: first sign-up, invitations, CLI), never by better-auth's
     // sign-up endpoint; the /api/auth allow-list hides it too (defence in depth).
-    emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: PASSWORD_MIN_LENGTH, maxPasswordLength: PASSWORD_MAX_LENGTH },
+    emailAndPassword: {
+      enabled: true,
+      disableSignUp: true,
+      minPasswordLength: PASSWORD_MIN_LENGTH,
+      maxPasswordLength: PASSWORD_MAX_LENGTH,
+    },
     telemetry: { enabled: false },
     // Unexpected errors (a lost database above all) reach Cairn's error handler, which answers 503 for an
     // outage, instead of becoming better-auth's bare 500 and a stack trace on the console.
     onAPIError: { throw: true },
-    logger: { level: 'warn', log: (level: string, message: string, ...args: unknown[]) => authLog(s, level, message, args) },
+    logger: {
+      level: 'warn',
+      log: (level: string, message: string, ...args: unknown[]) => authLog(s, level, message, args),
+    },
     plugins: [
       organization(orgOptions),
       oauthProvider(
@@ -104,7 +112,10 @@ export async function addTeamMember(auth: Auth, input: { teamId: string; userId:
  * Sets an organization member's role through better-auth's organization adapter, like every other
  * membership write; false when the user is not a member.
  */
-export async function setMemberRole(auth: Auth, input: { organizationId: string; userId: string; role: string }): Promise<boolean> {
+export async function setMemberRole(
+  auth: Auth,
+  input: { organizationId: string; userId: string; role: string },
+): Promise<boolean> {
   const ctx = (await auth.$context) as unknown as AuthContext;
   const orgs = getOrgAdapter(ctx, orgOptions);
   const member = await orgs.findMemberByOrgId({ userId: input.userId, organizationId: input.organizationId });
@@ -139,7 +150,10 @@ export async function renameTeam(auth: Auth, teamId: string, name: string): Prom
  * Changes the signed-in user's password after checking the current one; every other session of
  * theirs ends, and the answer's cookies carry the fresh session. False when the current one is wrong.
  */
-export async function changeOwnPassword(auth: Auth, input: { currentPassword: string; newPassword: string; headers: Headers }): Promise<{ changed: boolean; cookies: string[] }> {
+export async function changeOwnPassword(
+  auth: Auth,
+  input: { currentPassword: string; newPassword: string; headers: Headers },
+): Promise<{ changed: boolean; cookies: string[] }> {
   try {
     const result = await auth.api.changePassword({
       body: { currentPassword: input.currentPassword, newPassword: input.newPassword, revokeOtherSessions: true },
@@ -148,7 +162,8 @@ export async function changeOwnPassword(auth: Auth, input: { currentPassword: st
     });
     return { changed: true, cookies: result.headers.getSetCookie() };
   } catch (error) {
-    if ((error as { body?: { code?: string } }).body?.code === 'INVALID_PASSWORD') return { changed: false, cookies: [] };
+    if ((error as { body?: { code?: string } }).body?.code === 'INVALID_PASSWORD')
+      return { changed: false, cookies: [] };
     throw error;
   }
 }
@@ -170,12 +185,23 @@ export async function replacePassword(auth: Auth, userId: string, password: stri
  * Creates a user with an email-and-password account, server-side: what better-auth's sign-up does,
  * without its endpoint (disabled) and without signing anyone in. The caller checks the password policy.
  */
-export async function createCredentialUser(auth: Auth, input: { email: string; name: string; password: string }): Promise<{ id: string; email: string; name: string }> {
+export async function createCredentialUser(
+  auth: Auth,
+  input: { email: string; name: string; password: string },
+): Promise<{ id: string; email: string; name: string }> {
   const ctx = (await auth.$context) as unknown as AuthContext;
   const hash = await ctx.password.hash(input.password);
-  const user = await ctx.internalAdapter.createUser({ email: input.email, name: input.name, emailVerified: false }, { method: 'email-password' });
+  const user = await ctx.internalAdapter.createUser(
+    { email: input.email, name: input.name, emailVerified: false },
+    { method: 'email-password' },
+  );
   try {
-    await ctx.internalAdapter.linkAccount({ userId: user.id, providerId: 'credential', accountId: user.id, password: hash });
+    await ctx.internalAdapter.linkAccount({
+      userId: user.id,
+      providerId: 'credential',
+      accountId: user.id,
+      password: hash,
+    });
   } catch (error) {
     await ctx.internalAdapter.deleteUser(user.id);
     throw error;

@@ -36,12 +36,19 @@ export class CredentialRefusal extends CairnError {
 }
 
 /** The refusal for a header that carries no usable token, in words that say how to fix it. */
-export function unusableHeader(header: Exclude<BearerHeader, { kind: 'absent' } | { kind: 'token' }>): CredentialRefusal {
+export function unusableHeader(
+  header: Exclude<BearerHeader, { kind: 'absent' } | { kind: 'token' }>,
+): CredentialRefusal {
   if (header.kind === 'malformed') {
-    return new CredentialRefusal(401, 'invalid_request', 'The Authorization header must be "Bearer <API key>": the "Bearer " prefix is required. Send Authorization: Bearer cairn_tkn_…');
+    return new CredentialRefusal(
+      401,
+      'invalid_request',
+      'The Authorization header must be "Bearer <API key>": the "Bearer " prefix is required. Send Authorization: Bearer cairn_tkn_…',
+    );
   }
   // The bridge entry's classic mistake (spec part 2, rule 2): env name and ${…} reference differ.
-  const what = header.unexpanded !== undefined ? `holds the unexpanded reference \${${header.unexpanded}}` : 'carries no key';
+  const what =
+    header.unexpanded !== undefined ? `holds the unexpanded reference \${${header.unexpanded}}` : 'carries no key';
   return new CredentialRefusal(
     401,
     'invalid_request',
@@ -75,7 +82,20 @@ export async function callerForApiKey(
   const { record, epoch } = verified;
   options.admit?.();
   const via = options.via ?? 'api_key';
-  if (options.uninformative?.test(client ?? '') && record.lastUsedClient && !options.uninformative.test(record.lastUsedClient)) client = record.lastUsedClient;
+  if (
+    options.uninformative?.test(client ?? '') &&
+    record.lastUsedClient &&
+    !options.uninformative.test(record.lastUsedClient)
+  )
+    client = record.lastUsedClient;
   keys.noteUse(record.id, client);
-  return { userId: record.userId, client, via, keyId: record.id, keyName: record.name, scope: record.scope, accessEpoch: epoch };
+  return {
+    userId: record.userId,
+    client,
+    via,
+    keyId: record.id,
+    keyName: record.name,
+    scope: record.scope,
+    accessEpoch: epoch,
+  };
 }

@@ -5,7 +5,13 @@ import type { Caller } from '../domain/caller.js';
 import { JSONRPC_CODES } from '../errors/jsonrpc-codes.js';
 import type { Logger } from '../log/logger.js';
 import type { KeyVerifier } from './api-keys/key-verifier.js';
-import { CredentialRefusal, callerForApiKey, invalidCredentialMessage, readBearer, unusableHeader } from './credentials.js';
+import {
+  CredentialRefusal,
+  callerForApiKey,
+  invalidCredentialMessage,
+  readBearer,
+  unusableHeader,
+} from './credentials.js';
 import { MCP_SCOPE, type OAuthTokenVerifier } from './oauth/access-tokens.js';
 import { OAUTH_SCOPES } from './oauth/oauth-options.js';
 import type { OAuthUsage } from './oauth/oauth-usage.js';
@@ -15,11 +21,16 @@ export { INSTALLER_USER_AGENT };
 const INSTALLER_USER_AGENT_PATTERN = /^cairn-mcp-installer\/1\.\d+(\s|$)/;
 
 /** The outcome of the gate in front of `/mcp`: a caller to serve, or the response that refuses. */
-export type McpAuthResult = { ok: true; caller: Caller; responseHeaders: Record<string, string> } | { ok: false; response: Response };
+export type McpAuthResult =
+  | { ok: true; caller: Caller; responseHeaders: Record<string, string> }
+  | { ok: false; response: Response };
 
 /** What the gate needs; built once at start-up. */
 export interface McpAuthDeps {
-  config: Pick<CairnConfig, 'baseUrl' | 'requireUserAgent' | 'allowLegacyApiKeyHeader' | 'allowedHosts' | 'allowedOrigins'>;
+  config: Pick<
+    CairnConfig,
+    'baseUrl' | 'requireUserAgent' | 'allowLegacyApiKeyHeader' | 'allowedHosts' | 'allowedOrigins'
+  >;
   keys: KeyVerifier;
   /** Checks OAuth access tokens; without it only API keys are accepted. */
   oauth?: OAuthTokenVerifier;
@@ -34,7 +45,9 @@ export interface McpAuthDeps {
  * rule, and the legacy `API_KEY` header.
  */
 export async function authenticateMcpRequest(req: Request, deps: McpAuthDeps): Promise<McpAuthResult> {
-  const rebinding = hostHeaderValidationResponse(req, deps.config.allowedHosts) ?? originValidationResponse(req, deps.config.allowedOrigins);
+  const rebinding =
+    hostHeaderValidationResponse(req, deps.config.allowedHosts) ??
+    originValidationResponse(req, deps.config.allowedOrigins);
   if (rebinding) return { ok: false, response: rebinding };
   try {
     return await admit(req, deps);
@@ -48,9 +61,13 @@ async function admit(req: Request, deps: McpAuthDeps): Promise<McpAuthResult & {
   const userAgent = req.headers.get('user-agent');
   const header = readBearer(req.headers.get('authorization'));
   if (header.kind === 'token') {
-    if (deps.oauth && !header.isApiKey) return { ok: true, caller: await callerForOAuthToken(header.token, userAgent, deps.oauth), responseHeaders: {} };
+    if (deps.oauth && !header.isApiKey)
+      return { ok: true, caller: await callerForOAuthToken(header.token, userAgent, deps.oauth), responseHeaders: {} };
     // Every API-key client sends the installer User-Agent: the client named at its last initialize says more.
-    const caller = await callerForApiKey(deps.keys, header.token, userAgent, { admit: () => requireInstallerUserAgent(deps, userAgent), uninformative: INSTALLER_USER_AGENT_PATTERN });
+    const caller = await callerForApiKey(deps.keys, header.token, userAgent, {
+      admit: () => requireInstallerUserAgent(deps, userAgent),
+      uninformative: INSTALLER_USER_AGENT_PATTERN,
+    });
     return { ok: true, caller, responseHeaders: {} };
   }
   if (header.kind !== 'absent') throw unusableHeader(header);
@@ -58,10 +75,17 @@ async function admit(req: Request, deps: McpAuthDeps): Promise<McpAuthResult & {
   const legacyKey = req.headers.get('api_key');
   if (legacyKey !== null) {
     if (!deps.config.allowLegacyApiKeyHeader) {
-      throw new CredentialRefusal(401, 'invalid_request', `The API_KEY header is no longer accepted here. Send "Authorization: Bearer <key>" and "User-Agent: ${INSTALLER_USER_AGENT}" instead.`);
+      throw new CredentialRefusal(
+        401,
+        'invalid_request',
+        `The API_KEY header is no longer accepted here. Send "Authorization: Bearer <key>" and "User-Agent: ${INSTALLER_USER_AGENT}" instead.`,
+      );
     }
     const caller = await callerForApiKey(deps.keys, legacyKey.trim(), userAgent, { via: 'legacy_api_key' });
-    deps.log.warn('legacy API_KEY header used; move this client to Authorization: Bearer', { keyId: caller.keyId, client: userAgent?.slice(0, 80) ?? null });
+    deps.log.warn('legacy API_KEY header used; move this client to Authorization: Bearer', {
+      keyId: caller.keyId,
+      client: userAgent?.slice(0, 80) ?? null,
+    });
     return {
       ok: true,
       caller,
@@ -71,7 +95,11 @@ async function admit(req: Request, deps: McpAuthDeps): Promise<McpAuthResult & {
       },
     };
   }
-  throw new CredentialRefusal(401, undefined, `Authentication required. Send "Authorization: Bearer <API key>" with "User-Agent: ${INSTALLER_USER_AGENT}", or connect with OAuth.`);
+  throw new CredentialRefusal(
+    401,
+    undefined,
+    `Authentication required. Send "Authorization: Bearer <API key>" with "User-Agent: ${INSTALLER_USER_AGENT}", or connect with OAuth.`,
+  );
 }
 
 function requireInstallerUserAgent(deps: McpAuthDeps, userAgent: string | null): void {
@@ -84,7 +112,11 @@ function requireInstallerUserAgent(deps: McpAuthDeps, userAgent: string | null):
 }
 
 // OAuth clients are browsers' agents, not the installer: the User-Agent rule is for API keys only.
-async function callerForOAuthToken(token: string, userAgent: string | null, oauth: OAuthTokenVerifier): Promise<Caller> {
+async function callerForOAuthToken(
+  token: string,
+  userAgent: string | null,
+  oauth: OAuthTokenVerifier,
+): Promise<Caller> {
   const check = await oauth.verify(token);
   if (!check.ok) {
     // Only a genuine token that ran out is told so (the client should refresh); every other refusal
@@ -104,7 +136,13 @@ async function callerForOAuthToken(token: string, userAgent: string | null, oaut
     );
   }
   // The "mcp" scope grants what the user may do; narrower OAuth scopes would map to "read" here.
-  return { userId: check.grant.userId, client: userAgent, via: 'oauth', oauthClientId: check.grant.clientId, scope: 'read-write' };
+  return {
+    userId: check.grant.userId,
+    client: userAgent,
+    via: 'oauth',
+    oauthClientId: check.grant.clientId,
+    scope: 'read-write',
+  };
 }
 
 /** The URL of the protected-resource metadata that 401 answers point to. */

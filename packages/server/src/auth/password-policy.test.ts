@@ -7,7 +7,18 @@ const ADVICE = /choose at least 10 characters that are not a common password, e\
 
 describe('password policy', () => {
   test('common, short and patterned passwords are refused with what to do instead', async () => {
-    for (const password of ['password', '12345678', 'password123456', 'k3J9xq2Lm', 'qwertyuiop', '1234567890', 'aaaaaaaaaaaa', 'Password123!', 'P@ssw0rd2024', 'evilpass123']) {
+    for (const password of [
+      'password',
+      '12345678',
+      'password123456',
+      'k3J9xq2Lm',
+      'qwertyuiop',
+      '1234567890',
+      'aaaaaaaaaaaa',
+      'Password123!',
+      'P@ssw0rd2024',
+      'evilpass123',
+    ]) {
       await assert.rejects(assertPasswordPolicy(password), (error: unknown) => {
         assert.ok(error instanceof CairnError, password);
         assert.equal(error.code, 'invalid_input', password);
@@ -24,11 +35,20 @@ describe('password policy', () => {
 
   test('a password built from the email or name counts as easy to guess', async () => {
     await assert.doesNotReject(assertPasswordPolicy('margaret hamilton 1969'));
-    await assert.rejects(assertPasswordPolicy('margaret hamilton 1969', ['margaret.hamilton@example.com', 'Margaret Hamilton 1969']), ADVICE);
+    await assert.rejects(
+      assertPasswordPolicy('margaret hamilton 1969', ['margaret.hamilton@example.com', 'Margaret Hamilton 1969']),
+      ADVICE,
+    );
   });
 
   test('passphrases of unrelated words pass, and the passwords the tests use do too', async () => {
-    for (const password of ['violet kettle orbit seven', 'correct horse battery', 'a long enough secret', 'another long secret', 'Tr0ub4dor&3x']) {
+    for (const password of [
+      'violet kettle orbit seven',
+      'correct horse battery',
+      'a long enough secret',
+      'another long secret',
+      'Tr0ub4dor&3x',
+    ]) {
       await assert.doesNotReject(assertPasswordPolicy(password), password);
     }
   });

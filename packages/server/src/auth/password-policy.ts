@@ -15,7 +15,10 @@ let checker: Promise<ZxcvbnFactory> | undefined;
 /** The dictionary is large: loaded on the first password set, once, never on sign-in. */
 function strengthChecker(): Promise<ZxcvbnFactory> {
   checker ??= (async () => {
-    const [{ ZxcvbnFactory }, common] = await Promise.all([import('@zxcvbn-ts/core'), import('@zxcvbn-ts/language-common')]);
+    const [{ ZxcvbnFactory }, common] = await Promise.all([
+      import('@zxcvbn-ts/core'),
+      import('@zxcvbn-ts/language-common'),
+    ]);
     return new ZxcvbnFactory({ dictionary: { ...common.dictionary }, graphs: common.adjacencyGraphs });
   })();
   checker.catch(() => (checker = undefined));
@@ -35,6 +38,9 @@ export async function assertPasswordPolicy(password: string, context: string[] =
   }
   const result = (await strengthChecker()).check(password, context.filter(Boolean));
   if (result.score < MIN_SCORE) {
-    throw new CairnError('invalid_input', `The password is too easy to guess (it is, or looks like, a common password or a simple pattern): ${ADVICE}.`);
+    throw new CairnError(
+      'invalid_input',
+      `The password is too easy to guess (it is, or looks like, a common password or a simple pattern): ${ADVICE}.`,
+    );
   }
 }

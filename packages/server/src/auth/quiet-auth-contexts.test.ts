@@ -2,7 +2,11 @@ import assert from 'node:assert/strict';
 import type { AsyncLocalStorage } from 'node:async_hooks';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { getCurrentAuthContextAsyncLocalStorage, getCurrentDBAdapterAsyncLocalStorage, getRequestStateAsyncLocalStorage } from '@better-auth/core/context';
+import {
+  getCurrentAuthContextAsyncLocalStorage,
+  getCurrentDBAdapterAsyncLocalStorage,
+  getRequestStateAsyncLocalStorage,
+} from '@better-auth/core/context';
 import { runFileOnEachBackend } from '../testing/backends.js';
 import { signIn } from '../testing/oauth-flow.js';
 import { createTenant, type TestTenant } from '../testing/tenants.js';
@@ -28,7 +32,11 @@ describe('better-auth’s context storages are switched off while it is idle, an
     server = await startTestCairn();
     tenant = await createTenant(server.cairn);
     quiet = await quietAuthContexts(IDLE_MS);
-    storages = (await Promise.all([getCurrentAuthContextAsyncLocalStorage(), getCurrentDBAdapterAsyncLocalStorage(), getRequestStateAsyncLocalStorage()])) as AsyncLocalStorage<unknown>[];
+    storages = (await Promise.all([
+      getCurrentAuthContextAsyncLocalStorage(),
+      getCurrentDBAdapterAsyncLocalStorage(),
+      getRequestStateAsyncLocalStorage(),
+    ])) as AsyncLocalStorage<unknown>[];
   });
   after(async () => {
     quiet?.stop();
@@ -47,7 +55,11 @@ describe('better-auth’s context storages are switched off while it is idle, an
     assert.deepEqual(storages.map(enabled), [false, false, false]);
     const cookie = await signIn(server.baseUrl, tenant.owner.email);
     const me = await fetch(`${server.baseUrl}/api/v1/me`, { headers: { cookie } });
-    assert.equal((await me.json()).user.email, tenant.owner.email, 'the session better-auth made while its storages were off works');
+    assert.equal(
+      (await me.json()).user.email,
+      tenant.owner.email,
+      'the session better-auth made while its storages were off works',
+    );
     assert.ok(storages.some((s) => enabled(s)));
   });
 

@@ -1,5 +1,9 @@
 import type { AsyncLocalStorage } from 'node:async_hooks';
-import { getCurrentAuthContextAsyncLocalStorage, getCurrentDBAdapterAsyncLocalStorage, getRequestStateAsyncLocalStorage } from '@better-auth/core/context';
+import {
+  getCurrentAuthContextAsyncLocalStorage,
+  getCurrentDBAdapterAsyncLocalStorage,
+  getRequestStateAsyncLocalStorage,
+} from '@better-auth/core/context';
 
 /** How long no better-auth call may have run before its context storages are switched off. */
 export const AUTH_CONTEXT_IDLE_MS = 5_000;
@@ -21,10 +25,15 @@ const watched = new WeakSet<Storage>();
  * to finish before its context reads as empty (as outside any call, where better-auth falls back).
  */
 export async function quietAuthContexts(idleMs = AUTH_CONTEXT_IDLE_MS): Promise<{ stop(): void }> {
-  const storages = (await Promise.all([getCurrentAuthContextAsyncLocalStorage(), getCurrentDBAdapterAsyncLocalStorage(), getRequestStateAsyncLocalStorage()])) as Storage[];
+  const storages = (await Promise.all([
+    getCurrentAuthContextAsyncLocalStorage(),
+    getCurrentDBAdapterAsyncLocalStorage(),
+    getRequestStateAsyncLocalStorage(),
+  ])) as Storage[];
   for (const storage of storages) countCalls(storage);
   const timer = setInterval(() => {
-    if (calls.running === 0 && performance.now() - calls.lastEnd >= idleMs) for (const storage of storages) storage.disable();
+    if (calls.running === 0 && performance.now() - calls.lastEnd >= idleMs)
+      for (const storage of storages) storage.disable();
   }, idleMs);
   timer.unref();
   return { stop: () => clearInterval(timer) };
@@ -39,7 +48,12 @@ function countCalls(storage: Storage): void {
     calls.running--;
     calls.lastEnd = performance.now();
   };
-  storage.run = function (this: Storage, store: unknown, callback: (...args: unknown[]) => unknown, ...args: unknown[]) {
+  storage.run = function (
+    this: Storage,
+    store: unknown,
+    callback: (...args: unknown[]) => unknown,
+    ...args: unknown[]
+  ) {
     calls.running++;
     let result: unknown;
     try {

@@ -21,7 +21,11 @@ test('bounded cache: the least recently used goes first: a hit keeps a value, ho
   cache.set('c', 3);
   assert.equal(cache.get('a'), 1);
   cache.set('d', 4);
-  assert.deepEqual([...cache.keys()], ['c', 'a', 'd'], 'b, unused since it was stored, went; a, stored first but read since, stays');
+  assert.deepEqual(
+    [...cache.keys()],
+    ['c', 'a', 'd'],
+    'b, unused since it was stored, went; a, stored first but read since, stays',
+  );
   assert.equal(cache.has('c'), true);
   assert.equal(cache.get('d'), 4, 'reading the newest again keeps the order');
   cache.set('e', 5);

@@ -43,7 +43,13 @@ export const captureInput = z.object({
     )
     .min(1)
     .max(CAPTURE_LIMITS.maxTurnsPerRequest),
-  datapack: z.string().trim().min(1).max(200).optional().describe('Id or name of a datapack you may write; without it, your personal Conversations datapack'),
+  datapack: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('Id or name of a datapack you may write; without it, your personal Conversations datapack'),
 });
 
 /** What became of each turn sent, in order: the entry that holds it, new or stored before. */
@@ -57,10 +63,16 @@ export interface CapturedTurnOutcome {
  * Stores each new turn (redacted again: the client may be old or modified); a turn id seen before
  * is a duplicate. `redacted` says which secrets the server still found, by rule.
  */
-export async function captureTurns(deps: DomainDeps, caller: Caller, raw: unknown): Promise<{ stored: number; duplicates: number; redacted: RedactionFinding[]; entries: CapturedTurnOutcome[] }> {
+export async function captureTurns(
+  deps: DomainDeps,
+  caller: Caller,
+  raw: unknown,
+): Promise<{ stored: number; duplicates: number; redacted: RedactionFinding[]; entries: CapturedTurnOutcome[] }> {
   assertMayWrite(caller);
   const { turns, datapack } = parse(captureInput, raw);
-  const datapackId = datapack ? await writableDatapack(deps, caller, datapack) : await conversationsDatapack(deps, caller.userId);
+  const datapackId = datapack
+    ? await writableDatapack(deps, caller, datapack)
+    : await conversationsDatapack(deps, caller.userId);
   let stored = 0;
   const entries: CapturedTurnOutcome[] = [];
   const found: RedactionFinding[] = [];
@@ -69,7 +81,12 @@ export async function captureTurns(deps: DomainDeps, caller: Caller, raw: unknow
     found.push(...findings);
     const now = deps.now();
     const title = `${turn.role === 'user' ? 'Prompt' : 'Response'}${turn.project ? ` · ${turn.project}` : ''} · ${snippet(text)}`;
-    const tags = ['captured', turn.client, ...(turn.sessionId ? [`session:${turn.sessionId}`] : []), ...(turn.project ? [`project:${turn.project}`] : [])].map((t) => t.toLowerCase());
+    const tags = [
+      'captured',
+      turn.client,
+      ...(turn.sessionId ? [`session:${turn.sessionId}`] : []),
+      ...(turn.project ? [`project:${turn.project}`] : []),
+    ].map((t) => t.toLowerCase());
     const entry: Entry = {
       id: deps.newId('ent'),
       datapackId,
@@ -87,7 +104,11 @@ export async function captureTurns(deps: DomainDeps, caller: Caller, raw: unknow
       updatedAt: now,
       deletedAt: null,
     };
-    const outcome = await deps.store.insertCapturedTurn(entry, caller.userId, turn.id, { role: turn.role, sessionId: turn.sessionId, speaker: turn.speaker && redact(turn.speaker).text });
+    const outcome = await deps.store.insertCapturedTurn(entry, caller.userId, turn.id, {
+      role: turn.role,
+      sessionId: turn.sessionId,
+      speaker: turn.speaker && redact(turn.speaker).text,
+    });
     if (outcome.stored) stored++;
     entries.push({ id: turn.id, entryId: outcome.entryId, duplicate: !outcome.stored });
   }
@@ -103,10 +124,18 @@ async function writableDatapack(deps: DomainDeps, caller: Caller, ref: string): 
 }
 
 async function conversationsDatapack(deps: DomainDeps, userId: string): Promise<string> {
-  const find = async () => (await deps.store.findDatapacks([{ scope: 'personal', ownerId: userId }])).find((d) => d.name === CONVERSATIONS_DATAPACK);
+  const find = async () =>
+    (await deps.store.findDatapacks([{ scope: 'personal', ownerId: userId }])).find(
+      (d) => d.name === CONVERSATIONS_DATAPACK,
+    );
   const existing = await find();
   if (existing) return existing.id;
-  await ensurePersonalDatapack(deps, userId, CONVERSATIONS_DATAPACK, 'Prompts and final responses captured from your AI clients');
+  await ensurePersonalDatapack(
+    deps,
+    userId,
+    CONVERSATIONS_DATAPACK,
+    'Prompts and final responses captured from your AI clients',
+  );
   return (await find())!.id;
 }
 

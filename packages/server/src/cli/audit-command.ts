@@ -15,7 +15,9 @@ export async function auditList(cairn: Cairn, o: Options): Promise<void> {
   const email = text('user');
   let organizationId: string | undefined;
   if (orgName !== undefined) {
-    organizationId = (await cairn.store.listOrganizations()).find((x) => x.name.toLowerCase() === orgName.toLowerCase())?.id;
+    organizationId = (await cairn.store.listOrganizations()).find(
+      (x) => x.name.toLowerCase() === orgName.toLowerCase(),
+    )?.id;
     if (!organizationId) throw new CairnError('not_found', `No organization named "${orgName}".`);
   }
   let actorUserId: string | undefined;
@@ -24,7 +26,11 @@ export async function auditList(cairn: Cairn, o: Options): Promise<void> {
     if (!actorUserId) throw new CairnError('not_found', `No user with the email ${email}.`);
   }
   const limit = text('limit');
-  if (limit !== undefined && !/^\d{1,3}$/.test(limit)) throw new CairnError('invalid_input', `--limit must be a whole number from 1 to 200 (got "${limit.slice(0, 20)}").`);
+  if (limit !== undefined && !/^\d{1,3}$/.test(limit))
+    throw new CairnError(
+      'invalid_input',
+      `--limit must be a whole number from 1 to 200 (got "${limit.slice(0, 20)}").`,
+    );
   const page = await listAuditAsOperator(cairn.domain, {
     organizationId,
     actorUserId,
@@ -44,8 +50,14 @@ export async function auditList(cairn: Cairn, o: Options): Promise<void> {
 }
 
 function line(e: AuditEvent): string {
-  const credential = e.credential ? [e.credential.type, e.credential.name ?? e.credential.id].filter(Boolean).join(' ') : '-';
-  const target = e.target ? `${e.target.type} ${e.target.id ?? ''} ${e.target.name ? `"${e.target.name}"` : ''}`.trim() : '-';
+  const credential = e.credential
+    ? [e.credential.type, e.credential.name ?? e.credential.id].filter(Boolean).join(' ')
+    : '-';
+  const target = e.target
+    ? `${e.target.type} ${e.target.id ?? ''} ${e.target.name ? `"${e.target.name}"` : ''}`.trim()
+    : '-';
   // Names and clients come from users: each field escaped, so none can rewrite the terminal or add a line.
-  return [e.at, e.kind, e.outcome, e.actorEmail ?? e.actorUserId ?? '-', credential, e.client ?? '-', target].map((field) => terminalSafe(field)).join('\t');
+  return [e.at, e.kind, e.outcome, e.actorEmail ?? e.actorUserId ?? '-', credential, e.client ?? '-', target]
+    .map((field) => terminalSafe(field))
+    .join('\t');
 }

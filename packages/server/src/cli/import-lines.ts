@@ -63,7 +63,10 @@ export function readImportFile(path: string, where: string, limit = MAX_IMPORT_L
       total += read;
       // Many lines, each short: the whole file still has to fit a string.
       if (total > 4 * limit)
-        throw new CairnError('invalid_input', `${where} is larger than ${Math.round((4 * limit) / 1024 / 1024)} MB: no entry cairn export writes is. Nothing was imported; check the folder.`);
+        throw new CairnError(
+          'invalid_input',
+          `${where} is larger than ${Math.round((4 * limit) / 1024 / 1024)} MB: no entry cairn export writes is. Nothing was imported; check the folder.`,
+        );
       chunks.push(Buffer.from(buffer.subarray(0, read)));
     }
     return Buffer.concat(chunks).toString('utf8');

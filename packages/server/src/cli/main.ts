@@ -3,7 +3,18 @@ import { type CairnConfig, ConfigError, loadConfig } from '../config/load-config
 import { CairnError } from '../errors/cairn-error.js';
 import { openCairn } from '../runtime/open-cairn.js';
 import { auditList } from './audit-command.js';
-import { keysCreate, keysList, keysRevoke, type Options, setupCodesCreate, status, teamsAddMember, teamsCreate, usersCreate, usersResetPassword } from './commands.js';
+import {
+  keysCreate,
+  keysList,
+  keysRevoke,
+  type Options,
+  setupCodesCreate,
+  status,
+  teamsAddMember,
+  teamsCreate,
+  usersCreate,
+  usersResetPassword,
+} from './commands.js';
 import { explainStartupError } from './explain-error.js';
 import { runServe } from './serve-command.js';
 import { exportCommand, importCommand } from './transfer-commands.js';
@@ -33,7 +44,10 @@ const USAGE = `Usage: cairn <command>
   import FILE.jsonl|FOLDER [--dry-run]          brings an export in; the same file twice changes nothing
 `;
 
-const COMMANDS: Record<string, (cairn: Awaited<ReturnType<typeof openCairn>>, o: Options, args: string[]) => Promise<void>> = {
+const COMMANDS: Record<
+  string,
+  (cairn: Awaited<ReturnType<typeof openCairn>>, o: Options, args: string[]) => Promise<void>
+> = {
   status: status,
   'users create': usersCreate,
   'users reset-password': usersResetPassword,
@@ -92,7 +106,10 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`Unknown command "${positionals.join(' ')}".\n\n${USAGE}`);
     return 2;
   }
-  const cairn = await openCairn({ ...config, logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel }, { background: false, patient: true });
+  const cairn = await openCairn(
+    { ...config, logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel },
+    { background: false, patient: true },
+  );
   try {
     await command(cairn, values, takesPath ? positionals.slice(1) : rest);
     return 0;
@@ -108,8 +125,10 @@ main(process.argv.slice(2)).then(
   (error: unknown) => {
     const explained = explainStartupError(error, config);
     if (explained) process.stderr.write(`cairn: ${explained}\n`);
-    else if (error instanceof CairnError || error instanceof ConfigError) process.stderr.write(`cairn: ${error.message}\n`);
-    else if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) process.stderr.write(`cairn: ${(error as Error).message}\n\n${USAGE}`);
+    else if (error instanceof CairnError || error instanceof ConfigError)
+      process.stderr.write(`cairn: ${error.message}\n`);
+    else if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS'))
+      process.stderr.write(`cairn: ${(error as Error).message}\n\n${USAGE}`);
     else process.stderr.write(`cairn: ${(error as Error).stack ?? String(error)}\n`);
     process.exitCode = 1;
   },

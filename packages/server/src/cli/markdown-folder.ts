@@ -1,7 +1,15 @@
 import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type DatapackLine, datapackLine, type EntryLine, entryLine } from '../domain/export-format.js';
-import { DATAPACK_FILE, datapackToMarkdown, entryToMarkdown, fileSlug, HEADER_FILE, markdownToDatapack, markdownToEntry } from '../domain/export-markdown.js';
+import {
+  DATAPACK_FILE,
+  datapackToMarkdown,
+  entryToMarkdown,
+  fileSlug,
+  HEADER_FILE,
+  markdownToDatapack,
+  markdownToEntry,
+} from '../domain/export-markdown.js';
 import { parseLine } from '../domain/import-check.js';
 import { CairnError } from '../errors/cairn-error.js';
 import { readImportFile } from './import-lines.js';
@@ -29,7 +37,9 @@ export async function writeMarkdownFolder(lines: AsyncIterable<string>, folder: 
         folders.set(d.id, dir);
       } else if (value.type === 'entry') {
         const e = value as EntryLine;
-        writeFileSync(join(folder, folders.get(e.datapack)!, `${fileSlug(e.title)}--${e.id}.md`), entryToMarkdown(e), { mode: 0o600 });
+        writeFileSync(join(folder, folders.get(e.datapack)!, `${fileSlug(e.title)}--${e.id}.md`), entryToMarkdown(e), {
+          mode: 0o600,
+        });
       }
     }
   }
@@ -43,7 +53,11 @@ export function isMarkdownFolder(path: string): boolean {
 /** A Markdown export folder read back as the JSON Lines an import takes (current versions only). */
 export function readMarkdownFolder(folder: string): string[] {
   const headerPath = join(folder, HEADER_FILE);
-  if (!statSync(headerPath, { throwIfNoEntry: false })) throw new CairnError('invalid_input', `${folder} holds no ${HEADER_FILE}: it is not a folder cairn export --format markdown wrote.`);
+  if (!statSync(headerPath, { throwIfNoEntry: false }))
+    throw new CairnError(
+      'invalid_input',
+      `${folder} holds no ${HEADER_FILE}: it is not a folder cairn export --format markdown wrote.`,
+    );
   const datapacks: string[] = [];
   const entries: string[] = [];
   for (const dir of readdirSync(folder, { withFileTypes: true })
@@ -51,18 +65,32 @@ export function readMarkdownFolder(folder: string): string[] {
     .map((d) => d.name)
     .sort()) {
     const packFile = join(folder, dir, DATAPACK_FILE);
-    if (!statSync(packFile, { throwIfNoEntry: false })) throw new CairnError('invalid_input', `${join(dir, DATAPACK_FILE)} is missing: every datapack folder needs it.`);
-    const pack = checked<DatapackLine>(datapackLine, markdownToDatapack(readImportFile(packFile, join(dir, DATAPACK_FILE)), join(dir, DATAPACK_FILE)), join(dir, DATAPACK_FILE));
+    if (!statSync(packFile, { throwIfNoEntry: false }))
+      throw new CairnError('invalid_input', `${join(dir, DATAPACK_FILE)} is missing: every datapack folder needs it.`);
+    const pack = checked<DatapackLine>(
+      datapackLine,
+      markdownToDatapack(readImportFile(packFile, join(dir, DATAPACK_FILE)), join(dir, DATAPACK_FILE)),
+      join(dir, DATAPACK_FILE),
+    );
     datapacks.push(JSON.stringify(pack));
     for (const file of readdirSync(join(folder, dir))
       .filter((f) => f.endsWith('.md') && f !== DATAPACK_FILE)
       .sort()) {
       const where = join(dir, file);
-      entries.push(JSON.stringify(checked(entryLine, markdownToEntry(readImportFile(join(folder, dir, file), where), where, pack.id), where)));
+      entries.push(
+        JSON.stringify(
+          checked(entryLine, markdownToEntry(readImportFile(join(folder, dir, file), where), where, pack.id), where),
+        ),
+      );
     }
   }
   const header = JSON.stringify(JSON.parse(readImportFile(headerPath, HEADER_FILE)));
-  return [header, ...datapacks, ...entries, JSON.stringify({ type: 'end', datapacks: datapacks.length, entries: entries.length })];
+  return [
+    header,
+    ...datapacks,
+    ...entries,
+    JSON.stringify({ type: 'end', datapacks: datapacks.length, entries: entries.length }),
+  ];
 }
 
 /** Checks a file's line as the import will, so a problem names the file rather than a line number. */
@@ -70,7 +98,8 @@ function checked<T>(schema: Parameters<typeof parseLine>[0], value: unknown, whe
   try {
     return parseLine(schema, value, 0) as T;
   } catch (error) {
-    if (error instanceof CairnError) throw new CairnError('invalid_input', `${where}: ${error.message.replace(/^Line 0: /, '')}`);
+    if (error instanceof CairnError)
+      throw new CairnError('invalid_input', `${where}: ${error.message.replace(/^Line 0: /, '')}`);
     throw error;
   }
 }

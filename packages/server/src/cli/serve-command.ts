@@ -13,7 +13,12 @@ export async function runServe(config: CairnConfig): Promise<number> {
   });
   const { server } = await listen(cairn);
   const users = await cairn.store.countUsers();
-  const lines = ['Cairn is running.', `  Portal:   ${config.baseUrl}/`, `  MCP URL:  ${config.baseUrl}/mcp`, `  Storage:  ${describeStore(config)}`];
+  const lines = [
+    'Cairn is running.',
+    `  Portal:   ${config.baseUrl}/`,
+    `  MCP URL:  ${config.baseUrl}/mcp`,
+    `  Storage:  ${describeStore(config)}`,
+  ];
   if (users === 0) {
     lines.push(
       '',

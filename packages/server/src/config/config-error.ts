@@ -5,5 +5,7 @@ export class ConfigError extends Error {
 
 /** The ConfigError for one variable, in the shape every start-up refusal takes. */
 export function invalidSetting(variable: string, message: string): ConfigError {
-  return new ConfigError(`Invalid Cairn settings:\n  ${variable}: ${message}\nFix the variable(s) above and start again.`);
+  return new ConfigError(
+    `Invalid Cairn settings:\n  ${variable}: ${message}\nFix the variable(s) above and start again.`,
+  );
 }

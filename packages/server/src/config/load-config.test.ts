@@ -8,7 +8,10 @@ test('the overload and pool settings default to what docs/overload.md says', () 
   assert.deepEqual(config.databasePool, { size: 10, connectTimeoutMs: 5_000 });
   // On PostgreSQL as many requests run at once as the pool has connections.
   assert.equal(loadConfig({ DATABASE_URL: 'postgres://db/cairn' }).overload.maxConcurrent, 10);
-  assert.equal(loadConfig({ DATABASE_URL: 'postgres://db/cairn', CAIRN_DATABASE_POOL_SIZE: '24' }).overload.maxConcurrent, 24);
+  assert.equal(
+    loadConfig({ DATABASE_URL: 'postgres://db/cairn', CAIRN_DATABASE_POOL_SIZE: '24' }).overload.maxConcurrent,
+    24,
+  );
 });
 
 test('the overload and pool settings are read from the environment', () => {
@@ -36,7 +39,10 @@ test('an unusable value names the variable and what it must be', () => {
   for (const [env, message] of cases) {
     assert.throws(
       () => loadConfig(env),
-      (error: Error) => error instanceof ConfigError && message.test(error.message) && /Fix the variable\(s\) above/.test(error.message),
+      (error: Error) =>
+        error instanceof ConfigError &&
+        message.test(error.message) &&
+        /Fix the variable\(s\) above/.test(error.message),
       JSON.stringify(env),
     );
   }

@@ -73,7 +73,10 @@ const envSchema = z.object({
         z
           .string()
           .regex(/^[a-z][a-z0-9+.-]*$/, 'must be a comma-separated list of URI schemes, e.g. cursor,vscode')
-          .refine((s) => !['http', 'https', 'javascript', 'data', 'vbscript', 'file', 'ftp', 'mailto'].includes(s), 'http(s) and unsafe schemes cannot be listed'),
+          .refine(
+            (s) => !['http', 'https', 'javascript', 'data', 'vbscript', 'file', 'ftp', 'mailto'].includes(s),
+            'http(s) and unsafe schemes cannot be listed',
+          ),
       ),
     ),
   CAIRN_INSTALLER_PUBLISHED: bool(false),
@@ -87,17 +90,40 @@ const envSchema = z.object({
       z
         .string()
         .max(500)
-        .regex(/^((https|ssh|git):\/\/[^\s'"`$\\]+|[\w.-]+@[\w.-]+:[^\s'"`$\\]+|[\w-]+\/[\w.-]+)$/, 'must be a git URL (https://…, ssh://…, git@host:owner/repo) or a GitHub owner/repo')
+        .regex(
+          /^((https|ssh|git):\/\/[^\s'"`$\\]+|[\w.-]+@[\w.-]+:[^\s'"`$\\]+|[\w-]+\/[\w.-]+)$/,
+          'must be a git URL (https://…, ssh://…, git@host:owner/repo) or a GitHub owner/repo',
+        )
         .optional(),
     ),
   CAIRN_CAPTURE_TURNS_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   CAIRN_SEARCH_SEMANTIC: bool(true),
   // The search cache's bound (docs/capacity.md): about 1.5 MB per active user of 1,000 entries.
-  CAIRN_SEARCH_CACHE_MB: z.coerce.number().int('must be a whole number of megabytes').min(8, 'must be at least 8 (MB)').max(65536, 'must be at most 65536 (MB)').default(256),
-  CAIRN_TRASH_DAYS: z.coerce.number().int('must be a whole number of days').min(1, 'must be at least 1 day').max(3650, 'must be at most 3650 days').default(30),
-  CAIRN_AUDIT_DAYS: z.coerce.number().int('must be a whole number of days').min(1, 'must be at least 1 day').max(36500, 'must be at most 36500 days').default(365),
+  CAIRN_SEARCH_CACHE_MB: z.coerce
+    .number()
+    .int('must be a whole number of megabytes')
+    .min(8, 'must be at least 8 (MB)')
+    .max(65536, 'must be at most 65536 (MB)')
+    .default(256),
+  CAIRN_TRASH_DAYS: z.coerce
+    .number()
+    .int('must be a whole number of days')
+    .min(1, 'must be at least 1 day')
+    .max(3650, 'must be at most 3650 days')
+    .default(30),
+  CAIRN_AUDIT_DAYS: z.coerce
+    .number()
+    .int('must be a whole number of days')
+    .min(1, 'must be at least 1 day')
+    .max(36500, 'must be at most 36500 days')
+    .default(365),
   // An OpenAI-compatible embeddings API (OpenAI, Ollama, llama.cpp, vLLM…): the base URL its /embeddings hangs under.
-  CAIRN_EMBEDDINGS_URL: z.url({ protocol: /^https?$/, error: 'must be the http(s) base URL of an OpenAI-compatible API, e.g. http://127.0.0.1:11434/v1' }).optional(),
+  CAIRN_EMBEDDINGS_URL: z
+    .url({
+      protocol: /^https?$/,
+      error: 'must be the http(s) base URL of an OpenAI-compatible API, e.g. http://127.0.0.1:11434/v1',
+    })
+    .optional(),
   CAIRN_EMBEDDINGS_MODEL: z.string().trim().min(1).max(200).optional(),
   CAIRN_EMBEDDINGS_API_KEY: z.string().min(1).optional(),
   // Unset or empty: no proxy is trusted and X-Forwarded-For is ignored.
@@ -105,7 +131,10 @@ const envSchema = z.object({
     try {
       proxyAddr.compile(entries);
     } catch (error) {
-      ctx.addIssue({ code: 'custom', message: `${(error as Error).message}; list proxy addresses or CIDR ranges (e.g. 10.0.0.0/8,::1) or loopback, linklocal, uniquelocal, comma-separated` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `${(error as Error).message}; list proxy addresses or CIDR ranges (e.g. 10.0.0.0/8,::1) or loopback, linklocal, uniquelocal, comma-separated`,
+      });
     }
   }),
   CAIRN_SIGN_IN_FAILURES_PER_ACCOUNT_AND_ADDRESS: count(10),
@@ -117,8 +146,18 @@ const envSchema = z.object({
   CAIRN_REQUESTS_PER_MINUTE: count(600),
   // Overload: requests beyond these get 503 "busy" at once (docs/overload.md).
   // Unset: 4 on SQLite (its queries run on the event loop: more at once only interleaves them), the pool size on PostgreSQL.
-  CAIRN_MAX_CONCURRENT_REQUESTS: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(10_000, 'must be at most 10000').optional(),
-  CAIRN_MAX_QUEUED_REQUESTS: z.coerce.number().int('must be a whole number').min(0, 'must be 0 (no queue) or more').max(100_000, 'must be at most 100000').default(64),
+  CAIRN_MAX_CONCURRENT_REQUESTS: z.coerce
+    .number()
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(10_000, 'must be at most 10000')
+    .optional(),
+  CAIRN_MAX_QUEUED_REQUESTS: z.coerce
+    .number()
+    .int('must be a whole number')
+    .min(0, 'must be 0 (no queue) or more')
+    .max(100_000, 'must be at most 100000')
+    .default(64),
   CAIRN_MAX_QUEUE_WAIT_MS: z.coerce
     .number()
     .int('must be a whole number of milliseconds')
@@ -131,7 +170,12 @@ const envSchema = z.object({
     .min(2, 'must be at least 2 (start-up holds one connection for its lock while another migrates)')
     .max(1_000, 'must be at most 1000 (PostgreSQL allows 100 connections by default)')
     .default(10),
-  CAIRN_DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int('must be a whole number of milliseconds').min(100, 'must be at least 100 ms').max(60_000, 'must be at most 60000 ms').default(5_000),
+  CAIRN_DATABASE_CONNECT_TIMEOUT_MS: z.coerce
+    .number()
+    .int('must be a whole number of milliseconds')
+    .min(100, 'must be at least 100 ms')
+    .max(60_000, 'must be at most 60000 ms')
+    .default(5_000),
   CAIRN_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 
@@ -227,10 +271,15 @@ export function loadConfig(env: Record<string, string | undefined>): CairnConfig
   }
   const e = parsed.data;
   if (e.CAIRN_EMBEDDINGS_URL && !e.CAIRN_EMBEDDINGS_MODEL) {
-    throw invalidSetting('CAIRN_EMBEDDINGS_MODEL', 'name the embedding model too (for example nomic-embed-text on Ollama, text-embedding-3-small on OpenAI), or unset CAIRN_EMBEDDINGS_URL.');
+    throw invalidSetting(
+      'CAIRN_EMBEDDINGS_MODEL',
+      'name the embedding model too (for example nomic-embed-text on Ollama, text-embedding-3-small on OpenAI), or unset CAIRN_EMBEDDINGS_URL.',
+    );
   }
   const displayHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? 'localhost' : e.HOST;
-  const baseUrl = (e.CAIRN_BASE_URL ?? `http://${displayHost.includes(':') ? `[${displayHost}]` : displayHost}:${e.PORT}`).replace(/\/+$/, '');
+  const baseUrl = (
+    e.CAIRN_BASE_URL ?? `http://${displayHost.includes(':') ? `[${displayHost}]` : displayHost}:${e.PORT}`
+  ).replace(/\/+$/, '');
   const baseHost = new URL(baseUrl).hostname;
   const localhostNames = ['localhost', '127.0.0.1', '[::1]'];
   return {
@@ -254,7 +303,13 @@ export function loadConfig(env: Record<string, string | undefined>): CairnConfig
     searchCacheMb: e.CAIRN_SEARCH_CACHE_MB,
     trashDays: e.CAIRN_TRASH_DAYS,
     auditDays: e.CAIRN_AUDIT_DAYS,
-    embeddings: e.CAIRN_EMBEDDINGS_URL ? { url: e.CAIRN_EMBEDDINGS_URL.replace(/\/+$/, ''), model: e.CAIRN_EMBEDDINGS_MODEL!, apiKey: e.CAIRN_EMBEDDINGS_API_KEY } : undefined,
+    embeddings: e.CAIRN_EMBEDDINGS_URL
+      ? {
+          url: e.CAIRN_EMBEDDINGS_URL.replace(/\/+$/, ''),
+          model: e.CAIRN_EMBEDDINGS_MODEL!,
+          apiKey: e.CAIRN_EMBEDDINGS_API_KEY,
+        }
+      : undefined,
     installerPublished: e.CAIRN_INSTALLER_PUBLISHED,
     pluginMarketplace: e.CAIRN_PLUGIN_MARKETPLACE,
     trustedProxies: e.CAIRN_TRUSTED_PROXIES,
@@ -268,7 +323,8 @@ export function loadConfig(env: Record<string, string | undefined>): CairnConfig
       requestsPerMinute: e.CAIRN_REQUESTS_PER_MINUTE,
     },
     overload: {
-      maxConcurrent: e.CAIRN_MAX_CONCURRENT_REQUESTS ?? (e.DATABASE_URL ? e.CAIRN_DATABASE_POOL_SIZE : SQLITE_CONCURRENT_REQUESTS),
+      maxConcurrent:
+        e.CAIRN_MAX_CONCURRENT_REQUESTS ?? (e.DATABASE_URL ? e.CAIRN_DATABASE_POOL_SIZE : SQLITE_CONCURRENT_REQUESTS),
       maxQueued: e.CAIRN_MAX_QUEUED_REQUESTS,
       maxQueueWaitMs: e.CAIRN_MAX_QUEUE_WAIT_MS,
     },

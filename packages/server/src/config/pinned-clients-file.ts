@@ -12,7 +12,8 @@ export interface PinnedClientsFile {
   documents: Record<string, Record<string, unknown>>;
 }
 
-const EXAMPLE = '{"https://chatgpt.com/oauth/codex/client.json": {"client_id": "https://chatgpt.com/oauth/codex/client.json", …}}';
+const EXAMPLE =
+  '{"https://chatgpt.com/oauth/codex/client.json": {"client_id": "https://chatgpt.com/oauth/codex/client.json", …}}';
 
 /** How an entry is named in a message: its key, quoted, and never longer than a line. */
 export function entryName(key: string): string {
@@ -40,9 +41,15 @@ export function readPinnedClientsFile(path: string): PinnedClientsFile {
   } catch (error) {
     throw refuse(`${file} is not valid JSON (${(error as Error).message}).`);
   }
-  if (!isObject(parsed)) throw refuse(`${file} must hold one JSON object mapping each client_id URL to its metadata document, e.g. ${EXAMPLE}`);
+  if (!isObject(parsed))
+    throw refuse(
+      `${file} must hold one JSON object mapping each client_id URL to its metadata document, e.g. ${EXAMPLE}`,
+    );
   for (const [key, document] of Object.entries(parsed)) {
-    if (!isObject(document)) throw refuse(`${file}, entry ${entryName(key)}: the value must be the metadata document itself (a JSON object, as the URL serves it).`);
+    if (!isObject(document))
+      throw refuse(
+        `${file}, entry ${entryName(key)}: the value must be the metadata document itself (a JSON object, as the URL serves it).`,
+      );
   }
   return { file, documents: parsed as Record<string, Record<string, unknown>> };
 }

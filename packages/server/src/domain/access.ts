@@ -66,7 +66,11 @@ export class Access {
 
   /** Throws a not_found (not forbidden) error, so a datapack's existence never leaks to outsiders. */
   assertRead(d: Datapack | undefined, what = 'datapack'): asserts d is Datapack {
-    if (!d || !this.canRead(d)) throw new CairnError('not_found', `No ${what} with that id is visible to you; list your datapacks to see what you can use.`);
+    if (!d || !this.canRead(d))
+      throw new CairnError(
+        'not_found',
+        `No ${what} with that id is visible to you; list your datapacks to see what you can use.`,
+      );
   }
 
   /** Refuses any change by a read-only caller; every write verb passes through here or assertWrite. */
@@ -78,13 +82,18 @@ export class Access {
     this.assertMayWrite();
     if (this.canWrite(d)) return;
     const why =
-      d.scope === 'organization' ? `Only organization admins can change "${d.name}" (organization policies). Ask an admin, or save it to your personal datapack.` : `You cannot change "${d.name}".`;
+      d.scope === 'organization'
+        ? `Only organization admins can change "${d.name}" (organization policies). Ask an admin, or save it to your personal datapack.`
+        : `You cannot change "${d.name}".`;
     throw new CairnError('forbidden', why);
   }
 }
 
 /** Memberships and the account per store, kept until the access epoch moves (cache/epoch-cache.ts; the user table is an access table). */
-const membershipsOf = new WeakMap<Store, EpochCache<{ memberships: Memberships; user: Readonly<UserRecord> | undefined }>>();
+const membershipsOf = new WeakMap<
+  Store,
+  EpochCache<{ memberships: Memberships; user: Readonly<UserRecord> | undefined }>
+>();
 
 /**
  * The caller's memberships, once per request: read at the epoch the credential was checked under,
@@ -100,7 +109,10 @@ export async function loadAccess(deps: DomainDeps, caller: Caller): Promise<Acce
   const epoch = caller.accessEpoch ?? (await deps.store.accessEpoch());
   let held = cache.get(caller.userId, epoch);
   if (!held) {
-    const [memberships, user] = await Promise.all([deps.store.getMemberships(caller.userId), deps.store.getUser(caller.userId)]);
+    const [memberships, user] = await Promise.all([
+      deps.store.getMemberships(caller.userId),
+      deps.store.getUser(caller.userId),
+    ]);
     held = { memberships: Object.freeze(memberships), user: user && Object.freeze(user) };
     cache.set(caller.userId, epoch, held);
   }

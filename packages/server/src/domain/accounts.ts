@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { type Auth, changeOwnPassword, createCredentialUser, replacePassword, setUserName } from '../auth/better-auth.js';
+import {
+  type Auth,
+  changeOwnPassword,
+  createCredentialUser,
+  replacePassword,
+  setUserName,
+} from '../auth/better-auth.js';
 import { assertPasswordPolicy } from '../auth/password-policy.js';
 import { CairnError } from '../errors/cairn-error.js';
 import type { UserRecord } from '../store/types.js';
@@ -49,7 +55,10 @@ export async function signUpOpen(deps: DomainDeps): Promise<boolean> {
  */
 export async function signUp(deps: DomainDeps, auth: Auth, form: SignUpForm): Promise<CreatedUser> {
   if (!form.invite && !(await signUpOpen(deps))) {
-    throw new CairnError('forbidden', 'This Cairn already has users: people join by invitation. Ask an organization admin for an invite link.');
+    throw new CairnError(
+      'forbidden',
+      'This Cairn already has users: people join by invitation. Ask an organization admin for an invite link.',
+    );
   }
   return createUser(deps, auth, {
     email: form.email ?? '',
@@ -66,25 +75,52 @@ export async function signUp(deps: DomainDeps, auth: Auth, form: SignUpForm): Pr
  * inviting organization; otherwise the user owns a new organization, or (only when asked with
  * `join`) joins an existing one as a member: never silently someone else's organization.
  */
-export async function createUser(deps: DomainDeps, auth: Auth, raw: z.input<typeof createUserInput>): Promise<CreatedUser> {
+export async function createUser(
+  deps: DomainDeps,
+  auth: Auth,
+  raw: z.input<typeof createUserInput>,
+): Promise<CreatedUser> {
   const input = parse(createUserInput, raw);
   // The invitation is checked before the email, so a bad invite says nothing about who has an account.
-  const plan = input.invite ? await planFromInvite(deps, input.invite) : await planOrganization(deps, input.org, input.join === true);
-  await assertPasswordPolicy(input.password, [input.email, input.email.split('@')[0]!, input.name ?? '', plan.join?.name ?? plan.create ?? '', 'cairn']);
-  if (await deps.store.findUserByEmail(input.email)) throw new CairnError('conflict', `A user with the email ${input.email} already exists.`);
+  const plan = input.invite
+    ? await planFromInvite(deps, input.invite)
+    : await planOrganization(deps, input.org, input.join === true);
+  await assertPasswordPolicy(input.password, [
+    input.email,
+    input.email.split('@')[0]!,
+    input.name ?? '',
+    plan.join?.name ?? plan.create ?? '',
+    'cairn',
+  ]);
+  if (await deps.store.findUserByEmail(input.email))
+    throw new CairnError('conflict', `A user with the email ${input.email} already exists.`);
   const name = input.name ?? input.email.split('@')[0]!;
   const user = await createCredentialUser(auth, { email: input.email, name, password: input.password });
   const ctx = await auth.$context;
   try {
     if (input.onlyIfFirst && (await deps.store.countUsers()) > 1) {
-      throw new CairnError('forbidden', 'Someone else created the first account a moment ago: people now join by invitation. Ask an organization admin for an invite link.');
+      throw new CairnError(
+        'forbidden',
+        'Someone else created the first account a moment ago: people now join by invitation. Ask an organization admin for an invite link.',
+      );
     }
     if (plan.inviteHash && !(await deps.store.consumeInvite(plan.inviteHash, user.id, deps.now()))) {
-      throw new CairnError('conflict', 'This invitation was used by someone else a moment ago. Ask your admin for a new invite link.');
+      throw new CairnError(
+        'conflict',
+        'This invitation was used by someone else a moment ago. Ask your admin for a new invite link.',
+      );
     }
-    const organization = plan.join ? await joinOrganization(deps, auth, plan.join, user.id, plan.role ?? 'member') : await createOrganization(deps, auth, plan.create, user.id, user.email);
+    const organization = plan.join
+      ? await joinOrganization(deps, auth, plan.join, user.id, plan.role ?? 'member')
+      : await createOrganization(deps, auth, plan.create, user.id, user.email);
     await ensurePersonalDatapack(deps, user.id);
-    if (plan.inviteHash) audit(deps, { kind: 'invite.accepted', actor: { userId: user.id, email: user.email }, organizationId: plan.join?.id, target: { type: 'invite', id: plan.inviteHash } });
+    if (plan.inviteHash)
+      audit(deps, {
+        kind: 'invite.accepted',
+        actor: { userId: user.id, email: user.email },
+        organizationId: plan.join?.id,
+        target: { type: 'invite', id: plan.inviteHash },
+      });
     return { user, organization };
   } catch (error) {
     await ctx.internalAdapter.deleteUser(user.id); // nothing half-made stays behind
@@ -100,11 +136,19 @@ async function planFromInvite(deps: DomainDeps, token: string): Promise<Organiza
   const inviteHash = hashInviteToken(token);
   const invite = await deps.store.findInvite(inviteHash, deps.now());
   const org = invite && (await deps.store.listOrganizations()).find((o) => o.id === invite.organizationId);
-  if (!invite || !org) throw new CairnError('invalid_input', 'This invite link is not valid: it was used already, has expired (links last 7 days) or was cut short. Ask your admin for a new one.');
+  if (!invite || !org)
+    throw new CairnError(
+      'invalid_input',
+      'This invite link is not valid: it was used already, has expired (links last 7 days) or was cut short. Ask your admin for a new one.',
+    );
   return { join: org, role: invite.role, inviteHash };
 }
 
-async function planOrganization(deps: DomainDeps, requested: string | undefined, join: boolean): Promise<OrganizationPlan> {
+async function planOrganization(
+  deps: DomainDeps,
+  requested: string | undefined,
+  join: boolean,
+): Promise<OrganizationPlan> {
   const orgs = await deps.store.listOrganizations();
   if (!requested) {
     if (join) throw new CairnError('invalid_input', 'Name the organization to join: --org NAME --join.');
@@ -124,7 +168,11 @@ async function planOrganization(deps: DomainDeps, requested: string | undefined,
       );
     return { create: requested };
   }
-  if (matches.length > 1) throw new CairnError('conflict', `Several organizations are named "${requested}"; add the user through an invite link from the right one instead.`);
+  if (matches.length > 1)
+    throw new CairnError(
+      'conflict',
+      `Several organizations are named "${requested}"; add the user through an invite link from the right one instead.`,
+    );
   const org = matches[0]!;
   if (!join) {
     throw new CairnError(
@@ -142,15 +190,29 @@ async function ownedBy(deps: DomainDeps, organizationId: string): Promise<string
 }
 
 async function ownersOf(deps: DomainDeps, organizationId: string): Promise<string[]> {
-  return (await deps.store.listOrgMembers(organizationId)).filter((m) => m.role.split(',').some((r) => r.trim() === 'owner')).map((m) => m.email);
+  return (await deps.store.listOrgMembers(organizationId))
+    .filter((m) => m.role.split(',').some((r) => r.trim() === 'owner'))
+    .map((m) => m.email);
 }
 
-async function joinOrganization(deps: DomainDeps, auth: Auth, org: { id: string; name: string }, userId: string, role: 'member' | 'admin'): Promise<CreatedUser['organization']> {
+async function joinOrganization(
+  deps: DomainDeps,
+  auth: Auth,
+  org: { id: string; name: string },
+  userId: string,
+  role: 'member' | 'admin',
+): Promise<CreatedUser['organization']> {
   await auth.api.addMember({ body: { organizationId: org.id, userId, role } });
   return { id: org.id, name: org.name, role, owners: await ownersOf(deps, org.id) };
 }
 
-async function createOrganization(deps: DomainDeps, auth: Auth, name: string, userId: string, email: string): Promise<CreatedUser['organization']> {
+async function createOrganization(
+  deps: DomainDeps,
+  auth: Auth,
+  name: string,
+  userId: string,
+  email: string,
+): Promise<CreatedUser['organization']> {
   const base =
     name
       .toLowerCase()
@@ -178,9 +240,18 @@ async function createOrganization(deps: DomainDeps, auth: Auth, name: string, us
  * The operator's password reset (`cairn users reset-password`): the new password must pass the same
  * policy as at sign-up, and every session of the user ends, so whoever held the old one is signed out.
  */
-export async function resetPassword(deps: DomainDeps, auth: Auth, email: string, password: string): Promise<UserRecord> {
+export async function resetPassword(
+  deps: DomainDeps,
+  auth: Auth,
+  email: string,
+  password: string,
+): Promise<UserRecord> {
   const user = await deps.store.findUserByEmail(email.trim().toLowerCase());
-  if (!user) throw new CairnError('not_found', `No user with the email ${email}; list who exists in the portal under Settings > Organization.`);
+  if (!user)
+    throw new CairnError(
+      'not_found',
+      `No user with the email ${email}; list who exists in the portal under Settings > Organization.`,
+    );
   await assertPasswordPolicy(password, [user.email, user.email.split('@')[0]!, user.name, 'cairn']);
   await replacePassword(auth, user.id, password);
   audit(deps, { kind: 'account.password_reset', target: { type: 'user', id: user.id, name: user.email } });
@@ -206,12 +277,26 @@ export async function renameSelf(deps: DomainDeps, auth: Auth, userId: string, r
  * Changes the caller's own password: the current one must be right and the new one pass the
  * sign-up policy; their other sessions end. Returns the fresh session's cookies.
  */
-export async function changePassword(deps: DomainDeps, auth: Auth, userId: string, raw: unknown, headers: Headers): Promise<string[]> {
-  const { currentPassword, newPassword } = parse(z.object({ currentPassword: z.string().min(1, 'give your current password'), newPassword: z.string() }), raw);
+export async function changePassword(
+  deps: DomainDeps,
+  auth: Auth,
+  userId: string,
+  raw: unknown,
+  headers: Headers,
+): Promise<string[]> {
+  const { currentPassword, newPassword } = parse(
+    z.object({ currentPassword: z.string().min(1, 'give your current password'), newPassword: z.string() }),
+    raw,
+  );
   const user = (await deps.store.getUser(userId))!;
   await assertPasswordPolicy(newPassword, [user.email, user.email.split('@')[0]!, user.name, 'cairn', currentPassword]);
   const { changed, cookies } = await changeOwnPassword(auth, { currentPassword, newPassword, headers });
-  audit(deps, { kind: 'account.password_changed', actor: { userId, email: user.email }, credential: { type: 'session', id: null, name: null }, outcome: changed ? 'success' : 'failure' });
+  audit(deps, {
+    kind: 'account.password_changed',
+    actor: { userId, email: user.email },
+    credential: { type: 'session', id: null, name: null },
+    outcome: changed ? 'success' : 'failure',
+  });
   if (!changed) throw new CairnError('forbidden', 'Your current password is not right; nothing was changed.');
   return cookies;
 }

@@ -30,7 +30,13 @@ export interface KeyOptions {
 }
 
 /** Mints a named key for a user. The plaintext key is in the result and nowhere else, ever. */
-export async function createApiKey(deps: DomainDeps, userId: string, name: string, options: KeyOptions = {}, by?: Caller): Promise<{ key: string; record: ApiKeyRecord }> {
+export async function createApiKey(
+  deps: DomainDeps,
+  userId: string,
+  name: string,
+  options: KeyOptions = {},
+  by?: Caller,
+): Promise<{ key: string; record: ApiKeyRecord }> {
   const { key, record, keyHash } = prepareApiKey(deps, userId, name, options);
   await deps.store.insertApiKey(record, keyHash);
   auditKeyCreated(deps, record, by);
@@ -41,7 +47,12 @@ export async function createApiKey(deps: DomainDeps, userId: string, name: strin
  * Checks everything about a new key and mints it, storing nothing: what can be refused is refused
  * here, before anything (a setup code) is spent on it.
  */
-export function prepareApiKey(deps: DomainDeps, userId: string, name: string, options: KeyOptions = {}): { key: string; record: ApiKeyRecord; keyHash: string } {
+export function prepareApiKey(
+  deps: DomainDeps,
+  userId: string,
+  name: string,
+  options: KeyOptions = {},
+): { key: string; record: ApiKeyRecord; keyHash: string } {
   // A name is shown in Settings, the key list and the audit trail: a secret pasted into it is kept as a marker,
   // and a control or bidirectional character (which could rewrite a terminal or reorder a list) is dropped.
   const validName = redact(parse(keyName, typeof name === 'string' ? cleanName(name) : name)).text;
@@ -66,7 +77,11 @@ export function prepareApiKey(deps: DomainDeps, userId: string, name: string, op
 
 /** The audit event of a stored key. */
 export function auditKeyCreated(deps: DomainDeps, record: ApiKeyRecord, by?: Caller): void {
-  audit(deps, { kind: 'key.created', by, target: { type: 'api_key', id: record.id, name: `${record.name} (${record.scope})` } });
+  audit(deps, {
+    kind: 'key.created',
+    by,
+    target: { type: 'api_key', id: record.id, name: `${record.name} (${record.scope})` },
+  });
 }
 
 /** A user's keys, newest first, as they may be shown (start and last four only). */
@@ -74,19 +89,26 @@ export function auditKeyCreated(deps: DomainDeps, record: ApiKeyRecord, by?: Cal
  * A user's keys; with `pendingUse`, usage this instance has seen but not yet written (it writes every
  * 15 s) counts too, so "last used" agrees with what the Connect dialog just said.
  */
-export async function listApiKeys(deps: DomainDeps, userId: string, pendingUse?: (keyId: string) => KeyUsage | undefined): Promise<ApiKeyRecord[]> {
+export async function listApiKeys(
+  deps: DomainDeps,
+  userId: string,
+  pendingUse?: (keyId: string) => KeyUsage | undefined,
+): Promise<ApiKeyRecord[]> {
   const keys = await deps.store.listApiKeys(userId);
   if (!pendingUse) return keys;
   return keys.map((k) => {
     const pending = pendingUse(k.id);
-    return pending && (!k.lastUsedAt || pending.at >= k.lastUsedAt) ? { ...k, lastUsedAt: pending.at, lastUsedClient: pending.client } : k;
+    return pending && (!k.lastUsedAt || pending.at >= k.lastUsedAt)
+      ? { ...k, lastUsedAt: pending.at, lastUsedClient: pending.client }
+      : k;
   });
 }
 
 /** Revokes a key; `ownerId` limits it to that user's keys (omit for operator use from the CLI, where `by` is absent too). */
 export async function revokeApiKey(deps: DomainDeps, id: string, ownerId?: string, by?: Caller): Promise<ApiKeyRecord> {
   const key = await deps.store.getApiKey(id);
-  if (!key || (ownerId !== undefined && key.userId !== ownerId)) throw new CairnError('not_found', `No API key ${id}; list the keys to see their ids.`);
+  if (!key || (ownerId !== undefined && key.userId !== ownerId))
+    throw new CairnError('not_found', `No API key ${id}; list the keys to see their ids.`);
   if (key.revokedAt) return key;
   const at = deps.now();
   await deps.store.revokeApiKey(id, at);
@@ -95,7 +117,10 @@ export async function revokeApiKey(deps: DomainDeps, id: string, ownerId?: strin
 }
 
 /** Whether a stored key may still be used at `now`: neither revoked nor past its expiry. Checked on every request. */
-export function keyState(record: Pick<ApiKeyRecord, 'revokedAt' | 'expiresAt'>, now: string): 'active' | 'revoked' | 'expired' {
+export function keyState(
+  record: Pick<ApiKeyRecord, 'revokedAt' | 'expiresAt'>,
+  now: string,
+): 'active' | 'revoked' | 'expired' {
   if (record.revokedAt) return 'revoked';
   if (record.expiresAt !== null && Date.parse(record.expiresAt) <= Date.parse(now)) return 'expired';
   return 'active';
@@ -111,13 +136,19 @@ export function parseExpiresFlag(value: string): Pick<KeyOptions, 'expiresAt' | 
   const days = /^(\d{1,6})d$/.exec(text);
   if (days) return { expiresInDays: Number(days[1]) };
   if (/^\d{4}-\d{2}-\d{2}$/.test(text)) return { expiresAt: text };
-  throw new CairnError('invalid_input', `--expires must be a number of days such as 30d or 90d, a date such as 2027-01-31, or "never" (got "${value.slice(0, 40)}").`);
+  throw new CairnError(
+    'invalid_input',
+    `--expires must be a number of days such as 30d or 90d, a date such as 2027-01-31, or "never" (got "${value.slice(0, 40)}").`,
+  );
 }
 
 function parseScope(raw: unknown): KeyScope {
   if (raw === undefined || raw === null) return 'read-write';
   if (typeof raw === 'string' && (KEY_SCOPES as readonly string[]).includes(raw)) return raw as KeyScope;
-  throw new CairnError('invalid_input', `The key scope must be "read" (list, search, guidance, get) or "read-write" (everything) (got ${JSON.stringify(raw)?.slice(0, 40)}).`);
+  throw new CairnError(
+    'invalid_input',
+    `The key scope must be "read" (list, search, guidance, get) or "read-write" (everything) (got ${JSON.stringify(raw)?.slice(0, 40)}).`,
+  );
 }
 
 function parseExpiry(options: KeyOptions, now: string): string | null {
@@ -127,7 +158,12 @@ function parseExpiry(options: KeyOptions, now: string): string | null {
   if (hasAt && hasDays) throw new CairnError('invalid_input', 'Give either expiresAt or expiresInDays, not both.');
   const nowMs = Date.parse(now);
   if (hasDays) {
-    if (typeof expiresInDays !== 'number' || !Number.isInteger(expiresInDays) || expiresInDays < 1 || expiresInDays > MAX_KEY_DAYS) {
+    if (
+      typeof expiresInDays !== 'number' ||
+      !Number.isInteger(expiresInDays) ||
+      expiresInDays < 1 ||
+      expiresInDays > MAX_KEY_DAYS
+    ) {
       throw new CairnError(
         'invalid_input',
         `The expiry must be a whole number of days from 1 to ${MAX_KEY_DAYS} (got ${JSON.stringify(expiresInDays)?.slice(0, 40)}); omit it for a key that never expires.`,
@@ -138,10 +174,21 @@ function parseExpiry(options: KeyOptions, now: string): string | null {
   if (!hasAt) return null;
   const at = typeof expiresAt === 'string' ? expiryInstant(expiresAt.trim()) : undefined;
   if (at === undefined) {
-    throw new CairnError('invalid_input', `The expiry date must be a date such as 2027-01-31 or an ISO timestamp such as 2027-01-31T12:00:00Z (got ${JSON.stringify(expiresAt)?.slice(0, 40)}).`);
+    throw new CairnError(
+      'invalid_input',
+      `The expiry date must be a date such as 2027-01-31 or an ISO timestamp such as 2027-01-31T12:00:00Z (got ${JSON.stringify(expiresAt)?.slice(0, 40)}).`,
+    );
   }
-  if (at <= nowMs) throw new CairnError('invalid_input', `The expiry ${new Date(at).toISOString()} is not in the future; choose a later date, or no expiry.`);
-  if (at > nowMs + MAX_KEY_DAYS * DAY_MS) throw new CairnError('invalid_input', `The expiry is more than ${MAX_KEY_DAYS} days away; choose an earlier date, or no expiry.`);
+  if (at <= nowMs)
+    throw new CairnError(
+      'invalid_input',
+      `The expiry ${new Date(at).toISOString()} is not in the future; choose a later date, or no expiry.`,
+    );
+  if (at > nowMs + MAX_KEY_DAYS * DAY_MS)
+    throw new CairnError(
+      'invalid_input',
+      `The expiry is more than ${MAX_KEY_DAYS} days away; choose an earlier date, or no expiry.`,
+    );
   return new Date(at).toISOString();
 }
 
@@ -175,8 +222,16 @@ export interface KeyConnection {
  * made its key or setup code), or undefined. Keys made earlier are other clients already connected.
  * Usage not yet flushed to the database counts too (`pendingUse`), so the answer is live here.
  */
-export async function latestConnection(deps: DomainDeps, userId: string, since: unknown, pendingUse: (keyId: string) => KeyUsage | undefined): Promise<KeyConnection | undefined> {
-  const from = parse(z.iso.datetime({ offset: true, error: 'since must be an ISO date and time, such as 2026-01-01T00:00:00Z' }), since);
+export async function latestConnection(
+  deps: DomainDeps,
+  userId: string,
+  since: unknown,
+  pendingUse: (keyId: string) => KeyUsage | undefined,
+): Promise<KeyConnection | undefined> {
+  const from = parse(
+    z.iso.datetime({ offset: true, error: 'since must be an ISO date and time, such as 2026-01-01T00:00:00Z' }),
+    since,
+  );
   const used = (await deps.store.listApiKeys(userId))
     .filter((k) => !k.revokedAt && Date.parse(k.createdAt) >= Date.parse(from))
     .map((k) => {
@@ -190,5 +245,12 @@ export async function latestConnection(deps: DomainDeps, userId: string, since: 
   if (!latest) return undefined;
   const access = await loadAccess(deps, { userId, client: 'cairn-portal', via: 'session', scope: 'read-write' });
   const packs = await listDatapacks(deps, access);
-  return { keyId: latest.key.id, keyName: latest.key.name, client: latest.client, at: latest.at, userName: access.user?.name ?? '', datapacks: packs.length };
+  return {
+    keyId: latest.key.id,
+    keyName: latest.key.name,
+    client: latest.client,
+    at: latest.at,
+    userName: access.user?.name ?? '',
+    datapacks: packs.length,
+  };
 }

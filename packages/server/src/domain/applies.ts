@@ -31,7 +31,11 @@ const glob = z
   .max(MAX_GLOB_LENGTH)
   .superRefine((value, ctx) => {
     const problem = globProblem(value);
-    if (problem) ctx.addIssue({ code: 'custom', message: `"${value}" is not a valid glob (${problem}); write globs such as "migrations/**" or "**/*.tf"` });
+    if (problem)
+      ctx.addIssue({
+        code: 'custom',
+        message: `"${value}" is not a valid glob (${problem}); write globs such as "migrations/**" or "**/*.tf"`,
+      });
   });
 
 const project = z.string().trim().min(1, 'a project name cannot be empty').max(MAX_PROJECT_LENGTH);
@@ -42,7 +46,13 @@ export const appliesInput = z
     always: z.boolean().optional().describe('Give it with every task'),
     files: z.array(glob).max(MAX_GLOBS).optional().describe('File globs, e.g. "migrations/**"'),
     projects: z.array(project).max(MAX_PROJECTS).optional().describe('Repository names'),
-    when: z.string().trim().min(1, 'when cannot be empty: leave it out instead').max(MAX_WHEN_LENGTH).optional().describe('When it is needed, e.g. "Changing a database migration"'),
+    when: z
+      .string()
+      .trim()
+      .min(1, 'when cannot be empty: leave it out instead')
+      .max(MAX_WHEN_LENGTH)
+      .optional()
+      .describe('When it is needed, e.g. "Changing a database migration"'),
   })
   .strict();
 
@@ -58,9 +68,17 @@ export function normalApplies(input: z.output<typeof appliesInput> | undefined |
 
 /** The context a task gives: paths the agent will read or change, and the repository or folder. */
 export const taskContextInput = {
-  files: z.array(z.string().trim().min(1).max(MAX_PATH_LENGTH)).max(MAX_TASK_FILES).optional().describe('Paths you will read or change'),
+  files: z
+    .array(z.string().trim().min(1).max(MAX_PATH_LENGTH))
+    .max(MAX_TASK_FILES)
+    .optional()
+    .describe('Paths you will read or change'),
   project: z.string().trim().min(1).max(MAX_PROJECT_LENGTH).optional().describe('The repository name'),
-  concerns: z.array(z.string().trim().min(1, 'a concern cannot be empty').max(MAX_CONCERN_LENGTH)).max(MAX_CONCERNS).optional().describe('4-8 short phrases for what the work touches'),
+  concerns: z
+    .array(z.string().trim().min(1, 'a concern cannot be empty').max(MAX_CONCERN_LENGTH))
+    .max(MAX_CONCERNS)
+    .optional()
+    .describe('4-8 short phrases for what the work touches'),
 };
 
 /**
@@ -145,7 +163,11 @@ export class TaskContext {
 }
 
 /** Why an entry's applicability matches a task's files or project, or undefined (one entry: see TaskContext for many). */
-export async function contextReason(applies: Applies | null, files: readonly string[], project: string | undefined): Promise<string | undefined> {
+export async function contextReason(
+  applies: Applies | null,
+  files: readonly string[],
+  project: string | undefined,
+): Promise<string | undefined> {
   const context = new TaskContext(files, project);
   await context.prepare([applies]);
   return context.reason(applies);

@@ -16,9 +16,15 @@ const instant = z
   .string()
   .trim()
   .max(40, 'must be at most 40 characters')
-  .refine((v) => /^\d{1,5}[dh]$/.test(v) || (/^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2}))?$/.test(v) && !Number.isNaN(Date.parse(v))), {
-    message: 'must be a date such as 2026-01-31, a date-time such as 2026-01-31T12:00:00Z, or an age such as 7d or 12h',
-  });
+  .refine(
+    (v) =>
+      /^\d{1,5}[dh]$/.test(v) ||
+      (/^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2}))?$/.test(v) && !Number.isNaN(Date.parse(v))),
+    {
+      message:
+        'must be a date such as 2026-01-31, a date-time such as 2026-01-31T12:00:00Z, or an age such as 7d or 12h',
+    },
+  );
 
 /** What a reader may ask the trail; every field optional. */
 export const auditQueryInput = z.object({
@@ -41,20 +47,35 @@ export const auditQueryInput = z.object({
  * own events, whatever the credential. A member asking for the org trail gets forbidden; an outsider
  * not_found.
  */
-export async function listAudit(deps: DomainDeps, access: Access, raw: z.input<typeof auditQueryInput>): Promise<AuditPage> {
+export async function listAudit(
+  deps: DomainDeps,
+  access: Access,
+  raw: z.input<typeof auditQueryInput>,
+): Promise<AuditPage> {
   const input = parse(auditQueryInput, raw);
   const query = toQuery(input);
   const me = access.caller.userId;
   if (input.org !== undefined) {
-    if (!access.memberships.organizations.some((o) => o.id === input.org)) throw new CairnError('not_found', 'No such organization among yours.');
-    if (!access.isOrgAdmin(input.org)) throw new CairnError('forbidden', "Only the organization's admins and owners can read its audit trail; yours is at /api/v1/audit without org.");
+    if (!access.memberships.organizations.some((o) => o.id === input.org))
+      throw new CairnError('not_found', 'No such organization among yours.');
+    if (!access.isOrgAdmin(input.org))
+      throw new CairnError(
+        'forbidden',
+        "Only the organization's admins and owners can read its audit trail; yours is at /api/v1/audit without org.",
+      );
     if (access.caller.via !== 'session')
-      throw new CairnError('forbidden', "An organization's audit trail is read from the Cairn portal (Audit) or with the cairn CLI on the server, not with an API key.");
+      throw new CairnError(
+        'forbidden',
+        "An organization's audit trail is read from the Cairn portal (Audit) or with the cairn CLI on the server, not with an API key.",
+      );
     query.organizationId = input.org;
     if (input.actor !== undefined) query.actorUserId = await userIdOf(deps, input.actor);
   } else {
     if (input.actor !== undefined && (await userIdOf(deps, input.actor)) !== me) {
-      throw new CairnError('forbidden', "You can read only your own audit trail; an organization admin can read the organization's (pass org).");
+      throw new CairnError(
+        'forbidden',
+        "You can read only your own audit trail; an organization admin can read the organization's (pass org).",
+      );
     }
     query.actorUserId = me;
   }
@@ -62,7 +83,10 @@ export async function listAudit(deps: DomainDeps, access: Access, raw: z.input<t
 }
 
 /** The operator's view (the CLI on the server): every event, filtered. */
-export async function listAuditAsOperator(deps: DomainDeps, raw: z.input<typeof auditQueryInput> & { organizationId?: string; actorUserId?: string }): Promise<AuditPage> {
+export async function listAuditAsOperator(
+  deps: DomainDeps,
+  raw: z.input<typeof auditQueryInput> & { organizationId?: string; actorUserId?: string },
+): Promise<AuditPage> {
   const { organizationId, actorUserId, ...rest } = raw;
   const query = toQuery(parse(auditQueryInput, rest));
   return page(deps, { ...query, ...(organizationId && { organizationId }), ...(actorUserId && { actorUserId }) });
@@ -90,7 +114,10 @@ async function page(deps: DomainDeps, query: AuditQuery): Promise<AuditPage> {
   const more = events.length > query.limit;
   const shown = more ? events.slice(0, query.limit) : events;
   const last = shown.at(-1);
-  return { events: shown, nextCursor: more && last ? Buffer.from(`${last.at}|${last.id}`).toString('base64url') : null };
+  return {
+    events: shown,
+    nextCursor: more && last ? Buffer.from(`${last.at}|${last.id}`).toString('base64url') : null,
+  };
 }
 
 function toQuery(input: z.output<typeof auditQueryInput>): AuditQuery {
@@ -99,7 +126,8 @@ function toQuery(input: z.output<typeof auditQueryInput>): AuditQuery {
   if (input.kind !== undefined) query.kind = input.kind;
   if (input.since !== undefined) query.since = instantOf(input.since, now);
   if (input.until !== undefined) query.until = instantOf(input.until, now);
-  if (query.since && query.until && query.since >= query.until) throw new CairnError('invalid_input', 'Invalid input — since must be before until.');
+  if (query.since && query.until && query.since >= query.until)
+    throw new CairnError('invalid_input', 'Invalid input — since must be before until.');
   if (input.cursor !== undefined) query.after = cursorOf(input.cursor);
   return query;
 }
@@ -113,7 +141,10 @@ function instantOf(value: string, now: number): string {
 function cursorOf(cursor: string): { at: string; id: string } {
   const [at, id, extra] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
   if (extra !== undefined || !at || !id || Number.isNaN(Date.parse(at)) || !/^aud_[0-9a-z]{1,40}$/.test(id)) {
-    throw new CairnError('invalid_input', 'Invalid input — cursor: not a cursor this trail gave out; pass the nextCursor of the previous page unchanged, or leave it out to start from the newest.');
+    throw new CairnError(
+      'invalid_input',
+      'Invalid input — cursor: not a cursor this trail gave out; pass the nextCursor of the previous page unchanged, or leave it out to start from the newest.',
+    );
   }
   return { at, id };
 }

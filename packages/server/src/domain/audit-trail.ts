@@ -94,7 +94,11 @@ export class AuditTrail {
       } catch (error) {
         // Kept for the next flush; the message names the failure, never the events. An outage is
         // logged once by the store, not on every retry here.
-        if (!isDatabaseUnavailable(error)) this.log?.warn('could not write the audit trail; will retry', { events: this.queue.length, error: (error as Error).message });
+        if (!isDatabaseUnavailable(error))
+          this.log?.warn('could not write the audit trail; will retry', {
+            events: this.queue.length,
+            error: (error as Error).message,
+          });
         if (this.flushIntervalMs > 0 && !this.timer) {
           this.timer = setTimeout(() => {
             this.timer = undefined;
@@ -121,11 +125,17 @@ export class AuditTrail {
     for (const { once, ...event } of batch) {
       if (once && event.target?.id) {
         const key = `${event.kind}\n${event.target.id}`;
-        if (seen.has(key) || (await this.store.listAuditEvents({ kind: event.kind, targetId: event.target.id, limit: 1 })).length > 0) continue;
+        if (
+          seen.has(key) ||
+          (await this.store.listAuditEvents({ kind: event.kind, targetId: event.target.id, limit: 1 })).length > 0
+        )
+          continue;
         seen.add(key);
       }
-      if (event.actorUserId && !event.actorEmail) event.actorEmail = (await this.store.getUser(event.actorUserId))?.email ?? null;
-      else if (event.actorEmail && !event.actorUserId) event.actorUserId = (await this.store.findUserByEmail(event.actorEmail))?.id ?? null;
+      if (event.actorUserId && !event.actorEmail)
+        event.actorEmail = (await this.store.getUser(event.actorUserId))?.email ?? null;
+      else if (event.actorEmail && !event.actorUserId)
+        event.actorUserId = (await this.store.findUserByEmail(event.actorEmail))?.id ?? null;
       ready.push(event);
     }
     return ready;

@@ -35,9 +35,15 @@ export function audit(deps: DomainDeps, input: AuditInput): void {
       actorEmail: bounded(input.actor?.email?.toLowerCase(), 254),
       organizationId: input.organizationId ?? null,
       // No caller and no actor: the operator, on the server's CLI.
-      credential: by ? credentialOf(by) : input.actor ? (input.credential ?? null) : { type: 'cli', id: null, name: null },
+      credential: by
+        ? credentialOf(by)
+        : input.actor
+          ? (input.credential ?? null)
+          : { type: 'cli', id: null, name: null },
       client: bounded(by?.client ?? input.client, 200),
-      target: input.target ? { type: input.target.type, id: input.target.id ?? null, name: shown(input.target.name) } : null,
+      target: input.target
+        ? { type: input.target.type, id: input.target.id ?? null, name: shown(input.target.name) }
+        : null,
       outcome: input.outcome ?? 'success',
       ...(input.once && { once: true }),
     });
@@ -47,19 +53,47 @@ export function audit(deps: DomainDeps, input: AuditInput): void {
 }
 
 /** Records a write to a team or organization datapack's entry; personal datapacks are not audited. */
-export function auditEntry(deps: DomainDeps, by: Caller, kind: 'entry.created' | 'entry.updated' | 'entry.deleted' | 'entry.restored', entry: Entry, datapack: Datapack): void {
+export function auditEntry(
+  deps: DomainDeps,
+  by: Caller,
+  kind: 'entry.created' | 'entry.updated' | 'entry.deleted' | 'entry.restored',
+  entry: Entry,
+  datapack: Datapack,
+): void {
   if (datapack.scope === 'personal') return;
-  audit(deps, { kind, by, organizationId: datapack.organizationId, target: { type: 'entry', id: entry.id, name: `${datapack.name} › ${entry.title}` } });
+  audit(deps, {
+    kind,
+    by,
+    organizationId: datapack.organizationId,
+    target: { type: 'entry', id: entry.id, name: `${datapack.name} › ${entry.title}` },
+  });
 }
 
 /** Records a datapack's creation, change, deletion or restore, at any scope. */
-export function auditDatapack(deps: DomainDeps, by: Caller, kind: 'datapack.created' | 'datapack.updated' | 'datapack.deleted' | 'datapack.restored', datapack: Datapack): void {
-  audit(deps, { kind, by, organizationId: datapack.organizationId, target: { type: `datapack.${datapack.scope}`, id: datapack.id, name: datapack.name } });
+export function auditDatapack(
+  deps: DomainDeps,
+  by: Caller,
+  kind: 'datapack.created' | 'datapack.updated' | 'datapack.deleted' | 'datapack.restored',
+  datapack: Datapack,
+): void {
+  audit(deps, {
+    kind,
+    by,
+    organizationId: datapack.organizationId,
+    target: { type: `datapack.${datapack.scope}`, id: datapack.id, name: datapack.name },
+  });
 }
 
 /** What the key gate calls when it refuses an expired key: recorded once per key, as the owner's event. */
 export function auditKeyExpired(deps: DomainDeps): (key: { id: string; userId: string; name: string }) => void {
-  return (key) => audit(deps, { kind: 'key.expired', actor: { userId: key.userId }, target: { type: 'api_key', id: key.id, name: key.name }, outcome: 'refused', once: true });
+  return (key) =>
+    audit(deps, {
+      kind: 'key.expired',
+      actor: { userId: key.userId },
+      target: { type: 'api_key', id: key.id, name: key.name },
+      outcome: 'refused',
+      once: true,
+    });
 }
 
 function credentialOf(by: Caller): AuditEvent['credential'] {

@@ -22,17 +22,32 @@ interface TokenRow {
 }
 
 /** What the consent page shows about a client; not_found when it is not registered. */
-export async function oauthClientInfo(auth: Auth, clientId: string): Promise<{ clientId: string; name: string; uri: string | null; redirectUris: string[] }> {
+export async function oauthClientInfo(
+  auth: Auth,
+  clientId: string,
+): Promise<{ clientId: string; name: string; uri: string | null; redirectUris: string[] }> {
   const client = await clientById(auth, clientId);
-  if (!client) throw new CairnError('not_found', 'This app is not registered with Cairn (any more). Start the connection again from the app.');
-  return { clientId: client.clientId, name: client.name || 'An unnamed app', uri: client.uri ?? null, redirectUris: list(client.redirectUris) };
+  if (!client)
+    throw new CairnError(
+      'not_found',
+      'This app is not registered with Cairn (any more). Start the connection again from the app.',
+    );
+  return {
+    clientId: client.clientId,
+    name: client.name || 'An unnamed app',
+    uri: client.uri ?? null,
+    redirectUris: list(client.redirectUris),
+  };
 }
 
 /** The OAuth apps a user has let in (a consent or a live token), newest grant first. */
 export async function listConnectedApps(
   auth: Auth,
   userId: string,
-  usage: { stored: OAuthUse[]; pending: (clientId: string) => OAuthUse | undefined } = { stored: [], pending: () => undefined },
+  usage: { stored: OAuthUse[]; pending: (clientId: string) => OAuthUse | undefined } = {
+    stored: [],
+    pending: () => undefined,
+  },
 ): Promise<ConnectedApp[]> {
   const db = (await auth.$context).adapter;
   const [consents, tokens] = await Promise.all([
@@ -74,7 +89,11 @@ export async function listConnectedApps(
 }
 
 /** Withdraws a user's grant to an app: consents deleted, tokens marked revoked; not_found when there was none. */
-export async function revokeConnectedApp(auth: Auth, userId: string, clientId: string): Promise<{ clientId: string; consents: number; accessTokens: number; refreshTokens: number }> {
+export async function revokeConnectedApp(
+  auth: Auth,
+  userId: string,
+  clientId: string,
+): Promise<{ clientId: string; consents: number; accessTokens: number; refreshTokens: number }> {
   const db = (await auth.$context).adapter;
   const mine = [
     { field: 'userId', value: userId },
@@ -85,12 +104,16 @@ export async function revokeConnectedApp(auth: Auth, userId: string, clientId: s
   const now = new Date();
   const accessTokens = await db.updateMany({ model: 'oauthAccessToken', where: mine, update: { revoked: now } });
   const refreshTokens = await db.updateMany({ model: 'oauthRefreshToken', where: mine, update: { revoked: now } });
-  if (consents + accessTokens + refreshTokens === 0) throw new CairnError('not_found', 'You have not connected this app; reload Settings > Connected apps.');
+  if (consents + accessTokens + refreshTokens === 0)
+    throw new CairnError('not_found', 'You have not connected this app; reload Settings > Connected apps.');
   return { clientId, consents, accessTokens, refreshTokens };
 }
 
 async function clientById(auth: Auth, clientId: string): Promise<ClientRow | null> {
-  return (await auth.$context).adapter.findOne<ClientRow>({ model: 'oauthClient', where: [{ field: 'clientId', value: clientId }] });
+  return (await auth.$context).adapter.findOne<ClientRow>({
+    model: 'oauthClient',
+    where: [{ field: 'clientId', value: clientId }],
+  });
 }
 
 function list(value: string[] | string | null | undefined): string[] {

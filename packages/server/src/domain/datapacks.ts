@@ -24,14 +24,18 @@ export const createDatapackInput = z.object({
 /** Every datapack the caller can read, with entry counts; creates their personal one on first use. */
 export async function listDatapacks(deps: DomainDeps, access: Access): Promise<DatapackView[]> {
   await readableDatapacks(deps, access);
-  return (await deps.store.listDatapacks(access.readableOwners())).sort(byScopeThenName).map((d) => ({ ...d, writable: access.canWrite(d) }));
+  return (await deps.store.listDatapacks(access.readableOwners()))
+    .sort(byScopeThenName)
+    .map((d) => ({ ...d, writable: access.canWrite(d) }));
 }
 
 /** One datapack the caller can read, with its counts; not_found for any other (existence never leaks). */
 export async function getDatapack(deps: DomainDeps, access: Access, id: string): Promise<DatapackView> {
   const datapack = await deps.store.getDatapack(id);
   access.assertRead(datapack);
-  const [summary] = (await deps.store.listDatapacks([{ scope: datapack.scope, ownerId: datapack.ownerId }])).filter((d) => d.id === id);
+  const [summary] = (await deps.store.listDatapacks([{ scope: datapack.scope, ownerId: datapack.ownerId }])).filter(
+    (d) => d.id === id,
+  );
   access.assertRead(summary);
   return { ...summary, writable: access.canWrite(summary) };
 }
@@ -63,7 +67,11 @@ export function readableDatapacks(deps: DomainDeps, access: Access): Promise<rea
 }
 
 /** Creates a datapack at the requested scope if the caller may. A secret in its name or description is stored as a visible [redacted:<rule>] marker. */
-export async function createDatapack(deps: DomainDeps, access: Access, raw: z.input<typeof createDatapackInput>): Promise<Datapack> {
+export async function createDatapack(
+  deps: DomainDeps,
+  access: Access,
+  raw: z.input<typeof createDatapackInput>,
+): Promise<Datapack> {
   access.assertMayWrite();
   const input = parse(createDatapackInput, raw);
   const { ownerId, organizationId } = resolveOwner(access, input);
@@ -91,7 +99,12 @@ export const updateDatapackInput = z.object({
 });
 
 /** Renames or redescribes a datapack the caller may write; secrets in either are stored as markers. */
-export async function updateDatapack(deps: DomainDeps, access: Access, id: string, raw: z.input<typeof updateDatapackInput>): Promise<Datapack> {
+export async function updateDatapack(
+  deps: DomainDeps,
+  access: Access,
+  id: string,
+  raw: z.input<typeof updateDatapackInput>,
+): Promise<Datapack> {
   const datapack = await deps.store.getDatapack(id);
   access.assertRead(datapack);
   access.assertWrite(datapack);
@@ -99,16 +112,25 @@ export async function updateDatapack(deps: DomainDeps, access: Access, id: strin
   const name = input.name === undefined ? datapack.name : redact(input.name).text;
   const description = input.description === undefined ? datapack.description : redact(input.description).text;
   if (datapack.scope === 'personal' && datapack.name === PERSONAL_DATAPACK_NAME && name !== datapack.name) {
-    throw new CairnError('invalid_input', `"${PERSONAL_DATAPACK_NAME}" is where your agents save by default; it keeps its name (its description can change).`);
+    throw new CairnError(
+      'invalid_input',
+      `"${PERSONAL_DATAPACK_NAME}" is where your agents save by default; it keeps its name (its description can change).`,
+    );
   }
   const updatedAt = deps.now();
-  if (!(await deps.store.updateDatapack(id, { name, description, updatedAt }))) throw new CairnError('not_found', 'No such datapack among yours.');
+  if (!(await deps.store.updateDatapack(id, { name, description, updatedAt })))
+    throw new CairnError('not_found', 'No such datapack among yours.');
   auditDatapack(deps, access.caller, 'datapack.updated', { ...datapack, name });
   return { ...datapack, name, description, updatedAt };
 }
 
 /** Makes sure the user has a personal datapack of this name (by default their own); safe to call concurrently. */
-export async function ensurePersonalDatapack(deps: DomainDeps, userId: string, name = PERSONAL_DATAPACK_NAME, description = 'Your own preferences and notes'): Promise<void> {
+export async function ensurePersonalDatapack(
+  deps: DomainDeps,
+  userId: string,
+  name = PERSONAL_DATAPACK_NAME,
+  description = 'Your own preferences and notes',
+): Promise<void> {
   const now = deps.now();
   try {
     await deps.store.insertDatapack({
@@ -138,30 +160,55 @@ export async function resolveDatapack(deps: DomainDeps, access: Access, ref: str
     return d;
   }
   const packs = await readableDatapacks(deps, access);
-  if (!ref) return packs.find((p) => p.scope === 'personal' && p.name === PERSONAL_DATAPACK_NAME) ?? packs.find((p) => p.scope === 'personal')!;
+  if (!ref)
+    return (
+      packs.find((p) => p.scope === 'personal' && p.name === PERSONAL_DATAPACK_NAME) ??
+      packs.find((p) => p.scope === 'personal')!
+    );
   const matches = packs.filter((p) => p.name.toLowerCase() === ref.trim().toLowerCase());
   if (matches.length === 1) return matches[0]!;
   if (matches.length === 0) {
-    throw new CairnError('not_found', `No datapack named "${ref}". Yours are: ${packs.map((p) => `"${p.name}" (${p.scope})`).join(', ')}.`);
+    throw new CairnError(
+      'not_found',
+      `No datapack named "${ref}". Yours are: ${packs.map((p) => `"${p.name}" (${p.scope})`).join(', ')}.`,
+    );
   }
-  throw new CairnError('invalid_input', `Several datapacks are named "${ref}"; pass one of these ids instead: ${matches.map((p) => `${p.id} (${p.scope})`).join(', ')}.`);
+  throw new CairnError(
+    'invalid_input',
+    `Several datapacks are named "${ref}"; pass one of these ids instead: ${matches.map((p) => `${p.id} (${p.scope})`).join(', ')}.`,
+  );
 }
 
-function resolveOwner(access: Access, input: z.output<typeof createDatapackInput>): { ownerId: string; organizationId: string | null } {
+function resolveOwner(
+  access: Access,
+  input: z.output<typeof createDatapackInput>,
+): { ownerId: string; organizationId: string | null } {
   const { memberships, caller } = access;
   if (input.scope === 'personal') return { ownerId: caller.userId, organizationId: null };
   if (input.scope === 'team') {
     const team = memberships.teams.find((t) => t.id === input.teamId);
     if (!team) {
       const yours = memberships.teams.map((t) => `${t.id} (${t.name})`).join(', ') || 'none';
-      throw new CairnError('forbidden', `A team datapack needs the id of a team you belong to (teamId). Your teams: ${yours}.`);
+      throw new CairnError(
+        'forbidden',
+        `A team datapack needs the id of a team you belong to (teamId). Your teams: ${yours}.`,
+      );
     }
     return { ownerId: team.id, organizationId: team.organizationId };
   }
   const orgs = memberships.organizations;
-  const org = input.organizationId ? orgs.find((o) => o.id === input.organizationId) : orgs.length === 1 ? orgs[0] : undefined;
-  if (!org) throw new CairnError('invalid_input', 'Pass organizationId: you belong to several organizations, or to none with that id.');
-  if (!access.isOrgAdmin(org.id)) throw new CairnError('forbidden', `Only admins of "${org.name}" can create organization datapacks.`);
+  const org = input.organizationId
+    ? orgs.find((o) => o.id === input.organizationId)
+    : orgs.length === 1
+      ? orgs[0]
+      : undefined;
+  if (!org)
+    throw new CairnError(
+      'invalid_input',
+      'Pass organizationId: you belong to several organizations, or to none with that id.',
+    );
+  if (!access.isOrgAdmin(org.id))
+    throw new CairnError('forbidden', `Only admins of "${org.name}" can create organization datapacks.`);
   return { ownerId: org.id, organizationId: org.id };
 }
 

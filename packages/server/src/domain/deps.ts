@@ -20,7 +20,13 @@ export type IdPrefix = 'dpk' | 'ent' | 'key' | 'aud';
 
 /** Production deps: wall clock and random ids. */
 export function createDomainDeps(store: Store, options: { trashDays?: number; audit?: AuditTrail } = {}): DomainDeps {
-  return { store, now: () => new Date().toISOString(), newId, trashDays: options.trashDays ?? DEFAULT_TRASH_DAYS, audit: options.audit ?? new AuditTrail(store) };
+  return {
+    store,
+    now: () => new Date().toISOString(),
+    newId,
+    trashDays: options.trashDays ?? DEFAULT_TRASH_DAYS,
+    audit: options.audit ?? new AuditTrail(store),
+  };
 }
 
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';

@@ -26,9 +26,16 @@ export const saveEntryInput = z.object({
   title: z.string().trim().min(1).max(200),
   content: z.string().trim().min(1).max(20_000).describe('The knowledge, self-contained'),
   tags: tags.default([]),
-  allowSimilar: z.boolean().default(false).describe('Save even if a similar entry exists, once you found yours differs'),
+  allowSimilar: z
+    .boolean()
+    .default(false)
+    .describe('Save even if a similar entry exists, once you found yours differs'),
   applies: appliesInput.optional().describe('Where it applies besides its topic'),
-  supersedes: z.array(z.string().trim().min(1).max(100)).max(20).optional().describe('Ids of entries this one replaces'),
+  supersedes: z
+    .array(z.string().trim().min(1).max(100))
+    .max(20)
+    .optional()
+    .describe('Ids of entries this one replaces'),
 });
 
 /** Input of updateEntry: the fields to change plus the version the caller last saw. */
@@ -47,7 +54,11 @@ export const searchEntriesInput = z.object({
   query: z.string().trim().min(1).max(1000).describe('Plain words'),
   datapack: z.string().optional().describe('One datapack (id or name)'),
   kinds: z.array(z.enum(ENTRY_KINDS)).optional(),
-  tags: z.array(z.string().trim().toLowerCase().min(1).max(60)).max(10).optional().describe('Entries with all these tags'),
+  tags: z
+    .array(z.string().trim().toLowerCase().min(1).max(60))
+    .max(10)
+    .optional()
+    .describe('Entries with all these tags'),
   scopes: z.array(z.enum(['personal', 'team', 'organization'])).optional(),
   author: z.string().max(200).optional().describe('User id of its author'),
   limit: z.number().int().min(1).max(50).default(10),
@@ -59,7 +70,13 @@ const REPLACED_MARGIN = 20;
 
 /** A page of a list. Out of range is refused, not clamped: a client that reads "fewer than limit" as "the end" must not be misled. */
 export const pageInput = z.object({
-  limit: z.number().int().min(1, 'must be at least 1').max(200, 'must be at most 200; page with offset for more').default(50).describe('How many entries, 1 to 200'),
+  limit: z
+    .number()
+    .int()
+    .min(1, 'must be at least 1')
+    .max(200, 'must be at most 200; page with offset for more')
+    .default(50)
+    .describe('How many entries, 1 to 200'),
   offset: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0).describe('How many to skip'),
 });
 
@@ -67,10 +84,17 @@ export const pageInput = z.object({
  * What saving produced: a new entry, or the existing one it nearly duplicates; and which secrets
  * were removed from what the caller sent (by rule and count, never the secrets).
  */
-export type SaveResult = ({ status: 'created'; entry: Entry } | { status: 'duplicate'; entry: Entry; similarity: number; exact: boolean }) & { redacted: RedactionFinding[] };
+export type SaveResult = (
+  | { status: 'created'; entry: Entry }
+  | { status: 'duplicate'; entry: Entry; similarity: number; exact: boolean }
+) & { redacted: RedactionFinding[] };
 
 /** Saves an entry unless the datapack already holds the same or nearly the same knowledge. */
-export async function saveEntry(deps: DomainDeps, access: Access, raw: z.input<typeof saveEntryInput>): Promise<SaveResult> {
+export async function saveEntry(
+  deps: DomainDeps,
+  access: Access,
+  raw: z.input<typeof saveEntryInput>,
+): Promise<SaveResult> {
   const { fields, redacted } = redactFields(raw);
   const input = parse(saveEntryInput, fields);
   const datapack = await resolveDatapack(deps, access, input.datapack);
@@ -82,13 +106,19 @@ export async function saveEntry(deps: DomainDeps, access: Access, raw: z.input<t
   const replacing = await entriesToReplace(deps, access, input.supersedes ?? [], datapack);
   if (!input.allowSimilar) {
     const text = `${input.title}\n${input.content}`;
-    const candidates = await deps.store.searchEntries({ datapackIds: [datapack.id], text, limit: 5, ranking: 'lexical' });
+    const candidates = await deps.store.searchEntries({
+      datapackIds: [datapack.id],
+      text,
+      limit: 5,
+      ranking: 'lexical',
+    });
     const similarityOf = similarityTo(text);
     for (const { entry } of candidates) {
       // A rule that replaces another may say nearly the same; a replaced rule is no longer there to duplicate.
       if (entry.replacedBy || replacing.some((r) => r.entry.id === entry.id)) continue;
       const score = similarityOf(`${entry.title}\n${entry.content}`);
-      if (score >= NEAR_DUPLICATE_THRESHOLD) return { status: 'duplicate', entry, similarity: round(score), exact: false, redacted };
+      if (score >= NEAR_DUPLICATE_THRESHOLD)
+        return { status: 'duplicate', entry, similarity: round(score), exact: false, redacted };
     }
   }
   const now = deps.now();
@@ -115,12 +145,20 @@ export async function saveEntry(deps: DomainDeps, access: Access, raw: z.input<t
     replacedBy: null,
   };
   const replaced = replacing.map(({ entry: old }) => ({
-    next: { ...old, replacedBy: entry.id, version: old.version + 1, updatedBy: userId, updatedClient: client, updatedAt: now },
+    next: {
+      ...old,
+      replacedBy: entry.id,
+      version: old.version + 1,
+      updatedBy: userId,
+      updatedClient: client,
+      updatedAt: now,
+    },
     expectedVersion: old.version,
   }));
   await deps.store.insertEntry(entry, replaced);
   auditEntry(deps, access.caller, 'entry.created', entry, datapack);
-  for (const [i, r] of replacing.entries()) auditEntry(deps, access.caller, 'entry.updated', replaced[i]!.next, r.datapack);
+  for (const [i, r] of replacing.entries())
+    auditEntry(deps, access.caller, 'entry.updated', replaced[i]!.next, r.datapack);
   return { status: 'created', entry, redacted };
 }
 
@@ -132,7 +170,11 @@ export function duplicateMessage(result: { entry: Entry; similarity: number; exa
 }
 
 /** Changes an entry if it is still at the version the caller saw; says which secrets were removed from the change. */
-export async function updateEntry(deps: DomainDeps, access: Access, raw: z.input<typeof updateEntryInput>): Promise<{ entry: Entry; redacted: RedactionFinding[] }> {
+export async function updateEntry(
+  deps: DomainDeps,
+  access: Access,
+  raw: z.input<typeof updateEntryInput>,
+): Promise<{ entry: Entry; redacted: RedactionFinding[] }> {
   const { fields, redacted } = redactFields(raw);
   const input = parse(updateEntryInput, fields);
   const { entry: current, datapack } = await writableEntry(deps, access, input.id);
@@ -182,7 +224,8 @@ function redactFields<T>(raw: T): { fields: T; redacted: RedactionFinding[] } {
   if (Array.isArray(input.tags)) fields.tags = input.tags.map(clean);
   if (input.applies && typeof input.applies === 'object') {
     const applies = { ...(input.applies as Record<string, unknown>) };
-    for (const list of ['files', 'projects']) if (Array.isArray(applies[list])) applies[list] = applies[list].map(clean);
+    for (const list of ['files', 'projects'])
+      if (Array.isArray(applies[list])) applies[list] = applies[list].map(clean);
     if ('when' in applies) applies.when = clean(applies.when);
     fields.applies = applies;
   }
@@ -190,7 +233,12 @@ function redactFields<T>(raw: T): { fields: T; redacted: RedactionFinding[] } {
 }
 
 /** Soft-deletes an entry; its history stays. Without expectedVersion, deletes whatever version is current. */
-export async function deleteEntry(deps: DomainDeps, access: Access, id: string, expectedVersion?: number): Promise<Entry> {
+export async function deleteEntry(
+  deps: DomainDeps,
+  access: Access,
+  id: string,
+  expectedVersion?: number,
+): Promise<Entry> {
   const { entry: current, datapack } = await writableEntry(deps, access, id);
   const now = deps.now();
   const next: Entry = {
@@ -210,16 +258,31 @@ export async function deleteEntry(deps: DomainDeps, access: Access, id: string, 
 /** How many turns before and after a captured turn get_entry may add. */
 export const MAX_TURNS_AROUND = 10;
 
-export async function getEntry(deps: DomainDeps, access: Access, id: string, withHistory = false, around = 0): Promise<{ entry: Entry; history?: EntryVersion[]; conversation?: ConversationTurn[] }> {
-  if (!Number.isInteger(around) || around < 0 || around > MAX_TURNS_AROUND) throw new CairnError('invalid_input', `around must be a whole number from 0 to ${MAX_TURNS_AROUND}`);
+export async function getEntry(
+  deps: DomainDeps,
+  access: Access,
+  id: string,
+  withHistory = false,
+  around = 0,
+): Promise<{ entry: Entry; history?: EntryVersion[]; conversation?: ConversationTurn[] }> {
+  if (!Number.isInteger(around) || around < 0 || around > MAX_TURNS_AROUND)
+    throw new CairnError('invalid_input', `around must be a whole number from 0 to ${MAX_TURNS_AROUND}`);
   const { entry } = await readableEntry(deps, access, id);
   // The turns come from the entry's own datapack, which the caller can read.
-  const [history, conversation] = await Promise.all([withHistory ? deps.store.listEntryVersions(id) : undefined, around > 0 ? deps.store.listTurnsAround(id, around) : undefined]);
+  const [history, conversation] = await Promise.all([
+    withHistory ? deps.store.listEntryVersions(id) : undefined,
+    around > 0 ? deps.store.listTurnsAround(id, around) : undefined,
+  ]);
   return { entry, ...(history && { history }), ...(conversation && { conversation }) };
 }
 
 /** A page of a readable datapack's live entries, most recently changed first. */
-export async function listEntries(deps: DomainDeps, access: Access, datapackId: string, page: z.input<typeof pageInput> = {}): Promise<Entry[]> {
+export async function listEntries(
+  deps: DomainDeps,
+  access: Access,
+  datapackId: string,
+  page: z.input<typeof pageInput> = {},
+): Promise<Entry[]> {
   const datapack = await deps.store.getDatapack(datapackId);
   access.assertRead(datapack);
   const { limit, offset } = parse(pageInput, page);
@@ -227,20 +290,31 @@ export async function listEntries(deps: DomainDeps, access: Access, datapackId: 
 }
 
 /** Ranked full-text search over every datapack the caller can read (or one of them). */
-export async function searchEntries(deps: DomainDeps, access: Access, raw: z.input<typeof searchEntriesInput>): Promise<SearchHit[]> {
+export async function searchEntries(
+  deps: DomainDeps,
+  access: Access,
+  raw: z.input<typeof searchEntriesInput>,
+): Promise<SearchHit[]> {
   const input = parse(searchEntriesInput, raw);
-  const packs = input.datapack ? [await resolveDatapack(deps, access, input.datapack)] : await readableDatapacks(deps, access);
+  const packs = input.datapack
+    ? [await resolveDatapack(deps, access, input.datapack)]
+    : await readableDatapacks(deps, access);
   const datapackIds = packs.filter((d) => !input.scopes?.length || input.scopes.includes(d.scope)).map((d) => d.id);
   const { tags, author, kinds, includeReplaced } = input;
   const shown = (h: SearchHit) => includeReplaced || !h.entry.replacedBy;
   // Filters choose the candidates before ranking: a match ranked anywhere is found, not only near the top.
-  const only = tags?.length || author ? await deps.store.filteredEntryIds({ datapackIds, kinds, tags, author }) : undefined;
+  const only =
+    tags?.length || author ? await deps.store.filteredEntryIds({ datapackIds, kinds, tags, author }) : undefined;
   const limit = includeReplaced ? input.limit : input.limit + REPLACED_MARGIN;
   const hits = await deps.store.searchEntries({ datapackIds, text: input.query, kinds, limit, ...(only && { only }) });
   return hits.filter(shown).slice(0, input.limit);
 }
 
-async function readableEntry(deps: DomainDeps, access: Access, id: string): Promise<{ entry: Entry; datapack: Datapack }> {
+async function readableEntry(
+  deps: DomainDeps,
+  access: Access,
+  id: string,
+): Promise<{ entry: Entry; datapack: Datapack }> {
   const entry = await deps.store.getEntry(id);
   const datapack = entry && !entry.deletedAt ? await deps.store.getDatapack(entry.datapackId) : undefined;
   if (!entry || !datapack || !access.canRead(datapack)) {
@@ -250,12 +324,19 @@ async function readableEntry(deps: DomainDeps, access: Access, id: string): Prom
 }
 
 /** The entries a new one replaces: each one the caller can change, live and not replaced already. */
-async function entriesToReplace(deps: DomainDeps, access: Access, ids: readonly string[], into: Datapack): Promise<{ entry: Entry; datapack: Datapack }[]> {
+async function entriesToReplace(
+  deps: DomainDeps,
+  access: Access,
+  ids: readonly string[],
+  into: Datapack,
+): Promise<{ entry: Entry; datapack: Datapack }[]> {
   const found: { entry: Entry; datapack: Datapack }[] = [];
   for (const id of new Set(ids)) {
     const target = await writableEntry(deps, access, id);
     // Everyone who got the old rule must be able to read the new one: its own datapack, or its organization's.
-    const seenByAll = target.datapack.id === into.id || (into.scope === 'organization' && target.datapack.organizationId === into.ownerId);
+    const seenByAll =
+      target.datapack.id === into.id ||
+      (into.scope === 'organization' && target.datapack.organizationId === into.ownerId);
     if (!seenByAll) {
       throw new CairnError(
         'invalid_input',
@@ -263,25 +344,41 @@ async function entriesToReplace(deps: DomainDeps, access: Access, ids: readonly 
       );
     }
     if (target.entry.replacedBy) {
-      throw new CairnError('conflict', `Entry ${id} ("${target.entry.title}") was already replaced by ${target.entry.replacedBy}; replace that one instead, or restore ${id} first.`);
+      throw new CairnError(
+        'conflict',
+        `Entry ${id} ("${target.entry.title}") was already replaced by ${target.entry.replacedBy}; replace that one instead, or restore ${id} first.`,
+      );
     }
     found.push(target);
   }
   return found;
 }
 
-export async function writableEntry(deps: DomainDeps, access: Access, id: string): Promise<{ entry: Entry; datapack: Datapack }> {
+export async function writableEntry(
+  deps: DomainDeps,
+  access: Access,
+  id: string,
+): Promise<{ entry: Entry; datapack: Datapack }> {
   const found = await readableEntry(deps, access, id);
   access.assertWrite(found.datapack);
   return found;
 }
 
-async function replaceOrConflict(deps: DomainDeps, next: Entry, expectedVersion: number, change: 'update' | 'delete'): Promise<void> {
+async function replaceOrConflict(
+  deps: DomainDeps,
+  next: Entry,
+  expectedVersion: number,
+  change: 'update' | 'delete',
+): Promise<void> {
   if (await deps.store.replaceEntry(next, expectedVersion, change)) return;
   const now = await deps.store.getEntry(next.id);
-  throw new CairnError('version_conflict', `Entry ${next.id} is at version ${now?.version ?? 'unknown'}, not ${expectedVersion}: someone changed it. Read it again, then retry with the new version.`, {
-    currentVersion: now?.version,
-  });
+  throw new CairnError(
+    'version_conflict',
+    `Entry ${next.id} is at version ${now?.version ?? 'unknown'}, not ${expectedVersion}: someone changed it. Read it again, then retry with the new version.`,
+    {
+      currentVersion: now?.version,
+    },
+  );
 }
 
 function round(n: number): number {

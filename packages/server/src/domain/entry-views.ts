@@ -56,16 +56,26 @@ export function entryReadView(read: { entry: Entry; history?: EntryVersion[]; co
   return {
     entry: publicEntry(read.entry),
     ...(read.history && { history: read.history.map(publicVersion) }),
-    ...(read.conversation && { conversation: read.conversation.map((t) => ({ entry: publicEntry(t.entry), role: t.role, speaker: t.speaker })) }),
+    ...(read.conversation && {
+      conversation: read.conversation.map((t) => ({ entry: publicEntry(t.entry), role: t.role, speaker: t.speaker })),
+    }),
   };
 }
 
 /** Search as adapters answer it: public entries, the datapack each lives in, a score to three decimals. */
-export async function searchResults(deps: DomainDeps, access: Access, raw: z.input<typeof searchEntriesInput>): Promise<PublicHit[]> {
+export async function searchResults(
+  deps: DomainDeps,
+  access: Access,
+  raw: z.input<typeof searchEntriesInput>,
+): Promise<PublicHit[]> {
   const [hits, packs] = await Promise.all([searchEntries(deps, access, raw), readableDatapacks(deps, access)]);
   const byId = new Map(packs.map((p) => [p.id, p]));
   return hits.map(({ entry, score }) => {
     const d = byId.get(entry.datapackId)!;
-    return { entry: publicEntry(entry), datapack: { id: d.id, name: d.name, scope: d.scope }, score: Math.round(score * 1000) / 1000 };
+    return {
+      entry: publicEntry(entry),
+      datapack: { id: d.id, name: d.name, scope: d.scope },
+      score: Math.round(score * 1000) / 1000,
+    };
   });
 }

@@ -14,7 +14,11 @@ const tags = z.array(text(200)).max(100);
 const person = text(320);
 
 /** Who owns a datapack, by name: ids differ between Cairns, emails and names do not. */
-export const ownerLine = z.union([z.object({ user: person }).strict(), z.object({ organization: text(200) }).strict(), z.object({ team: text(200), organization: text(200) }).strict()]);
+export const ownerLine = z.union([
+  z.object({ user: person }).strict(),
+  z.object({ organization: text(200) }).strict(),
+  z.object({ team: text(200), organization: text(200) }).strict(),
+]);
 
 /** The header line. */
 export const headerLine = z.object({
@@ -92,11 +96,19 @@ export const entryLine = z
     history: z.array(versionLine).min(1),
   })
   .strict()
-  .refine((e) => e.history.every((v, i) => i === 0 || v.version > e.history[i - 1]!.version), { message: 'history versions must increase', path: ['history'] })
-  .refine((e) => e.history.at(-1)!.version === e.version, { message: "the last history version must be the entry's version", path: ['history'] });
+  .refine((e) => e.history.every((v, i) => i === 0 || v.version > e.history[i - 1]!.version), {
+    message: 'history versions must increase',
+    path: ['history'],
+  })
+  .refine((e) => e.history.at(-1)!.version === e.version, {
+    message: "the last history version must be the entry's version",
+    path: ['history'],
+  });
 
 /** The last line: how many datapacks and entries came before it, so a cut-off file is noticed. */
-export const endLine = z.object({ type: z.literal('end'), datapacks: z.number().int().min(0), entries: z.number().int().min(0) }).strict();
+export const endLine = z
+  .object({ type: z.literal('end'), datapacks: z.number().int().min(0), entries: z.number().int().min(0) })
+  .strict();
 
 export type HeaderLine = z.infer<typeof headerLine>;
 export type DatapackLine = z.infer<typeof datapackLine>;

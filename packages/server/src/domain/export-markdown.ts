@@ -71,7 +71,11 @@ function render(fields: Record<string, unknown>, body: string): string {
 }
 
 function parse(text: string, where: string): { fields: Record<string, unknown>; body: string } {
-  const fail = (problem: string) => new CairnError('invalid_input', `${where}: ${problem}. Nothing was imported; fix the file (or export again) and retry.`);
+  const fail = (problem: string) =>
+    new CairnError(
+      'invalid_input',
+      `${where}: ${problem}. Nothing was imported; fix the file (or export again) and retry.`,
+    );
   if (!text.startsWith(`${FENCE}\n`)) throw fail('it does not start with front matter (a "---" line)');
   const end = text.indexOf(`\n${FENCE}\n`, FENCE.length);
   if (end < 0) throw fail('its front matter has no closing "---" line');
@@ -82,7 +86,9 @@ function parse(text: string, where: string): { fields: Record<string, unknown>; 
     try {
       fields[line.slice(0, colon)] = JSON.parse(line.slice(colon + 2));
     } catch {
-      throw fail(`the value of ${line.slice(0, colon)} is not valid (strings are in double quotes, as the export wrote them)`);
+      throw fail(
+        `the value of ${line.slice(0, colon)} is not valid (strings are in double quotes, as the export wrote them)`,
+      );
     }
   }
   return { fields, body: text.slice(end + FENCE.length + 2) };

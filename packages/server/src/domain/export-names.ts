@@ -64,7 +64,9 @@ export class NameDirectory {
   }
 
   /** The owner a file names, resolved here, or why it cannot be (a missing user, organization or team). */
-  async resolveOwner(owner: OwnerLine): Promise<{ ownerId: string; organizationId: string | null } | { missing: string }> {
+  async resolveOwner(
+    owner: OwnerLine,
+  ): Promise<{ ownerId: string; organizationId: string | null } | { missing: string }> {
     if ('user' in owner) {
       const id = await this.userId(owner.user);
       return id ? { ownerId: id, organizationId: null } : { missing: `user ${owner.user}` };
@@ -73,6 +75,8 @@ export class NameDirectory {
     if (!org) return { missing: `organization "${owner.organization}"` };
     if (!('team' in owner)) return { ownerId: org.id, organizationId: org.id };
     const team = (await this.teamsOf(org.id)).find((t) => t.name.toLowerCase() === owner.team.toLowerCase());
-    return team ? { ownerId: team.id, organizationId: org.id } : { missing: `team "${owner.team}" of "${owner.organization}"` };
+    return team
+      ? { ownerId: team.id, organizationId: org.id }
+      : { missing: `team "${owner.team}" of "${owner.organization}"` };
   }
 }

@@ -27,7 +27,11 @@ export interface CallerExportRequest {
 }
 
 /** Plans an export of what the caller can read; someone else's datapack or organization is not_found. Recorded in the audit trail. */
-export async function planCallerExport(deps: DomainDeps, access: Access, request: CallerExportRequest): Promise<ExportPlan> {
+export async function planCallerExport(
+  deps: DomainDeps,
+  access: Access,
+  request: CallerExportRequest,
+): Promise<ExportPlan> {
   const plan = await planReadable(deps, access, request);
   auditExport(deps, access.caller, plan);
   return plan;
@@ -41,10 +45,23 @@ async function planReadable(deps: DomainDeps, access: Access, request: CallerExp
     return { selection: { datapack }, datapacks: [{ datapack: found }] };
   }
   if (organization) {
-    const org = access.memberships.organizations.find((o) => o.id === organization || o.name.toLowerCase() === organization.toLowerCase());
-    if (!org) throw new CairnError('not_found', 'No organization with that id or name is visible to you; export the datapacks you can read instead (leave out organization).');
-    if (!access.isOrgAdmin(org.id)) throw new CairnError('forbidden', `Only admins and owners of "${org.name}" can export the whole organization; export the datapacks you can read instead.`);
-    return { selection: { organization: org.name }, datapacks: (await deps.store.exportDatapacks({ organizationId: org.id })).map((d) => ({ datapack: d })) };
+    const org = access.memberships.organizations.find(
+      (o) => o.id === organization || o.name.toLowerCase() === organization.toLowerCase(),
+    );
+    if (!org)
+      throw new CairnError(
+        'not_found',
+        'No organization with that id or name is visible to you; export the datapacks you can read instead (leave out organization).',
+      );
+    if (!access.isOrgAdmin(org.id))
+      throw new CairnError(
+        'forbidden',
+        `Only admins and owners of "${org.name}" can export the whole organization; export the datapacks you can read instead.`,
+      );
+    return {
+      selection: { organization: org.name },
+      datapacks: (await deps.store.exportDatapacks({ organizationId: org.id })).map((d) => ({ datapack: d })),
+    };
   }
   const readable = await deps.store.exportDatapacks({ owners: access.readableOwners() });
   const { userId } = access.caller;
@@ -53,7 +70,8 @@ async function planReadable(deps: DomainDeps, access: Access, request: CallerExp
   const datapacks: ExportPlan['datapacks'] = [];
   for (const d of readable) {
     if (d.scope === 'personal') datapacks.push({ datapack: d });
-    else if ((await deps.store.exportEntries(d.id, '', 1, userId)).length > 0) datapacks.push({ datapack: d, createdBy: userId });
+    else if ((await deps.store.exportEntries(d.id, '', 1, userId)).length > 0)
+      datapacks.push({ datapack: d, createdBy: userId });
   }
   return { selection: { writtenBy: email }, datapacks };
 }
@@ -66,32 +84,66 @@ export interface OperatorExportRequest {
 }
 
 /** Plans an operator export (the CLI on the server, which may read everything); recorded as the operator's. */
-export async function planOperatorExport(deps: DomainDeps, access: Access | undefined, request: OperatorExportRequest): Promise<ExportPlan> {
+export async function planOperatorExport(
+  deps: DomainDeps,
+  access: Access | undefined,
+  request: OperatorExportRequest,
+): Promise<ExportPlan> {
   const plan = await planEverything(deps, access, request);
   auditExport(deps, undefined, plan);
   return plan;
 }
 
-async function planEverything(deps: DomainDeps, access: Access | undefined, request: OperatorExportRequest): Promise<ExportPlan> {
+async function planEverything(
+  deps: DomainDeps,
+  access: Access | undefined,
+  request: OperatorExportRequest,
+): Promise<ExportPlan> {
   let plan: ExportPlan;
   if (access) plan = await planReadable(deps, access, {});
   else if (request.organization) {
     const org = await new NameDirectory(deps.store).organizationByName(request.organization);
-    if (!org) throw new CairnError('not_found', `No organization named "${request.organization}"; the portal's Settings > Organization shows its exact name.`);
-    plan = { selection: { organization: org.name }, datapacks: (await deps.store.exportDatapacks({ organizationId: org.id })).map((d) => ({ datapack: d })) };
-  } else plan = { selection: { all: 'true' }, datapacks: (await deps.store.exportDatapacks('all')).map((d) => ({ datapack: d })) };
+    if (!org)
+      throw new CairnError(
+        'not_found',
+        `No organization named "${request.organization}"; the portal's Settings > Organization shows its exact name.`,
+      );
+    plan = {
+      selection: { organization: org.name },
+      datapacks: (await deps.store.exportDatapacks({ organizationId: org.id })).map((d) => ({ datapack: d })),
+    };
+  } else
+    plan = {
+      selection: { all: 'true' },
+      datapacks: (await deps.store.exportDatapacks('all')).map((d) => ({ datapack: d })),
+    };
   if (!request.datapack) return plan;
   const one = plan.datapacks.filter((p) => p.datapack.id === request.datapack);
-  if (one.length === 0) throw new CairnError('not_found', `No datapack ${request.datapack} in what this export covers; check the id (the portal shows it on the datapack's page).`);
+  if (one.length === 0)
+    throw new CairnError(
+      'not_found',
+      `No datapack ${request.datapack} in what this export covers; check the id (the portal shows it on the datapack's page).`,
+    );
   return { selection: { ...plan.selection, datapack: request.datapack }, datapacks: one };
 }
 
 /** The export as JSON Lines (each string one line, newline included): header, datapacks, entries, end. */
-export async function* exportLines(deps: DomainDeps, plan: ExportPlan, onProgress?: (entries: number) => void): AsyncGenerator<string> {
+export async function* exportLines(
+  deps: DomainDeps,
+  plan: ExportPlan,
+  onProgress?: (entries: number) => void,
+): AsyncGenerator<string> {
   const names = new NameDirectory(deps.store);
-  const header: HeaderLine = { format: EXPORT_FORMAT, version: EXPORT_VERSION, exportedAt: deps.now(), source: { backend: deps.store.dialect, selection: plan.selection } };
+  const header: HeaderLine = {
+    format: EXPORT_FORMAT,
+    version: EXPORT_VERSION,
+    exportedAt: deps.now(),
+    source: { backend: deps.store.dialect, selection: plan.selection },
+  };
   yield line(header);
-  const packs = await Promise.all(plan.datapacks.map(async (p) => ({ ...p, line: await datapackLine(names, p.datapack) })));
+  const packs = await Promise.all(
+    plan.datapacks.map(async (p) => ({ ...p, line: await datapackLine(names, p.datapack) })),
+  );
   packs.sort((a, b) => (sortKey(a.line) < sortKey(b.line) ? -1 : sortKey(a.line) > sortKey(b.line) ? 1 : 0));
   for (const p of packs) yield line(p.line);
   let entries = 0;
@@ -132,7 +184,11 @@ function auditExport(deps: DomainDeps, by: Caller | undefined, plan: ExportPlan)
     kind: 'data.exported',
     ...(by && { by }),
     organizationId: orgs.size === 1 ? [...orgs][0] : null,
-    target: { type: 'export', id: plan.selection.datapack ?? null, name: `${plan.datapacks.length} datapacks (${what})` },
+    target: {
+      type: 'export',
+      id: plan.selection.datapack ?? null,
+      name: `${plan.datapacks.length} datapacks (${what})`,
+    },
   });
 }
 
@@ -144,7 +200,14 @@ const SCOPE_ORDER = { personal: 0, team: 1, organization: 2 } as const;
 
 // Names, not ids, order the file: the same data exported from two Cairns gives the same file.
 function sortKey(d: DatapackLine): string {
-  return [SCOPE_ORDER[d.scope], JSON.stringify(d.owner), d.name.toLowerCase(), d.deletedAt ?? '', d.createdAt, d.id].join('\u0001');
+  return [
+    SCOPE_ORDER[d.scope],
+    JSON.stringify(d.owner),
+    d.name.toLowerCase(),
+    d.deletedAt ?? '',
+    d.createdAt,
+    d.id,
+  ].join('\u0001');
 }
 
 async function datapackLine(names: NameDirectory, d: Datapack): Promise<DatapackLine> {
@@ -199,7 +262,14 @@ async function entryLine(names: NameDirectory, { entry: e, versions, turn }: Ent
     ...(e.supersedes?.length && { supersedes: e.supersedes }),
     ...(e.replacedBy && { replacedBy: e.replacedBy }),
     ...(turn && {
-      turn: { user: await names.email(turn.userId), turnId: turn.turnId, at: turn.createdAt, sessionId: turn.sessionId, speaker: turn.speaker, role: turn.role as 'user' | 'assistant' | null },
+      turn: {
+        user: await names.email(turn.userId),
+        turnId: turn.turnId,
+        at: turn.createdAt,
+        sessionId: turn.sessionId,
+        speaker: turn.speaker,
+        role: turn.role as 'user' | 'assistant' | null,
+      },
     }),
     history,
   };

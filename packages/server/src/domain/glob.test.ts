@@ -6,7 +6,8 @@ import { contextReason, GLOB_STEPS_PER_REQUEST, globProblem, TaskContext } from 
 import { compileGlob, GlobError, globMatchesPath, MatchBudget } from './glob.js';
 
 const segments = (path: string) => path.split('/').filter(Boolean);
-const matches = (glob: string, path: string) => globMatchesPath(compileGlob(glob), segments(path), new MatchBudget(1e9));
+const matches = (glob: string, path: string) =>
+  globMatchesPath(compileGlob(glob), segments(path), new MatchBudget(1e9));
 
 test('globs match as a rule author expects (hand-written cases)', () => {
   const cases: [string, string, boolean][] = [
@@ -171,7 +172,11 @@ test('project names match whole and without regard to case; a stored glob that n
 });
 
 test('matching yields to the event loop while it works: a timer set before it fires before it ends', async () => {
-  const rules: Applies[] = Array.from({ length: 40 }, (_, r) => ({ always: false, projects: [], files: Array.from({ length: 20 }, (_, g) => `**/*${'a'.repeat(150)}${r}-${g}b`) }));
+  const rules: Applies[] = Array.from({ length: 40 }, (_, r) => ({
+    always: false,
+    projects: [],
+    files: Array.from({ length: 20 }, (_, g) => `**/*${'a'.repeat(150)}${r}-${g}b`),
+  }));
   const files = Array.from({ length: 50 }, (_, i) => `src/${'a'.repeat(480)}${i}`);
   let fired = false;
   setImmediate(() => {

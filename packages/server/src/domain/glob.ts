@@ -13,7 +13,11 @@
  */
 
 /** One character position of a segment: a literal, `?` (any), or a class. */
-type Token = { type: 'char'; c: string } | { type: 'any' } | { type: 'class'; negated: boolean; ranges: [string, string][] } | { type: 'star' };
+type Token =
+  | { type: 'char'; c: string }
+  | { type: 'any' }
+  | { type: 'class'; negated: boolean; ranges: [string, string][] }
+  | { type: 'star' };
 type Segment = { type: 'globstar' } | { type: 'tokens'; tokens: Token[] };
 
 /** A parsed glob: its alternatives (braces expanded), each a list of segments. */
@@ -43,11 +47,17 @@ export class MatchBudget {
 /** Parses a glob, or throws a GlobError that says what is wrong. */
 export function compileGlob(source: string): CompiledGlob {
   if (source.includes('\0')) throw new GlobError('it holds a NUL character');
-  if (/^!/.test(source)) throw new GlobError('a negated glob (starting with "!") is not supported: list the globs that apply');
-  if (/[@!+*?]\(/.test(source.replace(/\\./g, ''))) throw new GlobError('extended globs such as @(a|b) are not supported: use braces, as in {a,b}');
-  if (source.includes('[:')) throw new GlobError('character classes such as [[:alpha:]] are not supported: use ranges, as in [a-z]');
+  if (/^!/.test(source))
+    throw new GlobError('a negated glob (starting with "!") is not supported: list the globs that apply');
+  if (/[@!+*?]\(/.test(source.replace(/\\./g, '')))
+    throw new GlobError('extended globs such as @(a|b) are not supported: use braces, as in {a,b}');
+  if (source.includes('[:'))
+    throw new GlobError('character classes such as [[:alpha:]] are not supported: use ranges, as in [a-z]');
   const alternatives = expandBraces(source).map((alt) => parseSegments(normalise(alt)));
-  const weight = alternatives.reduce((n, segs) => n + segs.reduce((m, s) => m + (s.type === 'globstar' ? 1 : s.tokens.length + 1), 0), 0);
+  const weight = alternatives.reduce(
+    (n, segs) => n + segs.reduce((m, s) => m + (s.type === 'globstar' ? 1 : s.tokens.length + 1), 0),
+    0,
+  );
   return { source, baseName: !source.includes('/'), alternatives, weight };
 }
 
@@ -215,7 +225,10 @@ function expandBraces(glob: string): string[] {
   for (const choice of choices) {
     for (const rest of expandBraces(glob.slice(0, start) + choice + glob.slice(end + 1))) {
       out.push(rest);
-      if (out.length > MAX_GLOB_ALTERNATIVES) throw new GlobError(`its braces expand to more than ${MAX_GLOB_ALTERNATIVES} patterns: split it into several globs`);
+      if (out.length > MAX_GLOB_ALTERNATIVES)
+        throw new GlobError(
+          `its braces expand to more than ${MAX_GLOB_ALTERNATIVES} patterns: split it into several globs`,
+        );
     }
   }
   return out;
@@ -268,7 +281,12 @@ function rangeChoices(body: string): string[] | undefined {
   const lo = numeric ? Number(m[1]) : m[1]!.charCodeAt(0);
   const hi = numeric ? Number(m[2]) : m[2]!.charCodeAt(0);
   const count = Math.abs(hi - lo) + 1;
-  if (count > MAX_GLOB_ALTERNATIVES) throw new GlobError(`the range {${body}} gives more than ${MAX_GLOB_ALTERNATIVES} patterns: split it into several globs`);
+  if (count > MAX_GLOB_ALTERNATIVES)
+    throw new GlobError(
+      `the range {${body}} gives more than ${MAX_GLOB_ALTERNATIVES} patterns: split it into several globs`,
+    );
   const step = hi >= lo ? 1 : -1;
-  return Array.from({ length: count }, (_, k) => (numeric ? String(lo + k * step) : String.fromCharCode(lo + k * step)));
+  return Array.from({ length: count }, (_, k) =>
+    numeric ? String(lo + k * step) : String.fromCharCode(lo + k * step),
+  );
 }

@@ -56,8 +56,20 @@ export function fitAnswer(task: string, selection: Selection, maxChars: number):
 /** How many left-out rules the note names; the count says how many more. */
 const OMITTED_NAMED = 5;
 
-function assemble(task: string, kept: GuidanceItem[], left: GuidanceItem[], maxChars: number, conflicts: readonly GuidanceConflict[], mayAlsoApply: GuidanceItem[], more: number): Guidance {
-  const levels = LEVELS.map(({ scope, label }) => ({ scope, label, items: kept.filter((i) => i.datapack.scope === scope) }));
+function assemble(
+  task: string,
+  kept: GuidanceItem[],
+  left: GuidanceItem[],
+  maxChars: number,
+  conflicts: readonly GuidanceConflict[],
+  mayAlsoApply: GuidanceItem[],
+  more: number,
+): Guidance {
+  const levels = LEVELS.map(({ scope, label }) => ({
+    scope,
+    label,
+    items: kept.filter((i) => i.datapack.scope === scope),
+  }));
   // Those named below as pointers are not named twice.
   const pointed = new Set(mayAlsoApply);
   const unnamed = left.filter((i) => !pointed.has(i));
@@ -71,7 +83,14 @@ function assemble(task: string, kept: GuidanceItem[], left: GuidanceItem[], maxC
       }
     : null;
   const stays = new Set(kept);
-  return { task, levels, conflicts: conflicts.filter((c) => stays.has(c.prevails) && stays.has(c.overridden)), omitted, mayAlsoApply, more };
+  return {
+    task,
+    levels,
+    conflicts: conflicts.filter((c) => stays.has(c.prevails) && stays.has(c.overridden)),
+    omitted,
+    mayAlsoApply,
+    more,
+  };
 }
 
 /**
@@ -83,10 +102,14 @@ function assemble(task: string, kept: GuidanceItem[], left: GuidanceItem[], maxC
 export function guidanceText(g: Guidance): string {
   const sections = LEVELS.flatMap(({ scope }, i) => {
     const level = g.levels.find((l) => l.scope === scope);
-    return level?.items.length ? [`${i + 1}. ${level.label}:\n${level.items.map((it) => `- ${guidanceLine(it)}`).join('\n')}`] : [];
+    return level?.items.length
+      ? [`${i + 1}. ${level.label}:\n${level.items.map((it) => `- ${guidanceLine(it)}`).join('\n')}`]
+      : [];
   });
   const rules = sections.length ? sections.join('\n') : 'No rule applies.';
-  const conflicts = g.conflicts.length ? `\nConflicts (the first named wins):\n${g.conflicts.map((c) => `- ${c.rule} [topic: ${c.topic}]`).join('\n')}` : '';
+  const conflicts = g.conflicts.length
+    ? `\nConflicts (the first named wins):\n${g.conflicts.map((c) => `- ${c.rule} [topic: ${c.topic}]`).join('\n')}`
+    : '';
   // When every rule that did not fit is among the pointers, their heading says so and the note is not repeated.
   const omitted = g.omitted && !allPointed(g) ? `\n${g.omitted.note}` : '';
   return `Guidance, strongest first:\n${rules}${conflicts}${omitted}${mayAlsoApplyText(g)}`;
@@ -102,7 +125,10 @@ function mayAlsoApplyText(g: Guidance): string {
   const more = g.more ? `${g.more} more matched some of the task's words: search if needed.` : '';
   if (g.mayAlsoApply.length === 0) return `\n${more}`;
   const lines = g.mayAlsoApply.map((i) => `- ${pointerLine(i)}`);
-  const unfit = g.omitted && allPointed(g) ? `, ${g.omitted.count === 1 ? 'the first' : `the first ${g.omitted.count}`} matched but did not fit` : '';
+  const unfit =
+    g.omitted && allPointed(g)
+      ? `, ${g.omitted.count === 1 ? 'the first' : `the first ${g.omitted.count}`} matched but did not fit`
+      : '';
   return `\nMay also apply${unfit} (open with get_entry if it applies):\n${[...lines, ...(more ? [`(${more})`] : [])].join('\n')}`;
 }
 

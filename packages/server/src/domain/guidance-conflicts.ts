@@ -21,7 +21,11 @@ const SAME_TITLE = 0.85;
 const SAME_RULE = 0.9;
 
 const LEVEL_ORDER = { organization: 0, team: 1, personal: 2 } as const;
-const LEVEL_NAME = { organization: 'Organization policy', team: 'Team standard', personal: 'Personal preference' } as const;
+const LEVEL_NAME = {
+  organization: 'Organization policy',
+  team: 'Team standard',
+  personal: 'Personal preference',
+} as const;
 
 /** Conflicts among the selected rules, across levels and within one. */
 export function findConflicts(items: readonly Selected[]): GuidanceConflict[] {
@@ -35,7 +39,10 @@ export function findConflicts(items: readonly Selected[]): GuidanceConflict[] {
       const sameTitle = va.title && vb.title ? cosine(va.title, vb.title) >= SAME_TITLE : false;
       // Long rules' averaged vectors agree on style as much as on subject: a rule's whole text counts
       // only beside a word their titles share.
-      const sameRule = va.whole && vb.whole ? cosine(va.whole, vb.whole) >= SAME_RULE && sharedWords(x.entry.title, y.entry.title) !== '' : false;
+      const sameRule =
+        va.whole && vb.whole
+          ? cosine(va.whole, vb.whole) >= SAME_RULE && sharedWords(x.entry.title, y.entry.title) !== ''
+          : false;
       if (!sameTitle && !sameRule) continue;
       // Saying the same thing twice is no conflict.
       if (similarity(x.entry.content, y.entry.content) >= NEAR_DUPLICATE_THRESHOLD) continue;

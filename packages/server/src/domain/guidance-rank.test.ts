@@ -2,11 +2,27 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { RuleIndex, topicSignals } from './guidance-rank.js';
 
-const rule = (id: string, title: string, content: string, when?: string) => ({ id, title, tags: [], content, applies: when ? { always: false, files: [], projects: [], when } : null });
+const rule = (id: string, title: string, content: string, when?: string) => ({
+  id,
+  title,
+  tags: [],
+  content,
+  applies: when ? { always: false, files: [], projects: [], when } : null,
+});
 
 const rules = [
-  rule('r1', 'Expand, then contract', 'Add the new shape first, move readers, remove the old shape later.', 'Renaming or dropping a database column; schema migrations.'),
-  rule('r2', 'Dark launches', 'Anything customers notice ships behind a toggle.', 'New screens or response fields customers can see.'),
+  rule(
+    'r1',
+    'Expand, then contract',
+    'Add the new shape first, move readers, remove the old shape later.',
+    'Renaming or dropping a database column; schema migrations.',
+  ),
+  rule(
+    'r2',
+    'Dark launches',
+    'Anything customers notice ships behind a toggle.',
+    'New screens or response fields customers can see.',
+  ),
   rule('r3', 'Commit messages', 'Use the imperative mood in subjects.'),
 ];
 
@@ -15,13 +31,18 @@ test('a rule is found by the words of its when, which its title and content do n
   assert.ok(scores.get('r1')! > 0);
   assert.equal(scores.get('r2'), 0);
   assert.equal(scores.get('r3'), 0);
-  const without = new RuleIndex(rules.map((r) => ({ ...r, applies: null }))).scores({ task: 'rename a column of the orders table' });
+  const without = new RuleIndex(rules.map((r) => ({ ...r, applies: null }))).scores({
+    task: 'rename a column of the orders table',
+  });
   assert.equal(without.get('r1'), 0, 'without its when, nothing of the task is in the rule');
 });
 
 test('a concern brings the rule it names, and counts alone in its own signal', () => {
   const index = new RuleIndex(rules);
-  const signals = topicSignals(index, { task: 'tidy the checkout page', concerns: ['customers can see it', 'commit messages'] });
+  const signals = topicSignals(index, {
+    task: 'tidy the checkout page',
+    concerns: ['customers can see it', 'commit messages'],
+  });
   assert.ok((signals.get('r2')?.concern ?? 0) > 0.9, JSON.stringify([...signals]));
   assert.ok((signals.get('r3')?.concern ?? 0) > 0.9);
   assert.equal(signals.get('r1'), undefined, 'a rule sharing no word with task or concerns has no signals');

@@ -64,7 +64,12 @@ function analysed(r: RankedRule): Pick<Doc, 'tf' | 'len'> {
   const key = r.version === undefined ? undefined : `${r.id}:${r.version}`;
   const held = key ? analyses.get(key) : undefined;
   if (held) return held;
-  const text: Record<Field, string> = { title: r.title, tags: r.tags.join(' '), when: r.applies?.when ?? '', content: r.content };
+  const text: Record<Field, string> = {
+    title: r.title,
+    tags: r.tags.join(' '),
+    when: r.applies?.when ?? '',
+    content: r.content,
+  };
   const tf = {} as Doc['tf'];
   const len = {} as Doc['len'];
   for (const f of FIELDS) {
@@ -94,7 +99,9 @@ export class RuleIndex {
       return { id: r.id, tf, len };
     });
     const n = Math.max(1, this.docs.length);
-    this.avg = Object.fromEntries(FIELDS.map((f) => [f, Math.max(1, this.docs.reduce((s, d) => s + d.len[f], 0) / n)])) as Record<Field, number>;
+    this.avg = Object.fromEntries(
+      FIELDS.map((f) => [f, Math.max(1, this.docs.reduce((s, d) => s + d.len[f], 0) / n)]),
+    ) as Record<Field, number>;
   }
 
   /** Each rule's score for the query (0 for a rule that shares no word with it), by id. */
@@ -128,7 +135,9 @@ export class RuleIndex {
     held = new Map();
     for (const [doc, d] of this.docs.entries()) {
       const tfs = new Map<string, number>();
-      for (const f of FIELDS) for (const [t, c] of d.tf[f]) tfs.set(t, (tfs.get(t) ?? 0) + (weights[f] * c) / (1 - B + (B * d.len[f]) / this.avg[f]));
+      for (const f of FIELDS)
+        for (const [t, c] of d.tf[f])
+          tfs.set(t, (tfs.get(t) ?? 0) + (weights[f] * c) / (1 - B + (B * d.len[f]) / this.avg[f]));
       for (const [t, tf] of tfs) {
         const list = held.get(t);
         if (list) list.push({ doc, tf });
@@ -152,7 +161,11 @@ export interface TopicSignals {
  * The topic signals of every rule that shares a word with the query. A concern asked alone finds
  * the rule about it even when the task's other words pull the whole query elsewhere.
  */
-export function topicSignals(index: RuleIndex, query: TopicQuery, weights: RankWeights = RANK_WEIGHTS): Map<string, TopicSignals> {
+export function topicSignals(
+  index: RuleIndex,
+  query: TopicQuery,
+  weights: RankWeights = RANK_WEIGHTS,
+): Map<string, TopicSignals> {
   const out = new Map<string, TopicSignals>();
   const whole = index.scores(query, weights);
   const best = Math.max(0, ...whole.values());

@@ -1,9 +1,22 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Applies, Entry } from '../store/types.js';
-import { type GuidanceCandidate, selectGuidance, TOPIC_TUNING, TOPIC_TUNING_NO_CONCERNS, TOPIC_TUNING_WORDS_ONLY, type TopicTuning, topicTuningFor } from './guidance-select.js';
+import {
+  type GuidanceCandidate,
+  selectGuidance,
+  TOPIC_TUNING,
+  TOPIC_TUNING_NO_CONCERNS,
+  TOPIC_TUNING_WORDS_ONLY,
+  type TopicTuning,
+  topicTuningFor,
+} from './guidance-select.js';
 
-const candidate = (n: number, text: number, applies: Applies | null = null, extra: Partial<Entry> = {}): GuidanceCandidate => ({
+const candidate = (
+  n: number,
+  text: number,
+  applies: Applies | null = null,
+  extra: Partial<Entry> = {},
+): GuidanceCandidate => ({
   entry: {
     id: `ent_${String(n).padStart(2, '0')}`,
     datapackId: 'dp',
@@ -20,7 +33,14 @@ const candidate = (n: number, text: number, applies: Applies | null = null, extr
   signals: { text, concern: 0, search: 0, title: 0 },
 });
 
-const tuning: TopicTuning = { ...TOPIC_TUNING, weights: { text: 1, concern: 0, search: 0, title: 0 }, full: 3, relative: 0.5, named: 4, namedRelative: 0.2 };
+const tuning: TopicTuning = {
+  ...TOPIC_TUNING,
+  weights: { text: 1, concern: 0, search: 0, title: 0 },
+  full: 3,
+  relative: 0.5,
+  named: 4,
+  namedRelative: 0.2,
+};
 const ids = (list: { entry: { id: string } }[]) => list.map((s) => s.entry.id);
 
 test('topicTuningFor: titles count only when the task names no files or project and no rule says where or when it applies', () => {
@@ -54,7 +74,10 @@ test('a replaced or deleted rule is neither given nor named; always and context 
     candidate(2, 0.9, null, { deletedAt: '2026-01-01T00:00:00Z' }),
     candidate(3, 0.8),
     candidate(4, 0, { always: true, files: [], projects: [] }),
-    { ...candidate(5, 0.1, { always: false, files: ['db/**'], projects: [] }), context: { type: 'file' as const, glob: 'db/**' } },
+    {
+      ...candidate(5, 0.1, { always: false, files: ['db/**'], projects: [] }),
+      context: { type: 'file' as const, glob: 'db/**' },
+    },
     candidate(6, 0.5),
   ];
   const s = selectGuidance(list, tuning);
@@ -78,5 +101,8 @@ test('the signals are weighed as the tuning says: a concern alone can lift a rul
   const a = candidate(1, 1);
   const b = { ...candidate(2, 0.3), signals: { text: 0.3, concern: 2, search: 0, title: 0 } };
   assert.deepEqual(ids(selectGuidance([a, b], tuning).given), ['ent_01']);
-  assert.deepEqual(ids(selectGuidance([a, b], { ...tuning, weights: { ...tuning.weights, concern: 0.5 } }).given), ['ent_02', 'ent_01']);
+  assert.deepEqual(ids(selectGuidance([a, b], { ...tuning, weights: { ...tuning.weights, concern: 0.5 } }).given), [
+    'ent_02',
+    'ent_01',
+  ]);
 });

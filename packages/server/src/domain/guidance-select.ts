@@ -1,7 +1,11 @@
 import type { Entry, Scope } from '../store/types.js';
 
 /** Why an item is given: the admin said always, the task's files or project match, or its topic does (with the score). */
-export type GuidanceReason = { type: 'always' } | { type: 'file'; glob: string } | { type: 'project'; name: string } | { type: 'topic'; score: number };
+export type GuidanceReason =
+  | { type: 'always' }
+  | { type: 'file'; glob: string }
+  | { type: 'project'; name: string }
+  | { type: 'topic'; score: number };
 
 /** A rule's topic evidence for the task, each part relative to the task's best (0..1, concern summed over concerns). */
 export interface CandidateSignals {
@@ -64,13 +68,21 @@ export const TOPIC_TUNING: TopicTuning = {
  * project): no "always" rule takes room, so more topic matches are given, and titles close in
  * meaning count.
  */
-export const TOPIC_TUNING_WORDS_ONLY: TopicTuning = { ...TOPIC_TUNING, weights: { ...TOPIC_TUNING.weights, title: 0.25 }, full: 10, relative: 0.3 };
+export const TOPIC_TUNING_WORDS_ONLY: TopicTuning = {
+  ...TOPIC_TUNING,
+  weights: { ...TOPIC_TUNING.weights, title: 0.25 },
+  full: 10,
+  relative: 0.3,
+};
 
 /** When the agent names no concerns, the task's own words rank less sharply: a lower floor keeps recall. */
 export const TOPIC_TUNING_NO_CONCERNS: TopicTuning = { ...TOPIC_TUNING, full: 7, relative: 0.2 };
 
 /** The tuning for a task: the words-only one when nothing else is known about the rules or the task. */
-export function topicTuningFor(input: { files?: readonly string[]; project?: string; concerns?: readonly string[] }, annotatedRules: boolean): TopicTuning {
+export function topicTuningFor(
+  input: { files?: readonly string[]; project?: string; concerns?: readonly string[] },
+  annotatedRules: boolean,
+): TopicTuning {
   if (!annotatedRules && !(input.files?.length ?? 0) && !input.project) return TOPIC_TUNING_WORDS_ONLY;
   return input.concerns?.length ? TOPIC_TUNING : TOPIC_TUNING_NO_CONCERNS;
 }
@@ -95,7 +107,10 @@ export function topicScore(s: CandidateSignals, w: CandidateSignals): number {
 }
 
 /** Picks what applies, strongest reason first: always, then the task's files and project, then topic matches by score. */
-export function selectGuidance(candidates: readonly GuidanceCandidate[], tuning: TopicTuning = TOPIC_TUNING): Selection {
+export function selectGuidance(
+  candidates: readonly GuidanceCandidate[],
+  tuning: TopicTuning = TOPIC_TUNING,
+): Selection {
   const live = candidates.filter((c) => !c.entry.replacedBy && !c.entry.deletedAt);
   const always: Selected[] = [];
   const context: Selected[] = [];
@@ -113,7 +128,10 @@ export function selectGuidance(candidates: readonly GuidanceCandidate[], tuning:
   let more = 0;
   for (const c of topical) {
     const scoped = (c.entry.applies?.files.length ?? 0) + (c.entry.applies?.projects.length ?? 0) > 0;
-    const inFull = topic.length < tuning.full && c.score >= tuning.relative * best && (!scoped || c.score >= tuning.scopedRelative * best);
+    const inFull =
+      topic.length < tuning.full &&
+      c.score >= tuning.relative * best &&
+      (!scoped || c.score >= tuning.scopedRelative * best);
     if (inFull) topic.push(c);
     else if (c.score < tuning.namedRelative * best) continue;
     else if (named.length < tuning.named) named.push(c);

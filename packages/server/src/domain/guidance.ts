@@ -7,7 +7,13 @@ import type { DomainDeps } from './deps.js';
 import { type DatapackRef, type PublicEntry, publicEntry } from './entry-views.js';
 import { fitAnswer, type Guidance, type GuidanceItem, reasonText } from './guidance-answer.js';
 import { RuleIndex, topicSignals } from './guidance-rank.js';
-import { anyAnnotated, type GuidanceCandidate, selectGuidance, type TopicTuning, topicTuningFor } from './guidance-select.js';
+import {
+  anyAnnotated,
+  type GuidanceCandidate,
+  selectGuidance,
+  type TopicTuning,
+  topicTuningFor,
+} from './guidance-select.js';
 import { titleCloseness, wordVectors } from './guidance-soft.js';
 import { parse } from './parse-input.js';
 
@@ -36,10 +42,19 @@ const SEARCH_DEPTH = 20;
 const RULEBOOK_DEPTH = 5000;
 
 /** Finds what applies to a task in every readable datapack and orders it by precedence. */
-export async function getGuidance(deps: DomainDeps, access: Access, raw: z.input<typeof guidanceInput>, tuning?: TopicTuning): Promise<Guidance> {
+export async function getGuidance(
+  deps: DomainDeps,
+  access: Access,
+  raw: z.input<typeof guidanceInput>,
+  tuning?: TopicTuning,
+): Promise<Guidance> {
   const input = parse(guidanceInput, raw);
   const candidates = await guidanceCandidates(deps, access, input);
-  return fitAnswer(input.task, selectGuidance(candidates, tuning ?? topicTuningFor(input, anyAnnotated(candidates))), input.maxChars);
+  return fitAnswer(
+    input.task,
+    selectGuidance(candidates, tuning ?? topicTuningFor(input, anyAnnotated(candidates))),
+    input.maxChars,
+  );
 }
 
 /**
@@ -48,7 +63,11 @@ export async function getGuidance(deps: DomainDeps, access: Access, raw: z.input
  * matches for the task, and every rule that says where it applies, with whether the task's files
  * or project match it.
  */
-export async function guidanceCandidates(deps: DomainDeps, access: Access, input: { task: string; files?: string[]; project?: string; concerns?: string[] }): Promise<GuidanceCandidate[]> {
+export async function guidanceCandidates(
+  deps: DomainDeps,
+  access: Access,
+  input: { task: string; files?: string[]; project?: string; concerns?: string[] },
+): Promise<GuidanceCandidate[]> {
   const packs = await readableDatapacks(deps, access);
   const byId = new Map<string, Datapack>(packs.map((p) => [p.id, p]));
   const datapackIds = packs.map((p) => p.id);
@@ -65,14 +84,16 @@ export async function guidanceCandidates(deps: DomainDeps, access: Access, input
     return { id: d.id, name: d.name, scope: d.scope };
   };
   const rules = new Map<string, Entry>();
-  for (const e of [...rulebook, ...annotated]) if (RULE_KINDS.includes(e.kind) && byId.has(e.datapackId)) rules.set(e.id, e);
+  for (const e of [...rulebook, ...annotated])
+    if (RULE_KINDS.includes(e.kind) && byId.has(e.datapackId)) rules.set(e.id, e);
   const signals = topicSignals(indexOf(rulebook, rules), { task: input.task, concerns, context: contextWords(input) });
   const bestHit = Math.max(0, ...hits.map((h) => h.score));
   const searchScore = new Map(hits.map((h) => [h.entry.id, bestHit > 0 ? h.score / bestHit : 0]));
   for (const { entry } of hits) if (!rules.has(entry.id) && byId.has(entry.datapackId)) rules.set(entry.id, entry);
   const context = new TaskContext(files, input.project);
   await context.prepare([...rules.values()].map((e) => e.applies));
-  const withTitles = topicTuningFor(input, anyAnnotated([...rules.values()].map((entry) => ({ entry })))).weights.title > 0;
+  const withTitles =
+    topicTuningFor(input, anyAnnotated([...rules.values()].map((entry) => ({ entry })))).weights.title > 0;
   const taskVectors = withTitles ? wordVectors(input.task) : [];
   const found: GuidanceCandidate[] = [];
   for (const entry of rules.values()) {
@@ -80,10 +101,18 @@ export async function guidanceCandidates(deps: DomainDeps, access: Access, input
     const c: GuidanceCandidate = {
       entry,
       datapack: ref(entry.datapackId),
-      signals: { text: own?.text ?? 0, concern: own?.concern ?? 0, search: searchScore.get(entry.id) ?? 0, title: withTitles ? titleCloseness(taskVectors, entry) : 0 },
+      signals: {
+        text: own?.text ?? 0,
+        concern: own?.concern ?? 0,
+        search: searchScore.get(entry.id) ?? 0,
+        title: withTitles ? titleCloseness(taskVectors, entry) : 0,
+      },
     };
     const reason = context.reason(entry.applies);
-    if (reason) c.context = reason.startsWith('project: ') ? { type: 'project', name: reason.slice(9) } : { type: 'file', glob: reason.slice(6) };
+    if (reason)
+      c.context = reason.startsWith('project: ')
+        ? { type: 'project', name: reason.slice(9) }
+        : { type: 'file', glob: reason.slice(6) };
     found.push(c);
   }
   return found;
@@ -139,7 +168,12 @@ export function guidanceView(g: Guidance) {
   return {
     task: g.task,
     levels: g.levels.map((l) => ({ scope: l.scope, label: l.label, items: l.items.map(item) })),
-    conflicts: g.conflicts.map((c) => ({ topic: c.topic, prevails: item(c.prevails), overridden: item(c.overridden), rule: c.rule })),
+    conflicts: g.conflicts.map((c) => ({
+      topic: c.topic,
+      prevails: item(c.prevails),
+      overridden: item(c.overridden),
+      rule: c.rule,
+    })),
     omitted: g.omitted,
     mayAlsoApply: g.mayAlsoApply.map(pointerView),
     more: g.more,
@@ -158,5 +192,12 @@ export interface GuidancePointer {
 
 function pointerView(i: GuidanceItem): GuidancePointer {
   const when = i.entry.applies?.when;
-  return { id: i.entry.id, title: i.entry.title, level: i.datapack.scope, datapack: i.datapack, ...(when && { when }), score: Math.round(i.score * 1000) / 1000 };
+  return {
+    id: i.entry.id,
+    title: i.entry.title,
+    level: i.datapack.scope,
+    datapack: i.datapack,
+    ...(when && { when }),
+    score: Math.round(i.score * 1000) / 1000,
+  };
 }

@@ -1,6 +1,15 @@
 import type { z } from 'zod';
 import { CairnError } from '../errors/cairn-error.js';
-import { type DatapackLine, datapackLine, EXPORT_FORMAT, EXPORT_VERSION, endLine, entryLine, type HeaderLine, headerLine } from './export-format.js';
+import {
+  type DatapackLine,
+  datapackLine,
+  EXPORT_FORMAT,
+  EXPORT_VERSION,
+  endLine,
+  entryLine,
+  type HeaderLine,
+  headerLine,
+} from './export-format.js';
 import { findNul } from './parse-input.js';
 
 /** A file's lines, readable more than once (an import checks the whole file before it writes). */
@@ -37,26 +46,41 @@ export async function checkFile(source: LineSource, onProgress?: (lines: number)
     }
     const type = (value as { type?: unknown }).type;
     if (type === 'datapack') {
-      if (entryIds.size > 0) throw lineError(n, 'a datapack line comes after entries; every datapack line must come before the entries');
+      if (entryIds.size > 0)
+        throw lineError(n, 'a datapack line comes after entries; every datapack line must come before the entries');
       const d = parseLine(datapackLine, value, n);
       if (datapacks.has(d.id)) throw lineError(n, `datapack ${d.id} appears twice`);
-      if (ownerScope(d) !== d.scope) throw lineError(n, `a ${d.scope} datapack's owner must name a ${d.scope === 'personal' ? 'user' : d.scope}`);
+      if (ownerScope(d) !== d.scope)
+        throw lineError(n, `a ${d.scope} datapack's owner must name a ${d.scope === 'personal' ? 'user' : d.scope}`);
       datapacks.set(d.id, d);
     } else if (type === 'entry') {
       const e = parseLine(entryLine, value, n);
-      if (!datapacks.has(e.datapack)) throw lineError(n, `entry ${e.id} belongs to datapack ${e.datapack}, which no datapack line declares`);
+      if (!datapacks.has(e.datapack))
+        throw lineError(n, `entry ${e.id} belongs to datapack ${e.datapack}, which no datapack line declares`);
       if (entryIds.has(e.id)) throw lineError(n, `entry ${e.id} appears twice`);
       entryIds.add(e.id);
     } else if (type === 'end') {
       const end = parseLine(endLine, value, n);
       if (end.datapacks !== datapacks.size || end.entries !== entryIds.size) {
-        throw lineError(n, `the end line counts ${end.datapacks} datapacks and ${end.entries} entries but the file holds ${datapacks.size} and ${entryIds.size}`);
+        throw lineError(
+          n,
+          `the end line counts ${end.datapacks} datapacks and ${end.entries} entries but the file holds ${datapacks.size} and ${entryIds.size}`,
+        );
       }
       ended = true;
-    } else throw lineError(n, `unknown line type ${JSON.stringify(type)?.slice(0, 40)}; expected "datapack", "entry" or "end"`);
+    } else
+      throw lineError(
+        n,
+        `unknown line type ${JSON.stringify(type)?.slice(0, 40)}; expected "datapack", "entry" or "end"`,
+      );
   }
-  if (!header) throw new CairnError('invalid_input', 'The file is empty; it is not a Cairn export (cairn export writes one).');
-  if (!ended) throw new CairnError('invalid_input', `The file ends at line ${n} without its end line: it was cut off. Nothing was imported; export again and import the whole file.`);
+  if (!header)
+    throw new CairnError('invalid_input', 'The file is empty; it is not a Cairn export (cairn export writes one).');
+  if (!ended)
+    throw new CairnError(
+      'invalid_input',
+      `The file ends at line ${n} without its end line: it was cut off. Nothing was imported; export again and import the whole file.`,
+    );
   return { header, datapacks, entries: entryIds.size, lines: n };
 }
 
@@ -65,13 +89,22 @@ export const PROGRESS_EVERY = 1000;
 
 /** An error naming the line, saying that nothing was written. */
 export function lineError(n: number, problem: string): CairnError {
-  return new CairnError('invalid_input', `Line ${n}: ${problem}. Nothing was imported; fix that line (or export again) and retry.`, { line: n });
+  return new CairnError(
+    'invalid_input',
+    `Line ${n}: ${problem}. Nothing was imported; fix that line (or export again) and retry.`,
+    { line: n },
+  );
 }
 
 function checkHeader(value: unknown, n: number): HeaderLine {
-  if ((value as { format?: unknown }).format !== EXPORT_FORMAT) throw lineError(n, `this is not a Cairn export: the first line must be the header {"format":"${EXPORT_FORMAT}",…}`);
+  if ((value as { format?: unknown }).format !== EXPORT_FORMAT)
+    throw lineError(n, `this is not a Cairn export: the first line must be the header {"format":"${EXPORT_FORMAT}",…}`);
   const header = parseLine(headerLine, value, n);
-  if (header.version > EXPORT_VERSION) throw lineError(n, `the file is format version ${header.version}, newer than this Cairn reads (${EXPORT_VERSION}); upgrade Cairn`);
+  if (header.version > EXPORT_VERSION)
+    throw lineError(
+      n,
+      `the file is format version ${header.version}, newer than this Cairn reads (${EXPORT_VERSION}); upgrade Cairn`,
+    );
   return header;
 }
 
@@ -97,7 +130,8 @@ export function parseLine<S extends z.ZodType>(schema: S, value: unknown, n: num
     throw lineError(n, problems);
   }
   const nul = findNul(result.data);
-  if (nul !== undefined) throw lineError(n, `${nul} contains a NUL character (\\u0000), which Cairn cannot store; remove it`);
+  if (nul !== undefined)
+    throw lineError(n, `${nul} contains a NUL character (\\u0000), which Cairn cannot store; remove it`);
   return result.data;
 }
 

@@ -50,10 +50,22 @@ type Target = { datapack: Datapack; mode: DatapackImport['mode'] } | { skip: str
  * skipped (no account, organization or team is ever created by an import). Redaction applies as on
  * every write path. With dryRun, nothing is written and the report is the same.
  */
-export async function importFile(deps: DomainDeps, source: LineSource, options: { dryRun?: boolean; onProgress?: (lines: number, pass: 'check' | 'import') => void } = {}): Promise<ImportReport> {
+export async function importFile(
+  deps: DomainDeps,
+  source: LineSource,
+  options: { dryRun?: boolean; onProgress?: (lines: number, pass: 'check' | 'import') => void } = {},
+): Promise<ImportReport> {
   const file = await checkFile(source, (n) => options.onProgress?.(n, 'check'));
   const names = new NameDirectory(deps.store);
-  const report: ImportReport = { dryRun: options.dryRun === true, lines: file.lines, datapacks: counts(), entries: counts(), versions: 0, problems: [], redacted: [] };
+  const report: ImportReport = {
+    dryRun: options.dryRun === true,
+    lines: file.lines,
+    datapacks: counts(),
+    entries: counts(),
+    versions: 0,
+    problems: [],
+    redacted: [],
+  };
   const targets = new Map<string, Target>();
   const findings: RedactionFinding[] = [];
   for (const line of file.datapacks.values()) {
@@ -63,7 +75,8 @@ export async function importFile(deps: DomainDeps, source: LineSource, options: 
     if ('skip' in target) {
       report.datapacks.skipped += 1;
       report.problems.push(`Skipped datapack "${d.name}" and its entries: ${target.skip}.`);
-    } else report.datapacks[target.mode === 'create' ? 'created' : target.mode === 'refresh' ? 'updated' : 'unchanged'] += 1;
+    } else
+      report.datapacks[target.mode === 'create' ? 'created' : target.mode === 'refresh' ? 'updated' : 'unchanged'] += 1;
   }
   const written = new Set<string>();
   const lost = { turns: 0 };
@@ -103,7 +116,10 @@ export async function importFile(deps: DomainDeps, source: LineSource, options: 
       auditImport(deps, target.datapack, 0, 0);
     }
   }
-  if (lost.turns) report.problems.push(`${lost.turns} captured turn(s) were imported as plain entries without their capture record: the user who sent them does not exist here.`);
+  if (lost.turns)
+    report.problems.push(
+      `${lost.turns} captured turn(s) were imported as plain entries without their capture record: the user who sent them does not exist here.`,
+    );
   report.redacted = mergeFindings(findings);
   return report;
 }
@@ -135,21 +151,37 @@ async function targetOf(deps: DomainDeps, names: NameDirectory, d: DatapackLine)
   };
   const same = await deps.store.getAnyDatapack(d.id);
   if (same) {
-    if (same.scope !== d.scope || same.ownerId !== owner.ownerId) return { skip: `its id ${d.id} belongs to another owner's datapack here` };
+    if (same.scope !== d.scope || same.ownerId !== owner.ownerId)
+      return { skip: `its id ${d.id} belongs to another owner's datapack here` };
     return { datapack: same, mode: 'keep' };
   }
   if (d.deletedAt) return { datapack: imported, mode: 'create' };
-  const named = (await deps.store.findDatapacks([{ scope: d.scope, ownerId: owner.ownerId }])).find((x) => x.name.toLowerCase() === d.name.toLowerCase());
+  const named = (await deps.store.findDatapacks([{ scope: d.scope, ownerId: owner.ownerId }])).find(
+    (x) => x.name.toLowerCase() === d.name.toLowerCase(),
+  );
   if (!named) return { datapack: imported, mode: 'create' };
   // A datapack of that name that holds nothing yet (such as the Personal one every new account has)
   // takes the file's description and times; one that holds entries keeps its own.
   const empty = (await deps.store.exportEntries(named.id, '', 1)).length === 0;
-  const differs = named.description !== d.description || named.createdAt !== d.createdAt || named.updatedAt !== d.updatedAt || named.createdBy !== createdBy;
+  const differs =
+    named.description !== d.description ||
+    named.createdAt !== d.createdAt ||
+    named.updatedAt !== d.updatedAt ||
+    named.createdBy !== createdBy;
   if (!empty || !differs) return { datapack: named, mode: 'keep' };
-  return { datapack: { ...named, description: d.description, createdAt: d.createdAt, updatedAt: d.updatedAt, createdBy }, mode: 'refresh' };
+  return {
+    datapack: { ...named, description: d.description, createdAt: d.createdAt, updatedAt: d.updatedAt, createdBy },
+    mode: 'refresh',
+  };
 }
 
-async function writeGroup(deps: DomainDeps, target: { datapack: Datapack; mode: DatapackImport['mode'] }, records: EntryRecord[], mode: DatapackImport['mode'], report: ImportReport): Promise<void> {
+async function writeGroup(
+  deps: DomainDeps,
+  target: { datapack: Datapack; mode: DatapackImport['mode'] },
+  records: EntryRecord[],
+  mode: DatapackImport['mode'],
+  report: ImportReport,
+): Promise<void> {
   const stored = await deps.store.entryStates(records.map((r) => r.entry.id));
   const write: DatapackImport = { datapack: target.datapack, mode, inserts: [], updates: [] };
   let elsewhere = 0;
@@ -171,8 +203,14 @@ async function writeGroup(deps: DomainDeps, target: { datapack: Datapack; mode: 
   report.entries.updated += write.updates.length;
   report.entries.skipped += elsewhere + newerHere;
   const where = `"${target.datapack.name}"`;
-  if (elsewhere) report.problems.push(`Skipped ${elsewhere} entr${elsewhere === 1 ? 'y' : 'ies'} of ${where}: their ids belong to entries of another datapack here.`);
-  if (newerHere) report.problems.push(`Skipped ${newerHere} entr${newerHere === 1 ? 'y' : 'ies'} of ${where}: a newer version is stored here.`);
+  if (elsewhere)
+    report.problems.push(
+      `Skipped ${elsewhere} entr${elsewhere === 1 ? 'y' : 'ies'} of ${where}: their ids belong to entries of another datapack here.`,
+    );
+  if (newerHere)
+    report.problems.push(
+      `Skipped ${newerHere} entr${newerHere === 1 ? 'y' : 'ies'} of ${where}: a newer version is stored here.`,
+    );
   if (!report.dryRun && (mode !== 'keep' || write.inserts.length || write.updates.length)) {
     for (const batch of batches(write)) await deps.store.importDatapack(batch);
     auditImport(deps, target.datapack, write.inserts.length, write.updates.length);
@@ -197,10 +235,24 @@ function batches(write: DatapackImport): DatapackImport[] {
 
 /** The operator's import, per datapack written, in the audit trail (`datapack.imported`, credential `cli`). */
 function auditImport(deps: DomainDeps, d: Datapack, created: number, updated: number): void {
-  audit(deps, { kind: 'datapack.imported', organizationId: d.organizationId, target: { type: `datapack.${d.scope}`, id: d.id, name: `${d.name} (${created} entries created, ${updated} updated)` } });
+  audit(deps, {
+    kind: 'datapack.imported',
+    organizationId: d.organizationId,
+    target: {
+      type: `datapack.${d.scope}`,
+      id: d.id,
+      name: `${d.name} (${created} entries created, ${updated} updated)`,
+    },
+  });
 }
 
-async function toRecord(names: NameDirectory, e: EntryLine, datapackId: string, findings: RedactionFinding[], lost: { turns: number }): Promise<EntryRecord> {
+async function toRecord(
+  names: NameDirectory,
+  e: EntryLine,
+  datapackId: string,
+  findings: RedactionFinding[],
+  lost: { turns: number },
+): Promise<EntryRecord> {
   // The current version repeats the last history row: each distinct text is redacted once, its findings counted each time.
   const seen = new Map<string, ReturnType<typeof redact>>();
   const clean = (text: string) => {
@@ -249,12 +301,29 @@ async function toRecord(names: NameDirectory, e: EntryLine, datapackId: string, 
       updatedClient: e.updatedClient,
       updatedAt: e.updatedAt,
       deletedAt: e.deletedAt,
-      applies: normalApplies(e.applies && { ...e.applies, files: e.applies.files?.map(clean), projects: e.applies.projects?.map(clean), when: e.applies.when && clean(e.applies.when) }),
+      applies: normalApplies(
+        e.applies && {
+          ...e.applies,
+          files: e.applies.files?.map(clean),
+          projects: e.applies.projects?.map(clean),
+          when: e.applies.when && clean(e.applies.when),
+        },
+      ),
       supersedes: e.supersedes ?? [],
       replacedBy: e.replacedBy ?? null,
     },
     versions,
-    ...(e.turn && turnUser && { turn: { userId: turnUser, turnId: e.turn.turnId, createdAt: e.turn.at, sessionId: e.turn.sessionId, speaker: e.turn.speaker, role: e.turn.role } }),
+    ...(e.turn &&
+      turnUser && {
+        turn: {
+          userId: turnUser,
+          turnId: e.turn.turnId,
+          createdAt: e.turn.at,
+          sessionId: e.turn.sessionId,
+          speaker: e.turn.speaker,
+          role: e.turn.role,
+        },
+      }),
   };
 }
 

@@ -22,9 +22,17 @@ export interface ReplacedEntryView {
 }
 
 /** Replaced entries of the datapacks the caller can read (or of one of them), most recently replaced first. */
-export async function listReplaced(deps: DomainDeps, access: Access, datapackId?: string): Promise<{ entries: ReplacedEntryView[] }> {
+export async function listReplaced(
+  deps: DomainDeps,
+  access: Access,
+  datapackId?: string,
+): Promise<{ entries: ReplacedEntryView[] }> {
   const packs = (await readableDatapacks(deps, access)).filter((d) => !datapackId || d.id === datapackId);
-  if (datapackId && packs.length === 0) throw new CairnError('not_found', 'No datapack with that id is visible to you; list your datapacks to see what you can use.');
+  if (datapackId && packs.length === 0)
+    throw new CairnError(
+      'not_found',
+      'No datapack with that id is visible to you; list your datapacks to see what you can use.',
+    );
   const byId = new Map(packs.map((d) => [d.id, d]));
   const entries = await deps.store.replacedEntries([...byId.keys()], REPLACED_PAGE);
   const views: ReplacedEntryView[] = [];
@@ -45,7 +53,8 @@ export async function listReplaced(deps: DomainDeps, access: Access, datapackId?
 /** Brings a replaced entry back into guidance and search, as a new version; the entry that replaced it is left as it is. */
 export async function reinstateEntry(deps: DomainDeps, access: Access, id: string): Promise<Entry> {
   const { entry: current, datapack } = await writableEntry(deps, access, id);
-  if (!current.replacedBy) throw new CairnError('invalid_input', `Entry ${id} is not replaced; there is nothing to restore.`);
+  if (!current.replacedBy)
+    throw new CairnError('invalid_input', `Entry ${id} is not replaced; there is nothing to restore.`);
   const next: Entry = {
     ...current,
     replacedBy: null,

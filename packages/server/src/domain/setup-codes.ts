@@ -24,7 +24,10 @@ export const exchangeInput = z.object({
 });
 
 /** Mints a one-time code that an installer can trade for a fresh API key of this user. */
-export async function createSetupCode(deps: DomainDeps, userId: string): Promise<{ code: string; createdAt: string; expiresAt: string }> {
+export async function createSetupCode(
+  deps: DomainDeps,
+  userId: string,
+): Promise<{ code: string; createdAt: string; expiresAt: string }> {
   const code = SETUP_CODE_PREFIX + randomBytes(18).toString('base64url');
   const createdAt = deps.now();
   const expiresAt = new Date(Date.parse(createdAt) + SETUP_CODE_TTL_MS).toISOString();
@@ -38,7 +41,10 @@ export async function createSetupCode(deps: DomainDeps, userId: string): Promise
  * consumed and the key stored, so two installers racing with one code cannot both get a key and a
  * failed exchange leaves the code usable.
  */
-export async function exchangeSetupCode(deps: DomainDeps, raw: z.input<typeof exchangeInput>): Promise<{ key: string; keyId: string; name: string }> {
+export async function exchangeSetupCode(
+  deps: DomainDeps,
+  raw: z.input<typeof exchangeInput>,
+): Promise<{ key: string; keyId: string; name: string }> {
   const input = parse(exchangeInput, raw);
   const name = keyNameFor(input.client, input.host);
   const minted = prepareApiKey(deps, 'pending', name);

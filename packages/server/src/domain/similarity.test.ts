@@ -20,23 +20,51 @@ test('similarity: numbers, versions, negations, named things and a replaced word
   const distinct = [
     ['Preference 1\nAlways use tool number 1 for builds.', 'Preference 2\nAlways use tool number 2 for builds.'],
     ['Use Python 2', 'Use Python 3'],
-    ['Python\nUse Python 3.11 in the data pipeline and the nightly jobs.', 'Python\nUse Python 3.12 in the data pipeline and the nightly jobs.'],
+    [
+      'Python\nUse Python 3.11 in the data pipeline and the nightly jobs.',
+      'Python\nUse Python 3.12 in the data pipeline and the nightly jobs.',
+    ],
     ['Retry failed uploads 3 times', 'Retry failed uploads 5 times'],
     ['Logging\nAlways log request bodies in staging.', 'Logging\nNever log request bodies in staging.'],
-    ['Do force-push to your own feature branches, it keeps history clean.', "Don't force-push to your own feature branches, it keeps history clean."],
-    ['Deploy the API to api-1.internal.example.com every weekday morning.', 'Deploy the API to api-2.internal.example.com every weekday morning.'],
-    ['Settings come from /etc/acme/config.yaml on every host we run.', 'Settings come from /etc/acme/local.yaml on every host we run.'],
-    ['Always use pnpm for installing dependencies in the web app repository.', 'Always use yarn for installing dependencies in the web app repository.'],
+    [
+      'Do force-push to your own feature branches, it keeps history clean.',
+      "Don't force-push to your own feature branches, it keeps history clean.",
+    ],
+    [
+      'Deploy the API to api-1.internal.example.com every weekday morning.',
+      'Deploy the API to api-2.internal.example.com every weekday morning.',
+    ],
+    [
+      'Settings come from /etc/acme/config.yaml on every host we run.',
+      'Settings come from /etc/acme/local.yaml on every host we run.',
+    ],
+    [
+      'Always use pnpm for installing dependencies in the web app repository.',
+      'Always use yarn for installing dependencies in the web app repository.',
+    ],
     ['Use the ORM for all queries.', 'Use the ORM for all queries except reports.'],
   ];
-  for (const [a, b] of distinct) assert.ok(similarity(a!, b!) < NEAR_DUPLICATE_THRESHOLD, `${a} / ${b}: ${similarity(a!, b!)}`);
+  for (const [a, b] of distinct)
+    assert.ok(similarity(a!, b!) < NEAR_DUPLICATE_THRESHOLD, `${a} / ${b}: ${similarity(a!, b!)}`);
   // The same rule with words added, inflected or in another case is still the same knowledge.
-  assert.ok(similarity('Tests\nEvery bug fix comes with a regression test.', 'Tests\nEvery bug fix should come with a regression test.') >= NEAR_DUPLICATE_THRESHOLD);
-  assert.ok(similarity('Formatting\nRun prettier before committing TypeScript files.', 'formatting\nrun prettier before committing typescript files.') >= NEAR_DUPLICATE_THRESHOLD);
+  assert.ok(
+    similarity(
+      'Tests\nEvery bug fix comes with a regression test.',
+      'Tests\nEvery bug fix should come with a regression test.',
+    ) >= NEAR_DUPLICATE_THRESHOLD,
+  );
+  assert.ok(
+    similarity(
+      'Formatting\nRun prettier before committing TypeScript files.',
+      'formatting\nrun prettier before committing typescript files.',
+    ) >= NEAR_DUPLICATE_THRESHOLD,
+  );
 });
 
 test('similarity on the hand-written pairs: no distinct rule refused, most rewordings caught', () => {
-  const pairs = JSON.parse(readFileSync(new URL('../../test/fixtures/duplicate-pairs.json', import.meta.url), 'utf8')) as { same: [string, string][]; different: [string, string][] };
+  const pairs = JSON.parse(
+    readFileSync(new URL('../../test/fixtures/duplicate-pairs.json', import.meta.url), 'utf8'),
+  ) as { same: [string, string][]; different: [string, string][] };
   assert.equal(pairs.same.length + pairs.different.length, 200);
   const refused = pairs.different.filter(([a, b]) => similarity(a, b) >= NEAR_DUPLICATE_THRESHOLD);
   assert.deepEqual(refused, [], 'distinct knowledge taken for a duplicate');

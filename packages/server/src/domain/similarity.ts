@@ -38,7 +38,11 @@ function compared(left: Term[], leftSet: Set<string>, right: Term[]): number {
   const shared = (list: Term[], other: Set<string>) => list.filter((t) => other.has(t.term)).map((t) => t.term);
   const order = jaccard(pairs(shared(left, rightSet)), pairs(shared(right, leftSet)));
   const score = (alike * (1 + order)) / 2;
-  return changesMeaning(left, rightSet) || changesMeaning(right, leftSet) || (onlyIn(left, rightSet).length > 0 && onlyIn(right, leftSet).length > 0) ? score / 2 : score;
+  return changesMeaning(left, rightSet) ||
+    changesMeaning(right, leftSet) ||
+    (onlyIn(left, rightSet).length > 0 && onlyIn(right, leftSet).length > 0)
+    ? score / 2
+    : score;
 }
 
 interface Term {
@@ -83,7 +87,8 @@ function terms(text: string): Term[] {
         const whole = /[._/:@+#-]|\p{N}/u.test(part);
         const named = whole || /.\p{Lu}/u.test(part) || (!atStart && /^\p{Lu}/u.test(part));
         if (POLARITY.has(word)) out.push({ term: word, specific: true });
-        else if (named || !(isStopWord(word) || SAME_QUANTIFIER.has(word))) out.push({ term: whole ? word : stem(word), specific: named });
+        else if (named || !(isStopWord(word) || SAME_QUANTIFIER.has(word)))
+          out.push({ term: whole ? word : stem(word), specific: named });
       }
     }
   }

@@ -12,7 +12,12 @@ import { parse, storedName } from './parse-input.js';
 // Names are shown in terminals and lists: control and bidirectional characters never get stored.
 const teamName = z.string().overwrite(storedName).min(1, 'give the team a name').max(80);
 
-export async function createTeam(deps: DomainDeps, auth: Auth, organizationId: string, rawName: unknown): Promise<{ id: string; name: string }> {
+export async function createTeam(
+  deps: DomainDeps,
+  auth: Auth,
+  organizationId: string,
+  rawName: unknown,
+): Promise<{ id: string; name: string }> {
   const name = parse(teamName, rawName);
   await assertFreeName(deps, organizationId, name);
   const team = await auth.api.createTeam({ body: { organizationId, name } });
@@ -20,7 +25,12 @@ export async function createTeam(deps: DomainDeps, auth: Auth, organizationId: s
 }
 
 /** Renames a team; the name rules are those of a new team. */
-export async function renameTeamTo(deps: DomainDeps, auth: Auth, teamId: string, rawName: unknown): Promise<{ id: string; name: string }> {
+export async function renameTeamTo(
+  deps: DomainDeps,
+  auth: Auth,
+  teamId: string,
+  rawName: unknown,
+): Promise<{ id: string; name: string }> {
   const name = parse(teamName, rawName);
   const organizationId = await teamOrganization(auth, teamId);
   await assertFreeName(deps, organizationId, name, teamId);
@@ -32,12 +42,17 @@ export async function renameTeamTo(deps: DomainDeps, auth: Auth, teamId: string,
 export async function removeUserFromTeam(deps: DomainDeps, auth: Auth, teamId: string, userId: string): Promise<void> {
   const organizationId = await teamOrganization(auth, teamId);
   const team = (await deps.store.listTeams(organizationId)).find((t) => t.id === teamId);
-  if (!team?.members.some((m) => m.userId === userId)) throw new CairnError('not_found', 'That person is not in this team.');
+  if (!team?.members.some((m) => m.userId === userId))
+    throw new CairnError('not_found', 'That person is not in this team.');
   await removeTeamMember(auth, { teamId, userId });
 }
 
 async function assertFreeName(deps: DomainDeps, organizationId: string, name: string, except?: string): Promise<void> {
-  if ((await deps.store.listTeams(organizationId)).some((t) => t.id !== except && t.name.toLowerCase() === name.toLowerCase())) {
+  if (
+    (await deps.store.listTeams(organizationId)).some(
+      (t) => t.id !== except && t.name.toLowerCase() === name.toLowerCase(),
+    )
+  ) {
     throw new CairnError('conflict', `A team named "${name}" already exists.`);
   }
 }
@@ -54,7 +69,10 @@ export async function addUserToTeam(deps: DomainDeps, auth: Auth, teamId: string
 /** The organization a team belongs to; not_found for an unknown team. */
 export async function teamOrganization(auth: Auth, teamId: string): Promise<string> {
   const ctx = await auth.$context;
-  const team = await ctx.adapter.findOne<{ organizationId: string }>({ model: 'team', where: [{ field: 'id', value: teamId }] });
+  const team = await ctx.adapter.findOne<{ organizationId: string }>({
+    model: 'team',
+    where: [{ field: 'id', value: teamId }],
+  });
   if (!team) throw new CairnError('not_found', `No team ${teamId}.`);
   return team.organizationId;
 }

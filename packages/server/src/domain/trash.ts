@@ -55,7 +55,10 @@ export async function listTrash(deps: DomainDeps, access: Access, datapackId?: s
     packs = live ? [live] : [];
     trashedPacks = trashed ? [trashed] : [];
   } else {
-    [packs, trashedPacks] = await Promise.all([readableDatapacks(deps, access), deps.store.listTrashedDatapacks(access.readableOwners(), since)]);
+    [packs, trashedPacks] = await Promise.all([
+      readableDatapacks(deps, access),
+      deps.store.listTrashedDatapacks(access.readableOwners(), since),
+    ]);
   }
   const byId = new Map(packs.map((p) => [p.id, p]));
   const entries = await deps.store.listTrashedEntries([...byId.keys()], since, TRASH_LIST_LIMIT);
@@ -104,16 +107,27 @@ export interface RestoreResult {
  * for a live entry too. Only who may write the datapack may; refused when the datapack already
  * holds another live entry with the same content.
  */
-export async function restoreEntry(deps: DomainDeps, access: Access, raw: z.input<typeof restoreEntryInput>): Promise<RestoreResult> {
+export async function restoreEntry(
+  deps: DomainDeps,
+  access: Access,
+  raw: z.input<typeof restoreEntryInput>,
+): Promise<RestoreResult> {
   const input = parse(restoreEntryInput, raw);
-  const notFound = () => new CairnError('not_found', `No entry ${input.id} is visible to you, live or in the trash; list the trash or search to find the entry you want.`);
+  const notFound = () =>
+    new CairnError(
+      'not_found',
+      `No entry ${input.id} is visible to you, live or in the trash; list the trash or search to find the entry you want.`,
+    );
   const current = await deps.store.getEntry(input.id);
   if (!current) throw notFound();
   const datapack = await deps.store.getDatapack(current.datapackId);
   if (!datapack) {
     const trashed = await deps.store.getTrashedDatapack(current.datapackId);
     if (trashed && access.canRead(trashed) && trashed.deletedAt >= trashCutoff(deps)) {
-      throw new CairnError('conflict', `Entry ${input.id} is in the datapack "${trashed.name}", which is in the trash; restore that datapack (${trashed.id}) first.`);
+      throw new CairnError(
+        'conflict',
+        `Entry ${input.id} is in the datapack "${trashed.name}", which is in the trash; restore that datapack (${trashed.id}) first.`,
+      );
     }
     throw notFound();
   }
@@ -125,14 +139,21 @@ export async function restoreEntry(deps: DomainDeps, access: Access, raw: z.inpu
   let source: Pick<EntryVersion, 'kind' | 'title' | 'content' | 'tags' | 'version'>;
   if (input.version === undefined) {
     if (!current.deletedAt) {
-      throw new CairnError('invalid_input', `Entry ${current.id} is not in the trash; to bring back an earlier version pass version (1 to ${current.version - 1}), see get_entry with includeHistory.`);
+      throw new CairnError(
+        'invalid_input',
+        `Entry ${current.id} is not in the trash; to bring back an earlier version pass version (1 to ${current.version - 1}), see get_entry with includeHistory.`,
+      );
     }
     // The delete row holds the content the entry had when it was deleted; restore names that version.
     const beforeDelete = [...history].reverse().find((v) => v.change !== 'delete');
     source = { ...current, version: beforeDelete?.version ?? current.version - 1 };
   } else {
     const found = history.find((v) => v.version === input.version);
-    if (!found) throw new CairnError('not_found', `Entry ${current.id} has no version ${input.version}; its versions are 1 to ${current.version}.`);
+    if (!found)
+      throw new CairnError(
+        'not_found',
+        `Entry ${current.id} has no version ${input.version}; its versions are 1 to ${current.version}.`,
+      );
     source = found;
   }
 
@@ -162,24 +183,37 @@ export async function restoreEntry(deps: DomainDeps, access: Access, raw: z.inpu
     deletedAt: null,
   };
   if (!(await deps.store.restoreEntryVersion(next, current.version, source.version))) {
-    throw new CairnError('version_conflict', `Entry ${current.id} changed while restoring it; read it again and retry.`);
+    throw new CairnError(
+      'version_conflict',
+      `Entry ${current.id} changed while restoring it; read it again and retry.`,
+    );
   }
   auditEntry(deps, access.caller, 'entry.restored', next, datapack);
   return { entry: next, restoredFrom: source.version, undeleted: current.deletedAt !== null };
 }
 
 /** Moves a datapack and its entries to the trash; restorable for the retention period. */
-export async function deleteDatapack(deps: DomainDeps, access: Access, datapackId: string): Promise<Datapack & { deletedAt: string }> {
+export async function deleteDatapack(
+  deps: DomainDeps,
+  access: Access,
+  datapackId: string,
+): Promise<Datapack & { deletedAt: string }> {
   const ref = parse(id, datapackId);
   const datapack = await deps.store.getDatapack(ref);
   access.assertRead(datapack);
   access.assertWrite(datapack);
   if (datapack.scope === 'personal' && datapack.name === PERSONAL_DATAPACK_NAME) {
-    throw new CairnError('invalid_input', `"${PERSONAL_DATAPACK_NAME}" is your default datapack and cannot be deleted; delete its entries instead.`);
+    throw new CairnError(
+      'invalid_input',
+      `"${PERSONAL_DATAPACK_NAME}" is your default datapack and cannot be deleted; delete its entries instead.`,
+    );
   }
   const now = deps.now();
   if (!(await deps.store.trashDatapack(datapack.id, now, access.caller.userId))) {
-    throw new CairnError('not_found', 'No datapack with that id is visible to you; list your datapacks to see what you can use.');
+    throw new CairnError(
+      'not_found',
+      'No datapack with that id is visible to you; list your datapacks to see what you can use.',
+    );
   }
   auditDatapack(deps, access.caller, 'datapack.deleted', datapack);
   return { ...datapack, deletedAt: now };
@@ -192,7 +226,11 @@ export async function restoreDatapack(deps: DomainDeps, access: Access, datapack
   const trashed = found && found.deletedAt >= trashCutoff(deps) ? found : undefined;
   if (!trashed) {
     const live = await deps.store.getDatapack(ref);
-    if (live && access.canRead(live)) throw new CairnError('invalid_input', `The datapack "${live.name}" is not in the trash; there is nothing to restore.`);
+    if (live && access.canRead(live))
+      throw new CairnError(
+        'invalid_input',
+        `The datapack "${live.name}" is not in the trash; there is nothing to restore.`,
+      );
   }
   access.assertRead(trashed);
   access.assertWrite(trashed);
@@ -242,7 +280,8 @@ export class TrashPurger {
     this.running ??= purgeTrash(this.deps)
       .then(
         (purged) => {
-          if (purged.entries || purged.datapacks) this.log.info('trash purged', { ...purged, olderThanDays: this.deps.trashDays });
+          if (purged.entries || purged.datapacks)
+            this.log.info('trash purged', { ...purged, olderThanDays: this.deps.trashDays });
         },
         (error: unknown) => {
           if (isDatabaseUnavailable(error)) return;

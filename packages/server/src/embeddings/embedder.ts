@@ -102,13 +102,20 @@ export class Embedder {
     if (!done && Date.now() - this.lastProgress < PROGRESS_EVERY_MS) return;
     this.lastProgress = Date.now();
     const { embedded, entries } = await this.store.embeddingProgress(this.model);
-    this.log.info(done ? 'embeddings: every entry has a vector' : 'embeddings: backfilling', { model: this.model, embedded, entries });
+    this.log.info(done ? 'embeddings: every entry has a vector' : 'embeddings: backfilling', {
+      model: this.model,
+      embedded,
+      entries,
+    });
   }
 
   private failed(error: Error): void {
     if (this.outage) return;
     this.outage = true;
-    this.log.warn('embeddings provider unavailable; search ranks with the offline word vectors until it answers', { model: this.model, error: error.message });
+    this.log.warn('embeddings provider unavailable; search ranks with the offline word vectors until it answers', {
+      model: this.model,
+      error: error.message,
+    });
   }
 
   private recovered(): void {
@@ -122,7 +129,8 @@ export class Embedder {
   /** Waits `pause`, cut short by a write (during an outage, noticed within a second). */
   private async waitForWork(pause: number): Promise<void> {
     const until = Date.now() + pause;
-    while (!this.stopped && !this.dirty && Date.now() < until) await this.sleep(this.outage ? Math.min(RETRY_AFTER_WRITE_MS, until - Date.now()) : until - Date.now());
+    while (!this.stopped && !this.dirty && Date.now() < until)
+      await this.sleep(this.outage ? Math.min(RETRY_AFTER_WRITE_MS, until - Date.now()) : until - Date.now());
     this.dirty = false;
   }
 

@@ -25,7 +25,10 @@ export class EmbeddingsProvider {
     try {
       response = await fetch(`${this.config.url}/embeddings`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...(this.config.apiKey && { authorization: `Bearer ${this.config.apiKey}` }) },
+        headers: {
+          'content-type': 'application/json',
+          ...(this.config.apiKey && { authorization: `Bearer ${this.config.apiKey}` }),
+        },
         body: JSON.stringify({ model: this.config.model, input: texts.map((t) => t.slice(0, MAX_CHARS) || ' ') }),
         signal: AbortSignal.timeout(timeoutMs),
       });
@@ -33,7 +36,8 @@ export class EmbeddingsProvider {
       throw new EmbeddingsError(`could not reach ${this.config.url}/embeddings: ${(error as Error).message}`);
     }
     const body = await response.text().catch(() => '');
-    if (!response.ok) throw new EmbeddingsError(`${this.config.url}/embeddings answered ${response.status}: ${this.tame(body)}`);
+    if (!response.ok)
+      throw new EmbeddingsError(`${this.config.url}/embeddings answered ${response.status}: ${this.tame(body)}`);
     return this.vectors(body, texts.length);
   }
 
@@ -44,12 +48,20 @@ export class EmbeddingsProvider {
     } catch {
       throw new EmbeddingsError(`${this.config.url}/embeddings did not answer JSON: ${this.tame(body)}`);
     }
-    if (!Array.isArray(data) || data.length !== count) throw new EmbeddingsError(`expected ${count} embeddings in "data", got ${Array.isArray(data) ? data.length : 'none'}`);
+    if (!Array.isArray(data) || data.length !== count)
+      throw new EmbeddingsError(
+        `expected ${count} embeddings in "data", got ${Array.isArray(data) ? data.length : 'none'}`,
+      );
     const ordered = [...data].sort((a, b) => Number(a?.index ?? 0) - Number(b?.index ?? 0));
     const dims = (ordered[0] as { embedding?: unknown[] })?.embedding?.length ?? 0;
     return ordered.map((item: { embedding?: unknown }) => {
       const e = item?.embedding;
-      if (!Array.isArray(e) || e.length === 0 || e.length !== dims || !e.every((x) => typeof x === 'number' && Number.isFinite(x))) {
+      if (
+        !Array.isArray(e) ||
+        e.length === 0 ||
+        e.length !== dims ||
+        !e.every((x) => typeof x === 'number' && Number.isFinite(x))
+      ) {
         throw new EmbeddingsError('an embedding is not a list of numbers of the same length as the others');
       }
       return unit(Float32Array.from(e as number[]));

@@ -5,7 +5,21 @@ import { describeDatabaseError, isDatabaseUnavailable } from './database-unavail
 const pgError = (code: string, message = 'x') => Object.assign(new Error(message), { code });
 
 test('errors that mean "no usable connection" are recognised, however they are wrapped', () => {
-  for (const code of ['57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', '53300', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE']) {
+  for (const code of [
+    '57P01',
+    '57P02',
+    '57P03',
+    '08000',
+    '08001',
+    '08003',
+    '08004',
+    '08006',
+    '53300',
+    'ECONNREFUSED',
+    'ECONNRESET',
+    'ETIMEDOUT',
+    'EPIPE',
+  ]) {
     assert.ok(isDatabaseUnavailable(pgError(code)), code);
   }
   assert.ok(isDatabaseUnavailable(new Error('Connection terminated unexpectedly')));
@@ -14,7 +28,11 @@ test('errors that mean "no usable connection" are recognised, however they are w
   assert.ok(isDatabaseUnavailable(pgError('55000', 'database "cairn" is not currently accepting connections')));
   // Node's connect to "localhost" tries ::1 and 127.0.0.1 and reports both in an AggregateError.
   assert.ok(isDatabaseUnavailable(new AggregateError([pgError('ECONNREFUSED')], 'connect failed')));
-  assert.ok(isDatabaseUnavailable(new Error('Failed to get session', { cause: new Error('wrapped', { cause: pgError('57P01') }) })));
+  assert.ok(
+    isDatabaseUnavailable(
+      new Error('Failed to get session', { cause: new Error('wrapped', { cause: pgError('57P01') }) }),
+    ),
+  );
 });
 
 test('errors of the statement or the data are not an outage', () => {
@@ -29,7 +47,9 @@ test('errors of the statement or the data are not an outage', () => {
 });
 
 test('the log description never carries a connection string', () => {
-  const described = describeDatabaseError(pgError('ECONNREFUSED', 'could not reach postgres://cairn:s3cret@db.internal:5432/cairn'));
+  const described = describeDatabaseError(
+    pgError('ECONNREFUSED', 'could not reach postgres://cairn:s3cret@db.internal:5432/cairn'),
+  );
   assert.equal(described.code, 'ECONNREFUSED');
   assert.ok(!described.message.includes('s3cret'), described.message);
 });

@@ -9,7 +9,16 @@ export const UNAVAILABLE_MESSAGE = `Cairn cannot reach its database right now (d
 // PostgreSQL SQLSTATEs that mean "no usable connection", not "this statement is wrong":
 // admin_shutdown, crash_shutdown, cannot_connect_now, the connection_exception class, too_many_connections.
 const PG_CODES = new Set(['57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', '53300']);
-const NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTCONN']);
+const NODE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'ENOTCONN',
+]);
 // node-postgres and pg-pool raise these as plain Errors without a code.
 const MESSAGES = [
   /^Connection terminated/, // "… unexpectedly", "… due to connection timeout"
@@ -27,7 +36,12 @@ const MESSAGES = [
  */
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (!error || typeof error !== 'object' || depth > 5) return false;
-  const { code, message, cause, errors } = error as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+  const { code, message, cause, errors } = error as {
+    code?: unknown;
+    message?: unknown;
+    cause?: unknown;
+    errors?: unknown;
+  };
   if (typeof code === 'string' && (PG_CODES.has(code) || NODE_CODES.has(code))) return true;
   if (typeof message === 'string' && MESSAGES.some((m) => m.test(message))) return true;
   if (Array.isArray(errors) && errors.some((e) => isDatabaseUnavailable(e, depth + 1))) return true;
@@ -37,16 +51,30 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
 /** A short description for the log: the code and message, never a connection string. */
 export function describeDatabaseError(error: unknown): { code?: string; message: string } {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  return { ...(typeof code === 'string' && { code }), message: typeof message === 'string' ? message.replace(/\w+:\/\/[^\s]*/g, '<url>') : String(error) };
+  return {
+    ...(typeof code === 'string' && { code }),
+    message: typeof message === 'string' ? message.replace(/\w+:\/\/[^\s]*/g, '<url>') : String(error),
+  };
 }
 
 /** The JSON API's 503 body and headers. */
 export function unavailableJsonResponse(): Response {
-  return Response.json({ error: { code: 'unavailable', message: UNAVAILABLE_MESSAGE } }, { status: 503, headers: { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_S) } });
+  return Response.json(
+    { error: { code: 'unavailable', message: UNAVAILABLE_MESSAGE } },
+    { status: 503, headers: { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_S) } },
+  );
 }
 
 /** `/mcp`'s 503: a JSON-RPC error answering the request's id (null when it could not be read). */
 export function unavailableJsonRpcResponse(id: string | number | null): Response {
-  const body = { jsonrpc: '2.0', id, error: { code: JSONRPC_CODES.databaseUnavailable, message: UNAVAILABLE_MESSAGE, data: { retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_S } } };
+  const body = {
+    jsonrpc: '2.0',
+    id,
+    error: {
+      code: JSONRPC_CODES.databaseUnavailable,
+      message: UNAVAILABLE_MESSAGE,
+      data: { retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_S },
+    },
+  };
   return Response.json(body, { status: 503, headers: { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_S) } });
 }

@@ -18,6 +18,8 @@ function* sources(dir: string): Generator<string> {
 test('each JSON-RPC error code is declared once, here, and nowhere else in the server spells one out', () => {
   const codes = Object.values(JSONRPC_CODES);
   assert.equal(new Set(codes).size, codes.length, 'no two errors share a code');
-  const spelled = [...sources(SRC)].filter((f) => !f.endsWith('jsonrpc-codes.ts')).flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/-32[0-9]{3}\b/g)].map((m) => `${relative(SRC, f)}: ${m[0]}`));
+  const spelled = [...sources(SRC)]
+    .filter((f) => !f.endsWith('jsonrpc-codes.ts'))
+    .flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/-32[0-9]{3}\b/g)].map((m) => `${relative(SRC, f)}: ${m[0]}`));
   assert.deepEqual(spelled, [], 'use JSONRPC_CODES from errors/jsonrpc-codes.ts');
 });

@@ -5,7 +5,10 @@ export const DATABASE_BUSY_RETRY_AFTER_S = 2;
 export const BUSY_DATABASE = 'all its database connections are in use';
 
 /** What a refused client reads: the server is overloaded (not down) and when to try again. */
-export function busyMessage(retryAfterSeconds: number, why = 'too many requests are in progress on this instance'): string {
+export function busyMessage(
+  retryAfterSeconds: number,
+  why = 'too many requests are in progress on this instance',
+): string {
   return `Cairn is busy (${why}); retry in ${retryAfterSeconds} s. The database is fine; nothing was done.`;
 }
 
@@ -26,7 +29,8 @@ export class DatabaseBusyError extends Error {
 export const DATABASE_LOCKED_RETRY_AFTER_S = 1;
 
 /** Why a request that met another process's write lock on the SQLite file was refused. */
-export const LOCKED_DATABASE = 'another process (such as a running `cairn import`) holds the write lock of its SQLite database';
+export const LOCKED_DATABASE =
+  'another process (such as a running `cairn import`) holds the write lock of its SQLite database';
 
 /**
  * Another process held the SQLite file's write lock for longer than a request may wait. Thrown by

@@ -80,7 +80,10 @@ export function createHttpApp(deps: HttpDeps): { app: Hono; admission: Admission
   app.get(DESKTOP_BUNDLE_PATH, desktopBundleRoute(deps.baseUrl));
   app.all('/mcp', mcp.route);
   // MCP discovery: the Server Card and the catalog pointing at it, public and read-only (docs/mcp.md, "Discovery").
-  app.route('/', createDiscoveryRoutes({ baseUrl: deps.baseUrl, requireUserAgent: deps.mcpAuth.config.requireUserAgent }));
+  app.route(
+    '/',
+    createDiscoveryRoutes({ baseUrl: deps.baseUrl, requireUserAgent: deps.mcpAuth.config.requireUserAgent }),
+  );
   app.use('/api/auth/*', auditSignIns(deps.domain), authRouteLimits(deps.limits, deps.clientAddress));
   // Before better-auth's catch-all and the JSON 404 for /.well-known/*.
   app.route(
@@ -96,7 +99,12 @@ export function createHttpApp(deps: HttpDeps): { app: Hono; admission: Admission
   );
   // Only the allow-listed better-auth endpoints; the rest fall through to the JSON 404 below.
   app.all('/api/auth/*', async (c, next) =>
-    isAllowedAuthRoute(c.req.method, new URL(c.req.url).pathname) ? unavailableIfDatabaseDown(await deps.auth.handler(withClientAddress(c.req.raw, deps.clientAddress(c))), deps.readiness) : next(),
+    isAllowedAuthRoute(c.req.method, new URL(c.req.url).pathname)
+      ? unavailableIfDatabaseDown(
+          await deps.auth.handler(withClientAddress(c.req.raw, deps.clientAddress(c))),
+          deps.readiness,
+        )
+      : next(),
   );
   app.route(
     '/api/v1',
@@ -123,9 +131,13 @@ export function createHttpApp(deps: HttpDeps): { app: Hono; admission: Admission
   app.onError(async (error, c) => {
     if (error instanceof HTTPException) return error.getResponse();
     if (error instanceof CairnError) {
-      return c.json({ error: { code: error.code, message: error.message, ...(error.details && { details: error.details }) } }, httpStatusFor[error.code] as 400);
+      return c.json(
+        { error: { code: error.code, message: error.message, ...(error.details && { details: error.details }) } },
+        httpStatusFor[error.code] as 400,
+      );
     }
-    if (error instanceof SyntaxError) return c.json({ error: { code: 'invalid_input', message: 'The request body is not valid JSON.' } }, 400);
+    if (error instanceof SyntaxError)
+      return c.json({ error: { code: 'invalid_input', message: 'The request body is not valid JSON.' } }, 400);
     // Every database connection in use, or another process's lock on the SQLite file, while the database answers: not an outage.
     const busy = busyReason(error);
     if (busy) return busyJson(busy.retryAfterSeconds, busy.why);
@@ -133,7 +145,15 @@ export function createHttpApp(deps: HttpDeps): { app: Hono; admission: Admission
     // does not answer, an unexpected error is the outage's 503.
     if (isDatabaseUnavailable(error) || !(await deps.readiness.ready())) return unavailableJsonResponse();
     deps.log.error('request failed', { path: c.req.path, error: error.message });
-    return c.json({ error: { code: 'internal_error', message: 'Cairn could not handle this request; the server log has the details.' } }, 500);
+    return c.json(
+      {
+        error: {
+          code: 'internal_error',
+          message: 'Cairn could not handle this request; the server log has the details.',
+        },
+      },
+      500,
+    );
   });
   return {
     app,

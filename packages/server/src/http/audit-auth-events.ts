@@ -16,7 +16,8 @@ const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}$/;
  */
 export function auditSignIns(deps: DomainDeps): MiddlewareHandler {
   return async (c, next) => {
-    if (c.req.method !== 'POST' || !isEndpoint(new URL(c.req.url).pathname, `${AUTH_BASE_PATH}/sign-in/email`)) return next();
+    if (c.req.method !== 'POST' || !isEndpoint(new URL(c.req.url).pathname, `${AUTH_BASE_PATH}/sign-in/email`))
+      return next();
     const body = await readCapped(c.req.raw, MAX_SIGN_IN_BODY);
     const typed = body && (await accountIn(body, c.req.header('content-type') ?? ''));
     const email = typed && EMAIL.test(typed) ? typed : null;
@@ -49,7 +50,11 @@ export function auditOAuthGrant(deps: DomainDeps, auth: Auth, headers: Headers, 
       audit(deps, {
         kind: 'oauth.granted',
         by: { userId: session.user.id, client: 'cairn-portal', via: 'session', scope: 'read-write' },
-        target: { type: 'oauth_client', id: clientId, name: new URLSearchParams(oauthQuery).get('scope')?.slice(0, 100) ?? null },
+        target: {
+          type: 'oauth_client',
+          id: clientId,
+          name: new URLSearchParams(oauthQuery).get('scope')?.slice(0, 100) ?? null,
+        },
       });
     })
     .catch(() => {});

@@ -24,11 +24,30 @@ export interface BodyLimitRule {
 
 /** Every body limit, first match wins. Unauthenticated routes get small limits: they are read before anyone is known. */
 export const BODY_LIMIT_RULES: readonly BodyLimitRule[] = [
-  { path: '/mcp', maxBytes: 4 * MiB, nulsHandledDownstream: true, routeTakesBytes: true, hint: 'send less in one call (an entry holds at most 20,000 characters)' },
-  { path: '/api/auth/*', maxBytes: 64 * KiB, hint: 'sign-in, sign-up and OAuth requests need only a few hundred bytes' },
+  {
+    path: '/mcp',
+    maxBytes: 4 * MiB,
+    nulsHandledDownstream: true,
+    routeTakesBytes: true,
+    hint: 'send less in one call (an entry holds at most 20,000 characters)',
+  },
+  {
+    path: '/api/auth/*',
+    maxBytes: 64 * KiB,
+    hint: 'sign-in, sign-up and OAuth requests need only a few hundred bytes',
+  },
   { path: '/api/v1/signup', maxBytes: 64 * KiB, hint: 'sign-up needs only an email, a name, a password and an invite' },
-  { path: '/api/v1/setup-codes/exchange', maxBytes: 64 * KiB, hint: 'the exchange needs only the code, the client and the host name' },
-  { path: '/api/v1/capture', maxBytes: CAPTURE_LIMITS.maxBodyBytes, nulsHandledDownstream: true, hint: 'send fewer turns at a time' },
+  {
+    path: '/api/v1/setup-codes/exchange',
+    maxBytes: 64 * KiB,
+    hint: 'the exchange needs only the code, the client and the host name',
+  },
+  {
+    path: '/api/v1/capture',
+    maxBytes: CAPTURE_LIMITS.maxBodyBytes,
+    nulsHandledDownstream: true,
+    hint: 'send fewer turns at a time',
+  },
   { path: '/api/v1/*', maxBytes: 1 * MiB, hint: 'an entry holds at most 20,000 characters; send less at a time' },
   { path: '*', maxBytes: 64 * KiB, hint: 'send a smaller request' },
 ];
@@ -48,7 +67,8 @@ export function bodyLimits(rules: readonly BodyLimitRule[] = BODY_LIMIT_RULES): 
     const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
     if (!(incoming ? declaresBody(incoming) : c.req.raw.body)) return next();
     const { rule, limit } = limiters.find((l) => matches(l.rule.path, c.req.path))!;
-    const declared = incoming && !incoming.headers['transfer-encoding'] ? Number(incoming.headers['content-length']) : Number.NaN;
+    const declared =
+      incoming && !incoming.headers['transfer-encoding'] ? Number(incoming.headers['content-length']) : Number.NaN;
     if (declared > rule.maxBytes) return edgeError(c, 413, tooLargeMessage(c, rule));
     // Node's parser holds a body to its declared length, so it is read directly (no web stream in
     // between); a chunked one goes through hono's limiter, which cuts it off past the limit.
@@ -62,7 +82,11 @@ export function bodyLimits(rules: readonly BodyLimitRule[] = BODY_LIMIT_RULES): 
     const bytes = new Uint8Array(await c.req.raw.arrayBuffer());
     const scan = scanJson(bytes);
     if (scan.tooDeep) {
-      return edgeError(c, 400, `The JSON body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels, the most Cairn accepts; flatten it and send it again.`);
+      return edgeError(
+        c,
+        400,
+        `The JSON body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels, the most Cairn accepts; flatten it and send it again.`,
+      );
     }
     if (!rule.nulsHandledDownstream) {
       const nulAt = scan.hasNul ? nulPath(bytes) : isForm(c) ? formNulField(bytes) : undefined;

@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Context } from 'hono';
-import { addressKey, clientAddressResolver, handedAddress, UNKNOWN_ADDRESS, withClientAddress } from './client-address.js';
+import {
+  addressKey,
+  clientAddressResolver,
+  handedAddress,
+  UNKNOWN_ADDRESS,
+  withClientAddress,
+} from './client-address.js';
 
 /** A Hono context as @hono/node-server makes it: the Node request is `env.incoming`. */
 function request(remoteAddress: string, forwardedFor?: string): Context {
@@ -13,12 +19,20 @@ describe('clientAddressResolver', () => {
   it('without trusted proxies X-Forwarded-For is ignored: the socket peer is the client', () => {
     const of = clientAddressResolver([]);
     assert.equal(of(request('192.0.2.10', '203.0.113.5')), '192.0.2.10');
-    assert.equal(of(request('::ffff:192.0.2.10', '203.0.113.5')), '192.0.2.10', 'IPv4-mapped peers count as their IPv4 address');
+    assert.equal(
+      of(request('::ffff:192.0.2.10', '203.0.113.5')),
+      '192.0.2.10',
+      'IPv4-mapped peers count as their IPv4 address',
+    );
   });
   it('behind a trusted proxy the rightmost entry it did not add is the client', () => {
     const of = clientAddressResolver(['127.0.0.1', '10.0.0.0/8']);
     assert.equal(of(request('127.0.0.1', '203.0.113.5')), '203.0.113.5');
-    assert.equal(of(request('127.0.0.1', '198.51.100.1, 203.0.113.5, 10.1.2.3')), '203.0.113.5', 'forged entries to the left do not matter');
+    assert.equal(
+      of(request('127.0.0.1', '198.51.100.1, 203.0.113.5, 10.1.2.3')),
+      '203.0.113.5',
+      'forged entries to the left do not matter',
+    );
     assert.equal(of(request('192.0.2.77', '203.0.113.5')), '192.0.2.77', 'an untrusted peer cannot forward for anyone');
     assert.equal(of(request('127.0.0.1')), '127.0.0.1');
   });

@@ -20,7 +20,16 @@ export function desktopBundleRoute(baseUrl: string) {
     built ??= build(baseUrl);
     const bundle = await built;
     if (!bundle) {
-      return c.json({ error: { code: 'not_found', message: 'This Cairn was started without a built installer. The operator should run "npm run build" in the repository and restart.' } }, 404);
+      return c.json(
+        {
+          error: {
+            code: 'not_found',
+            message:
+              'This Cairn was started without a built installer. The operator should run "npm run build" in the repository and restart.',
+          },
+        },
+        404,
+      );
     }
     if (c.req.header('if-none-match') === bundle.etag) return c.body(null, 304);
     return c.body(bundle.bytes as Uint8Array<ArrayBuffer>, 200, {
@@ -42,5 +51,9 @@ async function build(baseUrl: string): Promise<Built | undefined> {
     throw error;
   }
   const bytes = installer.buildDesktopBundle(baseUrl);
-  return { bytes, etag: `"${createHash('sha256').update(bytes).digest('hex').slice(0, 32)}"`, fileName: installer.DESKTOP_BUNDLE_FILE };
+  return {
+    bytes,
+    etag: `"${createHash('sha256').update(bytes).digest('hex').slice(0, 32)}"`,
+    fileName: installer.DESKTOP_BUNDLE_FILE,
+  };
 }

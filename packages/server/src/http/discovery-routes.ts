@@ -1,6 +1,13 @@
 import { createHash } from 'node:crypto';
 import { type Context, Hono } from 'hono';
-import { AI_CATALOG_MEDIA_TYPE, buildCatalog, buildServerCard, SERVER_CARD_MEDIA_TYPE, SERVER_CARD_PATH, type ServerCardSettings } from '../mcp/server-card.js';
+import {
+  AI_CATALOG_MEDIA_TYPE,
+  buildCatalog,
+  buildServerCard,
+  SERVER_CARD_MEDIA_TYPE,
+  SERVER_CARD_PATH,
+  type ServerCardSettings,
+} from '../mcp/server-card.js';
 
 /** CORS for public, read-only discovery documents (discovery.md, "CORS Requirements"). */
 const CORS = {
@@ -43,8 +50,17 @@ export function createDiscoveryRoutes(settings: ServerCardSettings): Hono {
   };
   for (const [path, doc] of Object.entries(documents)) {
     app.get(path, (c) => serve(c, doc));
-    app.options(path, () => new Response(null, { status: 204, headers: { ...CORS, 'Access-Control-Max-Age': '86400' } }));
-    app.all(path, (c) => c.json({ error: { code: 'method_not_allowed', message: `${c.req.path} is a read-only discovery document: use GET.` } }, 405, { ...CORS, Allow: 'GET, HEAD, OPTIONS' }));
+    app.options(
+      path,
+      () => new Response(null, { status: 204, headers: { ...CORS, 'Access-Control-Max-Age': '86400' } }),
+    );
+    app.all(path, (c) =>
+      c.json(
+        { error: { code: 'method_not_allowed', message: `${c.req.path} is a read-only discovery document: use GET.` } },
+        405,
+        { ...CORS, Allow: 'GET, HEAD, OPTIONS' },
+      ),
+    );
   }
   return app;
 }

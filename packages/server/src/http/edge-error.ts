@@ -7,7 +7,14 @@ import { JSONRPC_CODES } from '../errors/jsonrpc-codes.js';
  */
 export function edgeError(c: Context, status: 400 | 413, message: string): Response {
   if (c.req.path === '/mcp' || c.req.path === '/mcp/') {
-    return c.json({ jsonrpc: '2.0', id: null, error: { code: status === 413 ? JSONRPC_CODES.payloadTooLarge : JSONRPC_CODES.invalidRequest, message } }, status);
+    return c.json(
+      {
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: status === 413 ? JSONRPC_CODES.payloadTooLarge : JSONRPC_CODES.invalidRequest, message },
+      },
+      status,
+    );
   }
   return c.json({ error: { code: status === 413 ? 'payload_too_large' : 'invalid_input', message } }, status);
 }

@@ -13,12 +13,26 @@ export const INSTALLER_TARBALL = fileURLToPath(new URL('../../dist/install/cairn
 export function installerRoute(tarball = INSTALLER_TARBALL) {
   return (c: Context): Response => {
     if (!existsSync(tarball)) {
-      return c.json({ error: { code: 'not_found', message: 'This Cairn was started without a built installer. The operator should run "npm run build" in the repository and restart.' } }, 404);
+      return c.json(
+        {
+          error: {
+            code: 'not_found',
+            message:
+              'This Cairn was started without a built installer. The operator should run "npm run build" in the repository and restart.',
+          },
+        },
+        404,
+      );
     }
     const { size, mtimeMs } = statSync(tarball);
     const etag = `"${size.toString(16)}-${Math.floor(mtimeMs).toString(16)}"`;
     if (c.req.header('if-none-match') === etag) return c.body(null, 304);
     const body = Readable.toWeb(createReadStream(tarball)) as ReadableStream;
-    return c.body(body, 200, { 'Content-Type': 'application/gzip', 'Content-Length': String(size), ETag: etag, 'Cache-Control': 'no-cache' });
+    return c.body(body, 200, {
+      'Content-Type': 'application/gzip',
+      'Content-Length': String(size),
+      ETag: etag,
+      'Cache-Control': 'no-cache',
+    });
   };
 }

@@ -16,7 +16,11 @@ describe('scanJson', () => {
   test('brackets and quotes inside strings do not count', () => {
     assert.equal(scan(`{"a":"${'['.repeat(500)}"}`).tooDeep, false);
     assert.equal(scan(`{"a":"quote \\" then ${'{'.repeat(500)}"}`).tooDeep, false);
-    assert.equal(scan(`{"a":"backslash \\\\", "b":${'['.repeat(100)}}`).tooDeep, true, 'an escaped backslash ends before the quote');
+    assert.equal(
+      scan(`{"a":"backslash \\\\", "b":${'['.repeat(100)}}`).tooDeep,
+      true,
+      'an escaped backslash ends before the quote',
+    );
   });
 
   test('finds \\u0000 escapes and raw NUL bytes, not the text "\\\\u0000"', () => {

@@ -50,5 +50,11 @@ export function scanJson(bytes: Uint8Array, maxDepth = MAX_JSON_DEPTH): JsonScan
 
 /** `u0000` at i (the part of `\u0000` after the backslash). */
 function isNulEscape(bytes: Uint8Array, i: number): boolean {
-  return bytes[i] === 0x75 && bytes[i + 1] === 0x30 && bytes[i + 2] === 0x30 && bytes[i + 3] === 0x30 && bytes[i + 4] === 0x30;
+  return (
+    bytes[i] === 0x75 &&
+    bytes[i + 1] === 0x30 &&
+    bytes[i + 2] === 0x30 &&
+    bytes[i + 3] === 0x30 &&
+    bytes[i + 4] === 0x30
+  );
 }

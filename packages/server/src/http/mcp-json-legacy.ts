@@ -1,4 +1,8 @@
-import { type LegacyHttpHandler, type McpServerFactory, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import {
+  type LegacyHttpHandler,
+  type McpServerFactory,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
 
 /**
  * Serves a 2025-era (stateless) MCP request the way the SDK's own legacy leg does, a fresh server
@@ -8,8 +12,15 @@ import { type LegacyHttpHandler, type McpServerFactory, WebStandardStreamableHTT
  */
 export function jsonLegacyHandler(factory: McpServerFactory): LegacyHttpHandler {
   return async (request, options) => {
-    const server = await factory({ era: 'legacy', ...(options?.authInfo !== undefined && { authInfo: options.authInfo }), requestInfo: request });
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const server = await factory({
+      era: 'legacy',
+      ...(options?.authInfo !== undefined && { authInfo: options.authInfo }),
+      requestInfo: request,
+    });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
     await server.connect(transport);
     let answered = false;
     try {

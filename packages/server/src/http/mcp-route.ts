@@ -26,7 +26,11 @@ export function createMcpRoute(deps: DomainDeps, authDeps: McpAuthDeps, log: Log
   const clientNames = new ClientNames(deps.store, log);
   /** The caller with its client named as the client names itself (initialize, or 2026-07-28's per-request clientInfo), for provenance and "last used by". */
   const namedClient = async (caller: Caller, body: unknown): Promise<Caller> => {
-    const credential = caller.keyId ? { keyId: caller.keyId } : caller.oauthClientId ? { userId: caller.userId, oauthClientId: caller.oauthClientId } : `${caller.via}:${caller.userId}`;
+    const credential = caller.keyId
+      ? { keyId: caller.keyId }
+      : caller.oauthClientId
+        ? { userId: caller.userId, oauthClientId: caller.oauthClientId }
+        : `${caller.via}:${caller.userId}`;
     const client = (await clientNames.of(credential, clientLabel(body))) ?? caller.client;
     if (caller.keyId) authDeps.keys.noteUse(caller.keyId, client);
     if (caller.oauthClientId) authDeps.oauthUsage?.note(caller.userId, caller.oauthClientId, client);
@@ -41,7 +45,12 @@ export function createMcpRoute(deps: DomainDeps, authDeps: McpAuthDeps, log: Log
     const { request, parsedBody } = await withParsedBody(c.req.raw, bodyRead(c.req.raw));
     const caller = await namedClient(auth.caller, parsedBody);
     const outage: OutageLatch = {};
-    const authInfo = { token: `cairn:${caller.via}:${caller.keyId ?? caller.userId}`, clientId: caller.keyId ?? caller.userId, scopes: [], extra: { caller, outage } };
+    const authInfo = {
+      token: `cairn:${caller.via}:${caller.keyId ?? caller.userId}`,
+      clientId: caller.keyId ?? caller.userId,
+      scopes: [],
+      extra: { caller, outage },
+    };
     const response =
       parsedBody !== undefined && (await isLegacyRequest(request, parsedBody))
         ? await legacyJson(request, { authInfo, parsedBody })
@@ -99,11 +108,16 @@ async function unavailableIfTripped(response: Response, outage: OutageLatch): Pr
 }
 
 function trippedResponse(tripped: NonNullable<OutageLatch['tripped']>): Response {
-  return tripped.busy ? busyJsonRpc(tripped.id, tripped.busy.retryAfterSeconds, tripped.busy.why) : unavailableJsonRpcResponse(tripped.id);
+  return tripped.busy
+    ? busyJsonRpc(tripped.id, tripped.busy.retryAfterSeconds, tripped.busy.why)
+    : unavailableJsonRpcResponse(tripped.id);
 }
 
 /** A POST's JSON body, read once (by the body limits, when they did); a body that is not JSON is handed on for the SDK to answer. */
-async function withParsedBody(request: Request, bytes: Uint8Array | undefined): Promise<{ request: Request; parsedBody: unknown }> {
+async function withParsedBody(
+  request: Request,
+  bytes: Uint8Array | undefined,
+): Promise<{ request: Request; parsedBody: unknown }> {
   if (request.method !== 'POST' || !(bytes || request.body)) return { request, parsedBody: undefined };
   const text = bytes ? new TextDecoder().decode(bytes) : await request.text();
   try {

@@ -25,7 +25,13 @@ function hostOf(clientId: string): string | undefined {
  * The page a browser gets when the app it is signing in cannot be identified from its Client ID
  * Metadata Document: what happened, and what to do (the operator, or an API key instead).
  */
-export function cimdFailurePage(kind: CimdFailureKind, description: string, clientId: string, baseUrl: string, retryAfter?: string | null): Response {
+export function cimdFailurePage(
+  kind: CimdFailureKind,
+  description: string,
+  clientId: string,
+  baseUrl: string,
+  retryAfter?: string | null,
+): Response {
   const host = htmlText(hostOf(clientId) ?? 'the app’s vendor');
   const detail = htmlText(description.length > 600 ? `${description.slice(0, 600)}…` : description);
   const what: Record<CimdFailureKind, string> = {
@@ -58,7 +64,11 @@ ${operator}<li>Or connect this app with an API key instead: open the <a href="${
 </body>
 </html>
 `;
-  const headers: Record<string, string> = { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', ...SECURITY_HEADERS };
+  const headers: Record<string, string> = {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Cache-Control': 'no-store',
+    ...SECURITY_HEADERS,
+  };
   if (kind === 'busy' && retryAfter) headers['Retry-After'] = retryAfter;
   return new Response(html, { status: STATUS[kind], headers });
 }

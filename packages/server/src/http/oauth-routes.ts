@@ -29,7 +29,8 @@ export function createOAuthRoutes(deps: OAuthRouteDeps): Hono {
   const issuer = oauthIssuer(deps.baseUrl);
   const issuerPath = new URL(issuer).pathname;
   /** better-auth's answer to the request (or one made from it), which its CIMD fetch limit counts against the client's address. */
-  const forward = (c: Context, request = c.req.raw) => deps.auth.handler(withClientAddress(request, deps.clientAddress(c)));
+  const forward = (c: Context, request = c.req.raw) =>
+    deps.auth.handler(withClientAddress(request, deps.clientAddress(c)));
 
   const protectedResource = () => ({
     resource,
@@ -48,7 +49,10 @@ export function createOAuthRoutes(deps: OAuthRouteDeps): Hono {
     for (const key of Object.keys(metadata)) if (key.startsWith('introspection_')) delete metadata[key];
     return { ...metadata, issuer, code_challenge_methods_supported: ['S256'] };
   };
-  for (const path of [`/.well-known/oauth-authorization-server${issuerPath}`, `${issuerPath}/.well-known/oauth-authorization-server`]) {
+  for (const path of [
+    `/.well-known/oauth-authorization-server${issuerPath}`,
+    `${issuerPath}/.well-known/oauth-authorization-server`,
+  ]) {
     app.get(path, async (c) => c.json(await serverMetadata()));
   }
 
@@ -65,7 +69,11 @@ export function createOAuthRoutes(deps: OAuthRouteDeps): Hono {
     const registered = (await answer.json()) as Record<string, unknown> & { client_id: string };
     const real = plan.realRedirectUris(Array.isArray(registered.redirect_uris) ? registered.redirect_uris : []);
     const ctx = await deps.auth.$context;
-    await ctx.adapter.update({ model: 'oauthClient', where: [{ field: 'clientId', value: registered.client_id }], update: { redirectUris: real } });
+    await ctx.adapter.update({
+      model: 'oauthClient',
+      where: [{ field: 'clientId', value: registered.client_id }],
+      update: { redirectUris: real },
+    });
     const headers = new Headers(answer.headers);
     headers.delete('content-length');
     return new Response(JSON.stringify({ ...registered, redirect_uris: real }), { status: 201, headers });
@@ -77,7 +85,8 @@ export function createOAuthRoutes(deps: OAuthRouteDeps): Hono {
     if (!url.searchParams.has('resource')) url.searchParams.set('resource', resource);
     const answer = await forward(c, new Request(url, c.req.raw));
     // A browser whose app's metadata document could not be used gets a page saying what to do, not the JSON error.
-    if (answer.ok || !wantsPage(c.req.raw) || !answer.headers.get('content-type')?.includes('application/json')) return answer;
+    if (answer.ok || !wantsPage(c.req.raw) || !answer.headers.get('content-type')?.includes('application/json'))
+      return answer;
     const failure = cimdFailure(
       await answer
         .clone()
@@ -85,7 +94,13 @@ export function createOAuthRoutes(deps: OAuthRouteDeps): Hono {
         .catch(() => undefined),
     );
     if (!failure) return answer;
-    return cimdFailurePage(failure.kind, failure.description, url.searchParams.get('client_id') ?? '', deps.baseUrl, answer.headers.get('retry-after'));
+    return cimdFailurePage(
+      failure.kind,
+      failure.description,
+      url.searchParams.get('client_id') ?? '',
+      deps.baseUrl,
+      answer.headers.get('retry-after'),
+    );
   });
 
   app.post(`${AUTH_BASE_PATH}/oauth2/token`, async (c) => {
@@ -100,7 +115,13 @@ export function createOAuthRoutes(deps: OAuthRouteDeps): Hono {
     // RFC 7636 §4.6: a verifier that does not match the challenge is invalid_grant.
     if (error?.error_description === 'code verification failed') {
       headers.delete('content-length');
-      return new Response(JSON.stringify({ error: 'invalid_grant', error_description: 'The code_verifier does not match the code_challenge.' }), { status: 400, headers });
+      return new Response(
+        JSON.stringify({
+          error: 'invalid_grant',
+          error_description: 'The code_verifier does not match the code_challenge.',
+        }),
+        { status: 400, headers },
+      );
     }
     return new Response(response.body, { status: response.status, headers });
   });
@@ -117,19 +138,33 @@ export function createOAuthRoutes(deps: OAuthRouteDeps): Hono {
       return c.redirect(`${OAUTH_PAGES.consent}?${query}`, 303);
     };
     // CSRF: only the portal's own page may answer for the user.
-    if (c.req.header('origin') !== origin) return c.json({ error: { code: 'forbidden', message: 'Answer the consent request from the Cairn portal page itself.' } }, 403);
+    if (c.req.header('origin') !== origin)
+      return c.json(
+        { error: { code: 'forbidden', message: 'Answer the consent request from the Cairn portal page itself.' } },
+        403,
+      );
     if (!oauthQuery) return back('The sign-in request is incomplete. Start connecting again from the app.');
     const headers = new Headers({ 'content-type': 'application/json', accept: 'application/json', origin });
     const cookie = c.req.header('cookie');
     if (cookie) headers.set('cookie', cookie);
     const answer = await forward(
       c,
-      new Request(`${deps.baseUrl}${AUTH_BASE_PATH}/oauth2/consent`, { method: 'POST', headers, body: JSON.stringify({ accept: form.accept === 'true', oauth_query: oauthQuery }) }),
+      new Request(`${deps.baseUrl}${AUTH_BASE_PATH}/oauth2/consent`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ accept: form.accept === 'true', oauth_query: oauthQuery }),
+      }),
     );
-    const body = (await answer.json().catch(() => undefined)) as { url?: string; redirect_uri?: string; message?: string; error_description?: string } | undefined;
+    const body = (await answer.json().catch(() => undefined)) as
+      | { url?: string; redirect_uri?: string; message?: string; error_description?: string }
+      | undefined;
     const target = body?.url ?? body?.redirect_uri;
     if (!answer.ok || !target) {
-      if (answer.status === 401) return c.redirect(`${OAUTH_PAGES.login}?next=${encodeURIComponent(`${OAUTH_PAGES.consent}?${oauthQuery}`)}`, 303);
+      if (answer.status === 401)
+        return c.redirect(
+          `${OAUTH_PAGES.login}?next=${encodeURIComponent(`${OAUTH_PAGES.consent}?${oauthQuery}`)}`,
+          303,
+        );
       return back(
         `Cairn could not complete the connection (${body?.error_description ?? body?.message ?? `HTTP ${answer.status}`}). The request may have expired: start connecting again from the app.`,
       );

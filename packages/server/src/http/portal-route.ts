@@ -7,11 +7,13 @@ import type { Auth } from '../auth/better-auth.js';
 import { matchesRegisteredRedirect, registeredRedirectUris } from '../auth/oauth/clients.js';
 
 /** The portal's build output, found through the @cairn/portal package the server depends on. */
-export const PORTAL_DIST = join(dirname(createRequire(import.meta.url).resolve('@cairn/portal/package.json')), 'dist') + sep;
+export const PORTAL_DIST =
+  join(dirname(createRequire(import.meta.url).resolve('@cairn/portal/package.json')), 'dist') + sep;
 
 /** Pages may not be framed (clickjacking) and load nothing from elsewhere; every page Cairn serves sends them. */
 export const SECURITY_HEADERS = {
-  'Content-Security-Policy': "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+  'Content-Security-Policy':
+    "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
   'X-Frame-Options': 'DENY',
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'same-origin',
@@ -36,7 +38,11 @@ export function portalRoute(options: { dist?: string; redirectUrisFor?: Redirect
   return async (c: Context): Promise<Response> => {
     const index = join(dist, 'index.html');
     if (!existsSync(index)) {
-      return c.html('<!doctype html><title>Cairn</title><p>Cairn is running, but its portal was not built. Run <code>npm run build</code> in the repository and restart.</p>', 503, SECURITY_HEADERS);
+      return c.html(
+        '<!doctype html><title>Cairn</title><p>Cairn is running, but its portal was not built. Run <code>npm run build</code> in the repository and restart.</p>',
+        503,
+        SECURITY_HEADERS,
+      );
     }
     if (c.req.path !== '/' && c.req.path !== '/index.html') {
       for (const [name, value] of Object.entries(SECURITY_HEADERS)) c.header(name, value);
@@ -50,7 +56,8 @@ export function portalRoute(options: { dist?: string; redirectUrisFor?: Redirect
       }
     }
     // A missing asset (an old fingerprint, a source map) is a 404, not the portal's HTML.
-    if (c.req.path.startsWith('/assets/')) return c.text('Not found', 404, { ...SECURITY_HEADERS, 'Cache-Control': 'no-store' });
+    if (c.req.path.startsWith('/assets/'))
+      return c.text('Not found', 404, { ...SECURITY_HEADERS, 'Cache-Control': 'no-store' });
     return c.body(readFileSync(index), 200, {
       'Content-Type': 'text/html; charset=utf-8',
       'Cache-Control': 'no-cache',
@@ -65,7 +72,10 @@ export function portalRoute(options: { dist?: string; redirectUrisFor?: Redirect
  * form-action along that redirect, so the consent page allows that target too, but only when it is
  * one the client (client_id in the query) registered: the query itself is attacker-controlled.
  */
-async function consentPageHeaders(c: Context, redirectUrisFor: RedirectUrisFor | undefined): Promise<Record<string, string>> {
+async function consentPageHeaders(
+  c: Context,
+  redirectUrisFor: RedirectUrisFor | undefined,
+): Promise<Record<string, string>> {
   if (c.req.path !== '/oauth/consent' || !redirectUrisFor) return {};
   const target = c.req.query('redirect_uri');
   const clientId = c.req.query('client_id');
@@ -80,5 +90,10 @@ async function consentPageHeaders(c: Context, redirectUrisFor: RedirectUrisFor |
   if (!source || !/^[a-z][a-z0-9+.-]*:(\/\/[a-z0-9.\-[\]:]+)?$/i.test(source)) return {};
   const registered = await redirectUrisFor(clientId).catch(() => []);
   if (!matchesRegisteredRedirect(registered, target)) return {};
-  return { 'Content-Security-Policy': SECURITY_HEADERS['Content-Security-Policy'].replace("form-action 'self'", `form-action 'self' ${source}`) };
+  return {
+    'Content-Security-Policy': SECURITY_HEADERS['Content-Security-Policy'].replace(
+      "form-action 'self'",
+      `form-action 'self' ${source}`,
+    ),
+  };
 }

@@ -1,5 +1,9 @@
 import type { Context } from 'hono';
-import { UNAVAILABLE_MESSAGE, UNAVAILABLE_RETRY_AFTER_S, unavailableJsonResponse } from '../errors/database-unavailable.js';
+import {
+  UNAVAILABLE_MESSAGE,
+  UNAVAILABLE_RETRY_AFTER_S,
+  unavailableJsonResponse,
+} from '../errors/database-unavailable.js';
 import type { KyselyStore } from '../store/kysely-store.js';
 
 /** Readiness answers are reused this long, so a busy load balancer costs the database one query a second. */
@@ -23,7 +27,10 @@ export class Readiness {
   private async check(): Promise<boolean> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(Object.assign(new Error('readiness check timed out'), { code: 'ETIMEDOUT' })), CHECK_TIMEOUT_MS);
+      timer = setTimeout(
+        () => reject(Object.assign(new Error('readiness check timed out'), { code: 'ETIMEDOUT' })),
+        CHECK_TIMEOUT_MS,
+      );
     });
     let ready: boolean;
     try {

@@ -14,13 +14,26 @@ export function urlGuard(): MiddlewareHandler {
       try {
         decoded = decodeURIComponent(segment);
       } catch {
-        return edgeError(c, 400, `The path segment "${shorten(segment)}" has a malformed percent-escape; write "%" as "%25" and encode other characters as UTF-8 (%XX per byte).`);
+        return edgeError(
+          c,
+          400,
+          `The path segment "${shorten(segment)}" has a malformed percent-escape; write "%" as "%25" and encode other characters as UTF-8 (%XX per byte).`,
+        );
       }
-      if (decoded.includes('\u0000')) return edgeError(c, 400, 'The path contains a NUL character (%00), which Cairn cannot store or look up; remove it.');
+      if (decoded.includes('\u0000'))
+        return edgeError(
+          c,
+          400,
+          'The path contains a NUL character (%00), which Cairn cannot store or look up; remove it.',
+        );
     }
     for (const [name, value] of url.searchParams) {
       if (name.includes('\u0000') || value.includes('\u0000')) {
-        return edgeError(c, 400, `The query parameter "${shorten(name.replaceAll('\u0000', ''))}" contains a NUL character (%00), which Cairn cannot store or look up; remove it.`);
+        return edgeError(
+          c,
+          400,
+          `The query parameter "${shorten(name.replaceAll('\u0000', ''))}" contains a NUL character (%00), which Cairn cannot store or look up; remove it.`,
+        );
       }
     }
     return next();

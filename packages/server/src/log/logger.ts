@@ -12,10 +12,15 @@ export interface Logger {
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 99 };
 
 /** Writes one line per event to stderr (or to `sink`, for tests) at or above `level`. */
-export function createLogger(level: LogLevel, sink: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): Logger {
+export function createLogger(
+  level: LogLevel,
+  sink: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+): Logger {
   const emit = (at: LogLevel) => (message: string, fields?: Record<string, unknown>) => {
     if (RANK[at] < RANK[level]) return;
-    sink(`${new Date().toISOString()} ${at.toUpperCase().padEnd(5)} ${message}${fields ? ` ${JSON.stringify(fields)}` : ''}`);
+    sink(
+      `${new Date().toISOString()} ${at.toUpperCase().padEnd(5)} ${message}${fields ? ` ${JSON.stringify(fields)}` : ''}`,
+    );
   };
   return { debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error') };
 }

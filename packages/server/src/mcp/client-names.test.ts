@@ -7,9 +7,27 @@ import { ClientNames, clientLabel } from './client-names.js';
 const META = 'io.modelcontextprotocol/clientInfo';
 
 test('a client is named from initialize (2025 era) and from any request’s _meta clientInfo (2026-07-28), title first', () => {
-  assert.equal(clientLabel({ method: 'initialize', params: { clientInfo: { name: 'cursor-vscode', title: 'Cursor', version: '1.7.2' } } }), 'Cursor 1.7.2');
-  assert.equal(clientLabel({ method: 'server/discover', params: { _meta: { [META]: { name: 'claude-code', title: 'Claude Code', version: '2.1.330' } } } }), 'Claude Code 2.1.330');
-  assert.equal(clientLabel({ method: 'tools/call', params: { name: 'search', _meta: { [META]: { name: 'claude-code', version: '2.1.330' } } } }), 'claude-code 2.1.330');
+  assert.equal(
+    clientLabel({
+      method: 'initialize',
+      params: { clientInfo: { name: 'cursor-vscode', title: 'Cursor', version: '1.7.2' } },
+    }),
+    'Cursor 1.7.2',
+  );
+  assert.equal(
+    clientLabel({
+      method: 'server/discover',
+      params: { _meta: { [META]: { name: 'claude-code', title: 'Claude Code', version: '2.1.330' } } },
+    }),
+    'Claude Code 2.1.330',
+  );
+  assert.equal(
+    clientLabel({
+      method: 'tools/call',
+      params: { name: 'search', _meta: { [META]: { name: 'claude-code', version: '2.1.330' } } },
+    }),
+    'claude-code 2.1.330',
+  );
   assert.equal(
     clientLabel([
       { method: 'tools/list', params: {} },
@@ -32,7 +50,11 @@ test('a client is named from initialize (2025 era) and from any request’s _met
 });
 
 test('a hostile name in _meta is tamed as in initialize: no control, NUL or direction characters, at most 80 characters', () => {
-  const label = clientLabel({ method: 'tools/list', params: { _meta: { [META]: { name: `Evil\u0000\u202e\n${'y'.repeat(200)}`, version: '\u0007' } } } }) ?? '';
+  const label =
+    clientLabel({
+      method: 'tools/list',
+      params: { _meta: { [META]: { name: `Evil\u0000\u202e\n${'y'.repeat(200)}`, version: '\u0007' } } },
+    }) ?? '';
   assert.ok(label.startsWith('Evil y'), label);
   assert.ok(label.length <= 80);
   assert.ok(![...label].some((ch) => ch.codePointAt(0)! < 0x20 || ch === '\u202e'), JSON.stringify(label));
@@ -69,7 +91,11 @@ test('names are written when new, read back by an instance that has not seen the
   now += 61_000;
   assert.equal(await b.of(key, undefined), 'Claude Code 2.1.330', 'then read again');
   assert.equal(await b.of('session:u_1', 'Portal 1'), 'Portal 1');
-  assert.equal(calls.filter((c) => c.startsWith('write')).length, 2, 'a credential that is neither key nor grant stays in memory');
+  assert.equal(
+    calls.filter((c) => c.startsWith('write')).length,
+    2,
+    'a credential that is neither key nor grant stays in memory',
+  );
 });
 
 test('a database that cannot keep or read the name does not fail the call', async () => {
@@ -78,5 +104,11 @@ test('a database that cannot keep or read the name does not fail the call', asyn
   };
   const names = new ClientNames({ rememberClientName: down, clientNameOf: down }, createLogger('silent'));
   assert.equal(await names.of({ keyId: 'k' }, 'Cursor 1.7.2'), 'Cursor 1.7.2');
-  assert.equal(await new ClientNames({ rememberClientName: down, clientNameOf: down }, createLogger('silent')).of({ keyId: 'k' }, undefined), undefined);
+  assert.equal(
+    await new ClientNames({ rememberClientName: down, clientNameOf: down }, createLogger('silent')).of(
+      { keyId: 'k' },
+      undefined,
+    ),
+    undefined,
+  );
 });

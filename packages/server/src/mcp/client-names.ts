@@ -27,7 +27,12 @@ export function clientLabel(body: unknown): string | undefined {
     return undefined;
   }
   if (!isObject(body) || !isObject(body.params)) return undefined;
-  const info = body.method === 'initialize' ? body.params.clientInfo : isObject(body.params._meta) ? body.params._meta[CLIENT_INFO_META_KEY] : undefined;
+  const info =
+    body.method === 'initialize'
+      ? body.params.clientInfo
+      : isObject(body.params._meta)
+        ? body.params._meta[CLIENT_INFO_META_KEY]
+        : undefined;
   if (!isObject(info)) return undefined;
   const { name, title, version } = info;
   const shown = typeof title === 'string' && title.trim() ? title : name;
@@ -60,7 +65,12 @@ export class ClientNames {
    * neither a key nor an OAuth grant is remembered here only.
    */
   async of(credential: ClientCredential | string, introduced: string | undefined): Promise<string | undefined> {
-    const id = typeof credential === 'string' ? credential : 'keyId' in credential ? `key:${credential.keyId}` : `oauth:${credential.oauthClientId}:${credential.userId}`;
+    const id =
+      typeof credential === 'string'
+        ? credential
+        : 'keyId' in credential
+          ? `key:${credential.keyId}`
+          : `oauth:${credential.oauthClientId}:${credential.userId}`;
     const known = this.names.get(id);
     const fresh = known !== undefined && known.until > this.now();
     if (introduced) {

@@ -53,7 +53,9 @@ function outline(node: Json, depth: number): Json {
     if (items.properties !== undefined || items.type !== 'object') out.items = items;
   }
   if (node.properties !== undefined && depth < OUTPUT_DEPTH) {
-    out.properties = Object.fromEntries(Object.entries(node.properties as Record<string, Json>).map(([key, child]) => [key, outline(child, depth + 1)]));
+    out.properties = Object.fromEntries(
+      Object.entries(node.properties as Record<string, Json>).map(([key, child]) => [key, outline(child, depth + 1)]),
+    );
     if (node.required !== undefined) out.required = node.required;
   }
   return out;

@@ -16,12 +16,17 @@ type CallHandler = (request: unknown, ctx: unknown) => Promise<CallToolResult>;
  * throws into an `isError` result, so the rule has to wrap the tools/call handler itself.
  */
 export function refuseWriteToolCalls(server: McpServer, writeTools: ReadonlySet<string>): void {
-  const inner = (server.server as unknown as { _getRequestHandler(method: string): CallHandler | undefined })._getRequestHandler?.('tools/call');
+  const inner = (
+    server.server as unknown as { _getRequestHandler(method: string): CallHandler | undefined }
+  )._getRequestHandler?.('tools/call');
   // Fail closed if an SDK upgrade moves the handler: no read-only caller may then reach any tool.
   if (typeof inner !== 'function') throw new Error('MCP SDK: cannot wrap tools/call to enforce read-only keys');
   server.server.setRequestHandler('tools/call', async (request, ctx) => {
     if (writeTools.has(request.params.name)) {
-      throw new ProtocolError(JSONRPC_CODES.readOnlyKey, READ_ONLY_KEY_MESSAGE, { reason: 'read_only_key', tool: request.params.name });
+      throw new ProtocolError(JSONRPC_CODES.readOnlyKey, READ_ONLY_KEY_MESSAGE, {
+        reason: 'read_only_key',
+        tool: request.params.name,
+      });
     }
     return inner(request, ctx);
   });

@@ -61,11 +61,20 @@ export function buildServerCard(settings: ServerCardSettings) {
             isRequired: false,
             isSecret: true,
             value: 'Bearer {api_key}',
-            variables: { api_key: { description: 'Your Cairn API key.', isRequired: true, isSecret: true, placeholder: `${KEY_PREFIX}…` } },
+            variables: {
+              api_key: {
+                description: 'Your Cairn API key.',
+                isRequired: true,
+                isSecret: true,
+                placeholder: `${KEY_PREFIX}…`,
+              },
+            },
           },
           {
             name: 'User-Agent',
-            description: settings.requireUserAgent ? 'Required with an API key; OAuth tokens do not need it.' : 'Optional on this server.',
+            description: settings.requireUserAgent
+              ? 'Required with an API key; OAuth tokens do not need it.'
+              : 'Optional on this server.',
             isRequired: false,
             value: INSTALLER_USER_AGENT,
           },
@@ -123,13 +132,19 @@ export function buildCatalog(settings: Pick<ServerCardSettings, 'baseUrl'>) {
 export function serverCardName(baseUrl: string): string {
   const host = new URL(baseUrl).hostname;
   const isAddress = /^\d+(\.\d+){3}$/.test(host) || host.startsWith('[');
-  const namespace = isAddress ? host.replace(/[^a-zA-Z0-9.-]/g, '-').replace(/^-+|-+$/g, '') : host.split('.').reverse().join('.');
+  const namespace = isAddress
+    ? host.replace(/[^a-zA-Z0-9.-]/g, '-').replace(/^-+|-+$/g, '')
+    : host.split('.').reverse().join('.');
   return `${namespace}/${SERVER_INFO.name}`;
 }
 
 /** The tool's JSON Schema exactly as the SDK makes it for tools/list (an object schema, draft 2020-12). */
 function cardTool(definition: ToolDefinition): CardTool {
-  const std = (definition.input as unknown as { '~standard': { jsonSchema: { input(options: { target: string }): Record<string, unknown> } } })['~standard'];
+  const std = (
+    definition.input as unknown as {
+      '~standard': { jsonSchema: { input(options: { target: string }): Record<string, unknown> } };
+    }
+  )['~standard'];
   return {
     name: definition.name,
     title: definition.title,

@@ -43,7 +43,13 @@ export function createServerFactory(deps: DomainDeps, log: Logger): McpServerFac
     for (const { definition, inputSchema, outputSchema } of prepared) {
       server.registerTool(
         definition.name,
-        { title: definition.title, description: definition.description, inputSchema, outputSchema, annotations: definition.annotations },
+        {
+          title: definition.title,
+          description: definition.description,
+          inputSchema,
+          outputSchema,
+          annotations: definition.annotations,
+        },
         async (input: unknown, mcpContext: { mcpReq: { id: string | number } }) => {
           if (!caller) return toolErrorResult(new Error('unauthenticated request reached a tool'), log);
           const ctx: ToolContext = { deps, caller, access: () => (access ??= loadAccess(deps, caller)) };

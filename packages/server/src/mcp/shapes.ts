@@ -18,16 +18,27 @@ export const entryShape = z.object({
   updatedBy: z.string(),
   updatedClient: z.string().nullable(),
   updatedAt: z.string(),
-  applies: z.object({ always: z.boolean(), files: z.array(z.string()), projects: z.array(z.string()), when: z.string().optional() }),
+  applies: z.object({
+    always: z.boolean(),
+    files: z.array(z.string()),
+    projects: z.array(z.string()),
+    when: z.string().optional(),
+  }),
   supersedes: z.array(z.string()),
   replacedBy: z.string().nullable(),
 });
 
 /** Secrets removed from what the agent sent, by rule (never the secrets themselves). */
-export const redactedShape = z.array(z.object({ rule: z.string(), count: z.number().int() })).describe('Secrets removed before storing, by rule; each is stored as a [redacted:<rule>] marker');
+export const redactedShape = z
+  .array(z.object({ rule: z.string(), count: z.number().int() }))
+  .describe('Secrets removed before storing, by rule; each is stored as a [redacted:<rule>] marker');
 
 /** Where an entry lives. */
-export const datapackRefShape = z.object({ id: z.string(), name: z.string(), scope: z.enum(['personal', 'team', 'organization']) });
+export const datapackRefShape = z.object({
+  id: z.string(),
+  name: z.string(),
+  scope: z.enum(['personal', 'team', 'organization']),
+});
 
 /** A datapack as tools return it. */
 export const datapackShape = datapackRefShape.extend({

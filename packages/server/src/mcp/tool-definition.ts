@@ -37,7 +37,11 @@ export function defineTool<I extends z.ZodType, O extends z.ZodType>(definition:
 
 /** Converts a tool's schemas once; every per-request server reuses the result. */
 export function prepareTool(definition: ToolDefinition): PreparedTool {
-  return { definition, inputSchema: withCachedJsonSchema(definition.input, 'input'), outputSchema: withCachedJsonSchema(definition.output, 'output') };
+  return {
+    definition,
+    inputSchema: withCachedJsonSchema(definition.input, 'input'),
+    outputSchema: withCachedJsonSchema(definition.output, 'output'),
+  };
 }
 
 /**

@@ -10,12 +10,22 @@ export function toolErrorResult(error: unknown, log: Logger, tool?: string): Cal
     return { isError: true, content: [{ type: 'text', text: `${error.code}: ${error.message}` }] };
   }
   const busy = busyReason(error);
-  if (busy) return { isError: true, content: [{ type: 'text', text: `busy: ${busyMessage(busy.retryAfterSeconds, busy.why)}` }] };
+  if (busy)
+    return {
+      isError: true,
+      content: [{ type: 'text', text: `busy: ${busyMessage(busy.retryAfterSeconds, busy.why)}` }],
+    };
   // Logged once per outage by the store, not once per call.
-  if (isDatabaseUnavailable(error)) return { isError: true, content: [{ type: 'text', text: `unavailable: ${UNAVAILABLE_MESSAGE}` }] };
+  if (isDatabaseUnavailable(error))
+    return { isError: true, content: [{ type: 'text', text: `unavailable: ${UNAVAILABLE_MESSAGE}` }] };
   log.error('tool failed', { tool, error: error instanceof Error ? error.message : String(error) });
   return {
     isError: true,
-    content: [{ type: 'text', text: 'internal_error: Cairn could not complete this call. Try again; if it keeps failing, tell the operator (the server log has the details).' }],
+    content: [
+      {
+        type: 'text',
+        text: 'internal_error: Cairn could not complete this call. Try again; if it keeps failing, tell the operator (the server log has the details).',
+      },
+    ],
   };
 }

@@ -17,7 +17,8 @@ test("docs/mcp.md's tool table lists every tool Cairn serves, in order, with whe
 });
 
 test('the read-only instructions say which tools work and which are refused, as the tools are annotated', () => {
-  const [, works, refused] = /read-only Cairn API key: (.*) work; (.*) are refused\./.exec(READ_ONLY_INSTRUCTIONS) ?? [];
+  const [, works, refused] =
+    /read-only Cairn API key: (.*) work; (.*) are refused\./.exec(READ_ONLY_INSTRUCTIONS) ?? [];
   const named = (clause = '') => clause.split(/, | and /);
   assert.deepEqual(
     named(works),

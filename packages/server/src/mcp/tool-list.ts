@@ -9,4 +9,14 @@ import { searchEntriesTool } from './tools/search-entries.js';
 import { updateEntryTool } from './tools/update-entry.js';
 
 /** Every tool Cairn serves, in the order tools/list shows them. */
-export const TOOLS = [listDatapacksTool, searchEntriesTool, getGuidanceTool, getEntryTool, saveEntryTool, updateEntryTool, deleteEntryTool, restoreEntryTool, createDatapackTool];
+export const TOOLS = [
+  listDatapacksTool,
+  searchEntriesTool,
+  getGuidanceTool,
+  getEntryTool,
+  saveEntryTool,
+  updateEntryTool,
+  deleteEntryTool,
+  restoreEntryTool,
+  createDatapackTool,
+];

@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
+import {
+  type RateLimiterAbstract,
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRes,
+} from 'rate-limiter-flexible';
 import type { RateLimitSettings } from '../config/load-config.js';
 import type { KyselyStore } from '../store/kysely-store.js';
 
@@ -59,30 +64,59 @@ export const CONNECTION_STATUS_PER_MINUTE = 90;
  * Builds the limits for this store. On PostgreSQL it creates the shared table; call it inside the
  * store's start-up lock, so instances starting together do not race to create it.
  */
-export async function openRateLimits(store: KyselyStore, settings: RateLimitSettings & { captureTurnsPerMinute: number }): Promise<RateLimits> {
+export async function openRateLimits(
+  store: KyselyStore,
+  settings: RateLimitSettings & { captureTurnsPerMinute: number },
+): Promise<RateLimits> {
   const pool = store.dialect === 'postgres' ? poolOf(store) : undefined;
   if (pool) {
-    await pool.query(`CREATE TABLE IF NOT EXISTS ${RATE_LIMIT_TABLE} (key varchar(255) PRIMARY KEY, points integer NOT NULL DEFAULT 0, expire bigint)`);
+    await pool.query(
+      `CREATE TABLE IF NOT EXISTS ${RATE_LIMIT_TABLE} (key varchar(255) PRIMARY KEY, points integer NOT NULL DEFAULT 0, expire bigint)`,
+    );
   }
   const shared = (keyPrefix: string, points: number, windowSeconds: number) => {
     const options = { keyPrefix, points, duration: windowSeconds };
     const limiter = pool
-      ? new RateLimiterPostgres({ ...options, storeClient: pool, storeType: 'pool', tableName: RATE_LIMIT_TABLE, tableCreated: true, clearExpiredByTimeout: false })
+      ? new RateLimiterPostgres({
+          ...options,
+          storeClient: pool,
+          storeType: 'pool',
+          tableName: RATE_LIMIT_TABLE,
+          tableCreated: true,
+          clearExpiredByTimeout: false,
+        })
       : new RateLimiterMemory(options);
     return new Limit(limiter, points, windowSeconds);
   };
-  const local = (keyPrefix: string, points: number, windowSeconds: number) => new Limit(new RateLimiterMemory({ keyPrefix, points, duration: windowSeconds }), points, windowSeconds);
+  const local = (keyPrefix: string, points: number, windowSeconds: number) =>
+    new Limit(new RateLimiterMemory({ keyPrefix, points, duration: windowSeconds }), points, windowSeconds);
 
   // Rows whose window ended an hour ago are dead weight; one sweep every few minutes keeps the table small.
-  const sweeper = pool ? setInterval(() => void pool.query(`DELETE FROM ${RATE_LIMIT_TABLE} WHERE expire < $1`, [Date.now() - 60 * MINUTE * 1000]).catch(() => {}), 5 * MINUTE * 1000) : undefined;
+  const sweeper = pool
+    ? setInterval(
+        () =>
+          void pool
+            .query(`DELETE FROM ${RATE_LIMIT_TABLE} WHERE expire < $1`, [Date.now() - 60 * MINUTE * 1000])
+            .catch(() => {}),
+        5 * MINUTE * 1000,
+      )
+    : undefined;
   sweeper?.unref();
 
   return {
-    signInPerAccountAndAddress: shared('sign-in-account-address', settings.signInFailuresPerAccountAndAddress, 15 * MINUTE),
+    signInPerAccountAndAddress: shared(
+      'sign-in-account-address',
+      settings.signInFailuresPerAccountAndAddress,
+      15 * MINUTE,
+    ),
     signInPerAccount: shared('sign-in-account', settings.signInFailuresPerAccount, 60 * MINUTE),
     signInPerAddress: shared('sign-in-address', settings.signInFailuresPerAddress, 60 * MINUTE),
     codeFailuresPerAddress: shared('code-failures-address', settings.codeFailuresPerAddress, 60 * MINUTE),
-    oauthRegistrationsPerAddress: shared('oauth-registrations-address', settings.oauthRegistrationsPerAddress, 10 * MINUTE),
+    oauthRegistrationsPerAddress: shared(
+      'oauth-registrations-address',
+      settings.oauthRegistrationsPerAddress,
+      10 * MINUTE,
+    ),
     oauthCimdFetchesPerAddress: shared('oauth-cimd-address', settings.oauthCimdFetchesPerAddress, 10 * MINUTE),
     requestsPerCredential: local('requests', settings.requestsPerMinute, MINUTE),
     // The dialog polls every 2 s at most: two dialogs open in two tabs fit, a runaway loop does not.

@@ -41,7 +41,10 @@ export interface Cairn {
 }
 
 /** Opens the store, applies migrations (better-auth's, then Cairn's) and wires the HTTP app. */
-export async function openCairn(config: CairnConfig, options: { log?: Logger; store?: KyselyStore; background?: boolean; patient?: boolean } = {}): Promise<Cairn> {
+export async function openCairn(
+  config: CairnConfig,
+  options: { log?: Logger; store?: KyselyStore; background?: boolean; patient?: boolean } = {},
+): Promise<Cairn> {
   const log = options.log ?? createLogger(config.logLevel);
   // Before the database is touched: a bad pinned document stops the start, naming its entry.
   const cimdPinned = checkPinnedClients(config.oauthPinnedClients, config.oauthAllowLoopback);
@@ -51,9 +54,13 @@ export async function openCairn(config: CairnConfig, options: { log?: Logger; st
   try {
     const auth = await store.withStartupLock(async () => {
       // Inside the lock: on PostgreSQL this creates the shared limits' table, once for all instances.
-      const limits = await openRateLimits(store, { ...config.rateLimits, captureTurnsPerMinute: config.captureTurnsPerMinute });
+      const limits = await openRateLimits(store, {
+        ...config.rateLimits,
+        captureTurnsPerMinute: config.captureTurnsPerMinute,
+      });
       rateLimits = limits;
-      const secret = config.authSecret ?? (await store.getOrInitSetting('auth_secret', randomBytes(32).toString('base64url')));
+      const secret =
+        config.authSecret ?? (await store.getOrInitSetting('auth_secret', randomBytes(32).toString('base64url')));
       const created = await createAuth({
         db: store.db,
         dialect: store.dialect,
@@ -69,7 +76,9 @@ export async function openCairn(config: CairnConfig, options: { log?: Logger; st
       return created;
     });
     const limits = rateLimits!;
-    const embedder = config.embeddings ? new Embedder(store, new EmbeddingsProvider(config.embeddings), log) : undefined;
+    const embedder = config.embeddings
+      ? new Embedder(store, new EmbeddingsProvider(config.embeddings), log)
+      : undefined;
     store.embedder = embedder;
     // One-shot CLI commands do not embed in the background; a serving Cairn does.
     if (options.background !== false) embedder?.start();
@@ -119,7 +128,9 @@ export async function openCairn(config: CairnConfig, options: { log?: Logger; st
         await embedder?.stop();
         limits.close();
         await keys.close().catch((error: Error) => log.warn('could not save key usage', { error: error.message }));
-        await oauthUsage.close().catch((error: Error) => log.warn('could not save OAuth app usage', { error: error.message }));
+        await oauthUsage
+          .close()
+          .catch((error: Error) => log.warn('could not save OAuth app usage', { error: error.message }));
         await audit.close();
         await store.close();
       },

@@ -11,7 +11,8 @@ import type { SqliteStore } from '../store/sqlite/sqlite-store.js';
  * for another process's write lock instead of a request's 750 ms.
  */
 export async function openStore(
-  config: Pick<CairnConfig, 'databaseUrl' | 'dataDir'> & Partial<Pick<CairnConfig, 'semanticSearch' | 'databasePool' | 'searchCacheMb'>>,
+  config: Pick<CairnConfig, 'databaseUrl' | 'dataDir'> &
+    Partial<Pick<CairnConfig, 'semanticSearch' | 'databasePool' | 'searchCacheMb'>>,
   options: { patient?: boolean } = {},
 ): Promise<SqliteStore | PostgresStore> {
   let store: SqliteStore | PostgresStore;
@@ -20,7 +21,10 @@ export async function openStore(
     store = new PostgresStore(openPostgresPool(config.databaseUrl, config.databasePool));
   } else {
     const { openSqliteDatabase, PATIENT_LOCK_WAIT_MS, SqliteStore } = await import('../store/sqlite/sqlite-store.js');
-    store = new SqliteStore(openSqliteDatabase(join(config.dataDir, 'cairn.db')), options.patient ? { lockWaitMs: PATIENT_LOCK_WAIT_MS } : {});
+    store = new SqliteStore(
+      openSqliteDatabase(join(config.dataDir, 'cairn.db')),
+      options.patient ? { lockWaitMs: PATIENT_LOCK_WAIT_MS } : {},
+    );
   }
   store.semanticSearch = config.semanticSearch ?? true;
   if (config.searchCacheMb) configureSearchCache(config.searchCacheMb);

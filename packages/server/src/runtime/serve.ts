@@ -9,7 +9,9 @@ import { limitYoungGeneration } from './young-generation.js';
 export function listen(cairn: Cairn, port = cairn.config.port): Promise<{ server: ServerType; port: number }> {
   limitHeapGrowth();
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: cairn.app.fetch, hostname: cairn.config.host, port }, (info) => resolve({ server, port: info.port }));
+    const server = serve({ fetch: cairn.app.fetch, hostname: cairn.config.host, port }, (info) =>
+      resolve({ server, port: info.port }),
+    );
     server.once('error', reject);
     server.once('close', limitYoungGeneration(server));
     // Gives memory back to the machine once requests stop (see idle-collection.ts).

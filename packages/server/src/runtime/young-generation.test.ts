@@ -36,7 +36,9 @@ function largestNewSpace(limitMb: number | undefined): number {
       largest = Math.max(largest, getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size);
     }
     console.log(largest);`;
-  const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+  const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    encoding: 'utf8',
+  });
   assert.equal(run.status, 0, run.stderr);
   return Number(run.stdout.trim()) / MB;
 }

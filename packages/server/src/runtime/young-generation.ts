@@ -21,7 +21,9 @@ export function growthFactor(bytes: number, limitMb: number): 1 | 2 {
 
 /** Whether the operator gave node a young-generation setting of their own. */
 export function operatorSizedYoungGeneration(execArgv: readonly string[]): boolean {
-  return execArgv.some((flag) => /^--(max|min)[-_]semi[-_]space[-_]size\b|^--semi[-_]space[-_]growth[-_]factor\b/.test(flag));
+  return execArgv.some((flag) =>
+    /^--(max|min)[-_]semi[-_]space[-_]size\b|^--semi[-_]space[-_]growth[-_]factor\b/.test(flag),
+  );
 }
 
 function newSpaceBytes(): number {
@@ -35,7 +37,11 @@ function newSpaceBytes(): number {
  * the limit until the next idle collection shrinks it (a factor of 2, not one step to the limit, so
  * that an overshoot stays one doubling). Returns a function that stops the checks and restores V8's factor.
  */
-export function limitYoungGeneration(server: EventEmitter, limitMb = YOUNG_GENERATION_MB, execArgv: readonly string[] = process.execArgv): () => void {
+export function limitYoungGeneration(
+  server: EventEmitter,
+  limitMb = YOUNG_GENERATION_MB,
+  execArgv: readonly string[] = process.execArgv,
+): () => void {
   if (operatorSizedYoungGeneration(execArgv)) return () => {};
   let factor = 0;
   const check = () => {

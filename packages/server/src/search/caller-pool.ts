@@ -4,7 +4,16 @@ import { mergedIndex, type Pool, poolBytes, wholePool } from './pool.js';
 import { buildPoolIndex, MAX_POOL_ITEMS } from './pool-index.js';
 import { refreshPoolIndex } from './pool-refresh.js';
 import { withWords } from './ranked-item.js';
-import { cachedEntryWords, entryWords, type PoolItem, poolCache, poolStats, type RankedItem, speakerWords, turnPlaceCache } from './search-cache.js';
+import {
+  cachedEntryWords,
+  entryWords,
+  type PoolItem,
+  poolCache,
+  poolStats,
+  type RankedItem,
+  speakerWords,
+  turnPlaceCache,
+} from './search-cache.js';
 import { CAPTURED_KIND, type EntryWords } from './search-ranking.js';
 import { type CandidateRow, isoText, type SearchSource } from './search-source.js';
 
@@ -36,7 +45,12 @@ export function limitPoolForTests(entries: number): number {
  * datapacks' entries stay unchanged (entriesState's signature), so a search does not fetch
  * thousands of rows each time.
  */
-export async function poolOf(source: SearchSource, query: Pick<SearchQuery, 'datapackIds' | 'kinds'>, signature: string, max = SEMANTIC_POOL): Promise<Pool> {
+export async function poolOf(
+  source: SearchSource,
+  query: Pick<SearchQuery, 'datapackIds' | 'kinds'>,
+  signature: string,
+  max = SEMANTIC_POOL,
+): Promise<Pool> {
   // The store's own number first: two databases open in one process (an export and its import)
   // may share datapack ids; a limit other than SEMANTIC_POOL last (takeIntoPools reads it).
   const key = `${source.poolKey}|${[...query.datapackIds].sort().join(',')}|${query.kinds?.join(',') ?? ''}${max === SEMANTIC_POOL ? '' : `|${max}`}`;
@@ -69,7 +83,9 @@ export async function poolOf(source: SearchSource, query: Pick<SearchQuery, 'dat
     items.push(item);
     places.push(old ? old.place : freshPlaces.get(r.id));
   }
-  const pool = wholePool(previous ? refreshPoolIndex(previous, items, places) : buildPoolIndex(items.map(withWords), places));
+  const pool = wholePool(
+    previous ? refreshPoolIndex(previous, items, places) : buildPoolIndex(items.map(withWords), places),
+  );
   if (previous) {
     poolStats.refreshed++;
     poolStats.refreshedEntries += freshItems.length;
@@ -94,7 +110,18 @@ export async function candidateItems(source: SearchSource, rows: CandidateRow[])
   const known = await wordsOf(source, rows);
   return rows.flatMap((c) => {
     const words = known.get(c.id);
-    return words ? [{ id: c.id, kind: c.kind, version: Number(c.version), updatedAt: isoText(c.updated_at), words, ...(c.datapack_id && { datapackId: c.datapack_id }) }] : [];
+    return words
+      ? [
+          {
+            id: c.id,
+            kind: c.kind,
+            version: Number(c.version),
+            updatedAt: isoText(c.updated_at),
+            words,
+            ...(c.datapack_id && { datapackId: c.datapack_id }),
+          },
+        ]
+      : [];
   });
 }
 
@@ -108,7 +135,8 @@ async function wordsOf(source: SearchSource, rows: CandidateRow[]): Promise<Map<
     else missing.push(r.id);
   }
   for (let i = 0; i < missing.length; i += 500) {
-    for (const r of await source.entryTexts(missing.slice(i, i + 500))) known.set(r.id, entryWords({ ...r, version: Number(r.version) }));
+    for (const r of await source.entryTexts(missing.slice(i, i + 500)))
+      known.set(r.id, entryWords({ ...r, version: Number(r.version) }));
   }
   return known;
 }
@@ -121,7 +149,16 @@ export async function turnPlaces(source: SearchSource, entryIds: string[]): Prom
     const found = new Map(rows.map((r) => [r.entry_id, r]));
     for (const id of missing.slice(i, i + 500)) {
       const r = found.get(id);
-      turnPlaceCache.set(id, r?.session_id ? { session: r.session_id, at: isoText(r.created_at), speaker: r.speaker ? speakerWords(r.speaker) : undefined } : null);
+      turnPlaceCache.set(
+        id,
+        r?.session_id
+          ? {
+              session: r.session_id,
+              at: isoText(r.created_at),
+              speaker: r.speaker ? speakerWords(r.speaker) : undefined,
+            }
+          : null,
+      );
     }
   }
   const places = new Map<string, TurnPlace>();

@@ -10,7 +10,13 @@ import { words } from './search-ranking.js';
 let next = 0;
 const turn = (content: string): RankedItem => {
   const id = `facet-${++next}`;
-  return { id, kind: 'conversation', version: 1, updatedAt: '2026-01-01T00:00:00.000Z', words: entryWords({ id, version: 1, title: '', content, tags: [] }) };
+  return {
+    id,
+    kind: 'conversation',
+    version: 1,
+    updatedAt: '2026-01-01T00:00:00.000Z',
+    words: entryWords({ id, version: 1, title: '', content, tags: [] }),
+  };
 };
 
 test('facets: a turn that says it in other words scores, one about something else does not', () => {
@@ -69,12 +75,16 @@ function randomPool(size: number, seed: number): RankedItem[] {
     seed = (seed * 1103515245 + 12345) % 2 ** 31;
     return seed / 2 ** 31;
   };
-  const text = (n: number) => Array.from({ length: n }, () => VOCABULARY[Math.floor(next() * VOCABULARY.length)]).join(' ');
+  const text = (n: number) =>
+    Array.from({ length: n }, () => VOCABULARY[Math.floor(next() * VOCABULARY.length)]).join(' ');
   return Array.from({ length: size }, (_, i) => {
     const id = `pool-${size}-${i}`;
     const kind = i % 3 === 0 ? 'conversation' : 'note';
     const content = text(1 + (i % 9));
-    const entry = kind === 'note' ? { id, version: 1, title: text(i % 3), content, tags: text(i % 2).split(' ') } : { id, version: 1, title: '', content, tags: [] };
+    const entry =
+      kind === 'note'
+        ? { id, version: 1, title: text(i % 3), content, tags: text(i % 2).split(' ') }
+        : { id, version: 1, title: '', content, tags: [] };
     return { id, kind, version: 1, updatedAt: '2026-01-01T00:00:00.000Z', words: entryWords(entry) };
   });
 }
@@ -89,18 +99,30 @@ test('facets: over a pool index, each item scores as facetScores scores it', () 
       items,
       items.map(() => undefined),
     );
-    for (const query of ['travel with the kids', 'painting pottery camping lunch', 'journey', 'holiday by the lake with family and a sandwich', 'the and', 'zzzq']) {
+    for (const query of [
+      'travel with the kids',
+      'painting pottery camping lunch',
+      'journey',
+      'holiday by the lake with family and a sandwich',
+      'the and',
+      'zzzq',
+    ]) {
       const expected = facetScores(items, words(query));
       const scores = poolFacetScores(wholePool(pool), words(query));
       // Into a column a previous search filled (rankPool's scratch): the same scores.
-      assert.deepEqual(poolFacetScores(wholePool(pool), words(query), new Float64Array(size).fill(7)), scores, `${query} into a used column`);
+      assert.deepEqual(
+        poolFacetScores(wholePool(pool), words(query), new Float64Array(size).fill(7)),
+        scores,
+        `${query} into a used column`,
+      );
       items.forEach((item, i) => {
         const want = expected.get(item.id) ?? 0;
         // The same sums, only rounded in another order.
         assert.ok(Math.abs(scores[i]! - want) <= 1e-15, `${query}: ${item.id} scored ${scores[i]} instead of ${want}`);
         assert.equal(scores[i]! > 0, expected.has(item.id), `${query}: ${item.id}`);
       });
-      if (query !== 'the and' && query !== 'zzzq') assert.ok(expected.size > size / 4, `${query}: ${expected.size} items met`);
+      if (query !== 'the and' && query !== 'zzzq')
+        assert.ok(expected.size > size / 4, `${query}: ${expected.size} items met`);
     }
   }
 });

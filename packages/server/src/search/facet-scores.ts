@@ -102,7 +102,11 @@ export function facetScores(items: readonly RankedItem[], queryWords: readonly s
  * words are met closest first (the facet itself, then its neighbours, which are listed closest
  * first), so the first word to reach an item is its closest: it scores it, and the rest pass it by.
  */
-export function poolFacetScores(pool: Pool, queryWords: readonly string[], scores: Float64Array = new Float64Array(pool.size)): Float64Array {
+export function poolFacetScores(
+  pool: Pool,
+  queryWords: readonly string[],
+  scores: Float64Array = new Float64Array(pool.size),
+): Float64Array {
   const n = pool.size;
   scores.fill(0);
   const rows = facetRows(queryWords);

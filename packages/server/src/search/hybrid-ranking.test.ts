@@ -13,7 +13,13 @@ const ids = (hits: { id: string }[]) => hits.map((h) => h.id);
 
 test('hybrid: the answer after a matching question outranks a turn the question never touched', () => {
   // q names the topic, a answers it with other words, z is in the same session but far away.
-  const items = [turn('q', 's1', 1, 5), turn('a', 's1', 2, 0), turn('x', 's1', 3, 0), turn('y', 's1', 4, 0), turn('z', 's1', 5, 0)];
+  const items = [
+    turn('q', 's1', 1, 5),
+    turn('a', 's1', 2, 0),
+    turn('x', 's1', 3, 0),
+    turn('y', 's1', 4, 0),
+    turn('z', 's1', 5, 0),
+  ];
   const ranked = ids(fuseRanking(items, new Set(), 10));
   assert.deepEqual(ranked.slice(0, 2), ['q', 'a']);
   assert.ok(ranked.indexOf('a') < ranked.indexOf('z'), `${ranked}`);
@@ -32,11 +38,24 @@ test('hybrid: a question naming a speaker favours that speaker’s turn over an 
 
 test('hybrid: only a cosine that stands out from the ranked entries counts, so the closest text wins without any word in common', () => {
   const note = (id: string, semantic: number): HybridItem => ({ id, updatedAt: at(0), lexical: 0, semantic });
-  const ranked = fuseRanking([note('car', 0.56), note('tests', 0.42), note('lunch', 0.4), note('rain', 0.38)], new Set(), 10);
+  const ranked = fuseRanking(
+    [note('car', 0.56), note('tests', 0.42), note('lunch', 0.4), note('rain', 0.38)],
+    new Set(),
+    10,
+  );
   assert.deepEqual(ids(ranked), ['car'], 'above the mean but within a deviation scores nothing');
   assert.ok(ranked[0]!.score > 0.05, `${ranked[0]!.score}`);
   // A lexical match still counts most: a full lexical score beats the best semantic one.
-  assert.deepEqual(ids(fuseRanking([note('car', 0.56), note('tests', 0.34), { id: 'word', updatedAt: at(0), lexical: 2, semantic: 0.3 }], new Set(), 10))[0], 'word');
+  assert.deepEqual(
+    ids(
+      fuseRanking(
+        [note('car', 0.56), note('tests', 0.34), { id: 'word', updatedAt: at(0), lexical: 2, semantic: 0.3 }],
+        new Set(),
+        10,
+      ),
+    )[0],
+    'word',
+  );
 });
 
 test('hybrid: ties go to the newest entry, then the id; the limit holds', () => {

@@ -62,7 +62,12 @@ let baseScratch = new Float64Array(0);
 let scoreScratch = new Float64Array(0);
 
 /** fuseColumns over items that carry their own scores. */
-export function fuseRanking(items: HybridItem[], queryWords: ReadonlySet<string>, limit: number, groups?: number[][]): { id: string; score: number }[] {
+export function fuseRanking(
+  items: HybridItem[],
+  queryWords: ReadonlySet<string>,
+  limit: number,
+  groups?: number[][],
+): { id: string; score: number }[] {
   const columns: ScoreColumns = {
     lexical: Float64Array.from(items, (i) => i.lexical),
     semantic: Float64Array.from(items, (i) => i.semantic ?? Number.NaN),
@@ -120,11 +125,22 @@ export function fuseColumns(
  * Each item's own score: its lexical share, what its cosine has above the floor, and its facets.
  * One loop per set of signals, so that none asks for each item whether a column is there.
  */
-function ownScores(base: Float64Array, n: number, lexical: Float64Array, maxLexical: number, semantic: Float64Array | undefined, floor: number, facet: Float64Array | undefined): void {
+function ownScores(
+  base: Float64Array,
+  n: number,
+  lexical: Float64Array,
+  maxLexical: number,
+  semantic: Float64Array | undefined,
+  floor: number,
+  facet: Float64Array | undefined,
+): void {
   if (semantic && facet)
     for (let i = 0; i < n; i++) {
       const c = semantic[i]!;
-      base[i] = lexical[i]! / maxLexical + (!Number.isNaN(c) ? SEMANTIC_WEIGHT * above(c, floor) : 0) + FACET_WEIGHT * facet[i]!;
+      base[i] =
+        lexical[i]! / maxLexical +
+        (!Number.isNaN(c) ? SEMANTIC_WEIGHT * above(c, floor) : 0) +
+        FACET_WEIGHT * facet[i]!;
     }
   else if (semantic)
     for (let i = 0; i < n; i++) {
@@ -157,7 +173,11 @@ function addContext(turns: number[], base: Float64Array, boosted: Uint8Array | u
   let after2 = last >= 2 ? base[turns[2]!]! : 0;
   for (let k = 0; k <= last; k++) {
     const at = turns[k]!;
-    let s = here + NEIGHBOUR_WEIGHT * (before1 + after1) + SECOND_NEIGHBOUR_WEIGHT * (before2 + after2) + SESSION_WEIGHT * best;
+    let s =
+      here +
+      NEIGHBOUR_WEIGHT * (before1 + after1) +
+      SECOND_NEIGHBOUR_WEIGHT * (before2 + after2) +
+      SESSION_WEIGHT * best;
     if (boosted !== undefined && boosted[at] === 1) s *= SPEAKER_BOOST;
     score[at] = s;
     before2 = before1;
@@ -169,11 +189,17 @@ function addContext(turns: number[], base: Float64Array, boosted: Uint8Array | u
 }
 
 /** The best `limit` items by score, in order: most of a caller's entries score a little (their session's share), so no full sort. */
-function topItems(items: readonly { id: string; updatedAt: string }[], score: Float64Array, limit: number): { id: string; score: number }[] {
+function topItems(
+  items: readonly { id: string; updatedAt: string }[],
+  score: Float64Array,
+  limit: number,
+): { id: string; score: number }[] {
   const before = (a: number, b: number) => {
     const x = items[a]!;
     const y = items[b]!;
-    return score[b]! - score[a]! || (x.updatedAt < y.updatedAt ? 1 : x.updatedAt > y.updatedAt ? -1 : x.id < y.id ? -1 : 1);
+    return (
+      score[b]! - score[a]! || (x.updatedAt < y.updatedAt ? 1 : x.updatedAt > y.updatedAt ? -1 : x.id < y.id ? -1 : 1)
+    );
   };
   if (limit >= items.length) {
     // Every item asked for (a filtered search): one sort, not an insertion per item.
@@ -252,7 +278,10 @@ export function sessions(items: Pick<HybridItem, 'id' | 'turn'>[]): number[][] {
 }
 
 /** The words of speakers' names that the query uses: they say whose turns to favour, not what about. */
-export function speakersNamed(speakers: Iterable<readonly string[] | undefined>, queryWords: readonly string[]): Set<string> {
+export function speakersNamed(
+  speakers: Iterable<readonly string[] | undefined>,
+  queryWords: readonly string[],
+): Set<string> {
   const asked = new Set(queryWords);
   const named = new Set<string>();
   for (const speaker of speakers) for (const w of speaker ?? []) if (asked.has(w)) named.add(w);

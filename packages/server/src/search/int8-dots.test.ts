@@ -51,8 +51,13 @@ test('int8Dots multiplies each row by its scale, and answers NaN for a row whose
       const out = new Float64Array(n);
       int8Dots(query, matrix, n, dims, out, { scales, useWasm });
       want.forEach((w, i) => {
-        if (scales[i] === 0) assert.ok(Number.isNaN(out[i]), `${useWasm ? 'wasm' : 'js'} ${n} rows, row ${i} has no vector: ${out[i]}`);
-        else assert.ok(Math.abs(out[i]! - w * scales[i]!) <= bound * scales[i]!, `${useWasm ? 'wasm' : 'js'} ${n} rows, row ${i}: ${out[i]} vs ${w * scales[i]!}`);
+        if (scales[i] === 0)
+          assert.ok(Number.isNaN(out[i]), `${useWasm ? 'wasm' : 'js'} ${n} rows, row ${i} has no vector: ${out[i]}`);
+        else
+          assert.ok(
+            Math.abs(out[i]! - w * scales[i]!) <= bound * scales[i]!,
+            `${useWasm ? 'wasm' : 'js'} ${n} rows, row ${i}: ${out[i]} vs ${w * scales[i]!}`,
+          );
       });
     }
     const zero = new Float64Array(n);

@@ -40,13 +40,17 @@ let kernel: Kernel | null | undefined;
  * scales are never changed once passed here (a pool's are built once; a changed pool is a new one).
  * `scales` undefined: the rows' scales are all 1.
  */
-let resident: { matrix: WeakRef<Int8Array>; scales: WeakRef<Float32Array> | undefined; n: number; dims: number } | undefined;
+let resident:
+  | { matrix: WeakRef<Int8Array>; scales: WeakRef<Float32Array> | undefined; n: number; dims: number }
+  | undefined;
 
 /** The compiled module, or null where this Node has no WebAssembly SIMD (then the JavaScript pass runs). */
 function loadKernel(): Kernel | null {
   if (kernel !== undefined) return kernel;
   const bytes = Buffer.from(INT8_DOTS_WASM, 'base64');
-  kernel = WebAssembly.validate(bytes) ? (new WebAssembly.Instance(new WebAssembly.Module(bytes)).exports as unknown as Kernel) : null;
+  kernel = WebAssembly.validate(bytes)
+    ? (new WebAssembly.Instance(new WebAssembly.Module(bytes)).exports as unknown as Kernel)
+    : null;
   return kernel;
 }
 
@@ -62,7 +66,14 @@ export interface DotOptions {
  * For each of the n rows of `matrix` (row i at i × dims), the dot product of `query` with it,
  * times the row's scale when `scales` are given. `out` receives n values.
  */
-export function int8Dots(query: Float32Array, matrix: Int8Array, n: number, dims: number, out: Float64Array, { scales, useWasm = true }: DotOptions = {}): void {
+export function int8Dots(
+  query: Float32Array,
+  matrix: Int8Array,
+  n: number,
+  dims: number,
+  out: Float64Array,
+  { scales, useWasm = true }: DotOptions = {},
+): void {
   const k = useWasm ? loadKernel() : null;
   if (!k || dims > QUERY_BYTES / 2) {
     jsDots(query, matrix, n, dims, out, scales);
@@ -82,7 +93,13 @@ export function int8Dots(query: Float32Array, matrix: Int8Array, n: number, dims
   const at = layout(small ? QUERY_BYTES : SMALL_END, n, dims);
   if (k.memory.buffer.byteLength < at.end) k.memory.grow(Math.ceil((at.end - k.memory.buffer.byteLength) / PAGE));
   const buffer = k.memory.buffer;
-  if (small || resident?.matrix.deref() !== matrix || resident.scales?.deref() !== scales || resident.n !== n || resident.dims !== dims) {
+  if (
+    small ||
+    resident?.matrix.deref() !== matrix ||
+    resident.scales?.deref() !== scales ||
+    resident.n !== n ||
+    resident.dims !== dims
+  ) {
     new Int8Array(buffer, at.matrix, n * dims).set(matrix.subarray(0, n * dims));
     const held = new Float32Array(buffer, at.scales, n + 1);
     if (scales) held.set(scales.subarray(0, n));
@@ -98,7 +115,14 @@ export function int8Dots(query: Float32Array, matrix: Int8Array, n: number, dims
 }
 
 /** The same products in JavaScript (four running sums: one sum waits on each addition before the next). */
-function jsDots(query: Float32Array, matrix: Int8Array, n: number, dims: number, out: Float64Array, scales: Float32Array | undefined): void {
+function jsDots(
+  query: Float32Array,
+  matrix: Int8Array,
+  n: number,
+  dims: number,
+  out: Float64Array,
+  scales: Float32Array | undefined,
+): void {
   for (let i = 0; i < n; i++) {
     let s0 = 0;
     let s1 = 0;

@@ -100,7 +100,14 @@ export function buildPoolIndex(items: RankedItem[], places: (TurnPlace | undefin
   return finishIndex(items.map(poolItem), places, vectors, scales, lengths, lists);
 }
 
-function finishIndex(items: PoolItem[], places: (TurnPlace | undefined)[], vectors: Int8Array, scales: Float32Array, lengths: Int32Array, lists: Lists): PoolIndex {
+function finishIndex(
+  items: PoolItem[],
+  places: (TurnPlace | undefined)[],
+  vectors: Int8Array,
+  scales: Float32Array,
+  lengths: Int32Array,
+  lists: Lists,
+): PoolIndex {
   const vocabulary = [...lists.keys()].sort();
   const postingStarts = new Int32Array(vocabulary.length + 1);
   vocabulary.forEach((word, k) => {
@@ -114,7 +121,18 @@ function finishIndex(items: PoolItem[], places: (TurnPlace | undefined)[], vecto
     postingWeights.set(list.weight, postingStarts[k]);
   });
   const rows = Int32Array.from(vocabulary, wordRow);
-  return assembleIndex({ items, places, vectors, scales, lengths, vocabulary, postingStarts, postingItems, postingWeights, rows });
+  return assembleIndex({
+    items,
+    places,
+    vectors,
+    scales,
+    lengths,
+    vocabulary,
+    postingStarts,
+    postingItems,
+    postingWeights,
+    rows,
+  });
 }
 
 /** What an index is made of before its row table is computed. */
@@ -131,8 +149,20 @@ export function assembleIndex(parts: IndexParts): PoolIndex {
  * captured turn, its place in a conversation (bench/pool-memory.ts compares this with the heap).
  */
 export function poolIndexBytes(index: PoolIndex): number {
-  const arrays = index.vectors.byteLength + index.scales.byteLength + index.postingStarts.byteLength + index.postingItems.byteLength + index.postingWeights.byteLength + index.lengths.byteLength;
-  return arrays + index.wordsByRow.slots.byteLength + index.wordsByRow.filter.byteLength + index.vocabulary.length * 48 + index.items.length * 300;
+  const arrays =
+    index.vectors.byteLength +
+    index.scales.byteLength +
+    index.postingStarts.byteLength +
+    index.postingItems.byteLength +
+    index.postingWeights.byteLength +
+    index.lengths.byteLength;
+  return (
+    arrays +
+    index.wordsByRow.slots.byteLength +
+    index.wordsByRow.filter.byteLength +
+    index.vocabulary.length * 48 +
+    index.items.length * 300
+  );
 }
 
 /**
@@ -158,7 +188,11 @@ function rowTable(rows: Int32Array): RowTable {
   let count = 0;
   for (let k = 0; k < rows.length; k++) if (rows[k]! >= 0) count++;
   const bits = Math.max(1, Math.ceil(Math.log2(2 * count + 1)));
-  const table: RowTable = { filter: new Uint32Array(Math.max(1, 2 ** (bits + 2) / 32)), slots: new Int32Array(2 * 2 ** bits), shift: 32 - bits };
+  const table: RowTable = {
+    filter: new Uint32Array(Math.max(1, 2 ** (bits + 2) / 32)),
+    slots: new Int32Array(2 * 2 ** bits),
+    shift: 32 - bits,
+  };
   const mask = 2 ** bits - 1;
   const filterMask = table.filter.length * 32 - 1;
   for (let word = 0; word < rows.length; word++) {

@@ -21,7 +21,11 @@ let columnScratch = new Float64Array(0);
  */
 export function scratchColumns(n: number): { lexical: Float64Array; semantic: Float64Array; facet: Float64Array } {
   if (columnScratch.length < 3 * n) columnScratch = new Float64Array(3 * scratchLength(n));
-  return { lexical: columnScratch.subarray(0, n), semantic: columnScratch.subarray(n, 2 * n), facet: columnScratch.subarray(2 * n, 3 * n) };
+  return {
+    lexical: columnScratch.subarray(0, n),
+    semantic: columnScratch.subarray(n, 2 * n),
+    facet: columnScratch.subarray(2 * n, 3 * n),
+  };
 }
 
 /** Per item, kept between rankings (they are synchronous) and zeroed after use: one matcher's term frequencies and its items' BM25 norms. */
@@ -48,7 +52,12 @@ function scratchFor(n: number): void {
  * given as candidates: document frequencies and mean length from the pool, `docCount` live
  * entries. 0 for an item that matches nothing.
  */
-export function poolLexicalScores(pool: Pool, terms: string[], docCount: number, scores: Float64Array = new Float64Array(pool.size)): Float64Array {
+export function poolLexicalScores(
+  pool: Pool,
+  terms: string[],
+  docCount: number,
+  scores: Float64Array = new Float64Array(pool.size),
+): Float64Array {
   scores.fill(0);
   addLexicalScores(pool, planned(pool, termMatchers(terms)), docCount, scores);
   return scores;
@@ -67,7 +76,13 @@ export const DUPLICATE_TERMS = 8;
  * add next to nothing. Only the items those terms meet are touched: a save costs what its rare
  * words' postings do, not what the pool's size does.
  */
-export function poolDuplicateCandidates(pool: Pool, terms: string[], docCount: number, limit: number, only?: string): { id: string; score: number }[] {
+export function poolDuplicateCandidates(
+  pool: Pool,
+  terms: string[],
+  docCount: number,
+  limit: number,
+  only?: string,
+): { id: string; score: number }[] {
   scratchFor(pool.size);
   const words = planned(
     pool,
@@ -169,7 +184,15 @@ function addLexicalScores(pool: Pool, plans: Plan[], docCount: number, scores: F
  * its term frequency, and the postings are its document frequency, so the shares are added as the
  * postings are read, with no per-item tally to gather and clear.
  */
-function addOneWord(segments: [PoolIndex, number][], plan: Plan, documents: number, avgLength: number, scores: Float64Array, track: boolean, touched: number): number {
+function addOneWord(
+  segments: [PoolIndex, number][],
+  plan: Plan,
+  documents: number,
+  avgLength: number,
+  scores: Float64Array,
+  track: boolean,
+  touched: number,
+): number {
   const idf = bm25Idf1(plan.postings, documents);
   for (let s = 0; s < segments.length; s++) {
     const word = plan.found[s]![0];
@@ -198,7 +221,11 @@ export function segmentsOf(pool: Pool): [PoolIndex, number][] {
 }
 
 /** Each item's cosine to the query vector (NaN for an item without a vector). */
-export function poolCosines(pool: Pool, query: Float32Array, out: Float64Array = new Float64Array(pool.size)): Float64Array {
+export function poolCosines(
+  pool: Pool,
+  query: Float32Array,
+  out: Float64Array = new Float64Array(pool.size),
+): Float64Array {
   for (const [segment, offset] of segmentsOf(pool)) {
     const n = segment.items.length;
     const { vectors, scales } = segment;

@@ -10,7 +10,9 @@ import { lightStem, titleWeight, WEIGHTS, words } from './search-ranking.js';
 import { searchTerms } from './search-terms.js';
 
 const VOCABULARY =
-  'deploy deploying deployment deployable paintbrush canary rollback friday painting painted paints swim swimming pottery camping travel trip journey kids children lake beach the and'.split(' ');
+  'deploy deploying deployment deployable paintbrush canary rollback friday painting painted paints swim swimming pottery camping travel trip journey kids children lake beach the and'.split(
+    ' ',
+  );
 
 /** Deterministic entries, newest first: notes, and captured turns of three sessions said by two speakers. */
 function entries(size: number, seed: number, from = 0): { item: RankedItem; place: TurnPlace | undefined }[] {
@@ -18,7 +20,8 @@ function entries(size: number, seed: number, from = 0): { item: RankedItem; plac
     seed = (seed * 1103515245 + 12345) % 2 ** 31;
     return seed / 2 ** 31;
   };
-  const text = (n: number) => Array.from({ length: n }, () => VOCABULARY[Math.floor(next() * VOCABULARY.length)]).join(' ');
+  const text = (n: number) =>
+    Array.from({ length: n }, () => VOCABULARY[Math.floor(next() * VOCABULARY.length)]).join(' ');
   return Array.from({ length: size }, (_, k) => {
     const i = from + size - 1 - k;
     const id = `e-${i}`;
@@ -28,10 +31,18 @@ function entries(size: number, seed: number, from = 0): { item: RankedItem; plac
       kind: turn ? 'conversation' : 'note',
       version: 1,
       updatedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
-      words: entryWords({ id, version: 1, title: text(i % 3), content: text(2 + (i % 11)), tags: text(i % 2) ? [text(1)] : [] }),
+      words: entryWords({
+        id,
+        version: 1,
+        title: text(i % 3),
+        content: text(2 + (i % 11)),
+        tags: text(i % 2) ? [text(1)] : [],
+      }),
       datapackId: i % 5 === 0 ? 'dp-b' : 'dp-a',
     };
-    const place = turn ? { session: `s${i % 3}`, at: item.updatedAt, speaker: [i % 4 === 0 ? 'melanie' : 'caroline'] } : undefined;
+    const place = turn
+      ? { session: `s${i % 3}`, at: item.updatedAt, speaker: [i % 4 === 0 ? 'melanie' : 'caroline'] }
+      : undefined;
     return { item, place };
   });
 }
@@ -41,7 +52,13 @@ function entries(size: number, seed: number, from = 0): { item: RankedItem; plac
  * as words, the rarest DUPLICATE_TERMS of them (by how many times their words occur), and Okapi
  * BM25 over those of every entry, the best `limit` (of the datapack when one is named).
  */
-function expectedCandidates(all: { item: RankedItem }[], terms: string[], limit: number, only?: string, docCount = 900): { id: string; score: number }[] {
+function expectedCandidates(
+  all: { item: RankedItem }[],
+  terms: string[],
+  limit: number,
+  only?: string,
+  docCount = 900,
+): { id: string; score: number }[] {
   const items = all.map((e) => e.item);
   // Each entry's words stemmed once and each term's document frequency counted once: still the long
   // way (every word of every entry), but not once per entry per term, which made this file take minutes.
@@ -49,9 +66,17 @@ function expectedCandidates(all: { item: RankedItem }[], terms: string[], limit:
     const title = item.words.title.map(lightStem);
     const tags = item.words.tags.map(lightStem);
     const content = item.words.content.map(lightStem);
-    return { item, fields: [...item.words.title, ...item.words.tags, ...item.words.content], stems: [...title, ...tags, ...content], title, tags, content };
+    return {
+      item,
+      fields: [...item.words.title, ...item.words.tags, ...item.words.content],
+      stems: [...title, ...tags, ...content],
+      title,
+      tags,
+      content,
+    };
   });
-  const occurrences = (stem: string) => stemmed.reduce((n, e) => n + new Set(e.fields.filter((_, j) => e.stems[j] === stem)).size, 0);
+  const occurrences = (stem: string) =>
+    stemmed.reduce((n, e) => n + new Set(e.fields.filter((_, j) => e.stems[j] === stem)).size, 0);
   const rarest = terms
     .map((t) => lightStem(t))
     .map((stem, k) => ({ stem, k, n: occurrences(stem) }))
@@ -59,7 +84,10 @@ function expectedCandidates(all: { item: RankedItem }[], terms: string[], limit:
     .sort((x, y) => x.n - y.n || x.k - y.k)
     .slice(0, DUPLICATE_TERMS);
   const count = (stems: string[], stem: string) => stems.filter((w) => w === stem).length;
-  const tf = (e: (typeof stemmed)[number], stem: string) => titleWeight(e.item.kind) * count(e.title, stem) + WEIGHTS.tags * count(e.tags, stem) + WEIGHTS.content * count(e.content, stem);
+  const tf = (e: (typeof stemmed)[number], stem: string) =>
+    titleWeight(e.item.kind) * count(e.title, stem) +
+    WEIGHTS.tags * count(e.tags, stem) +
+    WEIGHTS.content * count(e.content, stem);
   const avg = stemmed.reduce((sum, e) => sum + e.fields.length, 0) / items.length;
   const n = Math.max(docCount, items.length);
   const idfs = rarest.map(({ stem }) => {
@@ -76,19 +104,37 @@ function expectedCandidates(all: { item: RankedItem }[], terms: string[], limit:
   });
   return scored
     .filter(({ item, score }) => score > 0 && (!only || item.datapackId === only))
-    .sort((x, y) => y.score - x.score || (x.item.updatedAt < y.item.updatedAt ? 1 : x.item.updatedAt > y.item.updatedAt ? -1 : x.item.id < y.item.id ? -1 : 1))
+    .sort(
+      (x, y) =>
+        y.score - x.score ||
+        (x.item.updatedAt < y.item.updatedAt
+          ? 1
+          : x.item.updatedAt > y.item.updatedAt
+            ? -1
+            : x.item.id < y.item.id
+              ? -1
+              : 1),
+    )
     .slice(0, limit)
     .map(({ item, score }) => ({ id: item.id, score }));
 }
 
 /** The ids in order, and each score to the last few bits (the sums run in another order). */
-function assertSameCandidates(actual: { id: string; score: number }[], expected: { id: string; score: number }[], label: string): void {
+function assertSameCandidates(
+  actual: { id: string; score: number }[],
+  expected: { id: string; score: number }[],
+  label: string,
+): void {
   assert.deepEqual(
     actual.map((r) => r.id),
     expected.map((r) => r.id),
     label,
   );
-  for (const [k, r] of actual.entries()) assert.ok(Math.abs(r.score - expected[k]!.score) < 1e-9, `${label}: ${r.id} ${r.score} against ${expected[k]!.score}`);
+  for (const [k, r] of actual.entries())
+    assert.ok(
+      Math.abs(r.score - expected[k]!.score) < 1e-9,
+      `${label}: ${r.id} ${r.score} against ${expected[k]!.score}`,
+    );
 }
 
 const QUERIES = [
@@ -135,13 +181,26 @@ test('a pool with entries saved into it ranks exactly as one index of all its en
       assert.deepEqual(poolLexicalScores(pool, terms, 900), poolLexicalScores(built, terms, 900), `${label}: ${query}`);
       for (const only of [undefined, 'dp-b'])
         for (const limit of [5, 1000])
-          assertSameCandidates(poolDuplicateCandidates(pool, terms, 900, limit, only), expectedCandidates(all, terms, limit, only), `${label}: ${query} ${only ?? ''} ${limit}`);
+          assertSameCandidates(
+            poolDuplicateCandidates(pool, terms, 900, limit, only),
+            expectedCandidates(all, terms, limit, only),
+            `${label}: ${query} ${only ?? ''} ${limit}`,
+          );
       assert.deepEqual(poolFacetScores(pool, terms), poolFacetScores(built, terms), `${label}: ${query}`);
     }
     const vector = poolCosines(built, new Float32Array(100).fill(0.1));
     assert.deepEqual(poolCosines(pool, new Float32Array(100).fill(0.1)), vector, label);
     const merged = mergedIndex(pool);
-    for (const field of ['vocabulary', 'rows', 'postingStarts', 'postingItems', 'postingWeights', 'lengths', 'vectors', 'scales'] as const)
+    for (const field of [
+      'vocabulary',
+      'rows',
+      'postingStarts',
+      'postingItems',
+      'postingWeights',
+      'lengths',
+      'vectors',
+      'scales',
+    ] as const)
       assert.deepEqual(merged[field], built.main[field], `${label}: merged ${field}`);
   }
   // The recent entries were merged into the main index once RECENT_LIMIT were held, then gathered again.
@@ -158,7 +217,11 @@ test('the near-duplicate check ranks by the rarest terms: the commonest of a lon
     const i = 299 - k;
     const id = `d-${i}`;
     // Every entry is dated (pm, 2023); some hold rarer words.
-    const rare = [i % 7 === 0 ? 'canary rollback' : '', i % 11 === 0 ? 'canary' : '', i % 100 === 3 ? 'okapi' : ''].join(' ');
+    const rare = [
+      i % 7 === 0 ? 'canary rollback' : '',
+      i % 11 === 0 ? 'canary' : '',
+      i % 100 === 3 ? 'okapi' : '',
+    ].join(' ');
     const content = `2023 at 4 pm ${VOCABULARY[i % VOCABULARY.length]} ${rare}`;
     const item: RankedItem = {
       id,
@@ -185,5 +248,9 @@ test('the near-duplicate check ranks by the rarest terms: the commonest of a lon
     // "note", "pm" and "2023" are in every entry: an entry holding no rarer term is no candidate.
     assert.ok(found.length < all.length, `${found.length} of ${all.length}`);
   }
-  assert.deepEqual(poolDuplicateCandidates(pool, searchTerms('zebra giraffe'), 300, 5), [], 'words no entry holds find nothing');
+  assert.deepEqual(
+    poolDuplicateCandidates(pool, searchTerms('zebra giraffe'), 300, 5),
+    [],
+    'words no entry holds find nothing',
+  );
 });

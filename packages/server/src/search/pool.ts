@@ -46,7 +46,9 @@ export function withNewest(pool: Pool, item: RankedItem, place: TurnPlace | unde
   const recentPlaces = [place, ...(pool.recent?.places ?? [])];
   if (recentItems.length >= RECENT_LIMIT) return wholePool(merged(pool.main, recentItems, recentPlaces));
   // The new entry goes in front of the recent ones' index: only its words are indexed.
-  const recent = pool.recent ? refreshPoolIndex(pool.recent, [item, ...pool.recent.items], recentPlaces) : buildPoolIndex([item], [place]);
+  const recent = pool.recent
+    ? refreshPoolIndex(pool.recent, [item, ...pool.recent.items], recentPlaces)
+    : buildPoolIndex([item], [place]);
   return composed(pool.main, recent, recentItems);
 }
 
@@ -65,7 +67,11 @@ function merged(main: PoolIndex, recentItems: RankedItem[], recentPlaces: (TurnP
  * words (some 1 KB each), and per item its place in the lists of items and places.
  */
 export function poolBytes(pool: Pool): number {
-  return poolIndexBytes(pool.main) + (pool.recent ? poolIndexBytes(pool.recent) + pool.recentItems.length * 1024 : 0) + pool.size * 16;
+  return (
+    poolIndexBytes(pool.main) +
+    (pool.recent ? poolIndexBytes(pool.recent) + pool.recentItems.length * 1024 : 0) +
+    pool.size * 16
+  );
 }
 
 /** What composing a pool needs of an index, found once per index: the sum of its items' lengths, and whether any item has a place in a conversation. */

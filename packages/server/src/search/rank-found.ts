@@ -27,7 +27,9 @@ export async function rankFound(
   pool: Pool,
   provided: Float32Array | undefined,
 ): Promise<{ id: string; score: number }[]> {
-  const candidates = terms.length ? await source.searchCandidates(query.datapackIds, terms, query.kinds, MAX_CANDIDATES, true) : [];
+  const candidates = terms.length
+    ? await source.searchCandidates(query.datapackIds, terms, query.kinds, MAX_CANDIDATES, true)
+    : [];
   const matched = await candidateItems(source, candidates);
   const poolVersion = new Map(pool.items.map((item) => [item.id, item.version]));
   // A match the pool holds in another version (changed within the same millisecond) is taken as found.
@@ -48,13 +50,20 @@ export async function rankFound(
   const speakers = speakersNamed(itemSpeakers.names, queryWords);
   const topicWords = queryWords.filter((w) => !speakers.has(w));
   const embedder = source.embedder;
-  const embedded = provided && embedder ? await providerScores(items, provided, embedder.model, (model, ids) => source.loadEmbeddings(model, ids)) : undefined;
+  const embedded =
+    provided && embedder
+      ? await providerScores(items, provided, embedder.model, (model, ids) => source.loadEmbeddings(model, ids))
+      : undefined;
   const vector = embedded ? undefined : textVector(topicWords);
   const poolSemantic = vector && poolCosines(pool, vector);
   const poolFacet = poolFacetScores(pool, topicWords);
   const outsideFacet = facetScores(outside, topicWords);
   const n = items.length;
-  const columns = { lexical: new Float64Array(n), semantic: new Float64Array(n).fill(Number.NaN), facet: new Float64Array(n) };
+  const columns = {
+    lexical: new Float64Array(n),
+    semantic: new Float64Array(n).fill(Number.NaN),
+    facet: new Float64Array(n),
+  };
   for (let k = 0; k < n; k++) {
     const item = items[k]!;
     const inPool = k < kept.length;
@@ -67,5 +76,11 @@ export async function rankFound(
       if (vector && own) columns.semantic[k] = cosine(vector, own);
     }
   }
-  return fuseColumns(items, columns, speakerBoosts(itemSpeakers, speakers), query.limit, sessions(items.map((item, k) => ({ id: item.id, turn: places[k] }))));
+  return fuseColumns(
+    items,
+    columns,
+    speakerBoosts(itemSpeakers, speakers),
+    query.limit,
+    sessions(items.map((item, k) => ({ id: item.id, turn: places[k] }))),
+  );
 }

@@ -51,6 +51,7 @@ export function poolItem(item: PoolItem | RankedItem): PoolItem {
 
 /** An item a pool is about to index anew: it must come with its words (a kept one is copied from the old index instead). */
 export function withWords(item: PoolItem | RankedItem): RankedItem {
-  if (!('words' in item)) throw new Error(`pool item ${item.id} has no words to index: only new or changed entries are indexed anew`);
+  if (!('words' in item))
+    throw new Error(`pool item ${item.id} has no words to index: only new or changed entries are indexed anew`);
   return item;
 }

@@ -21,11 +21,19 @@ function parseSignature(signature: string): { count: number; revision: number } 
  * `place`: for a captured turn, its place in a conversation (null: none known). `maxItems`: the
  * pools' limit, but for a pool whose key names its own (poolOf).
  */
-export async function takeIntoPools(storeKey: number, entry: Entry, stateOf: (datapackIds: string[]) => Promise<{ signature: string }>, maxItems: number, place?: TurnPlace | null): Promise<void> {
+export async function takeIntoPools(
+  storeKey: number,
+  entry: Entry,
+  stateOf: (datapackIds: string[]) => Promise<{ signature: string }>,
+  maxItems: number,
+  place?: TurnPlace | null,
+): Promise<void> {
   if (place !== undefined) turnPlaceCache.set(entry.id, place);
   if (entry.deletedAt) return;
   const mine = `${storeKey}|`;
-  const keys = [...poolCache.keys()].filter((key) => key.startsWith(mine) && key.split('|')[1]!.split(',').includes(entry.datapackId));
+  const keys = [...poolCache.keys()].filter(
+    (key) => key.startsWith(mine) && key.split('|')[1]!.split(',').includes(entry.datapackId),
+  );
   for (const key of keys) {
     const held = poolCache.get(key);
     const before = held && parseSignature(held.signature);
@@ -45,7 +53,14 @@ export async function takeIntoPools(storeKey: number, entry: Entry, stateOf: (da
     // them (so it is not among them), and a full pool is left to drop its oldest on its next search.
     const newest = pool.size > 0 ? itemAt(pool, 0) : undefined;
     if (pool.size >= (limit ? Number(limit) : maxItems) || (newest && !(entry.updatedAt > newest.updatedAt))) continue;
-    const item: RankedItem = { id: entry.id, kind: entry.kind, version: entry.version, updatedAt: entry.updatedAt, words: entryWords(entry), datapackId: entry.datapackId };
+    const item: RankedItem = {
+      id: entry.id,
+      kind: entry.kind,
+      version: entry.version,
+      updatedAt: entry.updatedAt,
+      words: entryWords(entry),
+      datapackId: entry.datapackId,
+    };
     const taken = withNewest(pool, item, place ?? undefined);
     poolStats.taken++;
     poolCache.set(key, { signature, pool: taken, bytes: poolBytes(taken) });

@@ -49,7 +49,10 @@ export const DEFAULT_SEARCH_CACHE_MB = 256;
 const HIT_SHARE = 1 / 32;
 
 function newPoolCache(megabytes: number) {
-  return new BoundedCache<string, { signature: string; pool: Pool; bytes: number }>(Math.floor(megabytes * (1 - HIT_SHARE) * 2 ** 20), (pool) => pool.bytes);
+  return new BoundedCache<string, { signature: string; pool: Pool; bytes: number }>(
+    Math.floor(megabytes * (1 - HIT_SHARE) * 2 ** 20),
+    (pool) => pool.bytes,
+  );
 }
 
 /**
@@ -83,7 +86,11 @@ export const poolStats = { built: 0, refreshed: 0, refreshedEntries: 0, taken: 0
 function newHitCache(megabytes: number) {
   const chars = Math.floor((megabytes * HIT_SHARE * 2 ** 20) / 2);
   // An entry over a hundredth of the bound is not kept: one long entry must not push out a hundred short ones.
-  return new BoundedCache<string, { pool: WeakRef<Pool>; entry: Entry }>(chars, ({ entry }) => hitChars(entry), Math.floor(chars / 100));
+  return new BoundedCache<string, { pool: WeakRef<Pool>; entry: Entry }>(
+    chars,
+    ({ entry }) => hitChars(entry),
+    Math.floor(chars / 100),
+  );
 }
 
 let hitCache = newHitCache(DEFAULT_SEARCH_CACHE_MB);

@@ -28,12 +28,19 @@ export async function searchEntries(source: SearchSource, asked: SearchQuery): P
   let ranked: Ranked;
   let rankedPool: Pool | undefined;
   // The near-duplicate check's: how many entries the datapack holds decides whether its pool can rank them all.
-  const lexicalState = !hybrid && query.ranking === 'lexical' && terms.length && !query.kinds?.length ? await source.entriesState(query.datapackIds) : undefined;
+  const lexicalState =
+    !hybrid && query.ranking === 'lexical' && terms.length && !query.kinds?.length
+      ? await source.entriesState(query.datapackIds)
+      : undefined;
   if (hybrid) {
     const state = await source.entriesState(query.datapackIds);
     const pool = await poolOf(source, query, state.signature);
     // A pool short of its limit holds every live entry of those kinds: no need to count them.
-    const count = !query.kinds?.length ? state.count : pool.size < SEMANTIC_POOL ? pool.size : await source.countLive(query.datapackIds, query.kinds);
+    const count = !query.kinds?.length
+      ? state.count
+      : pool.size < SEMANTIC_POOL
+        ? pool.size
+        : await source.countLive(query.datapackIds, query.kinds);
     // Ranking is a millisecond or two of CPU with no I/O, and SQLite's queries answer without
     // leaving the event loop: one ranking per loop iteration, so probes and other callers' requests get their turn.
     await nextTurn();
@@ -52,16 +59,31 @@ export async function searchEntries(source: SearchSource, asked: SearchQuery): P
     const wider = query.datapackIds.length === 1 ? heldPoolCovering(source, query.datapackIds[0]!) : undefined;
     const widerState = wider && (await source.entriesState(wider));
     const state = widerState && widerState.count <= SEMANTIC_POOL ? widerState : lexicalState;
-    const pool = await poolOf(source, state === widerState ? { ...query, datapackIds: wider! } : query, state.signature, state.count > SEMANTIC_POOL ? LEXICAL_POOL : SEMANTIC_POOL);
+    const pool = await poolOf(
+      source,
+      state === widerState ? { ...query, datapackIds: wider! } : query,
+      state.signature,
+      state.count > SEMANTIC_POOL ? LEXICAL_POOL : SEMANTIC_POOL,
+    );
     await nextTurn();
-    ranked = poolDuplicateCandidates(pool, terms, state.count, query.limit, state === widerState ? query.datapackIds[0] : undefined);
+    ranked = poolDuplicateCandidates(
+      pool,
+      terms,
+      state.count,
+      query.limit,
+      state === widerState ? query.datapackIds[0] : undefined,
+    );
     rankedPool = pool;
   } else {
     const [candidates, count] = await Promise.all([
       // No prefixes for the near-duplicate check: on SQLite a prefix reads every tenant's postings of
       // the words it covers, so a save's twenty-odd of them cost more the bigger the whole database.
-      terms.length ? source.searchCandidates(query.datapackIds, terms, query.kinds, MAX_CANDIDATES, query.ranking !== 'lexical') : [],
-      query.kinds?.length ? source.countLive(query.datapackIds, query.kinds) : source.entriesState(query.datapackIds).then((state) => state.count),
+      terms.length
+        ? source.searchCandidates(query.datapackIds, terms, query.kinds, MAX_CANDIDATES, query.ranking !== 'lexical')
+        : [],
+      query.kinds?.length
+        ? source.countLive(query.datapackIds, query.kinds)
+        : source.entriesState(query.datapackIds).then((state) => state.count),
     ]);
     // The lexical ranking alone (the near-duplicate check's): the full-text index's matches, ranked by BM25.
     ranked = rankCandidates(await candidateItems(source, candidates), terms, count, query.limit);
@@ -76,7 +98,11 @@ export async function searchEntries(source: SearchSource, asked: SearchQuery): P
 }
 
 /** The ranked entries, those a search of the same pool returned before from the hit cache. */
-async function hitEntries(source: SearchSource, ranked: { id: string }[], pool: Pool | undefined): Promise<Map<string, Entry>> {
+async function hitEntries(
+  source: SearchSource,
+  ranked: { id: string }[],
+  pool: Pool | undefined,
+): Promise<Map<string, Entry>> {
   const byId = new Map<string, Entry>();
   const missing: string[] = [];
   for (const { id } of ranked) {
@@ -93,12 +119,22 @@ async function hitEntries(source: SearchSource, ranked: { id: string }[], pool: 
 }
 
 /** Hybrid ranking of a pool that holds every entry searched, scored with its in-memory index. */
-async function rankPool(source: SearchSource, pool: Pool, terms: string[], docCount: number, provided: Float32Array | undefined, query: SearchQuery): Promise<Ranked> {
+async function rankPool(
+  source: SearchSource,
+  pool: Pool,
+  terms: string[],
+  docCount: number,
+  provided: Float32Array | undefined,
+  query: SearchQuery,
+): Promise<Ranked> {
   const queryWords = words(query.text);
   const speakers = speakersNamed(pool.speakers.names, queryWords);
   const topicWords = queryWords.filter((w) => !speakers.has(w));
   const embedder = source.embedder;
-  const embedded = provided && embedder ? await providerScores(pool.items, provided, embedder.model, (model, ids) => source.loadEmbeddings(model, ids)) : undefined;
+  const embedded =
+    provided && embedder
+      ? await providerScores(pool.items, provided, embedder.model, (model, ids) => source.loadEmbeddings(model, ids))
+      : undefined;
   // Nothing below yields until fuseColumns returns: the columns are scratch that the next search fills.
   const columns = scratchColumns(pool.size);
   const lexical = poolLexicalScores(pool, terms, docCount, columns.lexical);
@@ -109,5 +145,11 @@ async function rankPool(source: SearchSource, pool: Pool, terms: string[], docCo
     semantic = vector && poolCosines(pool, vector, columns.semantic);
   }
   const facet = poolFacetScores(pool, topicWords, columns.facet);
-  return fuseColumns(pool.items, { lexical, semantic, facet }, speakerBoosts(pool.speakers, speakers), query.limit, pool.sessions);
+  return fuseColumns(
+    pool.items,
+    { lexical, semantic, facet },
+    speakerBoosts(pool.speakers, speakers),
+    query.limit,
+    pool.sessions,
+  );
 }

@@ -23,7 +23,11 @@ const entry = (id: string, title: string, content: string, updatedAt = '2026-01-
 
 test('ranking: a title hit outranks a body hit, word forms meet, entries without a term are dropped', () => {
   const hits = rankCandidates(
-    [entry('body', 'Notes', 'We were researching adoption agencies.'), entry('title', 'Research plan', 'Read the papers.'), entry('none', 'Lunch', 'Soup.')],
+    [
+      entry('body', 'Notes', 'We were researching adoption agencies.'),
+      entry('title', 'Research plan', 'Read the papers.'),
+      entry('none', 'Lunch', 'Soup.'),
+    ],
     ['research'],
     3,
     10,
@@ -36,7 +40,9 @@ test('ranking: a title hit outranks a body hit, word forms meet, entries without
 });
 
 test('ranking: a rare term weighs more than a common one; ties go to the most recent entry', () => {
-  const common = Array.from({ length: 8 }, (_, i) => entry(`c${i}`, 'x', 'canary canary', `2026-01-0${i + 1}T00:00:00.000Z`));
+  const common = Array.from({ length: 8 }, (_, i) =>
+    entry(`c${i}`, 'x', 'canary canary', `2026-01-0${i + 1}T00:00:00.000Z`),
+  );
   const rare = entry('rare', 'x', 'rollback');
   const hits = rankCandidates([...common, rare], ['canary', 'rollback'], 10, 3);
   assert.equal(hits[0]!.entry.id, 'rare');

@@ -62,7 +62,11 @@ export interface Matcher {
 
 function matcher(same: string, prefix: string | undefined): Matcher {
   // A light stem is a prefix of its word, so most words are ruled out without stemming them.
-  return { same, prefix, accepts: (w) => (w.startsWith(same) && lightStem(w) === same) || (prefix !== undefined && w.startsWith(prefix)) };
+  return {
+    same,
+    prefix,
+    accepts: (w) => (w.startsWith(same) && lightStem(w) === same) || (prefix !== undefined && w.startsWith(prefix)),
+  };
 }
 
 /**
@@ -73,7 +77,9 @@ export function termMatchers(terms: string[]): Matcher[] {
   return terms.flatMap((t): Matcher[] => {
     const word = words(t)[0] ?? t;
     const stem = termStem(word);
-    return stem ? [matcher(lightStem(word), undefined), matcher(lightStem(stem), stem)] : [matcher(lightStem(word), undefined)];
+    return stem
+      ? [matcher(lightStem(word), undefined), matcher(lightStem(stem), stem)]
+      : [matcher(lightStem(word), undefined)];
   });
 }
 
@@ -93,7 +99,11 @@ export function titleWeight(kind: string | undefined): number {
  * the number of entries searched and the matching entries' average length. Returns the score of
  * one entry from its per-matcher term frequencies and its length.
  */
-export function bm25(df: number[], n: number, avgLength: number): (tf: (matcher: number) => number, length: number) => number {
+export function bm25(
+  df: number[],
+  n: number,
+  avgLength: number,
+): (tf: (matcher: number) => number, length: number) => number {
   const idf = bm25Idf(df, n);
   return (tf, length) => {
     const norm = bm25Norm(length, avgLength);
@@ -146,7 +156,12 @@ export interface RankItem {
 export function rankEntries(entries: Entry[], terms: string[], docCount: number, limit: number): SearchHit[] {
   const byId = new Map(entries.map((e) => [e.id, e]));
   return rankCandidates(
-    entries.map((e) => ({ id: e.id, kind: e.kind, updatedAt: e.updatedAt, words: { title: words(e.title), tags: words(e.tags.join(' ')), content: words(e.content) } })),
+    entries.map((e) => ({
+      id: e.id,
+      kind: e.kind,
+      updatedAt: e.updatedAt,
+      words: { title: words(e.title), tags: words(e.tags.join(' ')), content: words(e.content) },
+    })),
     terms,
     docCount,
     limit,
@@ -158,13 +173,20 @@ export function rankEntries(entries: Entry[], terms: string[], docCount: number,
  * searched (the caller's datapacks, after the kind filter); candidates with no term score nothing
  * and are dropped. Ties go to the most recently changed entry, then the id, so order is stable.
  */
-export function rankCandidates(candidates: RankItem[], terms: string[], docCount: number, limit: number): { id: string; score: number }[] {
+export function rankCandidates(
+  candidates: RankItem[],
+  terms: string[],
+  docCount: number,
+  limit: number,
+): { id: string; score: number }[] {
   if (candidates.length === 0 || terms.length === 0) return [];
   const matchers = termMatchers(terms);
   const docs = candidates.map((item) => {
     const { title, tags, content } = item.words;
     const weight = titleWeight(item.kind);
-    const tf = matchers.map((m) => weight * count(title, m) + WEIGHTS.tags * count(tags, m) + WEIGHTS.content * count(content, m));
+    const tf = matchers.map(
+      (m) => weight * count(title, m) + WEIGHTS.tags * count(tags, m) + WEIGHTS.content * count(content, m),
+    );
     return { item, tf, length: title.length + tags.length + content.length };
   });
   const avgLength = docs.reduce((s, d) => s + d.length, 0) / docs.length || 1;
@@ -175,6 +197,16 @@ export function rankCandidates(candidates: RankItem[], terms: string[], docCount
     const value = score((i) => d.tf[i]!, d.length);
     if (value > 0) hits.push({ item: d.item, score: value });
   }
-  hits.sort((a, b) => b.score - a.score || (a.item.updatedAt < b.item.updatedAt ? 1 : a.item.updatedAt > b.item.updatedAt ? -1 : a.item.id < b.item.id ? -1 : 1));
+  hits.sort(
+    (a, b) =>
+      b.score - a.score ||
+      (a.item.updatedAt < b.item.updatedAt
+        ? 1
+        : a.item.updatedAt > b.item.updatedAt
+          ? -1
+          : a.item.id < b.item.id
+            ? -1
+            : 1),
+  );
   return hits.slice(0, limit).map((h) => ({ id: h.item.id, score: h.score }));
 }

@@ -39,7 +39,13 @@ export interface SearchSource {
    * Live entries of these datapacks (and kinds) that match any of the terms, at most `max`, found by
    * the database's full-text index. With `prefixes` a term also matches the words its rough stem begins.
    */
-  searchCandidates(datapackIds: string[], terms: string[], kinds: string[] | undefined, max: number, prefixes: boolean): Promise<CandidateRow[]>;
+  searchCandidates(
+    datapackIds: string[],
+    terms: string[],
+    kinds: string[] | undefined,
+    max: number,
+    prefixes: boolean,
+  ): Promise<CandidateRow[]>;
   /** The current text of these entries (at most 500 ids a call). */
   entryTexts(ids: string[]): Promise<Pick<Entry, 'id' | 'version' | 'title' | 'content' | 'tags'>[]>;
   /** The capture rows of these entries (at most 500 ids a call); an entry that is no turn has none. */

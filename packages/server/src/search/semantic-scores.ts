@@ -12,7 +12,10 @@ export interface QueryEmbedder {
   notify(): void;
 }
 
-type LoadEmbeddings = (model: string, entryIds: string[]) => Promise<Map<string, { version: number; vector: Float32Array }>>;
+type LoadEmbeddings = (
+  model: string,
+  entryIds: string[],
+) => Promise<Map<string, { version: number; vector: Float32Array }>>;
 
 /** Provider vectors of entries by model, id and version; bounded (a 768-d vector is 3 KB). */
 const providerCache = new BoundedCache<string, Float32Array>(5_000);
@@ -44,7 +47,12 @@ export async function semanticScores(
 }
 
 /** Each item's cosine to the query by the provider's vectors, for the entries it has embedded in their current version. */
-export async function providerScores(items: readonly PoolItem[], provided: Float32Array, model: string, load: LoadEmbeddings): Promise<Map<string, number>> {
+export async function providerScores(
+  items: readonly PoolItem[],
+  provided: Float32Array,
+  model: string,
+  load: LoadEmbeddings,
+): Promise<Map<string, number>> {
   const scores = new Map<string, number>();
   const key = (i: PoolItem) => `${model}:${i.id}:${i.version}`;
   const missing = items.filter((i) => !providerCache.has(key(i)));

@@ -1,7 +1,11 @@
 import type { PoolItem } from './search-cache.js';
 
 /** The `limit` best-scoring items (score above 0), ties to the most recently updated, then by id, as rankCandidates orders them. */
-export function topScores(items: readonly PoolItem[], scores: Float64Array, limit: number): { id: string; score: number }[] {
+export function topScores(
+  items: readonly PoolItem[],
+  scores: Float64Array,
+  limit: number,
+): { id: string; score: number }[] {
   const before = (a: number, b: number) => {
     if (scores[a] !== scores[b]) return scores[a]! > scores[b]!;
     const x = items[a]!;

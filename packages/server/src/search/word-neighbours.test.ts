@@ -29,7 +29,8 @@ test('word neighbours: the most frequent words have no list and are in no list',
 test('word neighbours: every list is closest first (facets take the first word to reach an entry as its closest)', () => {
   for (let row = 0; row < tableSize(); row++) {
     const { bytes } = neighboursOf(row);
-    for (let k = 0; k < bytes.length; k++) assert.ok(k === 0 || bytes[k - 1]! >= bytes[k]!, `${wordOfRow(row)}: ${bytes[k]} at ${k}`);
+    for (let k = 0; k < bytes.length; k++)
+      assert.ok(k === 0 || bytes[k - 1]! >= bytes[k]!, `${wordOfRow(row)}: ${bytes[k]} at ${k}`);
   }
 });
 

@@ -3,7 +3,16 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { words } from './search-ranking.js';
 import { isStopWord } from './search-terms.js';
-import { cosine, heldRows, RECENT_ROWS, tableSize, textVector, VECTOR_DIMS, wordOfRow, wordRow } from './word-vectors.js';
+import {
+  cosine,
+  heldRows,
+  RECENT_ROWS,
+  tableSize,
+  textVector,
+  VECTOR_DIMS,
+  wordOfRow,
+  wordRow,
+} from './word-vectors.js';
 
 const vector = (text: string) => {
   const v = textVector(words(text));
@@ -19,7 +28,10 @@ test('word vectors: related texts without a shared word are closer than unrelate
   ];
   for (const [query, related, unrelated] of pairs) {
     const q = vector(query);
-    assert.ok(cosine(q, vector(related)) > cosine(q, vector(unrelated)) + 0.05, `${query}: "${related}" before "${unrelated}"`);
+    assert.ok(
+      cosine(q, vector(related)) > cosine(q, vector(unrelated)) + 0.05,
+      `${query}: "${related}" before "${unrelated}"`,
+    );
   }
 });
 
@@ -42,7 +54,8 @@ test('word vectors: every word of the file finds its row, as a Map built row by 
     assert.equal(wordRow(word), isStopWord(word) ? -1 : map.get(word), word);
     assert.equal(wordOfRow(row), word);
   }
-  for (const other of ['', 'xyzzyq', 'Memory', 'memory ', 'plughh', 'é', '\n', 'memorymemory']) assert.equal(wordRow(other), isStopWord(other) ? -1 : (map.get(other) ?? -1), JSON.stringify(other));
+  for (const other of ['', 'xyzzyq', 'Memory', 'memory ', 'plughh', 'é', '\n', 'memorymemory'])
+    assert.equal(wordRow(other), isStopWord(other) ? -1 : (map.get(other) ?? -1), JSON.stringify(other));
 });
 
 test('word vectors: each row read from the file is the one the whole file holds, and only the recent ones stay in memory', () => {
@@ -55,12 +68,15 @@ test('word vectors: each row read from the file is the one the whole file holds,
     const norm = Math.hypot(...v);
     return v.map((x) => x / norm);
   };
-  const rows = Array.from({ length: 3 * RECENT_ROWS }, (_, k) => Math.floor((k * count) / (3 * RECENT_ROWS))).filter((row) => wordRow(wordOfRow(row)) === row);
+  const rows = Array.from({ length: 3 * RECENT_ROWS }, (_, k) => Math.floor((k * count) / (3 * RECENT_ROWS))).filter(
+    (row) => wordRow(wordOfRow(row)) === row,
+  );
   // Twice over: the second pass reads again the rows the first pushed out.
   for (const row of [...rows, ...rows.slice(0, 50)]) {
     const got = textVector([wordOfRow(row)]);
     assert.ok(got, wordOfRow(row));
-    for (const [d, x] of expected(row).entries()) assert.ok(Math.abs(got[d]! - x) < 1e-5, `${wordOfRow(row)}[${d}]: ${got[d]} against ${x}`);
+    for (const [d, x] of expected(row).entries())
+      assert.ok(Math.abs(got[d]! - x) < 1e-5, `${wordOfRow(row)}[${d}]: ${got[d]} against ${x}`);
   }
   assert.equal(heldRows(), RECENT_ROWS);
 });

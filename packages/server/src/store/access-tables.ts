@@ -5,8 +5,26 @@
  * Column names are the migrations' own, written into trigger definitions as they are.
  */
 export const ACCESS_TABLES: readonly (readonly [table: string, update: readonly string[] | undefined])[] = [
-  ['api_key', ['id', 'user_id', 'name', 'start', 'last4', 'key_hash', 'scope', 'created_at', 'expires_at', 'revoked_at']],
-  ['datapack', ['id', 'scope', 'owner_id', 'organization_id', 'name', 'description', 'created_by', 'created_at', 'updated_at', 'deleted_at', 'deleted_by']],
+  [
+    'api_key',
+    ['id', 'user_id', 'name', 'start', 'last4', 'key_hash', 'scope', 'created_at', 'expires_at', 'revoked_at'],
+  ],
+  [
+    'datapack',
+    [
+      'id',
+      'scope',
+      'owner_id',
+      'organization_id',
+      'name',
+      'description',
+      'created_by',
+      'created_at',
+      'updated_at',
+      'deleted_at',
+      'deleted_by',
+    ],
+  ],
   ['user', undefined],
   ['organization', undefined],
   ['member', undefined],

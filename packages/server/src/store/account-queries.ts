@@ -8,13 +8,19 @@ import type { Invite, Memberships, OAuthUse, OrgMember, TeamWithMembers, UserRec
 export async function getOrInitSetting(s: StoreContext, name: string, candidate: string): Promise<string> {
   // Outside the migrations on purpose: settings (the auth secret) are needed before better-auth migrates.
   await sql`CREATE TABLE IF NOT EXISTS cairn_setting (name TEXT PRIMARY KEY, value TEXT NOT NULL)`.execute(s.db);
-  await sql`INSERT INTO cairn_setting (name, value) VALUES (${name}, ${candidate}) ON CONFLICT (name) DO NOTHING`.execute(s.db);
+  await sql`INSERT INTO cairn_setting (name, value) VALUES (${name}, ${candidate}) ON CONFLICT (name) DO NOTHING`.execute(
+    s.db,
+  );
   const { rows } = await sql<{ value: string }>`SELECT value FROM cairn_setting WHERE name = ${name}`.execute(s.db);
   return rows[0]!.value;
 }
 
 export async function findUserByEmail(s: StoreContext, email: string): Promise<UserRecord | undefined> {
-  return s.db.selectFrom('user').select(['id', 'email', 'name']).where('email', '=', email.toLowerCase()).executeTakeFirst();
+  return s.db
+    .selectFrom('user')
+    .select(['id', 'email', 'name'])
+    .where('email', '=', email.toLowerCase())
+    .executeTakeFirst();
 }
 
 export async function getUser(s: StoreContext, id: string): Promise<UserRecord | undefined> {
@@ -41,7 +47,10 @@ export async function accessEpoch(s: StoreContext): Promise<number> {
     .onConflict((oc) => oc.doNothing())
     .execute();
   const [restored] = await s.hot.accessEpoch();
-  if (!restored) throw new Error('the access_epoch row could not be put back: restore it with INSERT INTO access_epoch (id, epoch) VALUES (1, <the current time in milliseconds>)');
+  if (!restored)
+    throw new Error(
+      'the access_epoch row could not be put back: restore it with INSERT INTO access_epoch (id, epoch) VALUES (1, <the current time in milliseconds>)',
+    );
   return Number(restored.epoch);
 }
 
@@ -66,7 +75,12 @@ export async function listOrgMembers(s: StoreContext, organizationId: string): P
 
 export async function listTeams(s: StoreContext, organizationId: string): Promise<TeamWithMembers[]> {
   const [teams, members] = await Promise.all([
-    s.db.selectFrom('team').select(['id', 'name']).where('organizationId', '=', organizationId).orderBy('name').execute(),
+    s.db
+      .selectFrom('team')
+      .select(['id', 'name'])
+      .where('organizationId', '=', organizationId)
+      .orderBy('name')
+      .execute(),
     s.db
       .selectFrom('teamMember')
       .innerJoin('team', 'team.id', 'teamMember.teamId')
@@ -76,19 +90,45 @@ export async function listTeams(s: StoreContext, organizationId: string): Promis
       .orderBy('user.email')
       .execute(),
   ]);
-  return teams.map((t) => ({ ...t, members: members.filter((m) => m.teamId === t.id).map(({ teamId: _, ...m }) => m) }));
+  return teams.map((t) => ({
+    ...t,
+    members: members.filter((m) => m.teamId === t.id).map(({ teamId: _, ...m }) => m),
+  }));
 }
 
 export async function insertInvite(s: StoreContext, tokenHash: string, i: Invite): Promise<void> {
   await s.db
     .insertInto('invite')
-    .values({ token_hash: tokenHash, organization_id: i.organizationId, role: i.role, created_by: i.createdBy, created_at: i.createdAt, expires_at: i.expiresAt, used_at: null, used_by: null })
+    .values({
+      token_hash: tokenHash,
+      organization_id: i.organizationId,
+      role: i.role,
+      created_by: i.createdBy,
+      created_at: i.createdAt,
+      expires_at: i.expiresAt,
+      used_at: null,
+      used_by: null,
+    })
     .execute();
 }
 
 export async function findInvite(s: StoreContext, tokenHash: string, now: string): Promise<Invite | undefined> {
-  const row = await s.db.selectFrom('invite').selectAll().where('token_hash', '=', tokenHash).where('used_at', 'is', null).where('expires_at', '>', now).executeTakeFirst();
-  return row && { organizationId: row.organization_id, role: row.role as Invite['role'], createdBy: row.created_by, createdAt: iso(row.created_at), expiresAt: iso(row.expires_at) };
+  const row = await s.db
+    .selectFrom('invite')
+    .selectAll()
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return (
+    row && {
+      organizationId: row.organization_id,
+      role: row.role as Invite['role'],
+      createdBy: row.created_by,
+      createdAt: iso(row.created_at),
+      expiresAt: iso(row.expires_at),
+    }
+  );
 }
 
 export async function consumeInvite(s: StoreContext, tokenHash: string, userId: string, now: string): Promise<boolean> {
@@ -102,7 +142,11 @@ export async function consumeInvite(s: StoreContext, tokenHash: string, userId: 
   return Number(result.numUpdatedRows) === 1;
 }
 
-export async function listInvites(s: StoreContext, organizationId: string, now: string): Promise<(Invite & { id: string })[]> {
+export async function listInvites(
+  s: StoreContext,
+  organizationId: string,
+  now: string,
+): Promise<(Invite & { id: string })[]> {
   const rows = await s.db
     .selectFrom('invite')
     .selectAll()
@@ -122,7 +166,12 @@ export async function listInvites(s: StoreContext, organizationId: string, now: 
 }
 
 export async function deleteInvite(s: StoreContext, organizationId: string, tokenHash: string): Promise<boolean> {
-  const result = await s.db.deleteFrom('invite').where('organization_id', '=', organizationId).where('token_hash', '=', tokenHash).where('used_at', 'is', null).executeTakeFirst();
+  const result = await s.db
+    .deleteFrom('invite')
+    .where('organization_id', '=', organizationId)
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
   return Number(result.numDeletedRows) === 1;
 }
 
@@ -131,12 +180,22 @@ export async function recordOAuthUse(s: StoreContext, uses: OAuthUse[]): Promise
     await s.db
       .insertInto('oauth_client_use')
       .values({ user_id: u.userId, client_id: u.clientId, last_used_at: u.at, last_used_client: u.client })
-      .onConflict((oc) => oc.columns(['user_id', 'client_id']).doUpdateSet({ last_used_at: u.at, last_used_client: u.client }).where('oauth_client_use.last_used_at', '<', u.at))
+      .onConflict((oc) =>
+        oc
+          .columns(['user_id', 'client_id'])
+          .doUpdateSet({ last_used_at: u.at, last_used_client: u.client })
+          .where('oauth_client_use.last_used_at', '<', u.at),
+      )
       .execute();
   }
 }
 
 export async function listOAuthUse(s: StoreContext, userId: string): Promise<OAuthUse[]> {
   const rows = await s.db.selectFrom('oauth_client_use').selectAll().where('user_id', '=', userId).execute();
-  return rows.map((r) => ({ userId: r.user_id, clientId: r.client_id, at: iso(r.last_used_at), client: r.last_used_client }));
+  return rows.map((r) => ({
+    userId: r.user_id,
+    clientId: r.client_id,
+    at: iso(r.last_used_at),
+    client: r.last_used_client,
+  }));
 }

@@ -37,11 +37,17 @@ export async function listAuditEvents(db: Kysely<Database>, q: AuditQuery): Prom
   if (q.actorUserId !== undefined) query = query.where('actor_user_id', '=', q.actorUserId);
   if (q.targetId !== undefined) query = query.where('target_id', '=', q.targetId);
   const { kind } = q;
-  if (kind !== undefined) query = kind.includes('.') ? query.where('kind', '=', kind) : query.where((eb) => eb.or([eb('kind', '=', kind), eb('kind', 'like', `${kind}.%`)]));
+  if (kind !== undefined)
+    query = kind.includes('.')
+      ? query.where('kind', '=', kind)
+      : query.where((eb) => eb.or([eb('kind', '=', kind), eb('kind', 'like', `${kind}.%`)]));
   if (q.since !== undefined) query = query.where('at', '>=', q.since);
   if (q.until !== undefined) query = query.where('at', '<', q.until);
   const after = q.after;
-  if (after) query = query.where((eb) => eb.or([eb('at', '<', after.at), eb.and([eb('at', '=', after.at), eb('id', '<', after.id)])]));
+  if (after)
+    query = query.where((eb) =>
+      eb.or([eb('at', '<', after.at), eb.and([eb('at', '=', after.at), eb('id', '<', after.id)])]),
+    );
   const rows = await query.orderBy('at', 'desc').orderBy('id', 'desc').limit(q.limit).execute();
   return rows.map(toAuditEvent);
 }
@@ -62,7 +68,9 @@ function toAuditEvent(r: AuditRow): AuditEvent {
     actorUserId: r.actor_user_id,
     actorEmail: r.actor_email,
     organizationId: r.organization_id,
-    credential: r.credential_type ? { type: r.credential_type as CredentialType, id: r.credential_id, name: r.credential_name } : null,
+    credential: r.credential_type
+      ? { type: r.credential_type as CredentialType, id: r.credential_id, name: r.credential_name }
+      : null,
     client: r.client,
     target: r.target_type ? { type: r.target_type, id: r.target_id, name: r.target_name } : null,
     outcome: r.outcome as AuditEvent['outcome'],

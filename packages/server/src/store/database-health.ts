@@ -19,7 +19,10 @@ export class DatabaseHealth {
     if (!isDatabaseUnavailable(error)) return false;
     if (!this.down) {
       this.down = true;
-      this.log?.warn('database unreachable: requests get 503 and /readyz says unavailable until it is back', describeDatabaseError(error));
+      this.log?.warn(
+        'database unreachable: requests get 503 and /readyz says unavailable until it is back',
+        describeDatabaseError(error),
+      );
     }
     return true;
   }

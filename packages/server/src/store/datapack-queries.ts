@@ -24,13 +24,20 @@ export async function insertDatapack(s: StoreContext, d: Datapack): Promise<void
       .execute();
   } catch (error) {
     if (s.isUniqueViolation(error)) {
-      throw new CairnError('conflict', `A ${d.scope} datapack named "${d.name}" already exists; pick another name or use that one.`);
+      throw new CairnError(
+        'conflict',
+        `A ${d.scope} datapack named "${d.name}" already exists; pick another name or use that one.`,
+      );
     }
     throw error;
   }
 }
 
-export async function updateDatapack(s: StoreContext, id: string, change: { name: string; description: string; updatedAt: string }): Promise<boolean> {
+export async function updateDatapack(
+  s: StoreContext,
+  id: string,
+  change: { name: string; description: string; updatedAt: string },
+): Promise<boolean> {
   try {
     const result = await s.db
       .updateTable('datapack')
@@ -40,7 +47,8 @@ export async function updateDatapack(s: StoreContext, id: string, change: { name
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   } catch (error) {
-    if (s.isUniqueViolation(error)) throw new CairnError('conflict', `A datapack named "${change.name}" already exists here.`);
+    if (s.isUniqueViolation(error))
+      throw new CairnError('conflict', `A datapack named "${change.name}" already exists here.`);
     throw error;
   }
 }
@@ -75,7 +83,11 @@ export async function getTrashedDatapack(s: StoreContext, id: string): Promise<T
   return row && toTrashedDatapack(row);
 }
 
-export async function listTrashedDatapacks(s: StoreContext, owners: OwnerRef[], since: string): Promise<TrashedDatapack[]> {
+export async function listTrashedDatapacks(
+  s: StoreContext,
+  owners: OwnerRef[],
+  since: string,
+): Promise<TrashedDatapack[]> {
   if (owners.length === 0) return [];
   const rows = await trashedDatapacks(s)
     .where((eb) => ownedBy(eb, ...ownerColumns(owners)))
@@ -87,17 +99,31 @@ export async function listTrashedDatapacks(s: StoreContext, owners: OwnerRef[], 
 }
 
 function trashedDatapacks(s: StoreContext) {
-  return s.db.selectFrom('datapack as d').selectAll('d').select('d.live_entries as entry_count').where('d.deleted_at', 'is not', null);
+  return s.db
+    .selectFrom('datapack as d')
+    .selectAll('d')
+    .select('d.live_entries as entry_count')
+    .where('d.deleted_at', 'is not', null);
 }
 
 export async function trashDatapack(s: StoreContext, id: string, at: string, by: string): Promise<boolean> {
-  const result = await s.db.updateTable('datapack').set({ deleted_at: at, deleted_by: by }).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+  const result = await s.db
+    .updateTable('datapack')
+    .set({ deleted_at: at, deleted_by: by })
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
 export async function restoreDatapack(s: StoreContext, id: string, at: string): Promise<boolean> {
   try {
-    const result = await s.db.updateTable('datapack').set({ deleted_at: null, deleted_by: null, updated_at: at }).where('id', '=', id).where('deleted_at', 'is not', null).executeTakeFirst();
+    const result = await s.db
+      .updateTable('datapack')
+      .set({ deleted_at: null, deleted_by: null, updated_at: at })
+      .where('id', '=', id)
+      .where('deleted_at', 'is not', null)
+      .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   } catch (error) {
     if (!s.isUniqueViolation(error)) throw error;

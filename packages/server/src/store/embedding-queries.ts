@@ -10,23 +10,47 @@ export async function entriesToEmbed(s: StoreContext, model: string, limit: numb
     .leftJoin('entry_embedding as m', 'm.entry_id', 'e.id')
     .select(['e.id', 'e.version', 'e.kind', 'e.title', 'e.content', 'e.tags'])
     .where('e.deleted_at', 'is', null)
-    .where((eb) => eb.or([eb('m.entry_id', 'is', null), eb('m.model', '<>', model), eb('m.version', '<>', eb.ref('e.version'))]))
+    .where((eb) =>
+      eb.or([eb('m.entry_id', 'is', null), eb('m.model', '<>', model), eb('m.version', '<>', eb.ref('e.version'))]),
+    )
     // No order: the scan stops at the first `limit` rows found, whatever the database's size.
     .limit(limit)
     .execute();
-  return rows.map((r) => ({ id: r.id, version: Number(r.version), kind: r.kind, title: r.title, content: r.content, tags: parseTags(r.tags) }));
+  return rows.map((r) => ({
+    id: r.id,
+    version: Number(r.version),
+    kind: r.kind,
+    title: r.title,
+    content: r.content,
+    tags: parseTags(r.tags),
+  }));
 }
 
-export async function saveEmbeddings(s: StoreContext, model: string, vectors: { entryId: string; version: number; vector: Float32Array }[]): Promise<void> {
+export async function saveEmbeddings(
+  s: StoreContext,
+  model: string,
+  vectors: { entryId: string; version: number; vector: Float32Array }[],
+): Promise<void> {
   if (vectors.length === 0) return;
   const now = new Date().toISOString();
   await s.db
     .insertInto('entry_embedding')
-    .values(vectors.map((v) => ({ entry_id: v.entryId, version: v.version, model, vector: Buffer.from(v.vector.buffer, v.vector.byteOffset, v.vector.byteLength), created_at: now })))
+    .values(
+      vectors.map((v) => ({
+        entry_id: v.entryId,
+        version: v.version,
+        model,
+        vector: Buffer.from(v.vector.buffer, v.vector.byteOffset, v.vector.byteLength),
+        created_at: now,
+      })),
+    )
     .onConflict((oc) =>
-      oc
-        .column('entry_id')
-        .doUpdateSet((eb) => ({ version: eb.ref('excluded.version'), model: eb.ref('excluded.model'), vector: eb.ref('excluded.vector'), created_at: eb.ref('excluded.created_at') })),
+      oc.column('entry_id').doUpdateSet((eb) => ({
+        version: eb.ref('excluded.version'),
+        model: eb.ref('excluded.model'),
+        vector: eb.ref('excluded.vector'),
+        created_at: eb.ref('excluded.created_at'),
+      })),
     )
     .execute()
     .catch((error: unknown) => {
@@ -35,7 +59,11 @@ export async function saveEmbeddings(s: StoreContext, model: string, vectors: { 
     });
 }
 
-export async function loadEmbeddings(s: StoreContext, model: string, entryIds: string[]): Promise<Map<string, { version: number; vector: Float32Array }>> {
+export async function loadEmbeddings(
+  s: StoreContext,
+  model: string,
+  entryIds: string[],
+): Promise<Map<string, { version: number; vector: Float32Array }>> {
   const found = new Map<string, { version: number; vector: Float32Array }>();
   for (let i = 0; i < entryIds.length; i += 500) {
     const rows = await s.db
@@ -46,13 +74,19 @@ export async function loadEmbeddings(s: StoreContext, model: string, entryIds: s
       .execute();
     for (const r of rows) {
       const bytes = r.vector;
-      found.set(r.entry_id, { version: Number(r.version), vector: new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)) });
+      found.set(r.entry_id, {
+        version: Number(r.version),
+        vector: new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)),
+      });
     }
   }
   return found;
 }
 
-export async function embeddingProgress(s: StoreContext, model: string): Promise<{ embedded: number; entries: number }> {
+export async function embeddingProgress(
+  s: StoreContext,
+  model: string,
+): Promise<{ embedded: number; entries: number }> {
   const [live, done] = await Promise.all([
     s.db
       .selectFrom('entry')

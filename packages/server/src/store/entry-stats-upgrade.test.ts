@@ -10,11 +10,21 @@ import { ACCESS_TABLES } from './access-tables.js';
 // The database as it was before 0012_datapack_entry_stats (and so before 0013_access_epoch): their
 // triggers, functions, table and columns gone, and neither applied.
 const before0013 = {
-  sqlite: ACCESS_TABLES.flatMap(([table]) => ['insert', 'update', 'delete'].map((event) => `DROP TRIGGER access_epoch_${table}_${event}`)),
-  postgres: [...ACCESS_TABLES.map(([table]) => `DROP TRIGGER access_epoch ON "${table}"`), 'DROP FUNCTION bump_access_epoch'],
+  sqlite: ACCESS_TABLES.flatMap(([table]) =>
+    ['insert', 'update', 'delete'].map((event) => `DROP TRIGGER access_epoch_${table}_${event}`),
+  ),
+  postgres: [
+    ...ACCESS_TABLES.map(([table]) => `DROP TRIGGER access_epoch ON "${table}"`),
+    'DROP FUNCTION bump_access_epoch',
+  ],
 };
 const before0012 = {
-  sqlite: [...before0013.sqlite, 'DROP TRIGGER entry_stats_insert', 'DROP TRIGGER entry_stats_update', 'DROP TRIGGER entry_stats_delete'],
+  sqlite: [
+    ...before0013.sqlite,
+    'DROP TRIGGER entry_stats_insert',
+    'DROP TRIGGER entry_stats_update',
+    'DROP TRIGGER entry_stats_delete',
+  ],
   postgres: [
     ...before0013.postgres,
     'DROP TRIGGER entry_stats_insert ON entry',
@@ -27,7 +37,9 @@ const before0012 = {
 };
 
 forEachBackend(({ name: backend, skip, options }) => {
-  test(`${backend}: datapacks made before entry counts were kept are counted on upgrade, and search and listing read the count`, { skip }, async () => {
+  test(`${backend}: datapacks made before entry counts were kept are counted on upgrade, and search and listing read the count`, {
+    skip,
+  }, async () => {
     const server = await startTestCairn(options);
     const { store } = server.cairn;
     try {
@@ -52,10 +64,28 @@ forEachBackend(({ name: backend, skip, options }) => {
       }
       const at = '2026-01-01T00:00:00.000Z';
       for (const id of ['dpk_full', 'dpk_empty']) {
-        await store.insertDatapack({ id, scope: 'personal', ownerId: 'u_owner', organizationId: null, name: id, description: '', createdBy: 'u', createdAt: at, updatedAt: at });
+        await store.insertDatapack({
+          id,
+          scope: 'personal',
+          ownerId: 'u_owner',
+          organizationId: null,
+          name: id,
+          description: '',
+          createdBy: 'u',
+          createdAt: at,
+          updatedAt: at,
+        });
       }
       const entry = (id: string, content: string, deletedAt: string | null) =>
-        testEntry({ id, datapackId: 'dpk_full', title: 'Canary notes', content, contentHash: contentHash(id, content), updatedAt: at, deletedAt });
+        testEntry({
+          id,
+          datapackId: 'dpk_full',
+          title: 'Canary notes',
+          content,
+          contentHash: contentHash(id, content),
+          updatedAt: at,
+          deletedAt,
+        });
       await store.insertEntry(entry('ent_a', 'Roll back the canary first.', null));
       await store.insertEntry(entry('ent_b', 'Canary at five percent.', null));
       await store.insertEntry(entry('ent_gone', 'An old canary plan.', at));
@@ -65,7 +95,10 @@ forEachBackend(({ name: backend, skip, options }) => {
       const hits = await store.searchEntries({ datapackIds: ['dpk_full', 'dpk_empty'], text: 'canary', limit: 5 });
       assert.deepEqual(hits.map((h) => h.entry.id).sort(), ['ent_a', 'ent_b']);
       await store.insertEntry({ ...entry('ent_c', 'A canary in every region.', null), datapackId: 'dpk_empty' });
-      assert.equal((await store.searchEntries({ datapackIds: ['dpk_full', 'dpk_empty'], text: 'canary', limit: 5 })).length, 3);
+      assert.equal(
+        (await store.searchEntries({ datapackIds: ['dpk_full', 'dpk_empty'], text: 'canary', limit: 5 })).length,
+        3,
+      );
     } finally {
       await server.close();
     }

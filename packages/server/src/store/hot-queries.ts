@@ -43,9 +43,15 @@ export function ownedBy(eb: DatapackScope, scopes: readonly Scope[], ownerIds: r
  */
 export function hotQueries(db: Kysely<Database>) {
   return {
-    accessEpoch: preparedQuery(db, 'accessEpoch', () => db.selectFrom('access_epoch').select('epoch').where('id', '=', 1)),
-    apiKeyByHash: preparedQuery(db, 'apiKeyByHash', (hash: string) => db.selectFrom('api_key').selectAll().where('key_hash', '=', hash)),
-    userById: preparedQuery(db, 'userById', (id: string) => db.selectFrom('user').select(['id', 'email', 'name']).where('id', '=', id)),
+    accessEpoch: preparedQuery(db, 'accessEpoch', () =>
+      db.selectFrom('access_epoch').select('epoch').where('id', '=', 1),
+    ),
+    apiKeyByHash: preparedQuery(db, 'apiKeyByHash', (hash: string) =>
+      db.selectFrom('api_key').selectAll().where('key_hash', '=', hash),
+    ),
+    userById: preparedQuery(db, 'userById', (id: string) =>
+      db.selectFrom('user').select(['id', 'email', 'name']).where('id', '=', id),
+    ),
     organizationsOf: preparedQuery(db, 'organizationsOf', (userId: string) =>
       db
         .selectFrom('member')
@@ -59,12 +65,18 @@ export function hotQueries(db: Kysely<Database>) {
         .selectFrom('teamMember')
         .innerJoin('team', 'team.id', 'teamMember.teamId')
         // A team membership only counts while the organization membership behind it exists.
-        .innerJoin('member', (join) => join.onRef('member.organizationId', '=', 'team.organizationId').onRef('member.userId', '=', 'teamMember.userId'))
+        .innerJoin('member', (join) =>
+          join
+            .onRef('member.organizationId', '=', 'team.organizationId')
+            .onRef('member.userId', '=', 'teamMember.userId'),
+        )
         .select(['team.id as id', 'team.name as name', 'team.organizationId as organizationId'])
         .where('teamMember.userId', '=', userId)
         .orderBy('team.name'),
     ),
-    datapackById: preparedQuery(db, 'datapackById', (id: string) => db.selectFrom('datapack').selectAll().where('id', '=', id).where('deleted_at', 'is', null)),
+    datapackById: preparedQuery(db, 'datapackById', (id: string) =>
+      db.selectFrom('datapack').selectAll().where('id', '=', id).where('deleted_at', 'is', null),
+    ),
     datapacksOwnedBy: preparedQuery(db, 'datapacksOwnedBy', (scopes: readonly Scope[], ownerIds: readonly string[]) =>
       db
         .selectFrom('datapack as d')
@@ -92,17 +104,35 @@ export function hotQueries(db: Kysely<Database>) {
     datapacksState: preparedQuery(db, 'datapacksState', (ids: readonly string[]) =>
       db
         .selectFrom('datapack')
-        .select((eb) => [eb.fn.sum<number | string | null>('live_entries').as('n'), eb.fn.sum<number | string | null>('entry_revision').as('revision')])
+        .select((eb) => [
+          eb.fn.sum<number | string | null>('live_entries').as('n'),
+          eb.fn.sum<number | string | null>('entry_revision').as('revision'),
+        ])
         .where('id', 'in', ids),
     ),
-    entryById: preparedQuery(db, 'entryById', (id: string) => db.selectFrom('entry').select(ENTRY_COLUMNS).where('id', '=', id)),
-    entriesByIds: preparedQuery(db, 'entriesByIds', (ids: readonly string[]) => db.selectFrom('entry').select(ENTRY_COLUMNS).where('id', 'in', ids)),
-    entryTexts: preparedQuery(db, 'entryTexts', (ids: readonly string[]) => db.selectFrom('entry').select(['id', 'version', 'title', 'content', 'tags']).where('id', 'in', ids)),
+    entryById: preparedQuery(db, 'entryById', (id: string) =>
+      db.selectFrom('entry').select(ENTRY_COLUMNS).where('id', '=', id),
+    ),
+    entriesByIds: preparedQuery(db, 'entriesByIds', (ids: readonly string[]) =>
+      db.selectFrom('entry').select(ENTRY_COLUMNS).where('id', 'in', ids),
+    ),
+    entryTexts: preparedQuery(db, 'entryTexts', (ids: readonly string[]) =>
+      db.selectFrom('entry').select(['id', 'version', 'title', 'content', 'tags']).where('id', 'in', ids),
+    ),
     entryByContentHash: preparedQuery(db, 'entryByContentHash', (datapackId: string, contentHash: string) =>
-      db.selectFrom('entry').select(ENTRY_COLUMNS).where('datapack_id', '=', datapackId).where('content_hash', '=', contentHash).where('deleted_at', 'is', null).limit(1),
+      db
+        .selectFrom('entry')
+        .select(ENTRY_COLUMNS)
+        .where('datapack_id', '=', datapackId)
+        .where('content_hash', '=', contentHash)
+        .where('deleted_at', 'is', null)
+        .limit(1),
     ),
     turnPlaces: preparedQuery(db, 'turnPlaces', (entryIds: readonly string[]) =>
-      db.selectFrom('capture_turn').select(['entry_id', 'session_id', 'speaker', 'created_at']).where('entry_id', 'in', entryIds),
+      db
+        .selectFrom('capture_turn')
+        .select(['entry_id', 'session_id', 'speaker', 'created_at'])
+        .where('entry_id', 'in', entryIds),
     ),
   };
 }

@@ -41,12 +41,22 @@ export async function getApiKey(s: StoreContext, id: string): Promise<ApiKeyReco
 }
 
 export async function listApiKeys(s: StoreContext, userId: string): Promise<ApiKeyRecord[]> {
-  const rows = await s.db.selectFrom('api_key').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').execute();
+  const rows = await s.db
+    .selectFrom('api_key')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('created_at', 'desc')
+    .execute();
   return rows.map(toApiKey);
 }
 
 export async function revokeApiKey(s: StoreContext, id: string, at: string): Promise<boolean> {
-  const result = await s.db.updateTable('api_key').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+  const result = await s.db
+    .updateTable('api_key')
+    .set({ revoked_at: at })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
@@ -64,7 +74,12 @@ export async function recordKeyUsage(s: StoreContext, usage: KeyUsage[]): Promis
   });
 }
 
-export async function rememberClientName(s: StoreContext, credential: ClientCredential, name: string, at: string): Promise<void> {
+export async function rememberClientName(
+  s: StoreContext,
+  credential: ClientCredential,
+  name: string,
+  at: string,
+): Promise<void> {
   if ('keyId' in credential) {
     await s.db.updateTable('api_key').set({ client_name: name }).where('id', '=', credential.keyId).execute();
     return;
@@ -81,17 +96,46 @@ export async function clientNameOf(s: StoreContext, credential: ClientCredential
   const row =
     'keyId' in credential
       ? await s.db.selectFrom('api_key').select('client_name').where('id', '=', credential.keyId).executeTakeFirst()
-      : await s.db.selectFrom('oauth_client_use').select('client_name').where('user_id', '=', credential.userId).where('client_id', '=', credential.oauthClientId).executeTakeFirst();
+      : await s.db
+          .selectFrom('oauth_client_use')
+          .select('client_name')
+          .where('user_id', '=', credential.userId)
+          .where('client_id', '=', credential.oauthClientId)
+          .executeTakeFirst();
   return row?.client_name ?? undefined;
 }
 
-export async function insertSetupCode(s: StoreContext, c: { codeHash: string; userId: string; createdAt: string; expiresAt: string }): Promise<void> {
-  await s.db.insertInto('setup_code').values({ code_hash: c.codeHash, user_id: c.userId, created_at: c.createdAt, expires_at: c.expiresAt, used_at: null }).execute();
+export async function insertSetupCode(
+  s: StoreContext,
+  c: { codeHash: string; userId: string; createdAt: string; expiresAt: string },
+): Promise<void> {
+  await s.db
+    .insertInto('setup_code')
+    .values({
+      code_hash: c.codeHash,
+      user_id: c.userId,
+      created_at: c.createdAt,
+      expires_at: c.expiresAt,
+      used_at: null,
+    })
+    .execute();
 }
 
-export async function consumeSetupCode(s: StoreContext, codeHash: string, now: string, key?: (userId: string) => { record: ApiKeyRecord; keyHash: string }): Promise<string | undefined> {
+export async function consumeSetupCode(
+  s: StoreContext,
+  codeHash: string,
+  now: string,
+  key?: (userId: string) => { record: ApiKeyRecord; keyHash: string },
+): Promise<string | undefined> {
   const consume = (db: Kysely<Database>) =>
-    db.updateTable('setup_code').set({ used_at: now }).where('code_hash', '=', codeHash).where('used_at', 'is', null).where('expires_at', '>', now).returning('user_id').executeTakeFirst();
+    db
+      .updateTable('setup_code')
+      .set({ used_at: now })
+      .where('code_hash', '=', codeHash)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now)
+      .returning('user_id')
+      .executeTakeFirst();
   if (!key) return (await consume(s.db))?.user_id;
   // The code is spent only if its key is stored: a failed insert leaves it usable.
   return s.db.transaction().execute(async (tx) => {

@@ -18,7 +18,18 @@ import type { StoreContext } from './store-context.js';
 import { entriesState, searchSource } from './store-search.js';
 import * as transfer from './transfer-queries.js';
 import type { DatapackImport, EntryRecord, ExportSelection } from './transfer-types.js';
-import type { ApiKeyRecord, ClientCredential, Datapack, Entry, Invite, KeyUsage, OAuthUse, OwnerRef, SearchQuery, TurnFields } from './types.js';
+import type {
+  ApiKeyRecord,
+  ClientCredential,
+  Datapack,
+  Entry,
+  Invite,
+  KeyUsage,
+  OAuthUse,
+  OwnerRef,
+  SearchQuery,
+  TurnFields,
+} from './types.js';
 
 let openedStores = 0;
 /** Each caller's annotated entries (guidance reads them on every call), by store, datapacks and their signature. */
@@ -58,7 +69,13 @@ export abstract class KyselyStore implements Store, StoreContext {
    * found by each dialect's full-text index, ranked by search. With `prefixes` a term also
    * matches the words its rough stem begins, as search does ("deploying" finds "deployment").
    */
-  protected abstract searchCandidates(datapackIds: string[], terms: string[], kinds: string[] | undefined, max: number, prefixes: boolean): Promise<CandidateRow[]>;
+  protected abstract searchCandidates(
+    datapackIds: string[],
+    terms: string[],
+    kinds: string[] | undefined,
+    max: number,
+    prefixes: boolean,
+  ): Promise<CandidateRow[]>;
   abstract isUniqueViolation(error: unknown): boolean;
 
   async close(): Promise<void> {
@@ -108,7 +125,8 @@ export abstract class KyselyStore implements Store, StoreContext {
   listTeams = (organizationId: string) => accounts.listTeams(this, organizationId);
   insertInvite = (tokenHash: string, invite: Invite) => accounts.insertInvite(this, tokenHash, invite);
   findInvite = (tokenHash: string, now: string) => accounts.findInvite(this, tokenHash, now);
-  consumeInvite = (tokenHash: string, userId: string, now: string) => accounts.consumeInvite(this, tokenHash, userId, now);
+  consumeInvite = (tokenHash: string, userId: string, now: string) =>
+    accounts.consumeInvite(this, tokenHash, userId, now);
   listInvites = (organizationId: string, now: string) => accounts.listInvites(this, organizationId, now);
   deleteInvite = (organizationId: string, tokenHash: string) => accounts.deleteInvite(this, organizationId, tokenHash);
   recordOAuthUse = (uses: OAuthUse[]) => accounts.recordOAuthUse(this, uses);
@@ -120,13 +138,20 @@ export abstract class KyselyStore implements Store, StoreContext {
   listApiKeys = (userId: string) => keys.listApiKeys(this, userId);
   revokeApiKey = (id: string, at: string) => keys.revokeApiKey(this, id, at);
   recordKeyUsage = (usage: KeyUsage[]) => keys.recordKeyUsage(this, usage);
-  rememberClientName = (credential: ClientCredential, name: string, at: string) => keys.rememberClientName(this, credential, name, at);
+  rememberClientName = (credential: ClientCredential, name: string, at: string) =>
+    keys.rememberClientName(this, credential, name, at);
   clientNameOf = (credential: ClientCredential) => keys.clientNameOf(this, credential);
-  insertSetupCode = (code: { codeHash: string; userId: string; createdAt: string; expiresAt: string }) => keys.insertSetupCode(this, code);
-  consumeSetupCode = (codeHash: string, now: string, key?: (userId: string) => { record: ApiKeyRecord; keyHash: string }) => keys.consumeSetupCode(this, codeHash, now, key);
+  insertSetupCode = (code: { codeHash: string; userId: string; createdAt: string; expiresAt: string }) =>
+    keys.insertSetupCode(this, code);
+  consumeSetupCode = (
+    codeHash: string,
+    now: string,
+    key?: (userId: string) => { record: ApiKeyRecord; keyHash: string },
+  ) => keys.consumeSetupCode(this, codeHash, now, key);
 
   insertDatapack = (datapack: Datapack) => datapacks.insertDatapack(this, datapack);
-  updateDatapack = (id: string, change: { name: string; description: string; updatedAt: string }) => datapacks.updateDatapack(this, id, change);
+  updateDatapack = (id: string, change: { name: string; description: string; updatedAt: string }) =>
+    datapacks.updateDatapack(this, id, change);
   getDatapack = (id: string) => datapacks.getDatapack(this, id);
   findDatapacks = (owners: OwnerRef[]) => datapacks.findDatapacks(this, owners);
   listDatapacks = (owners: OwnerRef[]) => datapacks.listDatapacks(this, owners);
@@ -135,20 +160,28 @@ export abstract class KyselyStore implements Store, StoreContext {
   trashDatapack = (id: string, at: string, by: string) => datapacks.trashDatapack(this, id, at, by);
   restoreDatapack = (id: string, at: string) => datapacks.restoreDatapack(this, id, at);
 
-  insertEntry = (entry: Entry, replaced?: readonly { next: Entry; expectedVersion: number }[]) => entries.insertEntry(this, entry, replaced);
-  insertCapturedTurn = (entry: Entry, userId: string, turnId: string, turn: TurnFields) => entries.insertCapturedTurn(this, entry, userId, turnId, turn);
-  replaceEntry = (next: Entry, expectedVersion: number, change: 'update' | 'delete') => entries.replaceEntry(this, next, expectedVersion, change);
-  restoreEntryVersion = (next: Entry, expectedVersion: number, restoredFrom: number) => entries.restoreEntryVersion(this, next, expectedVersion, restoredFrom);
+  insertEntry = (entry: Entry, replaced?: readonly { next: Entry; expectedVersion: number }[]) =>
+    entries.insertEntry(this, entry, replaced);
+  insertCapturedTurn = (entry: Entry, userId: string, turnId: string, turn: TurnFields) =>
+    entries.insertCapturedTurn(this, entry, userId, turnId, turn);
+  replaceEntry = (next: Entry, expectedVersion: number, change: 'update' | 'delete') =>
+    entries.replaceEntry(this, next, expectedVersion, change);
+  restoreEntryVersion = (next: Entry, expectedVersion: number, restoredFrom: number) =>
+    entries.restoreEntryVersion(this, next, expectedVersion, restoredFrom);
   getEntry = (id: string) => entries.getEntry(this, id);
-  listEntries = (datapackId: string, page: { limit: number; offset: number }) => entries.listEntries(this, datapackId, page);
+  listEntries = (datapackId: string, page: { limit: number; offset: number }) =>
+    entries.listEntries(this, datapackId, page);
   listEntryVersions = (entryId: string) => entries.listEntryVersions(this, entryId);
-  findEntryByContentHash = (datapackId: string, contentHash: string) => entries.findEntryByContentHash(this, datapackId, contentHash);
+  findEntryByContentHash = (datapackId: string, contentHash: string) =>
+    entries.findEntryByContentHash(this, datapackId, contentHash);
   listTurnsAround = (entryId: string, around: number) => entries.listTurnsAround(this, entryId, around);
-  listTrashedEntries = (datapackIds: string[], since: string, limit: number) => entries.listTrashedEntries(this, datapackIds, since, limit);
+  listTrashedEntries = (datapackIds: string[], since: string, limit: number) =>
+    entries.listTrashedEntries(this, datapackIds, since, limit);
   purgeTrash = (before: string, batch: number) => entries.purgeTrash(this, before, batch);
 
   entriesToEmbed = (model: string, limit: number) => embeddings.entriesToEmbed(this, model, limit);
-  saveEmbeddings = (model: string, vectors: { entryId: string; version: number; vector: Float32Array }[]) => embeddings.saveEmbeddings(this, model, vectors);
+  saveEmbeddings = (model: string, vectors: { entryId: string; version: number; vector: Float32Array }[]) =>
+    embeddings.saveEmbeddings(this, model, vectors);
   loadEmbeddings = (model: string, entryIds: string[]) => embeddings.loadEmbeddings(this, model, entryIds);
   embeddingProgress = (model: string) => embeddings.embeddingProgress(this, model);
 
@@ -158,7 +191,8 @@ export abstract class KyselyStore implements Store, StoreContext {
 
   exportDatapacks = (selection: ExportSelection) => transfer.exportDatapacks(this.db, selection);
   getAnyDatapack = (id: string) => transfer.getAnyDatapack(this.db, id);
-  exportEntries = (datapackId: string, afterId: string, limit: number, createdBy?: string): Promise<EntryRecord[]> => transfer.exportEntries(this.db, datapackId, afterId, limit, createdBy);
+  exportEntries = (datapackId: string, afterId: string, limit: number, createdBy?: string): Promise<EntryRecord[]> =>
+    transfer.exportEntries(this.db, datapackId, afterId, limit, createdBy);
   entryStates = (ids: string[]) => transfer.entryStates(this.db, ids);
   async importDatapack(write: DatapackImport): Promise<void> {
     await transfer.importDatapack(this.db, write);

@@ -17,9 +17,17 @@ const MIGRATIONS: { change: string; sqlite: string | null; postgres: string | nu
   // tsvector query filters by datapack in its WHERE clause and needed no change.
   { change: "SQLite's full-text index per datapack", sqlite: '0006_search_per_datapack', postgres: null },
   // Hence PostgreSQL's next three migrations are numbered one lower than SQLite's.
-  { change: 'session, speaker and role of captured turns', sqlite: '0007_conversation_turns', postgres: '0006_conversation_turns' },
+  {
+    change: 'session, speaker and role of captured turns',
+    sqlite: '0007_conversation_turns',
+    postgres: '0006_conversation_turns',
+  },
   { change: 'entry embeddings', sqlite: '0008_entry_embeddings', postgres: '0007_entry_embeddings' },
-  { change: 'the client that last used an OAuth grant', sqlite: '0009_oauth_client_use', postgres: '0008_oauth_client_use' },
+  {
+    change: 'the client that last used an OAuth grant',
+    sqlite: '0009_oauth_client_use',
+    postgres: '0008_oauth_client_use',
+  },
   // From here on the numbers agree again (0009 is unused on PostgreSQL, 0015 on both).
   { change: 'the trash', sqlite: '0010_trash', postgres: '0010_trash' },
   { change: 'the audit trail', sqlite: '0011_audit_events', postgres: '0011_audit_events' },
@@ -31,7 +39,8 @@ const MIGRATIONS: { change: string; sqlite: string | null; postgres: string | nu
 
 test('each dialect runs exactly the migrations the table lists for it, in its order', () => {
   // The Migrator runs them in name order, so the table's order must be that order too.
-  const listed = (dialect: 'sqlite' | 'postgres') => MIGRATIONS.map((m) => m[dialect]).filter((n): n is string => n !== null);
+  const listed = (dialect: 'sqlite' | 'postgres') =>
+    MIGRATIONS.map((m) => m[dialect]).filter((n): n is string => n !== null);
   assert.deepEqual(listed('sqlite'), Object.keys(sqliteMigrations).sort());
   assert.deepEqual(listed('postgres'), Object.keys(postgresMigrations).sort());
 });
@@ -39,7 +48,11 @@ test('each dialect runs exactly the migrations the table lists for it, in its or
 test('a change has the same name on both dialects after its number, and only the listed three differ in number', () => {
   const suffix = (name: string) => name.replace(/^\d{4}_/, '');
   const number = (name: string) => name.slice(0, 4);
-  const both = MIGRATIONS.filter((m) => m.sqlite !== null && m.postgres !== null) as { change: string; sqlite: string; postgres: string }[];
+  const both = MIGRATIONS.filter((m) => m.sqlite !== null && m.postgres !== null) as {
+    change: string;
+    sqlite: string;
+    postgres: string;
+  }[];
   for (const m of both) assert.equal(suffix(m.sqlite), suffix(m.postgres), m.change);
   assert.deepEqual(
     both.filter((m) => number(m.sqlite) !== number(m.postgres)).map((m) => [m.sqlite, m.postgres]),

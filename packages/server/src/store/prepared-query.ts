@@ -23,7 +23,11 @@ interface Shape {
  * limit), never to choose the query's structure; the first compile checks that every placeholder
  * came out as a parameter.
  */
-export function preparedQuery<A extends QueryArg[], R>(db: Kysely<any>, name: string, build: (...args: A) => Compilable<R>): (...args: A) => Promise<R[]> {
+export function preparedQuery<A extends QueryArg[], R>(
+  db: Kysely<any>,
+  name: string,
+  build: (...args: A) => Compilable<R>,
+): (...args: A) => Promise<R[]> {
   const shapes = new Map<string, Shape>();
   return async (...args: A) => {
     const key = shapeKey(args);
@@ -50,7 +54,9 @@ function shapeKey(args: readonly QueryArg[]): string {
 }
 
 function compileShape<A extends QueryArg[], R>(name: string, build: (...args: A) => Compilable<R>, args: A): Shape {
-  const placeholders = args.map((a, i) => (typeof a === 'object' ? a.map((_, j) => `${MARK}${i}.${j}`) : `${MARK}${i}`)) as unknown as A;
+  const placeholders = args.map((a, i) =>
+    typeof a === 'object' ? a.map((_, j) => `${MARK}${i}.${j}`) : `${MARK}${i}`,
+  ) as unknown as A;
   const compiled = build(...placeholders).compile();
   const n = compiled.parameters.length;
   const shape: Shape = { compiled, arg: new Int32Array(n), item: new Int32Array(n), constants: new Array(n) };

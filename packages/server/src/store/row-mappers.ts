@@ -112,8 +112,15 @@ export function toDatapack(r: Selectable<Database['datapack']>): Datapack {
 }
 
 /** Maps a trashed datapack row, with its entry count, to the domain record. */
-export function toTrashedDatapack(r: Selectable<Database['datapack']> & { entry_count: number | string | null }): TrashedDatapack {
-  return { ...toDatapack(r), deletedAt: iso(r.deleted_at!), deletedBy: r.deleted_by ?? '', entryCount: Number(r.entry_count ?? 0) };
+export function toTrashedDatapack(
+  r: Selectable<Database['datapack']> & { entry_count: number | string | null },
+): TrashedDatapack {
+  return {
+    ...toDatapack(r),
+    deletedAt: iso(r.deleted_at!),
+    deletedBy: r.deleted_by ?? '',
+    entryCount: Number(r.entry_count ?? 0),
+  };
 }
 
 /** Maps a stored API key row to the domain record. */

@@ -9,8 +9,22 @@ export interface CairnTables {
   setup_code: SetupCodeTable;
   invite: InviteTable;
   entry_embedding: { entry_id: string; version: number; model: string; vector: Uint8Array; created_at: Timestamp };
-  oauth_client_use: { user_id: string; client_id: string; last_used_at: Timestamp; last_used_client: string | null; client_name: string | null };
-  capture_turn: { user_id: string; turn_id: string; entry_id: string; created_at: Timestamp; session_id: string | null; speaker: string | null; role: string | null };
+  oauth_client_use: {
+    user_id: string;
+    client_id: string;
+    last_used_at: Timestamp;
+    last_used_client: string | null;
+    client_name: string | null;
+  };
+  capture_turn: {
+    user_id: string;
+    turn_id: string;
+    entry_id: string;
+    created_at: Timestamp;
+    session_id: string | null;
+    speaker: string | null;
+    role: string | null;
+  };
   audit_events: AuditEventTable;
   /** One row: a count of every change to who can use what (keys, users, memberships, datapacks), kept by triggers; see epoch-cache.ts. */
   access_epoch: { id: number; epoch: number | string };

@@ -29,7 +29,16 @@ export function runStoreAuditConformance(backend: string, start: () => Promise<T
     test('an appended event reads back field for field, including empty credential and target', async () => {
       const o = org();
       const full = event({ organizationId: o, at: '2026-03-01T10:00:01.000Z' });
-      const bare = event({ organizationId: o, at: '2026-03-01T10:00:02.000Z', kind: 'auth.sign_in_failed', actorUserId: null, credential: null, client: null, target: null, outcome: 'failure' });
+      const bare = event({
+        organizationId: o,
+        at: '2026-03-01T10:00:02.000Z',
+        kind: 'auth.sign_in_failed',
+        actorUserId: null,
+        credential: null,
+        client: null,
+        target: null,
+        outcome: 'failure',
+      });
       await store().appendAuditEvents([full, bare]);
       assert.deepEqual(await store().listAuditEvents({ organizationId: o, limit: 10 }), [bare, full]);
       await store().appendAuditEvents([]);
@@ -37,18 +46,47 @@ export function runStoreAuditConformance(backend: string, start: () => Promise<T
 
     test('filters: organization, actor, exact kind, kind family, target, since (inclusive) and until (exclusive)', async () => {
       const o = org();
-      const e1 = event({ organizationId: o, at: '2026-03-02T00:00:00.000Z', kind: 'entry.created', actorUserId: 'usr_x' });
-      const e2 = event({ organizationId: o, at: '2026-03-03T00:00:00.000Z', kind: 'entry.deleted', actorUserId: 'usr_y', target: { type: 'entry', id: 'ent_2', name: null } });
-      const e3 = event({ organizationId: o, at: '2026-03-04T00:00:00.000Z', kind: 'entryx.created', actorUserId: 'usr_x' });
+      const e1 = event({
+        organizationId: o,
+        at: '2026-03-02T00:00:00.000Z',
+        kind: 'entry.created',
+        actorUserId: 'usr_x',
+      });
+      const e2 = event({
+        organizationId: o,
+        at: '2026-03-03T00:00:00.000Z',
+        kind: 'entry.deleted',
+        actorUserId: 'usr_y',
+        target: { type: 'entry', id: 'ent_2', name: null },
+      });
+      const e3 = event({
+        organizationId: o,
+        at: '2026-03-04T00:00:00.000Z',
+        kind: 'entryx.created',
+        actorUserId: 'usr_x',
+      });
       const other = event({ organizationId: org(), at: '2026-03-03T00:00:00.000Z', actorUserId: 'usr_x' });
       await store().appendAuditEvents([e1, e2, e3, other]);
-      const ids = async (q: Parameters<KyselyStore['listAuditEvents']>[0]) => (await store().listAuditEvents(q)).map((e) => e.id);
+      const ids = async (q: Parameters<KyselyStore['listAuditEvents']>[0]) =>
+        (await store().listAuditEvents(q)).map((e) => e.id);
       assert.deepEqual(await ids({ organizationId: o, limit: 10 }), [e3.id, e2.id, e1.id]);
       assert.deepEqual(await ids({ organizationId: o, actorUserId: 'usr_x', limit: 10 }), [e3.id, e1.id]);
       assert.deepEqual(await ids({ organizationId: o, kind: 'entry.deleted', limit: 10 }), [e2.id]);
-      assert.deepEqual(await ids({ organizationId: o, kind: 'entry', limit: 10 }), [e2.id, e1.id], 'a family matches entry.* and not entryx.*');
+      assert.deepEqual(
+        await ids({ organizationId: o, kind: 'entry', limit: 10 }),
+        [e2.id, e1.id],
+        'a family matches entry.* and not entryx.*',
+      );
       assert.deepEqual(await ids({ organizationId: o, targetId: 'ent_2', limit: 10 }), [e2.id]);
-      assert.deepEqual(await ids({ organizationId: o, since: '2026-03-03T00:00:00.000Z', until: '2026-03-04T00:00:00.000Z', limit: 10 }), [e2.id]);
+      assert.deepEqual(
+        await ids({
+          organizationId: o,
+          since: '2026-03-03T00:00:00.000Z',
+          until: '2026-03-04T00:00:00.000Z',
+          limit: 10,
+        }),
+        [e2.id],
+      );
       assert.deepEqual(await ids({ organizationId: o, limit: 2 }), [e3.id, e2.id]);
     });
 
@@ -78,7 +116,9 @@ export function runStoreAuditConformance(backend: string, start: () => Promise<T
 
     test('the purge deletes events older than the cutoff, a batch at a time, and nothing newer', async () => {
       const o = org();
-      const old = Array.from({ length: 3 }, (_, i) => event({ organizationId: o, at: `2000-01-0${i + 1}T00:00:00.000Z` }));
+      const old = Array.from({ length: 3 }, (_, i) =>
+        event({ organizationId: o, at: `2000-01-0${i + 1}T00:00:00.000Z` }),
+      );
       const kept = event({ organizationId: o, at: '2026-03-06T00:00:00.000Z' });
       await store().appendAuditEvents([...old, kept]);
       assert.equal(await store().purgeAuditEvents('2001-01-01T00:00:00.000Z', 2), 2);

@@ -19,7 +19,8 @@ export function useCaseStore(start: () => Promise<TestCairn>) {
   });
   after(() => started?.server.close());
   const get = () => {
-    if (!started) throw new Error('the store suite has not started: use its Cairn inside a test or a later before hook');
+    if (!started)
+      throw new Error('the store suite has not started: use its Cairn inside a test or a later before hook');
     return started;
   };
   const store = (): KyselyStore => get().server.cairn.store;
@@ -44,7 +45,17 @@ function storeRecords(store: () => KyselyStore, owner: () => string) {
   };
   const datapack = async (name = `pack ${newId('dpk')}`): Promise<Datapack> => {
     const now = tick();
-    const d: Datapack = { id: newId('dpk'), scope: 'personal', ownerId: owner(), organizationId: null, name, description: '', createdBy: owner(), createdAt: now, updatedAt: now };
+    const d: Datapack = {
+      id: newId('dpk'),
+      scope: 'personal',
+      ownerId: owner(),
+      organizationId: null,
+      name,
+      description: '',
+      createdBy: owner(),
+      createdAt: now,
+      updatedAt: now,
+    };
     await store().insertDatapack(d);
     return d;
   };

@@ -30,7 +30,12 @@ export function runSearchPoolConformance(backend: string, start: () => Promise<T
     const ids = new Map<string, string>();
 
     before(async () => {
-      access = await loadAccess(server().cairn.domain, { userId: tenant().member.id, client: 'test', via: 'session', scope: 'read-write' });
+      access = await loadAccess(server().cairn.domain, {
+        userId: tenant().member.id,
+        client: 'test',
+        via: 'session',
+        scope: 'read-write',
+      });
       for (const [title, content] of HELD) {
         const saved = await saveEntry(server().cairn.domain, access, { kind: 'preference', title, content });
         assert.equal(saved.status, 'created', title);
@@ -38,7 +43,8 @@ export function runSearchPoolConformance(backend: string, start: () => Promise<T
       }
     });
 
-    const top = async (query: string) => (await searchEntries(server().cairn.domain, access, { query, limit: 3 }))[0]?.entry;
+    const top = async (query: string) =>
+      (await searchEntries(server().cairn.domain, access, { query, limit: 3 }))[0]?.entry;
 
     test('a save, an update, a delete and a restore are found by the next search from a refreshed pool, not a rebuilt one', async () => {
       assert.equal((await top('which test runner for new packages'))?.id, ids.get('Test runner'));
@@ -46,12 +52,24 @@ export function runSearchPoolConformance(backend: string, start: () => Promise<T
       const refreshed = poolStats.refreshed;
       const read = poolStats.refreshedEntries;
 
-      const saved = await saveEntry(server().cairn.domain, access, { kind: 'decision', title: 'Message queue', content: 'Background jobs go through RabbitMQ queues.' });
+      const saved = await saveEntry(server().cairn.domain, access, {
+        kind: 'decision',
+        title: 'Message queue',
+        content: 'Background jobs go through RabbitMQ queues.',
+      });
       assert.equal(saved.status, 'created');
       assert.equal((await top('which message queue for background jobs'))?.id, saved.entry.id);
-      const updated = await updateEntry(server().cairn.domain, access, { id: saved.entry.id, expectedVersion: 1, content: 'Background jobs go through Redis streams now.' });
+      const updated = await updateEntry(server().cairn.domain, access, {
+        id: saved.entry.id,
+        expectedVersion: 1,
+        content: 'Background jobs go through Redis streams now.',
+      });
       assert.equal((await top('redis streams'))?.id, saved.entry.id);
-      assert.equal((await searchEntries(server().cairn.domain, access, { query: 'rabbitmq', limit: 3 })).length, 0, 'the old text is gone from the pool');
+      assert.equal(
+        (await searchEntries(server().cairn.domain, access, { query: 'rabbitmq', limit: 3 })).length,
+        0,
+        'the old text is gone from the pool',
+      );
       await deleteEntry(server().cairn.domain, access, saved.entry.id, updated.entry.version);
       assert.notEqual((await top('redis streams background jobs'))?.id, saved.entry.id);
       await restoreEntry(server().cairn.domain, access, { id: saved.entry.id });
@@ -61,22 +79,42 @@ export function runSearchPoolConformance(backend: string, start: () => Promise<T
       // The save was taken into the pool by the save itself (see the next test); the others refresh it.
       assert.ok(poolStats.refreshed - refreshed >= 3, `${poolStats.refreshed - refreshed} refreshes`);
       // Each refresh read at most the one entry that changed.
-      assert.ok(poolStats.refreshedEntries - read <= poolStats.refreshed - refreshed, `${poolStats.refreshedEntries - read} entries read`);
+      assert.ok(
+        poolStats.refreshedEntries - read <= poolStats.refreshed - refreshed,
+        `${poolStats.refreshedEntries - read} entries read`,
+      );
     });
 
     test("a save is taken into the writer's pool, so its next search reads nothing; a write the pool missed in between leaves it to that search", async () => {
       assert.equal((await top('which test runner for new packages'))?.id, ids.get('Test runner'));
       const before = { ...poolStats };
-      const saved = await saveEntry(server().cairn.domain, access, { kind: 'decision', title: 'Feature flags', content: 'Feature flags live in LaunchDarkly.' });
+      const saved = await saveEntry(server().cairn.domain, access, {
+        kind: 'decision',
+        title: 'Feature flags',
+        content: 'Feature flags live in LaunchDarkly.',
+      });
       assert.ok(poolStats.taken > before.taken, 'the save gave its pool the entry');
       assert.equal((await top('where do feature flags live'))?.id, saved.entry.id);
-      assert.deepEqual([poolStats.built, poolStats.refreshed], [before.built, before.refreshed], 'the search found its pool current');
+      assert.deepEqual(
+        [poolStats.built, poolStats.refreshed],
+        [before.built, before.refreshed],
+        'the search found its pool current',
+      );
 
       // An update (not taken) and then a save without a duplicate check (which would have refreshed
       // the pool): the save cannot prove that nothing else changed, so the next search refreshes.
-      await updateEntry(server().cairn.domain, access, { id: saved.entry.id, expectedVersion: 1, content: 'Feature flags live in Unleash now.' });
+      await updateEntry(server().cairn.domain, access, {
+        id: saved.entry.id,
+        expectedVersion: 1,
+        content: 'Feature flags live in Unleash now.',
+      });
       const taken = poolStats.taken;
-      const other = await saveEntry(server().cairn.domain, access, { kind: 'decision', title: 'Secrets', content: 'Secrets are kept in Vault.', allowSimilar: true });
+      const other = await saveEntry(server().cairn.domain, access, {
+        kind: 'decision',
+        title: 'Secrets',
+        content: 'Secrets are kept in Vault.',
+        allowSimilar: true,
+      });
       assert.equal(poolStats.taken, taken, 'not taken: the pool missed the update');
       assert.equal((await top('unleash feature flags'))?.id, saved.entry.id);
       assert.equal((await top('where are secrets kept'))?.id, other.entry.id);
@@ -87,13 +125,25 @@ export function runSearchPoolConformance(backend: string, start: () => Promise<T
     });
 
     test('the near-duplicate check finds the entry a save nearly repeats, and lets a different text sharing words through', async () => {
-      const again = await saveEntry(server().cairn.domain, access, { kind: 'preference', title: 'Deploy windows', content: 'Production deploys happen on Tuesday and Thursday mornings only!' });
+      const again = await saveEntry(server().cairn.domain, access, {
+        kind: 'preference',
+        title: 'Deploy windows',
+        content: 'Production deploys happen on Tuesday and Thursday mornings only!',
+      });
       assert.equal(again.status, 'duplicate');
       assert.equal(again.entry.id, ids.get('Deploy windows'));
-      const reworded = await saveEntry(server().cairn.domain, access, { kind: 'note', title: 'Logging', content: 'All services log structured JSON lines to standard output.' });
+      const reworded = await saveEntry(server().cairn.domain, access, {
+        kind: 'note',
+        title: 'Logging',
+        content: 'All services log structured JSON lines to standard output.',
+      });
       assert.equal(reworded.status, 'duplicate');
       assert.equal(reworded.entry.id, ids.get('Logging'));
-      const other = await saveEntry(server().cairn.domain, access, { kind: 'note', title: 'Deploy freeze', content: 'No production deploys during the December holidays.' });
+      const other = await saveEntry(server().cairn.domain, access, {
+        kind: 'note',
+        title: 'Deploy freeze',
+        content: 'No production deploys during the December holidays.',
+      });
       assert.equal(other.status, 'created', 'shares "production deploys" but says something else');
     });
 
@@ -101,23 +151,47 @@ export function runSearchPoolConformance(backend: string, start: () => Promise<T
       const previous = limitPoolForTests(3);
       try {
         // A save after lowering the limit: the next search reads the newest three, not the pool held before.
-        const newest = await saveEntry(server().cairn.domain, access, { kind: 'decision', title: 'Error tracking', content: 'Exceptions are reported to Sentry with the release tag.' });
+        const newest = await saveEntry(server().cairn.domain, access, {
+          kind: 'decision',
+          title: 'Error tracking',
+          content: 'Exceptions are reported to Sentry with the release tag.',
+        });
         assert.equal(newest.status, 'created');
         const built = poolStats.built;
-        assert.equal((await top('which test runner for new packages'))?.id, ids.get('Test runner'), 'the oldest entry, outside the pool');
-        assert.equal((await top('where are exceptions reported'))?.id, newest.entry.id, 'the newest entry, inside the pool');
-        const hits = await searchEntries(server().cairn.domain, access, { query: 'production deploys on tuesday', limit: 10 });
+        assert.equal(
+          (await top('which test runner for new packages'))?.id,
+          ids.get('Test runner'),
+          'the oldest entry, outside the pool',
+        );
+        assert.equal(
+          (await top('where are exceptions reported'))?.id,
+          newest.entry.id,
+          'the newest entry, inside the pool',
+        );
+        const hits = await searchEntries(server().cairn.domain, access, {
+          query: 'production deploys on tuesday',
+          limit: 10,
+        });
         assert.equal(hits[0]?.entry.id, ids.get('Deploy windows'));
         assert.ok(
           hits.every((h) => h.score > 0),
           'every hit scored',
         );
         const old = ids.get('Database choice')!;
-        const current = (await searchEntries(server().cairn.domain, access, { query: 'postgresql', limit: 1 }))[0]!.entry;
+        const current = (await searchEntries(server().cairn.domain, access, { query: 'postgresql', limit: 1 }))[0]!
+          .entry;
         assert.equal(current.id, old);
-        await updateEntry(server().cairn.domain, access, { id: old, expectedVersion: current.version, content: 'New services store their data in CockroachDB.' });
+        await updateEntry(server().cairn.domain, access, {
+          id: old,
+          expectedVersion: current.version,
+          content: 'New services store their data in CockroachDB.',
+        });
         assert.equal((await top('cockroachdb'))?.id, old, 'found by its new text');
-        assert.equal((await searchEntries(server().cairn.domain, access, { query: 'mongodb', limit: 3 })).length, 0, 'its old text is gone');
+        assert.equal(
+          (await searchEntries(server().cairn.domain, access, { query: 'mongodb', limit: 3 })).length,
+          0,
+          'its old text is gone',
+        );
         assert.equal(poolStats.built, built, 'the pool was refreshed, not read whole');
       } finally {
         limitPoolForTests(previous);
@@ -128,18 +202,34 @@ export function runSearchPoolConformance(backend: string, start: () => Promise<T
       const previous = limitPoolForTests(3);
       try {
         // The oldest entry, outside the newest three that a search's pool now holds.
-        const again = await saveEntry(server().cairn.domain, access, { kind: 'preference', title: 'Test runner', content: 'Prefer node:test over jest for all new packages.' });
+        const again = await saveEntry(server().cairn.domain, access, {
+          kind: 'preference',
+          title: 'Test runner',
+          content: 'Prefer node:test over jest for all new packages.',
+        });
         assert.equal(again.status, 'duplicate');
         assert.equal(again.entry.id, ids.get('Test runner'));
         const { built, refreshed, taken } = poolStats;
-        const saved = await saveEntry(server().cairn.domain, access, { kind: 'note', title: 'Feature flags', content: 'Flags live in LaunchDarkly and are removed within a month of launch.' });
+        const saved = await saveEntry(server().cairn.domain, access, {
+          kind: 'note',
+          title: 'Feature flags',
+          content: 'Flags live in LaunchDarkly and are removed within a month of launch.',
+        });
         assert.equal(saved.status, 'created');
         // A search's pool of three is full and takes nothing: only a pool of the whole datapack does.
         assert.equal(poolStats.taken, taken + 1, 'the saved entry was taken into the pool of all entries');
-        const repeat = await saveEntry(server().cairn.domain, access, { kind: 'note', title: 'Feature flags', content: 'Flags live in LaunchDarkly and are removed within a month of the launch.' });
+        const repeat = await saveEntry(server().cairn.domain, access, {
+          kind: 'note',
+          title: 'Feature flags',
+          content: 'Flags live in LaunchDarkly and are removed within a month of the launch.',
+        });
         assert.equal(repeat.status, 'duplicate');
         assert.equal(repeat.entry.id, saved.entry.id);
-        const review = await saveEntry(server().cairn.domain, access, { kind: 'preference', title: 'Code review', content: 'Every change needs an approving review from another team member.' });
+        const review = await saveEntry(server().cairn.domain, access, {
+          kind: 'preference',
+          title: 'Code review',
+          content: 'Every change needs an approving review from another team member.',
+        });
         assert.equal(review.status, 'duplicate');
         assert.equal(review.entry.id, ids.get('Code review'));
         assert.deepEqual([poolStats.built, poolStats.refreshed], [built, refreshed], 'no pool was read again');

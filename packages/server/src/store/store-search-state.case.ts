@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { exposedGc } from '../runtime/idle-collection.js';
-import { configureSearchCache, DEFAULT_SEARCH_CACHE_MB, heldHitChars, hitCacheChars, poolCache } from '../search/search-cache.js';
+import {
+  configureSearchCache,
+  DEFAULT_SEARCH_CACHE_MB,
+  heldHitChars,
+  hitCacheChars,
+  poolCache,
+} from '../search/search-cache.js';
 import type { TestCairn } from '../testing/test-cairn.js';
 import { useCaseStore } from './store-records.fixture.js';
 
@@ -15,7 +21,11 @@ export function runSearchStateConformance(backend: string, start: () => Promise<
       const d = await datapack();
       const other = await datapack();
       const stats = async (id: string) => {
-        const row = await store().db.selectFrom('datapack').select(['live_entries', 'entry_revision']).where('id', '=', id).executeTakeFirstOrThrow();
+        const row = await store()
+          .db.selectFrom('datapack')
+          .select(['live_entries', 'entry_revision'])
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow();
         // Counted here straight from the entries, not by the triggers under test.
         const counted = await store()
           .db.selectFrom('entry')
@@ -25,7 +35,8 @@ export function runSearchStateConformance(backend: string, start: () => Promise<
           .executeTakeFirstOrThrow();
         return { live: Number(row.live_entries), counted: Number(counted.n), revision: Number(row.entry_revision) };
       };
-      const found = async (text: string, kinds?: string[]) => (await store().searchEntries({ datapackIds: [d.id], text, kinds, limit: 10 })).map((h) => h.entry.id);
+      const found = async (text: string, kinds?: string[]) =>
+        (await store().searchEntries({ datapackIds: [d.id], text, kinds, limit: 10 })).map((h) => h.entry.id);
       let last = await stats(d.id);
       const step = async (what: string, live: number) => {
         const now = await stats(d.id);
@@ -49,7 +60,10 @@ export function runSearchStateConformance(backend: string, start: () => Promise<
       await step('edit within the same millisecond', 2);
       assert.deepEqual((await found('lighthouse keeper'))[0], a.id);
       assert.deepEqual((await found('lighthouse keeper', ['note']))[0], a.id, 'a search of some kinds too');
-      assert.equal(await store().replaceEntry({ ...a2, version: 3, deletedAt: tick(), updatedAt: tick() }, 2, 'delete'), true);
+      assert.equal(
+        await store().replaceEntry({ ...a2, version: 3, deletedAt: tick(), updatedAt: tick() }, 2, 'delete'),
+        true,
+      );
       await step('soft delete', 1);
       assert.ok(!(await found('lighthouse keeper')).includes(a.id));
       assert.ok(!(await found('lighthouse keeper', ['note'])).includes(a.id));
@@ -57,10 +71,15 @@ export function runSearchStateConformance(backend: string, start: () => Promise<
       await step('restore', 2);
       assert.deepEqual((await found('lighthouse keeper'))[0], a.id);
       const turn = entry(d.id, { kind: 'captured', title: 'Captured turn', content: 'The lighthouse keeper waved.' });
-      assert.equal((await store().insertCapturedTurn(turn, tenant().member.id, `turn-${turn.id}`, { role: 'user' })).stored, true);
+      assert.equal(
+        (await store().insertCapturedTurn(turn, tenant().member.id, `turn-${turn.id}`, { role: 'user' })).stored,
+        true,
+      );
       await step('captured turn', 3);
       // A write outside the store's methods (an operator's SQL) is counted too.
-      await sql`UPDATE entry SET datapack_id = ${other.id}, updated_at = ${tick()} WHERE id = ${turn.id}`.execute(store().db);
+      await sql`UPDATE entry SET datapack_id = ${other.id}, updated_at = ${tick()} WHERE id = ${turn.id}`.execute(
+        store().db,
+      );
       await step('moved out by SQL', 2);
       assert.equal((await stats(other.id)).live, 1);
       await sql`DELETE FROM entry WHERE id = ${a.id}`.execute(store().db);
@@ -74,7 +93,8 @@ export function runSearchStateConformance(backend: string, start: () => Promise<
     test('a hit a search returned before comes back as the entry now stands after an edit, a move or a trash', async () => {
       const d = await datapack();
       const other = await datapack();
-      const search = async (text: string) => (await store().searchEntries({ datapackIds: [d.id, other.id], text, limit: 10 })).map((h) => h.entry);
+      const search = async (text: string) =>
+        (await store().searchEntries({ datapackIds: [d.id, other.id], text, limit: 10 })).map((h) => h.entry);
       const e = entry(d.id, { title: 'Greenhouse watering', content: 'Water the tomatoes at dawn.', tags: ['garden'] });
       await store().insertEntry(e);
       const [first] = await search('tomatoes');
@@ -83,13 +103,18 @@ export function runSearchStateConformance(backend: string, start: () => Promise<
       assert.ok(Object.isFrozen(again) && Object.isFrozen(again?.tags), 'held entries cannot be changed by a caller');
 
       // An edit within the same millisecond: only the version and the datapack's change number move.
-      assert.equal(await store().replaceEntry({ ...e, content: 'Water the tomatoes at dusk.', version: 2 }, 1, 'update'), true);
+      assert.equal(
+        await store().replaceEntry({ ...e, content: 'Water the tomatoes at dusk.', version: 2 }, 1, 'update'),
+        true,
+      );
       const [edited] = await search('tomatoes');
       assert.equal(edited?.content, 'Water the tomatoes at dusk.');
       assert.equal(edited?.version, 2);
       await search('tomatoes');
       // A move by an operator's SQL keeps the version: a cache keyed by version alone would show the old datapack.
-      await sql`UPDATE entry SET datapack_id = ${other.id}, updated_at = ${tick()} WHERE id = ${e.id}`.execute(store().db);
+      await sql`UPDATE entry SET datapack_id = ${other.id}, updated_at = ${tick()} WHERE id = ${e.id}`.execute(
+        store().db,
+      );
       const [moved] = await search('tomatoes');
       assert.equal(moved?.datapackId, other.id);
       assert.equal(moved?.version, 2);
@@ -105,7 +130,9 @@ export function runSearchStateConformance(backend: string, start: () => Promise<
       await store().insertEntry(e);
       assert.equal((await store().searchEntries({ datapackIds: [d.id], text: 'brood frames', limit: 10 })).length, 1);
       // Only a weak reference is left in this test's scope.
-      const old = ((held) => new WeakRef(held!.pool))([...poolCache.values()].find((p) => p.pool.items.some((i) => i.id === e.id)));
+      const old = ((held) => new WeakRef(held!.pool))(
+        [...poolCache.values()].find((p) => p.pool.items.some((i) => i.id === e.id)),
+      );
       await store().insertEntry(entry(d.id, { title: 'Honey harvest', content: 'Harvest in late summer.' }));
       // A search that builds the new pool but returns another entry: the first hit stays held from the old pool.
       const [top] = await store().searchEntries({ datapackIds: [d.id], text: 'honey harvest', limit: 1 });
@@ -126,9 +153,14 @@ export function runSearchStateConformance(backend: string, start: () => Promise<
         const d = await datapack();
         // Each entry holds a 200th of the bound: 200 of them overfill it.
         const long = 'orchard '.repeat(bound / 200 / 8);
-        for (let i = 0; i < 200; i++) await store().insertEntry(entry(d.id, { title: `Orchard row ${i}`, content: `${long} row${i}` }));
+        for (let i = 0; i < 200; i++)
+          await store().insertEntry(entry(d.id, { title: `Orchard row ${i}`, content: `${long} row${i}` }));
         for (let i = 0; i < 200; i += 10) {
-          const hits = await store().searchEntries({ datapackIds: [d.id], text: Array.from({ length: 10 }, (_, k) => `row${i + k}`).join(' '), limit: 10 });
+          const hits = await store().searchEntries({
+            datapackIds: [d.id],
+            text: Array.from({ length: 10 }, (_, k) => `row${i + k}`).join(' '),
+            limit: 10,
+          });
           assert.equal(hits.length, 10);
           assert.ok(heldHitChars() <= bound, `${heldHitChars()} characters held`);
         }

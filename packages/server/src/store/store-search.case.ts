@@ -16,7 +16,11 @@ export function runStoreSearchConformance(backend: string, start: () => Promise<
       const d = await datapack();
       const other = await datapack();
       const title = entry(d.id, { title: 'Deployment checklist', content: 'Canary first, then everyone.' });
-      const body = entry(d.id, { title: 'Logging', content: 'Structured logs make a deployment easier to debug.', kind: 'decision' });
+      const body = entry(d.id, {
+        title: 'Logging',
+        content: 'Structured logs make a deployment easier to debug.',
+        kind: 'decision',
+      });
       const deleted = entry(d.id, { title: 'Old deployment notes', content: 'obsolete', deletedAt: tick() });
       const elsewhere = entry(other.id, { title: 'Deployment elsewhere', content: 'not in the filter' });
       const unicode = entry(d.id, { title: 'Café rules', content: 'Crème brûlée on Fridays.' });
@@ -28,10 +32,15 @@ export function runStoreSearchConformance(backend: string, start: () => Promise<
       );
       assert.ok(hits[0]!.score > hits[1]!.score);
       assert.deepEqual(
-        (await store().searchEntries({ datapackIds: [d.id], text: 'deployment', kinds: ['decision'], limit: 10 })).map((h) => h.entry.id),
+        (await store().searchEntries({ datapackIds: [d.id], text: 'deployment', kinds: ['decision'], limit: 10 })).map(
+          (h) => h.entry.id,
+        ),
         [body.id],
       );
-      assert.deepEqual((await store().searchEntries({ datapackIds: [d.id, other.id], text: 'deployment', limit: 1 })).length, 1);
+      assert.deepEqual(
+        (await store().searchEntries({ datapackIds: [d.id, other.id], text: 'deployment', limit: 1 })).length,
+        1,
+      );
       assert.deepEqual(
         (await store().searchEntries({ datapackIds: [d.id], text: 'café', limit: 5 })).map((h) => h.entry.id),
         [unicode.id],
@@ -40,7 +49,14 @@ export function runStoreSearchConformance(backend: string, start: () => Promise<
       assert.deepEqual(await store().searchEntries({ datapackIds: [], text: 'deployment', limit: 5 }), []);
       // Query syntax is inert: each text finds only this datapack's entries by its words, and the table survives.
       const mine = new Set([title.id, body.id, unicode.id]);
-      for (const hostile of ['"unbalanced', 'a OR b AND NOT c', 'title:x', 'x* NEAR(y z)', "'; DROP TABLE entry; --", '!&|():*']) {
+      for (const hostile of [
+        '"unbalanced',
+        'a OR b AND NOT c',
+        'title:x',
+        'x* NEAR(y z)',
+        "'; DROP TABLE entry; --",
+        '!&|():*',
+      ]) {
         const found = await store().searchEntries({ datapackIds: [d.id], text: hostile, limit: 5 });
         assert.ok(
           found.every((h) => mine.has(h.entry.id)),
@@ -48,7 +64,9 @@ export function runStoreSearchConformance(backend: string, start: () => Promise<
         );
       }
       assert.deepEqual(
-        (await store().searchEntries({ datapackIds: [d.id], text: 'deployment" OR (', limit: 10 })).map((h) => h.entry.id),
+        (await store().searchEntries({ datapackIds: [d.id], text: 'deployment" OR (', limit: 10 })).map(
+          (h) => h.entry.id,
+        ),
         [title.id, body.id],
       );
       assert.deepEqual(await store().getEntry(title.id), title);
@@ -56,14 +74,24 @@ export function runStoreSearchConformance(backend: string, start: () => Promise<
 
     test('the lexical ranking matches words, not prefixes of their stems as search does', async () => {
       const d = await datapack();
-      const deploying = entry(d.id, { title: 'Deploying on Fridays', content: 'We stopped deploying late in the week.' });
+      const deploying = entry(d.id, {
+        title: 'Deploying on Fridays',
+        content: 'We stopped deploying late in the week.',
+      });
       const deplorable = entry(d.id, { title: 'Deplorable weather', content: 'Rain all week.' });
       for (const e of [deploying, deplorable]) await store().insertEntry(e);
-      const ids = async (query: Parameters<KyselyStore['searchEntries']>[0]) => (await store().searchEntries(query)).map((h) => h.entry.id).sort();
-      assert.deepEqual(await ids({ datapackIds: [d.id], text: 'deploying', limit: 5, ranking: 'lexical' }), [deploying.id]);
+      const ids = async (query: Parameters<KyselyStore['searchEntries']>[0]) =>
+        (await store().searchEntries(query)).map((h) => h.entry.id).sort();
+      assert.deepEqual(await ids({ datapackIds: [d.id], text: 'deploying', limit: 5, ranking: 'lexical' }), [
+        deploying.id,
+      ]);
       store().semanticSearch = false;
       try {
-        assert.deepEqual(await ids({ datapackIds: [d.id], text: 'deploying', limit: 5 }), [deploying.id, deplorable.id].sort(), '"deplo*" finds both');
+        assert.deepEqual(
+          await ids({ datapackIds: [d.id], text: 'deploying', limit: 5 }),
+          [deploying.id, deplorable.id].sort(),
+          '"deplo*" finds both',
+        );
       } finally {
         store().semanticSearch = true;
       }
@@ -79,20 +107,34 @@ export function runStoreSearchConformance(backend: string, start: () => Promise<
       assert.equal(hybrid[0]?.entry.id, car.id, `${hybrid.map((h) => h.entry.title)}`);
       assert.ok(hybrid[0]!.score > 0.01, `a meaningful score, not one rounded to 0: ${hybrid[0]!.score}`);
       assert.ok(!hybrid.some((h) => h.entry.id === tests.id), 'an unrelated entry is not returned');
-      assert.deepEqual(await store().searchEntries({ datapackIds: [d.id], text: 'automobile', limit: 5, ranking: 'lexical' }), []);
+      assert.deepEqual(
+        await store().searchEntries({ datapackIds: [d.id], text: 'automobile', limit: 5, ranking: 'lexical' }),
+        [],
+      );
       store().semanticSearch = false;
       try {
         assert.deepEqual(await store().searchEntries({ datapackIds: [d.id], text: 'automobile', limit: 5 }), []);
       } finally {
         store().semanticSearch = true;
       }
-      assert.deepEqual(await store().searchEntries({ datapackIds: [d.id], text: 'xyzzyq', limit: 5 }), [], 'nothing for words nobody knows');
+      assert.deepEqual(
+        await store().searchEntries({ datapackIds: [d.id], text: 'xyzzyq', limit: 5 }),
+        [],
+        'nothing for words nobody knows',
+      );
       // What search keeps between calls follows writes: a deletion and a new entry show at once.
       assert.ok(await store().replaceEntry({ ...car, version: 2, deletedAt: tick(), updatedAt: tick() }, 1, 'delete'));
-      assert.ok(!(await store().searchEntries({ datapackIds: [d.id], text: 'automobile', limit: 5 })).some((h) => h.entry.id === car.id));
+      assert.ok(
+        !(await store().searchEntries({ datapackIds: [d.id], text: 'automobile', limit: 5 })).some(
+          (h) => h.entry.id === car.id,
+        ),
+      );
       const truck = entry(d.id, { title: 'Deliveries', content: 'The truck and the car unload at the back door.' });
       await store().insertEntry(truck);
-      assert.equal((await store().searchEntries({ datapackIds: [d.id], text: 'automobile', limit: 5 }))[0]?.entry.id, truck.id);
+      assert.equal(
+        (await store().searchEntries({ datapackIds: [d.id], text: 'automobile', limit: 5 }))[0]?.entry.id,
+        truck.id,
+      );
     });
 
     test('captured turns: an answer is found through the question before it, and a named speaker’s turns come first', async () => {
@@ -106,26 +148,54 @@ export function runStoreSearchConformance(backend: string, start: () => Promise<
       ];
       const ids: string[] = [];
       for (const [i, [session, speaker, text]] of said.entries()) {
-        const turn = entry(d.id, { kind: 'conversation', title: text.slice(0, 20), content: text, createdAt: `2026-02-0${1 + Number(session.slice(1))}T10:00:0${i}.000Z` });
+        const turn = entry(d.id, {
+          kind: 'conversation',
+          title: text.slice(0, 20),
+          content: text,
+          createdAt: `2026-02-0${1 + Number(session.slice(1))}T10:00:0${i}.000Z`,
+        });
         ids.push(turn.id);
-        assert.deepEqual(await store().insertCapturedTurn(turn, tenant().member.id, `turn-${turn.id}`, { role: 'user', sessionId: session, speaker }), { stored: true, entryId: turn.id });
+        assert.deepEqual(
+          await store().insertCapturedTurn(turn, tenant().member.id, `turn-${turn.id}`, {
+            role: 'user',
+            sessionId: session,
+            speaker,
+          }),
+          { stored: true, entryId: turn.id },
+        );
       }
       const top = (text: string) =>
         store()
           .searchEntries({ datapackIds: [d.id], text, limit: 3 })
           .then((hits) => hits.map((h) => h.entry.id));
-      assert.deepEqual((await top('What has Caroline been researching?')).slice(0, 2).sort(), [ids[0], ids[1]].sort(), 'the question and its answer');
-      assert.ok(!(await store().searchEntries({ datapackIds: [d.id], text: 'researching', limit: 5, ranking: 'lexical' })).some((h) => h.entry.id === ids[1]), 'words alone miss the answer');
+      assert.deepEqual(
+        (await top('What has Caroline been researching?')).slice(0, 2).sort(),
+        [ids[0], ids[1]].sort(),
+        'the question and its answer',
+      );
+      assert.ok(
+        !(await store().searchEntries({ datapackIds: [d.id], text: 'researching', limit: 5, ranking: 'lexical' })).some(
+          (h) => h.entry.id === ids[1],
+        ),
+        'words alone miss the answer',
+      );
       assert.equal((await top('When did Caroline paint a sunrise?'))[0], ids[3]);
       assert.equal((await top('When did Melanie paint a sunrise?'))[0], ids[4]);
-      const [row] = await store().db.selectFrom('capture_turn').select(['session_id', 'speaker', 'role']).where('entry_id', '=', ids[1]!).execute();
+      const [row] = await store()
+        .db.selectFrom('capture_turn')
+        .select(['session_id', 'speaker', 'role'])
+        .where('entry_id', '=', ids[1]!)
+        .execute();
       assert.deepEqual(row, { session_id: 's1', speaker: 'Caroline', role: 'user' });
     });
 
     test("one user's search is the same whether or not the database holds other users' entries", async () => {
       // The same entries of user A go into this database and into a second one that also holds a
       // crowd of other tenants' entries sharing A's words: A's results, order and scores must not move.
-      const words = 'deployment canary rollback logging metrics pnpm testing review python typescript database backup camping painting adoption'.split(' ');
+      const words =
+        'deployment canary rollback logging metrics pnpm testing review python typescript database backup camping painting adoption'.split(
+          ' ',
+        );
       let seed = 7;
       const pick = () => {
         seed = (seed * 1103515245 + 12345) % 2147483648;
@@ -144,11 +214,25 @@ export function runStoreSearchConformance(backend: string, start: () => Promise<
         createdAt: at(0),
         updatedAt: at(0),
       });
-      const entryOf = (id: string, datapackId: string, i: number, title: string, content: string) => testEntry({ id, datapackId, title, content, updatedAt: at(i) });
+      const entryOf = (id: string, datapackId: string, i: number, title: string, content: string) =>
+        testEntry({ id, datapackId, title, content, updatedAt: at(i) });
       const mine = packOf(newId('dpk'), tenant().member.id);
-      const mineEntries = Array.from({ length: 40 }, (_, i) => entryOf(newId('ent'), mine.id, i + 1, sentence(3), sentence(12 + (i % 9))));
-      const queries = ['deployment rollback', 'camping painting adoption', 'pnpm testing', 'python database backup review', 'metrics'];
-      const searchA = async (s: KyselyStore) => Promise.all(queries.map(async (text) => (await s.searchEntries({ datapackIds: [mine.id], text, limit: 15 })).map((h) => [h.entry.id, h.score])));
+      const mineEntries = Array.from({ length: 40 }, (_, i) =>
+        entryOf(newId('ent'), mine.id, i + 1, sentence(3), sentence(12 + (i % 9))),
+      );
+      const queries = [
+        'deployment rollback',
+        'camping painting adoption',
+        'pnpm testing',
+        'python database backup review',
+        'metrics',
+      ];
+      const searchA = async (s: KyselyStore) =>
+        Promise.all(
+          queries.map(async (text) =>
+            (await s.searchEntries({ datapackIds: [mine.id], text, limit: 15 })).map((h) => [h.entry.id, h.score]),
+          ),
+        );
 
       await store().insertDatapack(mine);
       for (const e of mineEntries) await store().insertEntry(e);

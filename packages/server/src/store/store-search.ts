@@ -1,4 +1,11 @@
-import { type CandidateRow, type QueryEmbedder, SEMANTIC_POOL, type SearchSource, type TurnPlace, takeIntoPools } from '../search/index.js';
+import {
+  type CandidateRow,
+  type QueryEmbedder,
+  SEMANTIC_POOL,
+  type SearchSource,
+  type TurnPlace,
+  takeIntoPools,
+} from '../search/index.js';
 import { loadEmbeddings } from './embedding-queries.js';
 import { parseTags, toEntry } from './row-mappers.js';
 import type { StoreContext } from './store-context.js';
@@ -43,7 +50,10 @@ export async function takeIntoHeldPools(s: StoreContext, entry: Entry, place?: T
  * their entries: read from the datapacks' rows (kept by triggers), so it costs the same however
  * many entries the caller has.
  */
-export async function entriesState(s: StoreContext, datapackIds: string[]): Promise<{ count: number; signature: string }> {
+export async function entriesState(
+  s: StoreContext,
+  datapackIds: string[],
+): Promise<{ count: number; signature: string }> {
   const [row] = await s.hot.datapacksState(datapackIds);
   if (!row) throw new Error('a sum over datapacks answered no row');
   const count = Number(row.n ?? 0);
@@ -63,8 +73,17 @@ async function countLive(s: StoreContext, datapackIds: string[], kinds: string[]
 }
 
 /** The newest live entries of these datapacks (and kinds): what the semantic signal and conversation context cover. */
-function newestEntries(s: StoreContext, datapackIds: string[], kinds: string[] | undefined, max: number): Promise<CandidateRow[]> {
-  let q = s.db.selectFrom('entry').select(['id', 'kind', 'version', 'updated_at', 'datapack_id']).where('datapack_id', 'in', datapackIds).where('deleted_at', 'is', null);
+function newestEntries(
+  s: StoreContext,
+  datapackIds: string[],
+  kinds: string[] | undefined,
+  max: number,
+): Promise<CandidateRow[]> {
+  let q = s.db
+    .selectFrom('entry')
+    .select(['id', 'kind', 'version', 'updated_at', 'datapack_id'])
+    .where('datapack_id', 'in', datapackIds)
+    .where('deleted_at', 'is', null);
   if (kinds?.length) q = q.where('kind', 'in', kinds);
   return q.orderBy('updated_at', 'desc').orderBy('id').limit(max).execute();
 }

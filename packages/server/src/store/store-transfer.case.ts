@@ -66,13 +66,24 @@ export function runStoreTransferConformance(backend: string, start: () => Promis
       const d = pack({ deletedAt: '2025-07-01T00:00:00.000Z', deletedBy: tenant().member.id });
       const withTurn: EntryRecord = {
         ...record(d.id),
-        turn: { userId: tenant().member.id, turnId: `t-${d.id}`, createdAt: '2025-06-01T12:00:00.123Z', sessionId: 's1', speaker: 'Ann', role: 'user' },
+        turn: {
+          userId: tenant().member.id,
+          turnId: `t-${d.id}`,
+          createdAt: '2025-06-01T12:00:00.123Z',
+          sessionId: 's1',
+          speaker: 'Ann',
+          role: 'user',
+        },
       };
       const plain = record(d.id, undefined, 1);
       await store().importDatapack({ datapack: d, mode: 'create', inserts: [withTurn, plain], updates: [] });
       assert.deepEqual(await store().getAnyDatapack(d.id), d);
       assert.equal(await store().getDatapack(d.id), undefined, 'in the trash, so no read path sees it');
-      assert.ok((await store().exportDatapacks({ owners: [{ scope: 'personal', ownerId: tenant().member.id }] })).some((x) => x.id === d.id));
+      assert.ok(
+        (await store().exportDatapacks({ owners: [{ scope: 'personal', ownerId: tenant().member.id }] })).some(
+          (x) => x.id === d.id,
+        ),
+      );
       const out = await store().exportEntries(d.id, '', 10);
       assert.deepEqual(
         out,
@@ -84,7 +95,11 @@ export function runStoreTransferConformance(backend: string, start: () => Promis
         [out[1]!.entry.id],
         'pages continue after the last id',
       );
-      assert.deepEqual(await store().exportEntries(d.id, '', 10, tenant().owner.id), [], 'createdBy narrows to that author');
+      assert.deepEqual(
+        await store().exportEntries(d.id, '', 10, tenant().owner.id),
+        [],
+        'createdBy narrows to that author',
+      );
       const states = await store().entryStates([withTurn.entry.id, 'ent_missing']);
       assert.deepEqual([...states], [[withTurn.entry.id, { datapackId: d.id, version: 2 }]]);
     });
@@ -94,13 +109,21 @@ export function runStoreTransferConformance(backend: string, start: () => Promis
       const first = record(d.id, undefined, 1);
       await store().importDatapack({ datapack: d, mode: 'create', inserts: [first], updates: [] });
       const newer = record(d.id, first.entry.id, 3);
-      await store().importDatapack({ datapack: d, mode: 'keep', inserts: [], updates: [{ record: newer, storedVersion: 1 }] });
+      await store().importDatapack({
+        datapack: d,
+        mode: 'keep',
+        inserts: [],
+        updates: [{ record: newer, storedVersion: 1 }],
+      });
       assert.deepEqual(await store().exportEntries(d.id, '', 10), [newer]);
 
       const other = pack();
       const fresh = record(other.id);
       const stale = { record: record(d.id, first.entry.id, 4), storedVersion: 1 };
-      await assert.rejects(store().importDatapack({ datapack: other, mode: 'create', inserts: [fresh], updates: [stale] }), (e: unknown) => e instanceof CairnError && e.code === 'version_conflict');
+      await assert.rejects(
+        store().importDatapack({ datapack: other, mode: 'create', inserts: [fresh], updates: [stale] }),
+        (e: unknown) => e instanceof CairnError && e.code === 'version_conflict',
+      );
       assert.equal(await store().getAnyDatapack(other.id), undefined, 'the new datapack was rolled back');
       assert.equal(await store().getEntry(fresh.entry.id), undefined, 'and so was the new entry');
       assert.equal((await store().getEntry(first.entry.id))?.version, 3);

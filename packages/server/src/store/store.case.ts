@@ -20,7 +20,10 @@ export function runStoreConformance(backend: string, start: () => Promise<TestCa
       const d = await datapack();
       const kept = entry(d.id);
       await store().insertEntry(kept);
-      const applied = async () => (await sql<{ name: string }>`SELECT name FROM cairn_migration ORDER BY name`.execute(store().db)).rows.map((r) => r.name);
+      const applied = async () =>
+        (await sql<{ name: string }>`SELECT name FROM cairn_migration ORDER BY name`.execute(store().db)).rows.map(
+          (r) => r.name,
+        );
       const before = await applied();
       assert.ok(before.length >= 5, `migrations are recorded: ${before}`);
       await store().migrate();
@@ -66,7 +69,9 @@ export function runStoreConformance(backend: string, start: () => Promise<TestCa
       await store().insertEntry(entry(d.id, { title: 'Second', content: 'two' }));
       const gone = { ...a, version: 2, deletedAt: tick(), updatedAt: tick() };
       assert.equal(await store().replaceEntry(gone, 1, 'delete'), true);
-      const listed = (await store().listDatapacks([{ scope: 'personal', ownerId: tenant().member.id }])).find((p) => p.id === d.id)!;
+      const listed = (await store().listDatapacks([{ scope: 'personal', ownerId: tenant().member.id }])).find(
+        (p) => p.id === d.id,
+      )!;
       assert.equal(listed.entryCount, 1);
       assert.ok(listed.lastChangedAt > d.updatedAt);
       assert.deepEqual(await store().listDatapacks([]), []);
@@ -90,11 +95,19 @@ export function runStoreConformance(backend: string, start: () => Promise<TestCa
       await store().insertEntry(e);
       const v2 = { ...e, title: 'Second title', version: 2, updatedAt: tick() };
       assert.equal(await store().replaceEntry(v2, 1, 'update'), true);
-      assert.equal(await store().replaceEntry({ ...v2, title: 'lost', version: 3 }, 1, 'update'), false, 'stale version');
+      assert.equal(
+        await store().replaceEntry({ ...v2, title: 'lost', version: 3 }, 1, 'update'),
+        false,
+        'stale version',
+      );
       assert.equal((await store().getEntry(e.id))?.title, 'Second title');
       const v3 = { ...v2, version: 3, deletedAt: tick(), updatedAt: tick() };
       assert.equal(await store().replaceEntry(v3, 2, 'delete'), true);
-      assert.equal(await store().replaceEntry({ ...v3, version: 4 }, 3, 'update'), false, 'deleted entries stay deleted');
+      assert.equal(
+        await store().replaceEntry({ ...v3, version: 4 }, 3, 'update'),
+        false,
+        'deleted entries stay deleted',
+      );
       const history = await store().listEntryVersions(e.id);
       assert.deepEqual(
         history.map((h) => [h.version, h.change, h.title]),
@@ -114,7 +127,9 @@ export function runStoreConformance(backend: string, start: () => Promise<TestCa
       await store().insertEntry(e);
       await sql`INSERT INTO entry_version (entry_id, version, change, kind, title, content, tags, changed_by, changed_client, changed_at)
         VALUES (${e.id}, 2, 'update', 'note', 'planted', 'x', '[]', 'u', NULL, ${tick()})`.execute(store().db);
-      await assert.rejects(() => store().replaceEntry({ ...e, title: 'Half-written', version: 2, updatedAt: tick() }, 1, 'update'));
+      await assert.rejects(() =>
+        store().replaceEntry({ ...e, title: 'Half-written', version: 2, updatedAt: tick() }, 1, 'update'),
+      );
       const now = await store().getEntry(e.id);
       assert.equal(now?.version, 1);
       assert.equal(now?.title, 'A title');

@@ -121,7 +121,12 @@ export interface Store {
    * Stores a captured turn as an entry unless this user already sent a turn with that id; for such
    * a duplicate it writes nothing and names the entry the first one became.
    */
-  insertCapturedTurn(entry: Entry, userId: string, turnId: string, turn: TurnFields): Promise<{ stored: boolean; entryId: string }>;
+  insertCapturedTurn(
+    entry: Entry,
+    userId: string,
+    turnId: string,
+    turn: TurnFields,
+  ): Promise<{ stored: boolean; entryId: string }>;
   getEntry(id: string): Promise<Entry | undefined>;
   /**
    * A captured turn with up to `around` live turns said before and after it in the same session
@@ -175,7 +180,11 @@ export interface Store {
    * Marks an unused, unexpired code used and returns its user; undefined otherwise. Only one caller can win.
    * With `key`, the key it makes for that user is stored in the same transaction: no key, no spent code.
    */
-  consumeSetupCode(codeHash: string, now: string, key?: (userId: string) => { record: ApiKeyRecord; keyHash: string }): Promise<string | undefined>;
+  consumeSetupCode(
+    codeHash: string,
+    now: string,
+    key?: (userId: string) => { record: ApiKeyRecord; keyHash: string },
+  ): Promise<string | undefined>;
 
   /** Appends audit events (append-only; ids are unique). */
   appendAuditEvents(events: AuditEvent[]): Promise<void>;

@@ -36,14 +36,26 @@ export async function getAnyDatapack(db: Kysely<Database>, id: string): Promise<
 }
 
 /** A page of a datapack's entries (deleted ones too) after `afterId` by id, with their history and capture records. */
-export async function exportEntries(db: Kysely<Database>, datapackId: string, afterId: string, limit: number, createdBy?: string): Promise<EntryRecord[]> {
+export async function exportEntries(
+  db: Kysely<Database>,
+  datapackId: string,
+  afterId: string,
+  limit: number,
+  createdBy?: string,
+): Promise<EntryRecord[]> {
   let q = db.selectFrom('entry').select(ENTRY_COLUMNS).where('datapack_id', '=', datapackId).where('id', '>', afterId);
   if (createdBy) q = q.where('created_by', '=', createdBy);
   const rows = await q.orderBy('id').limit(limit).execute();
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const [versions, turns] = await Promise.all([
-    db.selectFrom('entry_version').selectAll().where('entry_id', 'in', ids).orderBy('entry_id').orderBy('version').execute(),
+    db
+      .selectFrom('entry_version')
+      .selectAll()
+      .where('entry_id', 'in', ids)
+      .orderBy('entry_id')
+      .orderBy('version')
+      .execute(),
     db.selectFrom('capture_turn').selectAll().where('entry_id', 'in', ids).execute(),
   ]);
   const history = new Map<string, EntryVersion[]>();
@@ -55,13 +67,23 @@ export async function exportEntries(db: Kysely<Database>, datapackId: string, af
   const turnOf = new Map(turns.map((t) => [t.entry_id, t]));
   return rows.map((row) => {
     const t = turnOf.get(row.id);
-    const turn: TurnRecord | undefined = t && { userId: t.user_id, turnId: t.turn_id, createdAt: iso(t.created_at), sessionId: t.session_id, speaker: t.speaker, role: t.role };
+    const turn: TurnRecord | undefined = t && {
+      userId: t.user_id,
+      turnId: t.turn_id,
+      createdAt: iso(t.created_at),
+      sessionId: t.session_id,
+      speaker: t.speaker,
+      role: t.role,
+    };
     return { entry: toEntry(row), versions: history.get(row.id) ?? [], ...(turn && { turn }) };
   });
 }
 
 /** The datapack and stored version of those of these entries that exist. */
-export async function entryStates(db: Kysely<Database>, ids: string[]): Promise<Map<string, { datapackId: string; version: number }>> {
+export async function entryStates(
+  db: Kysely<Database>,
+  ids: string[],
+): Promise<Map<string, { datapackId: string; version: number }>> {
   const states = new Map<string, { datapackId: string; version: number }>();
   for (let i = 0; i < ids.length; i += 500) {
     const rows = await db
@@ -82,14 +104,25 @@ export async function importDatapack(db: Kysely<Database>, write: DatapackImport
     const versions = write.inserts.flatMap((r) => r.versions.map(versionRow));
     for (const u of write.updates) {
       const { id, ...row } = toEntryRow(u.record.entry);
-      const result = await tx.updateTable('entry').set(row).where('id', '=', id).where('version', '=', u.storedVersion).executeTakeFirst();
+      const result = await tx
+        .updateTable('entry')
+        .set(row)
+        .where('id', '=', id)
+        .where('version', '=', u.storedVersion)
+        .executeTakeFirst();
       // Changed since the import looked: the whole datapack's transaction rolls back.
-      if (Number(result.numUpdatedRows) !== 1) throw new CairnError('version_conflict', `Entry ${id} changed while it was being imported; run the import again.`);
+      if (Number(result.numUpdatedRows) !== 1)
+        throw new CairnError(
+          'version_conflict',
+          `Entry ${id} changed while it was being imported; run the import again.`,
+        );
       versions.push(...u.record.versions.filter((v) => v.version > u.storedVersion).map(versionRow));
     }
     await insertChunks(tx, 'entry', entries);
     await insertChunks(tx, 'entry_version', versions);
-    const turns = [...write.inserts, ...write.updates.map((u) => u.record)].flatMap((r) => (r.turn ? [turnRow(r.entry.id, r.turn)] : []));
+    const turns = [...write.inserts, ...write.updates.map((u) => u.record)].flatMap((r) =>
+      r.turn ? [turnRow(r.entry.id, r.turn)] : [],
+    );
     for (let i = 0; i < turns.length; i += ROWS_PER_INSERT) {
       await tx
         .insertInto('capture_turn')
@@ -102,14 +135,28 @@ export async function importDatapack(db: Kysely<Database>, write: DatapackImport
 
 async function writeDatapack(tx: Db, { datapack: d, mode }: DatapackImport): Promise<void> {
   if (mode === 'keep') return;
-  const times = { description: d.description, created_at: d.createdAt, updated_at: d.updatedAt, created_by: d.createdBy };
+  const times = {
+    description: d.description,
+    created_at: d.createdAt,
+    updated_at: d.updatedAt,
+    created_by: d.createdBy,
+  };
   if (mode === 'refresh') {
     await tx.updateTable('datapack').set(times).where('id', '=', d.id).execute();
     return;
   }
   await tx
     .insertInto('datapack')
-    .values({ ...times, id: d.id, scope: d.scope, owner_id: d.ownerId, organization_id: d.organizationId, name: d.name, deleted_at: d.deletedAt ?? null, deleted_by: d.deletedBy ?? null })
+    .values({
+      ...times,
+      id: d.id,
+      scope: d.scope,
+      owner_id: d.ownerId,
+      organization_id: d.organizationId,
+      name: d.name,
+      deleted_at: d.deletedAt ?? null,
+      deleted_by: d.deletedBy ?? null,
+    })
     .execute();
 }
 
@@ -139,5 +186,13 @@ function versionRow(v: EntryVersion): Row<'entry_version'> {
 }
 
 function turnRow(entryId: string, t: TurnRecord): Row<'capture_turn'> {
-  return { user_id: t.userId, turn_id: t.turnId, entry_id: entryId, created_at: t.createdAt, session_id: t.sessionId, speaker: t.speaker, role: t.role };
+  return {
+    user_id: t.userId,
+    turn_id: t.turnId,
+    entry_id: entryId,
+    created_at: t.createdAt,
+    session_id: t.sessionId,
+    speaker: t.speaker,
+    role: t.role,
+  };
 }

@@ -18,7 +18,9 @@ export interface EntryRecord {
 }
 
 /** Which datapacks, live and in the trash, an export covers: every one, or those matching any selector given. */
-export type ExportSelection = 'all' | { owners?: { scope: Datapack['scope']; ownerId: string }[]; organizationId?: string; ids?: string[] };
+export type ExportSelection =
+  | 'all'
+  | { owners?: { scope: Datapack['scope']; ownerId: string }[]; organizationId?: string; ids?: string[] };
 
 /**
  * One datapack's part of an import, written in one transaction: the datapack is created, has its

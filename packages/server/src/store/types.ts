@@ -1,7 +1,16 @@
 // Shapes the API shows as they are stored come from @cairn/contract; the records below add what only storage keeps.
 import type { Applies, Datapack, PublicEntry, PublicVersion, Scope } from '@cairn/contract';
 
-export type { ApiKeyRecord, Applies, Datapack, EntryChange, KeyScope, OrgMember, Scope, TeamWithMembers } from '@cairn/contract';
+export type {
+  ApiKeyRecord,
+  Applies,
+  Datapack,
+  EntryChange,
+  KeyScope,
+  OrgMember,
+  Scope,
+  TeamWithMembers,
+} from '@cairn/contract';
 
 /** A datapack with what the list view shows about its contents. */
 export interface DatapackSummary extends Datapack {

@@ -45,7 +45,10 @@ export function runFileOnEachBackend(): TestBackend {
     if (passes && 'url' in why) appendFileSync(passes, `${process.argv[1]}\n`);
     else
       test('the same tests on PostgreSQL', {
-        skip: 'skip' in why ? why.skip : 'this file runs on PostgreSQL in the PostgreSQL pass of the test runner: run it with npm test -- <file> (scripts/run-tests.mjs)',
+        skip:
+          'skip' in why
+            ? why.skip
+            : 'this file runs on PostgreSQL in the PostgreSQL pass of the test runner: run it with npm test -- <file> (scripts/run-tests.mjs)',
       });
   }
   return testBackend(backend);
@@ -56,7 +59,10 @@ let declared = false;
 function chosenBackend(): BackendName | undefined {
   const named = process.env.CAIRN_TEST_BACKEND;
   if (named === undefined || named === '') return undefined;
-  if (!(BACKENDS as readonly string[]).includes(named)) throw new Error(`CAIRN_TEST_BACKEND is ${JSON.stringify(named)}: set it to sqlite or postgres, or unset it to run both`);
+  if (!(BACKENDS as readonly string[]).includes(named))
+    throw new Error(
+      `CAIRN_TEST_BACKEND is ${JSON.stringify(named)}: set it to sqlite or postgres, or unset it to run both`,
+    );
   return named as BackendName;
 }
 

@@ -10,12 +10,20 @@ export interface SessionAnswer {
  * Origin, JSON in and out. `baseUrl` is read at each request, so a suite can make a session before
  * its Cairn has started.
  */
-export function browserSession(baseUrl: () => string, userAgent?: string): (path: string, init?: { method?: string; body?: unknown }) => Promise<SessionAnswer> {
+export function browserSession(
+  baseUrl: () => string,
+  userAgent?: string,
+): (path: string, init?: { method?: string; body?: unknown }) => Promise<SessionAnswer> {
   let cookie = '';
   return async (path, init = {}) => {
     const res = await fetch(`${baseUrl()}${path}`, {
       method: init.method ?? 'GET',
-      headers: { origin: new URL(baseUrl()).origin, 'content-type': 'application/json', ...(userAgent && { 'user-agent': userAgent }), ...(cookie && { cookie }) },
+      headers: {
+        origin: new URL(baseUrl()).origin,
+        'content-type': 'application/json',
+        ...(userAgent && { 'user-agent': userAgent }),
+        ...(cookie && { cookie }),
+      },
       ...(init.body !== undefined && { body: JSON.stringify(init.body) }),
     });
     const set = res.headers

@@ -40,13 +40,28 @@ export interface CairnProcessOptions {
  * Starts `cairn serve` from the sources (through tsx, so the test runs the code under test, not a stale
  * build) with the given environment, and resolves once it listens.
  */
-export async function startCairnProcess(env: Record<string, string>, port: number, options: CairnProcessOptions = {}): Promise<CairnProcess> {
+export async function startCairnProcess(
+  env: Record<string, string>,
+  port: number,
+  options: CairnProcessOptions = {},
+): Promise<CairnProcess> {
   const runs = options.preferBuild && buildIsCurrent() ? 'build' : 'sources';
-  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), ...(runs === 'build' ? [BUILT_BIN, 'serve'] : ['--import', 'tsx', MAIN, 'serve'])], {
-    cwd: SERVER_ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', PORT: String(port), CAIRN_LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...(options.nodeArgs ?? []), ...(runs === 'build' ? [BUILT_BIN, 'serve'] : ['--import', 'tsx', MAIN, 'serve'])],
+    {
+      cwd: SERVER_ROOT,
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        CAIRN_LOG_LEVEL: 'info',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));

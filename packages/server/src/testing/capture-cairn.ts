@@ -46,7 +46,9 @@ export async function startCaptureCairn(): Promise<CaptureCairn> {
     userId,
     arrivals,
     async turns() {
-      const pack = (await server.cairn.store.findDatapacks([{ scope: 'personal', ownerId: userId }])).find((d) => d.name === 'Conversations');
+      const pack = (await server.cairn.store.findDatapacks([{ scope: 'personal', ownerId: userId }])).find(
+        (d) => d.name === 'Conversations',
+      );
       if (!pack) return [];
       const entries = await server.cairn.store.listEntries(pack.id, { limit: 1000, offset: 0 });
       return entries.map((e) => ({

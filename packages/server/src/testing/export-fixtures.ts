@@ -23,12 +23,33 @@ export interface ExportPeople {
 /** Creates an owner (of a new organization), a member, and a team holding the member: what an import needs to exist first. */
 export async function createPeople(cairn: Cairn, tag: string): Promise<ExportPeople> {
   const orgName = `Acme ${tag}`;
-  const owner = (await createUser(cairn.domain, cairn.auth, { email: `owner-${tag}@example.test`, name: 'Olive Owner', password: 'correct horse battery', org: orgName })).user;
-  const member = (await createUser(cairn.domain, cairn.auth, { email: `member-${tag}@example.test`, name: 'Mo Member', password: 'correct horse battery', org: orgName, join: true })).user;
+  const owner = (
+    await createUser(cairn.domain, cairn.auth, {
+      email: `owner-${tag}@example.test`,
+      name: 'Olive Owner',
+      password: 'correct horse battery',
+      org: orgName,
+    })
+  ).user;
+  const member = (
+    await createUser(cairn.domain, cairn.auth, {
+      email: `member-${tag}@example.test`,
+      name: 'Mo Member',
+      password: 'correct horse battery',
+      org: orgName,
+      join: true,
+    })
+  ).user;
   const orgId = (await cairn.store.getMemberships(owner.id)).organizations[0]!.id;
   const team = await createTeam(cairn.domain, cairn.auth, orgId, `Team ${tag}`);
   await addUserToTeam(cairn.domain, cairn.auth, team.id, member.id);
-  return { tag, owner: { id: owner.id, email: owner.email }, member: { id: member.id, email: member.email }, teamId: team.id, orgName };
+  return {
+    tag,
+    owner: { id: owner.id, email: owner.email },
+    member: { id: member.id, email: member.email },
+    teamId: team.id,
+    orgName,
+  };
 }
 
 /**
@@ -38,30 +59,77 @@ export async function createPeople(cairn: Cairn, tag: string): Promise<ExportPeo
  */
 export async function seedMemory(cairn: Cairn, people: ExportPeople, bulk: number): Promise<void> {
   const deps = cairn.domain;
-  const session = (userId: string) => loadAccess(deps, { userId, client: 'cairn-portal', via: 'session', scope: 'read-write' });
+  const session = (userId: string) =>
+    loadAccess(deps, { userId, client: 'cairn-portal', via: 'session', scope: 'read-write' });
   const owner = await session(people.owner.id);
   const member = await session(people.member.id);
-  const saved = await saveEntry(deps, owner, { title: 'Deploy rotation', content: 'Deploys go out on Tuesdays.\nNever on Fridays — "ever".', tags: ['deploy', 'Ops'], kind: 'policy' });
-  const updated = await updateEntry(deps, owner, { id: saved.entry.id, expectedVersion: 1, content: 'Deploys go out on Tuesdays and Thursdays. Ünïcödé ✓ \u2028 line sep.' });
+  const saved = await saveEntry(deps, owner, {
+    title: 'Deploy rotation',
+    content: 'Deploys go out on Tuesdays.\nNever on Fridays — "ever".',
+    tags: ['deploy', 'Ops'],
+    kind: 'policy',
+  });
+  const updated = await updateEntry(deps, owner, {
+    id: saved.entry.id,
+    expectedVersion: 1,
+    content: 'Deploys go out on Tuesdays and Thursdays. Ünïcödé ✓ \u2028 line sep.',
+  });
   await deleteEntry(deps, owner, updated.entry.id);
   await restoreEntry(deps, owner, { id: updated.entry.id });
-  const team = await createDatapack(deps, member, { name: 'Team notes', scope: 'team', teamId: people.teamId, description: 'What the team agreed' });
-  await saveEntry(deps, member, { datapack: team.id, title: 'Team review rule', content: 'Two approvals for anything touching billing.', kind: 'standard', tags: ['review'] });
-  await saveEntry(deps, owner, { datapack: people.orgName, title: 'Org policy on vendors', content: 'New vendors need a security review first.', kind: 'policy' });
-  await saveEntry(deps, member, { title: 'Gone soon', content: 'This one is deleted and stays deleted.' }).then((r) => deleteEntry(deps, member, r.entry.id));
+  const team = await createDatapack(deps, member, {
+    name: 'Team notes',
+    scope: 'team',
+    teamId: people.teamId,
+    description: 'What the team agreed',
+  });
+  await saveEntry(deps, member, {
+    datapack: team.id,
+    title: 'Team review rule',
+    content: 'Two approvals for anything touching billing.',
+    kind: 'standard',
+    tags: ['review'],
+  });
+  await saveEntry(deps, owner, {
+    datapack: people.orgName,
+    title: 'Org policy on vendors',
+    content: 'New vendors need a security review first.',
+    kind: 'policy',
+  });
+  await saveEntry(deps, member, { title: 'Gone soon', content: 'This one is deleted and stays deleted.' }).then((r) =>
+    deleteEntry(deps, member, r.entry.id),
+  );
   const at = '2026-01-02T03:04:05.678Z';
   await captureTurns(
     deps,
     { userId: people.member.id, client: 'claude-code', via: 'api_key', scope: 'read-write' },
     {
       turns: [
-        { id: `turn-1-${people.tag}`, role: 'user', text: 'How do we deploy on Fridays?', client: 'claude-code', sessionId: 'sess-1', at },
-        { id: `turn-2-${people.tag}`, role: 'assistant', text: 'We do not deploy on Fridays.', client: 'claude-code', sessionId: 'sess-1', speaker: 'Claude', at },
+        {
+          id: `turn-1-${people.tag}`,
+          role: 'user',
+          text: 'How do we deploy on Fridays?',
+          client: 'claude-code',
+          sessionId: 'sess-1',
+          at,
+        },
+        {
+          id: `turn-2-${people.tag}`,
+          role: 'assistant',
+          text: 'We do not deploy on Fridays.',
+          client: 'claude-code',
+          sessionId: 'sess-1',
+          speaker: 'Claude',
+          at,
+        },
       ],
     },
   );
   const scratch = await createDatapack(deps, member, { name: 'Scratch', description: 'Throwaway notes' });
-  await saveEntry(deps, member, { datapack: scratch.id, title: 'Scratch note', content: 'Kept only in the trash now.' });
+  await saveEntry(deps, member, {
+    datapack: scratch.id,
+    title: 'Scratch note',
+    content: 'Kept only in the trash now.',
+  });
   await deleteDatapack(deps, member, scratch.id);
   const pack = await createDatapack(deps, owner, { name: 'Bulk', description: 'Ten thousand facts' });
   const kinds = ['note', 'preference', 'decision', 'standard'] as const;
@@ -93,7 +161,8 @@ export async function seedMemory(cairn: Cairn, people: ExportPeople, bulk: numbe
 /** Everything a Cairn holds, exported in memory as the CLI would write it. */
 export async function exportAll(cairn: Cairn): Promise<string> {
   let text = '';
-  for await (const chunk of exportLines(cairn.domain, await planOperatorExport(cairn.domain, undefined, {}))) text += chunk;
+  for await (const chunk of exportLines(cairn.domain, await planOperatorExport(cairn.domain, undefined, {})))
+    text += chunk;
   return text;
 }
 

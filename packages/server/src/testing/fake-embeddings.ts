@@ -40,8 +40,13 @@ export async function startFakeEmbeddings(): Promise<FakeEmbeddings> {
       if (req.method !== 'POST' || req.url !== '/v1/embeddings') return void res.writeHead(404).end();
       const { model, input } = JSON.parse(body) as { model: string; input: string[] };
       fake.requests.push({ model, inputs: input, authorization: req.headers.authorization });
-      if (fake.mode === 'down') return void res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"model loading"}');
-      const data = input.map((text, index) => ({ object: 'embedding', index, embedding: fake.mode === 'garbage' ? [1, 'x'] : conceptVector(text) }));
+      if (fake.mode === 'down')
+        return void res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"model loading"}');
+      const data = input.map((text, index) => ({
+        object: 'embedding',
+        index,
+        embedding: fake.mode === 'garbage' ? [1, 'x'] : conceptVector(text),
+      }));
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', model, data }));
     });
   });

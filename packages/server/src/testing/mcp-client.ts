@@ -12,7 +12,11 @@ export async function connectMcpClient(mcpUrl: string, key: string): Promise<Cli
 }
 
 /** Calls a tool and returns its structured content, failing loudly on a tool error. */
-export async function callTool<T = Record<string, any>>(client: Client, name: string, args: Record<string, unknown> = {}): Promise<T> {
+export async function callTool<T = Record<string, any>>(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<T> {
   const result = await client.callTool({ name, arguments: args });
   if (result.isError) throw new Error(`tool ${name} failed: ${JSON.stringify(result.content)}`);
   return result.structuredContent as T;
@@ -21,6 +25,7 @@ export async function callTool<T = Record<string, any>>(client: Client, name: st
 /** Calls a tool that is expected to fail and returns its error text. */
 export async function callToolError(client: Client, name: string, args: Record<string, unknown> = {}): Promise<string> {
   const result = await client.callTool({ name, arguments: args });
-  if (!result.isError) throw new Error(`tool ${name} unexpectedly succeeded: ${JSON.stringify(result.structuredContent)}`);
+  if (!result.isError)
+    throw new Error(`tool ${name} unexpectedly succeeded: ${JSON.stringify(result.structuredContent)}`);
   return (result.content as { type: string; text: string }[]).map((c) => c.text).join('\n');
 }

@@ -17,7 +17,11 @@ export interface BridgeCommand {
  * does: no shell, args unchanged, the entry's env plus PATH and HOME (`scratch` when there is none),
  * mcp-remote's OAuth state in `configDir`, and never a real browser. `env` adds to or overrides it.
  */
-export function mcpRemoteTransport(entry: BridgeCommand, dirs: { scratch: string; configDir: string }, env: Record<string, string> = {}): StdioClientTransport {
+export function mcpRemoteTransport(
+  entry: BridgeCommand,
+  dirs: { scratch: string; configDir: string },
+  env: Record<string, string> = {},
+): StdioClientTransport {
   return new StdioClientTransport({
     command: entry.command,
     args: entry.args,
@@ -38,7 +42,10 @@ export function mcpRemoteTransport(entry: BridgeCommand, dirs: { scratch: string
 }
 
 /** An MCP client connecting through a launched bridge: `connected` settles once it has (a failure is left to whoever awaits it), and the bridge's stderr so far. */
-export function connectThrough(transport: StdioClientTransport, clientName: string): { client: Client; connected: Promise<void>; stderr: () => string } {
+export function connectThrough(
+  transport: StdioClientTransport,
+  clientName: string,
+): { client: Client; connected: Promise<void>; stderr: () => string } {
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const client = new Client({ name: clientName, version: '1.0.0' });

@@ -34,15 +34,32 @@ export interface BrowserAnswer {
  * Not fetch(): undici sends Sec-Fetch-Mode: cors, and better-auth then answers a JSON
  * {redirect, url} instead of the 302 a browser gets.
  */
-export function browserRequest(target: string, cookie: string, form?: Record<string, string>, origin = new URL(target).origin): Promise<BrowserAnswer> {
+export function browserRequest(
+  target: string,
+  cookie: string,
+  form?: Record<string, string>,
+  origin = new URL(target).origin,
+): Promise<BrowserAnswer> {
   return new Promise((resolve, reject) => {
     const body = form ? new URLSearchParams(form).toString() : undefined;
     const headers: Record<string, string> = { cookie, 'sec-fetch-mode': 'navigate', accept: 'text/html' };
-    if (body) Object.assign(headers, { 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(Buffer.byteLength(body)), origin });
+    if (body)
+      Object.assign(headers, {
+        'content-type': 'application/x-www-form-urlencoded',
+        'content-length': String(Buffer.byteLength(body)),
+        origin,
+      });
     const req = request(target, { method: form ? 'POST' : 'GET', headers }, (res) => {
       let text = '';
       res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, location: res.headers.location ? new URL(res.headers.location, target) : null, headers: res.headers, body: text }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode!,
+          location: res.headers.location ? new URL(res.headers.location, target) : null,
+          headers: res.headers,
+          body: text,
+        }),
+      );
     });
     req.on('error', reject);
     req.end(body);

@@ -4,7 +4,10 @@ import pg from 'pg';
 /** The PostgreSQL server tests may use, or why they are skipped. Tests only; the service reads config. */
 export function postgresTestUrl(): { url: string } | { skip: string } {
   const url = process.env.CAIRN_TEST_DATABASE_URL;
-  if (!url) return { skip: 'CAIRN_TEST_DATABASE_URL is not set, so the PostgreSQL backend is not tested here (CI sets it; see README.md, "Set-up")' };
+  if (!url)
+    return {
+      skip: 'CAIRN_TEST_DATABASE_URL is not set, so the PostgreSQL backend is not tested here (CI sets it; see README.md, "Set-up")',
+    };
   return { url };
 }
 
@@ -24,7 +27,8 @@ export async function createTestDatabase(serverUrl: string): Promise<{ url: stri
 export async function dropTestDatabase(databaseUrl: string): Promise<void> {
   const url = new URL(databaseUrl);
   const name = url.pathname.slice(1);
-  if (!/^cairn_test_[0-9a-f]{12}$/.test(name)) throw new Error(`refusing to drop ${name}: not a database createTestDatabase made`);
+  if (!/^cairn_test_[0-9a-f]{12}$/.test(name))
+    throw new Error(`refusing to drop ${name}: not a database createTestDatabase made`);
   const server = new URL(databaseUrl);
   server.pathname = '/postgres';
   const client = new pg.Client({ connectionString: server.toString() });

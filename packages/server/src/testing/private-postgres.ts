@@ -23,7 +23,9 @@ function postgresBinDir(): string {
   const versions = existsSync(root) ? readdirSync(root).filter((v) => existsSync(join(root, v, 'bin', 'pg_ctl'))) : [];
   versions.sort((a, b) => Number(b) - Number(a));
   if (versions[0]) return join(root, versions[0], 'bin');
-  throw new Error(`No PostgreSQL server binaries under ${root}/<version>/bin (pg_ctl, initdb). Install Debian's "postgresql" package (.ci/run does) to run the PostgreSQL restart test.`);
+  throw new Error(
+    `No PostgreSQL server binaries under ${root}/<version>/bin (pg_ctl, initdb). Install Debian's "postgresql" package (.ci/run does) to run the PostgreSQL restart test.`,
+  );
 }
 
 /** Creates and starts the cluster. As root it runs as the `postgres` OS user: PostgreSQL refuses to run as root. */
@@ -36,7 +38,8 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   if (asRoot) {
     const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
     const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
-    if (!Number.isInteger(uid) || !Number.isInteger(gid)) throw new Error('Running as root, but there is no "postgres" OS user to run the private PostgreSQL server as.');
+    if (!Number.isInteger(uid) || !Number.isInteger(gid))
+      throw new Error('Running as root, but there is no "postgres" OS user to run the private PostgreSQL server as.');
     chownSync(dir, uid, gid);
   }
   const run = (tool: string, args: string[]) => {

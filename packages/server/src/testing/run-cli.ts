@@ -21,7 +21,12 @@ export interface CliResult {
 /** Runs the real `cairn` command (from source), in its own process, on a test Cairn's database; a failure resolves with its exit code. */
 export async function runCli(server: TestCairn, ...args: string[]): Promise<CliResult> {
   const { config } = server.cairn;
-  const env: NodeJS.ProcessEnv = { ...process.env, CAIRN_DATA_DIR: config.dataDir, CAIRN_LOG_LEVEL: 'error', DATABASE_URL: config.databaseUrl };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    CAIRN_DATA_DIR: config.dataDir,
+    CAIRN_LOG_LEVEL: 'error',
+    DATABASE_URL: config.databaseUrl,
+  };
   if (!config.databaseUrl) delete env.DATABASE_URL;
   try {
     const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: SERVER_DIR, env });
@@ -37,7 +42,10 @@ export async function runCli(server: TestCairn, ...args: string[]): Promise<CliR
  * when one is given, else a SQLite data folder named with `prefix`; the env that points a command at
  * it, and how to remove it.
  */
-export async function emptyStorage(postgresServerUrl: string | undefined, prefix: string): Promise<{ env: Record<string, string>; remove: () => Promise<void> }> {
+export async function emptyStorage(
+  postgresServerUrl: string | undefined,
+  prefix: string,
+): Promise<{ env: Record<string, string>; remove: () => Promise<void> }> {
   if (postgresServerUrl) {
     const database = await createTestDatabase(postgresServerUrl);
     return { env: { DATABASE_URL: database.url }, remove: () => database.drop() };

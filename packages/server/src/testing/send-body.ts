@@ -15,7 +15,12 @@ export interface RawAnswer {
  * pieces with back-pressure, until the whole body is sent or the server answers. fetch cannot be
  * used: a server that answers 413 and closes before the upload ends is a network error to fetch.
  */
-export function sendBody(url: string, size: number, framing: BodyFraming, headers: Record<string, string> = {}): Promise<RawAnswer> {
+export function sendBody(
+  url: string,
+  size: number,
+  framing: BodyFraming,
+  headers: Record<string, string> = {},
+): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const prefix = Buffer.from('{"email":"eve@evil.example","password":"x","client_name":"');
     const suffix = Buffer.from('"}');
@@ -29,7 +34,9 @@ export function sendBody(url: string, size: number, framing: BodyFraming, header
       headers: {
         'content-type': 'application/json',
         accept: 'application/json, text/event-stream',
-        ...(framing === 'content-length' ? { 'content-length': String(prefix.length + padding + suffix.length) } : { 'transfer-encoding': 'chunked' }),
+        ...(framing === 'content-length'
+          ? { 'content-length': String(prefix.length + padding + suffix.length) }
+          : { 'transfer-encoding': 'chunked' }),
         ...headers,
       },
     });
@@ -66,13 +73,28 @@ export function sendBody(url: string, size: number, framing: BodyFraming, header
 }
 
 /** POSTs `text` with no Content-Length, in pieces of `pieceSize` bytes (Transfer-Encoding: chunked). */
-export function postChunked(url: string, text: string, headers: Record<string, string> = {}, pieceSize = 1000): Promise<RawAnswer> {
+export function postChunked(
+  url: string,
+  text: string,
+  headers: Record<string, string> = {},
+  pieceSize = 1000,
+): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked', ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-    });
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        agent: false,
+        headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked', ...headers },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }),
+        );
+      },
+    );
     req.on('error', reject);
     const bytes = Buffer.from(text);
     for (let i = 0; i < bytes.length; i += pieceSize) req.write(bytes.subarray(i, i + pieceSize));

@@ -28,7 +28,13 @@ export async function createTenant(cairn: Cairn): Promise<TestTenant> {
   const orgName = `Org ${tag}`;
   const user = async (who: string, org: string, join = false) => {
     const email = `${who}-${tag}@example.test`;
-    const { user: created } = await createUser(cairn.domain, cairn.auth, { email, password: 'correct horse battery', org, join, name: who });
+    const { user: created } = await createUser(cairn.domain, cairn.auth, {
+      email,
+      password: 'correct horse battery',
+      org,
+      join,
+      name: who,
+    });
     const { key } = await createApiKey(cairn.domain, created.id, `${who} key`);
     return { id: created.id, email, key };
   };

@@ -6,7 +6,9 @@ import { startCairnUnderTest as startServerUnderTest } from './cairn-under-test.
 import { startHeaderProxy } from './header-proxy.js';
 import { conformanceCliUnavailableReason, runConformanceServerSuite } from './run-conformance.js';
 
-const expectedFailures = JSON.parse(readFileSync(new URL('./expected-failures.json', import.meta.url), 'utf8')) as Record<string, string>;
+const expectedFailures = JSON.parse(
+  readFileSync(new URL('./expected-failures.json', import.meta.url), 'utf8'),
+) as Record<string, string>;
 
 test('MCP conformance server suite passes except for expected failures', { timeout: 6 * 60_000 }, async (t) => {
   const unavailable = conformanceCliUnavailableReason();
@@ -32,10 +34,16 @@ test('MCP conformance server suite passes except for expected failures', { timeo
       const stale = Object.keys(expectedFailures).filter((name) => !failed.has(name));
       const problems: string[] = [];
       if (unexpected.length > 0) {
-        problems.push('Unexpected conformance failures (fix the server, or add each to expected-failures.json with a specific reason):', ...unexpected.map((f) => `  ${f.name}: ${f.detail}`));
+        problems.push(
+          'Unexpected conformance failures (fix the server, or add each to expected-failures.json with a specific reason):',
+          ...unexpected.map((f) => `  ${f.name}: ${f.detail}`),
+        );
       }
       if (stale.length > 0) {
-        problems.push('Stale expected-failures.json entries (they did not fail): remove them:', ...stale.map((name) => `  ${name} (${passed.has(name) ? 'now passes' : 'not in the suite'})`));
+        problems.push(
+          'Stale expected-failures.json entries (they did not fail): remove them:',
+          ...stale.map((name) => `  ${name} (${passed.has(name) ? 'now passes' : 'not in the suite'})`),
+        );
       }
       if (problems.length > 0) assert.fail(problems.join('\n'));
     } finally {

@@ -16,7 +16,15 @@ export interface HeaderProxy {
   close(): Promise<void>;
 }
 
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+]);
 
 function forwardable(headers: http.IncomingHttpHeaders): http.OutgoingHttpHeaders {
   const out: http.OutgoingHttpHeaders = {};
@@ -29,7 +37,9 @@ function forwardable(headers: http.IncomingHttpHeaders): http.OutgoingHttpHeader
 /** Starts a 127.0.0.1 proxy on a random port that adds `headers` to each request and streams responses (SSE included) back unbuffered. */
 export async function startHeaderProxy(options: HeaderProxyOptions): Promise<HeaderProxy> {
   const target = new URL(options.target);
-  const injected = Object.fromEntries(Object.entries(options.headers).map(([name, value]) => [name.toLowerCase(), value]));
+  const injected = Object.fromEntries(
+    Object.entries(options.headers).map(([name, value]) => [name.toLowerCase(), value]),
+  );
 
   const server = http.createServer((req, res) => {
     // Host and Origin pass through untouched so Host/Origin validation (DNS-rebinding checks) still sees the client's values.

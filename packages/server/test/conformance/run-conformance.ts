@@ -88,10 +88,21 @@ function failureDetail(checks: Check[] | undefined): string {
 }
 
 /** Runs the active server suite of @modelcontextprotocol/conformance against `mcpUrl` (killed after `timeoutMs`) and parses its results. */
-export async function runConformanceServerSuite(options: { mcpUrl: string; timeoutMs?: number }): Promise<ConformanceResult> {
+export async function runConformanceServerSuite(options: {
+  mcpUrl: string;
+  timeoutMs?: number;
+}): Promise<ConformanceResult> {
   const outputDir = await mkdtemp(path.join(os.tmpdir(), 'cairn-conformance-'));
   try {
-    const args = [...nodeCompatFlags(), resolveConformanceCli(), 'server', '--url', options.mcpUrl, '--output-dir', outputDir];
+    const args = [
+      ...nodeCompatFlags(),
+      resolveConformanceCli(),
+      'server',
+      '--url',
+      options.mcpUrl,
+      '--output-dir',
+      outputDir,
+    ];
     const { code, signal, output } = await new Promise<{
       code: number | null;
       signal: NodeJS.Signals | null;

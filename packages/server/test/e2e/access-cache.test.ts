@@ -28,7 +28,10 @@ describe('a caller’s key, memberships and datapacks are kept until access chan
     tenant = await createTenant(server.cairn);
     other = await openStore(server.cairn.config);
     const store = server.cairn.store;
-    const count = <K extends 'findApiKeyByHash' | 'getMemberships' | 'getUser' | 'findDatapacks'>(method: K, field: keyof typeof reads) => {
+    const count = <K extends 'findApiKeyByHash' | 'getMemberships' | 'getUser' | 'findDatapacks'>(
+      method: K,
+      field: keyof typeof reads,
+    ) => {
       const original = store[method].bind(store) as (...args: unknown[]) => unknown;
       (store as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
         reads[field]++;
@@ -48,7 +51,12 @@ describe('a caller’s key, memberships and datapacks are kept until access chan
   const readsDuring = async (work: () => Promise<unknown>) => {
     const start = { ...reads };
     await work();
-    return { key: reads.key - start.key, memberships: reads.memberships - start.memberships, user: reads.user - start.user, datapacks: reads.datapacks - start.datapacks };
+    return {
+      key: reads.key - start.key,
+      memberships: reads.memberships - start.memberships,
+      user: reads.user - start.user,
+      datapacks: reads.datapacks - start.datapacks,
+    };
   };
   const withClient = async <T>(key: string, work: (client: Client) => Promise<T>): Promise<T> => {
     const client = await connectMcpClient(server.mcpUrl, key);
@@ -58,30 +66,72 @@ describe('a caller’s key, memberships and datapacks are kept until access chan
       await client.close();
     }
   };
-  const packNames = (client: Client) => callTool(client, 'list_datapacks').then((r) => r.datapacks.map((d: { name: string }) => d.name) as string[]);
+  const packNames = (client: Client) =>
+    callTool(client, 'list_datapacks').then((r) => r.datapacks.map((d: { name: string }) => d.name) as string[]);
 
   test('a repeated search reads none of them again, while the first reads each once', async () => {
     await withClient(tenant.member.key, async (client) => {
-      await callTool(client, 'save_entry', { kind: 'preference', title: 'Rollouts', content: 'Roll out behind a canary first.' });
+      await callTool(client, 'save_entry', {
+        kind: 'preference',
+        title: 'Rollouts',
+        content: 'Roll out behind a canary first.',
+      });
       const epoch = await server.cairn.store.accessEpoch();
-      await other.db.updateTable('api_key').set({ name: 'member key, renamed' }).where('user_id', '=', tenant.member.id).execute();
+      await other.db
+        .updateTable('api_key')
+        .set({ name: 'member key, renamed' })
+        .where('user_id', '=', tenant.member.id)
+        .execute();
       assert.ok((await server.cairn.store.accessEpoch()) > epoch, 'a change made elsewhere moves the epoch');
-      assert.deepEqual(await readsDuring(() => callTool(client, 'search', { query: 'canary rollout' })), { key: 1, memberships: 1, user: 1, datapacks: 1 });
-      assert.deepEqual(await readsDuring(() => callTool(client, 'search', { query: 'canary rollout' })), { key: 0, memberships: 0, user: 0, datapacks: 0 });
-      assert.deepEqual(await readsDuring(() => callTool(client, 'list_datapacks')), { key: 0, memberships: 0, user: 0, datapacks: 0 });
+      assert.deepEqual(await readsDuring(() => callTool(client, 'search', { query: 'canary rollout' })), {
+        key: 1,
+        memberships: 1,
+        user: 1,
+        datapacks: 1,
+      });
+      assert.deepEqual(await readsDuring(() => callTool(client, 'search', { query: 'canary rollout' })), {
+        key: 0,
+        memberships: 0,
+        user: 0,
+        datapacks: 0,
+      });
+      assert.deepEqual(await readsDuring(() => callTool(client, 'list_datapacks')), {
+        key: 0,
+        memberships: 0,
+        user: 0,
+        datapacks: 0,
+      });
       // The renamed key is what provenance names now: the record was read again.
-      const saved = await callTool(client, 'save_entry', { kind: 'note', title: 'Provenance', content: 'Which key wrote this?' });
+      const saved = await callTool(client, 'save_entry', {
+        kind: 'note',
+        title: 'Provenance',
+        content: 'Which key wrote this?',
+      });
       assert.match(saved.entry.createdClient, /member key, renamed/);
     });
   });
 
   test('a key revoked on another connection is refused at the next request', async () => {
     await withClient(tenant.owner.key, (client) => callTool(client, 'list_datapacks'));
-    await other.db.updateTable('api_key').set({ revoked_at: new Date().toISOString() }).where('user_id', '=', tenant.owner.id).execute();
+    await other.db
+      .updateTable('api_key')
+      .set({ revoked_at: new Date().toISOString() })
+      .where('user_id', '=', tenant.owner.id)
+      .execute();
     const response = await fetch(server.mcpUrl, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${tenant.owner.key}`, 'User-Agent': INSTALLER_USER_AGENT, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_datapacks', arguments: {} } }),
+      headers: {
+        Authorization: `Bearer ${tenant.owner.key}`,
+        'User-Agent': INSTALLER_USER_AGENT,
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'list_datapacks', arguments: {} },
+      }),
     });
     assert.equal(response.status, 401);
     assert.match(await response.text(), /not valid/);
@@ -89,7 +139,11 @@ describe('a caller’s key, memberships and datapacks are kept until access chan
 
   test('a datapack renamed on another connection is named anew in the next search', async () => {
     await withClient(tenant.outsider.key, async (client) => {
-      await callTool(client, 'save_entry', { kind: 'preference', title: 'Editor', content: 'Use tabs for indentation in Makefiles.' });
+      await callTool(client, 'save_entry', {
+        kind: 'preference',
+        title: 'Editor',
+        content: 'Use tabs for indentation in Makefiles.',
+      });
       const first = await callTool(client, 'search', { query: 'Makefiles indentation' });
       const pack = first.results[0].datapack;
       await other.db.updateTable('datapack').set({ name: 'Renamed elsewhere' }).where('id', '=', pack.id).execute();
@@ -111,10 +165,22 @@ describe('a caller’s key, memberships and datapacks are kept until access chan
   test('a role lowered on another connection stops organization writes at the next call', async () => {
     const fresh = await createTenant(server.cairn);
     await withClient(fresh.owner.key, async (client) => {
-      const orgPack = (await callTool(client, 'list_datapacks')).datapacks.find((d: { scope: string }) => d.scope === 'organization');
-      await callTool(client, 'save_entry', { datapack: orgPack.id, kind: 'policy', title: 'Reviews', content: 'Two reviewers for every change.' });
+      const orgPack = (await callTool(client, 'list_datapacks')).datapacks.find(
+        (d: { scope: string }) => d.scope === 'organization',
+      );
+      await callTool(client, 'save_entry', {
+        datapack: orgPack.id,
+        kind: 'policy',
+        title: 'Reviews',
+        content: 'Two reviewers for every change.',
+      });
       await other.db.updateTable('member').set({ role: 'member' }).where('userId', '=', fresh.owner.id).execute();
-      const refused = await callToolError(client, 'save_entry', { datapack: orgPack.id, kind: 'policy', title: 'Reviews 2', content: 'One reviewer is enough.' });
+      const refused = await callToolError(client, 'save_entry', {
+        datapack: orgPack.id,
+        kind: 'policy',
+        title: 'Reviews 2',
+        content: 'One reviewer is enough.',
+      });
       assert.match(refused, /Only organization admins/);
     });
   });
@@ -133,8 +199,16 @@ describe('a caller’s key, memberships and datapacks are kept until access chan
     const fresh = await createTenant(server.cairn);
     const epoch = await store.accessEpoch();
     await withClient(fresh.member.key, async (client) => {
-      const saved = await callTool(client, 'save_entry', { kind: 'note', title: 'Epoch', content: 'Entry writes are not access changes.' });
-      await callTool(client, 'update_entry', { id: saved.entry.id, expectedVersion: 1, content: 'Still not an access change.' });
+      const saved = await callTool(client, 'save_entry', {
+        kind: 'note',
+        title: 'Epoch',
+        content: 'Entry writes are not access changes.',
+      });
+      await callTool(client, 'update_entry', {
+        id: saved.entry.id,
+        expectedVersion: 1,
+        content: 'Still not an access change.',
+      });
       await callTool(client, 'search', { query: 'access change' });
       await callTool(client, 'delete_entry', { id: saved.entry.id });
     });
@@ -163,7 +237,10 @@ describe('a caller’s key, memberships and datapacks are kept until access chan
 
   test('the epoch’s triggers watch every column of keys and datapacks but usage and entry counts', async () => {
     const tables = await server.cairn.store.db.introspection.getTables();
-    const notAccess: Record<string, string[]> = { api_key: ['client_name', 'last_used_at', 'last_used_client'], datapack: ['live_entries', 'entry_revision'] };
+    const notAccess: Record<string, string[]> = {
+      api_key: ['client_name', 'last_used_at', 'last_used_client'],
+      datapack: ['live_entries', 'entry_revision'],
+    };
     for (const [table, watched] of ACCESS_TABLES) {
       if (!watched) continue;
       const columns = tables.find((t) => t.name === table)!.columns.map((c) => c.name);

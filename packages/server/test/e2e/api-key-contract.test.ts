@@ -26,7 +26,12 @@ function post(url: string, headers: Record<string, string>, body: unknown = LIST
       url,
       {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18', ...headers },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-06-18',
+          ...headers,
+        },
       },
       (res) => {
         let text = '';
@@ -75,25 +80,47 @@ describe('the API-key contract on /mcp', () => {
 
   test('a valid key without the installer User-Agent is refused, naming the header to add', async () => {
     for (const ua of [undefined, 'curl/8.5.0', 'cairn-mcp-installer/2.0', 'not-cairn-mcp-installer/1.0']) {
-      const answer = await post(server.mcpUrl, { authorization: `Bearer ${tenant.member.key}`, ...(ua && { 'user-agent': ua }) });
+      const answer = await post(server.mcpUrl, {
+        authorization: `Bearer ${tenant.member.key}`,
+        ...(ua && { 'user-agent': ua }),
+      });
       assert.equal(answer.status, 403, ua);
       assert.match(message(answer), /"User-Agent: cairn-mcp-installer\/1\.0"/);
     }
-    assert.ok(served(await post(server.mcpUrl, { authorization: `Bearer ${tenant.member.key}`, 'user-agent': 'cairn-mcp-installer/1.3 (linux)' })), '1.x is accepted');
+    assert.ok(
+      served(
+        await post(server.mcpUrl, {
+          authorization: `Bearer ${tenant.member.key}`,
+          'user-agent': 'cairn-mcp-installer/1.3 (linux)',
+        }),
+      ),
+      '1.x is accepted',
+    );
   });
 
   test('no credentials: 401 pointing at the protected resource metadata, with the scope to ask for', async () => {
     const answer = await post(server.mcpUrl, {});
     assert.equal(answer.status, 401);
-    assert.equal(answer.headers['www-authenticate'], `Bearer resource_metadata="${server.baseUrl}/.well-known/oauth-protected-resource/mcp", scope="mcp offline_access"`);
+    assert.equal(
+      answer.headers['www-authenticate'],
+      `Bearer resource_metadata="${server.baseUrl}/.well-known/oauth-protected-resource/mcp", scope="mcp offline_access"`,
+    );
   });
 
   test('unknown, revoked, expired and malformed keys get the same 401; a bad checksum never reaches the database', async () => {
     const { key: revoked, record } = await createApiKey(server.cairn.domain, tenant.member.id, 'to revoke');
-    assert.ok(served(await post(server.mcpUrl, { authorization: `Bearer ${revoked}`, 'user-agent': UA })), 'works before revocation');
+    assert.ok(
+      served(await post(server.mcpUrl, { authorization: `Bearer ${revoked}`, 'user-agent': UA })),
+      'works before revocation',
+    );
     await revokeApiKey(server.cairn.domain, record.id);
-    const { key: expired, record: expiring } = await createApiKey(server.cairn.domain, tenant.member.id, 'to expire', { expiresInDays: 1 });
-    assert.ok(served(await post(server.mcpUrl, { authorization: `Bearer ${expired}`, 'user-agent': UA })), 'works before it expires');
+    const { key: expired, record: expiring } = await createApiKey(server.cairn.domain, tenant.member.id, 'to expire', {
+      expiresInDays: 1,
+    });
+    assert.ok(
+      served(await post(server.mcpUrl, { authorization: `Bearer ${expired}`, 'user-agent': UA })),
+      'works before it expires',
+    );
     await server.cairn.store.db
       .updateTable('api_key')
       .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
@@ -106,7 +133,11 @@ describe('the API-key contract on /mcp', () => {
       const before = lookups;
       answers.push(await post(server.mcpUrl, { authorization: `Bearer ${key}`, 'user-agent': UA }));
       const looked = lookups - before;
-      assert.equal(looked, [unknown, revoked, expired].includes(key) ? 1 : 0, `database lookups for ${key.slice(0, 14)}…`);
+      assert.equal(
+        looked,
+        [unknown, revoked, expired].includes(key) ? 1 : 0,
+        `database lookups for ${key.slice(0, 14)}…`,
+      );
     }
     for (const a of answers) {
       assert.equal(a.status, 401);
@@ -133,12 +164,22 @@ describe('the API-key contract on /mcp', () => {
     assert.equal((await post(server.mcpUrl, { ...auth, origin: 'https://evil.example' })).status, 403);
     assert.equal((await post(server.mcpUrl, { ...auth, host: 'evil.example' })).status, 403);
     assert.equal((await post(server.mcpUrl, { ...auth, origin: 'null' })).status, 403);
-    assert.ok(served(await post(server.mcpUrl, { ...auth, origin: new URL(server.baseUrl).origin })), 'its own origin is fine');
+    assert.ok(
+      served(await post(server.mcpUrl, { ...auth, origin: new URL(server.baseUrl).origin })),
+      'its own origin is fine',
+    );
   });
 
   test('last use and client are recorded without a database write per request', async () => {
     const { key, record } = await createApiKey(server.cairn.domain, tenant.owner.id, 'usage');
-    assert.ok(served(await post(server.mcpUrl, { authorization: `Bearer ${key}`, 'user-agent': 'cairn-mcp-installer/1.0 usage-probe' })));
+    assert.ok(
+      served(
+        await post(server.mcpUrl, {
+          authorization: `Bearer ${key}`,
+          'user-agent': 'cairn-mcp-installer/1.0 usage-probe',
+        }),
+      ),
+    );
     assert.equal((await server.cairn.store.getApiKey(record.id))!.lastUsedAt, null, 'nothing written yet');
     await server.cairn.keys.flush();
     const stored = (await server.cairn.store.getApiKey(record.id))!;
@@ -152,7 +193,9 @@ describe('operator settings', () => {
     const relaxed = await startTestCairn({ env: { CAIRN_REQUIRE_USER_AGENT: 'false' } });
     try {
       const t = await createTenant(relaxed.cairn);
-      assert.ok(served(await post(relaxed.mcpUrl, { authorization: `Bearer ${t.member.key}`, 'user-agent': 'curl/8' })));
+      assert.ok(
+        served(await post(relaxed.mcpUrl, { authorization: `Bearer ${t.member.key}`, 'user-agent': 'curl/8' })),
+      );
     } finally {
       await relaxed.close();
     }

@@ -13,10 +13,14 @@ import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js'
 /** Every HTTP endpoint better-auth has, as better-auth itself lists them (so an upgrade's new routes are covered). */
 function betterAuthEndpoints(auth: Auth): { method: string; path: string; name: string }[] {
   const out: { method: string; path: string; name: string }[] = [];
-  for (const [name, endpoint] of Object.entries(auth.api as Record<string, { path?: string; options?: { method?: string | string[] } }>)) {
+  for (const [name, endpoint] of Object.entries(
+    auth.api as Record<string, { path?: string; options?: { method?: string | string[] } }>,
+  )) {
     if (typeof endpoint?.path !== 'string') continue;
     const declared = endpoint.options?.method ?? 'GET';
-    const methods = (Array.isArray(declared) ? declared : [declared]).flatMap((m) => (m === '*' ? ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] : [m]));
+    const methods = (Array.isArray(declared) ? declared : [declared]).flatMap((m) =>
+      m === '*' ? ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] : [m],
+    );
     for (const method of methods) out.push({ method, path: endpoint.path, name });
   }
   return out;
@@ -39,8 +43,15 @@ forEachBackend(({ name: backend, skip, options }) => {
     after(() => server?.close());
 
     const counts = async () => {
-      const count = (table: 'user' | 'organization' | 'member' | 'team' | 'invite') => countRows(server.cairn.store.db, table);
-      return { users: await count('user'), organizations: await count('organization'), members: await count('member'), teams: await count('team'), invites: await count('invite') };
+      const count = (table: 'user' | 'organization' | 'member' | 'team' | 'invite') =>
+        countRows(server.cairn.store.db, table);
+      return {
+        users: await count('user'),
+        organizations: await count('organization'),
+        members: await count('member'),
+        teams: await count('team'),
+        invites: await count('invite'),
+      };
     };
 
     test('the allow-list names only endpoints better-auth has (or Cairn serves itself at that path)', () => {
@@ -58,7 +69,10 @@ forEachBackend(({ name: backend, skip, options }) => {
     test('every better-auth endpoint not on the allow-list answers a JSON 404, signed in or not, and changes nothing', async () => {
       const before = await counts();
       const blocked = betterAuthEndpoints(server.cairn.auth).filter((e) => !isAllowed(e.method, e.path));
-      assert.ok(blocked.some((e) => e.path === '/sign-up/email') && blocked.some((e) => e.path === '/organization/create'), 'sign-up and organization/create are among them');
+      assert.ok(
+        blocked.some((e) => e.path === '/sign-up/email') && blocked.some((e) => e.path === '/organization/create'),
+        'sign-up and organization/create are among them',
+      );
       // A body that would create a user, an organization, an invitation or a team if any route took it.
       const body = JSON.stringify({
         email: `eve-${backend}@evil.example`,
@@ -91,7 +105,11 @@ forEachBackend(({ name: backend, skip, options }) => {
 
     test('sign-up cannot be reached by another spelling of its path', async () => {
       const before = await counts();
-      const body = JSON.stringify({ email: `mallory-${backend}@evil.example`, password: 'evil password 123456', name: 'Mallory' });
+      const body = JSON.stringify({
+        email: `mallory-${backend}@evil.example`,
+        password: 'evil password 123456',
+        name: 'Mallory',
+      });
       const headers = { 'content-type': 'application/json', origin: server.baseUrl };
       for (const path of [
         '/api/auth/sign-up/email/',
@@ -111,14 +129,23 @@ forEachBackend(({ name: backend, skip, options }) => {
 
     test('allow-listed endpoints still reach better-auth, and none of them creates a user', async () => {
       const before = await counts();
-      const signUpBody = JSON.stringify({ email: `oscar-${backend}@evil.example`, password: 'evil password 123456', name: 'Oscar', requestSignUp: true });
-      const gate404 = (status: number, text: string) => status === 404 && /"code":"not_found"/.test(text) && /Nothing at/.test(text);
+      const signUpBody = JSON.stringify({
+        email: `oscar-${backend}@evil.example`,
+        password: 'evil password 123456',
+        name: 'Oscar',
+        requestSignUp: true,
+      });
+      const gate404 = (status: number, text: string) =>
+        status === 404 && /"code":"not_found"/.test(text) && /Nothing at/.test(text);
       for (const r of AUTH_ROUTES) {
         const form = r.path === '/oauth2/token' || r.path === '/oauth2/revoke';
         const answer = await fetch(`${server.baseUrl}${AUTH_BASE_PATH}${r.path}`, {
           method: r.method,
           redirect: 'manual',
-          headers: { 'content-type': form ? 'application/x-www-form-urlencoded' : 'application/json', origin: server.baseUrl },
+          headers: {
+            'content-type': form ? 'application/x-www-form-urlencoded' : 'application/json',
+            origin: server.baseUrl,
+          },
           body: r.method === 'POST' ? (form ? '' : signUpBody) : undefined,
         });
         assert.ok(!gate404(answer.status, await answer.text()), `${r.method} ${r.path} is served`);
@@ -127,7 +154,11 @@ forEachBackend(({ name: backend, skip, options }) => {
       const session = await signIn(server.baseUrl, tenant.member.email);
       const me = await fetch(`${server.baseUrl}/api/v1/me`, { headers: { cookie: session } });
       assert.equal(me.status, 200);
-      const out = await fetch(`${server.baseUrl}${AUTH_BASE_PATH}/sign-out`, { method: 'POST', headers: { 'content-type': 'application/json', origin: server.baseUrl, cookie: session }, body: '{}' });
+      const out = await fetch(`${server.baseUrl}${AUTH_BASE_PATH}/sign-out`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: server.baseUrl, cookie: session },
+        body: '{}',
+      });
       assert.equal(out.status, 200);
       assert.equal((await fetch(`${server.baseUrl}/api/v1/me`, { headers: { cookie: session } })).status, 401);
       assert.equal((await counts()).users, before.users);
@@ -139,7 +170,11 @@ forEachBackend(({ name: backend, skip, options }) => {
         new Request(`${server.baseUrl}${AUTH_BASE_PATH}/sign-up/email`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', origin: server.baseUrl },
-          body: JSON.stringify({ email: `trudy-${backend}@evil.example`, password: 'evil password 123456', name: 'Trudy' }),
+          body: JSON.stringify({
+            email: `trudy-${backend}@evil.example`,
+            password: 'evil password 123456',
+            name: 'Trudy',
+          }),
         }),
       );
       assert.equal(signUp.status, 400);

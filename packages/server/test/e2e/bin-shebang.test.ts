@@ -11,11 +11,18 @@ import { freePort } from '../../src/testing/test-cairn.js';
 
 const BIN = fileURLToPath(new URL('../../bin/cairn.js', import.meta.url));
 
-test('cairn serve started through the shebang runs node with its flags', { skip: process.platform === 'linux' ? undefined : 'reads /proc' }, async () => {
+test('cairn serve started through the shebang runs node with its flags', {
+  skip: process.platform === 'linux' ? undefined : 'reads /proc',
+}, async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'cairn-bin-'));
   const port = await freePort();
   // The same node as this test first on PATH: that is the one `env` finds.
-  const env = { PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`, CAIRN_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' };
+  const env = {
+    PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
+    CAIRN_DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+  };
   const child = spawn(BIN, ['serve'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (chunk) => {

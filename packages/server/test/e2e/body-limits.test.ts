@@ -49,7 +49,9 @@ describe('a stranger cannot make Cairn buffer a large body (cairn serve in a chi
   let cairn: CairnProcess;
   const dataDir = mkdtempSync(join(tmpdir(), 'cairn-bodies-'));
   before(async () => {
-    cairn = await startCairnProcess({ CAIRN_DATA_DIR: dataDir, CAIRN_LOG_LEVEL: 'warn' }, await freePort(), { preferBuild: true });
+    cairn = await startCairnProcess({ CAIRN_DATA_DIR: dataDir, CAIRN_LOG_LEVEL: 'warn' }, await freePort(), {
+      preferBuild: true,
+    });
   });
   after(async () => {
     await cairn?.stop();
@@ -75,7 +77,9 @@ describe('a stranger cannot make Cairn buffer a large body (cairn serve in a chi
     try {
       for (const framing of FRAMINGS) {
         // The issue's case first: ten sign-ins at once; then ten across every route.
-        const signIns = Array.from({ length: 10 }, () => sendBody(`${cairn.baseUrl}/api/auth/sign-in/email`, TEN_MB, framing));
+        const signIns = Array.from({ length: 10 }, () =>
+          sendBody(`${cairn.baseUrl}/api/auth/sign-in/email`, TEN_MB, framing),
+        );
         for (const answer of await Promise.all(signIns)) assertTooLarge(answer, '/api/auth/sign-in/email', /64 KiB/);
         const mixed = Array.from({ length: 10 }, (_, i) => UNAUTHENTICATED_ROUTES[i % UNAUTHENTICATED_ROUTES.length]!);
         const answers = await Promise.all(mixed.map((path) => sendBody(`${cairn.baseUrl}${path}`, TEN_MB, framing)));
@@ -86,7 +90,9 @@ describe('a stranger cannot make Cairn buffer a large body (cairn serve in a chi
     }
     peak = Math.max(peak, cairn.rss());
     const mb = (n: number) => Math.round(n / MiB);
-    console.log(`# resident memory of cairn serve (${cairn.runs}): ${mb(baseline)} MiB before, ${mb(peak)} MiB at most during 40 bodies of 10 MB (VmHWM ${mb(cairn.peakRss())} MiB)`);
+    console.log(
+      `# resident memory of cairn serve (${cairn.runs}): ${mb(baseline)} MiB before, ${mb(peak)} MiB at most during 40 bodies of 10 MB (VmHWM ${mb(cairn.peakRss())} MiB)`,
+    );
     assert.ok(peak < 300 * MiB, `peak RSS ${mb(peak)} MiB`);
     // Forty 10 MB bodies buffered would be 400 MB; what is left is the 4 MiB /mcp buffers and garbage not yet collected.
     assert.ok(peak - baseline < 80 * MiB, `RSS grew by ${mb(peak - baseline)} MiB`);
@@ -100,12 +106,25 @@ describe('authenticated writes have their own limits, and bodies under them reac
   after(() => server?.close());
 
   const keyHeaders = () => ({ authorization: `Bearer ${tenant.member.key}` });
-  const mcpHeaders = () => ({ ...keyHeaders(), 'user-agent': INSTALLER_USER_AGENT, accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' });
+  const mcpHeaders = () => ({
+    ...keyHeaders(),
+    'user-agent': INSTALLER_USER_AGENT,
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2025-06-18',
+  });
 
   for (const framing of FRAMINGS) {
     test(`JSON API writes over 1 MiB are 413, ${framing}; under it they reach the domain`, async () => {
-      assertTooLarge(await sendBody(`${server.baseUrl}/api/v1/entries`, 1.5 * MiB, framing, keyHeaders()), '/api/v1/entries', /1 MiB/);
-      assertTooLarge(await sendBody(`${server.baseUrl}/api/v1/datapacks`, 1.5 * MiB, framing, keyHeaders()), '/api/v1/datapacks', /1 MiB/);
+      assertTooLarge(
+        await sendBody(`${server.baseUrl}/api/v1/entries`, 1.5 * MiB, framing, keyHeaders()),
+        '/api/v1/entries',
+        /1 MiB/,
+      );
+      assertTooLarge(
+        await sendBody(`${server.baseUrl}/api/v1/datapacks`, 1.5 * MiB, framing, keyHeaders()),
+        '/api/v1/datapacks',
+        /1 MiB/,
+      );
       // 900 KiB passes the edge and is refused by the domain for what it is: content too long for an entry.
       const under = await sendBody(`${server.baseUrl}/api/v1/entries`, 900 * 1024, framing, keyHeaders());
       assert.equal(under.status, 400, under.body.slice(0, 200));
@@ -118,24 +137,45 @@ describe('authenticated writes have their own limits, and bodies under them reac
 
   test('chunked bodies under the limit are handed on whole: JSON API, better-auth sign-in and registration, MCP', async () => {
     const content = 'Chunked bodies reach the handler whole. '.repeat(300);
-    const saved = await postChunked(`${server.baseUrl}/api/v1/entries`, JSON.stringify({ title: 'Chunked', content }), keyHeaders());
+    const saved = await postChunked(
+      `${server.baseUrl}/api/v1/entries`,
+      JSON.stringify({ title: 'Chunked', content }),
+      keyHeaders(),
+    );
     assert.equal(saved.status, 201, saved.body);
     assert.equal(JSON.parse(saved.body).entry.content, content.trim());
 
     const origin = new URL(server.baseUrl).origin;
-    const signIn = await postChunked(`${server.baseUrl}/api/auth/sign-in/email`, JSON.stringify({ email: tenant.member.email, password: 'correct horse battery' }), { origin });
+    const signIn = await postChunked(
+      `${server.baseUrl}/api/auth/sign-in/email`,
+      JSON.stringify({ email: tenant.member.email, password: 'correct horse battery' }),
+      { origin },
+    );
     assert.equal(signIn.status, 200, signIn.body);
-    const wrong = await postChunked(`${server.baseUrl}/api/auth/sign-in/email`, JSON.stringify({ email: tenant.member.email, password: 'not the password' }), { origin });
+    const wrong = await postChunked(
+      `${server.baseUrl}/api/auth/sign-in/email`,
+      JSON.stringify({ email: tenant.member.email, password: 'not the password' }),
+      { origin },
+    );
     assert.equal(wrong.status, 401, 'better-auth read the password from the re-wrapped body');
 
     const registered = await postChunked(
       `${server.baseUrl}/api/auth/oauth2/register`,
-      JSON.stringify({ client_name: 'Chunked client', redirect_uris: ['http://127.0.0.1:9999/callback'], token_endpoint_auth_method: 'none' }),
+      JSON.stringify({
+        client_name: 'Chunked client',
+        redirect_uris: ['http://127.0.0.1:9999/callback'],
+        token_endpoint_auth_method: 'none',
+      }),
     );
     assert.equal(registered.status, 201, registered.body);
     assert.equal(JSON.parse(registered.body).client_name, 'Chunked client');
 
-    const call = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'search', arguments: { query: 'chunked bodies handler' } } };
+    const call = {
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { name: 'search', arguments: { query: 'chunked bodies handler' } },
+    };
     const answer = await postChunked(server.mcpUrl, JSON.stringify(call), mcpHeaders(), 10);
     assert.equal(answer.status, 200, answer.body);
     assert.match(answer.body, /"id":7/);

@@ -25,10 +25,27 @@ export async function startExportJourney(): Promise<ExportJourney> {
   const server = await startTestCairn();
   const tenant = await createTenant(server.cairn);
   const dir = mkdtempSync(join(tmpdir(), 'cairn-cli-export-'));
-  const member = await loadAccess(server.cairn.domain, { userId: tenant.member.id, client: 'test', via: 'session', scope: 'read-write' });
-  const first = await saveEntry(server.cairn.domain, member, { title: 'Release checklist', content: 'Tag, build, sign, publish.', tags: ['release'] });
-  await updateEntry(server.cairn.domain, member, { id: first.entry.id, expectedVersion: 1, content: 'Tag, build, sign, publish, announce.' });
-  await saveEntry(server.cairn.domain, member, { title: 'Editor preference', content: 'Two-space indentation everywhere.', kind: 'preference' });
+  const member = await loadAccess(server.cairn.domain, {
+    userId: tenant.member.id,
+    client: 'test',
+    via: 'session',
+    scope: 'read-write',
+  });
+  const first = await saveEntry(server.cairn.domain, member, {
+    title: 'Release checklist',
+    content: 'Tag, build, sign, publish.',
+    tags: ['release'],
+  });
+  await updateEntry(server.cairn.domain, member, {
+    id: first.entry.id,
+    expectedVersion: 1,
+    content: 'Tag, build, sign, publish, announce.',
+  });
+  await saveEntry(server.cairn.domain, member, {
+    title: 'Editor preference',
+    content: 'Two-space indentation everywhere.',
+    kind: 'preference',
+  });
   const out = join(dir, 'member.jsonl');
   const made = await runCli(server, 'export', '--user', tenant.member.email, '--out', out);
   assert.equal(made.code, 0, made.stderr);
@@ -63,9 +80,19 @@ export async function rowCounts(server: TestCairn): Promise<{ entries: number; v
 }
 
 /** Writes an export file from lines; the end line is recounted unless `end` says otherwise. */
-export function writeExportFile(dir: string, name: string, lines: Record<string, unknown>[], end: 'count' | 'none' = 'count'): string {
+export function writeExportFile(
+  dir: string,
+  name: string,
+  lines: Record<string, unknown>[],
+  end: 'count' | 'none' = 'count',
+): string {
   const body = lines.filter((l) => l.type !== 'end');
-  if (end === 'count') body.push({ type: 'end', datapacks: body.filter((l) => l.type === 'datapack').length, entries: body.filter((l) => l.type === 'entry').length });
+  if (end === 'count')
+    body.push({
+      type: 'end',
+      datapacks: body.filter((l) => l.type === 'datapack').length,
+      entries: body.filter((l) => l.type === 'entry').length,
+    });
   const path = join(dir, `${name}.jsonl`);
   writeFileSync(path, `${body.map((l) => JSON.stringify(l)).join('\n')}\n`);
   return path;

@@ -6,7 +6,13 @@ import { runFileOnEachBackend } from '../../src/testing/backends.js';
 import { runCli } from '../../src/testing/run-cli.js';
 import type { TestTenant } from '../../src/testing/tenants.js';
 import type { TestCairn } from '../../src/testing/test-cairn.js';
-import { type ExportJourney, freshCopyOf, rowCounts as rowCountsOf, startExportJourney, writeExportFile } from './cli-export-import.fixture.js';
+import {
+  type ExportJourney,
+  freshCopyOf,
+  rowCounts as rowCountsOf,
+  startExportJourney,
+  writeExportFile,
+} from './cli-export-import.fixture.js';
 
 runFileOnEachBackend();
 
@@ -20,7 +26,8 @@ let exported: Record<string, unknown>[];
 const cairn = (...args: string[]) => runCli(server, ...args);
 const rowCounts = () => rowCountsOf(server);
 
-const writeExport = (name: string, lines: Record<string, unknown>[], end?: 'count' | 'none') => writeExportFile(dir, name, lines, end);
+const writeExport = (name: string, lines: Record<string, unknown>[], end?: 'count' | 'none') =>
+  writeExportFile(dir, name, lines, end);
 const freshCopy = () => freshCopyOf(exported);
 
 before(async () => {
@@ -33,13 +40,20 @@ describe('cairn export and cairn import', () => {
   test('export writes a 0600 file: header, datapacks, entries with every version, end line', async () => {
     assert.equal(statSync(join(dir, 'member.jsonl')).mode & 0o777, 0o600);
     assert.equal(exported[0]!.format, 'cairn-export');
-    const checklist = exported.find((l) => l.title === 'Release checklist') as { history: { version: number; change: string }[]; createdBy: string };
+    const checklist = exported.find((l) => l.title === 'Release checklist') as {
+      history: { version: number; change: string }[];
+      createdBy: string;
+    };
     assert.deepEqual(
       checklist.history.map((v) => v.change),
       ['create', 'update'],
     );
     assert.equal(checklist.createdBy, tenant.member.email, 'people by email, not id');
-    assert.deepEqual(exported.at(-1), { type: 'end', datapacks: exported.filter((l) => l.type === 'datapack').length, entries: 2 });
+    assert.deepEqual(exported.at(-1), {
+      type: 'end',
+      datapacks: exported.filter((l) => l.type === 'datapack').length,
+      entries: 2,
+    });
   });
 
   test('--dry-run reports what it would create and writes nothing', async () => {

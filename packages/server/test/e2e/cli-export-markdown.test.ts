@@ -35,7 +35,11 @@ describe('cairn export --format markdown and cairn import', () => {
     await journey.server.cairn.store.db.deleteFrom('entry').where('id', 'in', ids).execute();
     const back = await cairn('import', folder);
     assert.equal(back.code, 0, back.stderr);
-    assert.match(back.stdout, /Entries: 2 created, 0 updated, \d+ unchanged, 0 skipped \(2 versions written\)/, 'the two removed come back; what earlier tests imported is unchanged');
+    assert.match(
+      back.stdout,
+      /Entries: 2 created, 0 updated, \d+ unchanged, 0 skipped \(2 versions written\)/,
+      'the two removed come back; what earlier tests imported is unchanged',
+    );
     const after = await Promise.all(ids.map((id) => journey.server.cairn.store.getEntry(id)));
     assert.deepEqual(after, before);
     const again = await cairn('import', folder);
@@ -46,7 +50,10 @@ describe('cairn export --format markdown and cairn import', () => {
     const rows = await rowCounts(journey.server);
     const zero = await cairn('import', '/dev/zero');
     assert.equal(zero.code, 1, zero.stderr);
-    assert.match(zero.stderr, /Line 1 of \/dev\/zero is longer than 64 MB without a line break: it is not a file cairn export wrote\. Nothing was imported/);
+    assert.match(
+      zero.stderr,
+      /Line 1 of \/dev\/zero is longer than 64 MB without a line break: it is not a file cairn export wrote\. Nothing was imported/,
+    );
     assert.doesNotMatch(zero.stderr, /RangeError|\n\s+at /);
     const folder = join(journey.dir, 'markdown-long');
     const made = await cairn('export', '--user', journey.tenant.member.email, '--format', 'markdown', '--out', folder);

@@ -10,7 +10,13 @@ import { runFileOnEachBackend } from '../../src/testing/backends.js';
 import { runCli } from '../../src/testing/run-cli.js';
 import type { TestTenant } from '../../src/testing/tenants.js';
 import type { TestCairn } from '../../src/testing/test-cairn.js';
-import { type ExportJourney, freshCopyOf, rowCounts as rowCountsOf, startExportJourney, writeExportFile } from './cli-export-import.fixture.js';
+import {
+  type ExportJourney,
+  freshCopyOf,
+  rowCounts as rowCountsOf,
+  startExportJourney,
+  writeExportFile,
+} from './cli-export-import.fixture.js';
 
 runFileOnEachBackend();
 
@@ -26,7 +32,8 @@ let exported: Record<string, unknown>[];
 const cairn = (...args: string[]) => runCli(server, ...args);
 const rowCounts = () => rowCountsOf(server);
 
-const writeExport = (name: string, lines: Record<string, unknown>[], end?: 'count' | 'none') => writeExportFile(dir, name, lines, end);
+const writeExport = (name: string, lines: Record<string, unknown>[], end?: 'count' | 'none') =>
+  writeExportFile(dir, name, lines, end);
 const freshCopy = () => freshCopyOf(exported);
 
 before(async () => {
@@ -66,11 +73,16 @@ describe('cairn import refusals and cairn export --org', () => {
   });
 
   test('a datapack whose owner does not exist here is reported and skipped', async () => {
-    const copy = freshCopy().map((l) => (l.type === 'datapack' && l.scope === 'personal' ? { ...l, owner: { user: 'nobody@example.test' } } : l));
+    const copy = freshCopy().map((l) =>
+      l.type === 'datapack' && l.scope === 'personal' ? { ...l, owner: { user: 'nobody@example.test' } } : l,
+    );
     const before = await rowCounts();
     const answer = await cairn('import', writeExport('nobody', copy));
     assert.equal(answer.code, 0, answer.stderr);
-    assert.match(answer.stdout, /Skipped datapack "Personal" and its entries: user nobody@example.test does not exist here/);
+    assert.match(
+      answer.stdout,
+      /Skipped datapack "Personal" and its entries: user nobody@example.test does not exist here/,
+    );
     assert.match(answer.stdout, /Entries: 0 created, 0 updated, 0 unchanged, 2 skipped/);
     assert.deepEqual(await rowCounts(), before);
   });
@@ -94,7 +106,13 @@ describe('cairn import refusals and cairn export --org', () => {
       cairn('import', join(dir, 'missing.jsonl')),
       cairn('export', '--out', join(dir, 'no-such-folder', 'x.jsonl')),
     ]);
-    const expected = [/No organization named "No Such Org"/, /--out FILE.jsonl is required/, /Name the file to import/, /Nothing at .*missing\.jsonl: pass the file/, /no-such-folder does not exist/];
+    const expected = [
+      /No organization named "No Such Org"/,
+      /--out FILE.jsonl is required/,
+      /Name the file to import/,
+      /Nothing at .*missing\.jsonl: pass the file/,
+      /no-such-folder does not exist/,
+    ];
     for (const [k, refusal] of refusals.entries()) assert.match(refusal.stderr, expected[k]!);
   });
 });

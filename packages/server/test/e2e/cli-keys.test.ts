@@ -22,7 +22,18 @@ forEachBackend(({ name: backend, skip, options }) => {
     after(() => server?.close());
 
     test('--scope read --expires 90d makes a read-only key that expires in 90 days; keys list shows both', async () => {
-      const made = await cairn('keys', 'create', '--user', tenant.member.email, '--name', 'ci reader', '--scope', 'read', '--expires', '90d');
+      const made = await cairn(
+        'keys',
+        'create',
+        '--user',
+        tenant.member.email,
+        '--name',
+        'ci reader',
+        '--scope',
+        'read',
+        '--expires',
+        '90d',
+      );
       assert.equal(made.code, 0, made.stderr);
       const key = made.stdout.trim();
       assert.match(key, /^cairn_tkn_[0-9A-Za-z]{36}$/, 'stdout is the key and only the key');
@@ -31,9 +42,27 @@ forEachBackend(({ name: backend, skip, options }) => {
       assert.equal(stored.scope, 'read');
       assert.equal(Date.parse(stored.expiresAt!) - Date.parse(stored.createdAt), 90 * DAY_MS);
 
-      const dated = await cairn('keys', 'create', '--user', tenant.member.email, '--name', 'dated', '--expires', '2030-06-30');
+      const dated = await cairn(
+        'keys',
+        'create',
+        '--user',
+        tenant.member.email,
+        '--name',
+        'dated',
+        '--expires',
+        '2030-06-30',
+      );
       assert.equal(dated.code, 0, dated.stderr);
-      const forever = await cairn('keys', 'create', '--user', tenant.member.email, '--name', 'forever', '--expires', 'never');
+      const forever = await cairn(
+        'keys',
+        'create',
+        '--user',
+        tenant.member.email,
+        '--name',
+        'forever',
+        '--expires',
+        'never',
+      );
       assert.equal(forever.code, 0, forever.stderr);
 
       const listed = await cairn('keys', 'list', '--user', tenant.member.email);
@@ -42,12 +71,21 @@ forEachBackend(({ name: backend, skip, options }) => {
       assert.match(line('ci reader'), new RegExp(`\\tread\\t.*\\texpires ${stored.expiresAt}\\t.*\\tactive$`));
       assert.match(line('dated'), /\tread-write\t.*\texpires 2030-06-30T23:59:59\.999Z\t.*\tactive$/);
       assert.match(line('forever'), /\tread-write\t.*\tno expiry\t.*\tactive$/);
-      assert.match(line('member key'), /\tread-write\t.*\tno expiry\t/, 'keys made without flags are read-write and never expire');
+      assert.match(
+        line('member key'),
+        /\tread-write\t.*\tno expiry\t/,
+        'keys made without flags are read-write and never expire',
+      );
       assert.ok(!listed.stdout.includes(key.slice(10)), 'the list never shows a key');
     });
 
     test('keys list marks an expired key as expired', async () => {
-      const { record } = await (await import('../../src/domain/api-keys.js')).createApiKey(server.cairn.domain, tenant.member.id, 'short-lived', { expiresInDays: 1 });
+      const { record } = await (await import('../../src/domain/api-keys.js')).createApiKey(
+        server.cairn.domain,
+        tenant.member.id,
+        'short-lived',
+        { expiresInDays: 1 },
+      );
       await server.cairn.store.db
         .updateTable('api_key')
         .set({ expires_at: new Date(Date.now() - 60_000).toISOString() })
@@ -62,7 +100,10 @@ forEachBackend(({ name: backend, skip, options }) => {
       const cases: [string[], RegExp][] = [
         [['--scope', 'admin'], /--scope must be "read" .* or "read-write"/],
         [['--scope', ''], /--scope must be "read"/],
-        [['--expires', '90'], /--expires must be a number of days such as 30d or 90d, a date such as 2027-01-31, or "never" \(got "90"\)/],
+        [
+          ['--expires', '90'],
+          /--expires must be a number of days such as 30d or 90d, a date such as 2027-01-31, or "never" \(got "90"\)/,
+        ],
         [['--expires', 'tomorrow'], /--expires must be/],
         [['--expires', '0d'], /whole number of days from 1 to 3650/],
         [['--expires', '4000d'], /whole number of days from 1 to 3650/],

@@ -13,7 +13,11 @@ import { freePort } from '../../src/testing/test-cairn.js';
 
 const SERVER = fileURLToPath(new URL('../../', import.meta.url));
 
-function cli(args: string[], env: Record<string, string>, input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
+function cli(
+  args: string[],
+  env: Record<string, string>,
+  input?: string,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = execFile(
       process.execPath,
@@ -43,16 +47,29 @@ forEachBackend(({ name: backend, skip, postgresServerUrl }) => {
         drop = db.drop;
         env.DATABASE_URL = db.url;
       }
-      const created = await cli(['users', 'create', '--email', 'quiet@example.test', '--password-stdin'], env, 'a quiet long passphrase 2026\n');
+      const created = await cli(
+        ['users', 'create', '--email', 'quiet@example.test', '--password-stdin'],
+        env,
+        'a quiet long passphrase 2026\n',
+      );
       assert.equal(created.code, 0, created.stderr);
-      for (const run of [created, await cli(['keys', 'list', '--user', 'quiet@example.test'], env), await cli(['keys', 'list', '--user', 'quiet@example.test'], env)]) {
+      for (const run of [
+        created,
+        await cli(['keys', 'list', '--user', 'quiet@example.test'], env),
+        await cli(['keys', 'list', '--user', 'quiet@example.test'], env),
+      ]) {
         // stderr carries the CLI's own one-line messages ("Created …"); log lines would carry a level.
         assert.doesNotMatch(run.stderr, /\b(WARN|ERROR)\b|different type/);
         assert.doesNotMatch(run.stdout, /\b(WARN|ERROR)\b|different type/);
       }
       const plain = await cli(['status'], env);
       assert.equal(plain.code, 0, plain.stderr);
-      assert.match(plain.stdout, new RegExp(`^Database: ${backend === 'sqlite' ? 'SQLite' : 'PostgreSQL'} .*\nUsers: 1\nEntries: \\d+\nSearch: hybrid`));
+      assert.match(
+        plain.stdout,
+        new RegExp(
+          `^Database: ${backend === 'sqlite' ? 'SQLite' : 'PostgreSQL'} .*\nUsers: 1\nEntries: \\d+\nSearch: hybrid`,
+        ),
+      );
       assert.match(plain.stdout, /Embeddings: no provider \(set CAIRN_EMBEDDINGS_URL/);
       const withProvider = await cli(['status'], {
         ...env,
@@ -61,7 +78,10 @@ forEachBackend(({ name: backend, skip, postgresServerUrl }) => {
         CAIRN_EMBEDDINGS_API_KEY: 'sk-never-printed-123',
       });
       assert.equal(withProvider.code, 0, withProvider.stderr);
-      assert.match(withProvider.stdout, /Embeddings: nomic-embed-text at http:\/\/127\.0\.0\.1:9\/v1: 0 of \d+ entries/);
+      assert.match(
+        withProvider.stdout,
+        /Embeddings: nomic-embed-text at http:\/\/127\.0\.0\.1:9\/v1: 0 of \d+ entries/,
+      );
       assert.doesNotMatch(withProvider.stdout + withProvider.stderr, /sk-never-printed/);
     });
   });
@@ -70,7 +90,10 @@ forEachBackend(({ name: backend, skip, postgresServerUrl }) => {
 test('the first start names the portal and says the first account can be made there', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'cairn-banner-'));
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], { cwd: SERVER, env: { PATH: process.env.PATH ?? '', CAIRN_DATA_DIR: dataDir, PORT: String(port) } });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], {
+    cwd: SERVER,
+    env: { PATH: process.env.PATH ?? '', CAIRN_DATA_DIR: dataDir, PORT: String(port) },
+  });
   try {
     let out = '';
     await new Promise<void>((resolve, reject) => {

@@ -21,7 +21,11 @@ forEachBackend(({ name: backend, skip, options }) => {
     test('key names and clients with escape sequences: stored clean, and never printed raw by keys list or audit', async () => {
       const hostile = 'ops\u001b[2J\u001b]8;;https://evil.example\u0007laptop\u001b]8;;\u0007\nFAKE\u202eexe';
       const { record: stored } = await createApiKey(server.cairn.domain, tenant.member.id, hostile);
-      assert.equal(stored.name, 'ops[2J]8;;https://evil.examplelaptop]8;; FAKEexe', 'the stored name has no control or direction character');
+      assert.equal(
+        stored.name,
+        'ops[2J]8;;https://evil.examplelaptop]8;; FAKEexe',
+        'the stored name has no control or direction character',
+      );
       // Names stored before this check, and clients' names, are escaped when printed.
       await server.cairn.store.db
         .updateTable('api_key')
@@ -35,8 +39,11 @@ forEachBackend(({ name: backend, skip, options }) => {
       const audited = await cairn('audit', '--kind', 'key.revoked');
       assert.ok(audited.stdout.includes('FAKE'), audited.stdout);
       for (const out of [listed.stdout, listed.stderr, audited.stdout]) {
-        // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what must not be printed
-        assert.ok(!/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(out), JSON.stringify(out));
+        assert.ok(
+          // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what must not be printed
+          !/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(out),
+          JSON.stringify(out),
+        );
       }
       const line = listed.stdout.split('\n').find((l) => l.startsWith(stored.id))!;
       assert.ok(line.includes('ops\\x1b[2J'), line);

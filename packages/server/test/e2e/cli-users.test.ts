@@ -9,10 +9,17 @@ const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 const GOOD = 'violet kettle orbit seven';
 
 /** Runs the real `cairn` command (TypeScript through tsx), the password on stdin. */
-function cairn(env: Record<string, string>, args: string[], password = GOOD): Promise<{ code: number; stdout: string; stderr: string }> {
+function cairn(
+  env: Record<string, string>,
+  args: string[],
+  password = GOOD,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const { DATABASE_URL: _ignored, ...inherited } = process.env;
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { env: { ...inherited, CAIRN_LOG_LEVEL: 'warn', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+      env: { ...inherited, CAIRN_LOG_LEVEL: 'warn', ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -27,7 +34,8 @@ forEachBackend(({ name: backend, skip, postgresServerUrl }) => {
   describe(`cairn users create never joins an organization silently (${backend})`, { skip }, () => {
     let env: Record<string, string>;
     let cleanup: () => Promise<void>;
-    const users = (email: string, ...rest: string[]) => cairn(env, ['users', 'create', '--email', email, '--password-stdin', ...rest]);
+    const users = (email: string, ...rest: string[]) =>
+      cairn(env, ['users', 'create', '--email', email, '--password-stdin', ...rest]);
 
     before(async () => {
       ({ env, remove: cleanup } = await emptyStorage(postgresServerUrl, 'cairn-cli-'));
@@ -70,7 +78,11 @@ forEachBackend(({ name: backend, skip, postgresServerUrl }) => {
     });
 
     test('the CLI applies the password policy', async () => {
-      const weak = await cairn(env, ['users', 'create', '--email', 'h@example.test', '--org', 'Third', '--password-stdin'], 'password123456');
+      const weak = await cairn(
+        env,
+        ['users', 'create', '--email', 'h@example.test', '--org', 'Third', '--password-stdin'],
+        'password123456',
+      );
       assert.equal(weak.code, 1);
       assert.match(weak.stderr, /at least 10 characters that are not a common password/);
     });

@@ -17,9 +17,17 @@ let tenant: TestTenant;
 before(async () => ({ server, tenant } = await startTenantCairn()));
 after(() => server?.close());
 
-async function connectAs(key: string, clientInfo: { name: string; version: string; title?: string }, era: 'legacy' | '2026-07-28' = 'legacy'): Promise<Client> {
+async function connectAs(
+  key: string,
+  clientInfo: { name: string; version: string; title?: string },
+  era: 'legacy' | '2026-07-28' = 'legacy',
+): Promise<Client> {
   const client = new Client(clientInfo, { versionNegotiation: { mode: era === 'legacy' ? 'legacy' : { pin: era } } });
-  await client.connect(new StreamableHTTPClientTransport(new URL(server.mcpUrl), { requestInit: { headers: { Authorization: `Bearer ${key}`, 'User-Agent': INSTALLER_USER_AGENT } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(server.mcpUrl), {
+      requestInit: { headers: { Authorization: `Bearer ${key}`, 'User-Agent': INSTALLER_USER_AGENT } },
+    }),
+  );
   return client;
 }
 
@@ -28,8 +36,16 @@ test('two clients of one user, one key each: each key is last used by its own cl
   const claudeKey = await createApiKey(server.cairn.domain, tenant.member.id, 'claude-code on laptop');
   const cursor = await connectAs(cursorKey.key, { name: 'cursor-vscode', title: 'Cursor', version: '1.7.2' });
   const claude = await connectAs(claudeKey.key, { name: 'claude-code', version: '2.1.330' });
-  const fromCursor = await callTool(cursor, 'save_entry', { kind: 'note', title: 'Tabs or spaces', content: 'Two spaces in every TypeScript file here.' });
-  const fromClaude = await callTool(claude, 'save_entry', { kind: 'note', title: 'Commit style', content: 'Imperative mood in every commit subject line.' });
+  const fromCursor = await callTool(cursor, 'save_entry', {
+    kind: 'note',
+    title: 'Tabs or spaces',
+    content: 'Two spaces in every TypeScript file here.',
+  });
+  const fromClaude = await callTool(claude, 'save_entry', {
+    kind: 'note',
+    title: 'Commit style',
+    content: 'Imperative mood in every commit subject line.',
+  });
   // Provenance names the client and, beside it, the key: revoking that one key is the fix if it misbehaves.
   assert.equal(fromCursor.entry.createdClient, 'Cursor 1.7.2 · key “cursor on laptop”');
   assert.equal(fromClaude.entry.createdClient, 'claude-code 2.1.330 · key “claude-code on laptop”');
@@ -48,12 +64,20 @@ test('a bare call after a restart (no initialize seen) still names the client th
   // Another instance (or this one after a restart) sees only the installer User-Agent on a tools/call.
   const answer = await fetch(server.mcpUrl, {
     method: 'POST',
-    headers: { authorization: `Bearer ${made.key}`, 'user-agent': INSTALLER_USER_AGENT, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    headers: {
+      authorization: `Bearer ${made.key}`,
+      'user-agent': INSTALLER_USER_AGENT,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
     body: JSON.stringify({
       jsonrpc: '2.0',
       id: 7,
       method: 'tools/call',
-      params: { name: 'save_entry', arguments: { kind: 'note', title: 'Bare call', content: 'Saved by a call with no initialize before it.' } },
+      params: {
+        name: 'save_entry',
+        arguments: { kind: 'note', title: 'Bare call', content: 'Saved by a call with no initialize before it.' },
+      },
     }),
   });
   const saved = (await answer.json()) as { result: { structuredContent: { entry: { createdClient: string } } } };
@@ -69,20 +93,43 @@ test('a hostile clientInfo is shown tamed: no control or direction characters, a
   const label = (await server.cairn.store.getApiKey(made.record.id))?.lastUsedClient ?? '';
   assert.ok(label.startsWith('Evil x'), label);
   assert.ok(label.length <= 80, `${label.length} characters`);
-  assert.ok(![...label].some((ch) => ch.codePointAt(0)! < 0x20 || ch === '\u007f' || ch === '\u202e'), JSON.stringify(label));
+  assert.ok(
+    ![...label].some((ch) => ch.codePointAt(0)! < 0x20 || ch === '\u007f' || ch === '\u202e'),
+    JSON.stringify(label),
+  );
   await hostile.close();
 });
 
 test("a client cannot dress up as another key in provenance, and a long client name leaves the key's name whole", async () => {
-  const made = await createApiKey(server.cairn.domain, tenant.member.id, 'intern-laptop-with-a-long-name-0123456789-abcdefghij-0123456789');
-  const forger = await connectAs(made.key, { name: 'forger', title: 'Cursor 1.7 · key "ops-admin-laptop"', version: '1.7' });
-  const forged = (await callTool(forger, 'save_entry', { kind: 'note', title: 'Forged provenance', content: 'Saved by a client whose name imitates a key.' })).entry.createdClient as string;
+  const made = await createApiKey(
+    server.cairn.domain,
+    tenant.member.id,
+    'intern-laptop-with-a-long-name-0123456789-abcdefghij-0123456789',
+  );
+  const forger = await connectAs(made.key, {
+    name: 'forger',
+    title: 'Cursor 1.7 · key "ops-admin-laptop"',
+    version: '1.7',
+  });
+  const forged = (
+    await callTool(forger, 'save_entry', {
+      kind: 'note',
+      title: 'Forged provenance',
+      content: 'Saved by a client whose name imitates a key.',
+    })
+  ).entry.createdClient as string;
   await forger.close();
   assert.equal(forged.split(' · key “').length, 2, `one key part only: ${forged}`);
   assert.ok(!/[·"“”]/.test(forged.split(' · key “')[0]!), forged);
   assert.ok(forged.endsWith(' · key “intern-laptop-with-a-long-name-0123456789-abcdefghij-0123456789”'), forged);
   const long = await connectAs(made.key, { name: 'long', title: 'A'.repeat(80), version: '1' });
-  const byLong = (await callTool(long, 'save_entry', { kind: 'note', title: 'Long client name', content: 'Saved by a client with an eighty-character name.' })).entry.createdClient as string;
+  const byLong = (
+    await callTool(long, 'save_entry', {
+      kind: 'note',
+      title: 'Long client name',
+      content: 'Saved by a client with an eighty-character name.',
+    })
+  ).entry.createdClient as string;
   await long.close();
   const [clientPart, keyPart] = byLong.split(' · key “');
   assert.ok(clientPart!.length <= 40, `client part of ${clientPart!.length} characters`);
@@ -93,20 +140,36 @@ test("both MCP eras are told apart: a 2026-07-28 client (no initialize; clientIn
   const modernKey = await createApiKey(server.cairn.domain, tenant.member.id, 'modern');
   const legacyKey = await createApiKey(server.cairn.domain, tenant.member.id, 'legacy');
   const seen: string[] = [];
-  const modern = await connectAs(modernKey.key, { name: 'claude-code', title: 'Claude Code', version: '2.1.330' }, '2026-07-28');
+  const modern = await connectAs(
+    modernKey.key,
+    { name: 'claude-code', title: 'Claude Code', version: '2.1.330' },
+    '2026-07-28',
+  );
   const legacy = await connectAs(legacyKey.key, { name: 'cursor-vscode', title: 'Cursor', version: '1.7.2' });
   try {
     assert.equal(modern.getNegotiatedProtocolVersion(), '2026-07-28');
     assert.equal(legacy.getNegotiatedProtocolVersion(), '2025-11-25');
-    const fromModern = await callTool(modern, 'save_entry', { kind: 'note', title: 'Modern era', content: 'Saved over the 2026-07-28 protocol revision.' });
-    const fromLegacy = await callTool(legacy, 'save_entry', { kind: 'note', title: 'Legacy era', content: 'Saved over the 2025 protocol revision after initialize.' });
+    const fromModern = await callTool(modern, 'save_entry', {
+      kind: 'note',
+      title: 'Modern era',
+      content: 'Saved over the 2026-07-28 protocol revision.',
+    });
+    const fromLegacy = await callTool(legacy, 'save_entry', {
+      kind: 'note',
+      title: 'Legacy era',
+      content: 'Saved over the 2025 protocol revision after initialize.',
+    });
     seen.push(fromModern.entry.createdClient, fromLegacy.entry.createdClient);
     assert.deepEqual(seen, ['Claude Code 2.1.330 · key “modern”', 'Cursor 1.7.2 · key “legacy”']);
     await server.cairn.keys.flush();
     const byId = new Map((await server.cairn.store.listApiKeys(tenant.member.id)).map((k) => [k.id, k.lastUsedClient]));
     assert.equal(byId.get(modernKey.record.id), 'Claude Code 2.1.330');
     assert.equal(byId.get(legacyKey.record.id), 'Cursor 1.7.2');
-    assert.equal(await server.cairn.store.clientNameOf({ keyId: modernKey.record.id }), 'Claude Code 2.1.330', 'kept with the key for every instance');
+    assert.equal(
+      await server.cairn.store.clientNameOf({ keyId: modernKey.record.id }),
+      'Claude Code 2.1.330',
+      'kept with the key for every instance',
+    );
   } finally {
     await Promise.all([modern.close(), legacy.close()]);
   }

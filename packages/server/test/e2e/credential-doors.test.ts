@@ -14,15 +14,29 @@ let tenant: TestTenant;
 before(async () => ({ server, tenant } = await startTenantCairn()));
 after(() => server?.close());
 
-const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+const initialize = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+};
 
-async function both(authorization: string): Promise<{ mcp: { status: number; message: string }; api: { status: number; message: string } }> {
+async function both(
+  authorization: string,
+): Promise<{ mcp: { status: number; message: string }; api: { status: number; message: string } }> {
   const mcp = await fetch(server.mcpUrl, {
     method: 'POST',
-    headers: { authorization, 'user-agent': INSTALLER_USER_AGENT, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    headers: {
+      authorization,
+      'user-agent': INSTALLER_USER_AGENT,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
     body: JSON.stringify(initialize),
   });
-  const api = await fetch(`${server.baseUrl}/api/v1/datapacks`, { headers: { authorization, 'user-agent': INSTALLER_USER_AGENT } });
+  const api = await fetch(`${server.baseUrl}/api/v1/datapacks`, {
+    headers: { authorization, 'user-agent': INSTALLER_USER_AGENT },
+  });
   return {
     mcp: { status: mcp.status, message: ((await mcp.json()) as { error: { message: string } }).error.message },
     api: { status: api.status, message: ((await api.json()) as { error: { message: string } }).error.message },
@@ -46,11 +60,18 @@ test('an unusable Authorization header gets the same 401 and the same advice at 
 });
 
 test('a genuine key is accepted at both doors; once revoked, refused at both with one message', async () => {
-  const api = await fetch(`${server.baseUrl}/api/v1/datapacks`, { headers: { authorization: `Bearer ${tenant.member.key}` } });
+  const api = await fetch(`${server.baseUrl}/api/v1/datapacks`, {
+    headers: { authorization: `Bearer ${tenant.member.key}` },
+  });
   assert.equal(api.status, 200);
   const mcp = await fetch(server.mcpUrl, {
     method: 'POST',
-    headers: { authorization: `Bearer ${tenant.member.key}`, 'user-agent': INSTALLER_USER_AGENT, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    headers: {
+      authorization: `Bearer ${tenant.member.key}`,
+      'user-agent': INSTALLER_USER_AGENT,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
     body: JSON.stringify(initialize),
   });
   assert.equal(mcp.status, 200);

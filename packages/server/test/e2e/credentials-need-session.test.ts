@@ -15,7 +15,13 @@ forEachBackend(({ name: backend, skip, options }) => {
     before(async () => {
       server = await startTestCairn(options);
       tenant = await createTenant(server.cairn);
-      ownerKeyId = (await server.cairn.store.db.selectFrom('api_key').select('id').where('user_id', '=', tenant.owner.id).executeTakeFirstOrThrow()).id;
+      ownerKeyId = (
+        await server.cairn.store.db
+          .selectFrom('api_key')
+          .select('id')
+          .where('user_id', '=', tenant.owner.id)
+          .executeTakeFirstOrThrow()
+      ).id;
     });
     after(() => server?.close());
 
@@ -38,7 +44,9 @@ forEachBackend(({ name: backend, skip, options }) => {
         setupCodes: await rows('setup_code'),
         invites: await rows('invite'),
         teams: await rows('team'),
-        teamMembers: (await server.cairn.store.listTeams(tenant.orgId)).map((t) => `${t.name}:${t.members.map((m) => m.email).join(',')}`),
+        teamMembers: (await server.cairn.store.listTeams(tenant.orgId)).map(
+          (t) => `${t.name}:${t.members.map((m) => m.email).join(',')}`,
+        ),
         roles: (await server.cairn.store.listOrgMembers(tenant.orgId)).map((m) => `${m.email}:${m.role}`),
         oauthClients,
       };
@@ -52,7 +60,11 @@ forEachBackend(({ name: backend, skip, options }) => {
       { method: 'POST', path: `/api/v1/organizations/${tenant.orgId}/invitations`, body: { role: 'admin' } },
       { method: 'POST', path: `/api/v1/organizations/${tenant.orgId}/invitations`, body: { role: 'member' } },
       { method: 'POST', path: `/api/v1/organizations/${tenant.orgId}/teams`, body: { name: 'Shadow team' } },
-      { method: 'PATCH', path: `/api/v1/organizations/${tenant.orgId}/members/${tenant.member.id}`, body: { role: 'admin' } },
+      {
+        method: 'PATCH',
+        path: `/api/v1/organizations/${tenant.orgId}/members/${tenant.member.id}`,
+        body: { role: 'admin' },
+      },
       { method: 'POST', path: `/api/v1/teams/${tenant.teamId}/members`, body: { userId: tenant.owner.id } },
       { method: 'GET', path: '/api/v1/oauth/apps' },
       { method: 'DELETE', path: '/api/v1/oauth/apps/some-client' },
@@ -64,19 +76,31 @@ forEachBackend(({ name: backend, skip, options }) => {
       for (const a of attempts()) {
         const answer = await fetch(`${server.baseUrl}${a.path}`, {
           method: a.method,
-          headers: { authorization: `Bearer ${tenant.owner.key}`, 'content-type': 'application/json', origin: server.baseUrl },
+          headers: {
+            authorization: `Bearer ${tenant.owner.key}`,
+            'content-type': 'application/json',
+            origin: server.baseUrl,
+          },
           body: a.body ? JSON.stringify(a.body) : undefined,
         });
         const label = `${a.method} ${a.path} ${JSON.stringify(a.body ?? '')}`;
         assert.equal(answer.status, 403, label);
         const { error } = (await answer.json()) as { error: { code: string; message: string } };
         assert.equal(error.code, 'forbidden', label);
-        assert.match(error.message, /An API key cannot do this: .*signed in to the Cairn portal .* or with the cairn CLI/, label);
+        assert.match(
+          error.message,
+          /An API key cannot do this: .*signed in to the Cairn portal .* or with the cairn CLI/,
+          label,
+        );
       }
       // better-auth's own client-creation route is not reachable at all.
       const create = await fetch(`${server.baseUrl}/api/auth/oauth2/create-client`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${tenant.owner.key}`, 'content-type': 'application/json', origin: server.baseUrl },
+        headers: {
+          authorization: `Bearer ${tenant.owner.key}`,
+          'content-type': 'application/json',
+          origin: server.baseUrl,
+        },
         body: JSON.stringify({ redirect_uris: ['https://evil.example/cb'] }),
       });
       assert.equal(create.status, 404);
@@ -86,14 +110,27 @@ forEachBackend(({ name: backend, skip, options }) => {
     test('the same calls from a portal session work (the refusal is about the credential, not the role)', async () => {
       const cookie = await signIn(server.baseUrl, tenant.owner.email);
       const send = (method: string, path: string, body?: unknown) =>
-        fetch(`${server.baseUrl}${path}`, { method, headers: { cookie, 'content-type': 'application/json', origin: server.baseUrl }, body: body ? JSON.stringify(body) : undefined });
+        fetch(`${server.baseUrl}${path}`, {
+          method,
+          headers: { cookie, 'content-type': 'application/json', origin: server.baseUrl },
+          body: body ? JSON.stringify(body) : undefined,
+        });
       const before = await snapshot();
       assert.equal((await send('POST', '/api/v1/setup-codes', {})).status, 201);
-      assert.equal((await send('POST', `/api/v1/organizations/${tenant.orgId}/invitations`, { role: 'admin' })).status, 201);
-      assert.equal((await send('POST', `/api/v1/organizations/${tenant.orgId}/teams`, { name: 'Real team' })).status, 201);
+      assert.equal(
+        (await send('POST', `/api/v1/organizations/${tenant.orgId}/invitations`, { role: 'admin' })).status,
+        201,
+      );
+      assert.equal(
+        (await send('POST', `/api/v1/organizations/${tenant.orgId}/teams`, { name: 'Real team' })).status,
+        201,
+      );
       assert.equal((await send('POST', '/api/v1/keys', { name: 'from the portal' })).status, 201);
       const after = await snapshot();
-      assert.deepEqual([after.setupCodes, after.invites, after.teams, after.keys], [before.setupCodes + 1, before.invites + 1, before.teams + 1, before.keys + 1]);
+      assert.deepEqual(
+        [after.setupCodes, after.invites, after.teams, after.keys],
+        [before.setupCodes + 1, before.invites + 1, before.teams + 1, before.keys + 1],
+      );
     });
   });
 });

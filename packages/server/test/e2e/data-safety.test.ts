@@ -22,10 +22,30 @@ const DISTINCT = [
   ['Python', 'Use Python 2 for the legacy scripts.', 'Python', 'Use Python 3 for the legacy scripts.'],
   ['Retries', 'Retry failed uploads 3 times before paging.', 'Retries', 'Retry failed uploads 5 times before paging.'],
   ['Logging', 'Always log request bodies in staging.', 'Logging', 'Never log request bodies in staging.'],
-  ['Force push', 'Do force-push to your own feature branches.', 'Force push', 'Do not force-push to your own feature branches.'],
-  ['Package manager', 'Use pnpm for installing dependencies in the web app.', 'Package manager', 'Use yarn for installing dependencies in the web app.'],
-  ['Deploy host', 'Deploy the API to api-1.internal.example.com.', 'Deploy host', 'Deploy the API to api-2.internal.example.com.'],
-  ['Config', 'The service reads /etc/acme/config.yaml at start.', 'Config', 'The service reads /etc/acme/local.yaml at start.'],
+  [
+    'Force push',
+    'Do force-push to your own feature branches.',
+    'Force push',
+    'Do not force-push to your own feature branches.',
+  ],
+  [
+    'Package manager',
+    'Use pnpm for installing dependencies in the web app.',
+    'Package manager',
+    'Use yarn for installing dependencies in the web app.',
+  ],
+  [
+    'Deploy host',
+    'Deploy the API to api-1.internal.example.com.',
+    'Deploy host',
+    'Deploy the API to api-2.internal.example.com.',
+  ],
+  [
+    'Config',
+    'The service reads /etc/acme/config.yaml at start.',
+    'Config',
+    'The service reads /etc/acme/local.yaml at start.',
+  ],
 ] as const;
 
 forEachBackend((backend) => {
@@ -52,7 +72,8 @@ forEachBackend((backend) => {
       const text = await res.text();
       return { status: res.status, text, json: JSON.parse(text) };
     };
-    const newPack = async (name: string) => (await callTool(owner, 'create_datapack', { name, scope: 'personal' })).datapack.id as string;
+    const newPack = async (name: string) =>
+      (await callTool(owner, 'create_datapack', { name, scope: 'personal' })).datapack.id as string;
 
     test('MCP save_entry: numbers, versions, negations and named things are different knowledge, each stored', async () => {
       const datapack = await newPack('Distinct via MCP');
@@ -66,16 +87,38 @@ forEachBackend((backend) => {
 
     test('MCP save_entry: a near-duplicate is reported with the existing entry; allowSimilar saves it; an exact copy stays refused', async () => {
       const datapack = await newPack('Near via MCP');
-      const first = await callTool(owner, 'save_entry', { datapack, title: 'Code review', content: 'Every pull request needs one approving review before merge.' });
-      const near = await callTool(owner, 'save_entry', { datapack, title: 'Code review rule', content: 'Every pull request needs one approving review before the merge.' });
+      const first = await callTool(owner, 'save_entry', {
+        datapack,
+        title: 'Code review',
+        content: 'Every pull request needs one approving review before merge.',
+      });
+      const near = await callTool(owner, 'save_entry', {
+        datapack,
+        title: 'Code review rule',
+        content: 'Every pull request needs one approving review before the merge.',
+      });
       assert.equal(near.status, 'duplicate');
       assert.equal(near.entry.id, first.entry.id);
-      assert.equal(near.entry.content, 'Every pull request needs one approving review before merge.', 'the agent sees the existing text');
+      assert.equal(
+        near.entry.content,
+        'Every pull request needs one approving review before merge.',
+        'the agent sees the existing text',
+      );
       assert.match(near.message, /allowSimilar: true/);
-      const forced = await callTool(owner, 'save_entry', { datapack, title: 'Code review rule', content: 'Every pull request needs one approving review before the merge.', allowSimilar: true });
+      const forced = await callTool(owner, 'save_entry', {
+        datapack,
+        title: 'Code review rule',
+        content: 'Every pull request needs one approving review before the merge.',
+        allowSimilar: true,
+      });
       assert.equal(forced.status, 'created');
       assert.notEqual(forced.entry.id, first.entry.id);
-      const exact = await callTool(owner, 'save_entry', { datapack, title: 'Code review', content: 'Every pull request needs one approving review before merge.', allowSimilar: true });
+      const exact = await callTool(owner, 'save_entry', {
+        datapack,
+        title: 'Code review',
+        content: 'Every pull request needs one approving review before merge.',
+        allowSimilar: true,
+      });
       assert.equal(exact.status, 'duplicate');
       assert.equal(exact.entry.id, first.entry.id);
     });
@@ -87,16 +130,34 @@ forEachBackend((backend) => {
         const second = await api('POST', '/entries', { datapack, title: t2, content: c2 });
         assert.deepEqual([first.status, second.status], [201, 201], second.text);
       }
-      const existing = await api('POST', '/entries', { datapack, title: 'Reviews', content: 'Reviewers answer within one working day.' });
-      const refused = await api('POST', '/entries', { datapack, title: 'Reviews', content: 'Reviewers should answer within one working day, please.' });
+      const existing = await api('POST', '/entries', {
+        datapack,
+        title: 'Reviews',
+        content: 'Reviewers answer within one working day.',
+      });
+      const refused = await api('POST', '/entries', {
+        datapack,
+        title: 'Reviews',
+        content: 'Reviewers should answer within one working day, please.',
+      });
       assert.equal(refused.status, 409, refused.text);
       assert.equal(refused.json.error.code, 'duplicate');
       assert.match(refused.json.error.message, /allowSimilar: true/);
       assert.equal(refused.json.entry.id, existing.json.entry.id);
       assert.equal(refused.json.entry.content, 'Reviewers answer within one working day.');
-      const forced = await api('POST', '/entries', { datapack, title: 'Reviews', content: 'Reviewers should answer within one working day, please.', allowSimilar: true });
+      const forced = await api('POST', '/entries', {
+        datapack,
+        title: 'Reviews',
+        content: 'Reviewers should answer within one working day, please.',
+        allowSimilar: true,
+      });
       assert.equal(forced.status, 201, forced.text);
-      const exact = await api('POST', '/entries', { datapack, title: 'Reviews', content: 'Reviewers answer within one working day.', allowSimilar: true });
+      const exact = await api('POST', '/entries', {
+        datapack,
+        title: 'Reviews',
+        content: 'Reviewers answer within one working day.',
+        allowSimilar: true,
+      });
       assert.equal(exact.status, 409);
       assert.equal(exact.json.exact, true);
       const listed = await api('GET', `/datapacks/${datapack}/entries?limit=200`);
@@ -104,12 +165,22 @@ forEachBackend((backend) => {
     });
 
     // Each field an update leaves out stays as it was, through both adapters.
-    const start = { kind: 'standard', title: 'Cache policy', content: 'Cache pricing answers for five minutes.', tags: ['cache', 'pricing'] };
+    const start = {
+      kind: 'standard',
+      title: 'Cache policy',
+      content: 'Cache pricing answers for five minutes.',
+      tags: ['cache', 'pricing'],
+    };
     const changes: Record<string, Record<string, unknown>> = {
       tags: { content: 'Cache pricing answers for ten minutes.', title: 'Cache rule', kind: 'decision' },
       kind: { content: 'Cache pricing answers for ten minutes.', tags: ['cache'] },
       title: { kind: 'decision', tags: ['cache'] },
-      datapack: { title: 'Cache rule', content: 'Cache pricing answers for ten minutes.', kind: 'decision', tags: ['speed'] },
+      datapack: {
+        title: 'Cache rule',
+        content: 'Cache pricing answers for ten minutes.',
+        kind: 'decision',
+        tags: ['speed'],
+      },
     };
     for (const [field, change] of Object.entries(changes)) {
       for (const via of ['MCP update_entry', 'PATCH /api/v1/entries/:id'] as const) {
@@ -126,7 +197,8 @@ forEachBackend((backend) => {
             const kept = field === 'datapack' ? entry.datapackId : entry[field];
             const was = field === 'datapack' ? datapack : start[field as keyof typeof start];
             assert.deepEqual(kept, was, `${field} changed: ${JSON.stringify(entry)}`);
-            for (const [name, value] of Object.entries(change)) assert.deepEqual(entry[name], value, `${name} was not applied`);
+            for (const [name, value] of Object.entries(change))
+              assert.deepEqual(entry[name], value, `${name} was not applied`);
           }
         });
       }
@@ -154,23 +226,36 @@ forEachBackend((backend) => {
 
     test('tag and author filters find a match ranked below 500 others', async () => {
       const datapack = await newPack('Deep filter');
-      const strong = 'Deploy checklist: deploy the canary, deploy the workers, then deploy the web tier; the deploy checklist is the deploy runbook.';
+      const strong =
+        'Deploy checklist: deploy the canary, deploy the workers, then deploy the web tier; the deploy checklist is the deploy runbook.';
       for (let i = 0; i < 520; i++) {
         await server.cairn.store.insertEntry(
-          testEntry({ id: `ent_deep_${i}`, datapackId: datapack, title: `Deploy checklist ${i}`, content: strong, createdBy: tenant.owner.id, updatedBy: tenant.owner.id }),
+          testEntry({
+            id: `ent_deep_${i}`,
+            datapackId: datapack,
+            title: `Deploy checklist ${i}`,
+            content: strong,
+            createdBy: tenant.owner.id,
+            updatedBy: tenant.owner.id,
+          }),
         );
       }
       const weak = testEntry({
         id: 'ent_deep_weak',
         datapackId: datapack,
         title: 'Quarterly notes',
-        content: 'Notes from the quarterly planning: hiring, budgets, the office move, the offsite, and one deploy mentioned in passing among many other topics of the quarter.',
+        content:
+          'Notes from the quarterly planning: hiring, budgets, the office move, the offsite, and one deploy mentioned in passing among many other topics of the quarter.',
         tags: ['planning'],
         createdBy: tenant.member.id,
         updatedBy: tenant.member.id,
       });
       await server.cairn.store.insertEntry(weak);
-      const ranked = await server.cairn.store.searchEntries({ datapackIds: [datapack], text: 'deploy checklist', limit: 1000 });
+      const ranked = await server.cairn.store.searchEntries({
+        datapackIds: [datapack],
+        text: 'deploy checklist',
+        limit: 1000,
+      });
       const rank = ranked.findIndex((h) => h.entry.id === weak.id);
       assert.ok(rank >= 500, `the tagged entry ranks ${rank}: the test needs it below 500`);
       const byTag = await callTool(owner, 'search', { query: 'deploy checklist', datapack, tags: ['planning'] });
@@ -178,26 +263,55 @@ forEachBackend((backend) => {
         byTag.results.map((r: { entry: { id: string } }) => r.entry.id),
         [weak.id],
       );
-      const byAuthor = await api('GET', `/search?q=${encodeURIComponent('deploy checklist')}&datapack=${datapack}&author=${tenant.member.id}`);
+      const byAuthor = await api(
+        'GET',
+        `/search?q=${encodeURIComponent('deploy checklist')}&datapack=${datapack}&author=${tenant.member.id}`,
+      );
       assert.equal(byAuthor.status, 200, byAuthor.text);
       assert.deepEqual(
         byAuthor.json.results.map((r: { entry: { id: string } }) => r.entry.id),
         [weak.id],
       );
-      const none = await callTool(owner, 'search', { query: 'deploy checklist', datapack, tags: ['planning', 'absent'] });
+      const none = await callTool(owner, 'search', {
+        query: 'deploy checklist',
+        datapack,
+        tags: ['planning', 'absent'],
+      });
       assert.deepEqual(none.results, []);
     });
 
     test('every route family answers with nosniff and the JSON API headers', async () => {
-      const mcpInit = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
-      const mcpHeaders = { authorization: `Bearer ${tenant.owner.key}`, 'user-agent': INSTALLER_USER_AGENT, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+      const mcpInit = {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      };
+      const mcpHeaders = {
+        authorization: `Bearer ${tenant.owner.key}`,
+        'user-agent': INSTALLER_USER_AGENT,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      };
       const requests: [string, string, RequestInit?][] = [
         ['JSON API, authenticated', '/api/v1/datapacks', { headers: { authorization: `Bearer ${tenant.owner.key}` } }],
         ['JSON API, no key', '/api/v1/datapacks'],
         ['JSON API, unknown path', '/api/v1/nothing-here'],
-        ['JSON API, bad JSON', '/api/v1/entries', { method: 'POST', headers: { authorization: `Bearer ${tenant.owner.key}`, 'content-type': 'application/json' }, body: '{' }],
+        [
+          'JSON API, bad JSON',
+          '/api/v1/entries',
+          {
+            method: 'POST',
+            headers: { authorization: `Bearer ${tenant.owner.key}`, 'content-type': 'application/json' },
+            body: '{',
+          },
+        ],
         ['MCP', '/mcp', { method: 'POST', headers: mcpHeaders, body: JSON.stringify(mcpInit) }],
-        ['MCP, no credential', '/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(mcpInit) }],
+        [
+          'MCP, no credential',
+          '/mcp',
+          { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(mcpInit) },
+        ],
         ['better-auth', '/api/auth/get-session'],
         ['OAuth discovery', '/.well-known/oauth-authorization-server'],
         ['unknown discovery', '/.well-known/nothing'],
@@ -207,7 +321,11 @@ forEachBackend((backend) => {
         [
           'body limit refusal',
           '/api/v1/entries',
-          { method: 'POST', headers: { authorization: `Bearer ${tenant.owner.key}`, 'content-type': 'application/json' }, body: `{"content":"${'x'.repeat(3_000_000)}"}` },
+          {
+            method: 'POST',
+            headers: { authorization: `Bearer ${tenant.owner.key}`, 'content-type': 'application/json' },
+            body: `{"content":"${'x'.repeat(3_000_000)}"}`,
+          },
         ],
       ];
       for (const [family, path, init] of requests) {
@@ -218,8 +336,10 @@ forEachBackend((backend) => {
         assert.ok(h('referrer-policy'), `${family}: Referrer-Policy`);
         assert.equal(h('x-frame-options'), 'DENY', `${family}: X-Frame-Options`);
         assert.ok(h('cache-control'), `${family}: Cache-Control`);
-        if (!h('content-type')?.startsWith('text/html')) assert.match(h('content-security-policy') ?? '', /frame-ancestors 'none'/, `${family}: CSP`);
-        if (path.startsWith('/api/') || path === '/mcp') assert.match(h('cache-control') ?? '', /no-store/, `${family}: no-store`);
+        if (!h('content-type')?.startsWith('text/html'))
+          assert.match(h('content-security-policy') ?? '', /frame-ancestors 'none'/, `${family}: CSP`);
+        if (path.startsWith('/api/') || path === '/mcp')
+          assert.match(h('cache-control') ?? '', /no-store/, `${family}: no-store`);
       }
       // The portal keeps its own policy.
       const page = await fetch(`${server.baseUrl}/`);

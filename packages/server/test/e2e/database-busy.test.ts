@@ -15,7 +15,9 @@ import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js'
 const target = postgresTestUrl();
 if ('skip' in target) console.log(`# PostgreSQL pool tests skipped: ${target.skip}`);
 
-describe('PostgreSQL: every pooled connection held by a long transaction (a pool of 2)', { skip: 'skip' in target ? target.skip : undefined }, () => {
+describe('PostgreSQL: every pooled connection held by a long transaction (a pool of 2)', {
+  skip: 'skip' in target ? target.skip : undefined,
+}, () => {
   let server: TestCairn;
   let tenant: TestTenant;
   let held: pg.PoolClient[] = [];
@@ -24,7 +26,11 @@ describe('PostgreSQL: every pooled connection held by a long transaction (a pool
   before(async () => {
     server = await startTestCairn({
       postgresServerUrl: 'url' in target ? target.url : '',
-      env: { CAIRN_DATABASE_POOL_SIZE: '2', CAIRN_DATABASE_CONNECT_TIMEOUT_MS: '300', CAIRN_REQUESTS_PER_MINUTE: '100000' },
+      env: {
+        CAIRN_DATABASE_POOL_SIZE: '2',
+        CAIRN_DATABASE_CONNECT_TIMEOUT_MS: '300',
+        CAIRN_REQUESTS_PER_MINUTE: '100000',
+      },
     });
     tenant = await createTenant(server.cairn);
   });
@@ -49,7 +55,10 @@ describe('PostgreSQL: every pooled connection held by a long transaction (a pool
           // Cancels the sleeps from outside (the held connections are busy with them), once both have begun.
           const pids = clients.map((c) => (c as unknown as { processID: number }).processID);
           for (let i = 0; ; i++) {
-            const { rows } = await admin.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid = ANY($1) AND state = 'active' AND query = 'SELECT pg_sleep(30)'", [pids]);
+            const { rows } = await admin.query<{ n: number }>(
+              "SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid = ANY($1) AND state = 'active' AND query = 'SELECT pg_sleep(30)'",
+              [pids],
+            );
             if (rows[0]!.n === clients.length) break;
             assert.ok(i < 1_000, 'the held connections never started sleeping');
           }
@@ -71,13 +80,21 @@ describe('PostgreSQL: every pooled connection held by a long transaction (a pool
     const mcp = await connectMcpClient(server.mcpUrl, tenant.owner.key);
     const hold = await holdThePool();
     try {
-      await assert.rejects(callTool(mcp, 'search', { query: 'anything' }), (error: Error & { data?: { status?: number } }) => {
-        assert.equal(error.data?.status, 503, error.message);
-        assert.match(error.message, /-32054.*Cairn is busy \(all its database connections are in use\); retry in 2 s/);
-        assert.doesNotMatch(error.message, /cannot reach its database/);
-        return true;
+      await assert.rejects(
+        callTool(mcp, 'search', { query: 'anything' }),
+        (error: Error & { data?: { status?: number } }) => {
+          assert.equal(error.data?.status, 503, error.message);
+          assert.match(
+            error.message,
+            /-32054.*Cairn is busy \(all its database connections are in use\); retry in 2 s/,
+          );
+          assert.doesNotMatch(error.message, /cannot reach its database/);
+          return true;
+        },
+      );
+      const api = await fetch(`${server.baseUrl}/api/v1/datapacks`, {
+        headers: { Authorization: `Bearer ${tenant.owner.key}` },
       });
-      const api = await fetch(`${server.baseUrl}/api/v1/datapacks`, { headers: { Authorization: `Bearer ${tenant.owner.key}` } });
       assert.equal(api.status, 503);
       assert.equal(api.headers.get('retry-after'), '2');
       assert.equal(((await api.json()) as { error: { code: string } }).error.code, 'busy');
@@ -87,9 +104,15 @@ describe('PostgreSQL: every pooled connection held by a long transaction (a pool
     } finally {
       await hold.release();
     }
-    assert.ok(Array.isArray((await callTool(mcp, 'list_datapacks')).datapacks), 'served again once a connection is free');
+    assert.ok(
+      Array.isArray((await callTool(mcp, 'list_datapacks')).datapacks),
+      'served again once a connection is free',
+    );
     await mcp.close();
-    assert.ok(!server.logs.some((line) => line.includes('database unreachable')), server.logs.filter((l) => l.includes('unreachable')).join('\n'));
+    assert.ok(
+      !server.logs.some((line) => line.includes('database unreachable')),
+      server.logs.filter((l) => l.includes('unreachable')).join('\n'),
+    );
   });
 
   test('a tool whose own query meets the exhausted pool is answered 503 busy, not a tool error', async () => {
@@ -152,7 +175,9 @@ describe('PostgreSQL that accepts connections and never answers (a partition): s
   });
 
   test('queries waiting behind a connection that cannot be made, and the one making it, all read as unreachable', async () => {
-    const store = new PostgresStore(openPostgresPool(`postgres://cairn@127.0.0.1:${port}/cairn`, { size: 1, connectTimeoutMs: 300 }));
+    const store = new PostgresStore(
+      openPostgresPool(`postgres://cairn@127.0.0.1:${port}/cairn`, { size: 1, connectTimeoutMs: 300 }),
+    );
     try {
       const failures = await Promise.all(
         [1, 2, 3].map(() =>

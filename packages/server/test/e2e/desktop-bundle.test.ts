@@ -48,22 +48,39 @@ describe('GET /install/cairn-claude-desktop.mcpb', () => {
     assert.match(validate, /Manifest schema validation passes!/);
     assert.deepEqual(manifest.server.mcp_config, {
       command: 'npx',
-      args: ['-y', 'mcp-remote@0.1.38', `${server.baseUrl}/mcp`, '--transport', 'http-only', '--header', 'Authorization:${AUTH_HEADER}', '--header', 'User-Agent:cairn-mcp-installer/1.0'],
+      args: [
+        '-y',
+        'mcp-remote@0.1.38',
+        `${server.baseUrl}/mcp`,
+        '--transport',
+        'http-only',
+        '--header',
+        'Authorization:${AUTH_HEADER}',
+        '--header',
+        'User-Agent:cairn-mcp-installer/1.0',
+      ],
       env: { AUTH_HEADER: 'Bearer ${user_config.api_key}' },
     });
     assert.equal(manifest.user_config.api_key.sensitive, true);
   });
 
   test("holds no secret: no key (not even the caller's own), no server secret; a signed-in caller gets the same bytes", async () => {
-    const anonymous = Buffer.from(await (await fetch(`${server.baseUrl}/install/cairn-claude-desktop.mcpb`)).arrayBuffer());
+    const anonymous = Buffer.from(
+      await (await fetch(`${server.baseUrl}/install/cairn-claude-desktop.mcpb`)).arrayBuffer(),
+    );
     const withKey = Buffer.from(
-      await (await fetch(`${server.baseUrl}/install/cairn-claude-desktop.mcpb`, { headers: { Authorization: `Bearer ${tenant.member.key}`, 'User-Agent': 'cairn-mcp-installer/1.0' } })).arrayBuffer(),
+      await (
+        await fetch(`${server.baseUrl}/install/cairn-claude-desktop.mcpb`, {
+          headers: { Authorization: `Bearer ${tenant.member.key}`, 'User-Agent': 'cairn-mcp-installer/1.0' },
+        })
+      ).arrayBuffer(),
     );
     assert.deepEqual(withKey, anonymous);
     // Read unpacked: the zip's deflated bytes would hide a secret from a plain scan.
     const { text } = await unpackWithMcpb(anonymous);
     assert.match(text, /mcp-remote@0\.1\.38/, 'the unpacked text is read');
-    for (const secret of [tenant.member.key, tenant.owner.key, AUTH_SECRET]) assert.ok(!text.includes(secret), 'no secret in the bundle');
+    for (const secret of [tenant.member.key, tenant.owner.key, AUTH_SECRET])
+      assert.ok(!text.includes(secret), 'no secret in the bundle');
     assert.doesNotMatch(text, /cairn_tkn_[A-Za-z0-9]/, 'no key of any user');
   });
 
@@ -72,7 +89,11 @@ describe('GET /install/cairn-claude-desktop.mcpb', () => {
     await first.arrayBuffer();
     const etag = first.headers.get('etag');
     assert.ok(etag);
-    assert.equal((await fetch(`${server.baseUrl}/install/cairn-claude-desktop.mcpb`, { headers: { 'If-None-Match': etag } })).status, 304);
+    assert.equal(
+      (await fetch(`${server.baseUrl}/install/cairn-claude-desktop.mcpb`, { headers: { 'If-None-Match': etag } }))
+        .status,
+      304,
+    );
   });
 });
 
@@ -88,6 +109,9 @@ describe('a Cairn whose CAIRN_BASE_URL has odd characters', () => {
     assert.equal(response.status, 200);
     const { manifest, validate } = await unpackWithMcpb(new Uint8Array(await response.arrayBuffer()));
     assert.match(validate, /Manifest schema validation passes!/);
-    assert.equal(manifest.server.mcp_config.args[2], 'https://cairn.example.com/team%20%22%CE%B1%22/$%7BHOME%7D/a%20b/mcp');
+    assert.equal(
+      manifest.server.mcp_config.args[2],
+      'https://cairn.example.com/team%20%22%CE%B1%22/$%7BHOME%7D/a%20b/mcp',
+    );
   });
 });

@@ -18,10 +18,15 @@ runFileOnEachBackend();
 // A public base URL other than the address the test listens on, so every URL in the card must come from it.
 const BASE = 'https://memory.example.com';
 const CARD_PATHS = ['/mcp/server-card', '/.well-known/mcp/server-card.json'];
-const CATALOG_PATHS = { '/.well-known/ai-catalog.json': 'application/ai-catalog+json', '/.well-known/mcp/catalog.json': 'application/json' };
+const CATALOG_PATHS = {
+  '/.well-known/ai-catalog.json': 'application/ai-catalog+json',
+  '/.well-known/mcp/catalog.json': 'application/json',
+};
 const ALL_PATHS = [...CARD_PATHS, ...Object.keys(CATALOG_PATHS)];
 
-const cardSchema = JSON.parse(readFileSync(new URL('../fixtures/vendor/mcp-server-card/server-card.schema.json', import.meta.url), 'utf8'));
+const cardSchema = JSON.parse(
+  readFileSync(new URL('../fixtures/vendor/mcp-server-card/server-card.schema.json', import.meta.url), 'utf8'),
+);
 const ajv = new Ajv2020({ strict: true, allErrors: true });
 formats.default(ajv);
 ajv.addSchema(cardSchema, 'server-card');
@@ -38,7 +43,10 @@ before(async () => {
   tenant = await createTenant(server.cairn);
   client = await connectMcpClient(`${local}/mcp`, tenant.owner.key);
   // Some private data in the database, which the card must never show.
-  const saved = await callTool(client, 'save_entry', { title: 'Secret recipe', content: 'Private: grandma uses cardamom.' });
+  const saved = await callTool(client, 'save_entry', {
+    title: 'Secret recipe',
+    content: 'Private: grandma uses cardamom.',
+  });
   assert.equal(saved.status, 'created');
 });
 
@@ -60,7 +68,10 @@ function assertDiscoveryHeaders(response: Response) {
 describe('reading without credentials', () => {
   for (const path of CARD_PATHS) {
     test(`GET ${path}: the Server Card, public, cacheable, with its media type`, async () => {
-      const response = await get(path, { Accept: 'application/mcp-server-card+json', Origin: 'https://some-web-client.example' });
+      const response = await get(path, {
+        Accept: 'application/mcp-server-card+json',
+        Origin: 'https://some-web-client.example',
+      });
       assert.equal(response.status, 200);
       assert.equal(response.headers.get('content-type'), 'application/mcp-server-card+json');
       assertDiscoveryHeaders(response);
@@ -80,7 +91,13 @@ describe('reading without credentials', () => {
       assert.equal(response.headers.get('cache-control'), 'public, max-age=3600');
       const catalog = (await response.json()) as any;
       assert.equal(catalog.specVersion, '1.0');
-      assert.deepEqual(catalog.entries, [{ identifier: 'urn:air:memory.example.com:mcp:cairn', type: 'application/mcp-server-card+json', url: `${BASE}/mcp/server-card` }]);
+      assert.deepEqual(catalog.entries, [
+        {
+          identifier: 'urn:air:memory.example.com:mcp:cairn',
+          type: 'application/mcp-server-card+json',
+          url: `${BASE}/mcp/server-card`,
+        },
+      ]);
     });
   }
 
@@ -108,7 +125,11 @@ describe('only reading', () => {
     for (const path of ALL_PATHS) {
       const response = await fetch(`${local}${path}`, {
         method: 'OPTIONS',
-        headers: { Origin: 'https://some-web-client.example', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'if-none-match' },
+        headers: {
+          Origin: 'https://some-web-client.example',
+          'Access-Control-Request-Method': 'GET',
+          'Access-Control-Request-Headers': 'if-none-match',
+        },
       });
       assert.equal(response.status, 204, path);
       assertDiscoveryHeaders(response);
@@ -118,7 +139,11 @@ describe('only reading', () => {
   test('POST, PUT and DELETE are refused with 405 and Allow', async () => {
     for (const path of ALL_PATHS) {
       for (const method of ['POST', 'PUT', 'DELETE']) {
-        const response = await fetch(`${local}${path}`, { method, headers: { 'content-type': 'application/json' }, body: '{"name":"evil"}' });
+        const response = await fetch(`${local}${path}`, {
+          method,
+          headers: { 'content-type': 'application/json' },
+          body: '{"name":"evil"}',
+        });
         assert.equal(response.status, 405, `${method} ${path}`);
         assert.equal(response.headers.get('allow'), 'GET, HEAD, OPTIONS');
         assert.equal(((await response.json()) as any).error.code, 'method_not_allowed');
@@ -207,13 +232,27 @@ describe('what the card says', () => {
     const discovered = await rpcResult(discover);
     assert.ok(discovered.result?.supportedVersions?.includes('2026-07-28'), JSON.stringify(discovered));
     const legacy = listed.filter((v) => !discovered.result.supportedVersions.includes(v));
-    assert.deepEqual(listed.slice(0, listed.length - legacy.length), discovered.result.supportedVersions, 'the 2026-era versions first, exactly as server/discover offers them');
+    assert.deepEqual(
+      listed.slice(0, listed.length - legacy.length),
+      discovered.result.supportedVersions,
+      'the 2026-era versions first, exactly as server/discover offers them',
+    );
     assert.ok(legacy.includes('2025-11-25') && legacy.includes('2025-06-18'), listed.join(', '));
     for (const version of legacy) {
       const response = await fetch(`${local}/mcp`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${tenant.owner.key}`, 'user-agent': INSTALLER_USER_AGENT, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'card-check', version: '1' } } }),
+        headers: {
+          authorization: `Bearer ${tenant.owner.key}`,
+          'user-agent': INSTALLER_USER_AGENT,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'card-check', version: '1' } },
+        }),
       });
       assert.equal(response.status, 200, version);
       const text = await response.text();

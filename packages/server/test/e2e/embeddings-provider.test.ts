@@ -19,7 +19,9 @@ let client: Client;
 
 before(async () => {
   fake = await startFakeEmbeddings();
-  server = await startTestCairn({ env: { CAIRN_EMBEDDINGS_URL: fake.url, CAIRN_EMBEDDINGS_MODEL: 'concept-1', CAIRN_EMBEDDINGS_API_KEY: API_KEY } });
+  server = await startTestCairn({
+    env: { CAIRN_EMBEDDINGS_URL: fake.url, CAIRN_EMBEDDINGS_MODEL: 'concept-1', CAIRN_EMBEDDINGS_API_KEY: API_KEY },
+  });
   tenant = await createTenant(server.cairn);
   client = await connectMcpClient(server.mcpUrl, tenant.member.key);
 });
@@ -68,7 +70,11 @@ describe('an OpenAI-compatible embeddings provider (CAIRN_EMBEDDINGS_URL)', () =
   test('an edited entry is embedded again in its new version', async () => {
     const { results } = await callTool(client, 'search', { query: 'Sandwiches Fridays' });
     const lunch = results.find((r: { entry: { title: string } }) => r.entry.title === 'Lunch').entry;
-    await callTool(client, 'update_entry', { id: lunch.id, expectedVersion: lunch.version, content: 'The grue eats sandwiches on Fridays.' });
+    await callTool(client, 'update_entry', {
+      id: lunch.id,
+      expectedVersion: lunch.version,
+      content: 'The grue eats sandwiches on Fridays.',
+    });
     await embedded();
     const stored = await server.cairn.store.loadEmbeddings('concept-1', [lunch.id]);
     assert.equal(stored.get(lunch.id)?.version, lunch.version + 1);
@@ -114,9 +120,22 @@ describe('an OpenAI-compatible embeddings provider (CAIRN_EMBEDDINGS_URL)', () =
 });
 
 test('CAIRN_EMBEDDINGS_URL needs a model and an http(s) URL; the message says what to set', () => {
-  assert.throws(() => loadConfig({ CAIRN_EMBEDDINGS_URL: 'http://127.0.0.1:11434/v1' }), /CAIRN_EMBEDDINGS_MODEL: name the embedding model too/);
-  assert.throws(() => loadConfig({ CAIRN_EMBEDDINGS_URL: 'ftp://x', CAIRN_EMBEDDINGS_MODEL: 'm' }), /CAIRN_EMBEDDINGS_URL: must be the http\(s\) base URL/);
-  const config = loadConfig({ CAIRN_EMBEDDINGS_URL: 'http://127.0.0.1:11434/v1/', CAIRN_EMBEDDINGS_MODEL: 'nomic-embed-text' });
-  assert.deepEqual(config.embeddings, { url: 'http://127.0.0.1:11434/v1', model: 'nomic-embed-text', apiKey: undefined });
+  assert.throws(
+    () => loadConfig({ CAIRN_EMBEDDINGS_URL: 'http://127.0.0.1:11434/v1' }),
+    /CAIRN_EMBEDDINGS_MODEL: name the embedding model too/,
+  );
+  assert.throws(
+    () => loadConfig({ CAIRN_EMBEDDINGS_URL: 'ftp://x', CAIRN_EMBEDDINGS_MODEL: 'm' }),
+    /CAIRN_EMBEDDINGS_URL: must be the http\(s\) base URL/,
+  );
+  const config = loadConfig({
+    CAIRN_EMBEDDINGS_URL: 'http://127.0.0.1:11434/v1/',
+    CAIRN_EMBEDDINGS_MODEL: 'nomic-embed-text',
+  });
+  assert.deepEqual(config.embeddings, {
+    url: 'http://127.0.0.1:11434/v1',
+    model: 'nomic-embed-text',
+    apiKey: undefined,
+  });
   assert.equal(loadConfig({}).embeddings, undefined);
 });

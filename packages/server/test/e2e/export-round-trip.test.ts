@@ -14,7 +14,9 @@ const pg = postgresTestUrl();
 // over; how long 10,000 take is `npm run bench:export -w @cairn/server` (docs/benchmarks.md).
 const BULK = 2_500;
 
-describe('export → import on the other backend → export gives the same file (SQLite → PostgreSQL → SQLite)', { skip: 'skip' in pg ? pg.skip : undefined }, () => {
+describe('export → import on the other backend → export gives the same file (SQLite → PostgreSQL → SQLite)', {
+  skip: 'skip' in pg ? pg.skip : undefined,
+}, () => {
   const cairns: TestCairn[] = [];
   const dir = mkdtempSync(join(tmpdir(), 'cairn-export-'));
   after(async () => {
@@ -40,7 +42,9 @@ describe('export → import on the other backend → export gives the same file 
       await createPeople(to.cairn, tag);
       t = Date.now();
       const report = await importFile(to.cairn.domain, fileLines(file));
-      console.log(`# ${name}: export ${exportMs} ms (${from.cairn.store.dialect}), import ${Date.now() - t} ms (${to.cairn.store.dialect}), ${text.split('\n').length - 1} lines`);
+      console.log(
+        `# ${name}: export ${exportMs} ms (${from.cairn.store.dialect}), import ${Date.now() - t} ms (${to.cairn.store.dialect}), ${text.split('\n').length - 1} lines`,
+      );
       return { text, file, report };
     };
 
@@ -69,7 +73,14 @@ describe('export → import on the other backend → export gives the same file 
       'every version travels',
     );
     const turn = lines.find((l) => l.turn?.speaker === 'Claude');
-    assert.deepEqual(turn.turn, { user: people.member.email, turnId: `turn-2-${tag}`, at: '2026-01-02T03:04:05.678Z', sessionId: 'sess-1', speaker: 'Claude', role: 'assistant' });
+    assert.deepEqual(turn.turn, {
+      user: people.member.email,
+      turnId: `turn-2-${tag}`,
+      at: '2026-01-02T03:04:05.678Z',
+      sessionId: 'sess-1',
+      speaker: 'Claude',
+      role: 'assistant',
+    });
     assert.ok(
       lines.some((l) => l.type === 'datapack' && l.name === 'Scratch' && l.deletedAt),
       'a datapack in the trash travels with its deleted state',
@@ -82,6 +93,10 @@ describe('export → import on the other backend → export gives the same file 
     assert.deepEqual(again.entries, { created: 0, updated: 0, unchanged: BULK + 7, skipped: 0 });
     assert.equal(again.datapacks.created + again.datapacks.updated, 0);
     assert.equal(again.versions, 0);
-    assert.deepEqual(comparable(await exportAll(postgresB.cairn)), comparable(first.text), 'the second import changed nothing');
+    assert.deepEqual(
+      comparable(await exportAll(postgresB.cairn)),
+      comparable(first.text),
+      'the second import changed nothing',
+    );
   });
 });

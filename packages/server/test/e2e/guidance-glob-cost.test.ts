@@ -11,7 +11,9 @@ useTenantCairn(async () => {
 });
 
 /** Runs `work` while /healthz is asked again and again; the slowest answer, in ms, and the work's own time. */
-async function whileProbed<T>(work: () => Promise<T>): Promise<{ result: T; slowestHealthz: number; ms: number; probes: number }> {
+async function whileProbed<T>(
+  work: () => Promise<T>,
+): Promise<{ result: T; slowestHealthz: number; ms: number; probes: number }> {
   let done = false;
   let slowest = 0;
   let probes = 0;
@@ -59,7 +61,13 @@ describe('globs a person can store are bounded in the work they cause', () => {
   });
 
   test('40 rules of 20 ordinary globs against 50 long paths: /healthz within 100 ms and get_guidance within 1 s', async () => {
-    const shapes = ['**/src/**/*{r}*/**/*.ts', '**/*{r}*/**/*{r}*/**', 'packages/*/src/**/*{r}*.{ts,tsx}', '**/{api,web}/**/*{r}*/**/*.js', '**/*.{r}.*'];
+    const shapes = [
+      '**/src/**/*{r}*/**/*.ts',
+      '**/*{r}*/**/*{r}*/**',
+      'packages/*/src/**/*{r}*.{ts,tsx}',
+      '**/{api,web}/**/*{r}*/**/*.js',
+      '**/*.{r}.*',
+    ];
     for (let r = 0; r < 40; r++) {
       const files = Array.from({ length: 20 }, (_, g) => shapes[g % shapes.length]!.replaceAll('{r}', `x${r}y${g}`));
       await callTool(member, 'save_entry', {
@@ -70,7 +78,8 @@ describe('globs a person can store are bounded in the work they cause', () => {
         applies: { files },
       });
     }
-    const path = (i: number) => `${Array.from({ length: 60 }, (_, d) => `src${d % 3 ? '' : `x${i}`}`).join('/')}/file${i}.ts`.slice(-500);
+    const path = (i: number) =>
+      `${Array.from({ length: 60 }, (_, d) => `src${d % 3 ? '' : `x${i}`}`).join('/')}/file${i}.ts`.slice(-500);
     const files = Array.from({ length: 50 }, (_, i) => path(i));
     assert.ok(files.every((f) => f.length <= 500));
     await guidance(files); // compiles the code paths long inputs take (a cost once per process, not per input)

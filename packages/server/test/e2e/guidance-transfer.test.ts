@@ -24,7 +24,8 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const asOwner = (cairn: Cairn, userId: string) => loadAccess(cairn.domain, { userId, client: null, via: 'cli', scope: 'read-write' });
+const asOwner = (cairn: Cairn, userId: string) =>
+  loadAccess(cairn.domain, { userId, client: null, via: 'cli', scope: 'read-write' });
 
 test('applies, supersedes and replacedBy survive export and import, as JSON Lines and as Markdown', async () => {
   const tag = randomBytes(4).toString('hex');
@@ -32,13 +33,23 @@ test('applies, supersedes and replacedBy survive export and import, as JSON Line
   cairns.push(source);
   const people = await createPeople(source.cairn, tag);
   const access = await asOwner(source.cairn, people.owner.id);
-  const old = await saveEntry(source.cairn.domain, access, { datapack: people.orgName, kind: 'policy', title: 'One reviewer is enough', content: 'A single approval merges a pull request.' });
+  const old = await saveEntry(source.cairn.domain, access, {
+    datapack: people.orgName,
+    kind: 'policy',
+    title: 'One reviewer is enough',
+    content: 'A single approval merges a pull request.',
+  });
   const newer = await saveEntry(source.cairn.domain, access, {
     datapack: people.orgName,
     kind: 'policy',
     title: 'Two reviewers to merge',
     content: 'Every pull request needs two approvals, one from a code owner.',
-    applies: { always: true, files: ['**/*.ts'], projects: ['ledger-service'], when: 'Writing or reviewing TypeScript in the ledger.' },
+    applies: {
+      always: true,
+      files: ['**/*.ts'],
+      projects: ['ledger-service'],
+      when: 'Writing or reviewing TypeScript in the ledger.',
+    },
     supersedes: [old.entry.id],
   });
   const text = await exportAll(source.cairn);
@@ -47,13 +58,27 @@ test('applies, supersedes and replacedBy survive export and import, as JSON Line
     .filter(Boolean)
     .map((l) => JSON.parse(l))
     .find((l) => l.id === newer.entry.id);
-  assert.deepEqual(line.applies, { always: true, files: ['**/*.ts'], projects: ['ledger-service'], when: 'Writing or reviewing TypeScript in the ledger.' });
+  assert.deepEqual(line.applies, {
+    always: true,
+    files: ['**/*.ts'],
+    projects: ['ledger-service'],
+    when: 'Writing or reviewing TypeScript in the ledger.',
+  });
   assert.deepEqual(line.supersedes, [old.entry.id]);
 
   const check = async (target: Cairn, ownerId: string, how: string) => {
     const a = await asOwner(target, ownerId);
     const moved = (await getEntry(target.domain, a, newer.entry.id)).entry;
-    assert.deepEqual(moved.applies, { always: true, files: ['**/*.ts'], projects: ['ledger-service'], when: 'Writing or reviewing TypeScript in the ledger.' }, how);
+    assert.deepEqual(
+      moved.applies,
+      {
+        always: true,
+        files: ['**/*.ts'],
+        projects: ['ledger-service'],
+        when: 'Writing or reviewing TypeScript in the ledger.',
+      },
+      how,
+    );
     assert.deepEqual(moved.supersedes, [old.entry.id], how);
     assert.equal((await getEntry(target.domain, a, old.entry.id)).entry.replacedBy, newer.entry.id, how);
     const g = await getGuidance(target.domain, a, { task: 'one reviewer is enough to merge' });
@@ -76,7 +101,9 @@ test('applies, supersedes and replacedBy survive export and import, as JSON Line
     })(),
     folder,
   );
-  const pack = readdirSync(folder).find((f) => !f.endsWith('.json') && readdirSync(join(folder, f)).some((x) => x.includes(newer.entry.id)))!;
+  const pack = readdirSync(folder).find(
+    (f) => !f.endsWith('.json') && readdirSync(join(folder, f)).some((x) => x.includes(newer.entry.id)),
+  )!;
   const file = readdirSync(join(folder, pack)).find((x) => x.includes(newer.entry.id))!;
   assert.match(
     readFileSync(join(folder, pack, file), 'utf8'),

@@ -24,7 +24,9 @@ const built = (() => {
 })();
 if (!built) console.log('# installer npx test skipped: the installer tarball is not built (npm run build)');
 
-describe('npx -y <base>/install/cairn-mcp-installer.tgz, as a user on another machine runs it', { skip: built ? undefined : 'installer tarball not built; run npm run build' }, () => {
+describe('npx -y <base>/install/cairn-mcp-installer.tgz, as a user on another machine runs it', {
+  skip: built ? undefined : 'installer tarball not built; run npm run build',
+}, () => {
   let server: TestCairn;
   let tenant: TestTenant;
   let home: string;
@@ -44,7 +46,12 @@ describe('npx -y <base>/install/cairn-mcp-installer.tgz, as a user on another ma
     run('npx', ['-y', `${server.baseUrl}/install/cairn-mcp-installer.tgz`, ...args], {
       cwd: home,
       timeout: 90_000,
-      env: { PATH: process.env.PATH, HOME: home, npm_config_cache: join(home, '.npm'), npm_config_update_notifier: 'false' },
+      env: {
+        PATH: process.env.PATH,
+        HOME: home,
+        npm_config_cache: join(home, '.npm'),
+        npm_config_update_notifier: 'false',
+      },
     });
 
   test("a setup code becomes a working Cursor entry; the key and a neighbour's token never appear on the command line, in the output or in npm's log", async () => {
@@ -52,13 +59,20 @@ describe('npx -y <base>/install/cairn-mcp-installer.tgz, as a user on another ma
     const file = join(home, '.cursor', 'mcp.json');
     const neighbourToken = 'ghp_R8vKq2LmZ7xWc4NbT9yHs3JdF6gPa1Ue5Qio';
     mkdirSync(join(home, '.cursor'), { recursive: true });
-    const github = { command: 'npx', args: ['-y', '@modelcontextprotocol/server-github'], env: { GITHUB_PERSONAL_ACCESS_TOKEN: neighbourToken } };
+    const github = {
+      command: 'npx',
+      args: ['-y', '@modelcontextprotocol/server-github'],
+      env: { GITHUB_PERSONAL_ACCESS_TOKEN: neighbourToken },
+    };
     writeFileSync(file, `${JSON.stringify({ mcpServers: { github } }, null, 2)}\n`);
     // Without --yes the diff is shown (no terminal to ask on, so it is written): the neighbour is in its context.
     const { stdout, stderr } = await npx(['--client', 'cursor', '--url', server.baseUrl, '--setup-code', code]);
     assert.match(stdout, /GITHUB_PERSONAL_ACCESS_TOKEN/, stdout);
     assert.equal(statSync(file).mode & 0o777, 0o600);
-    const entry = JSON.parse(readFileSync(file, 'utf8')).mcpServers.cairn as { url: string; headers: Record<string, string> };
+    const entry = JSON.parse(readFileSync(file, 'utf8')).mcpServers.cairn as {
+      url: string;
+      headers: Record<string, string>;
+    };
     assert.equal(entry.url, server.mcpUrl);
     assert.equal(entry.headers['User-Agent'], 'cairn-mcp-installer/1.0');
     const key = entry.headers.Authorization!.replace(/^Bearer /, '');
@@ -78,7 +92,9 @@ describe('npx -y <base>/install/cairn-mcp-installer.tgz, as a user on another ma
     assert.ok(named, 'the key is named after the client and host');
 
     const client = new Client({ name: 'cursor-stand-in', version: '1' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(entry.url), { requestInit: { headers: entry.headers } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(entry.url), { requestInit: { headers: entry.headers } }),
+    );
     const result = await client.callTool({ name: 'list_datapacks', arguments: {} });
     await client.close();
     assert.ok((result.structuredContent as { teams: { id: string }[] }).teams.some((t) => t.id === tenant.teamId));

@@ -22,7 +22,11 @@ forEachBackend(({ name: backend, skip, options }) => {
     after(() => server?.close());
 
     const signup = async (body: Record<string, unknown>) => {
-      const answer = await fetch(`${server.baseUrl}/api/v1/signup`, { method: 'POST', headers: { 'content-type': 'application/json', origin: server.baseUrl }, body: JSON.stringify(body) });
+      const answer = await fetch(`${server.baseUrl}/api/v1/signup`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: server.baseUrl },
+        body: JSON.stringify(body),
+      });
       return { status: answer.status, text: await answer.text() };
     };
     const users = () => countRows(server.cairn.store.db, 'user');
@@ -41,7 +45,12 @@ forEachBackend(({ name: backend, skip, options }) => {
       assert.equal(weak.status, 400);
       assert.match(weak.text, ADVICE);
       assert.equal(await users(), 0, 'nothing half-made');
-      const first = await signup({ email: 'ada@example.test', name: 'Ada', password: GOOD, organization: 'Analytical' });
+      const first = await signup({
+        email: 'ada@example.test',
+        name: 'Ada',
+        password: GOOD,
+        organization: 'Analytical',
+      });
       assert.equal(first.status, 201, first.text);
       orgId = (JSON.parse(first.text) as { organization: { id: string; role: string } }).organization.id;
       cookie = await signIn(server.baseUrl, 'ada@example.test', GOOD);
@@ -68,7 +77,14 @@ forEachBackend(({ name: backend, skip, options }) => {
 
     test('weak passwords are refused with advice, and the invitation stays usable', async () => {
       const token = await invite();
-      for (const password of ['password', '12345678', 'password123456', 'k3J9xq2Lm', 'qwertyuiop', 'bob@example.test1']) {
+      for (const password of [
+        'password',
+        '12345678',
+        'password123456',
+        'k3J9xq2Lm',
+        'qwertyuiop',
+        'bob@example.test1',
+      ]) {
         const answer = await signup({ email: 'bob@example.test', password, invite: token });
         assert.equal(answer.status, 400, `${password}: ${answer.text}`);
         assert.match(answer.text, ADVICE, password);
@@ -80,7 +96,10 @@ forEachBackend(({ name: backend, skip, options }) => {
     });
 
     test('invite URLs come from CAIRN_BASE_URL, never from the Host header', async () => {
-      for (const headers of [{ host: 'evil.example' }, { host: 'evil.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' }] as Record<string, string>[]) {
+      for (const headers of [
+        { host: 'evil.example' },
+        { host: 'evil.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' },
+      ] as Record<string, string>[]) {
         const answer = await rawRequest(server.baseUrl, `/api/v1/organizations/${orgId}/invitations`, {
           method: 'POST',
           headers: { ...headers, 'content-type': 'application/json', origin: server.baseUrl, cookie },

@@ -31,24 +31,53 @@ forEachBackend(({ name: backend, skip, options }) => {
     const api = async (path: string, init: RequestInit & { key?: string } = {}): Promise<Answer> => {
       const answer = await fetch(`${server.baseUrl}/api/v1${path}`, {
         ...init,
-        headers: { 'content-type': 'application/json', ...(init.key && { authorization: `Bearer ${init.key}` }), ...(init.headers as Record<string, string>) },
+        headers: {
+          'content-type': 'application/json',
+          ...(init.key && { authorization: `Bearer ${init.key}` }),
+          ...(init.headers as Record<string, string>),
+        },
       });
-      return { status: answer.status, body: await answer.text(), wwwAuthenticate: answer.headers.get('www-authenticate') };
+      return {
+        status: answer.status,
+        body: await answer.text(),
+        wwwAuthenticate: answer.headers.get('www-authenticate'),
+      };
     };
-    const mcp = async (key: string, body: unknown = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }): Promise<Answer> => {
+    const mcp = async (
+      key: string,
+      body: unknown = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} },
+    ): Promise<Answer> => {
       const answer = await fetch(server.mcpUrl, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18', authorization: `Bearer ${key}`, 'user-agent': UA },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-06-18',
+          authorization: `Bearer ${key}`,
+          'user-agent': UA,
+        },
         body: JSON.stringify(body),
       });
-      return { status: answer.status, body: await answer.text(), wwwAuthenticate: answer.headers.get('www-authenticate') };
+      return {
+        status: answer.status,
+        body: await answer.text(),
+        wwwAuthenticate: answer.headers.get('www-authenticate'),
+      };
     };
     /** Every entry the member can see, by title: what a refused write must leave untouched. */
     const visibleEntries = async () => {
-      const { datapacks } = JSON.parse((await api('/datapacks', { key: tenant.member.key })).body) as { datapacks: { id: string }[] };
+      const { datapacks } = JSON.parse((await api('/datapacks', { key: tenant.member.key })).body) as {
+        datapacks: { id: string }[];
+      };
       const all = [];
       for (const d of datapacks)
-        all.push(...(JSON.parse((await api(`/datapacks/${d.id}/entries?limit=200`, { key: tenant.member.key })).body) as { entries: { id: string; title: string; version: number }[] }).entries);
+        all.push(
+          ...(
+            JSON.parse((await api(`/datapacks/${d.id}/entries?limit=200`, { key: tenant.member.key })).body) as {
+              entries: { id: string; title: string; version: number }[];
+            }
+          ).entries,
+        );
       return all.map((e) => `${e.id}:${e.title}:v${e.version}`).sort();
     };
 
@@ -57,8 +86,17 @@ forEachBackend(({ name: backend, skip, options }) => {
       tenant = await createTenant(server.cairn);
       readKey = (await createApiKey(server.cairn.domain, tenant.member.id, 'reader', { scope: 'read' })).key;
       const saved = JSON.parse(
-        (await api('/entries', { key: tenant.member.key, method: 'POST', body: JSON.stringify({ kind: 'preference', title: 'Package manager', content: 'Always use pnpm for JavaScript projects.' }) }))
-          .body,
+        (
+          await api('/entries', {
+            key: tenant.member.key,
+            method: 'POST',
+            body: JSON.stringify({
+              kind: 'preference',
+              title: 'Package manager',
+              content: 'Always use pnpm for JavaScript projects.',
+            }),
+          })
+        ).body,
       ) as { entry: { id: string } };
       sharedEntryId = saved.entry.id;
       readClient = await connectMcpClient(server.mcpUrl, readKey);
@@ -77,7 +115,10 @@ forEachBackend(({ name: backend, skip, options }) => {
         [sharedEntryId],
       );
       await callTool(readClient, 'get_guidance', { task: 'set up a JavaScript project' });
-      assert.equal((await callTool<{ entry: { id: string } }>(readClient, 'get_entry', { id: sharedEntryId })).entry.id, sharedEntryId);
+      assert.equal(
+        (await callTool<{ entry: { id: string } }>(readClient, 'get_entry', { id: sharedEntryId })).entry.id,
+        sharedEntryId,
+      );
     });
 
     test('a read key calling a write tool gets a JSON-RPC error that says how to get a read-write key, and nothing changes', async () => {
@@ -99,7 +140,15 @@ forEachBackend(({ name: backend, skip, options }) => {
         });
       }
       // On the wire: a JSON-RPC error object, not a result with isError.
-      const raw = await mcp(readKey, { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'save_entry', arguments: { kind: 'note', title: 'Raw reader write', content: 'Never stored.' } } });
+      const raw = await mcp(readKey, {
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: {
+          name: 'save_entry',
+          arguments: { kind: 'note', title: 'Raw reader write', content: 'Never stored.' },
+        },
+      });
       const message = JSON.parse(
         raw.body
           .replace(/^(event:.*\n)?data: /m, '')
@@ -108,9 +157,14 @@ forEachBackend(({ name: backend, skip, options }) => {
       ) as { id: number; result?: unknown; error?: { code: number; message: string } };
       assert.equal(raw.status, 200);
       assert.equal(message.result, undefined, raw.body);
-      assert.deepEqual([message.id, message.error?.code, message.error?.message], [7, JSONRPC_CODES.readOnlyKey, READ_ONLY_KEY_MESSAGE]);
+      assert.deepEqual(
+        [message.id, message.error?.code, message.error?.message],
+        [7, JSONRPC_CODES.readOnlyKey, READ_ONLY_KEY_MESSAGE],
+      );
       assert.deepEqual(await visibleEntries(), before, 'no entry was created, changed or deleted');
-      const packs = JSON.parse((await api('/datapacks', { key: tenant.member.key })).body) as { datapacks: { name: string }[] };
+      const packs = JSON.parse((await api('/datapacks', { key: tenant.member.key })).body) as {
+        datapacks: { name: string }[];
+      };
       assert.ok(!packs.datapacks.some((d) => d.name === 'Reader pack'), 'no datapack was created');
     });
 
@@ -137,16 +191,35 @@ forEachBackend(({ name: backend, skip, options }) => {
         ['PATCH', `/entries/${sharedEntryId}`, { expectedVersion: 1, content: 'Changed by a reader.' }],
         ['DELETE', `/entries/${sharedEntryId}`, undefined],
         ['POST', '/datapacks', { name: 'Reader API pack', scope: 'personal' }],
-        ['POST', '/capture', { turns: [{ id: 't-reader-1', role: 'user', text: 'hello', client: 'claude-code', at: new Date().toISOString() }] }],
+        [
+          'POST',
+          '/capture',
+          {
+            turns: [
+              { id: 't-reader-1', role: 'user', text: 'hello', client: 'claude-code', at: new Date().toISOString() },
+            ],
+          },
+        ],
       ];
       for (const [method, path, body] of writes) {
-        const answer = await api(path, { key: readKey, method, ...(body !== undefined && { body: JSON.stringify(body) }) });
+        const answer = await api(path, {
+          key: readKey,
+          method,
+          ...(body !== undefined && { body: JSON.stringify(body) }),
+        });
         assert.equal(answer.status, 403, `${method} ${path}: ${answer.body}`);
-        assert.deepEqual(JSON.parse(answer.body), { error: { code: 'forbidden', message: READ_ONLY_KEY_MESSAGE, details: { reason: 'read_only_key' } } });
+        assert.deepEqual(JSON.parse(answer.body), {
+          error: { code: 'forbidden', message: READ_ONLY_KEY_MESSAGE, details: { reason: 'read_only_key' } },
+        });
       }
       assert.deepEqual(await visibleEntries(), before);
-      const packs = JSON.parse((await api('/datapacks', { key: tenant.member.key })).body) as { datapacks: { name: string }[] };
-      assert.ok(!packs.datapacks.some((d) => d.name === 'Reader API pack' || d.name === 'Conversations'), 'no datapack was created, not even by capture');
+      const packs = JSON.parse((await api('/datapacks', { key: tenant.member.key })).body) as {
+        datapacks: { name: string }[];
+      };
+      assert.ok(
+        !packs.datapacks.some((d) => d.name === 'Reader API pack' || d.name === 'Conversations'),
+        'no datapack was created, not even by capture',
+      );
       // A setup code is traded for a read-write key: a read key must not reach it (that would widen its own scope).
       const code = await api('/setup-codes', { key: readKey, method: 'POST' });
       assert.equal(code.status, 403, code.body);
@@ -155,19 +228,43 @@ forEachBackend(({ name: backend, skip, options }) => {
 
     test('a read-write key still writes through both doors', async () => {
       const { key } = await createApiKey(server.cairn.domain, tenant.member.id, 'writer', { scope: 'read-write' });
-      assert.equal((await api('/entries', { key, method: 'POST', body: JSON.stringify({ kind: 'note', title: 'Writer via API', content: 'Stored by a read-write key.' }) })).status, 201);
+      assert.equal(
+        (
+          await api('/entries', {
+            key,
+            method: 'POST',
+            body: JSON.stringify({ kind: 'note', title: 'Writer via API', content: 'Stored by a read-write key.' }),
+          })
+        ).status,
+        201,
+      );
       const client = await connectMcpClient(server.mcpUrl, key);
       try {
-        assert.equal((await callTool<{ status: string }>(client, 'save_entry', { kind: 'note', title: 'Writer via MCP', content: 'Stored through MCP by a read-write key.' })).status, 'created');
+        assert.equal(
+          (
+            await callTool<{ status: string }>(client, 'save_entry', {
+              kind: 'note',
+              title: 'Writer via MCP',
+              content: 'Stored through MCP by a read-write key.',
+            })
+          ).status,
+          'created',
+        );
       } finally {
         await client.close();
       }
     });
 
     test('a key that expires is refused from that moment, exactly like a revoked key, on /mcp and /api/v1', async () => {
-      const { key: revoked, record: revokedRecord } = await createApiKey(server.cairn.domain, tenant.member.id, 'to revoke');
+      const { key: revoked, record: revokedRecord } = await createApiKey(
+        server.cairn.domain,
+        tenant.member.id,
+        'to revoke',
+      );
       await revokeApiKey(server.cairn.domain, revokedRecord.id);
-      const { key: expiring, record } = await createApiKey(server.cairn.domain, tenant.member.id, 'expiring', { expiresInDays: 1 });
+      const { key: expiring, record } = await createApiKey(server.cairn.domain, tenant.member.id, 'expiring', {
+        expiresInDays: 1,
+      });
       assert.equal(Date.parse(record.expiresAt!) - Date.parse(record.createdAt), DAY_MS);
       assert.equal((await mcp(expiring)).status, 200, 'works before it expires');
       assert.equal((await api('/datapacks', { key: expiring })).status, 200);
@@ -185,8 +282,16 @@ forEachBackend(({ name: backend, skip, options }) => {
         assert.equal(expiredApi.status, 401);
         assert.deepEqual(expiredApi, await api('/datapacks', { key: revoked }));
         assert.deepEqual(
-          await api('/entries', { key: expiring, method: 'POST', body: JSON.stringify({ kind: 'note', title: 'After expiry', content: 'Never stored.' }) }),
-          await api('/entries', { key: revoked, method: 'POST', body: JSON.stringify({ kind: 'note', title: 'After expiry', content: 'Never stored.' }) }),
+          await api('/entries', {
+            key: expiring,
+            method: 'POST',
+            body: JSON.stringify({ kind: 'note', title: 'After expiry', content: 'Never stored.' }),
+          }),
+          await api('/entries', {
+            key: revoked,
+            method: 'POST',
+            body: JSON.stringify({ kind: 'note', title: 'After expiry', content: 'Never stored.' }),
+          }),
         );
       } finally {
         server.cairn.domain.now = realNow;
@@ -226,20 +331,41 @@ forEachBackend(({ name: backend, skip, options }) => {
       const create = (body: unknown) => api('/keys', { method: 'POST', headers: session, body: JSON.stringify(body) });
       const created = await create({ name: 'CI reader', scope: 'read', expiresInDays: 30 });
       assert.equal(created.status, 201, created.body);
-      const { key, record } = JSON.parse(created.body) as { key: string; record: { id: string; scope: string; expiresAt: string; createdAt: string } };
+      const { key, record } = JSON.parse(created.body) as {
+        key: string;
+        record: { id: string; scope: string; expiresAt: string; createdAt: string };
+      };
       assert.equal(record.scope, 'read');
       assert.equal(Date.parse(record.expiresAt) - Date.parse(record.createdAt), 30 * DAY_MS);
       const day = new Date(Date.now() + 365 * DAY_MS).toISOString().slice(0, 10);
-      const dated = JSON.parse((await create({ name: 'Dated', expiresAt: day })).body) as { record: { scope: string; expiresAt: string } };
-      assert.deepEqual([dated.record.scope, dated.record.expiresAt], ['read-write', `${day}T23:59:59.999Z`], 'a date means through that day (UTC)');
-      const listed = JSON.parse((await api('/keys', { headers: session })).body) as { keys: { id: string; scope: string; expiresAt: string | null; name: string }[] };
+      const dated = JSON.parse((await create({ name: 'Dated', expiresAt: day })).body) as {
+        record: { scope: string; expiresAt: string };
+      };
+      assert.deepEqual(
+        [dated.record.scope, dated.record.expiresAt],
+        ['read-write', `${day}T23:59:59.999Z`],
+        'a date means through that day (UTC)',
+      );
+      const listed = JSON.parse((await api('/keys', { headers: session })).body) as {
+        keys: { id: string; scope: string; expiresAt: string | null; name: string }[];
+      };
       const mine = listed.keys.find((k) => k.id === record.id)!;
       assert.deepEqual([mine.scope, mine.expiresAt], ['read', record.expiresAt]);
       assert.ok(
         listed.keys.some((k) => k.name === 'owner key' && k.scope === 'read-write' && k.expiresAt === null),
         'default keys are read-write without expiry',
       );
-      assert.equal((await api('/entries', { key, method: 'POST', body: JSON.stringify({ kind: 'note', title: 'x', content: 'y' }) })).status, 403, 'the new key is read-only');
+      assert.equal(
+        (
+          await api('/entries', {
+            key,
+            method: 'POST',
+            body: JSON.stringify({ kind: 'note', title: 'x', content: 'y' }),
+          })
+        ).status,
+        403,
+        'the new key is read-only',
+      );
 
       for (const [body, why] of [
         [{ name: 'Bad', scope: 'admin' }, /scope must be "read".*"read-write"/],
@@ -253,7 +379,12 @@ forEachBackend(({ name: backend, skip, options }) => {
         assert.equal(answer.status, 400, JSON.stringify(body));
         assert.match((JSON.parse(answer.body) as { error: { message: string } }).error.message, why);
       }
-      assert.ok(!(JSON.parse((await api('/keys', { headers: session })).body) as { keys: { name: string }[] }).keys.some((k) => k.name === 'Bad'), 'a refused key is not half-made');
+      assert.ok(
+        !(JSON.parse((await api('/keys', { headers: session })).body) as { keys: { name: string }[] }).keys.some(
+          (k) => k.name === 'Bad',
+        ),
+        'a refused key is not half-made',
+      );
     });
   });
 });

@@ -16,8 +16,12 @@ forEachBackend(({ name: backend, skip, options }) => {
     after(() => server?.close());
 
     const revokeSelf = (key?: string) =>
-      fetch(`${server.baseUrl}/api/v1/keys/self`, { method: 'DELETE', headers: { 'user-agent': 'cairn-mcp-installer/1.0', ...(key && { authorization: `Bearer ${key}` }) } });
-    const datapacks = (key: string) => fetch(`${server.baseUrl}/api/v1/datapacks`, { headers: { authorization: `Bearer ${key}` } });
+      fetch(`${server.baseUrl}/api/v1/keys/self`, {
+        method: 'DELETE',
+        headers: { 'user-agent': 'cairn-mcp-installer/1.0', ...(key && { authorization: `Bearer ${key}` }) },
+      });
+    const datapacks = (key: string) =>
+      fetch(`${server.baseUrl}/api/v1/datapacks`, { headers: { authorization: `Bearer ${key}` } });
 
     test('the key that sends the request is revoked at once, and only that key', async () => {
       const { key: old, record } = await createApiKey(server.cairn.domain, tenant.member.id, 'cursor on laptop');
@@ -41,7 +45,10 @@ forEachBackend(({ name: backend, skip, options }) => {
     test('without a key it is refused; /keys/<id> still needs a portal session', async () => {
       assert.equal((await revokeSelf()).status, 401);
       const { record } = await createApiKey(server.cairn.domain, tenant.owner.id, 'spare');
-      const byKey = await fetch(`${server.baseUrl}/api/v1/keys/${record.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${tenant.owner.key}` } });
+      const byKey = await fetch(`${server.baseUrl}/api/v1/keys/${record.id}`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${tenant.owner.key}` },
+      });
       assert.equal(byKey.status, 403, 'a key still cannot revoke another key');
       assert.equal((await datapacks(tenant.owner.key)).status, 200);
     });

@@ -20,7 +20,17 @@ const WAIT_MS = 30_000;
 function bridgeEntry(mcpUrl: string, env: Record<string, string>) {
   return {
     command: 'npx',
-    args: ['-y', 'mcp-remote@0.1.38', mcpUrl, '--transport', 'http-only', '--header', 'Authorization:${AUTH_HEADER}', '--header', 'User-Agent:cairn-mcp-installer/1.0'],
+    args: [
+      '-y',
+      'mcp-remote@0.1.38',
+      mcpUrl,
+      '--transport',
+      'http-only',
+      '--header',
+      'Authorization:${AUTH_HEADER}',
+      '--header',
+      'User-Agent:cairn-mcp-installer/1.0',
+    ],
     env,
   };
 }
@@ -38,7 +48,11 @@ function launch(entry: ReturnType<typeof bridgeEntry>): Bridge {
   const scratch = mkdtempSync(join(tmpdir(), 'cairn-mcp-remote-'));
   const npmCache = join(scratch, 'npm-cache');
   // Fresh OAuth state per run, and a fresh npm cache so a download would show up as <cache>/_npx.
-  const transport = mcpRemoteTransport(entry, { scratch, configDir: join(scratch, 'mcp-auth') }, { npm_config_cache: npmCache });
+  const transport = mcpRemoteTransport(
+    entry,
+    { scratch, configDir: join(scratch, 'mcp-auth') },
+    { npm_config_cache: npmCache },
+  );
   const bridge = connectThrough(transport, 'chat-desktop-stand-in');
   return {
     ...bridge,
@@ -64,7 +78,13 @@ interface Exchange {
 async function startRecordingProxy(target: string) {
   const exchanges: Exchange[] = [];
   const proxy = createServer((req, res) => {
-    const exchange: Exchange = { method: req.method!, path: req.url!, authorization: req.headers.authorization, status: 0, body: '' };
+    const exchange: Exchange = {
+      method: req.method!,
+      path: req.url!,
+      authorization: req.headers.authorization,
+      status: 0,
+      body: '',
+    };
     exchanges.push(exchange);
     const upstream = request(new URL(req.url!, target), { method: req.method, headers: req.headers }, (answer) => {
       exchange.status = answer.statusCode!;
@@ -86,7 +106,9 @@ async function startRecordingProxy(target: string) {
 
 function within<T>(promise: Promise<T>, what: string): Promise<T> {
   let timer: NodeJS.Timeout;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no answer within ${WAIT_MS} ms`)), WAIT_MS)));
+  const timeout = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no answer within ${WAIT_MS} ms`)), WAIT_MS)),
+  );
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
@@ -118,16 +140,24 @@ describe('the bridge entry through the real mcp-remote@0.1.38', () => {
       const names = (result.structuredContent as { datapacks: { name: string }[] }).datapacks.map((d) => d.name);
       assert.deepEqual(names, ['Personal', tenant.orgName]);
       assert.match(bridge.stderr(), /Replacing \$\{AUTH_HEADER\} with environment value in header 'Authorization'/);
-      assert.equal(existsSync(join(bridge.npmCache, '_npx')), false, 'npx downloaded mcp-remote instead of using the local install');
+      assert.equal(
+        existsSync(join(bridge.npmCache, '_npx')),
+        false,
+        'npx downloaded mcp-remote instead of using the local install',
+      );
     } finally {
       await bridge.close();
     }
   });
 
-  test('with the env name not matching ${AUTH_HEADER}, the connection is refused with the helpful 401', { timeout: 2 * WAIT_MS }, async () => {
+  test('with the env name not matching ${AUTH_HEADER}, the connection is refused with the helpful 401', {
+    timeout: 2 * WAIT_MS,
+  }, async () => {
     // mcp-remote prints neither the 401 status nor its body (only with --debug), so watch the wire.
     const wire = await startRecordingProxy(server.baseUrl);
-    const config = { mcpServers: { cairn: bridgeEntry(`${wire.url}/mcp`, { AUTH_TOKEN: `Bearer ${tenant.owner.key}` }) } };
+    const config = {
+      mcpServers: { cairn: bridgeEntry(`${wire.url}/mcp`, { AUTH_TOKEN: `Bearer ${tenant.owner.key}` }) },
+    };
     const bridge = launch(config.mcpServers.cairn);
     try {
       await assert.rejects(within(bridge.connected, 'connect'), 'no MCP session, so no datapacks');

@@ -17,7 +17,10 @@ describe('many instances share one PostgreSQL database', { skip: 'skip' in targe
   before(async () => {
     database = await createTestDatabase((target as { url: string }).url);
     // Started together: both race through migrations and the shared auth secret.
-    [a, b] = await Promise.all([startTestCairn({ databaseUrl: database.url }), startTestCairn({ databaseUrl: database.url })]);
+    [a, b] = await Promise.all([
+      startTestCairn({ databaseUrl: database.url }),
+      startTestCairn({ databaseUrl: database.url }),
+    ]);
     tenant = await createTenant(a.cairn);
   });
   after(async () => {
@@ -30,10 +33,18 @@ describe('many instances share one PostgreSQL database', { skip: 'skip' in targe
     const viaA = await connectMcpClient(a.mcpUrl, tenant.member.key);
     const viaB = await connectMcpClient(b.mcpUrl, tenant.member.key);
     try {
-      const saved = await callTool(viaA, 'save_entry', { kind: 'preference', title: 'Test runner', content: 'Prefer node:test over jest for new packages.' });
+      const saved = await callTool(viaA, 'save_entry', {
+        kind: 'preference',
+        title: 'Test runner',
+        content: 'Prefer node:test over jest for new packages.',
+      });
       const found = await callTool(viaB, 'search', { query: 'jest node:test' });
       assert.equal(found.results[0].entry.id, saved.entry.id);
-      const updated = await callTool(viaB, 'update_entry', { id: saved.entry.id, expectedVersion: 1, content: 'Prefer node:test for new packages.' });
+      const updated = await callTool(viaB, 'update_entry', {
+        id: saved.entry.id,
+        expectedVersion: 1,
+        content: 'Prefer node:test for new packages.',
+      });
       const read = await callTool(viaA, 'get_entry', { id: saved.entry.id });
       assert.equal(read.entry.version, updated.entry.version);
       const packs = await callTool(viaB, 'list_datapacks');
@@ -48,18 +59,39 @@ describe('many instances share one PostgreSQL database', { skip: 'skip' in targe
     const viaA = await connectMcpClient(a.mcpUrl, tenant.owner.key);
     const viaB = await connectMcpClient(b.mcpUrl, tenant.owner.key);
     try {
-      await callTool(viaA, 'save_entry', { kind: 'decision', title: 'Build tool', content: 'Packages are bundled with esbuild.' });
+      await callTool(viaA, 'save_entry', {
+        kind: 'decision',
+        title: 'Build tool',
+        content: 'Packages are bundled with esbuild.',
+      });
       // B reads the pool now, so the writes below must bring its cached pool up to date.
-      assert.equal((await callTool(viaB, 'search', { query: 'bundled with esbuild' })).results[0].entry.title, 'Build tool');
-      const saved = await callTool(viaA, 'save_entry', { kind: 'decision', title: 'Container images', content: 'Images are built with distroless bases.' });
-      assert.equal((await callTool(viaB, 'search', { query: 'distroless container images' })).results[0].entry.id, saved.entry.id);
-      await callTool(viaA, 'update_entry', { id: saved.entry.id, expectedVersion: 1, content: 'Images are built on Alpine bases.' });
+      assert.equal(
+        (await callTool(viaB, 'search', { query: 'bundled with esbuild' })).results[0].entry.title,
+        'Build tool',
+      );
+      const saved = await callTool(viaA, 'save_entry', {
+        kind: 'decision',
+        title: 'Container images',
+        content: 'Images are built with distroless bases.',
+      });
+      assert.equal(
+        (await callTool(viaB, 'search', { query: 'distroless container images' })).results[0].entry.id,
+        saved.entry.id,
+      );
+      await callTool(viaA, 'update_entry', {
+        id: saved.entry.id,
+        expectedVersion: 1,
+        content: 'Images are built on Alpine bases.',
+      });
       const afterUpdate = await callTool(viaB, 'search', { query: 'alpine images' });
       assert.equal(afterUpdate.results[0].entry.id, saved.entry.id);
       assert.match(afterUpdate.results[0].entry.content, /Alpine/);
       await callTool(viaA, 'delete_entry', { id: saved.entry.id });
       const afterDelete = await callTool(viaB, 'search', { query: 'alpine images' });
-      assert.ok(!afterDelete.results.some((r: { entry: { id: string } }) => r.entry.id === saved.entry.id), 'the deleted entry is gone on B');
+      assert.ok(
+        !afterDelete.results.some((r: { entry: { id: string } }) => r.entry.id === saved.entry.id),
+        'the deleted entry is gone on B',
+      );
     } finally {
       await viaA.close();
       await viaB.close();
@@ -81,23 +113,39 @@ describe('many instances share one PostgreSQL database', { skip: 'skip' in targe
     const since = new Date(Date.now() - 1000).toISOString();
     // initialize reaches A only; every call after it goes to B, as a load balancer may send them.
     const windsurf = new Client({ name: 'windsurf', title: 'Windsurf', version: '1.12.4' });
-    await windsurf.connect(new StreamableHTTPClientTransport(new URL(a.mcpUrl), { requestInit: { headers: { Authorization: `Bearer ${key}`, 'User-Agent': 'cairn-mcp-installer/1.0' } } }));
+    await windsurf.connect(
+      new StreamableHTTPClientTransport(new URL(a.mcpUrl), {
+        requestInit: { headers: { Authorization: `Bearer ${key}`, 'User-Agent': 'cairn-mcp-installer/1.0' } },
+      }),
+    );
     await windsurf.close();
     const bare = await fetch(b.mcpUrl, {
       method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'user-agent': 'cairn-mcp-installer/1.0', 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      headers: {
+        authorization: `Bearer ${key}`,
+        'user-agent': 'cairn-mcp-installer/1.0',
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
       body: JSON.stringify({
         jsonrpc: '2.0',
         id: 1,
         method: 'tools/call',
-        params: { name: 'save_entry', arguments: { kind: 'note', title: 'Via B', content: 'Saved on the instance that never saw initialize.' } },
+        params: {
+          name: 'save_entry',
+          arguments: { kind: 'note', title: 'Via B', content: 'Saved on the instance that never saw initialize.' },
+        },
       }),
     });
     const saved = (await bare.json()) as { result: { structuredContent: { entry: { createdClient: string } } } };
     assert.equal(saved.result.structuredContent.entry.createdClient, 'Windsurf 1.12.4 · key “windsurf on laptop”');
     await b.cairn.keys.flush();
     await a.cairn.keys.flush();
-    assert.equal((await b.cairn.store.getApiKey(record.id))?.lastUsedClient, 'Windsurf 1.12.4', 'last used by, as both instances wrote it');
+    assert.equal(
+      (await b.cairn.store.getApiKey(record.id))?.lastUsedClient,
+      'Windsurf 1.12.4',
+      'last used by, as both instances wrote it',
+    );
     // The Connect dialog asking instance B names the client too.
     const origin = new URL(b.baseUrl).origin;
     const signIn = await fetch(`${b.baseUrl}/api/auth/sign-in/email`, {
@@ -109,7 +157,9 @@ describe('many instances share one PostgreSQL database', { skip: 'skip' in targe
       .getSetCookie()
       .map((c) => c.split(';')[0])
       .join('; ');
-    const status = (await (await fetch(`${b.baseUrl}/api/v1/keys/connected?since=${encodeURIComponent(since)}`, { headers: { cookie } })).json()) as { connection: { client: string } | null };
+    const status = (await (
+      await fetch(`${b.baseUrl}/api/v1/keys/connected?since=${encodeURIComponent(since)}`, { headers: { cookie } })
+    ).json()) as { connection: { client: string } | null };
     assert.equal(status.connection?.client, 'Windsurf 1.12.4');
   });
 });

@@ -39,13 +39,24 @@ export async function registerClient(): Promise<string> {
 
 export function authorizeUrl(clientId: string, params: Record<string, string | undefined>): string {
   const u = new URL(url('/api/auth/oauth2/authorize'));
-  const all: Record<string, string | undefined> = { response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, scope: 'mcp offline_access', state: 'st-123', ...params };
+  const all: Record<string, string | undefined> = {
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: REDIRECT,
+    scope: 'mcp offline_access',
+    state: 'st-123',
+    ...params,
+  };
   for (const [k, v] of Object.entries(all)) if (v !== undefined) u.searchParams.set(k, v);
   return u.toString();
 }
 
 /** authorize → consent page → consent accepted → the client's redirect with code, state and iss. */
-export async function authorize(cookie: string, clientId: string, params: Record<string, string | undefined>): Promise<URL> {
+export async function authorize(
+  cookie: string,
+  clientId: string,
+  params: Record<string, string | undefined>,
+): Promise<URL> {
   const first = await browserRequest(authorizeUrl(clientId, params), cookie);
   assert.ok([302, 303].includes(first.status) && first.location, `authorize answered ${first.status}: ${first.body}`);
   let location = first.location;
@@ -63,18 +74,34 @@ export async function authorize(cookie: string, clientId: string, params: Record
 }
 
 export async function token(form: Record<string, string>): Promise<Response> {
-  return fetch(url('/api/auth/oauth2/token'), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form) });
+  return fetch(url('/api/auth/oauth2/token'), {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(form),
+  });
 }
 
 /** The whole code flow for the tenant's member; returns the token response. */
-export async function codeFlow(params: Record<string, string> = {}): Promise<{ clientId: string; access_token: string; refresh_token?: string; code: string; verifier: string }> {
+export async function codeFlow(
+  params: Record<string, string> = {},
+): Promise<{ clientId: string; access_token: string; refresh_token?: string; code: string; verifier: string }> {
   const clientId = await registerClient();
   const cookie = await signIn(server.baseUrl, tenant.member.email);
   const { verifier, challenge } = pkce();
-  const redirect = await authorize(cookie, clientId, { code_challenge: challenge, code_challenge_method: 'S256', ...params });
+  const redirect = await authorize(cookie, clientId, {
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    ...params,
+  });
   const code = redirect.searchParams.get('code')!;
   assert.ok(code, `no code in ${redirect}`);
-  const answer = await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: clientId, code_verifier: verifier });
+  const answer = await token({
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: REDIRECT,
+    client_id: clientId,
+    code_verifier: verifier,
+  });
   assert.equal(answer.status, 200, await answer.clone().text());
   return { clientId, code, verifier, ...((await answer.json()) as { access_token: string; refresh_token?: string }) };
 }
@@ -82,7 +109,12 @@ export async function codeFlow(params: Record<string, string> = {}): Promise<{ c
 export async function postMcp(headers: Record<string, string>, path = '/mcp'): Promise<Response> {
   return fetch(url(path), {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18', ...headers },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-06-18',
+      ...headers,
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
   });
 }

@@ -92,13 +92,24 @@ describe('OAuth with a Client ID Metadata Document', () => {
     const tokens = await fetch(`${server.baseUrl}/api/auth/oauth2/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: clientId, code_verifier: verifier }),
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: REDIRECT,
+        client_id: clientId,
+        code_verifier: verifier,
+      }),
     });
     assert.equal(tokens.status, 200, await tokens.clone().text());
     const { access_token } = (await tokens.json()) as { access_token: string };
     const mcp = await fetch(server.mcpUrl, {
       method: 'POST',
-      headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+      headers: {
+        authorization: `Bearer ${access_token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-06-18',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
     });
     assert.equal(mcp.status, 200, await mcp.clone().text());
@@ -117,16 +128,28 @@ describe('CIMD with loopback callbacks refused by the operator', () => {
   test('a document with a loopback redirect is refused with the API-key message', async () => {
     const docServer = createServer(
       (_req, res) =>
-        void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ client_id: id, client_name: 'x', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' })),
+        void res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            client_id: id,
+            client_name: 'x',
+            redirect_uris: [REDIRECT],
+            token_endpoint_auth_method: 'none',
+          }),
+        ),
     );
     await new Promise<void>((r) => docServer.listen(0, '127.0.0.1', r));
     const id = `http://127.0.0.1:${(docServer.address() as AddressInfo).port}/client.json`;
-    const cairn = await startTestCairn({ env: { CAIRN_OAUTH_CIMD_ALLOW_LOOPBACK_FOR_TESTS: 'true', CAIRN_OAUTH_ALLOW_LOOPBACK: 'false' } });
+    const cairn = await startTestCairn({
+      env: { CAIRN_OAUTH_CIMD_ALLOW_LOOPBACK_FOR_TESTS: 'true', CAIRN_OAUTH_ALLOW_LOOPBACK: 'false' },
+    });
     try {
       clientId = id;
       const cookie = await signIn(cairn.baseUrl, (await createTenant(cairn.cairn)).member.email);
       const answer = await browserRequest(authorizeUrl(cairn.baseUrl, b64url(randomBytes(32))), cookie);
-      assert.match(decodeURIComponent(`${answer.location ?? ''} ${answer.body}`).replace(/\+/g, ' '), /Use an API key instead/);
+      assert.match(
+        decodeURIComponent(`${answer.location ?? ''} ${answer.body}`).replace(/\+/g, ' '),
+        /Use an API key instead/,
+      );
     } finally {
       await cairn.close();
       await new Promise<void>((r) => docServer.close(() => r()));
@@ -139,7 +162,14 @@ describe('CIMD documents meet the limits of a registration', () => {
     const name = 'N'.repeat(50_000);
     const docServer = createServer(
       (_req, res) =>
-        void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ client_id: id, client_name: name, redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' })),
+        void res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            client_id: id,
+            client_name: name,
+            redirect_uris: [REDIRECT],
+            token_endpoint_auth_method: 'none',
+          }),
+        ),
     );
     await new Promise<void>((r) => docServer.listen(0, '127.0.0.1', r));
     const id = `http://127.0.0.1:${(docServer.address() as AddressInfo).port}/client.json`;
@@ -149,11 +179,21 @@ describe('CIMD documents meet the limits of a registration', () => {
       const cookie = await signIn(cairn.baseUrl, (await createTenant(cairn.cairn)).member.email);
       const answer = await browserRequest(authorizeUrl(cairn.baseUrl, b64url(randomBytes(32))), cookie);
       const text = decodeURIComponent(`${answer.status} ${answer.location ?? ''} ${answer.body}`).replace(/\+/g, ' ');
-      assert.ok(!answer.location?.searchParams.get('code') && !answer.location?.pathname.includes('consent'), text.slice(0, 500));
-      assert.match(text, /Client ID Metadata Document refused: client_name must be at most 200 characters/, text.slice(0, 500));
+      assert.ok(
+        !answer.location?.searchParams.get('code') && !answer.location?.pathname.includes('consent'),
+        text.slice(0, 500),
+      );
+      assert.match(
+        text,
+        /Client ID Metadata Document refused: client_name must be at most 200 characters/,
+        text.slice(0, 500),
+      );
       assert.ok(!text.includes(name), 'the name is not echoed back');
       const ctx = await cairn.cairn.auth.$context;
-      assert.equal(await ctx.adapter.findOne({ model: 'oauthClient', where: [{ field: 'clientId', value: id }] }), null);
+      assert.equal(
+        await ctx.adapter.findOne({ model: 'oauthClient', where: [{ field: 'clientId', value: id }] }),
+        null,
+      );
     } finally {
       await cairn.close();
       await new Promise<void>((r) => docServer.close(() => r()));

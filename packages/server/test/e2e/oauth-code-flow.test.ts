@@ -5,7 +5,20 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { hashOAuthToken, oauthProviderOptions } from '../../src/auth/oauth/oauth-options.js';
 import { callTool } from '../../src/testing/mcp-client.js';
 import { browserRequest, pkce, signIn } from '../../src/testing/oauth-flow.js';
-import { authorize, authorizeUrl, codeFlow, dbDate, describeOAuth, postMcp, REDIRECT, register, registerClient, server, tenant, token } from './oauth-cairn.fixture.js';
+import {
+  authorize,
+  authorizeUrl,
+  codeFlow,
+  dbDate,
+  describeOAuth,
+  postMcp,
+  REDIRECT,
+  register,
+  registerClient,
+  server,
+  tenant,
+  token,
+} from './oauth-cairn.fixture.js';
 
 describeOAuth('OAuth 2.1 authorization code flow', () => {
   describe('authorization code flow with PKCE', () => {
@@ -37,7 +50,11 @@ describeOAuth('OAuth 2.1 authorization code flow', () => {
 
       const client = new Client({ name: 'oauth-test', version: '1.0.0' });
       // No User-Agent rule for OAuth: the SDK's own User-Agent is fine.
-      await client.connect(new StreamableHTTPClientTransport(new URL(server.mcpUrl), { requestInit: { headers: { Authorization: `Bearer ${flow.access_token}` } } }));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(server.mcpUrl), {
+          requestInit: { headers: { Authorization: `Bearer ${flow.access_token}` } },
+        }),
+      );
       try {
         const { datapacks } = await callTool<{ datapacks: { name: string }[] }>(client, 'list_datapacks');
         assert.ok(Array.isArray(datapacks) && datapacks.length > 0, JSON.stringify(datapacks));
@@ -50,11 +67,25 @@ describeOAuth('OAuth 2.1 authorization code flow', () => {
       const clientId = await registerClient();
       const cookie = await signIn(server.baseUrl, tenant.member.email);
       const { verifier, challenge } = pkce();
-      const code = (await authorize(cookie, clientId, { code_challenge: challenge, code_challenge_method: 'S256' })).searchParams.get('code')!;
-      const ok = await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: clientId, code_verifier: verifier });
+      const code = (
+        await authorize(cookie, clientId, { code_challenge: challenge, code_challenge_method: 'S256' })
+      ).searchParams.get('code')!;
+      const ok = await token({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: REDIRECT,
+        client_id: clientId,
+        code_verifier: verifier,
+      });
       assert.equal(ok.status, 200);
       assert.equal(ok.headers.get('cache-control'), 'no-store');
-      const bad = await token({ grant_type: 'authorization_code', code: 'nope', redirect_uri: REDIRECT, client_id: clientId, code_verifier: verifier });
+      const bad = await token({
+        grant_type: 'authorization_code',
+        code: 'nope',
+        redirect_uri: REDIRECT,
+        client_id: clientId,
+        code_verifier: verifier,
+      });
       assert.equal(bad.status, 400);
       assert.equal(bad.headers.get('cache-control'), 'no-store');
     });
@@ -63,15 +94,29 @@ describeOAuth('OAuth 2.1 authorization code flow', () => {
       const clientId = await registerClient();
       const cookie = await signIn(server.baseUrl, tenant.member.email);
       const { challenge } = pkce();
-      const code = (await authorize(cookie, clientId, { code_challenge: challenge, code_challenge_method: 'S256' })).searchParams.get('code')!;
-      const answer = await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: clientId, code_verifier: pkce().verifier });
+      const code = (
+        await authorize(cookie, clientId, { code_challenge: challenge, code_challenge_method: 'S256' })
+      ).searchParams.get('code')!;
+      const answer = await token({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: REDIRECT,
+        client_id: clientId,
+        code_verifier: pkce().verifier,
+      });
       assert.equal(answer.status, 400);
       assert.equal(((await answer.json()) as { error: string }).error, 'invalid_grant');
     });
 
     test('a code used twice is refused', async () => {
       const flow = await codeFlow();
-      const again = await token({ grant_type: 'authorization_code', code: flow.code, redirect_uri: REDIRECT, client_id: flow.clientId, code_verifier: flow.verifier });
+      const again = await token({
+        grant_type: 'authorization_code',
+        code: flow.code,
+        redirect_uri: REDIRECT,
+        client_id: flow.clientId,
+        code_verifier: flow.verifier,
+      });
       assert.equal(again.status, 400);
       assert.equal(((await again.json()) as { error: string }).error, 'invalid_grant');
       // RFC 9700 §4.2.4: the tokens from the code's first use are revoked.
@@ -81,17 +126,29 @@ describeOAuth('OAuth 2.1 authorization code flow', () => {
     test('a refresh token rotates, and replaying the old one is refused', async () => {
       const flow = await codeFlow();
       assert.ok(flow.refresh_token, 'offline_access yields a refresh token');
-      const first = await token({ grant_type: 'refresh_token', refresh_token: flow.refresh_token!, client_id: flow.clientId });
+      const first = await token({
+        grant_type: 'refresh_token',
+        refresh_token: flow.refresh_token!,
+        client_id: flow.clientId,
+      });
       assert.equal(first.status, 200, await first.clone().text());
       const rotated = (await first.json()) as { access_token: string; refresh_token: string };
       assert.notEqual(rotated.refresh_token, flow.refresh_token);
       assert.equal((await postMcp({ authorization: `Bearer ${rotated.access_token}` })).status, 200);
-      const replay = await token({ grant_type: 'refresh_token', refresh_token: flow.refresh_token!, client_id: flow.clientId });
+      const replay = await token({
+        grant_type: 'refresh_token',
+        refresh_token: flow.refresh_token!,
+        client_id: flow.clientId,
+      });
       assert.equal(replay.status, 400);
       assert.equal(((await replay.json()) as { error: string }).error, 'invalid_grant');
       // Replay means the refresh token leaked: the whole grant goes (RFC 9700 §4.14.2).
       assert.equal((await postMcp({ authorization: `Bearer ${rotated.access_token}` })).status, 401);
-      const after = await token({ grant_type: 'refresh_token', refresh_token: rotated.refresh_token, client_id: flow.clientId });
+      const after = await token({
+        grant_type: 'refresh_token',
+        refresh_token: rotated.refresh_token,
+        client_id: flow.clientId,
+      });
       assert.equal(after.status, 400);
     });
   });
@@ -101,7 +158,14 @@ describeOAuth('OAuth 2.1 authorization code flow', () => {
 
     /** Where authorize sends the browser for this redirect_uri; a code only when it was accepted. */
     async function tryRedirect(clientId: string, cookie: string, redirectUri: string): Promise<URL> {
-      const answer = await browserRequest(authorizeUrl(clientId, { redirect_uri: redirectUri, code_challenge: pkce().challenge, code_challenge_method: 'S256' }), cookie);
+      const answer = await browserRequest(
+        authorizeUrl(clientId, {
+          redirect_uri: redirectUri,
+          code_challenge: pkce().challenge,
+          code_challenge_method: 'S256',
+        }),
+        cookie,
+      );
       assert.ok(answer.location, `authorize answered ${answer.status}: ${answer.body}`);
       return answer.location;
     }
@@ -112,7 +176,8 @@ describeOAuth('OAuth 2.1 authorization code flow', () => {
       const clientId = ((await answer.json()) as { client_id: string }).client_id;
       const cookie = await signIn(server.baseUrl, tenant.member.email);
       // Sanity: the registered URIs themselves go on to consent.
-      for (const ok of [REDIRECT, HTTPS]) assert.equal((await tryRedirect(clientId, cookie, ok)).pathname, '/oauth/consent', ok);
+      for (const ok of [REDIRECT, HTTPS])
+        assert.equal((await tryRedirect(clientId, cookie, ok)).pathname, '/oauth/consent', ok);
       for (const bad of [
         `${HTTPS}/`,
         `${HTTPS}?next=1`,
@@ -145,11 +210,21 @@ describeOAuth('OAuth 2.1 authorization code flow', () => {
       const cookie = await signIn(server.baseUrl, tenant.member.email);
       const { verifier, challenge } = pkce();
       const otherPort = 'http://127.0.0.1:40123/oauth/callback';
-      const redirect = await authorize(cookie, clientId, { redirect_uri: otherPort, code_challenge: challenge, code_challenge_method: 'S256' });
+      const redirect = await authorize(cookie, clientId, {
+        redirect_uri: otherPort,
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      });
       assert.equal(`${redirect.origin}${redirect.pathname}`, otherPort);
       const code = redirect.searchParams.get('code')!;
       assert.ok(code, String(redirect));
-      const exchanged = await token({ grant_type: 'authorization_code', code, redirect_uri: otherPort, client_id: clientId, code_verifier: verifier });
+      const exchanged = await token({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: otherPort,
+        client_id: clientId,
+        code_verifier: verifier,
+      });
       assert.equal(exchanged.status, 200, await exchanged.clone().text());
       const refused = await tryRedirect(clientId, cookie, 'https://app.example.com:4443/oauth/callback');
       assert.equal(refused.origin, server.baseUrl);
@@ -165,7 +240,9 @@ describeOAuth('OAuth 2.1 authorization code flow', () => {
       const cookie = await signIn(server.baseUrl, tenant.member.email);
       const { verifier, challenge } = pkce();
       const issuedBefore = Date.now();
-      const code = (await authorize(cookie, clientId, { code_challenge: challenge, code_challenge_method: 'S256' })).searchParams.get('code')!;
+      const code = (
+        await authorize(cookie, clientId, { code_challenge: challenge, code_challenge_method: 'S256' })
+      ).searchParams.get('code')!;
       const db = server.cairn.store.db;
       const row = (await db
         .selectFrom('verification' as any)
@@ -179,7 +256,13 @@ describeOAuth('OAuth 2.1 authorization code flow', () => {
         .set({ expiresAt: dbDate(new Date(Date.now() - 1000)) } as any)
         .where('identifier' as any, '=', hashOAuthToken(code))
         .execute();
-      const answer = await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: clientId, code_verifier: verifier });
+      const answer = await token({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: REDIRECT,
+        client_id: clientId,
+        code_verifier: verifier,
+      });
       assert.equal(answer.status, 400, await answer.clone().text());
       assert.equal(((await answer.json()) as { error: string }).error, 'invalid_grant');
     });

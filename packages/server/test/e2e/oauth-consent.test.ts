@@ -17,7 +17,13 @@ async function registerClient(name = 'Consent test client'): Promise<string> {
   const answer = await fetch(url('/api/auth/oauth2/register'), {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ client_name: name, redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] }),
+    body: JSON.stringify({
+      client_name: name,
+      redirect_uris: [REDIRECT],
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+    }),
   });
   assert.equal(answer.status, 201, await answer.clone().text());
   return ((await answer.json()) as { client_id: string }).client_id;
@@ -41,7 +47,12 @@ function authorizeUrl(clientId: string, challenge: string): string {
 async function postMcp(token: string): Promise<number> {
   const answer = await fetch(url('/mcp'), {
     method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-06-18',
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
   });
   await answer.body?.cancel();
@@ -57,14 +68,23 @@ async function connect(cookie: string, clientId: string) {
   assert.equal(page.headers['x-frame-options'], 'DENY');
   assert.match(String(page.headers['content-security-policy']), /frame-ancestors 'none'/);
   assert.match(String(page.headers['content-security-policy']), /form-action 'self' http:\/\/127\.0\.0\.1:53682/);
-  const allowed = await browserRequest(url('/oauth/consent'), cookie, { accept: 'true', oauth_query: first.location!.search.slice(1) });
+  const allowed = await browserRequest(url('/oauth/consent'), cookie, {
+    accept: 'true',
+    oauth_query: first.location!.search.slice(1),
+  });
   assert.equal(allowed.status, 303, allowed.body);
   const code = allowed.location!.searchParams.get('code')!;
   assert.ok(code, String(allowed.location));
   const answer = await fetch(url('/api/auth/oauth2/token'), {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: clientId, code_verifier: verifier }),
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+      client_id: clientId,
+      code_verifier: verifier,
+    }),
   });
   assert.equal(answer.status, 200, await answer.clone().text());
   return (await answer.json()) as { access_token: string; refresh_token: string };
@@ -82,7 +102,10 @@ describe('OAuth consent and connected apps', () => {
     const cookie = await signIn(server.baseUrl, tenant.member.email);
     const { verifier, challenge } = pkce();
     const first = await browserRequest(authorizeUrl(clientId, challenge), cookie);
-    const allowed = await browserRequest(url('/oauth/consent'), cookie, { accept: 'true', oauth_query: first.location!.search.slice(1) });
+    const allowed = await browserRequest(url('/oauth/consent'), cookie, {
+      accept: 'true',
+      oauth_query: first.location!.search.slice(1),
+    });
     assert.equal(allowed.status, 303);
     assert.equal(`${allowed.location!.origin}${allowed.location!.pathname}`, REDIRECT);
     assert.equal(allowed.location!.searchParams.get('state'), 'st-9');
@@ -98,7 +121,10 @@ describe('OAuth consent and connected apps', () => {
     const clientId = await registerClient();
     const cookie = await signIn(server.baseUrl, tenant.member.email);
     const first = await browserRequest(authorizeUrl(clientId, pkce().challenge), cookie);
-    const denied = await browserRequest(url('/oauth/consent'), cookie, { accept: 'false', oauth_query: first.location!.search.slice(1) });
+    const denied = await browserRequest(url('/oauth/consent'), cookie, {
+      accept: 'false',
+      oauth_query: first.location!.search.slice(1),
+    });
     assert.equal(denied.status, 303);
     assert.equal(denied.location!.searchParams.get('error'), 'access_denied');
     assert.equal(denied.location!.searchParams.get('code'), null);
@@ -141,7 +167,12 @@ describe('OAuth consent and connected apps', () => {
     const clientId = await registerClient();
     const cookie = await signIn(server.baseUrl, tenant.member.email);
     const first = await browserRequest(authorizeUrl(clientId, pkce().challenge), cookie);
-    const forged = await browserRequest(url('/oauth/consent'), cookie, { accept: 'true', oauth_query: first.location!.search.slice(1) }, 'https://evil.example');
+    const forged = await browserRequest(
+      url('/oauth/consent'),
+      cookie,
+      { accept: 'true', oauth_query: first.location!.search.slice(1) },
+      'https://evil.example',
+    );
     assert.equal(forged.status, 403);
     assert.equal(forged.location, null);
   });
@@ -154,8 +185,22 @@ describe('OAuth consent and connected apps', () => {
     // The app introduces itself in initialize: Connected apps says which client last used the grant.
     const init = await fetch(url('/mcp'), {
       method: 'POST',
-      headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'claude-code', version: '2.1.330' } } }),
+      headers: {
+        authorization: `Bearer ${tokens.access_token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-06-18',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'claude-code', version: '2.1.330' },
+        },
+      }),
     });
     assert.equal(init.status, 200);
     await init.body?.cancel();
@@ -166,7 +211,15 @@ describe('OAuth consent and connected apps', () => {
     const listed = await fetch(url('/api/v1/oauth/apps'), { headers: { cookie } });
     assert.equal(listed.status, 200);
     const { apps } = (await listed.json()) as {
-      apps: { clientId: string; name: string; redirectUris: string[]; grantedAt: string; lastUsedAt: string | null; lastUsedClient: string | null; scopes: string[] }[];
+      apps: {
+        clientId: string;
+        name: string;
+        redirectUris: string[];
+        grantedAt: string;
+        lastUsedAt: string | null;
+        lastUsedClient: string | null;
+        scopes: string[];
+      }[];
     };
     const app = apps.find((a) => a.clientId === clientId);
     assert.ok(app, JSON.stringify(apps));
@@ -180,19 +233,31 @@ describe('OAuth consent and connected apps', () => {
     const byKey = await fetch(url('/api/v1/oauth/apps'), { headers: { authorization: `Bearer ${tenant.member.key}` } });
     assert.equal(byKey.status, 403);
     // CSRF: a revoke riding on the cookie must come from the portal.
-    const forged = await fetch(url(`/api/v1/oauth/apps/${clientId}`), { method: 'DELETE', headers: { cookie, origin: 'https://evil.example' } });
+    const forged = await fetch(url(`/api/v1/oauth/apps/${clientId}`), {
+      method: 'DELETE',
+      headers: { cookie, origin: 'https://evil.example' },
+    });
     assert.equal(forged.status, 403);
 
-    const revoked = await fetch(url(`/api/v1/oauth/apps/${clientId}`), { method: 'DELETE', headers: { cookie, origin: server.baseUrl } });
+    const revoked = await fetch(url(`/api/v1/oauth/apps/${clientId}`), {
+      method: 'DELETE',
+      headers: { cookie, origin: server.baseUrl },
+    });
     assert.equal(revoked.status, 200, await revoked.clone().text());
     assert.equal(await postMcp(tokens.access_token), 401);
     const refresh = await fetch(url('/api/auth/oauth2/token'), {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId }),
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: tokens.refresh_token,
+        client_id: clientId,
+      }),
     });
     assert.equal(refresh.status, 400);
-    const after = (await (await fetch(url('/api/v1/oauth/apps'), { headers: { cookie } })).json()) as { apps: { clientId: string }[] };
+    const after = (await (await fetch(url('/api/v1/oauth/apps'), { headers: { cookie } })).json()) as {
+      apps: { clientId: string }[];
+    };
     assert.equal(
       after.apps.some((a) => a.clientId === clientId),
       false,
@@ -200,7 +265,10 @@ describe('OAuth consent and connected apps', () => {
     // The consent is gone too: the next authorize asks again.
     const again = await browserRequest(authorizeUrl(clientId, pkce().challenge), cookie);
     assert.equal(again.location?.pathname, '/oauth/consent');
-    const twice = await fetch(url(`/api/v1/oauth/apps/${clientId}`), { method: 'DELETE', headers: { cookie, origin: server.baseUrl } });
+    const twice = await fetch(url(`/api/v1/oauth/apps/${clientId}`), {
+      method: 'DELETE',
+      headers: { cookie, origin: server.baseUrl },
+    });
     assert.equal(twice.status, 404);
     // The audit trail holds the grant and its revocation, by the member from their portal session.
     await server.cairn.domain.audit.flush();

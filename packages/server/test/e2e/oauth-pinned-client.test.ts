@@ -7,7 +7,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { browserRequest, pkce, signIn } from '../../src/testing/oauth-flow.js';
-import { authorize, authorizeUrl, describeOAuth, postMcp, REDIRECT, server, tenant, token } from './oauth-cairn.fixture.js';
+import {
+  authorize,
+  authorizeUrl,
+  describeOAuth,
+  postMcp,
+  REDIRECT,
+  server,
+  tenant,
+  token,
+} from './oauth-cairn.fixture.js';
 
 const PINNED = 'https://codex.invalid/oauth/client.json';
 const UNPINNED = 'https://other-vendor.invalid/oauth/client.json';
@@ -39,23 +48,43 @@ describeOAuth(
       assert.equal(redirect.searchParams.get('state'), 'st-123');
       const code = redirect.searchParams.get('code');
       assert.ok(code, `no code in ${redirect}`);
-      const answer = await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: PINNED, code_verifier: verifier });
+      const answer = await token({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: REDIRECT,
+        client_id: PINNED,
+        code_verifier: verifier,
+      });
       assert.equal(answer.status, 200, await answer.clone().text());
       const tokens = (await answer.json()) as { access_token: string; refresh_token: string };
       const mcp = await postMcp({ authorization: `Bearer ${tokens.access_token}` });
       assert.equal(mcp.status, 200, await mcp.clone().text());
       assert.match(await mcp.text(), /"tools"/);
-      const refreshed = await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: PINNED });
+      const refreshed = await token({
+        grant_type: 'refresh_token',
+        refresh_token: tokens.refresh_token,
+        client_id: PINNED,
+      });
       assert.equal(refreshed.status, 200, await refreshed.clone().text());
       const ctx = await server.cairn.auth.$context;
-      const row = await ctx.adapter.findOne<{ name?: string }>({ model: 'oauthClient', where: [{ field: 'clientId', value: PINNED }] });
+      const row = await ctx.adapter.findOne<{ name?: string }>({
+        model: 'oauthClient',
+        where: [{ field: 'clientId', value: PINNED }],
+      });
       assert.equal(row?.name, 'Pinned Codex');
     });
 
     test('a redirect URI the pinned document does not list is refused: no consent, no code', async () => {
       const cookie = await signIn(server.baseUrl, tenant.member.email);
       const elsewhere = 'https://attacker.example/callback';
-      const answer = await browserRequest(authorizeUrl(PINNED, { redirect_uri: elsewhere, code_challenge: pkce().challenge, code_challenge_method: 'S256' }), cookie);
+      const answer = await browserRequest(
+        authorizeUrl(PINNED, {
+          redirect_uri: elsewhere,
+          code_challenge: pkce().challenge,
+          code_challenge_method: 'S256',
+        }),
+        cookie,
+      );
       const where = `${answer.status} ${answer.location ?? ''} ${answer.body.slice(0, 300)}`;
       assert.ok(answer.location, where);
       assert.notEqual(answer.location.origin, 'https://attacker.example', where);
@@ -66,7 +95,10 @@ describeOAuth(
 
     test('an unpinned client on a host Cairn cannot reach gets a page saying what to do, with 502', async () => {
       const cookie = await signIn(server.baseUrl, tenant.member.email);
-      const answer = await browserRequest(authorizeUrl(UNPINNED, { code_challenge: pkce().challenge, code_challenge_method: 'S256' }), cookie);
+      const answer = await browserRequest(
+        authorizeUrl(UNPINNED, { code_challenge: pkce().challenge, code_challenge_method: 'S256' }),
+        cookie,
+      );
       assert.equal(answer.status, 502, answer.body.slice(0, 300));
       assert.match(String(answer.headers['content-type']), /^text\/html/);
       assert.match(answer.body, /^<!doctype html>\s*<html lang="en">/);
@@ -84,11 +116,17 @@ describeOAuth(
 
     test('a caller that asks for JSON still gets the OAuth error as JSON', async () => {
       const cookie = await signIn(server.baseUrl, tenant.member.email);
-      const answer = await fetch(authorizeUrl(UNPINNED, { code_challenge: pkce().challenge, code_challenge_method: 'S256' }), { headers: { cookie, accept: 'application/json' }, redirect: 'manual' });
+      const answer = await fetch(
+        authorizeUrl(UNPINNED, { code_challenge: pkce().challenge, code_challenge_method: 'S256' }),
+        { headers: { cookie, accept: 'application/json' }, redirect: 'manual' },
+      );
       assert.equal(answer.status, 400);
       const body = (await answer.json()) as { error: string; error_description: string };
       assert.equal(body.error, 'invalid_client');
-      assert.match(body.error_description, /^Client ID Metadata Document unreachable: could not resolve other-vendor\.invalid/);
+      assert.match(
+        body.error_description,
+        /^Client ID Metadata Document unreachable: could not resolve other-vendor\.invalid/,
+      );
     });
   },
   { CAIRN_OAUTH_PINNED_CLIENTS: pinnedFile },
@@ -99,15 +137,30 @@ describe('a pinned document with a bad entry', () => {
     const { spawn } = await import('node:child_process');
     const bad = join(folder, 'bad.json');
     const evil = 'https://evil.invalid/client.json';
-    writeFileSync(bad, JSON.stringify({ [PINNED]: { client_id: PINNED, redirect_uris: [REDIRECT] }, [evil]: { client_id: PINNED, redirect_uris: [REDIRECT] } }));
+    writeFileSync(
+      bad,
+      JSON.stringify({
+        [PINNED]: { client_id: PINNED, redirect_uris: [REDIRECT] },
+        [evil]: { client_id: PINNED, redirect_uris: [REDIRECT] },
+      }),
+    );
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], {
       cwd: join(import.meta.dirname, '..', '..'),
-      env: { PATH: process.env.PATH ?? '', CAIRN_DATA_DIR: join(folder, 'data'), PORT: '0', CAIRN_OAUTH_PINNED_CLIENTS: bad },
+      env: {
+        PATH: process.env.PATH ?? '',
+        CAIRN_DATA_DIR: join(folder, 'data'),
+        PORT: '0',
+        CAIRN_OAUTH_PINNED_CLIENTS: bad,
+      },
     });
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += chunk));
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     assert.equal(code, 1, stderr);
-    assert.match(stderr, /CAIRN_OAUTH_PINNED_CLIENTS: .*bad\.json, entry "https:\/\/evil\.invalid\/client\.json": its client_id is not https:\/\/evil\.invalid\/client\.json/, stderr);
+    assert.match(
+      stderr,
+      /CAIRN_OAUTH_PINNED_CLIENTS: .*bad\.json, entry "https:\/\/evil\.invalid\/client\.json": its client_id is not https:\/\/evil\.invalid\/client\.json/,
+      stderr,
+    );
   });
 });

@@ -89,7 +89,10 @@ class MemoryOAuthProvider implements OAuthClientProvider {
     if (step.location.pathname === '/oauth/consent') {
       const page = await browserRequest(step.location.toString(), this.cookie);
       assert.equal(page.status, 200);
-      step = await browserRequest(url('/oauth/consent'), this.cookie, { accept: 'true', oauth_query: step.location.search.slice(1) });
+      step = await browserRequest(url('/oauth/consent'), this.cookie, {
+        accept: 'true',
+        oauth_query: step.location.search.slice(1),
+      });
       assert.equal(step.status, 303, step.body);
     }
     const back = step.location!;

@@ -7,7 +7,22 @@ import { LOOPBACK_REFUSED_MESSAGE } from '../../src/auth/oauth/loopback.js';
 import { hashOAuthToken } from '../../src/auth/oauth/oauth-options.js';
 import { browserRequest, pkce, signIn } from '../../src/testing/oauth-flow.js';
 import { startTestCairn } from '../../src/testing/test-cairn.js';
-import { authorize, authorizeUrl, b64url, backendOptions, codeFlow, dbDate, describeOAuth, postMcp, REDIRECT, register, server, tenant, token, url } from './oauth-cairn.fixture.js';
+import {
+  authorize,
+  authorizeUrl,
+  b64url,
+  backendOptions,
+  codeFlow,
+  dbDate,
+  describeOAuth,
+  postMcp,
+  REDIRECT,
+  register,
+  server,
+  tenant,
+  token,
+  url,
+} from './oauth-cairn.fixture.js';
 
 describeOAuth('OAuth 2.1 for MCP clients', () => {
   describe('OAuth discovery', () => {
@@ -42,7 +57,10 @@ describeOAuth('OAuth 2.1 for MCP clients', () => {
       const answer = await postMcp({});
       assert.equal(answer.status, 401);
       const challenge = answer.headers.get('www-authenticate')!;
-      assert.match(challenge, new RegExp(`resource_metadata="${server.baseUrl}/.well-known/oauth-protected-resource/mcp"`));
+      assert.match(
+        challenge,
+        new RegExp(`resource_metadata="${server.baseUrl}/.well-known/oauth-protected-resource/mcp"`),
+      );
       assert.match(challenge, /scope="mcp offline_access"/);
     });
   });
@@ -62,7 +80,11 @@ describeOAuth('OAuth 2.1 for MCP clients', () => {
         const answer = await fetch(`${strict.baseUrl}/api/auth/oauth2/register`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ client_name: 'cli', redirect_uris: ['http://localhost:4711/oauth/callback'], token_endpoint_auth_method: 'none' }),
+          body: JSON.stringify({
+            client_name: 'cli',
+            redirect_uris: ['http://localhost:4711/oauth/callback'],
+            token_endpoint_auth_method: 'none',
+          }),
         });
         assert.equal(answer.status, 400);
         const body = (await answer.json()) as { error: string; error_description: string };
@@ -72,7 +94,11 @@ describeOAuth('OAuth 2.1 for MCP clients', () => {
         const https = await fetch(`${strict.baseUrl}/api/auth/oauth2/register`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ client_name: 'web', redirect_uris: ['https://app.example.com/callback'], token_endpoint_auth_method: 'none' }),
+          body: JSON.stringify({
+            client_name: 'web',
+            redirect_uris: ['https://app.example.com/callback'],
+            token_endpoint_auth_method: 'none',
+          }),
         });
         assert.equal(https.status, 201, await https.clone().text());
       } finally {
@@ -92,30 +118,57 @@ describeOAuth('OAuth 2.1 for MCP clients', () => {
       const clientId = registered.client_id;
       const cookie = await signIn(server.baseUrl, tenant.member.email);
       const { verifier, challenge } = pkce();
-      const redirect = await authorize(cookie, clientId, { redirect_uri: CURSOR, code_challenge: challenge, code_challenge_method: 'S256' });
+      const redirect = await authorize(cookie, clientId, {
+        redirect_uri: CURSOR,
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      });
       assert.equal(`${redirect.protocol}//${redirect.host}${redirect.pathname}`, CURSOR, String(redirect));
       assert.equal(redirect.searchParams.get('state'), 'st-123');
       const code = redirect.searchParams.get('code')!;
       assert.ok(code, String(redirect));
-      const exchanged = await token({ grant_type: 'authorization_code', code, redirect_uri: CURSOR, client_id: clientId, code_verifier: verifier });
+      const exchanged = await token({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: CURSOR,
+        client_id: clientId,
+        code_verifier: verifier,
+      });
       assert.equal(exchanged.status, 200, await exchanged.clone().text());
       const { access_token } = (await exchanged.json()) as { access_token: string };
       assert.equal((await postMcp({ authorization: `Bearer ${access_token}` })).status, 200);
       // Still exact: a look-alike cursor:// callback is refused.
-      const other = await browserRequest(authorizeUrl(clientId, { redirect_uri: 'cursor://anysphere.cursor-mcp/oauth/callback2', code_challenge: challenge, code_challenge_method: 'S256' }), cookie);
+      const other = await browserRequest(
+        authorizeUrl(clientId, {
+          redirect_uri: 'cursor://anysphere.cursor-mcp/oauth/callback2',
+          code_challenge: challenge,
+          code_challenge_method: 'S256',
+        }),
+        cookie,
+      );
       assert.equal(other.location?.origin, server.baseUrl);
       assert.equal(other.location?.searchParams.get('code'), null);
     });
 
     test('vscode:// and vscode-insiders:// register alongside loopback; unlisted custom schemes are refused', async () => {
-      const both = await register({ redirect_uris: ['vscode://vscode.github-authentication/did-authenticate', 'vscode-insiders://vscode.github-authentication/did-authenticate', REDIRECT] });
+      const both = await register({
+        redirect_uris: [
+          'vscode://vscode.github-authentication/did-authenticate',
+          'vscode-insiders://vscode.github-authentication/did-authenticate',
+          REDIRECT,
+        ],
+      });
       assert.equal(both.status, 201, await both.clone().text());
       assert.deepEqual(((await both.json()) as { redirect_uris: string[] }).redirect_uris, [
         'vscode://vscode.github-authentication/did-authenticate',
         'vscode-insiders://vscode.github-authentication/did-authenticate',
         REDIRECT,
       ]);
-      for (const uri of ['evilapp://callback', 'cursor://anysphere.cursor-mcp/cb#frag', 'cursor://user:pw@anysphere.cursor-mcp/cb']) {
+      for (const uri of [
+        'evilapp://callback',
+        'cursor://anysphere.cursor-mcp/cb#frag',
+        'cursor://user:pw@anysphere.cursor-mcp/cb',
+      ]) {
         const refused = await register({ redirect_uris: [uri] });
         assert.equal(refused.status, 400, uri);
         assert.equal(((await refused.json()) as { error: string }).error, 'invalid_redirect_uri', uri);

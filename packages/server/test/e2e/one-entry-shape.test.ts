@@ -23,7 +23,10 @@ after(async () => {
 });
 
 const api = async (path: string, init: RequestInit = {}) => {
-  const res = await fetch(`${server.baseUrl}/api/v1${path}`, { ...init, headers: { authorization: `Bearer ${tenant.member.key}`, 'content-type': 'application/json' } });
+  const res = await fetch(`${server.baseUrl}/api/v1${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${tenant.member.key}`, 'content-type': 'application/json' },
+  });
   return (await res.json()) as Record<string, any>;
 };
 
@@ -47,10 +50,20 @@ const PUBLIC_ENTRY_FIELDS = [
 ];
 
 test('the same entry, search result and history row through MCP and through the JSON API', async () => {
-  const saved = await api('/entries', { method: 'POST', body: JSON.stringify({ kind: 'standard', title: 'Quokka review rule', content: 'Every quokka change needs two reviewers.' }) });
+  const saved = await api('/entries', {
+    method: 'POST',
+    body: JSON.stringify({
+      kind: 'standard',
+      title: 'Quokka review rule',
+      content: 'Every quokka change needs two reviewers.',
+    }),
+  });
   assert.deepEqual(Object.keys(saved.entry).sort(), PUBLIC_ENTRY_FIELDS);
   const id = saved.entry.id as string;
-  await api(`/entries/${id}`, { method: 'PATCH', body: JSON.stringify({ expectedVersion: 1, content: 'Every quokka change needs two reviewers and a test.' }) });
+  await api(`/entries/${id}`, {
+    method: 'PATCH',
+    body: JSON.stringify({ expectedVersion: 1, content: 'Every quokka change needs two reviewers and a test.' }),
+  });
 
   const viaApi = await api(`/entries/${id}?history=true`);
   const viaMcp = await callTool(mcp, 'get_entry', { id, includeHistory: true });

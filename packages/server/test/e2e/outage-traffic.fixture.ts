@@ -78,8 +78,14 @@ export class Traffic {
         return;
       }
       const body = JSON.parse(text) as { error?: { code?: string; message?: string } };
-      if (res.headers.get('retry-after') !== '3' || body.error?.code !== 'unavailable' || !/database unreachable.*retry in 3 s/.test(body.error.message ?? '')) {
-        this.violations.push(`write 503 without Retry-After or the unavailable error: ${res.headers.get('retry-after')} ${text.slice(0, 300)}`);
+      if (
+        res.headers.get('retry-after') !== '3' ||
+        body.error?.code !== 'unavailable' ||
+        !/database unreachable.*retry in 3 s/.test(body.error.message ?? '')
+      ) {
+        this.violations.push(
+          `write 503 without Retry-After or the unavailable error: ${res.headers.get('retry-after')} ${text.slice(0, 300)}`,
+        );
         return;
       }
       await sleep(150);
@@ -89,7 +95,10 @@ export class Traffic {
 
   private async searchLoop(): Promise<void> {
     for (let id = 1; this.running; id++) {
-      const outcome = await mcpCall(this.baseUrl, this.key, id, 'tools/call', { name: 'search', arguments: { query: this.tag } });
+      const outcome = await mcpCall(this.baseUrl, this.key, id, 'tools/call', {
+        name: 'search',
+        arguments: { query: this.tag },
+      });
       this.see(`mcp ${outcome.status}`);
       if (outcome.violation) this.violations.push(outcome.violation);
       await sleep(outcome.status === 503 ? 150 : 50);
@@ -98,12 +107,23 @@ export class Traffic {
 }
 
 /** One raw JSON-RPC call to /mcp; a violation is anything but a result or a 503 JSON-RPC error with Retry-After. */
-export async function mcpCall(baseUrl: string, key: string, id: number, method: string, params: unknown): Promise<{ status: number | 'none'; violation?: string }> {
+export async function mcpCall(
+  baseUrl: string,
+  key: string,
+  id: number,
+  method: string,
+  params: unknown,
+): Promise<{ status: number | 'none'; violation?: string }> {
   let res: Response;
   try {
     res = await fetch(`${baseUrl}/mcp`, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${key}`, 'User-Agent': INSTALLER_USER_AGENT, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      headers: {
+        Authorization: `Bearer ${key}`,
+        'User-Agent': INSTALLER_USER_AGENT,
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
       signal: AbortSignal.timeout(30_000),
     });
@@ -118,14 +138,27 @@ export async function mcpCall(baseUrl: string, key: string, id: number, method: 
         .map((l) => l.slice(6))
         .at(-1) ?? '')
     : text;
-  let message: { id?: unknown; result?: { isError?: boolean; content?: unknown }; error?: { code?: number; message?: string } };
+  let message: {
+    id?: unknown;
+    result?: { isError?: boolean; content?: unknown };
+    error?: { code?: number; message?: string };
+  };
   try {
     message = JSON.parse(json);
   } catch {
-    return { status: res.status, violation: `mcp answered ${res.status} with no JSON-RPC message: ${text.slice(0, 300)}` };
+    return {
+      status: res.status,
+      violation: `mcp answered ${res.status} with no JSON-RPC message: ${text.slice(0, 300)}`,
+    };
   }
   if (res.status === 200 && message.id === id && message.result && !message.result.isError) return { status: 200 };
-  if (res.status === 503 && message.id === id && message.error?.code === -32053 && res.headers.get('retry-after') === '3' && /database unreachable/.test(message.error.message ?? '')) {
+  if (
+    res.status === 503 &&
+    message.id === id &&
+    message.error?.code === -32053 &&
+    res.headers.get('retry-after') === '3' &&
+    /database unreachable/.test(message.error.message ?? '')
+  ) {
     return { status: 503 };
   }
   return { status: res.status, violation: `mcp answered ${res.status}: ${text.slice(0, 300)}` };
@@ -133,7 +166,9 @@ export async function mcpCall(baseUrl: string, key: string, id: number, method: 
 
 /** A user and API key on the database, made in-process before the server starts (as the CLI would). */
 export async function provision(databaseUrl: string, dataDir: string): Promise<{ email: string; key: string }> {
-  const cairn = await openCairn(loadConfig({ DATABASE_URL: databaseUrl, CAIRN_DATA_DIR: dataDir, CAIRN_LOG_LEVEL: 'silent' }));
+  const cairn = await openCairn(
+    loadConfig({ DATABASE_URL: databaseUrl, CAIRN_DATA_DIR: dataDir, CAIRN_LOG_LEVEL: 'silent' }),
+  );
   try {
     const { owner } = await createTenant(cairn);
     return { email: owner.email, key: owner.key };

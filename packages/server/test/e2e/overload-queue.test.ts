@@ -25,7 +25,12 @@ let tenant: TestTenant;
 before(async () => {
   server = await startTestCairn({
     // One at a time; one key's line holds 64 / 8 = 8 waiting, so its next request is refused as full.
-    env: { CAIRN_MAX_CONCURRENT_REQUESTS: '1', CAIRN_MAX_QUEUED_REQUESTS: '64', CAIRN_MAX_QUEUE_WAIT_MS: '10000', CAIRN_REQUESTS_PER_MINUTE: '100000' },
+    env: {
+      CAIRN_MAX_CONCURRENT_REQUESTS: '1',
+      CAIRN_MAX_QUEUED_REQUESTS: '64',
+      CAIRN_MAX_QUEUE_WAIT_MS: '10000',
+      CAIRN_REQUESTS_PER_MINUTE: '100000',
+    },
     wrapStore: (store) => gate.wrap(store),
   });
   tenant = await createTenant(server.cairn);
@@ -38,8 +43,18 @@ after(async () => {
 function search(): Promise<Response> {
   return fetch(server.mcpUrl, {
     method: 'POST',
-    headers: { Authorization: `Bearer ${tenant.owner.key}`, 'User-Agent': INSTALLER_USER_AGENT, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search', arguments: { query: 'deploy' } } }),
+    headers: {
+      Authorization: `Bearer ${tenant.owner.key}`,
+      'User-Agent': INSTALLER_USER_AGENT,
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'search', arguments: { query: 'deploy' } },
+    }),
   });
 }
 
@@ -56,19 +71,31 @@ test('with the queue full of slow searches, a refusal and /healthz are answered 
   const searches = [search()];
   await held;
   for (let i = 0; i < QUEUED; i++) searches.push(search());
-  await until(() => server.cairn.admission.load.queued === QUEUED, `${QUEUED} searches wait: ${JSON.stringify(server.cairn.admission.load)}`);
+  await until(
+    () => server.cairn.admission.load.queued === QUEUED,
+    `${QUEUED} searches wait: ${JSON.stringify(server.cairn.admission.load)}`,
+  );
   const passedBefore = gate.passed;
   gate.burnMs = BURN_MS;
   const started = performance.now();
-  const answered = <T extends { status: number }>(res: T) => ({ res, ms: performance.now() - started, passed: gate.passed - passedBefore });
+  const answered = <T extends { status: number }>(res: T) => ({
+    res,
+    ms: performance.now() - started,
+    passed: gate.passed - passedBefore,
+  });
   // More than the line has room for while the first searches run: the line is full again when they arrive.
-  const extra = Array.from({ length: EXTRA }, () => search().then(async (res) => ({ ...answered(res), body: await res.text() })));
+  const extra = Array.from({ length: EXTRA }, () =>
+    search().then(async (res) => ({ ...answered(res), body: await res.text() })),
+  );
   const probe = fetch(`${server.baseUrl}/healthz`).then(answered);
   gate.reopen();
   try {
     const extras = await Promise.all(extra);
     const refused = extras.filter((e) => e.res.status === 503);
-    assert.ok(refused.length >= 1, `statuses ${extras.map((e) => `${e.res.status} after ${e.passed} searches`).join(', ')}`);
+    assert.ok(
+      refused.length >= 1,
+      `statuses ${extras.map((e) => `${e.res.status} after ${e.passed} searches`).join(', ')}`,
+    );
     for (const r of refused) {
       assert.ok(Number(r.res.headers.get('retry-after')) >= 1);
       assert.match(r.body, /-32054.*Cairn is busy \(too many requests are in progress or waiting/);

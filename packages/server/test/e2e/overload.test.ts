@@ -21,7 +21,12 @@ before(async () => {
   server = await startTestCairn({
     // One request at a time and no queue: the second is beyond capacity. The queue's wait is long, so a
     // quick 503 can only be the immediate refusal. The per-key limit stays out of the way.
-    env: { CAIRN_MAX_CONCURRENT_REQUESTS: '1', CAIRN_MAX_QUEUED_REQUESTS: '0', CAIRN_MAX_QUEUE_WAIT_MS: '10000', CAIRN_REQUESTS_PER_MINUTE: '100000' },
+    env: {
+      CAIRN_MAX_CONCURRENT_REQUESTS: '1',
+      CAIRN_MAX_QUEUED_REQUESTS: '0',
+      CAIRN_MAX_QUEUE_WAIT_MS: '10000',
+      CAIRN_REQUESTS_PER_MINUTE: '100000',
+    },
     wrapStore: (store) => gate.wrap(store),
   });
   tenant = await createTenant(server.cairn);
@@ -47,8 +52,18 @@ async function idle(): Promise<void> {
 function heldSearch(): Promise<Response> {
   return fetch(server.mcpUrl, {
     method: 'POST',
-    headers: { Authorization: `Bearer ${tenant.owner.key}`, 'User-Agent': INSTALLER_USER_AGENT, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search', arguments: { query: 'deploy' } } }),
+    headers: {
+      Authorization: `Bearer ${tenant.owner.key}`,
+      'User-Agent': INSTALLER_USER_AGENT,
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'search', arguments: { query: 'deploy' } },
+    }),
   });
 }
 
@@ -62,7 +77,8 @@ async function holdTheOnlyTurn(): Promise<{ held: Promise<Response> }> {
     gate.close();
     const waiting = gate.waiting();
     const held = heldSearch();
-    if ((await Promise.race([waiting.then(() => 'held' as const), held.then(() => 'answered' as const)])) === 'held') return { held };
+    if ((await Promise.race([waiting.then(() => 'held' as const), held.then(() => 'answered' as const)])) === 'held')
+      return { held };
     gate.reopen();
     await (await held).text();
   }
@@ -88,7 +104,10 @@ describe('beyond the bound on work in progress', () => {
       );
       assert.ok(sdk.value instanceof Error, 'the connection was refused');
       assert.equal(sdk.value.data?.status, 503);
-      assert.match(sdk.value.message, /Cairn is busy \(too many requests are in progress or waiting on this instance\); retry in \d+ s/);
+      assert.match(
+        sdk.value.message,
+        /Cairn is busy \(too many requests are in progress or waiting on this instance\); retry in \d+ s/,
+      );
       assert.doesNotMatch(sdk.value.message, /cannot reach its database/);
 
       const raw = await timed(() =>
@@ -105,18 +124,28 @@ describe('beyond the bound on work in progress', () => {
       );
       assert.equal(raw.value.status, 503);
       const retryAfter = Number(raw.value.headers.get('retry-after'));
-      assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 30, `Retry-After ${raw.value.headers.get('retry-after')}`);
-      const message = (await raw.value.json()) as { id: unknown; error: { code: number; message: string; data: { retryAfterSeconds: number } } };
+      assert.ok(
+        Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 30,
+        `Retry-After ${raw.value.headers.get('retry-after')}`,
+      );
+      const message = (await raw.value.json()) as {
+        id: unknown;
+        error: { code: number; message: string; data: { retryAfterSeconds: number } };
+      };
       // Refused before its body was read (a refusal must cost next to nothing), so its id is unknown: null, as JSON-RPC says.
       assert.equal(message.id, null);
       assert.equal(message.error.code, -32054);
       assert.equal(message.error.data.retryAfterSeconds, retryAfter);
       assert.match(message.error.message, new RegExp(`busy .*retry in ${retryAfter} s`));
 
-      const api = await timed(() => fetch(`${server.baseUrl}/api/v1/datapacks`, { headers: { Authorization: `Bearer ${tenant.owner.key}` } }));
+      const api = await timed(() =>
+        fetch(`${server.baseUrl}/api/v1/datapacks`, { headers: { Authorization: `Bearer ${tenant.owner.key}` } }),
+      );
       assert.equal(api.value.status, 503);
       assert.ok(Number(api.value.headers.get('retry-after')) >= 1);
-      const body = (await api.value.json()) as { error: { code: string; message: string; retryAfterSeconds: number; retryAt: string } };
+      const body = (await api.value.json()) as {
+        error: { code: string; message: string; retryAfterSeconds: number; retryAt: string };
+      };
       assert.equal(body.error.code, 'busy');
       assert.match(body.error.message, /^Cairn is busy .*; retry in \d+ s\. The database is fine; nothing was done\.$/);
       assert.ok(Date.parse(body.error.retryAt) > Date.now(), body.error.retryAt);

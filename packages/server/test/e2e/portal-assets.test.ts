@@ -33,7 +33,12 @@ describe('portal assets', () => {
         httpGet(`${server.baseUrl}/assets/${script}`, { headers: { 'accept-encoding': acceptEncoding } }, (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () => resolve({ headers: { get: (name) => (res.headers[name] as string | undefined) ?? null }, body: Buffer.concat(chunks) }));
+          res.on('end', () =>
+            resolve({
+              headers: { get: (name) => (res.headers[name] as string | undefined) ?? null },
+              body: Buffer.concat(chunks),
+            }),
+          );
         }).on('error', reject);
       });
 

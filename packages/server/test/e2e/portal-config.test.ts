@@ -30,7 +30,16 @@ test('/api/v1/config says whether loopback OAuth callbacks are accepted, followi
 test('/api/v1/config lists the pinned client_ids (CAIRN_OAUTH_PINNED_CLIENTS), none when unset', async () => {
   const id = 'https://chatgpt.com/oauth/codex/client.json';
   const file = join(mkdtempSync(join(tmpdir(), 'cairn-pins-')), 'pins.json');
-  writeFileSync(file, JSON.stringify({ [id]: { client_id: id, redirect_uris: ['http://127.0.0.1:1455/auth/callback'], token_endpoint_auth_method: 'none' } }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      [id]: {
+        client_id: id,
+        redirect_uris: ['http://127.0.0.1:1455/auth/callback'],
+        token_endpoint_auth_method: 'none',
+      },
+    }),
+  );
   for (const [env, expected] of [
     [{}, []],
     [{ CAIRN_OAUTH_PINNED_CLIENTS: file }, [id]],
@@ -61,6 +70,10 @@ test('/api/v1/config carries CAIRN_PLUGIN_MARKETPLACE when set, and nothing when
     }
   }
   for (const bad of ['/srv/cairn', 'https://x.example.com/a b', 'acme/cairn; rm -rf ~', 'file:///etc']) {
-    await assert.rejects(() => startTestCairn({ env: { CAIRN_PLUGIN_MARKETPLACE: bad } }), /CAIRN_PLUGIN_MARKETPLACE.*must be a git URL/s, bad);
+    await assert.rejects(
+      () => startTestCairn({ env: { CAIRN_PLUGIN_MARKETPLACE: bad } }),
+      /CAIRN_PLUGIN_MARKETPLACE.*must be a git URL/s,
+      bad,
+    );
   }
 });

@@ -10,7 +10,9 @@ import { assertTooMany, PASSWORD, register, signInAttempt } from './rate-limits.
 const pg = postgresTestUrl();
 if ('skip' in pg) console.log(`# Rate limits shared by two instances skipped: ${pg.skip}`);
 
-describe('two instances on one PostgreSQL database share the brute-force limits', { skip: 'skip' in pg ? pg.skip : undefined }, () => {
+describe('two instances on one PostgreSQL database share the brute-force limits', {
+  skip: 'skip' in pg ? pg.skip : undefined,
+}, () => {
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
   let a: TestCairn;
   let b: TestCairn;
@@ -19,7 +21,10 @@ describe('two instances on one PostgreSQL database share the brute-force limits'
     database = await createTestDatabase((pg as { url: string }).url);
     const env = { CAIRN_SIGN_IN_FAILURES_PER_ACCOUNT_AND_ADDRESS: '3', CAIRN_OAUTH_REGISTRATIONS_PER_ADDRESS: '2' };
     // Started together on an empty database: both race to create the limits' table.
-    [a, b] = await Promise.all([startTestCairn({ databaseUrl: database.url, env }), startTestCairn({ databaseUrl: database.url, env })]);
+    [a, b] = await Promise.all([
+      startTestCairn({ databaseUrl: database.url, env }),
+      startTestCairn({ databaseUrl: database.url, env }),
+    ]);
     tenant = await createTenant(a.cairn);
   });
   after(async () => {
@@ -29,8 +34,12 @@ describe('two instances on one PostgreSQL database share the brute-force limits'
   });
 
   test('failures on A block sign-in on B, with the right password too; registrations count across both', async () => {
-    for (let i = 0; i < 3; i++) assert.equal((await signInAttempt(a.baseUrl, tenant.member.email, `wrong ${i}`)).status, 401);
-    await assertTooMany(await signInAttempt(b.baseUrl, tenant.member.email, PASSWORD), /this account from your network/);
+    for (let i = 0; i < 3; i++)
+      assert.equal((await signInAttempt(a.baseUrl, tenant.member.email, `wrong ${i}`)).status, 401);
+    await assertTooMany(
+      await signInAttempt(b.baseUrl, tenant.member.email, PASSWORD),
+      /this account from your network/,
+    );
     assert.equal((await register(a.baseUrl)).status, 201);
     assert.equal((await register(b.baseUrl)).status, 201);
     assert.equal((await register(a.baseUrl)).status, 429);

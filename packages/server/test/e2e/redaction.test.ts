@@ -44,7 +44,9 @@ const ISSUE_28 = PLANTED_SECRETS.filter((p) =>
  * as planted, with what stood before them.
  */
 function assertNoSecret(text: string, where: string) {
-  const leaked = PLANTED_SECRETS.filter((p) => text.includes(p.secret.length < 8 ? p.line : p.secret)).map((p) => p.kind);
+  const leaked = PLANTED_SECRETS.filter((p) => text.includes(p.secret.length < 8 ? p.line : p.secret)).map(
+    (p) => p.kind,
+  );
   assert.deepEqual(leaked, [], `${where} returned secrets verbatim`);
 }
 
@@ -56,7 +58,8 @@ function assertMarkers(text: string, where: string) {
 /** The answer lists every rule the fixture triggers, each at least as often as planted; never a secret. */
 function assertRedactedList(redacted: { rule: string; count: number }[], where: string) {
   const counts = new Map(redacted.map((f) => [f.rule, f.count]));
-  for (const [rule, n] of expectedRules) assert.ok((counts.get(rule) ?? 0) >= n, `${where}: ${rule} listed ${counts.get(rule) ?? 0} times, planted ${n}`);
+  for (const [rule, n] of expectedRules)
+    assert.ok((counts.get(rule) ?? 0) >= n, `${where}: ${rule} listed ${counts.get(rule) ?? 0} times, planted ${n}`);
   assertNoSecret(JSON.stringify(redacted), where);
 }
 
@@ -69,7 +72,10 @@ forEachBackend((backend) => {
     before(async () => {
       server = await startTestCairn({ ...backend.options, env: { CAIRN_CAPTURE_TURNS_PER_MINUTE: '100' } });
       tenant = await createTenant(server.cairn);
-      [owner, member] = await Promise.all([connectMcpClient(server.mcpUrl, tenant.owner.key), connectMcpClient(server.mcpUrl, tenant.member.key)]);
+      [owner, member] = await Promise.all([
+        connectMcpClient(server.mcpUrl, tenant.owner.key),
+        connectMcpClient(server.mcpUrl, tenant.member.key),
+      ]);
     });
     after(async () => {
       await Promise.all([owner?.close(), member?.close()]);
@@ -94,7 +100,9 @@ forEachBackend((backend) => {
       const viaApiSearch = await api(key, 'GET', `/search?q=${encodeURIComponent(`${word} deploy billing`)}`);
       assert.equal(viaApiGet.status, 200);
       assert.equal(viaApiSearch.status, 200);
-      const found = (viaMcpSearch.structuredContent as { results: { entry: { id: string } }[] }).results.map((r) => r.entry.id);
+      const found = (viaMcpSearch.structuredContent as { results: { entry: { id: string } }[] }).results.map(
+        (r) => r.entry.id,
+      );
       assert.ok(found.includes(id), `${where}: MCP search does not find the entry`);
       assert.ok(
         (viaApiSearch.json as { results: { entry: { id: string } }[] }).results.some((r) => r.entry.id === id),
@@ -127,16 +135,28 @@ forEachBackend((backend) => {
     test('MCP save_entry: title, content and tags redacted; the result lists what was removed', async () => {
       const result = await owner.callTool({
         name: 'save_entry',
-        arguments: { title: `Deploy notes, key ${AWS_KEY}`, content: `quokkasave ${plantedSecretsText}`, tags: ['deploy', AWS_KEY] },
+        arguments: {
+          title: `Deploy notes, key ${AWS_KEY}`,
+          content: `quokkasave ${plantedSecretsText}`,
+          tags: ['deploy', AWS_KEY],
+        },
       });
       assert.ok(!result.isError, JSON.stringify(result.content));
       assertNoSecret(JSON.stringify(result), 'save_entry');
-      const saved = result.structuredContent as { status: string; entry: { id: string; title: string; tags: string[] }; redacted: { rule: string; count: number }[]; message: string };
+      const saved = result.structuredContent as {
+        status: string;
+        entry: { id: string; title: string; tags: string[] };
+        redacted: { rule: string; count: number }[];
+        message: string;
+      };
       assert.equal(saved.status, 'created');
       assert.equal(saved.entry.title, 'Deploy notes, key [redacted:aws-access-key]');
       assert.deepEqual(saved.entry.tags, ['deploy', '[redacted:aws-access-key]']);
       assertRedactedList(saved.redacted, 'save_entry');
-      assert.equal(saved.redacted.find((f) => f.rule === 'aws-access-key')!.count, expectedRules.get('aws-access-key')! + 2);
+      assert.equal(
+        saved.redacted.find((f) => f.rule === 'aws-access-key')!.count,
+        expectedRules.get('aws-access-key')! + 2,
+      );
       const text = (result.content as { type: string; text: string }[])[0]!.text;
       assert.match(text, /Removed \d+ secrets before storing \(.*aws-access-key ×3/);
       await readBack(tenant.owner.key, owner, saved.entry.id, 'quokkasave', 'save_entry');
@@ -144,12 +164,21 @@ forEachBackend((backend) => {
     });
 
     test('MCP update_entry: the change is redacted and the result says so', async () => {
-      const plain = await callTool(owner, 'save_entry', { title: 'Billing runbook', content: 'Restart the workers after a deploy.' });
+      const plain = await callTool(owner, 'save_entry', {
+        title: 'Billing runbook',
+        content: 'Restart the workers after a deploy.',
+      });
       assert.deepEqual(plain.redacted, []);
-      const result = await owner.callTool({ name: 'update_entry', arguments: { id: plain.entry.id, expectedVersion: 1, content: `quokkaupdate ${plantedSecretsText}` } });
+      const result = await owner.callTool({
+        name: 'update_entry',
+        arguments: { id: plain.entry.id, expectedVersion: 1, content: `quokkaupdate ${plantedSecretsText}` },
+      });
       assert.ok(!result.isError, JSON.stringify(result.content));
       assertNoSecret(JSON.stringify(result), 'update_entry');
-      const updated = result.structuredContent as { entry: { version: number }; redacted: { rule: string; count: number }[] };
+      const updated = result.structuredContent as {
+        entry: { version: number };
+        redacted: { rule: string; count: number }[];
+      };
       assert.equal(updated.entry.version, 2);
       assertRedactedList(updated.redacted, 'update_entry');
       assert.match((result.content as { text: string }[])[0]!.text, /Removed \d+ secrets before storing/);
@@ -158,7 +187,11 @@ forEachBackend((backend) => {
     });
 
     test('JSON API POST /api/v1/entries: redacted, and the answer lists the redactions', async () => {
-      const res = await api(tenant.member.key, 'POST', '/entries', { title: 'Deploy settings', content: `quokkapost ${plantedSecretsText}`, tags: ['ops'] });
+      const res = await api(tenant.member.key, 'POST', '/entries', {
+        title: 'Deploy settings',
+        content: `quokkapost ${plantedSecretsText}`,
+        tags: ['ops'],
+      });
       assert.equal(res.status, 201, res.text);
       assertNoSecret(res.text, 'POST /entries');
       assertMarkers(res.text, 'POST /entries');
@@ -168,10 +201,16 @@ forEachBackend((backend) => {
     });
 
     test('JSON API PATCH /api/v1/entries/:id: redacted, and the answer lists the redactions', async () => {
-      const created = await api(tenant.member.key, 'POST', '/entries', { title: 'Cache notes', content: 'Redis holds sessions for 30 minutes.' });
+      const created = await api(tenant.member.key, 'POST', '/entries', {
+        title: 'Cache notes',
+        content: 'Redis holds sessions for 30 minutes.',
+      });
       assert.equal(created.status, 201);
       assert.deepEqual(created.json.redacted, []);
-      const res = await api(tenant.member.key, 'PATCH', `/entries/${created.json.entry.id}`, { expectedVersion: 1, content: `quokkapatch ${plantedSecretsText}` });
+      const res = await api(tenant.member.key, 'PATCH', `/entries/${created.json.entry.id}`, {
+        expectedVersion: 1,
+        content: `quokkapatch ${plantedSecretsText}`,
+      });
       assert.equal(res.status, 200, res.text);
       assertNoSecret(res.text, 'PATCH /entries/:id');
       assertRedactedList(res.json.redacted, 'PATCH /entries/:id');
@@ -185,15 +224,30 @@ forEachBackend((backend) => {
       for (const [i, p] of ISSUE_28.entries()) {
         // The name too, where the format fits on one short line (a name holds at most 80 characters).
         const name = !p.line.includes('\n') && p.line.length <= 70 ? `${i} ${p.line}` : `Ops ${i}`;
-        const viaMcp = await owner.callTool({ name: 'create_datapack', arguments: { name, scope: 'personal', description: p.line } });
+        const viaMcp = await owner.callTool({
+          name: 'create_datapack',
+          arguments: { name, scope: 'personal', description: p.line },
+        });
         assert.ok(!viaMcp.isError, JSON.stringify(viaMcp.content));
         assertNoSecret(JSON.stringify(viaMcp), `create_datapack (${p.kind})`);
-        assert.ok(JSON.stringify(viaMcp.structuredContent).includes(`[redacted:${p.rule}]`), `create_datapack (${p.kind}) lacks its marker`);
-        const viaApi = await api(tenant.member.key, 'POST', '/datapacks', { name: `Api ${i}`, scope: 'personal', description: p.line });
+        assert.ok(
+          JSON.stringify(viaMcp.structuredContent).includes(`[redacted:${p.rule}]`),
+          `create_datapack (${p.kind}) lacks its marker`,
+        );
+        const viaApi = await api(tenant.member.key, 'POST', '/datapacks', {
+          name: `Api ${i}`,
+          scope: 'personal',
+          description: p.line,
+        });
         assert.equal(viaApi.status, 201, viaApi.text);
         assertNoSecret(viaApi.text, `POST /datapacks (${p.kind})`);
-        assert.ok(viaApi.json.datapack.description.includes(`[redacted:${p.rule}]`), `POST /datapacks (${p.kind}): ${viaApi.json.datapack.description}`);
-        const patched = await api(tenant.member.key, 'PATCH', `/datapacks/${viaApi.json.datapack.id}`, { description: `changed: ${p.line}` });
+        assert.ok(
+          viaApi.json.datapack.description.includes(`[redacted:${p.rule}]`),
+          `POST /datapacks (${p.kind}): ${viaApi.json.datapack.description}`,
+        );
+        const patched = await api(tenant.member.key, 'PATCH', `/datapacks/${viaApi.json.datapack.id}`, {
+          description: `changed: ${p.line}`,
+        });
         assert.equal(patched.status, 200, patched.text);
         assertNoSecret(patched.text, `PATCH /datapacks (${p.kind})`);
       }
@@ -202,8 +256,16 @@ forEachBackend((backend) => {
     });
 
     test('import: a datapack name and description and its entries are redacted, and the report counts them', async () => {
-      const pack = await callTool(owner, 'create_datapack', { name: 'Import source', scope: 'personal', description: 'plain' });
-      await callTool(owner, 'save_entry', { datapack: pack.datapack.id, title: 'Import runbook', content: 'quokkaimport plain content' });
+      const pack = await callTool(owner, 'create_datapack', {
+        name: 'Import source',
+        scope: 'personal',
+        description: 'plain',
+      });
+      await callTool(owner, 'save_entry', {
+        datapack: pack.datapack.id,
+        title: 'Import runbook',
+        content: 'quokkaimport plain content',
+      });
       const plan = await planOperatorExport(server.cairn.domain, undefined, { datapack: pack.datapack.id });
       let file = '';
       for await (const chunk of exportLines(server.cairn.domain, plan)) file += chunk;
@@ -216,8 +278,14 @@ forEachBackend((backend) => {
         .split('\n')
         .map((l) => JSON.parse(l));
       for (const line of lines) {
-        if (line.type === 'datapack') Object.assign(line, { id: `${line.id}x`, name: `Imported ${AWS_KEY}`, description: secretDescription });
-        if (line.type === 'entry') Object.assign(line, { id: `${line.id}x`, datapack: `${line.datapack}x`, content: `quokkaimport ${plantedSecretsText}` });
+        if (line.type === 'datapack')
+          Object.assign(line, { id: `${line.id}x`, name: `Imported ${AWS_KEY}`, description: secretDescription });
+        if (line.type === 'entry')
+          Object.assign(line, {
+            id: `${line.id}x`,
+            datapack: `${line.datapack}x`,
+            content: `quokkaimport ${plantedSecretsText}`,
+          });
         if (line.type === 'entry') for (const v of line.history) v.content = `quokkaimport ${plantedSecretsText}`;
       }
       const report = await importFile(server.cairn.domain, () => lines.map((l) => JSON.stringify(l)));
@@ -228,7 +296,8 @@ forEachBackend((backend) => {
       assert.ok(stored, 'the imported datapack exists');
       assert.equal(stored.name, 'Imported [redacted:aws-access-key]');
       assert.ok(planted.length >= 10, `${planted.length} formats fit the description`);
-      for (const p of planted) assert.ok(stored.description.includes(`[redacted:${p.rule}]`), `imported description lacks ${p.rule}`);
+      for (const p of planted)
+        assert.ok(stored.description.includes(`[redacted:${p.rule}]`), `imported description lacks ${p.rule}`);
       assertNoSecret(JSON.stringify(stored), 'the imported datapack');
       await assertStorageClean();
     });
@@ -248,7 +317,8 @@ forEachBackend((backend) => {
       assert.equal(res.json.stored, 1);
       assertRedactedList(res.json.redacted, 'POST /capture');
       const hits = await callTool(owner, 'search', { query: 'quokkacapture deploy billing' });
-      const id = hits.results.find((r: { entry: { kind: string } }) => r.entry.kind === 'conversation')?.entry.id as string;
+      const id = hits.results.find((r: { entry: { kind: string } }) => r.entry.kind === 'conversation')?.entry
+        .id as string;
       assert.ok(id, 'the captured turn is searchable');
       await readBack(tenant.owner.key, owner, id, 'quokkacapture', 'POST /capture');
       await assertStorageClean();

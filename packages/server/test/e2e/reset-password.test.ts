@@ -39,20 +39,38 @@ forEachBackend(({ name: backend, skip, options }) => {
       assert.equal((await fetch(`${server.baseUrl}/api/v1/me`, { headers: { cookie } })).status, 200);
 
       await resetPassword(server.cairn.domain, server.cairn.auth, tenant.member.email.toUpperCase(), NEW);
-      assert.equal((await fetch(`${server.baseUrl}/api/v1/me`, { headers: { cookie } })).status, 401, 'the old session ended');
+      assert.equal(
+        (await fetch(`${server.baseUrl}/api/v1/me`, { headers: { cookie } })).status,
+        401,
+        'the old session ended',
+      );
       assert.equal((await signIn(tenant.member.email, 'correct horse battery')).status, 401);
       assert.equal((await signIn(tenant.member.email, NEW)).status, 200);
       assert.equal(
-        (await fetch(`${server.baseUrl}/api/v1/datapacks`, { headers: { authorization: `Bearer ${tenant.member.key}` } })).status,
+        (
+          await fetch(`${server.baseUrl}/api/v1/datapacks`, {
+            headers: { authorization: `Bearer ${tenant.member.key}` },
+          })
+        ).status,
         200,
         'API keys are credentials of their own and keep working',
       );
     });
 
     test('a weak password or an unknown person changes nothing and says what to do', async () => {
-      await assert.rejects(() => resetPassword(server.cairn.domain, server.cairn.auth, tenant.owner.email, 'password1'), /password/i);
-      assert.equal((await signIn(tenant.owner.email, 'correct horse battery')).status, 200, 'the old password still works');
-      await assert.rejects(() => resetPassword(server.cairn.domain, server.cairn.auth, 'nobody@example.test', NEW), /No user with the email nobody@example.test/);
+      await assert.rejects(
+        () => resetPassword(server.cairn.domain, server.cairn.auth, tenant.owner.email, 'password1'),
+        /password/i,
+      );
+      assert.equal(
+        (await signIn(tenant.owner.email, 'correct horse battery')).status,
+        200,
+        'the old password still works',
+      );
+      await assert.rejects(
+        () => resetPassword(server.cairn.domain, server.cairn.auth, 'nobody@example.test', NEW),
+        /No user with the email nobody@example.test/,
+      );
     });
   });
 });
@@ -60,7 +78,10 @@ forEachBackend(({ name: backend, skip, options }) => {
 function cli(env: Record<string, string>, args: string[], stdin: string): Promise<{ code: number; stderr: string }> {
   return new Promise((resolve, reject) => {
     const { DATABASE_URL: _ignored, ...inherited } = process.env;
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { env: { ...inherited, CAIRN_LOG_LEVEL: 'warn', ...env }, stdio: ['pipe', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+      env: { ...inherited, CAIRN_LOG_LEVEL: 'warn', ...env },
+      stdio: ['pipe', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.on('error', reject);
@@ -79,15 +100,32 @@ forEachBackend(({ name: backend, skip, postgresServerUrl }) => {
     after(() => cleanup?.());
 
     test('takes the new password from stdin only and reports the sessions it ended', async () => {
-      assert.equal((await cli(env, ['users', 'create', '--email', 'ops@example.test', '--org', 'Ops', '--password-stdin'], 'violet kettle orbit seven\n')).code, 0);
+      assert.equal(
+        (
+          await cli(
+            env,
+            ['users', 'create', '--email', 'ops@example.test', '--org', 'Ops', '--password-stdin'],
+            'violet kettle orbit seven\n',
+          )
+        ).code,
+        0,
+      );
       const noStdin = await cli(env, ['users', 'reset-password', '--email', 'ops@example.test'], '');
       assert.equal(noStdin.code, 1);
       assert.match(noStdin.stderr, /--password-stdin/);
-      const done = await cli(env, ['users', 'reset-password', '--email', 'ops@example.test', '--password-stdin'], `${NEW}\n`);
+      const done = await cli(
+        env,
+        ['users', 'reset-password', '--email', 'ops@example.test', '--password-stdin'],
+        `${NEW}\n`,
+      );
       assert.equal(done.code, 0, done.stderr);
       assert.match(done.stderr, /Password of ops@example\.test replaced; every session of theirs has ended/);
       assert.ok(!done.stderr.includes(NEW), 'the password is never printed');
-      const unknown = await cli(env, ['users', 'reset-password', '--email', 'who@example.test', '--password-stdin'], `${NEW}\n`);
+      const unknown = await cli(
+        env,
+        ['users', 'reset-password', '--email', 'who@example.test', '--password-stdin'],
+        `${NEW}\n`,
+      );
       assert.equal(unknown.code, 1);
       assert.match(unknown.stderr, /No user with the email who@example\.test/);
     });

@@ -16,7 +16,10 @@ after(() => server?.close());
 /** Codes are minted from a portal session (an API key may not mint credentials). */
 const mint = async (user: { email: string }) => {
   const cookie = await signIn(server.baseUrl, user.email);
-  const res = await fetch(`${server.baseUrl}/api/v1/setup-codes`, { method: 'POST', headers: { cookie, origin: server.baseUrl } });
+  const res = await fetch(`${server.baseUrl}/api/v1/setup-codes`, {
+    method: 'POST',
+    headers: { cookie, origin: server.baseUrl },
+  });
   assert.equal(res.status, 201);
   return (await res.json()) as { code: string; expiresAt: string };
 };
@@ -46,12 +49,17 @@ describe('one-time setup codes', () => {
     );
     const again = await exchange({ code, client: 'cursor', host: 'laptop-7' });
     assert.equal(again.status, 401);
-    assert.match(((await again.json()) as { error: { message: string } }).error.message, /already used, has expired .* Get a new one/);
+    assert.match(
+      ((await again.json()) as { error: { message: string } }).error.message,
+      /already used, has expired .* Get a new one/,
+    );
   });
 
   test('two installers racing with one code: exactly one key', async () => {
     const { code } = await mint(tenant.owner);
-    const answers = await Promise.all(Array.from({ length: 5 }, (_, i) => exchange({ code, client: 'codex', host: `h${i}` })));
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => exchange({ code, client: 'codex', host: `h${i}` })),
+    );
     assert.deepEqual(answers.map((a) => a.status).sort(), [200, 401, 401, 401, 401]);
   });
 
@@ -81,7 +89,11 @@ describe('one-time setup codes', () => {
     assert.ok(name.endsWith('…'), name);
     const client = await connectMcpClient(server.mcpUrl, key);
     await client.close();
-    assert.equal((await exchange({ code, client: 'cursor', host: 'h' })).status, 401, 'spent once, by the exchange that made a key');
+    assert.equal(
+      (await exchange({ code, client: 'cursor', host: 'h' })).status,
+      401,
+      'spent once, by the exchange that made a key',
+    );
   });
 
   test('a host with escape sequences, line breaks or bidirectional marks names the key without them', async () => {

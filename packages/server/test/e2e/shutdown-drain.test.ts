@@ -50,7 +50,12 @@ test('a search still running when its client leaves and the server shuts down fi
       accept: 'application/json, text/event-stream',
       'mcp-protocol-version': '2025-06-18',
     },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search', arguments: { query: 'deploy' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'search', arguments: { query: 'deploy' } },
+    }),
   }).catch(() => 'aborted');
   await searching;
   client.abort();
@@ -63,6 +68,10 @@ test('a search still running when its client leaves and the server shuts down fi
   assert.equal(closed, false, 'the database must stay open while a request is being handled');
   release();
   await closing;
-  assert.equal(finished, 'ok', `the search ran on a closed database: ${finished instanceof Error ? finished.message : finished}`);
+  assert.equal(
+    finished,
+    'ok',
+    `the search ran on a closed database: ${finished instanceof Error ? finished.message : finished}`,
+  );
   assert.ok(!server.logs.some((line) => line.includes('tool failed')), server.logs.join('\n'));
 });

@@ -89,8 +89,16 @@ describe('SQLite: another process holds the write lock on the database file', ()
   test('writes answer 503 busy with Retry-After within a second, reads and /healthz keep answering, and writes succeed once it is released', async (t) => {
     const key = tenant.owner.key;
     const mcp = await connectMcpClient(server.mcpUrl, key);
-    const api = (path: string, init: RequestInit = {}) => fetch(`${server.baseUrl}${path}`, { ...init, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } });
-    const entry = (title: string) => ({ kind: 'note', title, content: `${title}: written while another process may hold the SQLite write lock.` });
+    const api = (path: string, init: RequestInit = {}) =>
+      fetch(`${server.baseUrl}${path}`, {
+        ...init,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      });
+    const entry = (title: string) => ({
+      kind: 'note',
+      title,
+      content: `${title}: written while another process may hold the SQLite write lock.`,
+    });
     await callTool(mcp, 'save_entry', entry('Before the lock'));
     // The first fetch of a process sets up its HTTP client (about 100 ms here): not the server's time.
     assert.equal((await fetch(`${server.baseUrl}/healthz`)).status, 200);
@@ -106,7 +114,9 @@ describe('SQLite: another process holds the write lock on the database file', ()
           (e: Error) => e,
         ),
       );
-      apiWrite = await timed(() => api('/api/v1/entries', { method: 'POST', body: JSON.stringify(entry('During the lock, by the JSON API')) }));
+      apiWrite = await timed(() =>
+        api('/api/v1/entries', { method: 'POST', body: JSON.stringify(entry('During the lock, by the JSON API')) }),
+      );
       const read = await timed(() => callTool<{ results: unknown[] }>(mcp, 'search', { query: 'before the lock' }));
       assert.ok(read.value.results.length >= 1, 'a search reads while the lock is held');
       assert.ok(read.ms < 1_000, `the search took ${read.ms} ms`);
@@ -115,10 +125,15 @@ describe('SQLite: another process holds the write lock on the database file', ()
       await lock.release();
     }
     const healthDuring = await health.stop();
-    t.diagnostic(`MCP write ${mcpWrite.ms.toFixed(0)} ms, JSON API write ${apiWrite.ms.toFixed(0)} ms; /healthz: ${healthDuring.probes} probes, slowest ${healthDuring.slowestMs.toFixed(0)} ms`);
+    t.diagnostic(
+      `MCP write ${mcpWrite.ms.toFixed(0)} ms, JSON API write ${apiWrite.ms.toFixed(0)} ms; /healthz: ${healthDuring.probes} probes, slowest ${healthDuring.slowestMs.toFixed(0)} ms`,
+    );
 
     assert.equal(mcpWrite.value.data?.status, 503, mcpWrite.value.message);
-    assert.match(mcpWrite.value.message, /-32054.*Cairn is busy \(another process .*holds the write lock of its SQLite database\); retry in 1 s/);
+    assert.match(
+      mcpWrite.value.message,
+      /-32054.*Cairn is busy \(another process .*holds the write lock of its SQLite database\); retry in 1 s/,
+    );
     assert.ok(mcpWrite.ms < 1_500, `the MCP write was answered after ${mcpWrite.ms} ms`);
     assert.equal(apiWrite.value.status, 503);
     assert.equal(apiWrite.value.headers.get('retry-after'), '1');
@@ -133,18 +148,34 @@ describe('SQLite: another process holds the write lock on the database file', ()
 
     // Released: both write paths work again, and nothing written under the lock was half-stored.
     await callTool(mcp, 'save_entry', entry('After the lock, by MCP'));
-    assert.equal((await api('/api/v1/entries', { method: 'POST', body: JSON.stringify(entry('After the lock, by the JSON API')) })).status, 201);
-    const titles = (await callTool<{ results: { entry: { title: string } }[] }>(mcp, 'search', { query: 'lock', limit: 20 })).results.map((r) => r.entry.title);
-    assert.ok(titles.includes('After the lock, by MCP') && titles.includes('After the lock, by the JSON API'), titles.join(', '));
+    assert.equal(
+      (await api('/api/v1/entries', { method: 'POST', body: JSON.stringify(entry('After the lock, by the JSON API')) }))
+        .status,
+      201,
+    );
+    const titles = (
+      await callTool<{ results: { entry: { title: string } }[] }>(mcp, 'search', { query: 'lock', limit: 20 })
+    ).results.map((r) => r.entry.title);
+    assert.ok(
+      titles.includes('After the lock, by MCP') && titles.includes('After the lock, by the JSON API'),
+      titles.join(', '),
+    );
     assert.ok(!titles.some((title) => title.startsWith('During the lock')), titles.join(', '));
     await mcp.close();
-    assert.ok(!server.logs.some((line) => line.includes('request failed') || line.includes('tool failed')), server.logs.join('\n'));
+    assert.ok(
+      !server.logs.some((line) => line.includes('request failed') || line.includes('tool failed')),
+      server.logs.join('\n'),
+    );
   });
 
   test('a lock released within the wait is waited out: the write succeeds', async () => {
     const mcp = await connectMcpClient(server.mcpUrl, tenant.member.key);
     const lock = await holdWriteLock(file);
-    const write = callTool(mcp, 'save_entry', { kind: 'note', title: 'Waited for a short lock', content: 'Saved once the other process committed.' });
+    const write = callTool(mcp, 'save_entry', {
+      kind: 'note',
+      title: 'Waited for a short lock',
+      content: 'Saved once the other process committed.',
+    });
     await new Promise((resolve) => setTimeout(resolve, 200));
     await lock.release();
     assert.equal((await write).status, 'created');

@@ -22,7 +22,9 @@ test('a datapack named through MCP or renamed through the JSON API keeps no esca
   assert.equal(((await res.json()) as { datapack: { name: string } }).datapack.name, 'Renamed pack');
   const listed = await callTool(member, 'list_datapacks', {});
   assert.ok(JSON.stringify(listed).includes('Renamed pack'));
-  const empty = await callTool(member, 'create_datapack', { name: '\u001b\u202e', scope: 'personal' }).catch((e: Error) => e);
+  const empty = await callTool(member, 'create_datapack', { name: '\u001b\u202e', scope: 'personal' }).catch(
+    (e: Error) => e,
+  );
   assert.ok(empty instanceof Error, 'a name of nothing but control characters is refused, not stored empty');
 });
 

@@ -76,13 +76,27 @@ describe('tools/list', () => {
       applies: { files: ['package.json'], when: 'Adding or upgrading a JavaScript dependency.' },
     });
     assert.equal(saved.status, 'created');
-    const duplicate = await checked('save_entry', { datapack: personal.id, kind: 'preference', title: 'Package manager', content: 'Always use pnpm for JavaScript projects, never npm or yarn.' });
+    const duplicate = await checked('save_entry', {
+      datapack: personal.id,
+      kind: 'preference',
+      title: 'Package manager',
+      content: 'Always use pnpm for JavaScript projects, never npm or yarn.',
+    });
     assert.equal(duplicate.status, 'duplicate');
     const found = await checked('search', { query: 'pnpm' });
     assert.equal(found.results[0].entry.id, saved.entry.id);
-    const guidance = await checked('get_guidance', { task: 'add a dependency', concerns: ['javascript dependency'], files: ['package.json'], project: tenant.orgName });
+    const guidance = await checked('get_guidance', {
+      task: 'add a dependency',
+      concerns: ['javascript dependency'],
+      files: ['package.json'],
+      project: tenant.orgName,
+    });
     assert.ok(JSON.stringify(guidance.levels).includes(saved.entry.id), 'the preference applies to package.json');
-    const updated = await checked('update_entry', { id: saved.entry.id, expectedVersion: 1, content: 'Always use pnpm, never npm or yarn.' });
+    const updated = await checked('update_entry', {
+      id: saved.entry.id,
+      expectedVersion: 1,
+      content: 'Always use pnpm, never npm or yarn.',
+    });
     assert.equal(updated.entry.version, 2);
     const read = await checked('get_entry', { id: saved.entry.id, includeHistory: true });
     assert.equal(read.history.length, 2);
@@ -95,7 +109,15 @@ describe('tools/list', () => {
   test('a listed output schema still refuses a result without its fields or of the wrong type', async () => {
     const validate = ajv.compile((await tools()).get('save_entry')!.outputSchema!);
     assert.equal(validate({ status: 'created', redacted: [], message: 'Saved.' }), false, 'no entry');
-    assert.equal(validate({ status: 'stored', entry: {}, redacted: [], message: 'Saved.' }), false, 'an unknown status');
-    assert.equal(validate({ status: 'created', entry: 'ent_1', redacted: [], message: 'Saved.' }), false, 'an entry that is not an object');
+    assert.equal(
+      validate({ status: 'stored', entry: {}, redacted: [], message: 'Saved.' }),
+      false,
+      'an unknown status',
+    );
+    assert.equal(
+      validate({ status: 'created', entry: 'ent_1', redacted: [], message: 'Saved.' }),
+      false,
+      'an entry that is not an object',
+    );
   });
 });

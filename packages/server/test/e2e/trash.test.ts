@@ -20,10 +20,17 @@ before(async () => {
 });
 after(() => server?.close());
 
-const api = async <T = any>(path: string, init: RequestInit & { key?: string } = {}): Promise<{ status: number; body: T }> => {
+const api = async <T = any>(
+  path: string,
+  init: RequestInit & { key?: string } = {},
+): Promise<{ status: number; body: T }> => {
   const response = await fetch(`${server.baseUrl}/api/v1${path}`, {
     ...init,
-    headers: { 'content-type': 'application/json', ...(init.key && { authorization: `Bearer ${init.key}` }), ...(init.headers as Record<string, string>) },
+    headers: {
+      'content-type': 'application/json',
+      ...(init.key && { authorization: `Bearer ${init.key}` }),
+      ...(init.headers as Record<string, string>),
+    },
   });
   return { status: response.status, body: (await response.json()) as T };
 };
@@ -36,13 +43,23 @@ interface Entry {
   datapackId: string;
 }
 
-async function save(key: string, fields: { title: string; content: string; datapack?: string; kind?: string }): Promise<Entry> {
-  const { status, body } = await api<{ status: string; entry: Entry }>('/entries', { key, method: 'POST', body: JSON.stringify({ kind: 'note', ...fields }) });
+async function save(
+  key: string,
+  fields: { title: string; content: string; datapack?: string; kind?: string },
+): Promise<Entry> {
+  const { status, body } = await api<{ status: string; entry: Entry }>('/entries', {
+    key,
+    method: 'POST',
+    body: JSON.stringify({ kind: 'note', ...fields }),
+  });
   assert.equal(status, 201, JSON.stringify(body));
   return body.entry;
 }
 
-const searchIds = async (key: string, q: string) => (await api<{ results: { entry: { id: string } }[] }>(`/search?q=${encodeURIComponent(q)}`, { key })).body.results.map((r) => r.entry.id);
+const searchIds = async (key: string, q: string) =>
+  (await api<{ results: { entry: { id: string } }[] }>(`/search?q=${encodeURIComponent(q)}`, { key })).body.results.map(
+    (r) => r.entry.id,
+  );
 
 /** Runs `work` with the domain's clock moved `days` ahead. */
 async function later<T>(days: number, work: () => Promise<T>): Promise<T> {
@@ -58,12 +75,25 @@ async function later<T>(days: number, work: () => Promise<T>): Promise<T> {
 describe('the trash of entries (JSON API)', () => {
   test('a deleted entry is in the trash, comes back with a restore as a new version, and is searchable again', async () => {
     const key = tenant.member.key;
-    const entry = await save(key, { title: 'Kettle descaling', content: 'Descale the office kettle with citric acid every month.' });
+    const entry = await save(key, {
+      title: 'Kettle descaling',
+      content: 'Descale the office kettle with citric acid every month.',
+    });
     assert.deepEqual(await searchIds(key, 'citric kettle'), [entry.id]);
     assert.equal((await api(`/entries/${entry.id}`, { key, method: 'DELETE' })).status, 200);
     assert.deepEqual(await searchIds(key, 'citric kettle'), []);
 
-    const trash = await api<{ retentionDays: number; entries: { entry: Entry; deletedBy: string; deletedAt: string; purgeAt: string; writable: boolean; datapack: { name: string } }[] }>('/trash', {
+    const trash = await api<{
+      retentionDays: number;
+      entries: {
+        entry: Entry;
+        deletedBy: string;
+        deletedAt: string;
+        purgeAt: string;
+        writable: boolean;
+        datapack: { name: string };
+      }[];
+    }>('/trash', {
       key,
     });
     assert.equal(trash.status, 200);
@@ -74,13 +104,26 @@ describe('the trash of entries (JSON API)', () => {
     assert.equal(item.datapack.name, 'Personal');
     assert.equal(item.writable, true);
     assert.equal(Date.parse(item.purgeAt) - Date.parse(item.deletedAt), 7 * DAY_MS);
-    assert.ok(!(await api<{ entries: { entry: Entry }[] }>('/trash', { key: tenant.owner.key })).body.entries.some((e) => e.entry.id === entry.id), "not in another user's trash");
+    assert.ok(
+      !(await api<{ entries: { entry: Entry }[] }>('/trash', { key: tenant.owner.key })).body.entries.some(
+        (e) => e.entry.id === entry.id,
+      ),
+      "not in another user's trash",
+    );
 
-    const restored = await api<{ entry: Entry; restoredFrom: number; undeleted: boolean }>(`/entries/${entry.id}/restore`, { key, method: 'POST' });
+    const restored = await api<{ entry: Entry; restoredFrom: number; undeleted: boolean }>(
+      `/entries/${entry.id}/restore`,
+      { key, method: 'POST' },
+    );
     assert.equal(restored.status, 200, JSON.stringify(restored.body));
     assert.deepEqual([restored.body.entry.version, restored.body.restoredFrom, restored.body.undeleted], [3, 1, true]);
     assert.deepEqual(await searchIds(key, 'citric kettle'), [entry.id]);
-    const history = (await api<{ history: { version: number; change: string; restoredFrom?: number }[] }>(`/entries/${entry.id}?history=true`, { key })).body.history;
+    const history = (
+      await api<{ history: { version: number; change: string; restoredFrom?: number }[] }>(
+        `/entries/${entry.id}?history=true`,
+        { key },
+      )
+    ).body.history;
     assert.deepEqual(
       history.map((v) => [v.version, v.change, v.restoredFrom]),
       [
@@ -89,8 +132,16 @@ describe('the trash of entries (JSON API)', () => {
         [3, 'restore', 1],
       ],
     );
-    assert.ok(!(await api<{ entries: { entry: Entry }[] }>('/trash', { key })).body.entries.some((e) => e.entry.id === entry.id), 'no longer in the trash');
-    const again = await api<{ error: { code: string; message: string } }>(`/entries/${entry.id}/restore`, { key, method: 'POST' });
+    assert.ok(
+      !(await api<{ entries: { entry: Entry }[] }>('/trash', { key })).body.entries.some(
+        (e) => e.entry.id === entry.id,
+      ),
+      'no longer in the trash',
+    );
+    const again = await api<{ error: { code: string; message: string } }>(`/entries/${entry.id}/restore`, {
+      key,
+      method: 'POST',
+    });
     assert.equal(again.status, 400);
     assert.match(again.body.error.message, /not in the trash; to bring back an earlier version pass version/);
   });
@@ -98,12 +149,31 @@ describe('the trash of entries (JSON API)', () => {
   test('any earlier version of a live entry comes back as a new version, and history keeps everything', async () => {
     const key = tenant.member.key;
     const entry = await save(key, { title: 'Deploy window', content: 'Deploy on Tuesdays before noon.' });
-    await api(`/entries/${entry.id}`, { key, method: 'PATCH', body: JSON.stringify({ expectedVersion: 1, content: 'Deploy on Wednesdays before noon.' }) });
-    await api(`/entries/${entry.id}`, { key, method: 'PATCH', body: JSON.stringify({ expectedVersion: 2, title: 'Release window', content: 'Release any weekday.' }) });
-    const restored = await api<{ entry: Entry; restoredFrom: number; undeleted: boolean }>(`/entries/${entry.id}/restore`, { key, method: 'POST', body: JSON.stringify({ version: 1 }) });
+    await api(`/entries/${entry.id}`, {
+      key,
+      method: 'PATCH',
+      body: JSON.stringify({ expectedVersion: 1, content: 'Deploy on Wednesdays before noon.' }),
+    });
+    await api(`/entries/${entry.id}`, {
+      key,
+      method: 'PATCH',
+      body: JSON.stringify({ expectedVersion: 2, title: 'Release window', content: 'Release any weekday.' }),
+    });
+    const restored = await api<{ entry: Entry; restoredFrom: number; undeleted: boolean }>(
+      `/entries/${entry.id}/restore`,
+      { key, method: 'POST', body: JSON.stringify({ version: 1 }) },
+    );
     assert.equal(restored.status, 200, JSON.stringify(restored.body));
-    assert.deepEqual([restored.body.entry.version, restored.body.entry.title, restored.body.entry.content, restored.body.undeleted], [4, 'Deploy window', 'Deploy on Tuesdays before noon.', false]);
-    const history = (await api<{ history: { version: number; change: string; content: string }[] }>(`/entries/${entry.id}?history=true`, { key })).body.history;
+    assert.deepEqual(
+      [restored.body.entry.version, restored.body.entry.title, restored.body.entry.content, restored.body.undeleted],
+      [4, 'Deploy window', 'Deploy on Tuesdays before noon.', false],
+    );
+    const history = (
+      await api<{ history: { version: number; change: string; content: string }[] }>(
+        `/entries/${entry.id}?history=true`,
+        { key },
+      )
+    ).body.history;
     assert.deepEqual(
       history.map((v) => [v.version, v.change, v.content]),
       [
@@ -114,10 +184,18 @@ describe('the trash of entries (JSON API)', () => {
       ],
     );
     assert.deepEqual(await searchIds(key, 'Tuesdays deploy'), [entry.id]);
-    const missing = await api<{ error: { code: string; message: string } }>(`/entries/${entry.id}/restore`, { key, method: 'POST', body: JSON.stringify({ version: 9 }) });
+    const missing = await api<{ error: { code: string; message: string } }>(`/entries/${entry.id}/restore`, {
+      key,
+      method: 'POST',
+      body: JSON.stringify({ version: 9 }),
+    });
     assert.equal(missing.status, 404);
     assert.match(missing.body.error.message, /has no version 9; its versions are 1 to 4/);
-    const bad = await api(`/entries/${entry.id}/restore`, { key, method: 'POST', body: JSON.stringify({ version: 'one' }) });
+    const bad = await api(`/entries/${entry.id}/restore`, {
+      key,
+      method: 'POST',
+      body: JSON.stringify({ version: 'one' }),
+    });
     assert.equal(bad.status, 400);
   });
 
@@ -126,48 +204,90 @@ describe('the trash of entries (JSON API)', () => {
     const first = await save(key, { title: 'Standup time', content: 'The standup starts at 9:30 sharp.' });
     await api(`/entries/${first.id}`, { key, method: 'DELETE' });
     const second = await save(key, { title: 'Standup time', content: 'The standup starts at 9:30 sharp.' });
-    const refused = await api<{ error: { code: string; message: string; details?: { duplicateOf: string } } }>(`/entries/${first.id}/restore`, { key, method: 'POST' });
+    const refused = await api<{ error: { code: string; message: string; details?: { duplicateOf: string } } }>(
+      `/entries/${first.id}/restore`,
+      { key, method: 'POST' },
+    );
     assert.equal(refused.status, 409);
     assert.equal(refused.body.error.code, 'conflict');
-    assert.match(refused.body.error.message, new RegExp(`already holds a live entry with the same title and content \\(${second.id}`));
+    assert.match(
+      refused.body.error.message,
+      new RegExp(`already holds a live entry with the same title and content \\(${second.id}`),
+    );
     assert.equal((await api(`/entries/${first.id}`, { key })).status, 404, 'still in the trash');
   });
 
   test('only who may write the datapack restores: a plain member, a read key, a stranger and a revoked key are refused', async () => {
-    const orgPack = (await api<{ datapacks: { id: string; scope: string }[] }>('/datapacks', { key: tenant.owner.key })).body.datapacks.find((d) => d.scope === 'organization')!;
-    const policy = await save(tenant.owner.key, { title: 'Laptop encryption', content: 'Every laptop uses full-disk encryption.', datapack: orgPack.id, kind: 'policy' });
+    const orgPack = (
+      await api<{ datapacks: { id: string; scope: string }[] }>('/datapacks', { key: tenant.owner.key })
+    ).body.datapacks.find((d) => d.scope === 'organization')!;
+    const policy = await save(tenant.owner.key, {
+      title: 'Laptop encryption',
+      content: 'Every laptop uses full-disk encryption.',
+      datapack: orgPack.id,
+      kind: 'policy',
+    });
     await api(`/entries/${policy.id}`, { key: tenant.owner.key, method: 'DELETE' });
 
-    const memberTrash = await api<{ entries: { entry: Entry; writable: boolean }[] }>('/trash', { key: tenant.member.key });
+    const memberTrash = await api<{ entries: { entry: Entry; writable: boolean }[] }>('/trash', {
+      key: tenant.member.key,
+    });
     const seen = memberTrash.body.entries.find((e) => e.entry.id === policy.id);
     assert.equal(seen?.writable, false, 'a plain member sees it in the trash, not restorable');
-    const member = await api<{ error: { code: string; message: string } }>(`/entries/${policy.id}/restore`, { key: tenant.member.key, method: 'POST' });
+    const member = await api<{ error: { code: string; message: string } }>(`/entries/${policy.id}/restore`, {
+      key: tenant.member.key,
+      method: 'POST',
+    });
     assert.equal(member.status, 403);
     assert.match(member.body.error.message, /Only organization admins/);
 
     const { key: readKey } = await createApiKey(server.cairn.domain, tenant.owner.id, 'reader', { scope: 'read' });
-    const reader = await api<{ error: { code: string } }>(`/entries/${policy.id}/restore`, { key: readKey, method: 'POST' });
+    const reader = await api<{ error: { code: string } }>(`/entries/${policy.id}/restore`, {
+      key: readKey,
+      method: 'POST',
+    });
     assert.equal(reader.status, 403);
 
-    const stranger = await api<{ error: { code: string } }>(`/entries/${policy.id}/restore`, { key: tenant.outsider.key, method: 'POST' });
+    const stranger = await api<{ error: { code: string } }>(`/entries/${policy.id}/restore`, {
+      key: tenant.outsider.key,
+      method: 'POST',
+    });
     assert.equal(stranger.status, 404, "a stranger's key learns nothing");
-    assert.ok(!(await api<{ entries: { entry: Entry }[] }>('/trash', { key: tenant.outsider.key })).body.entries.some((e) => e.entry.id === policy.id));
+    assert.ok(
+      !(await api<{ entries: { entry: Entry }[] }>('/trash', { key: tenant.outsider.key })).body.entries.some(
+        (e) => e.entry.id === policy.id,
+      ),
+    );
 
     const { key: revoked, record } = await createApiKey(server.cairn.domain, tenant.owner.id, 'to revoke');
     await revokeApiKey(server.cairn.domain, record.id);
     assert.equal((await api(`/entries/${policy.id}/restore`, { key: revoked, method: 'POST' })).status, 401);
     assert.equal((await api('/trash', { key: revoked })).status, 401);
 
-    assert.equal((await api(`/entries/${policy.id}`, { key: tenant.owner.key })).status, 404, 'none of them restored it');
-    assert.equal((await api(`/entries/${policy.id}/restore`, { key: tenant.owner.key, method: 'POST' })).status, 200, 'an owner may');
+    assert.equal(
+      (await api(`/entries/${policy.id}`, { key: tenant.owner.key })).status,
+      404,
+      'none of them restored it',
+    );
+    assert.equal(
+      (await api(`/entries/${policy.id}/restore`, { key: tenant.owner.key, method: 'POST' })).status,
+      200,
+      'an owner may',
+    );
   });
 
   test('an unknown id or a NUL byte in the id is a clear 4xx', async () => {
     const key = tenant.member.key;
-    const unknown = await api<{ error: { code: string; message: string } }>('/entries/ent_doesnotexist/restore', { key, method: 'POST' });
+    const unknown = await api<{ error: { code: string; message: string } }>('/entries/ent_doesnotexist/restore', {
+      key,
+      method: 'POST',
+    });
     assert.equal(unknown.status, 404);
     assert.match(unknown.body.error.message, /No entry ent_doesnotexist is visible to you/);
-    const nul = await api<{ error: { code: string; message: string } }>('/entries/ent_%00x/restore', { key, method: 'POST' });
+    const nul = await api<{ error: { code: string; message: string } }>('/entries/ent_%00x/restore', {
+      key,
+      method: 'POST',
+    });
     assert.equal(nul.status, 400);
     assert.match(nul.body.error.message, /NUL character/);
     assert.equal((await api('/datapacks/dpk_%00/restore', { key, method: 'POST' })).status, 400);
@@ -194,7 +314,11 @@ describe('the trash of entries (JSON API)', () => {
       assert.equal(await server.cairn.store.getEntry(old.id), undefined);
       assert.deepEqual(await server.cairn.store.listEntryVersions(old.id), []);
       assert.ok(await server.cairn.store.getEntry(recent.id), 'deleted three days ago: kept');
-      assert.ok((await api<{ entries: { entry: Entry }[] }>('/trash', { key })).body.entries.some((e) => e.entry.id === recent.id));
+      assert.ok(
+        (await api<{ entries: { entry: Entry }[] }>('/trash', { key })).body.entries.some(
+          (e) => e.entry.id === recent.id,
+        ),
+      );
     });
   });
 });
@@ -202,60 +326,123 @@ describe('the trash of entries (JSON API)', () => {
 describe('the trash of datapacks', () => {
   test('a deleted datapack vanishes from every read path with its entries, and comes back with them', async () => {
     const key = tenant.member.key;
-    const created = await api<{ datapack: { id: string } }>('/datapacks', { key, method: 'POST', body: JSON.stringify({ name: 'Garden', scope: 'personal' }) });
+    const created = await api<{ datapack: { id: string } }>('/datapacks', {
+      key,
+      method: 'POST',
+      body: JSON.stringify({ name: 'Garden', scope: 'personal' }),
+    });
     const packId = created.body.datapack.id;
-    const rose = await save(key, { title: 'Prune the roses', content: 'Prune the roses in late winter, before the buds swell.', datapack: packId, kind: 'preference' });
-    const gone = await save(key, { title: 'Water the ferns', content: 'Water the ferns every other morning.', datapack: packId });
+    const rose = await save(key, {
+      title: 'Prune the roses',
+      content: 'Prune the roses in late winter, before the buds swell.',
+      datapack: packId,
+      kind: 'preference',
+    });
+    const gone = await save(key, {
+      title: 'Water the ferns',
+      content: 'Water the ferns every other morning.',
+      datapack: packId,
+    });
     await api(`/entries/${gone.id}`, { key, method: 'DELETE' });
 
-    const deleted = await api<{ datapack: { id: string; deletedAt: string } }>(`/datapacks/${packId}`, { key, method: 'DELETE' });
+    const deleted = await api<{ datapack: { id: string; deletedAt: string } }>(`/datapacks/${packId}`, {
+      key,
+      method: 'DELETE',
+    });
     assert.equal(deleted.status, 200);
-    assert.ok(!(await api<{ datapacks: { id: string }[] }>('/datapacks', { key })).body.datapacks.some((d) => d.id === packId));
+    assert.ok(
+      !(await api<{ datapacks: { id: string }[] }>('/datapacks', { key })).body.datapacks.some((d) => d.id === packId),
+    );
     assert.equal((await api(`/datapacks/${packId}`, { key })).status, 404);
     assert.equal((await api(`/datapacks/${packId}/entries`, { key })).status, 404);
     assert.equal((await api(`/entries/${rose.id}`, { key })).status, 404);
     assert.ok(!(await searchIds(key, 'prune roses winter')).includes(rose.id), 'search does not find it');
     assert.equal((await api(`/search?q=roses&datapack=${packId}`, { key })).status, 404);
     assert.equal((await api(`/search?q=roses&datapack=Garden`, { key })).status, 404);
-    const guidance = await api<{ levels: { items: { entry: { id: string } }[] }[] }>(`/guidance?task=${encodeURIComponent('prune the roses')}`, { key });
+    const guidance = await api<{ levels: { items: { entry: { id: string } }[] }[] }>(
+      `/guidance?task=${encodeURIComponent('prune the roses')}`,
+      { key },
+    );
     assert.ok(!guidance.body.levels.some((l) => l.items.some((i) => i.entry.id === rose.id)));
-    assert.equal((await api('/entries', { key, method: 'POST', body: JSON.stringify({ title: 'x', content: 'y', datapack: packId }) })).status, 404, 'no writes into it');
-    const entryRestore = await api<{ error: { message: string } }>(`/entries/${gone.id}/restore`, { key, method: 'POST' });
+    assert.equal(
+      (
+        await api('/entries', {
+          key,
+          method: 'POST',
+          body: JSON.stringify({ title: 'x', content: 'y', datapack: packId }),
+        })
+      ).status,
+      404,
+      'no writes into it',
+    );
+    const entryRestore = await api<{ error: { message: string } }>(`/entries/${gone.id}/restore`, {
+      key,
+      method: 'POST',
+    });
     assert.equal(entryRestore.status, 409);
     assert.match(entryRestore.body.error.message, /in the trash; restore that datapack/);
 
-    const trash = await api<{ datapacks: { id: string; entryCount: number; deletedBy: string; writable: boolean }[]; entries: { entry: Entry }[] }>('/trash', { key });
+    const trash = await api<{
+      datapacks: { id: string; entryCount: number; deletedBy: string; writable: boolean }[];
+      entries: { entry: Entry }[];
+    }>('/trash', { key });
     const item = trash.body.datapacks.find((d) => d.id === packId)!;
     assert.deepEqual([item.entryCount, item.deletedBy, item.writable], [1, tenant.member.id, true]);
-    assert.ok(!trash.body.entries.some((e) => e.entry.datapackId === packId), 'its entries come back with it, not one by one');
+    assert.ok(
+      !trash.body.entries.some((e) => e.entry.datapackId === packId),
+      'its entries come back with it, not one by one',
+    );
     assert.deepEqual(
-      (await api<{ datapacks: { id: string }[] }>(`/trash?datapack=${packId}`, { key })).body.datapacks.map((d) => d.id),
+      (await api<{ datapacks: { id: string }[] }>(`/trash?datapack=${packId}`, { key })).body.datapacks.map(
+        (d) => d.id,
+      ),
       [packId],
     );
     assert.equal((await api(`/datapacks/${packId}/restore`, { key: tenant.outsider.key, method: 'POST' })).status, 404);
 
     // Its name is free while it is in the trash; taking it blocks the restore with a clear conflict.
-    const twin = await api<{ datapack: { id: string } }>('/datapacks', { key, method: 'POST', body: JSON.stringify({ name: 'garden', scope: 'personal' }) });
+    const twin = await api<{ datapack: { id: string } }>('/datapacks', {
+      key,
+      method: 'POST',
+      body: JSON.stringify({ name: 'garden', scope: 'personal' }),
+    });
     assert.equal(twin.status, 201);
-    const blocked = await api<{ error: { code: string; message: string } }>(`/datapacks/${packId}/restore`, { key, method: 'POST' });
+    const blocked = await api<{ error: { code: string; message: string } }>(`/datapacks/${packId}/restore`, {
+      key,
+      method: 'POST',
+    });
     assert.equal(blocked.status, 409);
     assert.match(blocked.body.error.message, /named "Garden"/);
     await api(`/datapacks/${twin.body.datapack.id}`, { key, method: 'DELETE' });
 
-    const restored = await api<{ datapack: { id: string; name: string } }>(`/datapacks/${packId}/restore`, { key, method: 'POST' });
+    const restored = await api<{ datapack: { id: string; name: string } }>(`/datapacks/${packId}/restore`, {
+      key,
+      method: 'POST',
+    });
     assert.equal(restored.status, 200, JSON.stringify(restored.body));
     assert.equal(restored.body.datapack.name, 'Garden');
     assert.equal((await searchIds(key, 'prune roses winter'))[0], rose.id);
     assert.equal((await api(`/entries/${rose.id}`, { key })).status, 200);
     assert.equal((await api(`/entries/${gone.id}`, { key })).status, 404, 'an entry deleted before stays in the trash');
-    assert.ok((await api<{ entries: { entry: Entry }[] }>('/trash', { key })).body.entries.some((e) => e.entry.id === gone.id));
-    assert.equal((await api<{ error: { message: string } }>(`/datapacks/${packId}/restore`, { key, method: 'POST' })).status, 400, 'not in the trash any more');
+    assert.ok(
+      (await api<{ entries: { entry: Entry }[] }>('/trash', { key })).body.entries.some((e) => e.entry.id === gone.id),
+    );
+    assert.equal(
+      (await api<{ error: { message: string } }>(`/datapacks/${packId}/restore`, { key, method: 'POST' })).status,
+      400,
+      'not in the trash any more',
+    );
   });
 
   test('the default personal datapack cannot be deleted; a plain member cannot delete the organization datapack', async () => {
-    const packs = (await api<{ datapacks: { id: string; scope: string; name: string }[] }>('/datapacks', { key: tenant.member.key })).body.datapacks;
+    const packs = (
+      await api<{ datapacks: { id: string; scope: string; name: string }[] }>('/datapacks', { key: tenant.member.key })
+    ).body.datapacks;
     const personal = packs.find((d) => d.scope === 'personal' && d.name === 'Personal')!;
-    const refused = await api<{ error: { message: string } }>(`/datapacks/${personal.id}`, { key: tenant.member.key, method: 'DELETE' });
+    const refused = await api<{ error: { message: string } }>(`/datapacks/${personal.id}`, {
+      key: tenant.member.key,
+      method: 'DELETE',
+    });
     assert.equal(refused.status, 400);
     assert.match(refused.body.error.message, /cannot be deleted; delete its entries instead/);
     const org = packs.find((d) => d.scope === 'organization')!;
@@ -265,12 +452,24 @@ describe('the trash of datapacks', () => {
 
   test('a datapack in the trash past the retention is purged with its entries and their history', async () => {
     const key = tenant.member.key;
-    const created = await api<{ datapack: { id: string } }>('/datapacks', { key, method: 'POST', body: JSON.stringify({ name: 'Old project', scope: 'personal' }) });
+    const created = await api<{ datapack: { id: string } }>('/datapacks', {
+      key,
+      method: 'POST',
+      body: JSON.stringify({ name: 'Old project', scope: 'personal' }),
+    });
     const packId = created.body.datapack.id;
-    const entry = await save(key, { title: 'Old project notes', content: 'The old project used Makefiles.', datapack: packId });
+    const entry = await save(key, {
+      title: 'Old project notes',
+      content: 'The old project used Makefiles.',
+      datapack: packId,
+    });
     await api(`/datapacks/${packId}`, { key, method: 'DELETE' });
     await later(8, async () => {
-      assert.equal((await api(`/datapacks/${packId}/restore`, { key, method: 'POST' })).status, 404, 'past the retention');
+      assert.equal(
+        (await api(`/datapacks/${packId}/restore`, { key, method: 'POST' })).status,
+        404,
+        'past the retention',
+      );
       await server.cairn.trash.runNow();
     });
     assert.equal(await server.cairn.store.getTrashedDatapack(packId), undefined);
@@ -287,16 +486,27 @@ describe('restore_entry over MCP (SDK client)', () => {
   after(() => client?.close());
 
   test('delete_entry, then restore_entry brings it back; with version it restores an earlier version of a live entry', async () => {
-    const { entry } = await callTool(client, 'save_entry', { kind: 'preference', title: 'Editor font', content: 'I use a 14 pt monospace font.' });
+    const { entry } = await callTool(client, 'save_entry', {
+      kind: 'preference',
+      title: 'Editor font',
+      content: 'I use a 14 pt monospace font.',
+    });
     await callTool(client, 'delete_entry', { id: entry.id });
     const back = await callTool(client, 'restore_entry', { id: entry.id });
     assert.deepEqual([back.entry.version, back.restoredFrom, back.undeleted], [3, 1, true]);
     const found = await callTool(client, 'search', { query: 'monospace font' });
     assert.equal(found.results[0].entry.id, entry.id);
 
-    await callTool(client, 'update_entry', { id: entry.id, expectedVersion: 3, content: 'I use a 16 pt monospace font.' });
+    await callTool(client, 'update_entry', {
+      id: entry.id,
+      expectedVersion: 3,
+      content: 'I use a 16 pt monospace font.',
+    });
     const earlier = await callTool(client, 'restore_entry', { id: entry.id, version: 1 });
-    assert.deepEqual([earlier.entry.version, earlier.entry.content, earlier.undeleted], [5, 'I use a 14 pt monospace font.', false]);
+    assert.deepEqual(
+      [earlier.entry.version, earlier.entry.content, earlier.undeleted],
+      [5, 'I use a 14 pt monospace font.', false],
+    );
     const read = await callTool(client, 'get_entry', { id: entry.id, includeHistory: true });
     assert.deepEqual(
       read.history.map((v: { change: string; restoredFrom?: number }) => [v.change, v.restoredFrom]),
@@ -311,11 +521,17 @@ describe('restore_entry over MCP (SDK client)', () => {
   });
 
   test('errors say what to do', async () => {
-    assert.match(await callToolError(client, 'restore_entry', { id: 'ent_unknown' }), /^not_found: No entry ent_unknown is visible to you/);
+    assert.match(
+      await callToolError(client, 'restore_entry', { id: 'ent_unknown' }),
+      /^not_found: No entry ent_unknown is visible to you/,
+    );
     assert.match(await callToolError(client, 'restore_entry', { id: 'ent_\u0000' }), /NUL character/);
     const outsider = await connectMcpClient(server.mcpUrl, tenant.outsider.key);
     try {
-      const { entry } = await callTool(client, 'save_entry', { title: 'Private plant', content: 'My cactus needs water monthly.' });
+      const { entry } = await callTool(client, 'save_entry', {
+        title: 'Private plant',
+        content: 'My cactus needs water monthly.',
+      });
       await callTool(client, 'delete_entry', { id: entry.id });
       assert.match(await callToolError(outsider, 'restore_entry', { id: entry.id }), /^not_found/);
     } finally {

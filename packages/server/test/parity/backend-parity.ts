@@ -42,7 +42,8 @@ export function repositoryTests(root: string): { tests: string[]; helpers: strin
       for (const file of sources(top)) {
         const path = relative(root, file);
         if (/\.test\.tsx?$/.test(path)) tests.push(path);
-        else if (dir === 'test' || /\/src\/testing\//.test(path) || /\.(case|fixture)\.ts$/.test(path)) helpers.push(path);
+        else if (dir === 'test' || /\/src\/testing\//.test(path) || /\.(case|fixture)\.ts$/.test(path))
+          helpers.push(path);
       }
     }
   }
@@ -78,8 +79,19 @@ export function oneBackendSuites(root: string, tests: string[], helpers: string[
     if (calls(source).some((c) => fileDeclarers.has(c.name))) continue;
     // A call inside one of the file's own functions counts where that function is called.
     const bodies = new Set(local.values());
-    const stray = calls(source).find((c) => fileOpeners.has(c.name) && !suiteDeclarers.has(c.name) && !within(c.node, (n) => bodies.has(n)) && !within(c.node, (n) => isCallOf(n, suiteDeclarers)));
-    if (stray) found.push({ file, line: source.getLineAndCharacterOfPosition(stray.node.getStart()).line + 1, call: stray.name });
+    const stray = calls(source).find(
+      (c) =>
+        fileOpeners.has(c.name) &&
+        !suiteDeclarers.has(c.name) &&
+        !within(c.node, (n) => bodies.has(n)) &&
+        !within(c.node, (n) => isCallOf(n, suiteDeclarers)),
+    );
+    if (stray)
+      found.push({
+        file,
+        line: source.getLineAndCharacterOfPosition(stray.node.getStart()).line + 1,
+        call: stray.name,
+      });
   }
   return found;
 }
@@ -91,13 +103,19 @@ function parse(root: string, file: string): ts.SourceFile {
 /** The file's top-level functions (`function f` and `const f = () => …`), only the exported ones if asked. */
 function functions(source: ts.SourceFile, exportedOnly: boolean): [string, ts.Node][] {
   const out: [string, ts.Node][] = [];
-  const isExported = (s: ts.Statement) => ts.canHaveModifiers(s) && (ts.getModifiers(s) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+  const isExported = (s: ts.Statement) =>
+    ts.canHaveModifiers(s) && (ts.getModifiers(s) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
   for (const s of source.statements) {
     if (exportedOnly && !isExported(s)) continue;
     if (ts.isFunctionDeclaration(s) && s.name && s.body) out.push([s.name.text, s.body]);
     if (ts.isVariableStatement(s))
       for (const d of s.declarationList.declarations)
-        if (ts.isIdentifier(d.name) && d.initializer && (ts.isArrowFunction(d.initializer) || ts.isFunctionExpression(d.initializer))) out.push([d.name.text, d.initializer]);
+        if (
+          ts.isIdentifier(d.name) &&
+          d.initializer &&
+          (ts.isArrowFunction(d.initializer) || ts.isFunctionExpression(d.initializer))
+        )
+          out.push([d.name.text, d.initializer]);
   }
   return out;
 }
@@ -106,7 +124,8 @@ function functions(source: ts.SourceFile, exportedOnly: boolean): [string, ts.No
 function calls(node: ts.Node): { name: string; node: ts.CallExpression | ts.NewExpression }[] {
   const out: { name: string; node: ts.CallExpression | ts.NewExpression }[] = [];
   const visit = (n: ts.Node) => {
-    if ((ts.isCallExpression(n) || ts.isNewExpression(n)) && ts.isIdentifier(n.expression)) out.push({ name: n.expression.text, node: n });
+    if ((ts.isCallExpression(n) || ts.isNewExpression(n)) && ts.isIdentifier(n.expression))
+      out.push({ name: n.expression.text, node: n });
     ts.forEachChild(n, visit);
   };
   visit(node);

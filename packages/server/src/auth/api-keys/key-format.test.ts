@@ -25,7 +25,14 @@ test('a single changed character fails the checksum', () => {
 });
 
 test('malformed keys are refused', () => {
-  for (const bad of ['', 'cairn_tkn_', 'Bearer x', `${generateApiKey()}x`, generateApiKey().replace('cairn_', 'cairm_'), `${generateApiKey().slice(0, -1)}!`]) {
+  for (const bad of [
+    '',
+    'cairn_tkn_',
+    'Bearer x',
+    `${generateApiKey()}x`,
+    generateApiKey().replace('cairn_', 'cairm_'),
+    `${generateApiKey().slice(0, -1)}!`,
+  ]) {
     assert.equal(isWellFormedApiKey(bad), false, bad);
   }
 });

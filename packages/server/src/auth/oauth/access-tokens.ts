@@ -10,7 +10,9 @@ export interface OAuthGrant {
 }
 
 /** Why a token was refused: `expired` tells the client to refresh. */
-export type OAuthTokenCheck = { ok: true; grant: OAuthGrant } | { ok: false; reason: 'unknown' | 'expired' | 'revoked' | 'wrong_audience' };
+export type OAuthTokenCheck =
+  | { ok: true; grant: OAuthGrant }
+  | { ok: false; reason: 'unknown' | 'expired' | 'revoked' | 'wrong_audience' };
 
 /** The OAuth scope that opens the MCP tools; a token granted only other scopes (offline_access) does not. */
 export const MCP_SCOPE = 'mcp';
@@ -35,16 +37,25 @@ export class OAuthTokenVerifier {
   /** Looks the token up and applies expiry, revocation, audience, client and session checks. */
   async verify(token: string): Promise<OAuthTokenCheck> {
     const ctx = await this.auth.$context;
-    const row = await ctx.adapter.findOne<AccessTokenRow>({ model: 'oauthAccessToken', where: [{ field: 'token', value: hashOAuthToken(token) }] });
+    const row = await ctx.adapter.findOne<AccessTokenRow>({
+      model: 'oauthAccessToken',
+      where: [{ field: 'token', value: hashOAuthToken(token) }],
+    });
     if (!row?.userId) return { ok: false, reason: 'unknown' };
     if (row.revoked) return { ok: false, reason: 'revoked' };
     if (new Date(row.expiresAt).getTime() <= Date.now()) return { ok: false, reason: 'expired' };
     // RFC 8707: a token minted for another resource must never open Cairn's MCP endpoint.
     if (!stringList(row.resources).includes(this.resource)) return { ok: false, reason: 'wrong_audience' };
-    const client = await ctx.adapter.findOne<{ disabled?: boolean | null }>({ model: 'oauthClient', where: [{ field: 'clientId', value: row.clientId }] });
+    const client = await ctx.adapter.findOne<{ disabled?: boolean | null }>({
+      model: 'oauthClient',
+      where: [{ field: 'clientId', value: row.clientId }],
+    });
     if (!client || client.disabled) return { ok: false, reason: 'revoked' };
     if (row.sessionId) {
-      const session = await ctx.adapter.findOne<{ expiresAt: Date | string }>({ model: 'session', where: [{ field: 'id', value: row.sessionId }] });
+      const session = await ctx.adapter.findOne<{ expiresAt: Date | string }>({
+        model: 'session',
+        where: [{ field: 'id', value: row.sessionId }],
+      });
       if (!session || new Date(session.expiresAt).getTime() <= Date.now()) return { ok: false, reason: 'expired' };
     }
     return { ok: true, grant: { userId: row.userId, clientId: row.clientId, scopes: scopesOf(row.scopes) } };

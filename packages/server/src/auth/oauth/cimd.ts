@@ -21,7 +21,8 @@ export type CimdFailureKind = keyof typeof PREFIX;
 export function cimdFailure(body: unknown): { kind: CimdFailureKind; description: string } | undefined {
   const description = (body as { error_description?: unknown } | null)?.error_description;
   if (typeof description !== 'string') return undefined;
-  for (const kind of Object.keys(PREFIX) as CimdFailureKind[]) if (description.startsWith(PREFIX[kind])) return { kind, description };
+  for (const kind of Object.keys(PREFIX) as CimdFailureKind[])
+    if (description.startsWith(PREFIX[kind])) return { kind, description };
   return undefined;
 }
 
@@ -48,8 +49,20 @@ export function cimdDiscovery(getOptions: () => OAuthOptions<any>, settings: Cim
   const { guard = {}, allowLoopbackRedirects = true, beforeFetch, pinned = new Map() } = settings;
   /** When this process last stored each pinned document: a row written before (by a fetch, or another pin) is replaced once. */
   const pinStoredAt = new Map<string, number>();
-  const store = async (ctx: Parameters<ClientDiscovery['resolve']>[0], clientId: string, metadata: CimdMetadata, existing: Parameters<ClientDiscovery['resolve']>[2]) =>
-    (await registerClientMetadataDocument(ctx, getOptions(), { metadata, clientId, clientDiscoveryId: 'cimd', ...(existing && { existingClient: existing }) })).client;
+  const store = async (
+    ctx: Parameters<ClientDiscovery['resolve']>[0],
+    clientId: string,
+    metadata: CimdMetadata,
+    existing: Parameters<ClientDiscovery['resolve']>[2],
+  ) =>
+    (
+      await registerClientMetadataDocument(ctx, getOptions(), {
+        metadata,
+        clientId,
+        clientDiscoveryId: 'cimd',
+        ...(existing && { existingClient: existing }),
+      })
+    ).client;
   return {
     id: 'cimd',
     matches: isCimdClientId,
@@ -69,12 +82,19 @@ export function cimdDiscovery(getOptions: () => OAuthOptions<any>, settings: Cim
       if (wait > 0) {
         throw new APIError(
           'TOO_MANY_REQUESTS',
-          { error: 'temporarily_unavailable', error_description: `${PREFIX.busy} from your network; try again in ${wait} seconds.` },
+          {
+            error: 'temporarily_unavailable',
+            error_description: `${PREFIX.busy} from your network; try again in ${wait} seconds.`,
+          },
           { 'Retry-After': String(wait) },
         );
       }
-      const answer = await safeFetch(clientId, { ...guard, headers: { accept: 'application/json' } }).catch((e: unknown) =>
-        fail(e instanceof SafeFetchError && e.unreachable ? 'unreachable' : 'refused', e instanceof Error ? e.message : String(e)),
+      const answer = await safeFetch(clientId, { ...guard, headers: { accept: 'application/json' } }).catch(
+        (e: unknown) =>
+          fail(
+            e instanceof SafeFetchError && e.unreachable ? 'unreachable' : 'refused',
+            e instanceof Error ? e.message : String(e),
+          ),
       );
       if (answer.status !== 200) fail('refused', `${clientId} answered HTTP ${answer.status}`);
       let doc: unknown;

@@ -15,7 +15,8 @@ export const thousands = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/
 const text = (max: number) => z.string().max(max, `must be at most ${thousands(max)} characters`);
 const uris = z.array(text(MAX_URI)).max(MAX_REDIRECT_URIS, `must list at most ${MAX_REDIRECT_URIS} URIs`);
 const list = (items: number, length: number) => z.array(text(length)).max(items, `must list at most ${items} values`);
-const serialized = (max: number) => z.unknown().refine((v) => JSON.stringify(v).length <= max, `must be at most ${thousands(max)} characters as JSON`);
+const serialized = (max: number) =>
+  z.unknown().refine((v) => JSON.stringify(v).length <= max, `must be at most ${thousands(max)} characters as JSON`);
 
 /**
  * Bounds on RFC 7591 client metadata. better-auth stores what it is given; a registration is

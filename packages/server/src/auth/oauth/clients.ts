@@ -8,7 +8,10 @@ interface ClientRow {
 /** The redirect URIs a client registered, from the provider's own table; empty when it is unknown or disabled. */
 export async function registeredRedirectUris(auth: Auth, clientId: string): Promise<string[]> {
   const ctx = await auth.$context;
-  const client = await ctx.adapter.findOne<ClientRow>({ model: 'oauthClient', where: [{ field: 'clientId', value: clientId }] });
+  const client = await ctx.adapter.findOne<ClientRow>({
+    model: 'oauthClient',
+    where: [{ field: 'clientId', value: clientId }],
+  });
   if (!client || client.disabled) return [];
   return stringList(client.redirectUris);
 }

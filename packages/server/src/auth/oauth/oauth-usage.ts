@@ -11,7 +11,12 @@ export class OAuthUsage {
   }
 
   note(userId: string, clientId: string, client: string | null): void {
-    this.batch.note(`${userId}\n${clientId}`, { userId, clientId, at: new Date().toISOString(), client: client?.slice(0, 200) ?? null });
+    this.batch.note(`${userId}\n${clientId}`, {
+      userId,
+      clientId,
+      at: new Date().toISOString(),
+      client: client?.slice(0, 200) ?? null,
+    });
   }
 
   /** This instance's not yet written use of a user's grant to this app. */

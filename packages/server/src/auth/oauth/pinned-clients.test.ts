@@ -19,7 +19,13 @@ function start(contents: string, env: Record<string, string> = {}) {
   return checkPinnedClients(config.oauthPinnedClients, config.oauthAllowLoopback);
 }
 
-const doc = (fields: Record<string, unknown> = {}) => ({ client_id: ID, client_name: 'Vendor CLI', redirect_uris: [CALLBACK], token_endpoint_auth_method: 'none', ...fields });
+const doc = (fields: Record<string, unknown> = {}) => ({
+  client_id: ID,
+  client_name: 'Vendor CLI',
+  redirect_uris: [CALLBACK],
+  token_endpoint_auth_method: 'none',
+  ...fields,
+});
 
 test('a good entry is kept as the provider stores it, a native app unless it says otherwise', () => {
   const pins = start(JSON.stringify({ [ID]: doc() }));
@@ -36,7 +42,11 @@ test('unset or empty, nothing is pinned', () => {
 
 test('a bad entry stops the start with the file, the entry and the problem named', () => {
   const cases: [string, Record<string, unknown>, RegExp, Record<string, string>?][] = [
-    ['http://vendor.invalid/client.json', doc({ client_id: 'http://vendor.invalid/client.json' }), /the key must be the client_id itself, an https URL/],
+    [
+      'http://vendor.invalid/client.json',
+      doc({ client_id: 'http://vendor.invalid/client.json' }),
+      /the key must be the client_id itself, an https URL/,
+    ],
     ['https://vendor.invalid/', doc({ client_id: 'https://vendor.invalid/' }), /an https URL with a path/],
     ['https://vendor.invalid/a.json#x', doc({ client_id: 'https://vendor.invalid/a.json#x' }), /without a fragment/],
     ['https://elsewhere.invalid/client.json', doc(), /its client_id is not https:\/\/elsewhere\.invalid\/client\.json/],
@@ -47,15 +57,36 @@ test('a bad entry stops the start with the file, the entry and the problem named
     [ID, doc({ redirect_uris: [] }), /invalid metadata: redirect_uris/],
     [ID, doc({ redirect_uris: ['not a url'] }), /invalid metadata: redirect_uris/],
     [ID, doc({ client_name: 'N'.repeat(201) }), /client_name must be at most 200 characters/],
-    [ID, doc({ jwks_uri: 'https://vendor.invalid/jwks.json', token_endpoint_auth_method: 'private_key_jwt' }), /jwks_uri, which Cairn would have to fetch/],
-    [ID, doc(), /loopback \(localhost\) callback, which CAIRN_OAUTH_ALLOW_LOOPBACK=false refuses/, { CAIRN_OAUTH_ALLOW_LOOPBACK: 'false' }],
+    [
+      ID,
+      doc({ jwks_uri: 'https://vendor.invalid/jwks.json', token_endpoint_auth_method: 'private_key_jwt' }),
+      /jwks_uri, which Cairn would have to fetch/,
+    ],
+    [
+      ID,
+      doc(),
+      /loopback \(localhost\) callback, which CAIRN_OAUTH_ALLOW_LOOPBACK=false refuses/,
+      { CAIRN_OAUTH_ALLOW_LOOPBACK: 'false' },
+    ],
   ];
   for (const [key, value, problem, env] of cases) {
     assert.throws(
-      () => start(JSON.stringify({ [ID.replace('client', 'fine')]: doc({ client_id: ID.replace('client', 'fine'), redirect_uris: ['https://vendor.invalid/callback'] }), [key]: value }), env),
+      () =>
+        start(
+          JSON.stringify({
+            [ID.replace('client', 'fine')]: doc({
+              client_id: ID.replace('client', 'fine'),
+              redirect_uris: ['https://vendor.invalid/callback'],
+            }),
+            [key]: value,
+          }),
+          env,
+        ),
       (error: Error) =>
         error instanceof ConfigError &&
-        error.message.includes(`CAIRN_OAUTH_PINNED_CLIENTS: ${folder}/pins-${files}.json, entry ${JSON.stringify(key)}: `) &&
+        error.message.includes(
+          `CAIRN_OAUTH_PINNED_CLIENTS: ${folder}/pins-${files}.json, entry ${JSON.stringify(key)}: `,
+        ) &&
         problem.test(error.message) &&
         /Fix or remove that entry/.test(error.message),
       `${key}: ${problem}`,
@@ -65,17 +96,26 @@ test('a bad entry stops the start with the file, the entry and the problem named
 
 test('a file that cannot be used stops the start, saying what it must be', () => {
   const cases: [string | undefined, RegExp][] = [
-    [undefined, /cannot read .*missing\.json \(ENOENT\): point it at a JSON file that maps each client_id URL to its metadata document, or unset it/],
+    [
+      undefined,
+      /cannot read .*missing\.json \(ENOENT\): point it at a JSON file that maps each client_id URL to its metadata document, or unset it/,
+    ],
     ['{"a": ', /is not valid JSON/],
     [JSON.stringify([doc()]), /must hold one JSON object mapping each client_id URL to its metadata document/],
-    [JSON.stringify({ [ID]: 'https://vendor.invalid/oauth/client.json' }), new RegExp(`entry "${ID.replace(/[./]/g, '\\$&')}": the value must be the metadata document itself`)],
+    [
+      JSON.stringify({ [ID]: 'https://vendor.invalid/oauth/client.json' }),
+      new RegExp(`entry "${ID.replace(/[./]/g, '\\$&')}": the value must be the metadata document itself`),
+    ],
   ];
   for (const [contents, message] of cases) {
     const file = join(folder, contents === undefined ? 'missing.json' : `shape-${++files}.json`);
     if (contents !== undefined) writeFileSync(file, contents);
     assert.throws(
       () => loadConfig({ CAIRN_OAUTH_PINNED_CLIENTS: file }),
-      (error: Error) => error instanceof ConfigError && error.message.includes('CAIRN_OAUTH_PINNED_CLIENTS: ') && message.test(error.message),
+      (error: Error) =>
+        error instanceof ConfigError &&
+        error.message.includes('CAIRN_OAUTH_PINNED_CLIENTS: ') &&
+        message.test(error.message),
       String(message),
     );
   }

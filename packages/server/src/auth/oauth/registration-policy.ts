@@ -24,8 +24,11 @@ const STAND_IN_SCHEME = 'internal.cairn.redirect-stand-in';
 export function planRegistration(body: Record<string, unknown>, settings: RegistrationSettings): RegistrationPlan {
   const tooBig = clientMetadataProblem(body);
   if (tooBig) return { refuse: { error: 'invalid_client_metadata', error_description: tooBig } };
-  const redirects = Array.isArray(body.redirect_uris) ? body.redirect_uris.filter((u): u is string => typeof u === 'string') : [];
-  if (!settings.allowLoopback && redirects.some(isLoopbackUri)) return { refuse: { error: 'invalid_redirect_uri', error_description: LOOPBACK_REFUSED_MESSAGE } };
+  const redirects = Array.isArray(body.redirect_uris)
+    ? body.redirect_uris.filter((u): u is string => typeof u === 'string')
+    : [];
+  if (!settings.allowLoopback && redirects.some(isLoopbackUri))
+    return { refuse: { error: 'invalid_redirect_uri', error_description: LOOPBACK_REFUSED_MESSAGE } };
   // better-auth treats a registration without application_type as a web client and refuses its
   // loopback callbacks; MCP clients (RFC 8252 native apps) rarely send it.
   const adjusted = { ...body, application_type: body.application_type ?? 'native' };
@@ -33,13 +36,29 @@ export function planRegistration(body: Record<string, unknown>, settings: Regist
   // VS Code call back on `cursor://…` and `vscode://…`. Those (from the operator's list) pass the
   // plugin's checks as stand-ins, and the client row then gets the real URIs.
   const known = redirects.filter((uri) => isKnownClientScheme(uri, settings.clientSchemes));
-  if (known.length === 0 || !Array.isArray(body.redirect_uris)) return { forward: adjusted, realRedirectUris: (uris) => uris, rewritten: false };
+  if (known.length === 0 || !Array.isArray(body.redirect_uris))
+    return { forward: adjusted, realRedirectUris: (uris) => uris, rewritten: false };
   const unsafe = known.find((uri) => !isSafeSchemeUri(uri));
-  if (unsafe) return { refuse: { error: 'invalid_redirect_uri', error_description: `redirect URI must not include credentials or a fragment: ${unsafe}` } };
+  if (unsafe)
+    return {
+      refuse: {
+        error: 'invalid_redirect_uri',
+        error_description: `redirect URI must not include credentials or a fragment: ${unsafe}`,
+      },
+    };
   const standIn = (uri: string) => (known.includes(uri) ? `${STAND_IN_SCHEME}:/${known.indexOf(uri)}` : uri);
   return {
-    forward: { ...adjusted, application_type: 'native', redirect_uris: body.redirect_uris.map((u) => (typeof u === 'string' ? standIn(u) : u)) },
-    realRedirectUris: (uris) => uris.map((u) => (typeof u === 'string' && u.startsWith(`${STAND_IN_SCHEME}:/`) ? (known[Number(u.slice(STAND_IN_SCHEME.length + 2))] ?? u) : u)),
+    forward: {
+      ...adjusted,
+      application_type: 'native',
+      redirect_uris: body.redirect_uris.map((u) => (typeof u === 'string' ? standIn(u) : u)),
+    },
+    realRedirectUris: (uris) =>
+      uris.map((u) =>
+        typeof u === 'string' && u.startsWith(`${STAND_IN_SCHEME}:/`)
+          ? (known[Number(u.slice(STAND_IN_SCHEME.length + 2))] ?? u)
+          : u,
+      ),
     rewritten: true,
   };
 }

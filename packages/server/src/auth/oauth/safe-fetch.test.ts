@@ -76,7 +76,15 @@ describe('refusedAddressReason', () => {
     assert.match(refusedAddressReason('::a00:1', strict)!, /IPv4-compatible/);
     assert.match(refusedAddressReason('not-an-ip', strict)!, /not an IP address/);
   });
-  for (const address of ['93.184.216.34', '172.32.0.1', '8.8.8.8', '2606:4700::1111', '::ffff:8.8.8.8', '0:0:0:0:0:ffff:808:808', '2a00:1450:4001:80b::200e']) {
+  for (const address of [
+    '93.184.216.34',
+    '172.32.0.1',
+    '8.8.8.8',
+    '2606:4700::1111',
+    '::ffff:8.8.8.8',
+    '0:0:0:0:0:ffff:808:808',
+    '2a00:1450:4001:80b::200e',
+  ]) {
     it(`accepts ${address}`, () => assert.equal(refusedAddressReason(address, strict), undefined));
   }
   it('the test policy lets loopback through, and nothing else', () => {
@@ -142,13 +150,19 @@ describe('safeFetch', () => {
   });
   it('refuses loopback by default', async () => {
     await assert.rejects(safeFetch(url('/doc'), { resolve: resolver, policy: { allowHttp: true } }), /loopback/);
-    await assert.rejects(safeFetch(`http://127.0.0.1:${port}/doc`, { resolve: resolver, policy: { allowHttp: true } }), /loopback/);
+    await assert.rejects(
+      safeFetch(`http://127.0.0.1:${port}/doc`, { resolve: resolver, policy: { allowHttp: true } }),
+      /loopback/,
+    );
   });
   it('refuses private, link-local and IPv4-mapped targets (any one address is enough)', async () => {
     for (const host of ['internal.test', 'mapped.test', 'mixed.test']) {
       await assert.rejects(safeFetch(url('/doc', host), { resolve: resolver, policy: testPolicy }), SafeFetchError);
     }
-    await assert.rejects(safeFetch('http://[::ffff:127.0.0.1]/doc', { resolve: resolver, policy: { allowHttp: true } }), /loopback/);
+    await assert.rejects(
+      safeFetch('http://[::ffff:127.0.0.1]/doc', { resolve: resolver, policy: { allowHttp: true } }),
+      /loopback/,
+    );
   });
   it('refuses a redirect to a private address', async () => {
     await assert.rejects(safeFetch(url('/to-private'), { resolve: resolver, policy: testPolicy }), /10\.0\.0\.5/);
@@ -161,6 +175,9 @@ describe('safeFetch', () => {
     await assert.rejects(safeFetch(url('/big-chunked'), { resolve: resolver, policy: testPolicy }), /larger than/);
   });
   it('times out', async () => {
-    await assert.rejects(safeFetch(url('/slow'), { resolve: resolver, policy: { ...testPolicy, timeoutMs: 200 } }), /timed out/);
+    await assert.rejects(
+      safeFetch(url('/slow'), { resolve: resolver, policy: { ...testPolicy, timeoutMs: 200 } }),
+      /timed out/,
+    );
   });
 });

@@ -21,7 +21,13 @@ export interface SafeFetchPolicy {
   maxRedirects: number;
 }
 
-export const DEFAULT_SAFE_FETCH_POLICY: SafeFetchPolicy = { allowHttp: false, allowLoopback: false, maxBytes: 64 * 1024, timeoutMs: 5000, maxRedirects: 3 };
+export const DEFAULT_SAFE_FETCH_POLICY: SafeFetchPolicy = {
+  allowHttp: false,
+  allowLoopback: false,
+  maxBytes: 64 * 1024,
+  timeoutMs: 5000,
+  maxRedirects: 3,
+};
 
 export interface ResolvedAddress {
   address: string;
@@ -77,14 +83,21 @@ const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
  * address they carry, and the transition forms that embed one (6to4, Teredo, NAT64, IPv4-compatible)
  * are refused outright.
  */
-export function refusedAddressReason(address: string, policy: Pick<SafeFetchPolicy, 'allowLoopback'>): string | undefined {
+export function refusedAddressReason(
+  address: string,
+  policy: Pick<SafeFetchPolicy, 'allowLoopback'>,
+): string | undefined {
   if (isIP(address) === 0 || !ipaddr.isValid(address)) return `${address} is not an IP address`;
   const parsed = ipaddr.parse(address);
-  const ip = parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress() ? (parsed as ipaddr.IPv6).toIPv4Address() : parsed;
+  const ip =
+    parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()
+      ? (parsed as ipaddr.IPv6).toIPv4Address()
+      : parsed;
   const range = ip.range();
   if (range === 'loopback' && policy.allowLoopback) return undefined;
   if (range !== 'unicast') return `${address} is ${RANGE_NAMES[range] ?? `a special-use address (${range})`}`;
-  if (ip.kind() === 'ipv6' && ip.match(IPV4_COMPATIBLE)) return `${address} is an IPv4-compatible address (::/96), which embeds an IPv4 target`;
+  if (ip.kind() === 'ipv6' && ip.match(IPV4_COMPATIBLE))
+    return `${address} is an IPv4-compatible address (::/96), which embeds an IPv4 target`;
   return undefined;
 }
 
@@ -94,7 +107,10 @@ async function vet(hostname: string, policy: SafeFetchPolicy, resolve: Resolver)
   const addresses = isIP(bare)
     ? [{ address: bare, family: isIP(bare) }]
     : await resolve(bare).catch((e: unknown) => {
-        throw new SafeFetchError(`could not resolve ${bare}: ${e instanceof Error ? e.message : String(e)}`, 'unreachable');
+        throw new SafeFetchError(
+          `could not resolve ${bare}: ${e instanceof Error ? e.message : String(e)}`,
+          'unreachable',
+        );
       });
   if (addresses.length === 0) throw new SafeFetchError(`${bare} has no addresses`, 'unreachable');
   for (const a of addresses) {
@@ -132,9 +148,16 @@ export async function safeFetch(url: string | URL, options: SafeFetchOptions = {
   }
 }
 
-function requestOnce(url: URL, pinned: ResolvedAddress, policy: SafeFetchPolicy, deadline: number, headers: Record<string, string>): Promise<Omit<SafeFetchResult, 'url'>> {
+function requestOnce(
+  url: URL,
+  pinned: ResolvedAddress,
+  policy: SafeFetchPolicy,
+  deadline: number,
+  headers: Record<string, string>,
+): Promise<Omit<SafeFetchResult, 'url'>> {
   const remaining = deadline - Date.now();
-  if (remaining <= 0) return Promise.reject(new SafeFetchError(`timed out after ${policy.timeoutMs} ms`, 'unreachable'));
+  if (remaining <= 0)
+    return Promise.reject(new SafeFetchError(`timed out after ${policy.timeoutMs} ms`, 'unreachable'));
   // Connect to the vetted address whatever the hostname resolves to now; TLS still verifies the hostname.
   const lookup = (_host: string, opts: { all?: boolean }, cb: (...args: unknown[]) => void) => {
     if (opts?.all) cb(null, [pinned]);
@@ -142,34 +165,54 @@ function requestOnce(url: URL, pinned: ResolvedAddress, policy: SafeFetchPolicy,
   };
   const mod = url.protocol === 'https:' ? https : http;
   return new Promise((resolvePromise, reject) => {
-    const req = mod.request(url, { method: 'GET', headers: { accept: 'application/json', ...headers }, lookup: lookup as never, agent: false, timeout: remaining }, (res) => {
-      const declared = Number(res.headers['content-length'] ?? 0);
-      if (declared > policy.maxBytes) {
-        res.destroy();
-        reject(new SafeFetchError(`response larger than ${policy.maxBytes} bytes`));
-        return;
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > policy.maxBytes) {
+    const req = mod.request(
+      url,
+      {
+        method: 'GET',
+        headers: { accept: 'application/json', ...headers },
+        lookup: lookup as never,
+        agent: false,
+        timeout: remaining,
+      },
+      (res) => {
+        const declared = Number(res.headers['content-length'] ?? 0);
+        if (declared > policy.maxBytes) {
           res.destroy();
           reject(new SafeFetchError(`response larger than ${policy.maxBytes} bytes`));
           return;
         }
-        chunks.push(chunk);
-      });
-      res.on('end', () => {
-        const flat: Record<string, string> = {};
-        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
-        resolvePromise({ status: res.statusCode ?? 0, headers: flat, body: Buffer.concat(chunks) });
-      });
-      res.on('error', reject);
-    });
-    const timer = setTimeout(() => req.destroy(new SafeFetchError(`timed out after ${policy.timeoutMs} ms`, 'unreachable')), remaining);
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > policy.maxBytes) {
+            res.destroy();
+            reject(new SafeFetchError(`response larger than ${policy.maxBytes} bytes`));
+            return;
+          }
+          chunks.push(chunk);
+        });
+        res.on('end', () => {
+          const flat: Record<string, string> = {};
+          for (const [k, v] of Object.entries(res.headers))
+            if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
+          resolvePromise({ status: res.statusCode ?? 0, headers: flat, body: Buffer.concat(chunks) });
+        });
+        res.on('error', reject);
+      },
+    );
+    const timer = setTimeout(
+      () => req.destroy(new SafeFetchError(`timed out after ${policy.timeoutMs} ms`, 'unreachable')),
+      remaining,
+    );
     req.on('timeout', () => req.destroy(new SafeFetchError(`timed out after ${policy.timeoutMs} ms`, 'unreachable')));
-    req.on('error', (e) => reject(e instanceof SafeFetchError ? e : new SafeFetchError(`fetch of ${url.href} failed: ${e.message}`, 'unreachable')));
+    req.on('error', (e) =>
+      reject(
+        e instanceof SafeFetchError
+          ? e
+          : new SafeFetchError(`fetch of ${url.href} failed: ${e.message}`, 'unreachable'),
+      ),
+    );
     req.on('close', () => clearTimeout(timer));
     req.end();
   });
@@ -184,6 +227,9 @@ export function safeFetchAsFetch(options: Omit<SafeFetchOptions, 'headers'> = {}
       headers[k] = v;
     });
     const r = await safeFetch(url, { ...options, headers });
-    return new Response(r.status === 204 || r.status === 304 ? null : new Uint8Array(r.body), { status: r.status, headers: r.headers });
+    return new Response(r.status === 204 || r.status === 304 ? null : new Uint8Array(r.body), {
+      status: r.status,
+      headers: r.headers,
+    });
   };
 }

@@ -33,16 +33,24 @@ const REFUSALS: Record<Refused['reason'], string> = {
  * read (on /mcp its JSON-RPC id is then unknown: null, as for the rate limits); `turn`, after the
  * body limits (a slow upload must not hold a turn), waits for the turn.
  */
-export function admissionControl(admission: Admission, clientAddress: ClientAddressOf, log: Logger): { early: MiddlewareHandler; turn: MiddlewareHandler } {
+export function admissionControl(
+  admission: Admission,
+  clientAddress: ClientAddressOf,
+  log: Logger,
+): { early: MiddlewareHandler; turn: MiddlewareHandler } {
   const known = new BoundedCache<string, true>(KNOWN_CREDENTIALS);
   let busySince: number | undefined;
   let lastRefusal = 0;
-  const lineOf = (c: Context, presented: string | undefined) => (presented && known.has(presented) ? `credential:${presented}` : `address:${addressKey(clientAddress(c))}`);
+  const lineOf = (c: Context, presented: string | undefined) =>
+    presented && known.has(presented) ? `credential:${presented}` : `address:${addressKey(clientAddress(c))}`;
   const refused = async (c: Context, refusal: Refused, readId: boolean): Promise<Response> => {
     lastRefusal = Date.now();
     if (busySince === undefined) {
       busySince = lastRefusal;
-      log.warn('busy: refusing requests with 503 until load drops (see docs/overload.md)', { ...admission.load, ...admission.settings });
+      log.warn('busy: refusing requests with 503 until load drops (see docs/overload.md)', {
+        ...admission.load,
+        ...admission.settings,
+      });
     }
     const why = REFUSALS[refusal.reason];
     if (!c.req.path.startsWith('/mcp')) return busyJson(refusal.retryAfterSeconds, why);
@@ -59,7 +67,10 @@ export function admissionControl(admission: Admission, clientAddress: ClientAddr
     const taken = await admission.enter(lineOf(c, presented), c.req.raw.signal);
     if (!taken.admitted) return refused(c, taken, true);
     if (busySince !== undefined && Date.now() - lastRefusal > CALM_AFTER_MS) {
-      log.info('no longer busy', { refused: admission.refusals, forSeconds: Math.round((lastRefusal - busySince) / 1000) });
+      log.info('no longer busy', {
+        refused: admission.refusals,
+        forSeconds: Math.round((lastRefusal - busySince) / 1000),
+      });
       busySince = undefined;
       admission.refusals = 0;
     }

@@ -2,7 +2,11 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Admission, type Admitted, type Refused } from './admission.js';
 
-const settings = (maxConcurrent: number, maxQueued: number, maxQueueWaitMs = 2_000) => ({ maxConcurrent, maxQueued, maxQueueWaitMs });
+const settings = (maxConcurrent: number, maxQueued: number, maxQueueWaitMs = 2_000) => ({
+  maxConcurrent,
+  maxQueued,
+  maxQueueWaitMs,
+});
 
 /** Lets one microtask round pass, so queued promises that were settled have run their callbacks. */
 const settled = () => new Promise((resolve) => setImmediate(resolve));
@@ -60,7 +64,11 @@ describe('Admission', () => {
     await settled();
     (waiting[0]!.turn as Admitted).release();
     await settled();
-    assert.deepEqual(log, ['f0:in', 'f1:in', 'q:in'], 'the quiet credential is let in after one more of the flood, not after all four');
+    assert.deepEqual(
+      log,
+      ['f0:in', 'f1:in', 'q:in'],
+      'the quiet credential is let in after one more of the flood, not after all four',
+    );
     assert.ok(quiet.turn?.admitted);
   });
 
@@ -139,7 +147,11 @@ describe('Admission', () => {
     clock += 900;
     slow.release();
     await settled();
-    assert.deepEqual(log.sort(), ['c0:in', 'c1:slow', 'c2:slow', 'c3:slow', 'c4:slow'], 'refused now, not when their 1,000 ms run out');
+    assert.deepEqual(
+      log.sort(),
+      ['c0:in', 'c1:slow', 'c2:slow', 'c3:slow', 'c4:slow'],
+      'refused now, not when their 1,000 ms run out',
+    );
     assert.deepEqual(admission.load, { running: 1, queued: 0 });
   });
 

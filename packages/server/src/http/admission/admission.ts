@@ -73,7 +73,8 @@ export class Admission {
   /** Lets a request in now, after a wait in its credential's line, or refuses it. */
   enter(credential: string, aborted?: AbortSignal): Promise<Admitted | Refused> {
     if (this.running < this.settings.maxConcurrent && this.queued === 0) return Promise.resolve(this.admit(this.now()));
-    if (this.expectedWaitMs(this.aheadOf(credential) + 1) > this.settings.maxQueueWaitMs) return Promise.resolve(this.refuse('slow'));
+    if (this.expectedWaitMs(this.aheadOf(credential) + 1) > this.settings.maxQueueWaitMs)
+      return Promise.resolve(this.refuse('slow'));
     if (this.queueFullFor(credential)) return Promise.resolve(this.refuse('full'));
     return new Promise((resolve) => {
       const waiter: Waiter = {
@@ -199,7 +200,9 @@ export class Admission {
   /** Whether the queue, or this credential's share of it, is full. */
   private queueFullFor(credential: string): boolean {
     const own = this.lines.get(credential)?.length ?? 0;
-    return this.queued >= this.settings.maxQueued || own >= Math.max(1, Math.ceil(this.settings.maxQueued / LINE_SHARE));
+    return (
+      this.queued >= this.settings.maxQueued || own >= Math.max(1, Math.ceil(this.settings.maxQueued / LINE_SHARE))
+    );
   }
 
   private drop(credential: string, waiter: Waiter, reason: Refused['reason']): void {

@@ -34,14 +34,26 @@ export function createPublicAccountRoutes(
   const routes = new Hono();
   const origin = new URL(baseUrl).origin;
   routes.get('/config', async (c) =>
-    c.json({ baseUrl, mcpUrl: `${baseUrl}/mcp`, signUpOpen: await signUpOpen(deps), installerPublished, oauthLoopbackAllowed, oauthPinnedClients, ...(pluginMarketplace && { pluginMarketplace }) }),
+    c.json({
+      baseUrl,
+      mcpUrl: `${baseUrl}/mcp`,
+      signUpOpen: await signUpOpen(deps),
+      installerPublished,
+      oauthLoopbackAllowed,
+      oauthPinnedClients,
+      ...(pluginMarketplace && { pluginMarketplace }),
+    }),
   );
   routes.post('/signup', async (c) => {
     const from = c.req.header('origin');
-    if (from !== undefined && from !== origin) throw new CairnError('forbidden', 'Sign up from the Cairn portal itself.');
+    if (from !== undefined && from !== origin)
+      throw new CairnError('forbidden', 'Sign up from the Cairn portal itself.');
     const body = (await c.req.json()) as SignUpForm;
     const { user, organization } = await signUp(deps, auth, body);
-    const signedIn = await auth.api.signInEmail({ body: { email: user.email, password: body.password! }, returnHeaders: true });
+    const signedIn = await auth.api.signInEmail({
+      body: { email: user.email, password: body.password! },
+      returnHeaders: true,
+    });
     for (const cookie of signedIn.headers.getSetCookie()) c.header('Set-Cookie', cookie, { append: true });
     return c.json({ user, organization }, 201);
   });
@@ -52,7 +64,8 @@ export function createPublicAccountRoutes(
 export function createAccountRoutes(deps: DomainDeps, auth: Auth, baseUrl: string, keys: KeyVerifier): Hono<ApiEnv> {
   const routes = new Hono<ApiEnv>();
   const access = (c: { get(key: 'caller'): ApiEnv['Variables']['caller'] }) => loadAccess(deps, c.get('caller'));
-  const sessionUser = (c: { get(key: 'caller'): ApiEnv['Variables']['caller'] }) => requireSession(c, 'Settings > API Keys');
+  const sessionUser = (c: { get(key: 'caller'): ApiEnv['Variables']['caller'] }) =>
+    requireSession(c, 'Settings > API Keys');
   // Organization changes that grant access: a portal session only, then the usual admin checks.
   const sessionAccess = (c: { get(key: 'caller'): ApiEnv['Variables']['caller'] }) => {
     requireSession(c, 'Settings > Organization');
@@ -69,28 +82,61 @@ export function createAccountRoutes(deps: DomainDeps, auth: Auth, baseUrl: strin
     return c.json({ user: await renameSelf(deps, auth, requireSession(c, 'Settings > Account'), name) });
   });
   routes.post('/me/password', async (c) => {
-    const cookies = await changePassword(deps, auth, requireSession(c, 'Settings > Account'), await c.req.json(), c.req.raw.headers);
+    const cookies = await changePassword(
+      deps,
+      auth,
+      requireSession(c, 'Settings > Account'),
+      await c.req.json(),
+      c.req.raw.headers,
+    );
     for (const cookie of cookies) c.header('Set-Cookie', cookie, { append: true });
     return c.body(null, 204);
   });
-  routes.get('/keys', async (c) => c.json({ keys: await listApiKeys(deps, sessionUser(c), (id) => keys.pendingUse(id)) }));
+  routes.get('/keys', async (c) =>
+    c.json({ keys: await listApiKeys(deps, sessionUser(c), (id) => keys.pendingUse(id)) }),
+  );
   routes.post('/keys', async (c) => {
-    const { name, scope, expiresAt, expiresInDays } = (await c.req.json()) as { name?: string; scope?: unknown; expiresAt?: unknown; expiresInDays?: unknown };
-    return c.json(await createApiKey(deps, sessionUser(c), name ?? '', { scope, expiresAt, expiresInDays }, c.get('caller')), 201);
+    const { name, scope, expiresAt, expiresInDays } = (await c.req.json()) as {
+      name?: string;
+      scope?: unknown;
+      expiresAt?: unknown;
+      expiresInDays?: unknown;
+    };
+    return c.json(
+      await createApiKey(deps, sessionUser(c), name ?? '', { scope, expiresAt, expiresInDays }, c.get('caller')),
+      201,
+    );
   });
-  routes.delete('/keys/:id', async (c) => c.json({ key: await revokeApiKey(deps, c.req.param('id'), sessionUser(c), c.get('caller')) }));
+  routes.delete('/keys/:id', async (c) =>
+    c.json({ key: await revokeApiKey(deps, c.req.param('id'), sessionUser(c), c.get('caller')) }),
+  );
   // The Connect dialog's "Waiting for your client…": which of my keys connected since the dialog made its command or key.
   routes.get('/keys/connected', async (c) => {
     const userId = requireSession(c, 'Datapacks > Connect');
-    return c.json({ connection: (await latestConnection(deps, userId, c.req.query('since'), (id) => keys.pendingUse(id))) ?? null });
+    return c.json({
+      connection: (await latestConnection(deps, userId, c.req.query('since'), (id) => keys.pendingUse(id))) ?? null,
+    });
   });
 
-  routes.get('/organizations/:id/members', async (c) => c.json({ members: await listMembers(deps, await access(c), c.req.param('id')) }));
+  routes.get('/organizations/:id/members', async (c) =>
+    c.json({ members: await listMembers(deps, await access(c), c.req.param('id')) }),
+  );
   routes.patch('/organizations/:id/members/:userId', async (c) => {
     const { role } = (await c.req.json()) as { role?: unknown };
-    return c.json({ member: await changeMemberRole(deps, auth, await sessionAccess(c), c.req.param('id'), c.req.param('userId'), role) });
+    return c.json({
+      member: await changeMemberRole(
+        deps,
+        auth,
+        await sessionAccess(c),
+        c.req.param('id'),
+        c.req.param('userId'),
+        role,
+      ),
+    });
   });
-  routes.get('/organizations/:id/teams', async (c) => c.json({ teams: await listTeams(deps, await access(c), c.req.param('id')) }));
+  routes.get('/organizations/:id/teams', async (c) =>
+    c.json({ teams: await listTeams(deps, await access(c), c.req.param('id')) }),
+  );
   routes.post('/organizations/:id/teams', async (c) => {
     const { name } = (await c.req.json()) as { name?: unknown };
     return c.json({ team: await createTeamIn(deps, auth, await sessionAccess(c), c.req.param('id'), name) }, 201);
@@ -105,7 +151,9 @@ export function createAccountRoutes(deps: DomainDeps, auth: Auth, baseUrl: strin
     await removeMember(deps, auth, await sessionAccess(c), c.req.param('id'), c.req.param('userId'));
     return c.body(null, 204);
   });
-  routes.get('/organizations/:id/invitations', async (c) => c.json({ invitations: await listInvites(deps, await sessionAccess(c), c.req.param('id')) }));
+  routes.get('/organizations/:id/invitations', async (c) =>
+    c.json({ invitations: await listInvites(deps, await sessionAccess(c), c.req.param('id')) }),
+  );
   routes.delete('/organizations/:id/invitations/:inviteId', async (c) => {
     await cancelInvite(deps, await sessionAccess(c), c.req.param('id'), c.req.param('inviteId'));
     return c.body(null, 204);

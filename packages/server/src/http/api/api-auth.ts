@@ -24,13 +24,26 @@ export function apiAuth(auth: Auth, keys: KeyVerifier, portalOrigin: string): Mi
     }
     if (header.kind !== 'absent') throw unusableHeader(header);
     const session = await auth.api.getSession({ headers: c.req.raw.headers });
-    if (!session) throw new CairnError('unauthenticated', 'Sign in to the Cairn portal, or send an API key as "Authorization: Bearer cairn_tkn_…".');
+    if (!session)
+      throw new CairnError(
+        'unauthenticated',
+        'Sign in to the Cairn portal, or send an API key as "Authorization: Bearer cairn_tkn_…".',
+      );
     // CSRF: a write riding on the session cookie must come from the portal's own origin.
     if (!SAFE_METHODS.has(c.req.method) && c.req.header('origin') !== portalOrigin) {
-      throw new CairnError('forbidden', 'This change must come from the Cairn portal itself (the Origin header did not match); reload the portal and try again.');
+      throw new CairnError(
+        'forbidden',
+        'This change must come from the Cairn portal itself (the Origin header did not match); reload the portal and try again.',
+      );
     }
     // Provenance names the client; for a signed-in browser that is the portal, not the browser's User-Agent.
-    c.set('caller', { userId: session.user.id, client: 'cairn-portal', via: 'session', scope: 'read-write', sessionId: session.session.id });
+    c.set('caller', {
+      userId: session.user.id,
+      client: 'cairn-portal',
+      via: 'session',
+      scope: 'read-write',
+      sessionId: session.session.id,
+    });
     return next();
   };
 }
@@ -54,7 +67,10 @@ export function refuseWritesForReadOnlyKeys(): MiddlewareHandler<ApiEnv> {
 export function requireSession(c: { get(key: 'caller'): Caller }, where: string): string {
   const caller = c.get('caller');
   if (caller.via !== 'session') {
-    throw new CairnError('forbidden', `An API key cannot do this: credentials and access are managed only when signed in to the Cairn portal (${where}) or with the cairn CLI on the server.`);
+    throw new CairnError(
+      'forbidden',
+      `An API key cannot do this: credentials and access are managed only when signed in to the Cairn portal (${where}) or with the cairn CLI on the server.`,
+    );
   }
   return caller.userId;
 }

@@ -49,14 +49,29 @@ export function createApiRoutes(
   api.use('/me/password', codeFailureLimit(limits, clientAddress, 'password changes'));
   // The exchange is authenticated by the one-time code itself; it sits before the auth middleware.
   api.post('/setup-codes/exchange', async (c) => c.json(await exchangeSetupCode(deps, await c.req.json())));
-  api.route('/', createPublicAccountRoutes(deps, auth, baseUrl, installerPublished, oauthLoopbackAllowed, pluginMarketplace, oauthPinnedClients));
+  api.route(
+    '/',
+    createPublicAccountRoutes(
+      deps,
+      auth,
+      baseUrl,
+      installerPublished,
+      oauthLoopbackAllowed,
+      pluginMarketplace,
+      oauthPinnedClients,
+    ),
+  );
   api.use('*', apiAuth(auth, keys, origin), refuseWritesForReadOnlyKeys());
   api.use('*', async (c, next) => {
     const caller = c.get('caller');
     // The Connect dialog's status poll counts on its own budget, so an open dialog never locks the person out of their other calls.
     if (c.req.method === 'GET' && c.req.path.endsWith('/keys/connected') && caller.via === 'session') {
       const wait = await limits.connectionStatusPerUser.take(caller.userId);
-      if (wait > 0) return tooManyJson(wait, `Too many connection checks (at most ${limits.connectionStatusPerUser.points} a minute); the Connect dialog tries again by itself.`);
+      if (wait > 0)
+        return tooManyJson(
+          wait,
+          `Too many connection checks (at most ${limits.connectionStatusPerUser.points} a minute); the Connect dialog tries again by itself.`,
+        );
       return next();
     }
     const wait = await takeRequest(limits.requestsPerCredential, caller);
@@ -69,25 +84,38 @@ export function createApiRoutes(
   api.route('/', createOAuthAppsRoutes(auth, deps, oauthUsage));
   api.route('/', createAuditRoutes(deps));
   api.route('/', createExportRoutes(deps));
-  api.post('/setup-codes', async (c) => c.json(await createSetupCode(deps, requireSession(c, 'Datapacks > Connect')), 201));
+  api.post('/setup-codes', async (c) =>
+    c.json(await createSetupCode(deps, requireSession(c, 'Datapacks > Connect')), 201),
+  );
   // Its 1 MiB body limit is in ../body-limits.ts with every other route's.
   api.post('/capture', async (c) => {
     const body = (await c.req.json()) as { turns?: unknown[] };
     const caller = c.get('caller');
-    const wait = await limits.captureTurnsPerKey.take(caller.keyId ?? caller.userId, Array.isArray(body.turns) ? Math.max(body.turns.length, 1) : 1);
+    const wait = await limits.captureTurnsPerKey.take(
+      caller.keyId ?? caller.userId,
+      Array.isArray(body.turns) ? Math.max(body.turns.length, 1) : 1,
+    );
     if (wait > 0) return tooManyJson(wait, 'Too many captured turns for this key.');
     return c.json(await captureTurns(deps, caller, body));
   });
   const access = (c: { get(key: 'caller'): ApiEnv['Variables']['caller'] }) => loadAccess(deps, c.get('caller'));
 
   api.get('/datapacks', async (c) => c.json({ datapacks: await listDatapacks(deps, await access(c)) }));
-  api.post('/datapacks', async (c) => c.json({ datapack: await createDatapack(deps, await access(c), await c.req.json()) }, 201));
-  api.patch('/datapacks/:id', async (c) => c.json({ datapack: await updateDatapack(deps, await access(c), c.req.param('id'), await c.req.json()) }));
+  api.post('/datapacks', async (c) =>
+    c.json({ datapack: await createDatapack(deps, await access(c), await c.req.json()) }, 201),
+  );
+  api.patch('/datapacks/:id', async (c) =>
+    c.json({ datapack: await updateDatapack(deps, await access(c), c.req.param('id'), await c.req.json()) }),
+  );
   api.get('/datapacks/:id', async (c) => {
     return c.json({ datapack: await getDatapack(deps, await access(c), c.req.param('id')) });
   });
-  api.delete('/datapacks/:id', async (c) => c.json({ datapack: await deleteDatapack(deps, await access(c), c.req.param('id')) }));
-  api.post('/datapacks/:id/restore', async (c) => c.json({ datapack: await restoreDatapack(deps, await access(c), c.req.param('id')) }));
+  api.delete('/datapacks/:id', async (c) =>
+    c.json({ datapack: await deleteDatapack(deps, await access(c), c.req.param('id')) }),
+  );
+  api.post('/datapacks/:id/restore', async (c) =>
+    c.json({ datapack: await restoreDatapack(deps, await access(c), c.req.param('id')) }),
+  );
   api.get('/trash', async (c) => c.json(await listTrash(deps, await access(c), c.req.query('datapack'))));
   api.get('/datapacks/:id/entries', async (c) => {
     const page = { limit: queryInt(c, 'limit'), offset: queryInt(c, 'offset') };
@@ -113,7 +141,13 @@ export function createApiRoutes(
   });
   api.get('/guidance', async (c) => {
     const files = c.req.queries('file');
-    const raw = { task: c.req.query('task') ?? '', files, concerns: c.req.queries('concern'), project: c.req.query('project'), maxChars: queryInt(c, 'maxChars') };
+    const raw = {
+      task: c.req.query('task') ?? '',
+      files,
+      concerns: c.req.queries('concern'),
+      project: c.req.query('project'),
+      maxChars: queryInt(c, 'maxChars'),
+    };
     return c.json(guidanceView(await getGuidance(deps, await access(c), raw)));
   });
   api.post('/entries', async (c) => {
@@ -121,24 +155,54 @@ export function createApiRoutes(
     if (result.status === 'created') return c.json({ ...result, entry: publicEntry(result.entry) }, 201);
     // Refused, so a script that checks only the status code cannot take it for a save; the existing entry comes along.
     const { entry, similarity, exact, redacted } = result;
-    return c.json({ error: { code: 'duplicate', message: duplicateMessage(result) }, status: 'duplicate', entry: publicEntry(entry), similarity, exact, redacted }, 409);
+    return c.json(
+      {
+        error: { code: 'duplicate', message: duplicateMessage(result) },
+        status: 'duplicate',
+        entry: publicEntry(entry),
+        similarity,
+        exact,
+        redacted,
+      },
+      409,
+    );
   });
   api.get('/entries/:id', async (c) => {
-    return c.json(entryReadView(await getEntry(deps, await access(c), c.req.param('id'), c.req.query('history') === 'true', queryInt(c, 'around') ?? 0)));
+    return c.json(
+      entryReadView(
+        await getEntry(
+          deps,
+          await access(c),
+          c.req.param('id'),
+          c.req.query('history') === 'true',
+          queryInt(c, 'around') ?? 0,
+        ),
+      ),
+    );
   });
   api.patch('/entries/:id', async (c) => {
-    const { entry, redacted } = await updateEntry(deps, await access(c), { ...(await c.req.json()), id: c.req.param('id') });
+    const { entry, redacted } = await updateEntry(deps, await access(c), {
+      ...(await c.req.json()),
+      id: c.req.param('id'),
+    });
     return c.json({ entry: publicEntry(entry), redacted });
   });
   api.get('/replaced', async (c) => c.json(await listReplaced(deps, await access(c), c.req.query('datapack'))));
-  api.post('/entries/:id/reinstate', async (c) => c.json({ entry: publicEntry(await reinstateEntry(deps, await access(c), c.req.param('id'))) }));
+  api.post('/entries/:id/reinstate', async (c) =>
+    c.json({ entry: publicEntry(await reinstateEntry(deps, await access(c), c.req.param('id'))) }),
+  );
   api.post('/entries/:id/restore', async (c) => {
     const body = await optionalJson(c);
-    const { entry, restoredFrom, undeleted } = await restoreEntry(deps, await access(c), { ...body, id: c.req.param('id') });
+    const { entry, restoredFrom, undeleted } = await restoreEntry(deps, await access(c), {
+      ...body,
+      id: c.req.param('id'),
+    });
     return c.json({ entry: publicEntry(entry), restoredFrom, undeleted });
   });
   api.delete('/entries/:id', async (c) => {
-    return c.json({ entry: publicEntry(await deleteEntry(deps, await access(c), c.req.param('id'), queryInt(c, 'expectedVersion'))) });
+    return c.json({
+      entry: publicEntry(await deleteEntry(deps, await access(c), c.req.param('id'), queryInt(c, 'expectedVersion'))),
+    });
   });
   return api;
 }
@@ -151,8 +215,15 @@ async function optionalJson(c: { req: { text(): Promise<string> } }): Promise<Re
   try {
     body = JSON.parse(text);
   } catch {
-    throw new CairnError('invalid_input', 'Invalid input — the body must be a JSON object such as {"version": 2}, or empty.');
+    throw new CairnError(
+      'invalid_input',
+      'Invalid input — the body must be a JSON object such as {"version": 2}, or empty.',
+    );
   }
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new CairnError('invalid_input', 'Invalid input — the body must be a JSON object such as {"version": 2}, or empty.');
+  if (!body || typeof body !== 'object' || Array.isArray(body))
+    throw new CairnError(
+      'invalid_input',
+      'Invalid input — the body must be a JSON object such as {"version": 2}, or empty.',
+    );
   return body as Record<string, unknown>;
 }

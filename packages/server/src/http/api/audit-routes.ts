@@ -13,7 +13,15 @@ export function createAuditRoutes(deps: DomainDeps): Hono<ApiEnv> {
   const routes = new Hono<ApiEnv>();
   routes.get('/audit', async (c) => {
     const q = (name: string) => c.req.query(name);
-    const raw = { org: q('org'), actor: q('actor'), kind: q('kind'), since: q('since'), until: q('until'), cursor: q('cursor'), limit: queryInt(c, 'limit') };
+    const raw = {
+      org: q('org'),
+      actor: q('actor'),
+      kind: q('kind'),
+      since: q('since'),
+      until: q('until'),
+      cursor: q('cursor'),
+      limit: queryInt(c, 'limit'),
+    };
     return c.json(await listAudit(deps, await loadAccess(deps, c.get('caller')), raw));
   });
   return routes;

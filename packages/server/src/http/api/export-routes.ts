@@ -17,7 +17,9 @@ export function createExportRoutes(deps: DomainDeps): Hono<ApiEnv> {
     const datapack = c.req.query('datapack') || undefined;
     const organization = c.req.query('organization') || undefined;
     const plan = await planCallerExport(deps, access, { datapack, organization, mine: c.req.query('mine') === 'true' });
-    const what = datapack ? (plan.datapacks[0]?.datapack.name ?? 'datapack') : (plan.selection.organization ?? (plan.selection.writtenBy ? 'my-data' : 'readable'));
+    const what = datapack
+      ? (plan.datapacks[0]?.datapack.name ?? 'datapack')
+      : (plan.selection.organization ?? (plan.selection.writtenBy ? 'my-data' : 'readable'));
     const lines = exportLines(deps, plan);
     const encoder = new TextEncoder();
     const body = new ReadableStream<Uint8Array>({

@@ -12,7 +12,8 @@ import { type ApiEnv, requireSession } from './api-auth.js';
  */
 export function createOAuthAppsRoutes(auth: Auth, deps: DomainDeps, usage?: OAuthUsage): Hono<ApiEnv> {
   const routes = new Hono<ApiEnv>();
-  const sessionUser = (c: { get(key: 'caller'): ApiEnv['Variables']['caller'] }) => requireSession(c, 'Settings > Connected apps');
+  const sessionUser = (c: { get(key: 'caller'): ApiEnv['Variables']['caller'] }) =>
+    requireSession(c, 'Settings > Connected apps');
   routes.get('/oauth/clients/:clientId', async (c) => {
     sessionUser(c);
     return c.json({ client: await oauthClientInfo(auth, c.req.param('clientId')) });
@@ -20,7 +21,12 @@ export function createOAuthAppsRoutes(auth: Auth, deps: DomainDeps, usage?: OAut
   routes.get('/oauth/apps', async (c) => {
     const userId = sessionUser(c);
     const stored = await deps.store.listOAuthUse(userId);
-    return c.json({ apps: await listConnectedApps(auth, userId, { stored, pending: (clientId) => usage?.pendingUse(userId, clientId) }) });
+    return c.json({
+      apps: await listConnectedApps(auth, userId, {
+        stored,
+        pending: (clientId) => usage?.pendingUse(userId, clientId),
+      }),
+    });
   });
   routes.delete('/oauth/apps/:clientId', async (c) => {
     const revoked = await revokeConnectedApp(auth, sessionUser(c), c.req.param('clientId'));

@@ -21,17 +21,33 @@ export function authRouteLimits(limits: RateLimits, addressOf: ClientAddressOf):
 
     if (isEndpoint(path, `${AUTH_BASE_PATH}/sign-in/email`)) {
       const body = await readCapped(c.req.raw, MAX_SIGN_IN_BODY);
-      if (body === undefined) return c.json({ error: { code: 'invalid_input', message: `A sign-in request must be smaller than ${MAX_SIGN_IN_BODY / 1024} KiB.` } }, 413);
+      if (body === undefined)
+        return c.json(
+          {
+            error: {
+              code: 'invalid_input',
+              message: `A sign-in request must be smaller than ${MAX_SIGN_IN_BODY / 1024} KiB.`,
+            },
+          },
+          413,
+        );
       const account = await accountIn(body, c.req.header('content-type') ?? '');
-      const charges: Charge[] = [{ limit: limits.signInPerAddress, key: address, refusal: 'Too many failed sign-ins from your network.' }];
+      const charges: Charge[] = [
+        { limit: limits.signInPerAddress, key: address, refusal: 'Too many failed sign-ins from your network.' },
+      ];
       if (account !== undefined) {
         charges.push(
-          { limit: limits.signInPerAccountAndAddress, key: `${account}\n${address}`, refusal: 'Too many failed sign-ins to this account from your network.' },
+          {
+            limit: limits.signInPerAccountAndAddress,
+            key: `${account}\n${address}`,
+            refusal: 'Too many failed sign-ins to this account from your network.',
+          },
           { limit: limits.signInPerAccount, key: account, refusal: 'Too many failed sign-ins to this account.' },
         );
       }
       const refused = await chargeAttempt(charges);
-      if (refused) return tooManyJson(refused.wait, `${refused.refusal} Sign-in is paused for it, whatever the password.`);
+      if (refused)
+        return tooManyJson(refused.wait, `${refused.refusal} Sign-in is paused for it, whatever the password.`);
       await next();
       // Only failures count: a success (or a server error) gives its charge back, and never clears earlier failures.
       if (!isFailure(c.res.status)) await refundAfter(charges);
@@ -54,7 +70,13 @@ export function authRouteLimits(limits: RateLimits, addressOf: ClientAddressOf):
 export function codeFailureLimit(limits: RateLimits, addressOf: ClientAddressOf, what: string): MiddlewareHandler {
   return async (c, next) => {
     if (c.req.method !== 'POST') return next();
-    const charges: Charge[] = [{ limit: limits.codeFailuresPerAddress, key: addressKey(addressOf(c)), refusal: `Too many failed ${what} from your network.` }];
+    const charges: Charge[] = [
+      {
+        limit: limits.codeFailuresPerAddress,
+        key: addressKey(addressOf(c)),
+        refusal: `Too many failed ${what} from your network.`,
+      },
+    ];
     const refused = await chargeAttempt(charges);
     if (refused) return tooManyJson(refused.wait, refused.refusal);
     await next();
@@ -92,9 +114,12 @@ export async function accountIn(body: Buffer, contentType: string): Promise<stri
   const type = contentType.toLowerCase();
   let email: unknown;
   try {
-    if (/^application\/([a-z0-9.+-]*\+)?json/.test(type)) email = (JSON.parse(new TextDecoder().decode(body)) as { email?: unknown } | null)?.email;
+    if (/^application\/([a-z0-9.+-]*\+)?json/.test(type))
+      email = (JSON.parse(new TextDecoder().decode(body)) as { email?: unknown } | null)?.email;
     else if (type.includes('application/x-www-form-urlencoded') || type.includes('multipart/form-data')) {
-      email = (await new Response(new Uint8Array(body), { headers: { 'content-type': contentType } }).formData()).get('email');
+      email = (await new Response(new Uint8Array(body), { headers: { 'content-type': contentType } }).formData()).get(
+        'email',
+      );
     }
   } catch {
     return undefined;

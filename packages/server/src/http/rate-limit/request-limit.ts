@@ -13,6 +13,10 @@ export function takeRequest(limit: Limit, caller: Caller): Promise<number> {
 
 /** What a refused caller is told, naming what the limit is counted on. */
 export function requestLimitMessage(caller: Caller, perMinute: number): string {
-  const whose = caller.keyId ? 'this API key' : caller.via === 'oauth' ? 'your account (all its OAuth connections)' : 'your account';
+  const whose = caller.keyId
+    ? 'this API key'
+    : caller.via === 'oauth'
+      ? 'your account (all its OAuth connections)'
+      : 'your account';
   return `Too many requests for ${whose} (at most ${perMinute} a minute).`;
 }

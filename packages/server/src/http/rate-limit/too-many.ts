@@ -10,20 +10,48 @@ export function retryWhen(seconds: number, now = Date.now()): { text: string; re
 /** 429 for the JSON API and the portal: `{ error: { code, message, retryAfterSeconds, retryAt } }` with Retry-After. */
 export function tooManyJson(seconds: number, what: string): Response {
   const when = retryWhen(seconds);
-  const body = { error: { code: 'rate_limited', message: `${what} Try again ${when.text}.`, retryAfterSeconds: seconds, retryAt: when.retryAt } };
-  return new Response(JSON.stringify(body), { status: 429, headers: { 'content-type': 'application/json', 'retry-after': String(seconds) } });
+  const body = {
+    error: {
+      code: 'rate_limited',
+      message: `${what} Try again ${when.text}.`,
+      retryAfterSeconds: seconds,
+      retryAt: when.retryAt,
+    },
+  };
+  return new Response(JSON.stringify(body), {
+    status: 429,
+    headers: { 'content-type': 'application/json', 'retry-after': String(seconds) },
+  });
 }
 
 /** 429 for /mcp: a JSON-RPC error (the request id is unknown here, hence null) with Retry-After. */
 export function tooManyJsonRpc(seconds: number, what: string): Response {
   const when = retryWhen(seconds);
-  const body = { jsonrpc: '2.0', id: null, error: { code: JSONRPC_CODES.rateLimited, message: `${what} Try again ${when.text}.`, data: { retryAfterSeconds: seconds, retryAt: when.retryAt } } };
-  return new Response(JSON.stringify(body), { status: 429, headers: { 'content-type': 'application/json', 'retry-after': String(seconds) } });
+  const body = {
+    jsonrpc: '2.0',
+    id: null,
+    error: {
+      code: JSONRPC_CODES.rateLimited,
+      message: `${what} Try again ${when.text}.`,
+      data: { retryAfterSeconds: seconds, retryAt: when.retryAt },
+    },
+  };
+  return new Response(JSON.stringify(body), {
+    status: 429,
+    headers: { 'content-type': 'application/json', 'retry-after': String(seconds) },
+  });
 }
 
 /** 429 for OAuth endpoints (RFC 6749 error shape) with Retry-After. */
 export function tooManyOAuth(seconds: number, what: string): Response {
   const when = retryWhen(seconds);
-  const body = { error: 'temporarily_unavailable', error_description: `${what} Try again ${when.text}.`, retry_after: seconds };
-  return new Response(JSON.stringify(body), { status: 429, headers: { 'content-type': 'application/json', 'retry-after': String(seconds), 'cache-control': 'no-store' } });
+  const body = {
+    error: 'temporarily_unavailable',
+    error_description: `${what} Try again ${when.text}.`,
+    retry_after: seconds,
+  };
+  return new Response(JSON.stringify(body), {
+    status: 429,
+    headers: { 'content-type': 'application/json', 'retry-after': String(seconds), 'cache-control': 'no-store' },
+  });
 }

@@ -13,6 +13,9 @@ export const createDatapackTool = defineTool({
   annotations: { destructiveHint: false, openWorldHint: false },
   async run(input, ctx) {
     const datapack = await createDatapack(ctx.deps, await ctx.access(), input);
-    return { structured: { datapack: datapackOut(datapack) }, text: `Created the ${datapack.scope} datapack "${datapack.name}" (id ${datapack.id}).` };
+    return {
+      structured: { datapack: datapackOut(datapack) },
+      text: `Created the ${datapack.scope} datapack "${datapack.name}" (id ${datapack.id}).`,
+    };
   },
 });

@@ -12,6 +12,9 @@ export const deleteEntryTool = defineTool({
   annotations: { destructiveHint: true, openWorldHint: false },
   async run(input, ctx) {
     const entry = await deleteEntry(ctx.deps, await ctx.access(), input.id, input.expectedVersion);
-    return { structured: { id: entry.id, deleted: true as const, version: entry.version }, text: `Deleted "${entry.title}" (${entry.id}).` };
+    return {
+      structured: { id: entry.id, deleted: true as const, version: entry.version },
+      text: `Deleted "${entry.title}" (${entry.id}).`,
+    };
   },
 });

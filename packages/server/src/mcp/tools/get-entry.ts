@@ -21,11 +21,18 @@ const versionShape = z.object({
 export const getEntryTool = defineTool({
   name: 'get_entry',
   title: 'Get a Cairn entry',
-  description: 'Call to read an entry in full (a search hit, a rule under mayAlsoApply); includeHistory adds earlier versions, around the turns next to a captured turn.',
+  description:
+    'Call to read an entry in full (a search hit, a rule under mayAlsoApply); includeHistory adds earlier versions, around the turns next to a captured turn.',
   input: z.object({
     id: z.string().describe('Entry id (ent_…)'),
     includeHistory: z.boolean().default(false),
-    around: z.number().int().min(0).max(MAX_TURNS_AROUND).default(0).describe('Turns around a captured turn to include'),
+    around: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_TURNS_AROUND)
+      .default(0)
+      .describe('Turns around a captured turn to include'),
   }),
   output: z.object({
     entry: entryShape,
@@ -37,7 +44,9 @@ export const getEntryTool = defineTool({
   }),
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(input, ctx) {
-    const structured = entryReadView(await getEntry(ctx.deps, await ctx.access(), input.id, input.includeHistory, input.around));
+    const structured = entryReadView(
+      await getEntry(ctx.deps, await ctx.access(), input.id, input.includeHistory, input.around),
+    );
     return { structured, text: JSON.stringify(structured, null, 1) };
   },
 });

@@ -20,11 +20,22 @@ export const getGuidanceTool = defineTool({
   input: guidanceInput,
   output: z.object({
     task: z.string(),
-    levels: z.array(z.object({ scope: z.enum(['organization', 'team', 'personal']), label: z.string(), items: z.array(itemShape) })),
+    levels: z.array(
+      z.object({ scope: z.enum(['organization', 'team', 'personal']), label: z.string(), items: z.array(itemShape) }),
+    ),
     conflicts: z.array(z.object({ topic: z.string(), prevails: itemShape, overridden: itemShape, rule: z.string() })),
     omitted: z.object({ count: z.number().int(), note: z.string() }).nullable(),
     mayAlsoApply: z
-      .array(z.object({ id: z.string(), title: z.string(), level: z.enum(['organization', 'team', 'personal']), datapack: datapackRefShape, when: z.string().optional(), score: z.number() }))
+      .array(
+        z.object({
+          id: z.string(),
+          title: z.string(),
+          level: z.enum(['organization', 'team', 'personal']),
+          datapack: datapackRefShape,
+          when: z.string().optional(),
+          score: z.number(),
+        }),
+      )
       .describe('The next candidates, not given in full: open one with get_entry if it applies'),
     more: z.number().int().describe("How many more rules matched some of the task's words beyond those named"),
   }),

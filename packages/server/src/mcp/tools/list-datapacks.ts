@@ -11,7 +11,9 @@ export const listDatapacksTool = defineTool({
   input: z.object({}),
   output: z.object({
     you: z.object({ id: z.string(), email: z.string(), name: z.string() }),
-    datapacks: z.array(datapackShape.extend({ entryCount: z.number().int(), lastChangedAt: z.string(), writable: z.boolean() })),
+    datapacks: z.array(
+      datapackShape.extend({ entryCount: z.number().int(), lastChangedAt: z.string(), writable: z.boolean() }),
+    ),
     organizations: z.array(z.object({ id: z.string(), name: z.string(), role: z.string() })),
     teams: z.array(z.object({ id: z.string(), name: z.string(), organizationId: z.string() })),
   }),
@@ -33,9 +35,13 @@ export const listDatapacksTool = defineTool({
       writable: d.writable,
     }));
     const lines = datapacks.map(
-      (d) => `- ${d.name} — ${d.scope}, ${d.entryCount} ${d.entryCount === 1 ? 'entry' : 'entries'}, last change ${d.lastChangedAt}${d.writable ? '' : ', read-only'} (id ${d.id})`,
+      (d) =>
+        `- ${d.name} — ${d.scope}, ${d.entryCount} ${d.entryCount === 1 ? 'entry' : 'entries'}, last change ${d.lastChangedAt}${d.writable ? '' : ', read-only'} (id ${d.id})`,
     );
     const text = `Datapacks of ${you.name || you.email} in Cairn (${datapacks.length}):\n${lines.join('\n')}`;
-    return { structured: { you, datapacks, organizations: access.memberships.organizations, teams: access.memberships.teams }, text };
+    return {
+      structured: { you, datapacks, organizations: access.memberships.organizations, teams: access.memberships.teams },
+      text,
+    };
   },
 });

@@ -18,6 +18,9 @@ export const restoreEntryTool = defineTool({
   async run(input, ctx) {
     const { entry, restoredFrom, undeleted } = await restoreEntry(ctx.deps, await ctx.access(), input);
     const what = undeleted ? 'Restored from the trash' : `Restored version ${restoredFrom} of`;
-    return { structured: { entry: entryOut(entry), restoredFrom, undeleted }, text: `${what} ${entryLine(entry)} as version ${entry.version}.` };
+    return {
+      structured: { entry: entryOut(entry), restoredFrom, undeleted },
+      text: `${what} ${entryLine(entry)} as version ${entry.version}.`,
+    };
   },
 });

@@ -10,14 +10,29 @@ export const saveEntryTool = defineTool({
   description:
     'Call when the user asks you to remember something: a preference, team standard, organization policy, decision or note. A near-duplicate comes back as "duplicate": update it, or set allowSimilar if yours differs. Never save secrets.',
   input: saveEntryInput,
-  output: z.object({ status: z.enum(['created', 'duplicate']), entry: entryShape, similarity: z.number().optional(), redacted: redactedShape, message: z.string() }),
+  output: z.object({
+    status: z.enum(['created', 'duplicate']),
+    entry: entryShape,
+    similarity: z.number().optional(),
+    redacted: redactedShape,
+    message: z.string(),
+  }),
   annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(input, ctx) {
     const result = await saveEntry(ctx.deps, await ctx.access(), input);
-    const outcome = result.status === 'created' ? `Saved ${entryLine(result.entry)}.` : `${duplicateMessage(result)} Existing entry: ${entryLine(result.entry)}.`;
+    const outcome =
+      result.status === 'created'
+        ? `Saved ${entryLine(result.entry)}.`
+        : `${duplicateMessage(result)} Existing entry: ${entryLine(result.entry)}.`;
     const message = outcome + redactionNote(result.redacted);
     return {
-      structured: { status: result.status, entry: entryOut(result.entry), ...(result.status === 'duplicate' && { similarity: result.similarity }), redacted: result.redacted, message },
+      structured: {
+        status: result.status,
+        entry: entryOut(result.entry),
+        ...(result.status === 'duplicate' && { similarity: result.similarity }),
+        redacted: result.redacted,
+        message,
+      },
       text: message,
     };
   },

@@ -8,14 +8,19 @@ import { defineTool } from '../tool-definition.js';
 export const searchEntriesTool = defineTool({
   name: 'search',
   title: 'Search Cairn',
-  description: 'Call to find what the user or their teams saved in Cairn, and before save_entry (to update a match instead).',
+  description:
+    'Call to find what the user or their teams saved in Cairn, and before save_entry (to update a match instead).',
   input: searchEntriesInput,
-  output: z.object({ results: z.array(z.object({ entry: entryShape, datapack: datapackRefShape, score: z.number() })) }),
+  output: z.object({
+    results: z.array(z.object({ entry: entryShape, datapack: datapackRefShape, score: z.number() })),
+  }),
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(input, ctx) {
     const results = await searchResults(ctx.deps, await ctx.access(), input);
     const text = results.length
-      ? results.map((r, i) => `${i + 1}. ${entryLine(r.entry)} in "${r.datapack.name}"\n   ${r.entry.content.slice(0, 300)}`).join('\n')
+      ? results
+          .map((r, i) => `${i + 1}. ${entryLine(r.entry)} in "${r.datapack.name}"\n   ${r.entry.content.slice(0, 300)}`)
+          .join('\n')
       : `Nothing in your datapacks matches "${input.query}".`;
     return { structured: { results }, text };
   },

@@ -13,6 +13,9 @@ export const updateEntryTool = defineTool({
   annotations: { destructiveHint: false, openWorldHint: false },
   async run(input, ctx) {
     const { entry, redacted } = await updateEntry(ctx.deps, await ctx.access(), input);
-    return { structured: { entry: entryOut(entry), redacted }, text: `Updated ${entryLine(entry)}.${redactionNote(redacted)}` };
+    return {
+      structured: { entry: entryOut(entry), redacted },
+      text: `Updated ${entryLine(entry)}.${redactionNote(redacted)}`,
+    };
   },
 });

@@ -110,7 +110,9 @@ export const postgresMigrations: Record<string, Migration> = {
   '0005_api_key_scope_expiry': {
     async up(db: Kysely<unknown>) {
       // Keys made before scopes existed could do everything, so they stay read-write and never expire.
-      await sql`ALTER TABLE api_key ADD COLUMN scope text NOT NULL DEFAULT 'read-write' CHECK (scope IN ('read', 'read-write'))`.execute(db);
+      await sql`ALTER TABLE api_key ADD COLUMN scope text NOT NULL DEFAULT 'read-write' CHECK (scope IN ('read', 'read-write'))`.execute(
+        db,
+      );
       await sql`ALTER TABLE api_key ADD COLUMN expires_at timestamptz`.execute(db);
     },
   },
@@ -257,7 +259,11 @@ export const postgresMigrations: Record<string, Migration> = {
       END $$`.execute(db);
       for (const [table, update] of ACCESS_TABLES) {
         const updates = update ? `UPDATE OF ${update.join(', ')}` : 'UPDATE';
-        await sql.raw(`CREATE TRIGGER access_epoch AFTER INSERT OR ${updates} OR DELETE ON "${table}" FOR EACH STATEMENT EXECUTE FUNCTION bump_access_epoch()`).execute(db);
+        await sql
+          .raw(
+            `CREATE TRIGGER access_epoch AFTER INSERT OR ${updates} OR DELETE ON "${table}" FOR EACH STATEMENT EXECUTE FUNCTION bump_access_epoch()`,
+          )
+          .execute(db);
       }
     },
   },

@@ -61,7 +61,10 @@ export class DatabaseProbe {
   async ping(): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(Object.assign(new Error('database probe timed out'), { code: 'ETIMEDOUT' })), PROBE_TIMEOUT_MS);
+      timer = setTimeout(
+        () => reject(Object.assign(new Error('database probe timed out'), { code: 'ETIMEDOUT' })),
+        PROBE_TIMEOUT_MS,
+      );
     });
     try {
       await Promise.race([this.probe.query('SELECT 1'), timeout]);
@@ -92,7 +95,10 @@ export class DatabaseProbe {
    */
   async judge(error: unknown, pool: pg.Pool): Promise<unknown> {
     if (!isPoolWaitTimeout(error) || !(await this.answers())) return error;
-    return new DatabaseBusyError(pool.options.max ?? DEFAULT_POOL_SIZE, pool.options.connectionTimeoutMillis ?? CONNECT_TIMEOUT_MS);
+    return new DatabaseBusyError(
+      pool.options.max ?? DEFAULT_POOL_SIZE,
+      pool.options.connectionTimeoutMillis ?? CONNECT_TIMEOUT_MS,
+    );
   }
 
   end(): Promise<void> {

@@ -27,7 +27,8 @@ function useNamedStatements(client: pg.PoolClient): void {
   const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
   client.query = ((...args: unknown[]) => {
     const [text, values] = args;
-    const name = args.length === 2 && typeof text === 'string' && Array.isArray(values) ? statementName(text) : undefined;
+    const name =
+      args.length === 2 && typeof text === 'string' && Array.isArray(values) ? statementName(text) : undefined;
     if (!name) return query(...args);
     return query({ name, text, values }).catch((error: { code?: string }) => {
       if (error?.code !== CACHED_PLAN_CHANGED) throw error;
@@ -93,7 +94,13 @@ export class PostgresStore extends KyselyStore {
     await runMigrations(this.db, postgresMigrations);
   }
 
-  protected async searchCandidates(datapackIds: string[], terms: string[], kinds: string[] | undefined, max: number, prefixes: boolean): Promise<CandidateRow[]> {
+  protected async searchCandidates(
+    datapackIds: string[],
+    terms: string[],
+    kinds: string[] | undefined,
+    max: number,
+    prefixes: boolean,
+  ): Promise<CandidateRow[]> {
     const kindFilter = kinds?.length ? sql`AND kind = ANY(${kinds})` : sql``;
     // Each term as itself (english stemming) or as a prefix of its rough stem, as on SQLite.
     const query = terms

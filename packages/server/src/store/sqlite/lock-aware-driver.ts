@@ -1,5 +1,13 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { CompiledQuery, type DatabaseConnection, type Driver, type QueryResult, type SqliteDatabase, SqliteDialect, type TransactionSettings } from 'kysely';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  type QueryResult,
+  type SqliteDatabase,
+  SqliteDialect,
+  type TransactionSettings,
+} from 'kysely';
 import { DatabaseLockedError } from '../../errors/server-busy.js';
 
 /** How long a request waits, in all, for another process to release the SQLite file's write lock. */
@@ -60,7 +68,9 @@ class LockAwareSqliteDriver implements Driver {
   }
 
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw(settings.accessMode === 'read only' ? 'begin deferred' : 'begin immediate'));
+    await connection.executeQuery(
+      CompiledQuery.raw(settings.accessMode === 'read only' ? 'begin deferred' : 'begin immediate'),
+    );
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {

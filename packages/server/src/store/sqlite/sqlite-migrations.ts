@@ -119,7 +119,9 @@ export const sqliteMigrations: Record<string, Migration> = {
   '0005_api_key_scope_expiry': {
     async up(db: Kysely<unknown>) {
       // Keys made before scopes existed could do everything, so they stay read-write and never expire.
-      await sql`ALTER TABLE api_key ADD COLUMN scope TEXT NOT NULL DEFAULT 'read-write' CHECK (scope IN ('read', 'read-write'))`.execute(db);
+      await sql`ALTER TABLE api_key ADD COLUMN scope TEXT NOT NULL DEFAULT 'read-write' CHECK (scope IN ('read', 'read-write'))`.execute(
+        db,
+      );
       await sql`ALTER TABLE api_key ADD COLUMN expires_at TEXT`.execute(db);
     },
   },
@@ -281,7 +283,11 @@ export const sqliteMigrations: Record<string, Migration> = {
       for (const [table, update] of ACCESS_TABLES) {
         for (const event of ['INSERT', update ? `UPDATE OF ${update.join(', ')}` : 'UPDATE', 'DELETE']) {
           const name = `access_epoch_${table}_${event.split(' ')[0]!.toLowerCase()}`;
-          await sql.raw(`CREATE TRIGGER ${name} AFTER ${event} ON "${table}" BEGIN UPDATE access_epoch SET epoch = epoch + 1; END`).execute(db);
+          await sql
+            .raw(
+              `CREATE TRIGGER ${name} AFTER ${event} ON "${table}" BEGIN UPDATE access_epoch SET epoch = epoch + 1; END`,
+            )
+            .execute(db);
         }
       }
     },

@@ -44,7 +44,9 @@ export class SqliteStore extends KyselyStore {
     options: { lockWaitMs?: number } = {},
   ) {
     const lockWait = { ms: options.lockWaitMs ?? REQUEST_LOCK_WAIT_MS };
-    super(new Kysely<Database>({ dialect: new LockAwareSqliteDialect(withStatementCache(database), database, lockWait) }));
+    super(
+      new Kysely<Database>({ dialect: new LockAwareSqliteDialect(withStatementCache(database), database, lockWait) }),
+    );
     this.lockWait = lockWait;
   }
 
@@ -75,7 +77,13 @@ export class SqliteStore extends KyselyStore {
     this.database.prepare('SELECT 1').get();
   }
 
-  protected async searchCandidates(datapackIds: string[], terms: string[], kinds: string[] | undefined, max: number, prefixes: boolean): Promise<CandidateRow[]> {
+  protected async searchCandidates(
+    datapackIds: string[],
+    terms: string[],
+    kinds: string[] | undefined,
+    max: number,
+    prefixes: boolean,
+  ): Promise<CandidateRow[]> {
     const match = sqliteMatchExpression(terms, datapackIds, prefixes);
     const kindFilter = kinds?.length ? sql`AND e.kind IN (${sql.join(kinds)})` : sql``;
     // Beyond `max` matches the most recent are kept: a choice that depends on the caller's data only
