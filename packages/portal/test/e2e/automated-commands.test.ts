@@ -60,10 +60,10 @@ describe('each Automated command shown with automatic mode, run as shown in a fr
     return { home, stdout, env };
   }
 
-  test('the three clients with automatic mode are the ones tried', () => {
+  test('the four clients with automatic mode are the ones tried', () => {
     assert.deepEqual(
       CLIENT_IDS.filter((id) => automaticOffer(id).kind !== 'none'),
-      ['claude-code', 'codex', 'kiro'],
+      ['claude-code', 'codex', 'kiro', 'gemini-cli'],
     );
   });
 
@@ -93,6 +93,16 @@ describe('each Automated command shown with automatic mode, run as shown in a fr
     const hooks = JSON.parse(readFileSync(join(home, '.codex', 'hooks.json'), 'utf8')).hooks;
     assert.ok(hooks.UserPromptSubmit && hooks.Stop, JSON.stringify(hooks));
     assert.ok(existsSync(join(home, '.codex', 'skills', 'consult-cairn', 'SKILL.md')));
+    assert.equal(statSync(join(home, '.cairn', 'capture.json')).mode & 0o777, 0o600);
+  });
+
+  test('Gemini CLI: the entry, the prompt, file-write and answer hooks, and skills', async () => {
+    const { home } = await runShown('gemini-cli');
+    const settings = JSON.parse(readFileSync(join(home, '.gemini', 'settings.json'), 'utf8'));
+    assert.equal(settings.mcpServers.cairn.url, server.mcpUrl);
+    assert.deepEqual(Object.keys(settings.hooks).sort(), ['AfterAgent', 'AfterTool', 'BeforeAgent']);
+    assert.equal(settings.hooks.AfterTool[0].matcher, 'write_file|replace');
+    assert.ok(existsSync(join(home, '.gemini', 'skills', 'consult-cairn', 'SKILL.md')));
     assert.equal(statSync(join(home, '.cairn', 'capture.json')).mode & 0o777, 0o600);
   });
 
