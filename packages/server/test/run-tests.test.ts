@@ -185,7 +185,7 @@ throw new Error('the fixture data is missing: set FIXTURE_DATA');
     assert.equal(code, 1);
     assert.equal(
       lines.at(-1),
-      'CAIRN_TEST_TIMEOUT_MS is "2m": set it to a whole number of milliseconds (180000 by default), or unset it.',
+      'CAIRN_TEST_TIMEOUT_MS is "2m": set it to a whole number of milliseconds (300000 by default), or unset it.',
     );
   });
 
