@@ -275,8 +275,13 @@ export function killTree(child: ChildProcess) {
 
 /** Runs the CLI without blocking this process, which also hosts Cairn, the fake model and the git server. */
 export function runClaude(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<CliRun> {
+  return runCli(CLAUDE, args, env, cwd);
+}
+
+/** Runs an AI CLI the same way: detached, its output kept, killed with its hooks at RUN_TIMEOUT_MS or when it ends. */
+export function runCli(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<CliRun> {
   const started = performance.now();
-  const child = spawn(CLAUDE, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   live.add(child);
   let stdout = '';
   let stderr = '';

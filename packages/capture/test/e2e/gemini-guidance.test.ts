@@ -5,7 +5,7 @@
 // the model: the "always" and project rules with the prompt, the migrations rule after the write,
 // another project's rule never; the prompt and the final answer are captured.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,7 +17,7 @@ import { clientBin } from '../../../server/src/testing/client-bins.js';
 import { createTenant, type TestTenant } from '../../../server/src/testing/tenants.js';
 import { startTestCairn, type TestCairn } from '../../../server/src/testing/test-cairn.js';
 import { checkout, MARK, seedRules } from '../guidance-rules.fixture.js';
-import { type CliRun, closeServer, json, killTree, live, REPO, RUN_TIMEOUT_MS, word } from './claude-run.fixture.js';
+import { closeServer, json, killTree, live, REPO, runCli, word } from './claude-run.fixture.js';
 
 runFileOnEachBackend();
 
@@ -84,29 +84,6 @@ function startFakeGemini(
   });
 }
 
-function run(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<CliRun> {
-  const started = performance.now();
-  const child = spawn(command, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  live.add(child);
-  let stdout = '';
-  let stderr = '';
-  let timedOut = false;
-  child.stdout!.on('data', (c: Buffer) => (stdout += c));
-  child.stderr!.on('data', (c: Buffer) => (stderr += c));
-  const timer = setTimeout(() => {
-    timedOut = true;
-    killTree(child);
-  }, RUN_TIMEOUT_MS);
-  return new Promise((resolve) => {
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      live.delete(child);
-      killTree(child);
-      resolve({ code, signal, stdout, stderr, ms: Math.round(performance.now() - started), timedOut });
-    });
-  });
-}
-
 describe('gemini -p set up by the installer (--auto): guidance delivered by its hooks', { skip }, () => {
   let cairn: TestCairn;
   let tenant: TestTenant;
@@ -141,7 +118,7 @@ describe('gemini -p set up by the installer (--auto): guidance delivered by its 
       TMPDIR: tmp,
       GIT_CONFIG_NOSYSTEM: '1',
     };
-    const install = await run(
+    const install = await runCli(
       process.execPath,
       [INSTALLER, '--client', 'gemini-cli', '--url', cairn.baseUrl, '--api-key', tenant.member.key, '--yes', '--auto'],
       base,
@@ -171,7 +148,7 @@ describe('gemini -p set up by the installer (--auto): guidance delivered by its 
 
     const marker = word('mark');
     const prompt = `Add VAT to invoices (${marker}); ${WRITE_MIGRATION}.`;
-    const cli = await run(GEMINI, ['-m', MODEL, '-p', prompt, '--approval-mode', 'yolo'], env, repo);
+    const cli = await runCli(GEMINI, ['-m', MODEL, '-p', prompt, '--approval-mode', 'yolo'], env, repo);
     const captureLog = existsSync(join(home, '.cairn', 'capture.log'))
       ? readFileSync(join(home, '.cairn', 'capture.log'), 'utf8')
       : '(no capture.log)';
