@@ -93,6 +93,20 @@ test('the check itself catches an upward import', () => {
   assert.match(layerViolation(join('domain', 'entries.ts'), join('http', 'app.js'), false) ?? '', /imports/);
 });
 
+// What builds an HTTP answer. auth/oauth/safe-fetch.ts is exempt: its Response is what a fetch returns, not an answer.
+const BUILDS_RESPONSE = /\bResponse\.json\(|\bnew Response\(|\bc\.(json|body|text|html)\(/;
+const FETCH_ADAPTER = join('auth', 'oauth', 'safe-fetch.ts');
+
+test('HTTP answers are built in http/ only', () => {
+  const below = [...sources(SRC)].filter(
+    (f) => layerOf(topFolder(f)) < layerOf('http') && !isTestSupport(f) && f !== FETCH_ADAPTER,
+  );
+  assert.ok(below.length > 50, 'the layers below http/ are found');
+  const building = below.filter((f) => BUILDS_RESPONSE.test(readFileSync(join(SRC, f), 'utf8')));
+  assert.deepEqual(building, [], 'these build HTTP responses below http/; build them in http/ from what they return');
+  assert.ok(BUILDS_RESPONSE.test('return Response.json({ error }, { status: 503 })'), 'the check matches a response');
+});
+
 test('search reads the store only through SearchSource, and the others reach search only through its door', () => {
   const searchFiles = [...sources(SRC)].filter((f) => topFolder(f) === 'search' && !isTestSupport(f));
   assert.ok(

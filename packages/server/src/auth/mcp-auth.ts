@@ -1,8 +1,6 @@
 import { INSTALLER_USER_AGENT } from '@cairn/contract';
-import { hostHeaderValidationResponse, originValidationResponse } from '@modelcontextprotocol/server';
 import type { CairnConfig } from '../config/load-config.js';
 import type { Caller } from '../domain/caller.js';
-import { JSONRPC_CODES } from '../errors/jsonrpc-codes.js';
 import type { Logger } from '../log/logger.js';
 import type { KeyVerifier } from './api-keys/key-verifier.js';
 import {
@@ -13,17 +11,16 @@ import {
   unusableHeader,
 } from './credentials.js';
 import { MCP_SCOPE, type OAuthTokenVerifier } from './oauth/access-tokens.js';
-import { OAUTH_SCOPES } from './oauth/oauth-options.js';
 import type { OAuthUsage } from './oauth/oauth-usage.js';
 
 export { INSTALLER_USER_AGENT };
 
 const INSTALLER_USER_AGENT_PATTERN = /^cairn-mcp-installer\/1\.\d+(\s|$)/;
 
-/** The outcome of the gate in front of `/mcp`: a caller to serve, or the response that refuses. */
+/** The outcome of the gate in front of `/mcp`: a caller to serve, or why it is refused (http/ answers it). */
 export type McpAuthResult =
   | { ok: true; caller: Caller; responseHeaders: Record<string, string> }
-  | { ok: false; response: Response };
+  | { ok: false; refusal: CredentialRefusal };
 
 /** What the gate needs; built once at start-up. */
 export interface McpAuthDeps {
@@ -40,19 +37,15 @@ export interface McpAuthDeps {
 }
 
 /**
- * Applies the API-key contract to a request for `/mcp`: DNS-rebinding checks, then the
+ * Applies the API-key contract to a request for `/mcp` (after http/'s DNS-rebinding checks): the
  * Authorization header (Bearer only; read by auth/credentials.ts like every door), the User-Agent
  * rule, and the legacy `API_KEY` header.
  */
 export async function authenticateMcpRequest(req: Request, deps: McpAuthDeps): Promise<McpAuthResult> {
-  const rebinding =
-    hostHeaderValidationResponse(req, deps.config.allowedHosts) ??
-    originValidationResponse(req, deps.config.allowedOrigins);
-  if (rebinding) return { ok: false, response: rebinding };
   try {
     return await admit(req, deps);
   } catch (error) {
-    if (error instanceof CredentialRefusal) return { ok: false, response: refusalResponse(deps.config.baseUrl, error) };
+    if (error instanceof CredentialRefusal) return { ok: false, refusal: error };
     throw error;
   }
 }
@@ -148,26 +141,4 @@ async function callerForOAuthToken(
 /** The URL of the protected-resource metadata that 401 answers point to. */
 export function resourceMetadataUrl(baseUrl: string): string {
   return `${baseUrl}/.well-known/oauth-protected-resource/mcp`;
-}
-
-/** A refusal as the MCP door answers it: a JSON-RPC error, with the OAuth challenge on 401 and insufficient_scope. */
-function refusalResponse(baseUrl: string, refusal: CredentialRefusal): Response {
-  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
-  const error = refusal.oauthError;
-  if (refusal.status === 401 || error === 'insufficient_scope') {
-    const scope = error === 'insufficient_scope' ? MCP_SCOPE : OAUTH_SCOPES.join(' ');
-    const params = [`resource_metadata="${resourceMetadataUrl(baseUrl)}"`, `scope="${scope}"`];
-    // Header values must be printable ASCII (RFC 6750 error-description): no quotes, backslashes or "…".
-    if (error)
-      params.push(
-        `error="${error}"`,
-        `error_description="${refusal.message
-          .replace(/…/g, '...')
-          .replace(/["\\]/g, "'")
-          .replace(/[^\x20-\x7e]/g, '')}"`,
-      );
-    headers['WWW-Authenticate'] = `Bearer ${params.join(', ')}`;
-  }
-  const body = { jsonrpc: '2.0', error: { code: JSONRPC_CODES.unauthorized, message: refusal.message }, id: null };
-  return new Response(JSON.stringify(body), { status: refusal.status, headers });
 }

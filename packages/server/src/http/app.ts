@@ -7,7 +7,7 @@ import type { McpAuthDeps } from '../auth/mcp-auth.js';
 import type { OverloadSettings } from '../config/load-config.js';
 import type { DomainDeps } from '../domain/deps.js';
 import { CairnError, httpStatusFor } from '../errors/cairn-error.js';
-import { isDatabaseUnavailable, unavailableJsonResponse } from '../errors/database-unavailable.js';
+import { isDatabaseUnavailable } from '../errors/database-unavailable.js';
 import { busyReason } from '../errors/server-busy.js';
 import type { Logger } from '../log/logger.js';
 import type { RateLimits } from '../rate-limits/rate-limits.js';
@@ -28,6 +28,7 @@ import { portalRoute, redirectUrisFromAuth } from './portal-route.js';
 import { authRouteLimits } from './rate-limit/auth-limits.js';
 import { type Readiness, readinessRoute, unavailableIfDatabaseDown } from './readiness.js';
 import { securityHeaders } from './security-headers.js';
+import { unavailableJsonResponse } from './unavailable-response.js';
 import { urlGuard } from './url-guard.js';
 
 /** Longest shutdown waits for requests still being handled before the database closes under them. */

@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import { authenticateMcpRequest, type McpAuthDeps } from '../auth/mcp-auth.js';
 import type { Caller } from '../domain/caller.js';
 import type { DomainDeps } from '../domain/deps.js';
-import { isDatabaseUnavailable, unavailableJsonRpcResponse } from '../errors/database-unavailable.js';
+import { isDatabaseUnavailable } from '../errors/database-unavailable.js';
 import { busyReason } from '../errors/server-busy.js';
 import type { Logger } from '../log/logger.js';
 import { ClientNames, clientLabel } from '../mcp/client-names.js';
@@ -13,8 +13,10 @@ import { busyJsonRpc } from './admission/busy-response.js';
 import { bodyRead } from './body-limits.js';
 import { jsonRpcId } from './json-rpc-id.js';
 import { jsonLegacyHandler } from './mcp-json-legacy.js';
+import { rebindingRefusal, refusalResponse } from './mcp-refusal.js';
 import { requestLimitMessage, takeRequest } from './rate-limit/request-limit.js';
 import { tooManyJsonRpc } from './rate-limit/too-many.js';
+import { unavailableJsonRpcResponse } from './unavailable-response.js';
 
 /** The `/mcp` endpoint: the contract's auth gate, then the stateless MCP handler (no per-process session state). */
 export function createMcpRoute(deps: DomainDeps, authDeps: McpAuthDeps, log: Logger, requestLimit: Limit) {
@@ -37,8 +39,10 @@ export function createMcpRoute(deps: DomainDeps, authDeps: McpAuthDeps, log: Log
     return client === caller.client ? caller : { ...caller, client };
   };
   const serve = async (c: Context): Promise<Response> => {
+    const rebinding = rebindingRefusal(c.req.raw, authDeps.config);
+    if (rebinding) return rebinding;
     const auth = await authenticateMcpRequest(c.req.raw, authDeps);
-    if (!auth.ok) return auth.response;
+    if (!auth.ok) return refusalResponse(authDeps.config.baseUrl, auth.refusal);
     const wait = await takeRequest(requestLimit, auth.caller);
     if (wait > 0) return tooManyJsonRpc(wait, requestLimitMessage(auth.caller, requestLimit.points));
     // The body is parsed once, here; a 2025-era call (what clients send today) gets a JSON answer.

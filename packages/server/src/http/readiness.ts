@@ -1,10 +1,7 @@
 import type { Context } from 'hono';
-import {
-  UNAVAILABLE_MESSAGE,
-  UNAVAILABLE_RETRY_AFTER_S,
-  unavailableJsonResponse,
-} from '../errors/database-unavailable.js';
+import { UNAVAILABLE_MESSAGE, UNAVAILABLE_RETRY_AFTER_S } from '../errors/database-unavailable.js';
 import type { KyselyStore } from '../store/kysely-store.js';
+import { unavailableJsonResponse } from './unavailable-response.js';
 
 /** Readiness answers are reused this long, so a busy load balancer costs the database one query a second. */
 const CACHE_MS = 1_000;
