@@ -10,7 +10,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { percentile } from '../../server/bench/percentile.js';
+import { percentile } from '../../server/measure/percentile.js';
 import { createTenant } from '../../server/src/testing/tenants.js';
 import { startTestCairn } from '../../server/src/testing/test-cairn.js';
 import { bundleCapture } from '../scripts/bundle.mjs';

@@ -4,7 +4,7 @@
  * (exact hash, then the lexical near-duplicate search of that datapack) before it inserts.
  */
 import autocannon from 'autocannon';
-import { percentile, round1 } from './percentile.js';
+import { percentile, round1 } from '../measure/percentile.js';
 
 export interface InsertRun {
   insertsPerSec: number;

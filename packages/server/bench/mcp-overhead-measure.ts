@@ -1,10 +1,10 @@
 // Load, rounds and the report of bench/mcp-overhead.ts.
 import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
+import { percentile } from '../measure/percentile.js';
 import { type CpuProfile, type ProfileSummary, summarizeProfile } from './cpu-profile.js';
 import type { Options } from './mcp-overhead-options.js';
 import { ask, type Child, type Target } from './mcp-overhead-targets.js';
-import { percentile } from './percentile.js';
 
 export interface Run {
   reqPerSec: number;

@@ -2,7 +2,7 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadLocomo } from '../eval/locomo.js';
+import { loadLocomo } from '../measure/locomo.js';
 
 export interface Options {
   /** Cairn from its sources through tsx instead of its build (dist/). */

@@ -22,7 +22,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { loadLocomo } from '../eval/locomo.js';
+import { loadLocomo } from '../measure/locomo.js';
 import { INSTALLER_USER_AGENT } from '../src/auth/mcp-auth.js';
 import { createTestDatabase } from '../src/testing/postgres.js';
 

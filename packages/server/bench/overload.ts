@@ -17,7 +17,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { INSTALLER_USER_AGENT } from '@cairn/contract';
-import { loadLocomo } from '../eval/locomo.js';
+import { loadLocomo, loadTurns } from '../measure/locomo.js';
+import { percentile } from '../measure/percentile.js';
 import { loadConfig } from '../src/config/load-config.js';
 import { loadAccess } from '../src/domain/access.js';
 import { createUser } from '../src/domain/accounts.js';
@@ -30,8 +31,6 @@ import { createTestDatabase } from '../src/testing/postgres.js';
 import { freePort } from '../src/testing/test-cairn.js';
 import { type CpuProfile, summarizeProfile } from './cpu-profile.js';
 import { probeHealthz, probeRequests } from './healthz-probe.js';
-import { loadTurns } from './locomo.js';
-import { percentile } from './percentile.js';
 
 const { values } = parseArgs({
   options: {

@@ -7,9 +7,9 @@
  *   node --expose-gc --import tsx bench/pool-memory.ts [--pools 200] [--entries 1000] [--data <locomo.json>]
  */
 import { parseArgs } from 'node:util';
+import { loadTurns } from '../measure/locomo.js';
 import { buildPoolIndex, poolIndexBytes } from '../src/search/pool-index.js';
 import { entryWords } from '../src/search/search-cache.js';
-import { loadTurns } from './locomo.js';
 
 const { values } = parseArgs({
   options: {

@@ -6,6 +6,7 @@
  *   node --import tsx bench/ranking-parts.ts [--entries 20000] [--data <locomo.json>]
  */
 import { parseArgs } from 'node:util';
+import { loadQuestions, loadTurns } from '../measure/locomo.js';
 import { poolFacetScores } from '../src/search/facet-scores.js';
 import { fuseColumns, speakerBoosts, speakersNamed } from '../src/search/hybrid-ranking.js';
 import { wholePool } from '../src/search/pool.js';
@@ -15,7 +16,6 @@ import { entryWords, type RankedItem } from '../src/search/search-cache.js';
 import { words } from '../src/search/search-ranking.js';
 import { searchTerms } from '../src/search/search-terms.js';
 import { textVector } from '../src/search/word-vectors.js';
-import { loadQuestions, loadTurns } from './locomo.js';
 
 const { values } = parseArgs({
   options: {

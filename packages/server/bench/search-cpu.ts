@@ -14,10 +14,9 @@ import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadLocomo } from '../eval/locomo.js';
+import { loadLocomo, loadTurns } from '../measure/locomo.js';
 import { createTestDatabase } from '../src/testing/postgres.js';
 import { type CpuProfile, summarizeProfile } from './cpu-profile.js';
-import { loadTurns } from './locomo.js';
 
 const { values } = parseArgs({
   options: {

@@ -21,12 +21,12 @@ import { loadavg } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { BACKEND_OPTIONS, backendOf } from '../measure/cli-options.js';
+import { loadQuestions, loadTurns } from '../measure/locomo.js';
+import { percentile, round1 } from '../measure/percentile.js';
 import { INSTALLER_USER_AGENT } from '../src/auth/mcp-auth.js';
-import { BACKEND_OPTIONS, backendOf } from './cli-options.js';
 import { probeHealthz } from './healthz-probe.js';
 import { type InsertRun, measureInserts } from './insert-rate.js';
-import { loadQuestions, loadTurns } from './locomo.js';
-import { percentile, round1 } from './percentile.js';
 import { runFacts } from './run-facts.js';
 import type { CairnChildOptions, ChildMessage, ParentMessage } from './servers.js';
 

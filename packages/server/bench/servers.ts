@@ -17,10 +17,10 @@ import { serve } from '@hono/node-server';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { loadTurns } from '../measure/locomo.js';
 import type { Cairn } from '../src/runtime/open-cairn.js';
 import { createTestDatabase } from '../src/testing/postgres.js';
 import { freePort } from '../src/testing/test-cairn.js';
-import { loadTurns } from './locomo.js';
 import { seedOthers } from './seed-others.js';
 import { seedTenants } from './seed-tenants.js';
 

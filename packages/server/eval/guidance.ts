@@ -19,7 +19,7 @@
  */
 import { parseArgs } from 'node:util';
 import type { Client } from '@modelcontextprotocol/client';
-import { BACKEND_OPTIONS, backendOf, inputFile } from '../bench/cli-options.js';
+import { BACKEND_OPTIONS, backendOf, inputFile } from '../measure/cli-options.js';
 import { connectMcpClient } from '../src/testing/mcp-client.js';
 import { startTestCairn } from '../src/testing/test-cairn.js';
 import { buildCompany, loadCompany, ruleFacts, saveRules } from './guidance-company.js';

@@ -1,4 +1,4 @@
-import { round1 } from '../bench/percentile.js';
+import { round1 } from '../measure/percentile.js';
 
 /** Evidence recall of a ranked list, as the LoCoMo paper measures retrieval. */
 

@@ -16,14 +16,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { BACKEND_OPTIONS, backendOf, inputFile } from '../bench/cli-options.js';
-import { percentile, round1 } from '../bench/percentile.js';
+import { BACKEND_OPTIONS, backendOf, inputFile } from '../measure/cli-options.js';
+import { type LocomoConversation, loadLocomo } from '../measure/locomo.js';
+import { percentile, round1 } from '../measure/percentile.js';
 import { INSTALLER_USER_AGENT } from '../src/auth/mcp-auth.js';
 import { createUser } from '../src/domain/accounts.js';
 import { createApiKey } from '../src/domain/api-keys.js';
 import { callTool, connectMcpClient } from '../src/testing/mcp-client.js';
 import { startTestCairn, type TestCairn } from '../src/testing/test-cairn.js';
-import { type LocomoConversation, loadLocomo } from './locomo.js';
 import { type Answered, CATEGORY_NAMES, CUTOFFS, type RecallFigures, recallFigures } from './recall-metrics.js';
 
 /** Turns per capture request: the endpoint's own maximum. */

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { percentile } from '../../bench/percentile.js';
-import { parseSessionDate } from '../../eval/locomo.js';
 import { recallFigures } from '../../eval/recall-metrics.js';
+import { parseSessionDate } from '../../measure/locomo.js';
+import { percentile } from '../../measure/percentile.js';
 
 describe('recall harness arithmetic', () => {
   test('strict recall counts the share of evidence in the top k; hit rate counts any', () => {
