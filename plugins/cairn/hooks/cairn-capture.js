@@ -28,7 +28,10 @@ function loadCaptureConfig(env, paths2) {
     return { ok: false, reason: `no configuration: set CAIRN_URL and CAIRN_API_KEY or create ${paths2.config}` };
   }
   if (process.platform !== "win32" && (mode & 63) !== 0) {
-    return { ok: false, reason: `refused ${paths2.config}: mode ${(mode & 511).toString(8)} lets other users read the key; run chmod 600 on it` };
+    return {
+      ok: false,
+      reason: `refused ${paths2.config}: mode ${(mode & 511).toString(8)} lets other users read the key; run chmod 600 on it`
+    };
   }
   let parsed;
   try {
@@ -66,7 +69,8 @@ function readHookInput(client2, event2, stdin2, env, processCwd) {
   let input;
   try {
     const parsed = JSON.parse(stdin2);
-    if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) return { ok: false, reason: "hook input on stdin is not a JSON object" };
+    if (!parsed || typeof parsed !== "object" || Array.isArray(parsed))
+      return { ok: false, reason: "hook input on stdin is not a JSON object" };
     input = parsed;
   } catch {
     return { ok: false, reason: stdin2.trim() ? "hook input on stdin is not JSON" : "no hook input on stdin" };
@@ -129,13 +133,18 @@ async function postTurns(config, turns, signal2) {
   let answer;
   try {
     const url = new URL(captureEndpoint(config.url));
-    const headers = { Authorization: `Bearer ${config.apiKey}`, "User-Agent": CAPTURE_USER_AGENT, "Content-Type": "application/json" };
+    const headers = {
+      Authorization: `Bearer ${config.apiKey}`,
+      "User-Agent": CAPTURE_USER_AGENT,
+      "Content-Type": "application/json"
+    };
     answer = await postJson(url, JSON.stringify({ turns }), headers, signal2, MAX_ANSWER_BYTES);
   } catch (error) {
     return { kind: "retry", reason: signal2.aborted ? "timed out" : `unreachable (${codeOf(error)})` };
   }
   const body = parseJson(answer.text);
-  if (answer.status >= 200 && answer.status < 300) return { kind: "acknowledged", stored: num(body?.stored), duplicates: num(body?.duplicates) };
+  if (answer.status >= 200 && answer.status < 300)
+    return { kind: "acknowledged", stored: num(body?.stored), duplicates: num(body?.duplicates) };
   if (answer.status === 429 || answer.status >= 500) return { kind: "retry", reason: `HTTP ${answer.status}` };
   const code = typeof body?.error?.code === "string" ? ` ${body.error.code.slice(0, 60)}` : "";
   return { kind: "rejected", status: answer.status, reason: `HTTP ${answer.status}${code}` };
@@ -143,16 +152,23 @@ async function postTurns(config, turns, signal2) {
 async function postJson(url, body, headers, signal2, maxBytes) {
   const send = url.protocol === "https:" ? (await import("node:https")).request : httpRequest;
   return new Promise((resolve2, reject) => {
-    const request = send(url, { method: "POST", headers: { ...headers, "Content-Length": Buffer.byteLength(body) }, signal: signal2 }, (response) => {
-      const chunks = [];
-      let size = 0;
-      response.on("data", (chunk) => {
-        size += chunk.length;
-        if (size <= maxBytes) chunks.push(chunk);
-      });
-      response.on("end", () => resolve2({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
-      response.on("error", reject);
-    });
+    const request = send(
+      url,
+      { method: "POST", headers: { ...headers, "Content-Length": Buffer.byteLength(body) }, signal: signal2 },
+      (response) => {
+        const chunks = [];
+        let size = 0;
+        response.on("data", (chunk) => {
+          size += chunk.length;
+          if (size <= maxBytes) chunks.push(chunk);
+        });
+        response.on(
+          "end",
+          () => resolve2({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") })
+        );
+        response.on("error", reject);
+      }
+    );
     request.on("error", reject);
     request.end(body);
   });
@@ -192,9 +208,14 @@ function claimSpool(paths2, now = Date.now()) {
   } catch {
     return null;
   }
-  const stale = names.filter((n) => n.startsWith(prefix) && n.endsWith(".processing") && now - Number(n.slice(prefix.length).split(".")[0]) > STALE_CLAIM_MS).sort();
+  const stale = names.filter(
+    (n) => n.startsWith(prefix) && n.endsWith(".processing") && now - Number(n.slice(prefix.length).split(".")[0]) > STALE_CLAIM_MS
+  ).sort();
   for (const source of [...stale.map((n) => join(paths2.dir, n)), paths2.spool]) {
-    const claimed = join(dirname(paths2.spool), `${prefix}${now}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.processing`);
+    const claimed = join(
+      dirname(paths2.spool),
+      `${prefix}${now}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.processing`
+    );
     try {
       renameSync2(source, claimed);
       files.push(claimed);
@@ -304,7 +325,11 @@ var PROSE_AFTER_PASSWORD_IS = new Set(
   )
 );
 var CAIRN_RULES = [
-  { id: "private-key", keywords: ["private key"], pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)/ },
+  {
+    id: "private-key",
+    keywords: ["private key"],
+    pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)/
+  },
   { id: "cairn-key", keywords: ["cairn_"], pattern: /\bcairn_(?:tkn|stp)_[A-Za-z0-9_-]{10,}/ },
   { id: "jwt", keywords: ["eyj"], pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/ },
   {
@@ -312,7 +337,11 @@ var CAIRN_RULES = [
     keywords: ["akia", "asia", "agpa", "aida", "aroa", "anpa", "anva", "aipa", "abia", "acca"],
     pattern: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA|ABIA|ACCA)[A-Z0-9]{16}\b/
   },
-  { id: "github-token", keywords: ["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"], pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})/ },
+  {
+    id: "github-token",
+    keywords: ["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
+    pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})/
+  },
   { id: "gitlab-token", keywords: ["glpat-"], pattern: /\bglpat-[A-Za-z0-9_-]{20,}/ },
   { id: "stripe-webhook-secret", keywords: ["whsec_"], pattern: /\bwhsec_[A-Za-z0-9+/=]{24,}/ },
   // Generic: gitleaks' vault-service-token and pypi-upload-token label the long forms they know.
@@ -320,15 +349,39 @@ var CAIRN_RULES = [
   { id: "gcp-oauth-client-secret", keywords: ["gocspx-"], pattern: /\bGOCSPX-[A-Za-z0-9_-]{24,}/ },
   // A PyPI (or TestPyPI) token is a macaroon: "pypi-" and base64 of its binary header, AgE…
   { id: "pypi-token", keywords: ["pypi-age"], pattern: /\bpypi-AgE[A-Za-z0-9_-]{30,}/, generic: true },
-  { id: "gcp-private-key-id", keywords: ["private_key_id"], pattern: /["']?private_key_id["']?\s*[:=]\s*["']?([a-f0-9]{40})\b/i, secretGroup: 1 },
+  {
+    id: "gcp-private-key-id",
+    keywords: ["private_key_id"],
+    pattern: /["']?private_key_id["']?\s*[:=]\s*["']?([a-f0-9]{40})\b/i,
+    secretGroup: 1
+  },
   // A Sentry DSN: its public (and legacy secret) key is the URL's user part.
-  { id: "sentry-dsn", keywords: ["://"], pattern: /\bhttps?:\/\/([a-f0-9]{32})(?::[a-f0-9]{32})?@[\w.-]+(?::\d+)?\/(?:[\w-]+\/)*\d+\b/i, secretGroup: 1 },
+  {
+    id: "sentry-dsn",
+    keywords: ["://"],
+    pattern: /\bhttps?:\/\/([a-f0-9]{32})(?::[a-f0-9]{32})?@[\w.-]+(?::\d+)?\/(?:[\w-]+\/)*\d+\b/i,
+    secretGroup: 1
+  },
   // PuTTY .ppk: the lines after "Private-Lines: N" are the private key, up to its MAC.
-  { id: "putty-private-key", keywords: ["private-lines"], pattern: /(?<=Private-Lines:[ \t]*\d+[ \t]*\r?\n)[A-Za-z0-9+/=\r\n]+?(?=\r?\nPrivate-(?:MAC|Hash):|$)/ },
+  {
+    id: "putty-private-key",
+    keywords: ["private-lines"],
+    pattern: /(?<=Private-Lines:[ \t]*\d+[ \t]*\r?\n)[A-Za-z0-9+/=\r\n]+?(?=\r?\nPrivate-(?:MAC|Hash):|$)/
+  },
   // ~/.netrc and _netrc: "machine HOST login USER password SECRET", on one line or several.
-  { id: "netrc-password", keywords: ["machine", "default"], pattern: /\b(?:machine[ \t]+\S+|default)\b(?:\s+(?:login|account|port)\s+\S+)*\s+password\s+(?!\[redacted:)(\S+)/, secretGroup: 1 },
+  {
+    id: "netrc-password",
+    keywords: ["machine", "default"],
+    pattern: /\b(?:machine[ \t]+\S+|default)\b(?:\s+(?:login|account|port)\s+\S+)*\s+password\s+(?!\[redacted:)(\S+)/,
+    secretGroup: 1
+  },
   // Passwords given on a command line: sshpass -p, mysql -pSECRET or --password=SECRET (with a space, mysql prompts), twine/psql-style -p/--password.
-  { id: "command-line-password", keywords: ["sshpass"], pattern: /\bsshpass\b[^\n]*?\s-p[ \t]*(?:'([^'\n]+)'|"([^"\n]+)"|(?!\[redacted:)([^\s'"]+))/, validate: isLiteralPassword },
+  {
+    id: "command-line-password",
+    keywords: ["sshpass"],
+    pattern: /\bsshpass\b[^\n]*?\s-p[ \t]*(?:'([^'\n]+)'|"([^"\n]+)"|(?!\[redacted:)([^\s'"]+))/,
+    validate: isLiteralPassword
+  },
   {
     id: "command-line-password",
     keywords: ["mysql", "mariadb"],
@@ -336,7 +389,12 @@ var CAIRN_RULES = [
     validate: isLiteralPassword
   },
   // redis-cli -a PASSWORD / --pass PASSWORD (REDISCLI_AUTH is the safe way).
-  { id: "command-line-password", keywords: ["redis-cli"], pattern: new RegExp(String.raw`\bredis-cli\b[^\n]{0,300}?\s(?:-a|--pass)(?:[ \t]+|=)${ARG}`), validate: isLiteralPassword },
+  {
+    id: "command-line-password",
+    keywords: ["redis-cli"],
+    pattern: new RegExp(String.raw`\bredis-cli\b[^\n]{0,300}?\s(?:-a|--pass)(?:[ \t]+|=)${ARG}`),
+    validate: isLiteralPassword
+  },
   // docker login -p / --password (and podman, nerdctl, buildah, skopeo, helm registry, oras, crane, regctl); --password-stdin is the safe way.
   {
     id: "command-line-password",
@@ -347,7 +405,12 @@ var CAIRN_RULES = [
     validate: isLiteralPassword
   },
   // openssl's -passin/-passout/-pass pass:SECRET (env:VAR and file:PATH name where it is instead).
-  { id: "command-line-password", keywords: ["pass:"], pattern: new RegExp(String.raw`(?<![\w-])-(?:passin|passout|pass)[ \t]+["']?pass:${ARG}`), validate: isLiteralPassword },
+  {
+    id: "command-line-password",
+    keywords: ["pass:"],
+    pattern: new RegExp(String.raw`(?<![\w-])-(?:passin|passout|pass)[ \t]+["']?pass:${ARG}`),
+    validate: isLiteralPassword
+  },
   // smbclient -U user%password (and rpcclient, smbcacls, smbget, winexe), --user=user%password.
   {
     id: "command-line-password",
@@ -359,7 +422,9 @@ var CAIRN_RULES = [
   {
     id: "secret-assignment",
     keywords: ["env", "set"],
-    pattern: new RegExp(String.raw`(?<![\w-])(?:ENV|set(?:[ \t]+-[a-zA-Z]{1,3}){0,3})[ \t]+${SECRET_ENV_NAME}[ \t]+${ARG}`),
+    pattern: new RegExp(
+      String.raw`(?<![\w-])(?:ENV|set(?:[ \t]+-[a-zA-Z]{1,3}){0,3})[ \t]+${SECRET_ENV_NAME}[ \t]+${ARG}`
+    ),
     validate: isLiteralPassword
   },
   // Kubernetes and compose env lists: `- name: DB_PASS` then `value: secret` on the next line.
@@ -378,7 +443,12 @@ var CAIRN_RULES = [
     validate: isPgpassLine
   },
   // Password hashes (htpasswd, /etc/shadow, crypt): crackable offline, so as secret as the password.
-  { id: "password-hash", keywords: ["$2", "$apr1$", "$1$", "$5$", "$6$", "$y$", "{sha}", "{ssha}"], pattern: new RegExp(String.raw`(?<![\w$])(?:${PASSWORD_HASH})(?![./A-Za-z0-9])`), secretGroup: 0 },
+  {
+    id: "password-hash",
+    keywords: ["$2", "$apr1$", "$1$", "$5$", "$6$", "$y$", "{sha}", "{ssha}"],
+    pattern: new RegExp(String.raw`(?<![\w$])(?:${PASSWORD_HASH})(?![./A-Za-z0-9])`),
+    secretGroup: 0
+  },
   // A private key's base64 body without its BEGIN line: the DER openings of PKCS#8, PKCS#1 RSA and SEC1 EC keys, line breaks real, escaped (\n) or flattened to spaces.
   {
     id: "private-key",
@@ -386,10 +456,24 @@ var CAIRN_RULES = [
     pattern: /(?<![A-Za-z0-9+/])(?:MII[A-Za-z0-9+/]{3}(?:IBADANBgkqhkiG9w0BAQEFAASC|IBAAKC)|MHcCAQEEI|MC4CAQAwBQYDK2VwBCIEI|MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg|MIG2AgEAMBAGByqGSM49AgEGBSuBBAAiBIGeMIGbAgEBBDA)(?:[A-Za-z0-9+/=]|(?:\\[rn]|[ \t\r\n]){1,4}(?=[A-Za-z0-9+/]{16})){16,8000}/,
     secretGroup: 0
   },
-  { id: "command-line-password", keywords: ["twine"], pattern: /\btwine\b[^\n]*?\s(?:-p|--password)(?:[ \t]+|=)(?:'([^'\n]+)'|"([^"\n]+)"|(?!\[redacted:)([^\s'"]+))/, validate: isLiteralPassword },
+  {
+    id: "command-line-password",
+    keywords: ["twine"],
+    pattern: /\btwine\b[^\n]*?\s(?:-p|--password)(?:[ \t]+|=)(?:'([^'\n]+)'|"([^"\n]+)"|(?!\[redacted:)([^\s'"]+))/,
+    validate: isLiteralPassword
+  },
   // A Cookie or Set-Cookie header's value: session ids and auth cookies.
-  { id: "cookie-header", keywords: ["cookie"], pattern: /\b(?:set-)?cookie["']?[ \t]*:[ \t]*["']?(?!\[redacted:)([^\s"';=]+=[^\s"';]{16,}[^\n"']*)/i, secretGroup: 1 },
-  { id: "slack-webhook", keywords: ["hooks.slack.com"], pattern: /\bhttps?:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/+-]{20,}/ },
+  {
+    id: "cookie-header",
+    keywords: ["cookie"],
+    pattern: /\b(?:set-)?cookie["']?[ \t]*:[ \t]*["']?(?!\[redacted:)([^\s"';=]+=[^\s"';]{16,}[^\n"']*)/i,
+    secretGroup: 1
+  },
+  {
+    id: "slack-webhook",
+    keywords: ["hooks.slack.com"],
+    pattern: /\bhttps?:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/+-]{20,}/
+  },
   { id: "slack-token", keywords: ["xox"], pattern: /\bxox[abposre]-[A-Za-z0-9-]{10,}/ },
   { id: "anthropic-key", keywords: ["sk-ant-"], pattern: /\bsk-ant-[A-Za-z0-9_-]{20,}/ },
   { id: "openai-key", keywords: ["sk-"], pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/ },
@@ -400,18 +484,43 @@ var CAIRN_RULES = [
   { id: "sendgrid-api-key", keywords: ["sg."], pattern: /\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{30,50}\b/ },
   { id: "telegram-bot-token", keywords: [":aa"], pattern: /\b\d{8,10}:AA[A-Za-z0-9_-]{30,40}(?![A-Za-z0-9_-])/ },
   // Discord bot tokens: base64 of the bot's numeric id (M, N or O first), a 6-character timestamp, an HMAC.
-  { id: "discord-bot-token", keywords: [], pattern: /\b[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}(?![A-Za-z0-9_-])/ },
-  { id: "azure-storage-key", keywords: ["accountkey", "sharedaccesskey"], pattern: /\b((?:AccountKey|SharedAccessKey)\s*=\s*)([A-Za-z0-9+/]{40,100}={0,2})/i, secretGroup: 2 },
+  {
+    id: "discord-bot-token",
+    keywords: [],
+    pattern: /\b[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}(?![A-Za-z0-9_-])/
+  },
+  {
+    id: "azure-storage-key",
+    keywords: ["accountkey", "sharedaccesskey"],
+    pattern: /\b((?:AccountKey|SharedAccessKey)\s*=\s*)([A-Za-z0-9+/]{40,100}={0,2})/i,
+    secretGroup: 2
+  },
   // scheme://user:password@host and scheme://:password@host; a password may itself hold an @.
-  { id: "url-credentials", keywords: ["://"], pattern: /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@[]*:(?!\[redacted:)([^\s/]+)@(?=[^\s@/]+)/i, secretGroup: 1 },
+  {
+    id: "url-credentials",
+    keywords: ["://"],
+    pattern: /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@[]*:(?!\[redacted:)([^\s/]+)@(?=[^\s@/]+)/i,
+    secretGroup: 1
+  },
   {
     id: "authorization-header",
     keywords: ["authorization"],
     pattern: /\b(?:proxy-)?authorization["']?[ \t]*[:=][ \t]*["']?(?:(?:basic|bearer|token|bot|digest|apikey)\s+(?!\[redacted:)|(?!(?:basic|bearer|token|bot|digest|apikey)\b|\[redacted:))([A-Za-z0-9._~+/=:@-]{6,})/i,
     secretGroup: 1
   },
-  { id: "bearer-token", keywords: ["bearer"], pattern: /\bbearer\s+(?!\[redacted:)([A-Za-z0-9._~+/=-]{16,})/i, secretGroup: 1 },
-  { id: "basic-auth", keywords: ["basic"], pattern: /\bbasic\s+([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])/i, secretGroup: 1, validate: isBasicCredential },
+  {
+    id: "bearer-token",
+    keywords: ["bearer"],
+    pattern: /\bbearer\s+(?!\[redacted:)([A-Za-z0-9._~+/=-]{16,})/i,
+    secretGroup: 1
+  },
+  {
+    id: "basic-auth",
+    keywords: ["basic"],
+    pattern: /\bbasic\s+([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])/i,
+    secretGroup: 1,
+    validate: isBasicCredential
+  },
   {
     id: "credit-card",
     keywords: [],
@@ -420,14 +529,23 @@ var CAIRN_RULES = [
     validate: isCardNumber
   },
   // An AWS secret key nobody labelled: exactly 40 base64 characters that look random.
-  { id: "aws-secret-key", keywords: [], pattern: /(?<![A-Za-z0-9/+=_-])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=_-])/, validate: looksLikeAwsSecret, generic: true },
+  {
+    id: "aws-secret-key",
+    keywords: [],
+    pattern: /(?<![A-Za-z0-9/+=_-])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=_-])/,
+    validate: looksLikeAwsSecret,
+    generic: true
+  },
   {
     id: "secret-assignment",
     keywords: ["secret", "token", "pass", "pwd", "key", "credential", "_pw", ".pw", "-pw", "rediscli"],
     // NAME = "quoted, with spaces" | NAME: unquoted-to-whitespace (no ; so connection strings keep their other fields).
     // Never across a line break: an empty PASSWORD= must not take the next line's NAME=value.
     // Only the end of the name is matched: a pattern for the whole name would backtrack quadratically.
-    pattern: new RegExp(String.raw`${SECRET_NAME}["'\x60]?[ \t]*(?:=|:=|=>|:)[ \t]*(?:"([^"\n]{1,200})"|'([^'\n]{1,200})'|\x60([^\x60\n]{1,200})\x60|([^\s"'\x60;]{1,200}))`, "i"),
+    pattern: new RegExp(
+      String.raw`${SECRET_NAME}["'\x60]?[ \t]*(?:=|:=|=>|:)[ \t]*(?:"([^"\n]{1,200})"|'([^'\n]{1,200})'|\x60([^\x60\n]{1,200})\x60|([^\s"'\x60;]{1,200}))`,
+      "i"
+    ),
     generic: true,
     validate: (value) => !PLACEHOLDER.test(value) && !CODE_VALUE.test(value) && !PATH_VALUE.test(value)
   },
@@ -732,7 +850,8 @@ function redact(input) {
       if (rule.allowlists.length > 0) {
         const matchStart = rule.namePrefix ? widenOverName(input, m.index) : m.index;
         const match = input.slice(matchStart, m.index + m[0].length);
-        if (rule.allowlists.some((a) => isAllowed(a, secret, match, lineAround(input, m.index, m.index + m[0].length)))) continue;
+        if (rule.allowlists.some((a) => isAllowed(a, secret, match, lineAround(input, m.index, m.index + m[0].length))))
+          continue;
       }
       spans.push({ start, end, rule: rule.id, rank: rule.rank });
     }
@@ -937,7 +1056,8 @@ function read(paths2) {
   try {
     const parsed = JSON.parse(readFileSync3(paths2.given, "utf8"));
     if (parsed && typeof parsed.sessions === "object" && parsed.sessions && !Array.isArray(parsed.sessions)) {
-      for (const [k, s] of Object.entries(parsed.sessions)) if (!s || typeof s.at !== "number" || !Array.isArray(s.ids)) delete parsed.sessions[k];
+      for (const [k, s] of Object.entries(parsed.sessions))
+        if (!s || typeof s.at !== "number" || !Array.isArray(s.ids)) delete parsed.sessions[k];
       return parsed;
     }
   } catch {
@@ -952,7 +1072,12 @@ function key(session) {
 var MAX_ANSWER_BYTES2 = 1024 * 1024;
 var USER_AGENT = `${INSTALLER_USER_AGENT} ${CAPTURE_USER_AGENT}`;
 async function callGetGuidance(config, args, signal2) {
-  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_guidance", arguments: args } });
+  const body = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name: "get_guidance", arguments: args }
+  });
   const headers = {
     Authorization: `Bearer ${config.apiKey}`,
     "User-Agent": USER_AGENT,
@@ -968,11 +1093,13 @@ async function callGetGuidance(config, args, signal2) {
   }
   if (answer.status < 200 || answer.status >= 300) return { ok: false, reason: `HTTP ${answer.status}` };
   const message = jsonRpcMessage(answer.text);
-  if (message?.error) return { ok: false, reason: `JSON-RPC error ${typeof message.error.code === "number" ? message.error.code : "?"}` };
+  if (message?.error)
+    return { ok: false, reason: `JSON-RPC error ${typeof message.error.code === "number" ? message.error.code : "?"}` };
   if (message?.result?.isError) return { ok: false, reason: "get_guidance refused the call" };
   const text = message?.result?.content?.find((c) => c.type === "text")?.text;
   const structured = message?.result?.structuredContent;
-  if (typeof text !== "string" || !structured || !Array.isArray(structured.levels)) return { ok: false, reason: "not a get_guidance answer" };
+  if (typeof text !== "string" || !structured || !Array.isArray(structured.levels))
+    return { ok: false, reason: "not a get_guidance answer" };
   return {
     ok: true,
     answer: {
@@ -1001,7 +1128,8 @@ function jsonRpcMessage(text) {
 // packages/capture/src/guidance-input.ts
 var MAX_FILES = 20;
 function readGuidanceInput(client2, event2, stdin2, env, processCwd) {
-  if (client2 === "kiro-ide") return event2 === "prompt" && env.USER_PROMPT?.trim() ? { cwd: processCwd, prompt: env.USER_PROMPT } : null;
+  if (client2 === "kiro-ide")
+    return event2 === "prompt" && env.USER_PROMPT?.trim() ? { cwd: processCwd, prompt: env.USER_PROMPT } : null;
   let input;
   try {
     const parsed = JSON.parse(stdin2);
@@ -1010,7 +1138,10 @@ function readGuidanceInput(client2, event2, stdin2, env, processCwd) {
   } catch {
     return null;
   }
-  const base = { ...str2(input.session_id) && { sessionId: str2(input.session_id) }, cwd: str2(input.cwd) ?? processCwd };
+  const base = {
+    ...str2(input.session_id) && { sessionId: str2(input.session_id) },
+    cwd: str2(input.cwd) ?? processCwd
+  };
   if (event2 === "prompt") {
     const prompt = str2(input.prompt);
     return prompt?.trim() ? { ...base, prompt } : null;
@@ -1029,13 +1160,17 @@ function editedFiles(toolInput) {
     add(t.file_path);
     add(t.path);
     for (const value of [t.command, t.input, t.patch]) {
-      for (const text of Array.isArray(value) ? value : [value]) if (typeof text === "string") patchFiles(text).forEach(add);
+      for (const text of Array.isArray(value) ? value : [value])
+        if (typeof text === "string") patchFiles(text).forEach(add);
     }
   }
   return files.slice(0, MAX_FILES);
 }
 function patchFiles(text) {
-  return [...text.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm), ...text.matchAll(/^\*\*\* Move to: (.+)$/gm)].map((m) => m[1].trim());
+  return [
+    ...text.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm),
+    ...text.matchAll(/^\*\*\* Move to: (.+)$/gm)
+  ].map((m) => m[1].trim());
 }
 function str2(value) {
   return typeof value === "string" && value ? value : void 0;
@@ -1075,7 +1210,10 @@ function gitDirOf(dotGit, dir) {
 function remoteName(gitDir) {
   const config = readText(join2(commonDir(gitDir), "config"));
   if (!config) return void 0;
-  const remotes = [...config.matchAll(/^\s*\[remote\s+"([^"]+)"\]([^[]*)/gm)].map((m) => ({ name: m[1], url: /^\s*url\s*=\s*(.+?)\s*$/m.exec(m[2] ?? "")?.[1] }));
+  const remotes = [...config.matchAll(/^\s*\[remote\s+"([^"]+)"\]([^[]*)/gm)].map((m) => ({
+    name: m[1],
+    url: /^\s*url\s*=\s*(.+?)\s*$/m.exec(m[2] ?? "")?.[1]
+  }));
   const url = (remotes.find((r) => r.name === "origin" && r.url) ?? remotes.find((r) => r.url))?.url;
   if (!url) return void 0;
   const last = url.replace(/[/\\]+$/, "").split(/[/\\:]/).pop()?.replace(/\.git$/i, "");
@@ -1128,7 +1266,11 @@ async function runGuidance(run2) {
     if (!task) return null;
     await run2.captured;
     if (run2.signal.aborted) return null;
-    const outcome = await callGetGuidance(loaded.config, { task, project: repo.project, ...files.length && { files } }, run2.signal);
+    const outcome = await callGetGuidance(
+      loaded.config,
+      { task, project: repo.project, ...files.length && { files } },
+      run2.signal
+    );
     if (!outcome.ok) {
       logReason(run2.paths, context, outcome.reason);
       return null;
@@ -1174,7 +1316,10 @@ function editText(answer, given, files) {
   if (fresh.length === 0) return null;
   const header = `Cairn, your organization's knowledge service: rules for ${files.join(", ")}, which you just changed (get_guidance, called by Cairn's hook). Follow them, strongest first:`;
   const levelOf = new Map(answer.levels.flatMap((l) => l.items.map((i) => [i, l.scope])));
-  return { text: [header, ...fresh.map((i) => `- ${ruleLine(i, levelOf.get(i))}`)].join("\n"), ids: fresh.map((i) => i.entry.id) };
+  return {
+    text: [header, ...fresh.map((i) => `- ${ruleLine(i, levelOf.get(i))}`)].join("\n"),
+    ids: fresh.map((i) => i.entry.id)
+  };
 }
 var USUAL_KIND = { organization: "policy", team: "standard", personal: "preference" };
 function ruleLine(item, scope) {
@@ -1187,7 +1332,13 @@ import { homedir } from "node:os";
 import { join as join3 } from "node:path";
 function capturePaths(home = homedir()) {
   const dir = join3(home, ".cairn");
-  return { dir, config: join3(dir, "capture.json"), spool: join3(dir, "capture-spool.jsonl"), log: join3(dir, "capture.log"), given: join3(dir, "guidance-given.json") };
+  return {
+    dir,
+    config: join3(dir, "capture.json"),
+    spool: join3(dir, "capture-spool.jsonl"),
+    log: join3(dir, "capture.log"),
+    given: join3(dir, "guidance-given.json")
+  };
 }
 
 // packages/capture/src/read-stdin.ts
@@ -1223,7 +1374,11 @@ var [client, event] = process.argv.slice(2);
 var paths = capturePaths();
 var exit = () => process.exit(0);
 var crash = (error) => {
-  logReason(paths, `${client ?? "?"} ${event ?? "?"}`, `internal error: ${error?.name ?? "unknown"} ${error?.code ?? ""}`);
+  logReason(
+    paths,
+    `${client ?? "?"} ${event ?? "?"}`,
+    `internal error: ${error?.name ?? "unknown"} ${error?.code ?? ""}`
+  );
   exit();
 };
 setTimeout(exit, msLeftUntil(HARD_EXIT_MS)).unref();
@@ -1237,7 +1392,10 @@ var sent = () => {
 var captured = new Promise((resolve2) => {
   sent = resolve2;
 });
-await Promise.all([runCapture({ ...run, sent }), deliversGuidance(client, event) ? runGuidance({ ...run, captured }).then(print) : void 0]);
+await Promise.all([
+  runCapture({ ...run, sent }),
+  deliversGuidance(client, event) ? runGuidance({ ...run, captured }).then(print) : void 0
+]);
 exit();
 function print(text) {
   if (!text || signal.aborted) return;
