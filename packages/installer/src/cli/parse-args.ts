@@ -168,31 +168,34 @@ function checkUrl(url: string): void {
   throw new InstallerError(`--url ${given} ${problem}. Nothing was written.`, 2);
 }
 
+/** The installer's flags (docs-commands.test.ts checks every flag the docs show against them). */
+export const INSTALLER_FLAGS = {
+  client: { type: 'string' },
+  url: { type: 'string' },
+  'api-key': { type: 'string' },
+  'setup-code': { type: 'string' },
+  oauth: { type: 'boolean', default: false },
+  auto: { type: 'boolean', default: false },
+  'auto-update': { type: 'boolean', default: false },
+  marketplace: { type: 'string' },
+  'server-name': { type: 'string', default: DEFAULT_SERVER_NAME },
+  bundle: { type: 'boolean', default: false },
+  out: { type: 'string' },
+  uninstall: { type: 'boolean', default: false },
+  'dry-run': { type: 'boolean', default: false },
+  'no-check': { type: 'boolean', default: false },
+  fix: { type: 'boolean', default: false },
+  yes: { type: 'boolean', short: 'y', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+  version: { type: 'boolean', short: 'v', default: false },
+} as const;
+
 /** The installer's flags, parsed strictly: an unknown flag or a missing value throws. */
 function parseFlags(argv: string[]) {
   return parseArgs({
     args: argv,
     strict: true,
     allowPositionals: true,
-    options: {
-      client: { type: 'string' },
-      url: { type: 'string' },
-      'api-key': { type: 'string' },
-      'setup-code': { type: 'string' },
-      oauth: { type: 'boolean', default: false },
-      auto: { type: 'boolean', default: false },
-      'auto-update': { type: 'boolean', default: false },
-      marketplace: { type: 'string' },
-      'server-name': { type: 'string', default: DEFAULT_SERVER_NAME },
-      bundle: { type: 'boolean', default: false },
-      out: { type: 'string' },
-      uninstall: { type: 'boolean', default: false },
-      'dry-run': { type: 'boolean', default: false },
-      'no-check': { type: 'boolean', default: false },
-      fix: { type: 'boolean', default: false },
-      yes: { type: 'boolean', short: 'y', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-      version: { type: 'boolean', short: 'v', default: false },
-    },
+    options: INSTALLER_FLAGS,
   });
 }
