@@ -12,9 +12,14 @@ if (!existsSync(`${installer}dist/cairn-mcp-installer.js`)) {
 }
 mkdirSync(out, { recursive: true });
 const [{ filename }] = JSON.parse(
-  execFileSync('npm', ['pack', installer, '--pack-destination', out, '--json', '--ignore-scripts'], {
-    encoding: 'utf8',
-  }),
+  // --workspaces=false: run inside this monorepo, npm pack <folder> warns "Ignoring workspaces" at every build.
+  execFileSync(
+    'npm',
+    ['pack', installer, '--pack-destination', out, '--json', '--ignore-scripts', '--workspaces=false'],
+    {
+      encoding: 'utf8',
+    },
+  ),
 );
 renameSync(`${out}${filename}`, `${out}cairn-mcp-installer.tgz`);
 console.log(`pack-installer: dist/install/cairn-mcp-installer.tgz (from ${filename})`);
