@@ -112,7 +112,7 @@ function LiveConnection({ since }: { since: string }) {
 /** Datapacks > Connect: the MCP URL and, per client and method, what to run or paste. */
 export function ConnectDialog({ onClose }: { onClose: () => void }) {
   const { config } = useSession();
-  const [client, setClient] = useState<ClientId>('cursor');
+  const [client, setClient] = useState<ClientId>('claude-code');
   const [method, setMethod] = useState<Method>('automated');
   const [os, setOs] = useState<Os>(() => guessOs(navigator.userAgent));
   const [keys, setKeys] = useState<Partial<Record<ClientId, MadeKey>>>({});

@@ -21,12 +21,18 @@ export function OrganizationPage() {
       </section>
     );
   }
-  return (
-    <OrganizationSettings orgId={org.id} orgName={org.name} isAdmin={org.role === 'owner' || org.role === 'admin'} />
-  );
+  return <OrganizationSettings orgId={org.id} orgName={org.name} role={org.role} />;
 }
 
-function OrganizationSettings({ orgId, orgName, isAdmin }: { orgId: string; orgName: string; isAdmin: boolean }) {
+/** What the page says of the reader's own place in the organization. */
+export function roleIntro(role: string): string {
+  if (role === 'owner') return 'You own this organization.';
+  if (role === 'admin') return 'You are an admin.';
+  return 'Only admins can invite people and manage teams.';
+}
+
+function OrganizationSettings({ orgId, orgName, role }: { orgId: string; orgName: string; role: string }) {
+  const isAdmin = role === 'owner' || role === 'admin';
   const { me } = useSession();
   const members = useLoad(() => api<{ members: Member[] }>('GET', `/api/v1/organizations/${orgId}/members`), [orgId]);
   const teams = useLoad(() => api<{ teams: Team[] }>('GET', `/api/v1/organizations/${orgId}/teams`), [orgId]);
@@ -45,7 +51,7 @@ function OrganizationSettings({ orgId, orgName, isAdmin }: { orgId: string; orgN
       <PageHead
         crumb={settingsCrumb('Organization')}
         title={orgName}
-        intro={`Members, invitations and teams. ${isAdmin ? 'You are an admin.' : 'Only admins can invite people and manage teams.'}`}
+        intro={`Members, invitations and teams. ${roleIntro(role)}`}
       />
 
       <div className="card section">

@@ -197,7 +197,7 @@ test('Generate API key → shown once → Manual snippet from Connect works thro
   assert.match(
     installer!,
     new RegExp(
-      `^npx -y ${server.baseUrl}/install/cairn-mcp-installer\\.tgz --client cursor --url ${server.mcpUrl} --setup-code \\S+$`,
+      `^npx -y ${server.baseUrl}/install/cairn-mcp-installer\\.tgz --client claude-code --url ${server.mcpUrl} --setup-code \\S+$`,
     ),
   );
   await shot(page, 'connect-automated');

@@ -40,6 +40,8 @@ test('Connect from a datapack page: first field focused, accessible tabs, a Manu
   const connect = page.getByRole('dialog', { name: 'Connect a client' });
   await connect.waitFor();
   assert.equal(await focused(), 'input:MCP server URL');
+  // It opens on Claude Code, the client most people connect first (issue 40).
+  assert.equal(await connect.getByRole('radio', { name: 'Claude Code' }).isChecked(), true);
 
   // The tablist holds tabs only (the System select sits beside it), and headings never skip a level.
   const structure = await page.evaluate(() => {
@@ -131,6 +133,7 @@ test('Connect from a datapack page: first field focused, accessible tabs, a Manu
 
   // Once copied, the key is saved: Escape closes at once.
   await opener.click();
+  await connect.getByRole('radio', { name: 'Cursor' }).check();
   await connect.getByRole('tab', { name: 'Manual (API key)' }).click();
   await connect.getByRole('button', { name: 'Generate API key' }).click();
   const second = (await (async () => {
@@ -174,6 +177,7 @@ test('with CAIRN_OAUTH_ALLOW_LOOPBACK=false the OAuth tab sends local-callback c
     });
     await p.getByRole('button', { name: 'Connect a client' }).first().click();
     const connect = p.getByRole('dialog', { name: 'Connect a client' });
+    await connect.getByRole('radio', { name: 'Cursor' }).check();
     await connect.getByRole('tab', { name: 'OAuth' }).click();
     assert.deepEqual(
       JSON.parse((await connect.getByLabel(/^Entry in /).textContent())!),

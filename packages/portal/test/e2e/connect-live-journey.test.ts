@@ -17,6 +17,7 @@ test('Manual tab: the dialog waits, then names the client that connected with th
   await page.getByRole('button', { name: 'Connect a client' }).first().click();
   const connect = page.getByRole('dialog', { name: 'Connect a client' });
   await connect.waitFor();
+  await connect.getByRole('radio', { name: 'Cursor' }).check();
   await connect.getByRole('tab', { name: 'Manual (API key)' }).click();
   await connect.getByRole('button', { name: 'Generate API key' }).click();
   const status = connect.getByRole('status').filter({ hasText: /Waiting for your client|connected as/ });

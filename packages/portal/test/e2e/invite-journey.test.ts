@@ -39,6 +39,8 @@ test('an admin invites by link, the invitee signs up into the organization, and 
     organization: 'Langley',
   });
   await toOrganization(admin.page);
+  // The page tells the owner that they own it, not that they are "an admin" (issue 40).
+  await admin.page.getByText(/Members, invitations and teams\. You own this organization\./).waitFor();
   await admin.page.getByRole('button', { name: 'Create invite link' }).click();
   const link = await admin.page.getByLabel('Invite link', { exact: true }).inputValue();
 
@@ -69,6 +71,7 @@ test('an admin invites by link, the invitee signs up into the organization, and 
   // The invitee, now an admin, may not demote the only owner: the server says why, and the page shows it.
   await toOrganization(invitee.page);
   await invitee.page.reload();
+  await invitee.page.getByText(/Members, invitations and teams\. You are an admin\./).waitFor();
   await invitee.page.getByLabel('Role of Mary Jackson').selectOption('member');
   await invitee.page
     .getByRole('alert')
