@@ -34,6 +34,10 @@ export function App() {
   const load = useCallback(async () => {
     try {
       const config = await api<PortalConfig>('GET', '/api/v1/config', undefined, { authRequired: false });
+      if (config.sessionCookie === false) {
+        setState({ kind: 'signed-out', config });
+        return;
+      }
       try {
         const me = await api<Me>('GET', '/api/v1/me', undefined, { authRequired: false });
         setState({ kind: 'signed-in', me, config });

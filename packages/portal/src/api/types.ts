@@ -7,6 +7,8 @@ export interface Me {
 
 /** What the portal must know before sign-in. */
 export interface PortalConfig {
+  /** A session cookie came with the request; false means signed out (absent from older servers: ask /me). */
+  sessionCookie?: boolean;
   baseUrl: string;
   mcpUrl: string;
   signUpOpen?: boolean;

@@ -21,6 +21,9 @@ import {
 import { CairnError } from '../../errors/cairn-error.js';
 import { type ApiEnv, requireSession } from './api-auth.js';
 
+/** better-auth's session cookie, with the __Secure- prefix it takes over HTTPS. */
+const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?better-auth\.session_token=/;
+
 /** Routes that need no sign-in: sign-up and what the portal must know before it. */
 export function createPublicAccountRoutes(
   deps: DomainDeps,
@@ -35,6 +38,9 @@ export function createPublicAccountRoutes(
   const origin = new URL(baseUrl).origin;
   routes.get('/config', async (c) =>
     c.json({
+      // Whether a session cookie came along (it may have expired): without one the portal knows it is
+      // signed out without asking /me, whose 401 every browser logs as a console error.
+      sessionCookie: SESSION_COOKIE.test(c.req.header('cookie') ?? ''),
       baseUrl,
       mcpUrl: `${baseUrl}/mcp`,
       signUpOpen: await signUpOpen(deps),
