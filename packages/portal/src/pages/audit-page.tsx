@@ -19,6 +19,46 @@ const FAMILIES = [
   ['entry', 'Entries'],
 ] as const;
 
+/** Each recorded kind in words; the dotted code stays in the cell's title for those who filter by it. */
+const EVENT_WORDS: Record<string, string> = {
+  'auth.signed_in': 'Signed in',
+  'auth.sign_in_failed': 'Sign-in failed',
+  'account.password_changed': 'Password changed',
+  'account.password_reset': 'Password reset',
+  'key.created': 'API key created',
+  'key.revoked': 'API key revoked',
+  'key.expired': 'API key expired',
+  'oauth.granted': 'App connected',
+  'oauth.revoked': 'App disconnected',
+  'invite.created': 'Invitation created',
+  'invite.accepted': 'Invitation accepted',
+  'invite.cancelled': 'Invitation cancelled',
+  'member.removed': 'Member removed',
+  'member.role_changed': 'Role changed',
+  'team.created': 'Team created',
+  'team.renamed': 'Team renamed',
+  'team.member_added': 'Added to a team',
+  'team.member_removed': 'Removed from a team',
+  'datapack.created': 'Datapack created',
+  'datapack.updated': 'Datapack changed',
+  'datapack.deleted': 'Datapack deleted',
+  'datapack.restored': 'Datapack restored',
+  'datapack.imported': 'Datapack imported',
+  'data.exported': 'Data exported',
+  'entry.created': 'Entry created',
+  'entry.updated': 'Entry changed',
+  'entry.deleted': 'Entry deleted',
+  'entry.restored': 'Entry restored',
+};
+
+/** An event's kind in words: the known ones by name, any other as its words ("x.some_thing" → "X some thing"). */
+export function eventText(kind: string): string {
+  const known = EVENT_WORDS[kind];
+  if (known) return known;
+  const words = kind.replace(/[._]/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
 /**
  * Audit: who did what, when, with which credential and client. Organization admins and owners see
  * the organization's trail with filters by person, kind and date; everyone else their own.
@@ -123,7 +163,7 @@ export function AuditPage() {
                     <When at={e.at} />
                   </td>
                   <td>
-                    <code>{e.kind}</code>
+                    <span title={e.kind}>{eventText(e.kind)}</span>
                     {e.outcome !== 'success' && <span className="badge"> {e.outcome}</span>}
                   </td>
                   <td>{e.actorEmail ?? (e.credential?.type === 'cli' ? 'the operator (CLI)' : 'unknown')}</td>
@@ -154,18 +194,19 @@ function credentialText(e: AuditEvent): string {
     : c.type === 'api_key'
       ? `key “${c.name ?? c.id}”`
       : c.type === 'oauth'
-        ? `app ${c.id ?? ''}`.trim()
+        ? `app “${c.name ?? 'an OAuth app'}”`
         : c.type === 'cli'
           ? 'cairn CLI'
           : 'portal session';
   return [how, client && client !== 'cairn-portal' ? client : undefined].filter(Boolean).join(' · ') || '—';
 }
 
-/** An event's target in words: a person's name, never their user id; an invitation, never its hash. */
+/** An event's target in words: a person's name, never their user id; anything else by its name, never an id or hash. */
 export function targetText(target: AuditEvent['target'], person: (userId: string) => string): string {
   if (!target) return '—';
   if (target.type === 'user' && target.id) return target.name ?? person(target.id);
   if (target.name) return target.name;
   if (target.type === 'invite') return 'an invitation';
-  return `${target.type.replace(/_/g, ' ')}${target.id ? ` ${target.id}` : ''}`;
+  const what = target.type.replace(/_/g, ' ');
+  return `${/^[aeiou]/.test(what) ? 'an' : 'a'} ${what}`;
 }

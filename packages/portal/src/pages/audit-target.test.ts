@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { targetText } from './audit-page.js';
+import { eventText, targetText } from './audit-page.js';
 
 test('the Audit page names targets: people by name, invitations without their hash', () => {
   const names: Record<string, string> = { usr_1: 'Ada Lovelace' };
@@ -14,6 +14,15 @@ test('the Audit page names targets: people by name, invitations without their ha
     'an invitation',
   );
   assert.equal(targetText({ type: 'entry', id: 'ent_1', name: 'Logging' }, person), 'Logging');
-  assert.equal(targetText({ type: 'oauth_client', id: 'abc', name: null }, person), 'oauth client abc');
+  assert.equal(targetText({ type: 'oauth_client', id: 'abc', name: null }, person), 'an oauth client');
+  assert.equal(targetText({ type: 'datapack', id: 'dpk_1', name: null }, person), 'a datapack');
   assert.equal(targetText(null, person), '—');
+});
+
+test('the Audit page names events in words, not dotted codes', () => {
+  assert.equal(eventText('entry.updated'), 'Entry changed');
+  assert.equal(eventText('auth.sign_in_failed'), 'Sign-in failed');
+  assert.equal(eventText('key.revoked'), 'API key revoked');
+  // A kind a newer server records still reads as words.
+  assert.equal(eventText('rules.imported_all'), 'Rules imported all');
 });

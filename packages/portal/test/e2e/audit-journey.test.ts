@@ -67,17 +67,22 @@ test('an admin reads the organization trail with the key and client of each chan
   await cairn.domain.audit.flush();
 
   await toAudit(page);
-  const policy = rows(page).filter({ hasText: 'entry.created' });
+  const policy = rows(page).filter({ hasText: 'Entry created' });
   await policy.getByText(/No force pushes to main/).waitFor();
   await policy.getByText('key “laptop” · cairn-test 1.0.0').waitFor();
   await policy.getByText('ada@example.com').waitFor();
   assert.equal(await page.getByText('Protect the main branch.').count(), 0, 'entry bodies are not shown');
+  // Events in words, never dotted codes or raw ids (issue 40).
+  const table = (await page.getByRole('table', { name: 'Audit events' }).textContent())!;
+  assert.doesNotMatch(table, /\b(entry|key|auth|datapack)\.[a-z_]+|\b(ent|usr|dpk|key|aud)_[A-Za-z0-9]{6,}/);
   await shot(page, 'audit');
   await assertAccessible(page, 'the Audit page');
 
   await page.getByLabel('Kind').selectOption('entry');
   await rows(page).filter({ hasText: 'datapack' }).first().waitFor({ state: 'detached' });
-  const kinds = await rows(page).locator('code').allTextContents();
+  const kinds = await rows(page)
+    .locator('span[title]')
+    .evaluateAll((spans) => spans.map((s) => s.getAttribute('title') ?? ''));
   assert.ok(kinds.length > 0 && kinds.every((k) => k.startsWith('entry.')), kinds.join(', '));
   await page.getByLabel('Person').selectOption({ label: 'Bob Member (bob@example.com)' });
   await page.getByText('Nothing recorded matches these filters.').waitFor();
@@ -94,7 +99,7 @@ test('an admin reads the organization trail with the key and client of each chan
   await mine.getByRole('heading', { name: 'Datapacks', level: 1 }).waitFor();
   await cairn.domain.audit.flush();
   await toAudit(mine);
-  await rows(mine).filter({ hasText: 'auth.signed_in' }).first().waitFor();
+  await rows(mine).filter({ hasText: 'Signed in' }).first().waitFor();
   assert.equal(await mine.getByLabel('Person').count(), 0, 'a member has no person filter');
   assert.equal(await mine.getByText('No force pushes to main').count(), 0, "a member does not see the admin's changes");
   assert.deepEqual([...admin.errors, ...member.errors], []);
