@@ -49,6 +49,7 @@ const EVENT_WORDS: Record<string, string> = {
   'entry.updated': 'Entry changed',
   'entry.deleted': 'Entry deleted',
   'entry.restored': 'Entry restored',
+  'entry.purged': 'Entry deleted for good',
 };
 
 /** An event's kind in words: the known ones by name, any other as its words ("x.some_thing" → "X some thing"). */

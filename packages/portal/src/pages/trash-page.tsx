@@ -32,6 +32,23 @@ export function TrashPage() {
     }
   };
 
+  const [confirming, setConfirming] = useState<string>();
+  const deleteForever = async (id: string, label: string) => {
+    setBusy(id);
+    setActionError(undefined);
+    setDone(undefined);
+    try {
+      await api('DELETE', `/api/v1/trash/entries/${encodeURIComponent(id)}`);
+      setDone({ text: `Deleted “${label}” for good.`, to: '' });
+      setConfirming(undefined);
+      reload();
+    } catch (e) {
+      setActionError(messageOf(e));
+    } finally {
+      setBusy(undefined);
+    }
+  };
+
   const empty = data && data.entries.length === 0 && data.datapacks.length === 0;
   return (
     <section className="page">
@@ -41,7 +58,7 @@ export function TrashPage() {
       />
       {done && (
         <p className="notice success" role="status">
-          {done.text} <Link to={done.to}>Open it</Link>
+          {done.text} {done.to && <Link to={done.to}>Open it</Link>}
         </p>
       )}
       {actionError && <ErrorNotice message={actionError} />}
@@ -101,16 +118,43 @@ export function TrashPage() {
                   </span>
                   <span className="entry-snippet">{plainPreview(t.entry.content)}</span>
                 </div>
-                {t.writable && (
-                  <button
-                    type="button"
-                    className="button secondary small"
-                    aria-label={`Restore ${t.entry.title}`}
-                    disabled={busy === t.entry.id}
-                    onClick={() => void restore('entries', t.entry.id, t.entry.title, `/datapacks/${t.datapack.id}`)}
-                  >
-                    {busy === t.entry.id ? 'Restoring…' : 'Restore'}
-                  </button>
+                {t.writable && confirming !== t.entry.id && (
+                  <span className="trash-actions">
+                    <button
+                      type="button"
+                      className="button secondary small"
+                      aria-label={`Restore ${t.entry.title}`}
+                      disabled={busy === t.entry.id}
+                      onClick={() => void restore('entries', t.entry.id, t.entry.title, `/datapacks/${t.datapack.id}`)}
+                    >
+                      {busy === t.entry.id ? 'Restoring…' : 'Restore'}
+                    </button>
+                    <button
+                      type="button"
+                      className="button danger small"
+                      aria-label={`Delete ${t.entry.title} forever`}
+                      disabled={busy === t.entry.id}
+                      onClick={() => setConfirming(t.entry.id)}
+                    >
+                      Delete forever
+                    </button>
+                  </span>
+                )}
+                {t.writable && confirming === t.entry.id && (
+                  <fieldset className="trash-actions" aria-label={`Delete ${t.entry.title} for good?`}>
+                    <span className="small">Gone for good, with every version. Sure?</span>
+                    <button
+                      type="button"
+                      className="button danger small"
+                      disabled={busy === t.entry.id}
+                      onClick={() => void deleteForever(t.entry.id, t.entry.title)}
+                    >
+                      {busy === t.entry.id ? 'Deleting…' : 'Yes, delete forever'}
+                    </button>
+                    <button type="button" className="button secondary small" onClick={() => setConfirming(undefined)}>
+                      Cancel
+                    </button>
+                  </fieldset>
                 )}
               </li>
             ))}

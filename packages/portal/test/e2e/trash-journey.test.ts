@@ -103,5 +103,30 @@ test('delete an entry → Trash → Restore → its history shows word diffs and
   await nav.getByRole('link', { name: 'Datapacks' }).click();
   await page.getByRole('link', { name: 'Holiday plans' }).waitFor();
 
+  // Delete forever: asked once more, Cancel keeps it; then it is gone with every version, from the store too.
+  await page.getByRole('link', { name: 'Personal', exact: true }).click();
+  await page.getByRole('button', { name: /Coffee order/ }).click();
+  await view.getByRole('button', { name: 'Delete' }).click();
+  await view.getByRole('button', { name: 'Delete entry' }).click();
+  await nav.getByRole('link', { name: 'Trash' }).click();
+  await deleted.getByText('Coffee order').waitFor();
+  await deleted.getByRole('button', { name: 'Delete Coffee order forever' }).click();
+  await deleted
+    .getByRole('group', { name: 'Delete Coffee order for good?' })
+    .getByRole('button', { name: 'Cancel' })
+    .click();
+  await deleted.getByRole('button', { name: 'Restore Coffee order' }).waitFor();
+  const trash = (await page.evaluate(() => fetch('/api/v1/trash').then((r) => r.json()))) as {
+    entries: { entry: { id: string; title: string } }[];
+  };
+  const coffeeId = trash.entries.find((t) => t.entry.title === 'Coffee order')!.entry.id;
+  assert.ok(await server.cairn.cairn.store.getEntry(coffeeId), 'still stored after Cancel');
+  await deleted.getByRole('button', { name: 'Delete Coffee order forever' }).click();
+  await deleted.getByRole('button', { name: 'Yes, delete forever' }).click();
+  await page.getByRole('status').getByText('Deleted “Coffee order” for good.').waitFor();
+  await page.getByText('The trash is empty').waitFor();
+  assert.equal(await server.cairn.cairn.store.getEntry(coffeeId), undefined);
+  assert.deepEqual(await server.cairn.cairn.store.listEntryVersions(coffeeId), []);
+
   assert.deepEqual(b.errors, []);
 });

@@ -56,7 +56,7 @@ export function audit(deps: DomainDeps, input: AuditInput): void {
 export function auditEntry(
   deps: DomainDeps,
   by: Caller,
-  kind: 'entry.created' | 'entry.updated' | 'entry.deleted' | 'entry.restored',
+  kind: 'entry.created' | 'entry.updated' | 'entry.deleted' | 'entry.restored' | 'entry.purged',
   entry: Entry,
   datapack: Datapack,
 ): void {

@@ -192,6 +192,30 @@ export async function restoreEntry(
   return { entry: next, restoredFrom: source.version, undeleted: current.deletedAt !== null };
 }
 
+/**
+ * Deletes an entry in the trash for good, before the retention would: its content and every version
+ * are gone, and it cannot be restored. Only who may write its datapack may; a live entry is refused
+ * (delete it first), so nothing live is lost by one call.
+ */
+export async function deleteEntryForever(deps: DomainDeps, access: Access, id: string): Promise<void> {
+  const notFound = () =>
+    new CairnError('not_found', `No entry ${id} is in a trash visible to you; list the trash to find the entry.`);
+  const current = await deps.store.getEntry(id);
+  if (!current) throw notFound();
+  const datapack = await deps.store.getDatapack(current.datapackId);
+  if (!datapack || !access.canRead(datapack)) throw notFound();
+  if (!current.deletedAt) {
+    throw new CairnError(
+      'conflict',
+      `Entry ${id} is not in the trash; delete it first (it stays restorable for the retention period), then delete it for good.`,
+    );
+  }
+  if (current.deletedAt < trashCutoff(deps)) throw notFound();
+  access.assertWrite(datapack);
+  if (!(await deps.store.purgeEntry(id))) throw notFound();
+  auditEntry(deps, access.caller, 'entry.purged', current, datapack);
+}
+
 /** Moves a datapack and its entries to the trash; restorable for the retention period. */
 export async function deleteDatapack(
   deps: DomainDeps,

@@ -261,6 +261,16 @@ export function listTrashedEntries(
   );
 }
 
+/** One entry in the trash deleted for good; its versions and vectors go with it (ON DELETE CASCADE). */
+export async function purgeEntry(s: StoreContext, id: string): Promise<boolean> {
+  const result = await s.db
+    .deleteFrom('entry')
+    .where('id', '=', id)
+    .where('deleted_at', 'is not', null)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
 export async function purgeTrash(
   s: StoreContext,
   before: string,

@@ -178,6 +178,7 @@ export abstract class KyselyStore implements Store, StoreContext {
   listTrashedEntries = (datapackIds: string[], since: string, limit: number) =>
     entries.listTrashedEntries(this, datapackIds, since, limit);
   purgeTrash = (before: string, batch: number) => entries.purgeTrash(this, before, batch);
+  purgeEntry = (id: string) => entries.purgeEntry(this, id);
 
   entriesToEmbed = (model: string, limit: number) => embeddings.entriesToEmbed(this, model, limit);
   saveEmbeddings = (model: string, vectors: { entryId: string; version: number; vector: Float32Array }[]) =>

@@ -117,6 +117,8 @@ export interface Store {
    * datapacks deleted before `before`; the caller repeats until both counts are below `batch`.
    */
   purgeTrash(before: string, batch: number): Promise<{ entries: number; datapacks: number }>;
+  /** Deletes one entry in the trash for good, with its versions; false when it is not in the trash. */
+  purgeEntry(id: string): Promise<boolean>;
   /**
    * Stores a captured turn as an entry unless this user already sent a turn with that id; for such
    * a duplicate it writes nothing and names the entry the first one became.

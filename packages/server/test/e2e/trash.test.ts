@@ -295,6 +295,44 @@ describe('the trash of entries (JSON API)', () => {
     assert.equal((await api('/trash?datapack=dpk_nope', { key })).status, 404);
   });
 
+  test('delete forever: only an entry in the trash, only by who may write it; then it is gone with its history', async () => {
+    const forever = async (id: string, key: string) => {
+      const r = await fetch(`${server.baseUrl}/api/v1/trash/entries/${id}`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${key}` },
+      });
+      return { status: r.status, text: await r.text() };
+    };
+    const orgPack = (
+      await api<{ datapacks: { id: string; scope: string }[] }>('/datapacks', { key: tenant.owner.key })
+    ).body.datapacks.find((d) => d.scope === 'organization')!;
+    const rule = await save(tenant.owner.key, {
+      title: 'Badge at the door',
+      content: 'Everyone badges in at the front door.',
+      datapack: orgPack.id,
+      kind: 'policy',
+    });
+    const live = await forever(rule.id, tenant.owner.key);
+    assert.equal(live.status, 409, 'a live entry is refused');
+    assert.match(live.text, /not in the trash; delete it first/);
+    await api(`/entries/${rule.id}`, { key: tenant.owner.key, method: 'DELETE' });
+
+    assert.equal((await forever(rule.id, tenant.member.key)).status, 403, 'a plain member may not');
+    const { key: readKey } = await createApiKey(server.cairn.domain, tenant.owner.id, 'reader', { scope: 'read' });
+    assert.equal((await forever(rule.id, readKey)).status, 403, 'a read key may not');
+    assert.equal((await forever(rule.id, tenant.outsider.key)).status, 404, 'a stranger learns nothing');
+    assert.equal((await forever('ent_%00x', tenant.owner.key)).status, 400);
+    assert.ok(await server.cairn.store.getEntry(rule.id), 'none of them deleted it');
+
+    assert.equal((await forever(rule.id, tenant.owner.key)).status, 204);
+    assert.equal(await server.cairn.store.getEntry(rule.id), undefined);
+    assert.deepEqual(await server.cairn.store.listEntryVersions(rule.id), []);
+    const trash = await api<{ entries: { entry: Entry }[] }>('/trash', { key: tenant.owner.key });
+    assert.ok(!trash.body.entries.some((e) => e.entry.id === rule.id));
+    assert.equal((await api(`/entries/${rule.id}/restore`, { key: tenant.owner.key, method: 'POST' })).status, 404);
+    assert.equal((await forever(rule.id, tenant.owner.key)).status, 404, 'twice: already gone');
+  });
+
   test('the purge deletes for good, versions included, what was deleted longer ago than CAIRN_TRASH_DAYS', async () => {
     const key = tenant.member.key;
     const old = await save(key, { title: 'Old parking rule', content: 'Park in bay C on Fridays.' });

@@ -11,7 +11,7 @@ import { entryReadView, publicEntry, searchResults } from '../../domain/entry-vi
 import { getGuidance, guidanceView } from '../../domain/guidance.js';
 import { listReplaced, reinstateEntry } from '../../domain/replaced.js';
 import { createSetupCode, exchangeSetupCode } from '../../domain/setup-codes.js';
-import { deleteDatapack, listTrash, restoreDatapack, restoreEntry } from '../../domain/trash.js';
+import { deleteDatapack, deleteEntryForever, listTrash, restoreDatapack, restoreEntry } from '../../domain/trash.js';
 import { CairnError } from '../../errors/cairn-error.js';
 import type { RateLimits } from '../../rate-limits/rate-limits.js';
 import type { ClientAddressOf } from '../client-address.js';
@@ -117,6 +117,11 @@ export function createApiRoutes(
     c.json({ datapack: await restoreDatapack(deps, await access(c), c.req.param('id')) }),
   );
   api.get('/trash', async (c) => c.json(await listTrash(deps, await access(c), c.req.query('datapack'))));
+  // Delete forever: only an entry already in the trash (DELETE /entries/:id moves a live one there).
+  api.delete('/trash/entries/:id', async (c) => {
+    await deleteEntryForever(deps, await access(c), c.req.param('id'));
+    return c.body(null, 204);
+  });
   api.get('/datapacks/:id/entries', async (c) => {
     const page = { limit: queryInt(c, 'limit'), offset: queryInt(c, 'offset') };
     return c.json({ entries: (await listEntries(deps, await access(c), c.req.param('id'), page)).map(publicEntry) });
