@@ -16,6 +16,7 @@ import {
   usersResetPassword,
 } from './commands.js';
 import { explainStartupError } from './explain-error.js';
+import { rulesImport } from './rules-commands.js';
 import { runServe } from './serve-command.js';
 import { exportCommand, importCommand } from './transfer-commands.js';
 
@@ -42,6 +43,9 @@ const USAGE = `Usage: cairn <command>
                                                 organization's), every entry with its whole history;
                                                 markdown: a folder, one file per entry (current version)
   import FILE.jsonl|FOLDER [--dry-run]          brings an export in; the same file twice changes nothing
+  rules import DIR --datapack ID --user E [--project NAME] [--dry-run]
+                                                a repository's rule files (Cursor, Claude Code, AGENTS.md, Copilot,
+                                                Kiro, Windsurf, Devin, Continue, Cline) as rules, saved as user E
 `;
 
 const COMMANDS: Record<
@@ -60,6 +64,7 @@ const COMMANDS: Record<
   audit: auditList,
   export: exportCommand,
   import: importCommand,
+  'rules import': rulesImport,
 };
 
 let config: CairnConfig | undefined;
@@ -87,6 +92,7 @@ async function main(argv: string[]): Promise<number> {
       out: { type: 'string' },
       format: { type: 'string' },
       datapack: { type: 'string' },
+      project: { type: 'string' },
       'dry-run': { type: 'boolean' },
       'password-stdin': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
