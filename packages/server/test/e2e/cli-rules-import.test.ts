@@ -216,6 +216,82 @@ describe('cairn rules import', () => {
     assert.match(named.stdout, /as project beta-checkout would give/);
   });
 
+  test('export in each format, then import: the same rules come back', async () => {
+    const alpha = (await imported()).filter((e) => !e.applies?.projects.length || e.applies.projects.includes('alpha'));
+    assert.equal(alpha.length, 22);
+    const exported: Record<string, [number, number]> = {
+      cursor: [22, 0],
+      kiro: [22, 0],
+      copilot: [22, 0],
+      claude: [16, 6],
+      agents: [11, 11],
+    };
+    for (const [format, [rules, skipped]] of Object.entries(exported)) {
+      const out = join(dir, `export-${format}`);
+      const made = await cairn(
+        'rules',
+        'export',
+        '--datapack',
+        datapackId,
+        '--user',
+        tenant.member.email,
+        '--format',
+        format,
+        '--out',
+        out,
+        '--project',
+        'alpha',
+      );
+      assert.equal(made.code, 0, made.stderr);
+      assert.match(made.stdout, new RegExp(`\\(${rules} rules\\) as ${format}`), made.stdout);
+      assert.equal(made.stdout.match(/^not exported\t/gm)?.length ?? 0, skipped, made.stdout);
+      const back = await importRepo(`export-${format}`, '--project', 'alpha');
+      assert.equal(back.code, 0, back.stderr);
+      assert.match(
+        back.stdout,
+        new RegExp(`Rules: 0 created, 0 updated, ${rules} unchanged, 0 not mapped`),
+        `${format}: ${back.stdout}`,
+      );
+    }
+    assert.equal((await imported()).length, 23, 'no rule was added');
+    // Into an empty datapack, a lossless format gives each rule back as it was.
+    const owner = await loadAccess(server.cairn.domain, {
+      userId: tenant.owner.id,
+      client: 'test',
+      via: 'session',
+      scope: 'read-write',
+    });
+    for (const format of ['cursor', 'kiro', 'copilot']) {
+      const fresh = (
+        await createDatapack(server.cairn.domain, owner, { name: `Copy ${format}`, scope: 'organization' })
+      ).id;
+      const r = await cairn(
+        'rules',
+        'import',
+        join(dir, `export-${format}`),
+        '--datapack',
+        fresh,
+        '--user',
+        tenant.owner.email,
+        '--project',
+        'alpha',
+      );
+      assert.match(r.stdout, /Rules: 22 created/, r.stdout);
+      const ids = await server.cairn.store.filteredEntryIds({ datapackIds: [fresh], tags: [IMPORTED_TAG] });
+      const copies = await Promise.all([...ids].map((id) => server.cairn.store.getEntry(id)));
+      const shape = (e: Entry) =>
+        JSON.stringify([
+          e.title,
+          e.content,
+          e.kind,
+          e.applies?.always,
+          [...(e.applies?.files ?? [])].sort(),
+          e.applies?.when,
+        ]);
+      assert.deepEqual(copies.map((e) => shape(e!)).sort(), alpha.map(shape).sort(), format);
+    }
+  });
+
   test('a user who may not write the datapack is refused and nothing is written', async () => {
     const before = (await imported()).length;
     for (const who of [tenant.member.email, tenant.outsider.email]) {

@@ -15,7 +15,7 @@ import { resolveDatapack } from '../datapacks.js';
 import type { DomainDeps } from '../deps.js';
 import { saveEntry, updateEntry } from '../entries.js';
 import { parserFor } from './formats.js';
-import type { ParsedRule } from './rule-file.js';
+import { type ParsedRule, splitGenerated } from './rule-file.js';
 
 /** Every imported rule carries this tag, and one `src-…` tag per repository file it came from. */
 export const IMPORTED_TAG = 'imported-rule';
@@ -80,6 +80,7 @@ interface Wanted {
   content: string;
   applies: Applies | null;
   tag: string;
+  cairnId?: string;
   /** Tags of other files of this import holding the same rule. */
   extraTags: string[];
 }
@@ -121,17 +122,35 @@ export async function importRules(
       plans.push({ path, action: 'not_mapped', notes: ['not a rule file of a tool Cairn reads'] });
       continue;
     }
-    const rule = parse(path, file.content);
-    const plan: PlannedRule = { path, action: 'not_mapped', format: rule.format, title: rule.title, notes: rule.notes };
-    plans.push(plan);
-    const w = toWanted(rule, plan, project, clean, datapack, access);
-    if (w) wanted.push(w);
+    const sections = splitGenerated(file.content);
+    for (const [i, section] of sections.entries()) {
+      const rule = parse(path, section);
+      if (sections.length > 1) rule.path = `${path}#${i + 1}`;
+      const plan: PlannedRule = {
+        path: rule.path,
+        action: 'not_mapped',
+        format: rule.format,
+        title: rule.title,
+        notes: rule.notes,
+      };
+      plans.push(plan);
+      const w = toWanted(rule, plan, project, clean, datapack, access);
+      if (w) wanted.push(w);
+    }
   }
   const existing = await importedEntries(deps, datapack);
+  // Rules an export wrote that were made in Cairn (not imported) are matched by their id too.
+  for (const id of new Set(wanted.map((w) => w.cairnId).filter((id): id is string => !!id))) {
+    if (existing.some((e) => e.id === id)) continue;
+    const entry = await deps.store.getEntry(id);
+    if (entry && entry.datapackId === datapack.id && !entry.deletedAt) existing.push(entry);
+  }
   const made = new Map<string, Wanted & { entry?: Entry }>();
   for (const w of wanted) {
     const same = (e: { title: string; content: string }) => e.title === w.title && e.content === w.content;
-    const entry = existing.find((e) => e.tags.includes(w.tag)) ?? existing.find(same);
+    // A file Cairn exported names its rule; otherwise the file's own tag, else the same text.
+    const exported = w.cairnId ? existing.find((e) => e.id === w.cairnId) : undefined;
+    const entry = exported ?? existing.find((e) => e.tags.includes(w.tag)) ?? existing.find(same);
     if (!entry) {
       // The same rule twice in one repository (or in two of its tools' files) is one rule.
       const twin = [...made.values()].find(same);
@@ -152,7 +171,7 @@ export async function importRules(
       content: w.content,
       applies:
         entry.tags.includes(w.tag) && existingOnly(entry, w) ? w.applies : merged(entry.applies ?? null, w.applies),
-      tags: [...new Set([...entry.tags, IMPORTED_TAG, w.tag])],
+      tags: exported ? entry.tags : [...new Set([...entry.tags, IMPORTED_TAG, w.tag])],
     };
     w.plan.applies = next.applies;
     const unchanged =
@@ -260,7 +279,7 @@ function toWanted(
   }
   const applies = normalApplies({ always, files, when, projects: always ? [] : [project] });
   plan.applies = applies;
-  return { plan, title, content, applies, tag: sourceTag(project, rule.path), extraTags: [] };
+  return { plan, title, content, applies, tag: sourceTag(project, rule.path), extraTags: [], cairnId: rule.cairnId };
 }
 
 /** Whether the entry came only from this file (so its applicability is the file's, not merged). */
