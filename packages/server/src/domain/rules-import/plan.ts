@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { redact } from '@cairn/contract/redaction';
+import { z } from 'zod';
 import { CairnError } from '../../errors/cairn-error.js';
 import type { Applies, Datapack, Entry } from '../../store/types.js';
 import type { Access } from '../access.js';
@@ -14,6 +15,7 @@ import {
 import { resolveDatapack } from '../datapacks.js';
 import type { DomainDeps } from '../deps.js';
 import { saveEntry, updateEntry } from '../entries.js';
+import { parse } from '../parse-input.js';
 import { parserFor } from './formats.js';
 import { type ParsedRule, splitGenerated } from './rule-file.js';
 
@@ -32,6 +34,29 @@ export interface RuleFile {
   content: string;
   /** Why the file could not be read (the CLI's walk says so): it is reported, not imported. */
   problem?: string;
+}
+
+/** The JSON API's body: a repository's rule files as the portal or a script reads them. */
+export const rulesImportInput = z
+  .object({
+    files: z
+      .array(z.object({ path: z.string().trim().min(1).max(500), content: z.string().max(256 * 1024) }).strict())
+      .min(1, 'send at least one file')
+      .max(MAX_IMPORT_FILES),
+    project: z.string().trim().min(1).max(MAX_PROJECT_LENGTH).describe('The repository name'),
+    dryRun: z.boolean().default(false),
+  })
+  .strict();
+
+/** importRules over the JSON API's body: checked before anything is read or written. */
+export async function importRulesRequest(
+  deps: DomainDeps,
+  access: Access,
+  datapack: string,
+  raw: unknown,
+): Promise<RulesImportReport> {
+  const input = parse(rulesImportInput, raw);
+  return importRules(deps, access, { datapack, ...input });
 }
 
 export type PlanAction = 'create' | 'update' | 'unchanged' | 'not_mapped';
