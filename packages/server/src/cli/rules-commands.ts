@@ -121,6 +121,10 @@ export function describeRulesReport(r: RulesImportReport): string {
   }
   const c = r.counts;
   lines.push(`Rules: ${c.create} created, ${c.update} updated, ${c.unchanged} unchanged, ${c.not_mapped} not mapped`);
+  for (const m of r.missing)
+    lines.push(
+      `not in this folder\t"${terminalSafe(m.title)}" (${m.id}), imported earlier for ${terminalSafe(r.project)}: left as it is; delete it in Cairn if its file is gone`,
+    );
   if (r.redacted.length)
     lines.push(`Secrets redacted on the way in: ${r.redacted.map((f) => `${f.rule} ×${f.count}`).join(', ')}`);
   return `${lines.join('\n')}\n`;

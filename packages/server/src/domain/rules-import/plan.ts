@@ -80,6 +80,8 @@ export interface RulesImportReport {
   datapack: { id: string; name: string };
   rules: PlannedRule[];
   counts: Record<PlanAction, number>;
+  /** Rules imported earlier for this project whose file this import did not hold: left as they are. */
+  missing: { id: string; title: string }[];
   redacted: { rule: string; count: number }[];
 }
 
@@ -171,6 +173,7 @@ export async function importRules(
     if (entry && entry.datapackId === datapack.id && !entry.deletedAt) existing.push(entry);
   }
   const made = new Map<string, Wanted & { entry?: Entry }>();
+  const matched = new Set<string>();
   for (const w of wanted) {
     const same = (e: { title: string; content: string }) => e.title === w.title && e.content === w.content;
     // A file Cairn exported names its rule; otherwise the file's own tag, else the same text.
@@ -191,6 +194,7 @@ export async function importRules(
       continue;
     }
     w.plan.entryId = entry.id;
+    matched.add(entry.id);
     const next = {
       title: w.title,
       content: w.content,
@@ -254,6 +258,14 @@ export async function importRules(
     datapack: { id: datapack.id, name: datapack.name },
     rules: plans,
     counts,
+    missing: existing
+      .filter(
+        (e) =>
+          !matched.has(e.id) &&
+          e.tags.some((t) => t.startsWith('src-')) &&
+          e.applies?.projects.some((p) => p.toLowerCase() === project.toLowerCase()),
+      )
+      .map((e) => ({ id: e.id, title: e.title })),
     redacted: [...redacted].map(([rule, count]) => ({ rule, count })),
   };
 }
