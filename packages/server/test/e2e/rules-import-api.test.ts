@@ -6,6 +6,7 @@ import { loadAccess } from '../../src/domain/access.js';
 import { createApiKey } from '../../src/domain/api-keys.js';
 import { createDatapack } from '../../src/domain/datapacks.js';
 import { IMPORTED_TAG } from '../../src/domain/rules-import/plan.js';
+import { addUserToTeam } from '../../src/domain/teams.js';
 import { runFileOnEachBackend } from '../../src/testing/backends.js';
 import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
 import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
@@ -28,6 +29,7 @@ before(async () => {
   team = (
     await createDatapack(server.cairn.domain, member, { name: 'Team rules', scope: 'team', teamId: tenant.teamId })
   ).id;
+  await addUserToTeam(server.cairn.domain, server.cairn.auth, tenant.teamId, tenant.owner.id);
   readKey = (await createApiKey(server.cairn.domain, tenant.member.id, 'read only', { scope: 'read' })).key;
 });
 after(() => server?.close());
@@ -64,6 +66,21 @@ describe('POST /api/v1/datapacks/:id/rules/import', () => {
     const done = await post(tenant.member.key, { files: FILES, project: 'ledger' });
     assert.equal(done.status, 200);
     assert.equal(await count(), 1);
+  });
+
+  test('an admin imports the always rule; the same text from a member is not turned into a change of it', async () => {
+    const admin = await post(tenant.owner.key, { files: [FILES[1]], project: 'ledger' });
+    assert.equal(admin.status, 200);
+    assert.equal(((await admin.json()) as { counts: { create: number } }).counts.create, 1);
+    const same = await post(tenant.member.key, {
+      files: [
+        { path: '.claude/rules/commits.md', content: '---\npaths: ["src/**"]\n---\n# Repo rule\n\nAlways on.\n' },
+      ],
+      project: 'other',
+    });
+    const r = (await same.json()) as { counts: { not_mapped: number }; rules: { notes: string[] }[] };
+    assert.equal(r.counts.not_mapped, 1);
+    assert.match(r.rules[0]!.notes.join(), /which applies always: only an organization admin can change it/);
   });
 
   test('a stranger, a read-only key and an oversized or malformed body are refused; nothing is written', async () => {

@@ -218,6 +218,13 @@ export async function importRules(
       continue;
     }
     w.plan.action = 'update';
+    if (next.applies?.always && !access.canMarkAlways(datapack)) {
+      w.plan.action = 'not_mapped';
+      w.plan.notes.push(
+        `it is the same rule as "${entry.title}" (${entry.id}), which applies always: only an organization admin can change it`,
+      );
+      continue;
+    }
     if (!input.dryRun) {
       const done = await updateEntry(deps, access, {
         id: entry.id,
