@@ -13,6 +13,7 @@ import { ScopeBadge } from './datapacks-page.js';
 import { EntryByline } from './entry-byline.js';
 import { EntryDialog, EntryFormDialog } from './entry-dialogs.js';
 import { usePeople } from './people.js';
+import { RulesImportDialog } from './rules-import-dialog.js';
 
 const PAGE = 50;
 
@@ -47,6 +48,7 @@ export function DatapackPage({ id, entryId }: { id: string; entryId?: string | u
   };
   useEffect(() => showEntry(entryId), [entryId]);
   const [adding, setAdding] = useState(false);
+  const [importing, setImporting] = useState(false);
   const [connecting, setConnecting] = useState(false);
   const [settings, setSettings] = useState(false);
   const [deleting, setDeleting] = useState(false);
@@ -126,6 +128,11 @@ export function DatapackPage({ id, entryId }: { id: string; entryId?: string | u
             {pack.writable !== false && (
               <button type="button" className="button secondary" onClick={() => setSettings(true)}>
                 Settings
+              </button>
+            )}
+            {pack.writable !== false && (
+              <button type="button" className="button secondary" onClick={() => setImporting(true)}>
+                Import rule files
               </button>
             )}
             {pack.writable !== false && (
@@ -247,6 +254,7 @@ export function DatapackPage({ id, entryId }: { id: string; entryId?: string | u
         </button>
       )}
       {connecting && <ConnectDialog onClose={() => setConnecting(false)} />}
+      {importing && <RulesImportDialog datapackId={pack.id} onClose={() => setImporting(false)} onImported={changed} />}
       {settings && (
         <DatapackSettingsDialog
           pack={pack}

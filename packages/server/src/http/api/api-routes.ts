@@ -10,6 +10,7 @@ import { deleteEntry, duplicateMessage, getEntry, listEntries, saveEntry, update
 import { entryReadView, publicEntry, searchResults } from '../../domain/entry-views.js';
 import { getGuidance, guidanceView } from '../../domain/guidance.js';
 import { listReplaced, reinstateEntry } from '../../domain/replaced.js';
+import { importRulesRequest } from '../../domain/rules-import/plan.js';
 import { createSetupCode, exchangeSetupCode } from '../../domain/setup-codes.js';
 import { deleteDatapack, deleteEntryForever, listTrash, restoreDatapack, restoreEntry } from '../../domain/trash.js';
 import { CairnError } from '../../errors/cairn-error.js';
@@ -115,6 +116,10 @@ export function createApiRoutes(
   );
   api.post('/datapacks/:id/restore', async (c) =>
     c.json({ datapack: await restoreDatapack(deps, await access(c), c.req.param('id')) }),
+  );
+  // A repository's rule files (Cursor, Claude Code, AGENTS.md…) as rules; dryRun previews (docs/json-api.md).
+  api.post('/datapacks/:id/rules/import', async (c) =>
+    c.json(await importRulesRequest(deps, await access(c), c.req.param('id'), await c.req.json())),
   );
   api.get('/trash', async (c) => c.json(await listTrash(deps, await access(c), c.req.query('datapack'))));
   // Delete forever: only an entry already in the trash (DELETE /entries/:id moves a live one there).
