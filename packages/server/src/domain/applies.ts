@@ -150,15 +150,23 @@ export class TaskContext {
     }
   }
 
-  /** Why an entry's applicability matches the task's files or project, or undefined; its globs must have been prepared. */
+  /**
+   * Why an entry's applicability matches the task's files or project, or undefined; its globs must have
+   * been prepared. A rule with both files and projects is scoped to those files in those projects: a
+   * task that names files must touch a matching one (in one of the projects, if it names a project);
+   * a task that names only its project gets it on the project alone, since which files it touches is
+   * not known.
+   */
   reason(applies: Applies | null | undefined): string | undefined {
     if (!applies) return undefined;
-    if (this.project) {
-      const hit = applies.projects.find((p) => p.toLowerCase() === this.project);
-      if (hit) return `project: ${hit}`;
+    const inProject = this.project ? applies.projects.find((p) => p.toLowerCase() === this.project) : undefined;
+    const file = applies.files.find((g) => this.globs.get(g));
+    if (applies.files.length > 0 && applies.projects.length > 0 && this.paths.length > 0) {
+      if (!file || (this.project && !inProject)) return undefined;
+      return `file: ${file}`;
     }
-    const hit = applies.files.find((g) => this.globs.get(g));
-    return hit ? `file: ${hit}` : undefined;
+    if (inProject) return `project: ${inProject}`;
+    return file ? `file: ${file}` : undefined;
   }
 }
 

@@ -171,6 +171,19 @@ test('project names match whole and without regard to case; a stored glob that n
   assert.equal(await contextReason({ ...applies, files: ['src/@(a|b).ts'] }, ['src/a.ts'], undefined), undefined);
 });
 
+test('a rule with both files and projects is scoped to those files in those projects', async () => {
+  const migrations: Applies = { always: false, files: ['migrations/**'], projects: ['ledger'] };
+  // In its project, touching a matching file: given; touching other files only: not.
+  assert.equal(await contextReason(migrations, ['migrations/0042_add_index.sql'], 'ledger'), 'file: migrations/**');
+  assert.equal(await contextReason(migrations, ['src/app.ts'], 'ledger'), undefined);
+  // A matching file in another project: not; in a task that names no project: given.
+  assert.equal(await contextReason(migrations, ['migrations/0042_add_index.sql'], 'billing'), undefined);
+  assert.equal(await contextReason(migrations, ['migrations/0042_add_index.sql'], undefined), 'file: migrations/**');
+  // A task that names its project but no files: given on the project, its files not being known.
+  assert.equal(await contextReason(migrations, [], 'Ledger'), 'project: ledger');
+  assert.equal(await contextReason(migrations, [], 'billing'), undefined);
+});
+
 test('matching yields to the event loop while it works: a timer set before it fires before it ends', async () => {
   const rules: Applies[] = Array.from({ length: 40 }, (_, r) => ({
     always: false,
