@@ -28,7 +28,7 @@ class RuleUsageQueue {
   private running: Promise<void> | undefined;
   constructor(
     private readonly store: Store,
-    private readonly log: Logger,
+    public log: Logger,
   ) {}
 
   push(record: RuleUsageRecord): void {
@@ -106,8 +106,13 @@ export function recordGuidance(
   }
 }
 
+/** Where failed writes of this store's rule usage are reported (the serving Cairn's log). */
+export function useRuleUsageLog(store: Store, log: Logger): void {
+  queueOf(store).log = log;
+}
+
 /** Writes every recorded answer not yet written (tests, shutdown). */
-export function flushRuleUsage(deps: DomainDeps): Promise<void> {
+export function flushRuleUsage(deps: Pick<DomainDeps, 'store'>): Promise<void> {
   return queueOf(deps.store).flush();
 }
 

@@ -1,7 +1,8 @@
 // Rule usage: every guidance answer is recorded, and who may see whose counts.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { flushRuleUsage, purgeRuleUsage } from '../../src/domain/rule-usage.js';
+import { sql } from 'kysely';
+import { flushRuleUsage, purgeRuleUsage, useRuleUsageLog } from '../../src/domain/rule-usage.js';
 import { createLogger } from '../../src/log/logger.js';
 import { callTool } from '../../src/testing/mcp-client.js';
 import { member, outsider, owner, server, tenant, useTenantCairn } from './tenant-cairn.fixture.js';
@@ -155,5 +156,28 @@ describe('rule usage', () => {
     const left = await server.cairn.store.db.selectFrom('rule_usage_answer').select('id').execute();
     assert.equal(left.length, before - 1);
     assert.ok(!left.some((r) => r.id === 'rua_old'));
+  });
+
+  test('a failed write never fails the answer and is logged without the task', async () => {
+    const lines: string[] = [];
+    const db = server.cairn.store.db;
+    useRuleUsageLog(
+      server.cairn.store,
+      createLogger('warn', (line) => lines.push(line)),
+    );
+    await sql`ALTER TABLE rule_usage_answer RENAME TO rule_usage_answer_away`.execute(db);
+    try {
+      const g = await callTool(member, 'get_guidance', { task: 'the secret-word-zebra task' });
+      assert.ok(g.levels.length > 0);
+      await flushRuleUsage(server.cairn.domain);
+    } finally {
+      await sql`ALTER TABLE rule_usage_answer_away RENAME TO rule_usage_answer`.execute(db);
+      useRuleUsageLog(server.cairn.store, createLogger('silent'));
+    }
+    assert.ok(
+      lines.some((l) => l.includes('could not record rule usage')),
+      lines.join('\n'),
+    );
+    assert.ok(!lines.join('\n').includes('zebra'), 'the task is never logged');
   });
 });
