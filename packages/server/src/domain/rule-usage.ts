@@ -1,3 +1,4 @@
+import { redact } from '@cairn/contract/redaction';
 import { z } from 'zod';
 import { CairnError } from '../errors/cairn-error.js';
 import { isDatabaseUnavailable } from '../errors/database-unavailable.js';
@@ -53,7 +54,7 @@ class RuleUsageQueue {
     while (this.queue.length > 0) {
       const batch = this.queue.slice(0, BATCH);
       try {
-        await this.store.appendRuleUsage(batch);
+        await this.store.appendRuleUsage(batch.map(redacted));
       } catch (error) {
         if (!isDatabaseUnavailable(error))
           this.log.warn('could not record rule usage; dropped', {
@@ -64,6 +65,12 @@ class RuleUsageQueue {
       this.queue.splice(0, batch.length);
     }
   }
+}
+
+/** The task, session and client as stored: secrets redacted (off the request's path, in the flush). */
+function redacted(r: RuleUsageRecord): RuleUsageRecord {
+  const clean = (s: string | null) => (s === null ? null : redact(s).text);
+  return { ...r, task: redact(r.task).text, session: clean(r.session), client: clean(r.client) };
 }
 
 const queues = new WeakMap<Store, RuleUsageQueue>();

@@ -1,6 +1,7 @@
 // Rule usage: every guidance answer is recorded, and who may see whose counts.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { PLANTED_SECRETS } from '@cairn/contract/testing/planted-secrets';
 import { sql } from 'kysely';
 import { flushRuleUsage, purgeRuleUsage, useRuleUsageLog } from '../../src/domain/rule-usage.js';
 import { createLogger } from '../../src/log/logger.js';
@@ -179,5 +180,15 @@ describe('rule usage', () => {
       lines.join('\n'),
     );
     assert.ok(!lines.join('\n').includes('zebra'), 'the task is never logged');
+  });
+
+  test('secrets in a task are redacted before the answer is stored', async () => {
+    const planted = PLANTED_SECRETS.slice(0, 5);
+    const task = `deploy with ${planted.map((p) => p.line).join(' ')}`.slice(0, 2000);
+    await callTool(member, 'get_guidance', { task });
+    await flushRuleUsage(server.cairn.domain);
+    const stored = JSON.stringify(await server.cairn.store.db.selectFrom('rule_usage_answer').selectAll().execute());
+    for (const { secret, kind } of planted) assert.ok(!stored.includes(secret), `${kind} reached storage`);
+    assert.match(stored, /\[redacted:/);
   });
 });
