@@ -11,6 +11,7 @@ import { ConsentPage } from './pages/consent-page.js';
 import { DatapackPage } from './pages/datapack-page.js';
 import { DatapacksPage } from './pages/datapacks-page.js';
 import { OrganizationPage } from './pages/organization-page.js';
+import { RuleUsagePage } from './pages/rule-usage-page.js';
 import { SearchPage } from './pages/search-page.js';
 import { TrashPage } from './pages/trash-page.js';
 import { Link, match, navigate, useLocation } from './router.js';
@@ -127,6 +128,7 @@ function Routes({ path, query }: { path: string; query: URLSearchParams }) {
   if (path === '/search') return <SearchPage query={query} />;
   if (path === '/trash') return <TrashPage />;
   if (path === '/audit') return <AuditPage />;
+  if (path === '/rules/usage') return <RuleUsagePage />;
   if (path === '/oauth/consent') return <ConsentPage query={query} />;
   if (path === '/settings/connected-apps') return <ConnectedAppsPage />;
   const dp = match('/datapacks/:id', path) ?? match('/datapacks/:id/entries/:entryId', path);
@@ -152,6 +154,7 @@ function titleFor(path: string): string {
   if (path === '/search') return 'Search';
   if (path === '/trash') return 'Trash';
   if (path === '/audit') return 'Audit';
+  if (path === '/rules/usage') return 'Rule usage';
   if (path === '/settings/api-keys') return 'API keys';
   if (path === '/settings/account') return 'Account';
   if (path === '/settings/organization') return 'Organization';
@@ -168,6 +171,7 @@ const NAV = [
   { to: '/settings/connected-apps', label: 'Connected apps' },
   { to: '/settings/organization', label: 'Organization' },
   { to: '/audit', label: 'Audit' },
+  { to: '/rules/usage', label: 'Rule usage' },
 ];
 
 function Shell({

@@ -11,6 +11,7 @@ import { PERSONAL_DATAPACK_NAME, readableDatapacks } from './datapacks.js';
 import type { DomainDeps } from './deps.js';
 import { publicEntry } from './entry-views.js';
 import { parse } from './parse-input.js';
+import { purgeRuleUsage } from './rule-usage.js';
 import { contentHash } from './similarity.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -313,6 +314,9 @@ export class TrashPurger {
         },
       )
       .then(() => purgeAuditTrail(this.deps, this.log))
+      .then(async () => {
+        await purgeRuleUsage(this.deps, this.log);
+      })
       .finally(() => {
         this.running = undefined;
       });

@@ -12,6 +12,8 @@ import * as entries from './entry-queries.js';
 import * as guidance from './guidance-queries.js';
 import { type HotQueries, hotQueries } from './hot-queries.js';
 import * as keys from './key-queries.js';
+import type { RuleUsageQuery, RuleUsageRecord } from './rule-usage-store.js';
+import * as ruleUsage from './rule-usage-store.js';
 import type { Database } from './schema.js';
 import type { Store } from './store.js';
 import type { StoreContext } from './store-context.js';
@@ -189,6 +191,10 @@ export abstract class KyselyStore implements Store, StoreContext {
   appendAuditEvents = (events: AuditEvent[]) => audit.appendAuditEvents(this.db, events);
   listAuditEvents = (query: AuditQuery) => audit.listAuditEvents(this.db, query);
   purgeAuditEvents = (before: string, batch: number) => audit.purgeAuditEvents(this.db, before, batch);
+  appendRuleUsage = (records: RuleUsageRecord[]) => ruleUsage.appendRuleUsage(this.db, records);
+  listRuleUsage = (query: RuleUsageQuery) => ruleUsage.listRuleUsage(this.db, query);
+  getRuleUsage = (id: string) => ruleUsage.getRuleUsage(this.db, id);
+  purgeRuleUsage = (before: string, batch: number) => ruleUsage.purgeRuleUsage(this.db, before, batch);
 
   exportDatapacks = (selection: ExportSelection) => transfer.exportDatapacks(this.db, selection);
   getAnyDatapack = (id: string) => transfer.getAnyDatapack(this.db, id);

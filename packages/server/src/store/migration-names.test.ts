@@ -35,6 +35,7 @@ const MIGRATIONS: { change: string; sqlite: string | null; postgres: string | nu
   { change: 'the access epoch', sqlite: '0013_access_epoch', postgres: '0013_access_epoch' },
   { change: 'guidance: applies, supersedes, replaced by', sqlite: '0014_guidance', postgres: '0014_guidance' },
   { change: 'client names kept with keys and grants', sqlite: '0016_client_names', postgres: '0016_client_names' },
+  { change: 'rule usage: one row per guidance answer', sqlite: '0017_rule_usage', postgres: '0017_rule_usage' },
 ];
 
 test('each dialect runs exactly the migrations the table lists for it, in its order', () => {

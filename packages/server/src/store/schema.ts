@@ -26,6 +26,7 @@ export interface CairnTables {
     role: string | null;
   };
   audit_events: AuditEventTable;
+  rule_usage_answer: RuleUsageAnswerTable;
   /** One row: a count of every change to who can use what (keys, users, memberships, datapacks), kept by triggers; see epoch-cache.ts. */
   access_epoch: { id: number; epoch: number | string };
 }
@@ -149,4 +150,18 @@ interface AuditEventTable {
   target_id: string | null;
   target_name: string | null;
   outcome: string;
+}
+
+interface RuleUsageAnswerTable {
+  id: string;
+  at: Timestamp;
+  user_id: string;
+  /** The caller's organizations when answered, as ",org_a,org_b," (so a LIKE finds one). */
+  organization_ids: string;
+  client: string | null;
+  session: string | null;
+  task: string;
+  /** JSON list of { id, title, reason }. */
+  given: string;
+  named: string;
 }

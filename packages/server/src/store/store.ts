@@ -1,5 +1,6 @@
 import type { AuditEvent, AuditQuery } from './audit-types.js';
 import type { EntryFilter } from './entry-filter.js';
+import type { RuleUsageQuery, RuleUsageRecord } from './rule-usage-store.js';
 import type { DatapackImport, EntryRecord, ExportSelection } from './transfer-types.js';
 import type {
   ApiKeyRecord,
@@ -194,4 +195,13 @@ export interface Store {
   listAuditEvents(query: AuditQuery): Promise<AuditEvent[]>;
   /** Deletes up to `batch` audit events recorded before `before`; returns how many. */
   purgeAuditEvents(before: string, batch: number): Promise<number>;
+
+  /** Records guidance answers (rule usage). */
+  appendRuleUsage(records: RuleUsageRecord[]): Promise<void>;
+  /** Guidance answers since `since`, by one user or by members of one organization, oldest first. */
+  listRuleUsage(query: RuleUsageQuery): Promise<RuleUsageRecord[]>;
+  /** One guidance answer. */
+  getRuleUsage(id: string): Promise<RuleUsageRecord | undefined>;
+  /** Deletes up to `batch` guidance answers recorded before `before`; returns how many. */
+  purgeRuleUsage(before: string, batch: number): Promise<number>;
 }

@@ -10,6 +10,7 @@ import { deleteEntry, duplicateMessage, getEntry, listEntries, saveEntry, update
 import { entryReadView, publicEntry, searchResults } from '../../domain/entry-views.js';
 import { getGuidance, guidanceView } from '../../domain/guidance.js';
 import { listReplaced, reinstateEntry } from '../../domain/replaced.js';
+import { recordGuidance } from '../../domain/rule-usage.js';
 import { importRulesRequest } from '../../domain/rules-import/plan.js';
 import { createSetupCode, exchangeSetupCode } from '../../domain/setup-codes.js';
 import { deleteDatapack, deleteEntryForever, listTrash, restoreDatapack, restoreEntry } from '../../domain/trash.js';
@@ -158,7 +159,10 @@ export function createApiRoutes(
       project: c.req.query('project'),
       maxChars: queryInt(c, 'maxChars'),
     };
-    return c.json(guidanceView(await getGuidance(deps, await access(c), raw)));
+    const who = await access(c);
+    const g = await getGuidance(deps, who, raw);
+    recordGuidance(deps, who, g, { session: c.req.query('session') ?? null });
+    return c.json(guidanceView(g));
   });
   api.post('/entries', async (c) => {
     const result = await saveEntry(deps, await access(c), await c.req.json());

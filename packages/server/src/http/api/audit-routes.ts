@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { loadAccess } from '../../domain/access.js';
 import { listAudit } from '../../domain/audit-read.js';
 import type { DomainDeps } from '../../domain/deps.js';
+import { ruleUsage, ruleUsageAnswer } from '../../domain/rule-usage.js';
 import type { ApiEnv } from './api-auth.js';
 import { queryInt } from './query-params.js';
 
@@ -24,5 +25,12 @@ export function createAuditRoutes(deps: DomainDeps): Hono<ApiEnv> {
     };
     return c.json(await listAudit(deps, await loadAccess(deps, c.get('caller')), raw));
   });
+  routes.get('/rules/usage', async (c) => {
+    const raw = { datapack: c.req.query('datapack'), days: queryInt(c, 'days') };
+    return c.json(await ruleUsage(deps, await loadAccess(deps, c.get('caller')), raw));
+  });
+  routes.get('/rules/usage/answers/:id', async (c) =>
+    c.json(await ruleUsageAnswer(deps, await loadAccess(deps, c.get('caller')), c.req.param('id'))),
+  );
   return routes;
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { getGuidance, guidanceInput, guidanceView } from '../../domain/guidance.js';
 import { guidanceText } from '../../domain/guidance-answer.js';
+import { recordGuidance } from '../../domain/rule-usage.js';
 import { datapackRefShape, entryShape } from '../shapes.js';
 import { defineTool } from '../tool-definition.js';
 
@@ -41,7 +42,9 @@ export const getGuidanceTool = defineTool({
   }),
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(input, ctx) {
-    const g = await getGuidance(ctx.deps, await ctx.access(), input);
+    const access = await ctx.access();
+    const g = await getGuidance(ctx.deps, access, input);
+    recordGuidance(ctx.deps, access, g);
     return { structured: guidanceView(g), text: guidanceText(g) };
   },
 });

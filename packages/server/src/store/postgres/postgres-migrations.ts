@@ -292,4 +292,17 @@ export const postgresMigrations: Record<string, Migration> = {
       await sql`ALTER TABLE oauth_client_use ADD COLUMN client_name text`.execute(db);
     },
   },
+  '0017_rule_usage': {
+    async up(db: Kysely<unknown>) {
+      // One row per guidance answer: who asked, through which client, the rules given in full and
+      // the rules named (JSON lists of { id, title, reason }), and the task. Pruned with the audit trail.
+      for (const statement of [
+        sql`CREATE TABLE rule_usage_answer (id text PRIMARY KEY, at timestamptz NOT NULL, user_id text NOT NULL, organization_ids text NOT NULL, client text, session text, task text NOT NULL, given text NOT NULL, named text NOT NULL)`,
+        sql`CREATE INDEX rule_usage_answer_at ON rule_usage_answer (at)`,
+        sql`CREATE INDEX rule_usage_answer_user ON rule_usage_answer (user_id, at)`,
+      ]) {
+        await statement.execute(db);
+      }
+    },
+  },
 };

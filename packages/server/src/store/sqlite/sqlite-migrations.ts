@@ -317,4 +317,17 @@ export const sqliteMigrations: Record<string, Migration> = {
       await sql`ALTER TABLE oauth_client_use ADD COLUMN client_name TEXT`.execute(db);
     },
   },
+  '0017_rule_usage': {
+    async up(db: Kysely<unknown>) {
+      // One row per guidance answer: who asked, through which client, the rules given in full and
+      // the rules named (JSON lists of { id, title, reason }), and the task. Pruned with the audit trail.
+      for (const statement of [
+        sql`CREATE TABLE rule_usage_answer (id TEXT PRIMARY KEY, at TEXT NOT NULL, user_id TEXT NOT NULL, organization_ids TEXT NOT NULL, client TEXT, session TEXT, task TEXT NOT NULL, given TEXT NOT NULL, named TEXT NOT NULL)`,
+        sql`CREATE INDEX rule_usage_answer_at ON rule_usage_answer (at)`,
+        sql`CREATE INDEX rule_usage_answer_user ON rule_usage_answer (user_id, at)`,
+      ]) {
+        await statement.execute(db);
+      }
+    },
+  },
 };

@@ -1,0 +1,66 @@
+import { api } from '../api/client.js';
+import { Empty, ErrorNotice, Loading, When } from '../ui/bits.js';
+import { PageHead } from '../ui/page-parts.js';
+import { useLoad } from '../ui/use-load.js';
+
+/** One rule's usage, as `GET /api/v1/rules/usage` answers it. */
+interface RuleUsageRow {
+  entryId: string;
+  title: string;
+  given: number;
+  named: number;
+  lastGivenAt: string | null;
+  clients: string[];
+}
+
+/** Rule usage: how often each rule you can read reached an agent in the last 30 days, never-given first. */
+export function RuleUsagePage() {
+  const { data, error, loading, reload } = useLoad(() =>
+    api<{ days: number; rules: RuleUsageRow[] }>('GET', '/api/v1/rules/usage?days=30'),
+  );
+  const never = data?.rules.filter((r) => r.given === 0) ?? [];
+  const used = data?.rules.filter((r) => r.given > 0) ?? [];
+  return (
+    <section className="page">
+      <PageHead
+        title="Rule usage"
+        intro="How often each rule was given to an agent in full, or named as one that may also apply, in the last 30 days. Organization admins see their members' answers; everyone else sees their own."
+      />
+      {error && <ErrorNotice message={error} onRetry={reload} />}
+      {!data && loading && <Loading what="rule usage" />}
+      {data && data.rules.length === 0 && (
+        <Empty title="No rules yet">
+          <p>Save a policy, standard or preference and it is listed here with how often agents receive it.</p>
+        </Empty>
+      )}
+      {never.length > 0 && (
+        <>
+          <h2>Never given in {data?.days} days</h2>
+          <ul className="entries" aria-label="Rules never given">
+            {never.map((r) => (
+              <li key={r.entryId}>
+                <span className="entry-title">{r.title}</span>{' '}
+                <span className="muted small">named {r.named} times</span>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {used.length > 0 && (
+        <>
+          <h2>Given</h2>
+          <ul className="entries" aria-label="Rules given">
+            {used.map((r) => (
+              <li key={r.entryId}>
+                <span className="entry-title">{r.title}</span>{' '}
+                <span className="muted small">
+                  given {r.given} times, named {r.named} · last <When at={r.lastGivenAt!} /> · {r.clients.join(', ')}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </section>
+  );
+}
