@@ -132,3 +132,16 @@ export interface TrashView {
   entries: TrashedEntryView[];
   datapacks: TrashedDatapackView[];
 }
+
+/** One rule's usage over a window (`GET /api/v1/rules/usage` answers `{ days, rules: RuleUsageRow[] }`). */
+export interface RuleUsageRow {
+  entryId: string;
+  title: string;
+  /** Times given in full by get_guidance or a hook. */
+  given: number;
+  /** Times named among the rules that may also apply. */
+  named: number;
+  lastGivenAt: string | null;
+  /** The clients it was given to, as they named themselves. */
+  clients: string[];
+}

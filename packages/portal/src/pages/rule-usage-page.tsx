@@ -1,17 +1,8 @@
+import type { RuleUsageRow } from '@cairn/contract';
 import { api } from '../api/client.js';
 import { Empty, ErrorNotice, Loading, When } from '../ui/bits.js';
 import { PageHead } from '../ui/page-parts.js';
 import { useLoad } from '../ui/use-load.js';
-
-/** One rule's usage, as `GET /api/v1/rules/usage` answers it. */
-interface RuleUsageRow {
-  entryId: string;
-  title: string;
-  given: number;
-  named: number;
-  lastGivenAt: string | null;
-  clients: string[];
-}
 
 /** Rule usage: how often each rule you can read reached an agent in the last 30 days, never-given first. */
 export function RuleUsagePage() {

@@ -1,3 +1,4 @@
+import type { RuleUsageRow } from '@cairn/contract';
 import { redact } from '@cairn/contract/redaction';
 import { z } from 'zod';
 import { CairnError } from '../errors/cairn-error.js';
@@ -123,20 +124,12 @@ export function flushRuleUsage(deps: Pick<DomainDeps, 'store'>): Promise<void> {
   return queueOf(deps.store).flush();
 }
 
+export type { RuleUsageRow };
+
 export const ruleUsageInput = z.object({
   datapack: z.string().min(1).optional(),
   days: z.number().int().min(1).max(3650).default(30),
 });
-
-/** Per rule readable by the caller: how often it was given in full and named, when last, by which clients. */
-export interface RuleUsageRow {
-  entryId: string;
-  title: string;
-  given: number;
-  named: number;
-  lastGivenAt: string | null;
-  clients: string[];
-}
 
 /**
  * The answers the caller may see: an organization's admin sees every answer given to the
