@@ -25,6 +25,8 @@ export const CAPTURE_LIMITS = {
   maxBodyBytes: 1024 * 1024,
 } as const;
 
+// Reported client names → product names ("codex-mcp-client 0.61.0" → "Codex 0.61.0").
+export { CAIRN_OWN_USER_AGENT_PATTERN, CLIENT_PRODUCT_NAMES, clientProductName } from './client-names.js';
 // The shapes of what the server answers and the portal reads (types only).
 export type * from './shapes/accounts.js';
 export type * from './shapes/knowledge.js';

@@ -1,5 +1,6 @@
 import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { ApiError, api, messageOf } from '../api/client.js';
+import { clientLabel } from '../pages/client-label.js';
 import { useSession } from '../session.js';
 import { CopyButton, CopyField, ErrorNotice, Snippet } from '../ui/bits.js';
 import { Dialog } from '../ui/dialog.js';
@@ -104,7 +105,7 @@ function LiveConnection({ since }: { since: string }) {
         ? 'Waiting for your client… This shows when it first connects with the new key.'
         : byInstaller
           ? `✓ The installer's check connected as ${connection.userName} — ${connection.datapacks} datapack${connection.datapacks === 1 ? '' : 's'}. Waiting for your client itself…`
-          : `✓ ${connection.client ?? 'Your client'} connected as ${connection.userName} — ${connection.datapacks} datapack${connection.datapacks === 1 ? '' : 's'}`}
+          : `✓ ${clientLabel(connection.client) ?? 'Your client'} connected as ${connection.userName} — ${connection.datapacks} datapack${connection.datapacks === 1 ? '' : 's'}`}
     </p>
   );
 }

@@ -12,3 +12,11 @@ test("a client's label: a long client name is cut, the key's name after it never
   assert.equal(clientLabel('B'.repeat(70)), `${'B'.repeat(39)}…`);
   assert.equal(clientLabel(null), undefined);
 });
+
+test('a known client reads as its product, version kept; an unknown one as reported', () => {
+  assert.equal(clientLabel('codex-mcp-client 0.61.0 · key “laptop”'), 'Codex 0.61.0 · key “laptop”');
+  assert.equal(clientLabel('gemini-cli-mcp-client 0.61.0'), 'Gemini CLI 0.61.0');
+  assert.equal(clientLabel('mcp-test-client 0.0.1'), 'Gemini CLI (mcp list) 0.0.1');
+  assert.equal(clientLabel('claude-code 2.1.330'), 'Claude Code 2.1.330');
+  assert.equal(clientLabel('my-agent 3.1'), 'my-agent 3.1');
+});

@@ -1,3 +1,4 @@
+import { CAIRN_OWN_USER_AGENT_PATTERN } from '@cairn/contract';
 import type { Caller } from '../domain/caller.js';
 import { CairnError } from '../errors/cairn-error.js';
 import { KEY_PREFIX } from './api-keys/key-format.js';
@@ -73,7 +74,7 @@ export async function callerForApiKey(
     via?: 'api_key' | 'legacy_api_key';
     /** A door's own rule for a genuine key (it throws to refuse); a refused request is not a use. */
     admit?: () => void;
-    /** When `client` (a User-Agent) matches this it says nothing: name the client the key was last used by instead. */
+    /** When `client` (a User-Agent) matches this it says nothing: name the client the key was last used by instead. Default: Cairn's own installer and capture hook. */
     uninformative?: RegExp;
   } = {},
 ): Promise<Caller> {
@@ -82,11 +83,9 @@ export async function callerForApiKey(
   const { record, epoch } = verified;
   options.admit?.();
   const via = options.via ?? 'api_key';
-  if (
-    options.uninformative?.test(client ?? '') &&
-    record.lastUsedClient &&
-    !options.uninformative.test(record.lastUsedClient)
-  )
+  // "Last used by" names the last agent: the installer and the capture hook keep the agent named before them.
+  const uninformative = options.uninformative ?? CAIRN_OWN_USER_AGENT_PATTERN;
+  if (uninformative.test(client ?? '') && record.lastUsedClient && !uninformative.test(record.lastUsedClient))
     client = record.lastUsedClient;
   keys.noteUse(record.id, client);
   return {

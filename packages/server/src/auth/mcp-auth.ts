@@ -59,7 +59,6 @@ async function admit(req: Request, deps: McpAuthDeps): Promise<McpAuthResult & {
     // Every API-key client sends the installer User-Agent: the client named at its last initialize says more.
     const caller = await callerForApiKey(deps.keys, header.token, userAgent, {
       admit: () => requireInstallerUserAgent(deps, userAgent),
-      uninformative: INSTALLER_USER_AGENT_PATTERN,
     });
     return { ok: true, caller, responseHeaders: {} };
   }

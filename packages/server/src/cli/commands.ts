@@ -1,3 +1,4 @@
+import { clientProductName } from '@cairn/contract';
 import { terminalSafe } from '@cairn/contract/terminal';
 import { createUser, resetPassword } from '../domain/accounts.js';
 import { createApiKey, keyState, listApiKeys, parseExpiresFlag, revokeApiKey } from '../domain/api-keys.js';
@@ -104,7 +105,7 @@ export async function keysList(cairn: Cairn, o: Options): Promise<void> {
     const expires = k.expiresAt ? `expires ${k.expiresAt}` : 'no expiry';
     // Names come from users and clients: escaped, so none can rewrite the operator's terminal or add a line.
     const used = k.lastUsedAt
-      ? `last used ${k.lastUsedAt} by ${terminalSafe(k.lastUsedClient ?? 'unknown client')}`
+      ? `last used ${k.lastUsedAt} by ${terminalSafe(k.lastUsedClient ? clientProductName(k.lastUsedClient) : 'unknown client')}`
       : 'never used';
     process.stdout.write(
       `${k.id}\t${terminalSafe(k.name)}\t${k.start}…${k.last4}\t${k.scope}\tcreated ${k.createdAt}\t${expires}\t${used}\t${state}\n`,

@@ -50,5 +50,17 @@ forEachBackend(({ name: backend, skip, options }) => {
       assert.ok(line.includes('by Cursor\\x1b[31m\\r\\nspoof'), line);
       assert.equal(listed.stdout.split('\n').filter((l) => l.includes('FAKE')).length, 1, 'no extra line');
     });
+
+    test('keys list names a known client by its product, version kept', async () => {
+      const { record } = await createApiKey(server.cairn.domain, tenant.member.id, 'codex laptop');
+      await server.cairn.store.db
+        .updateTable('api_key')
+        .set({ last_used_at: new Date().toISOString(), last_used_client: 'codex-mcp-client 0.61.0' })
+        .where('id', '=', record.id)
+        .execute();
+      const listed = await cairn('keys', 'list', '--user', tenant.member.email);
+      const line = listed.stdout.split('\n').find((l) => l.startsWith(record.id))!;
+      assert.ok(line.includes('by Codex 0.61.0'), line);
+    });
   });
 });

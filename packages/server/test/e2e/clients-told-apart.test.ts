@@ -2,7 +2,7 @@
 // clientInfo of MCP initialize, recorded per key as "last used by" and in entries' provenance.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { INSTALLER_USER_AGENT } from '@cairn/contract';
+import { CAPTURE_USER_AGENT, INSTALLER_USER_AGENT } from '@cairn/contract';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createApiKey } from '../../src/domain/api-keys.js';
 import { runFileOnEachBackend } from '../../src/testing/backends.js';
@@ -173,4 +173,67 @@ test("both MCP eras are told apart: a 2026-07-28 client (no initialize; clientIn
   } finally {
     await Promise.all([modern.close(), legacy.close()]);
   }
+});
+
+test('"last used by" stays the agent after the capture hook and the installer use the same key', async () => {
+  const made = await createApiKey(server.cairn.domain, tenant.member.id, 'laptop');
+  const claude = await connectAs(made.key, { name: 'claude-code', version: '2.1.330' });
+  await callTool(claude, 'list_datapacks');
+  await claude.close();
+  await server.cairn.keys.flush();
+  const lastUsedBy = async () => (await server.cairn.store.getApiKey(made.record.id))!.lastUsedClient;
+  assert.equal(await lastUsedBy(), 'claude-code 2.1.330');
+  const captured = await fetch(`${server.baseUrl}/api/v1/capture`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${made.key}`,
+      'content-type': 'application/json',
+      'user-agent': CAPTURE_USER_AGENT,
+    },
+    body: JSON.stringify({
+      turns: [
+        {
+          id: 'lu-1',
+          role: 'user',
+          text: 'hello',
+          client: 'claude-code',
+          sessionId: 's',
+          at: new Date().toISOString(),
+        },
+      ],
+    }),
+  });
+  assert.equal(captured.status, 200, await captured.text());
+  await server.cairn.keys.flush();
+  assert.equal(await lastUsedBy(), 'claude-code 2.1.330', 'the capture hook is not the agent');
+  // The installer's own calls: a bare tools/call on /mcp (its check) and one on the JSON API.
+  const checked = await fetch(server.mcpUrl, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${made.key}`,
+      'user-agent': INSTALLER_USER_AGENT,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'list_datapacks', arguments: {} },
+    }),
+  });
+  assert.equal(checked.status, 200);
+  await checked.body?.cancel();
+  const api = await fetch(`${server.baseUrl}/api/v1/capture`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${made.key}`,
+      'content-type': 'application/json',
+      'user-agent': INSTALLER_USER_AGENT,
+    },
+    body: JSON.stringify({ turns: [] }),
+  });
+  await api.body?.cancel();
+  await server.cairn.keys.flush();
+  assert.equal(await lastUsedBy(), 'claude-code 2.1.330', 'the installer is not the agent');
 });
