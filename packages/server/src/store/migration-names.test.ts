@@ -35,6 +35,11 @@ const MIGRATIONS: { change: string; sqlite: string | null; postgres: string | nu
   { change: 'the access epoch', sqlite: '0013_access_epoch', postgres: '0013_access_epoch' },
   { change: 'guidance: applies, supersedes, replaced by', sqlite: '0014_guidance', postgres: '0014_guidance' },
   { change: 'client names kept with keys and grants', sqlite: '0016_client_names', postgres: '0016_client_names' },
+  {
+    change: 'applies kept in entry history',
+    sqlite: '0017_lifecycle_version_applies',
+    postgres: '0017_lifecycle_version_applies',
+  },
 ];
 
 test('each dialect runs exactly the migrations the table lists for it, in its order', () => {

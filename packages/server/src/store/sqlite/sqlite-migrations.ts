@@ -317,4 +317,11 @@ export const sqliteMigrations: Record<string, Migration> = {
       await sql`ALTER TABLE oauth_client_use ADD COLUMN client_name TEXT`.execute(db);
     },
   },
+  '0017_lifecycle_version_applies': {
+    async up(db: Kysely<unknown>) {
+      // Where each version applied, so a change of applies is visible in history and a restore brings
+      // it back. NULL on the versions saved before: restoring those leaves applies as it is.
+      await sql`ALTER TABLE entry_version ADD COLUMN applies TEXT`.execute(db);
+    },
+  },
 };
