@@ -526,6 +526,23 @@ describe('restore_entry over MCP (SDK client)', () => {
   });
   after(() => client?.close());
 
+  test('get_entry with history shows where each version applied, and restore_entry brings old globs back', async () => {
+    const { entry } = await callTool(client, 'save_entry', {
+      kind: 'preference',
+      title: 'Shell scripts strict',
+      content: 'Start shell scripts with set -euo pipefail.',
+      applies: { files: ['**/*.sh'] },
+    });
+    await callTool(client, 'update_entry', { id: entry.id, expectedVersion: 1, applies: { files: ['bin/*'] } });
+    const read = await callTool(client, 'get_entry', { id: entry.id, includeHistory: true });
+    assert.deepEqual(
+      read.history.map((v: { applies?: { files: string[] } }) => v.applies?.files),
+      [['**/*.sh'], ['bin/*']],
+    );
+    const back = await callTool(client, 'restore_entry', { id: entry.id, version: 1 });
+    assert.deepEqual(back.entry.applies.files, ['**/*.sh']);
+  });
+
   test('delete_entry, then restore_entry brings it back; with version it restores an earlier version of a live entry', async () => {
     const { entry } = await callTool(client, 'save_entry', {
       kind: 'preference',
