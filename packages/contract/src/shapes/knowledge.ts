@@ -85,6 +85,8 @@ export interface PublicVersion {
   changedAt: string;
   /** For a `restore`: the version whose content it brought back. */
   restoredFrom?: number;
+  /** Where this version applied; absent on versions saved before history kept it (restoring those leaves applies as is). */
+  applies?: Applies;
 }
 
 /** A captured turn as a conversation shows it: the entry, and who said it in which role. */

@@ -377,6 +377,15 @@ export function EntryDialog({
                                 label={`Title changes in version ${v.version}`}
                               />
                             </p>
+                            {before.applies && v.applies && (
+                              <p className="small">
+                                <WordDiff
+                                  before={appliesText(before.applies)}
+                                  after={appliesText(v.applies)}
+                                  label={`Applicability changes in version ${v.version}`}
+                                />
+                              </p>
+                            )}
                             <div className="entry-content small">
                               <WordDiff
                                 before={before.content}
@@ -417,6 +426,17 @@ export function EntryDialog({
 }
 
 /** What changed between two texts, word by word: added words in <ins>, removed ones in <del>. */
+/** Where a version applied, in words, so history can show a change of it. */
+export function appliesText(a: NonNullable<EntryVersion['applies']>): string {
+  const parts = [
+    a.always && 'always',
+    a.files.length > 0 && `files: ${a.files.join(', ')}`,
+    a.projects.length > 0 && `projects: ${a.projects.join(', ')}`,
+    a.when && `when: ${a.when}`,
+  ].filter(Boolean);
+  return `Applies ${parts.length > 0 ? parts.join('; ') : 'by its topic only'}`;
+}
+
 export function WordDiff({ before, after, label }: { before: string; after: string; label: string }) {
   if (before === after) return <span className="diff">{after}</span>;
   return (

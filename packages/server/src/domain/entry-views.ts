@@ -37,6 +37,7 @@ export function publicVersion(v: EntryVersion): PublicVersion {
     version: v.version,
     change: v.change,
     ...(v.restoredFrom !== null && { restoredFrom: v.restoredFrom }),
+    ...(v.applies !== undefined && { applies: v.applies ?? { always: false, files: [], projects: [] } }),
     kind: v.kind,
     title: v.title,
     content: v.content,

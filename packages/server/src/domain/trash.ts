@@ -137,7 +137,7 @@ export async function restoreEntry(
   access.assertWrite(datapack);
 
   const history = await deps.store.listEntryVersions(current.id);
-  let source: Pick<EntryVersion, 'kind' | 'title' | 'content' | 'tags' | 'version'>;
+  let source: Pick<EntryVersion, 'kind' | 'title' | 'content' | 'tags' | 'version' | 'applies'>;
   if (input.version === undefined) {
     if (!current.deletedAt) {
       throw new CairnError(
@@ -176,6 +176,8 @@ export async function restoreEntry(
     title: source.title,
     content: source.content,
     tags: source.tags,
+    // Versions saved before history kept applicability leave it as it is now.
+    ...(source.applies !== undefined && { applies: source.applies }),
     contentHash: hash,
     version: current.version + 1,
     updatedBy: access.caller.userId,

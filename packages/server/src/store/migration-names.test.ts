@@ -36,6 +36,11 @@ const MIGRATIONS: { change: string; sqlite: string | null; postgres: string | nu
   { change: 'guidance: applies, supersedes, replaced by', sqlite: '0014_guidance', postgres: '0014_guidance' },
   { change: 'client names kept with keys and grants', sqlite: '0016_client_names', postgres: '0016_client_names' },
   { change: 'rule usage: one row per guidance answer', sqlite: '0017_rule_usage', postgres: '0017_rule_usage' },
+  {
+    change: 'applies kept in entry history',
+    sqlite: '0018_lifecycle_version_applies',
+    postgres: '0018_lifecycle_version_applies',
+  },
 ];
 
 test('each dialect runs exactly the migrations the table lists for it, in its order', () => {

@@ -75,6 +75,7 @@ export function toVersionRow(e: Entry, change: EntryVersion['change']): Insertab
     changed_by: e.updatedBy,
     changed_client: e.updatedClient,
     changed_at: change === 'delete' && e.deletedAt ? e.deletedAt : e.updatedAt,
+    applies: JSON.stringify(e.applies ?? null),
   };
 }
 
@@ -92,6 +93,7 @@ export function toVersion(r: Selectable<Database['entry_version']>): EntryVersio
     changedClient: r.changed_client,
     changedAt: iso(r.changed_at),
     restoredFrom: r.restored_from === null ? null : Number(r.restored_from),
+    ...(r.applies !== null && { applies: JSON.parse(r.applies) as Applies | null }),
   };
 }
 

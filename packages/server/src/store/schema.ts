@@ -98,6 +98,8 @@ interface EntryVersionTable {
   changed_client: string | null;
   changed_at: Timestamp;
   restored_from: number | null;
+  /** JSON of Applies or 'null' (nothing said); SQL NULL on versions saved before history kept it. */
+  applies: string | null;
 }
 
 interface ApiKeyTable {

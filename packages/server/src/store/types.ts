@@ -38,7 +38,9 @@ export interface TrashedDatapack extends Datapack {
 }
 
 /** One row of an entry's history, as stored: the public version with its entry's id. */
-export interface EntryVersion extends Omit<PublicVersion, 'restoredFrom'> {
+export interface EntryVersion extends Omit<PublicVersion, 'restoredFrom' | 'applies'> {
+  /** Where this version applied (null: nothing said); undefined when the version predates it. */
+  applies?: Applies | null;
   entryId: string;
   /** For a `restore`: the version whose content it brought back. */
   restoredFrom: number | null;

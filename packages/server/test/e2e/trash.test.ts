@@ -199,6 +199,47 @@ describe('the trash of entries (JSON API)', () => {
     assert.equal(bad.status, 400);
   });
 
+  test('applies is part of history: a change of it is a version that shows it, and restoring brings old globs back', async () => {
+    const key = tenant.owner.key;
+    const { status, body } = await api<{ entry: Entry }>('/entries', {
+      key,
+      method: 'POST',
+      body: JSON.stringify({
+        kind: 'standard',
+        title: 'Typed sources',
+        content: 'Type every exported function of the sources.',
+        applies: { files: ['src/**/*.ts'] },
+      }),
+    });
+    assert.equal(status, 201, JSON.stringify(body));
+    const entry = body.entry;
+    const patched = await api(`/entries/${entry.id}`, {
+      key,
+      method: 'PATCH',
+      body: JSON.stringify({ expectedVersion: 1, applies: { files: ['docs/**'] } }),
+    });
+    assert.equal(patched.status, 200, JSON.stringify(patched.body));
+    const history = async () =>
+      (
+        await api<{ history: { version: number; change: string; applies?: { files: string[] } }[] }>(
+          `/entries/${entry.id}?history=true`,
+          { key },
+        )
+      ).body.history.map((v) => [v.version, v.change, v.applies?.files]);
+    assert.deepEqual(await history(), [
+      [1, 'create', ['src/**/*.ts']],
+      [2, 'update', ['docs/**']],
+    ]);
+    const restored = await api<{ entry: Entry & { applies: { files: string[] } } }>(`/entries/${entry.id}/restore`, {
+      key,
+      method: 'POST',
+      body: JSON.stringify({ version: 1 }),
+    });
+    assert.equal(restored.status, 200, JSON.stringify(restored.body));
+    assert.deepEqual(restored.body.entry.applies.files, ['src/**/*.ts']);
+    assert.deepEqual((await history()).at(-1), [3, 'restore', ['src/**/*.ts']]);
+  });
+
   test('a restore that would duplicate a live entry of the datapack is refused with a clear conflict', async () => {
     const key = tenant.member.key;
     const first = await save(key, { title: 'Standup time', content: 'The standup starts at 9:30 sharp.' });
@@ -522,6 +563,23 @@ describe('restore_entry over MCP (SDK client)', () => {
     client = await connectMcpClient(server.mcpUrl, tenant.member.key);
   });
   after(() => client?.close());
+
+  test('get_entry with history shows where each version applied, and restore_entry brings old globs back', async () => {
+    const { entry } = await callTool(client, 'save_entry', {
+      kind: 'preference',
+      title: 'Shell scripts strict',
+      content: 'Start shell scripts with set -euo pipefail.',
+      applies: { files: ['**/*.sh'] },
+    });
+    await callTool(client, 'update_entry', { id: entry.id, expectedVersion: 1, applies: { files: ['bin/*'] } });
+    const read = await callTool(client, 'get_entry', { id: entry.id, includeHistory: true });
+    assert.deepEqual(
+      read.history.map((v: { applies?: { files: string[] } }) => v.applies?.files),
+      [['**/*.sh'], ['bin/*']],
+    );
+    const back = await callTool(client, 'restore_entry', { id: entry.id, version: 1 });
+    assert.deepEqual(back.entry.applies.files, ['**/*.sh']);
+  });
 
   test('delete_entry, then restore_entry brings it back; with version it restores an earlier version of a live entry', async () => {
     const { entry } = await callTool(client, 'save_entry', {

@@ -15,6 +15,7 @@ const versionShape = z.object({
   changedBy: z.string(),
   changedClient: z.string().nullable(),
   changedAt: z.string(),
+  applies: entryShape.shape.applies.optional(),
 });
 
 /** Reads one entry, optionally with its version history. */

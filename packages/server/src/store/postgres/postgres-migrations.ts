@@ -305,4 +305,11 @@ export const postgresMigrations: Record<string, Migration> = {
       }
     },
   },
+  '0018_lifecycle_version_applies': {
+    async up(db: Kysely<unknown>) {
+      // Where each version applied, so a change of applies is visible in history and a restore brings
+      // it back. NULL on the versions saved before: restoring those leaves applies as it is.
+      await sql`ALTER TABLE entry_version ADD COLUMN applies text`.execute(db);
+    },
+  },
 };
