@@ -20,7 +20,25 @@ test('choosing a kind with no words lists that kind newest first', { skip, timeo
   await pause();
   await saveEntry(cairn.domain, access, { kind: 'note', title: 'Some note', content: 'Just a note.' });
   await pause();
-  await saveEntry(cairn.domain, access, { kind: 'policy', title: 'Newer policy', content: 'Review every change.' });
+  const newer = await saveEntry(cairn.domain, access, {
+    kind: 'policy',
+    title: 'Newer policy',
+    content: 'Review every change.',
+  });
+  await pause();
+  await saveEntry(cairn.domain, access, {
+    kind: 'standard',
+    title: 'Migrations standard',
+    content: 'Every migration can be rolled back.',
+    applies: { files: ['migrations/**'] },
+  });
+  await pause();
+  await saveEntry(cairn.domain, access, {
+    kind: 'policy',
+    title: 'Newest review policy',
+    content: 'Two reviews for every change to main.',
+    supersedes: [newer.entry.id],
+  });
 
   await page.goto(`${server.baseUrl}/search`);
   await page.getByText('Type a few words').waitFor();
@@ -29,7 +47,25 @@ test('choosing a kind with no words lists that kind newest first', { skip, timeo
   await list.waitFor();
   await page.getByText('newest first').waitFor();
   const text = (await list.textContent()) ?? '';
-  assert.ok(text.includes('Newer policy') && text.includes('Older policy'), text);
-  assert.ok(text.indexOf('Newer policy') < text.indexOf('Older policy'), `newest first: ${text}`);
+  assert.ok(text.includes('Newest review policy') && text.includes('Older policy'), text);
+  assert.ok(text.indexOf('Newest review policy') < text.indexOf('Older policy'), `newest first: ${text}`);
+  assert.ok(!text.includes('Newer policy'), `a replaced rule is left out: ${text}`);
   assert.ok(!text.includes('Some note'), text);
+  assert.ok(!text.includes('Migrations standard'), text);
+
+  // The datapack's entry list says at a glance when agents get each rule, and which one was replaced.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Datapacks' }).click();
+  await page.getByRole('link', { name: 'Personal' }).first().click();
+  const entries = page.getByRole('list', { name: 'Entries' });
+  await entries.waitFor();
+  const row = (title: string) => entries.getByRole('listitem').filter({ hasText: title });
+  await row('Migrations standard').getByText('Files', { exact: true }).waitFor();
+  assert.equal(
+    await row('Migrations standard').getByText('Files', { exact: true }).getAttribute('title'),
+    'When a task touches migrations/**',
+  );
+  await row('Newer policy').getByText('Replaced', { exact: true }).waitFor();
+  await row('Older policy').getByText('Topic', { exact: true }).waitFor();
+  assert.equal(await row('Some note').getByText('Topic', { exact: true }).count(), 0, 'a note is no rule');
+  assert.equal(await row('Older policy').getByText('Replaced', { exact: true }).count(), 0);
 });
