@@ -10,6 +10,7 @@ import { LoadedList, PageHead } from '../ui/page-parts.js';
 import { useLoad } from '../ui/use-load.js';
 import { DatapackSettingsDialog } from './datapack-settings.js';
 import { ScopeBadge } from './datapacks-page.js';
+import { AppliesBadges } from './entry-applies.js';
 import { EntryByline } from './entry-byline.js';
 import { EntryDialog, EntryFormDialog } from './entry-dialogs.js';
 import { usePeople } from './people.js';
@@ -234,6 +235,7 @@ export function DatapackPage({ id, entryId }: { id: string; entryId?: string | u
                   <span className="entry-title">{e.title}</span>
                   <span className="entry-meta">
                     <span className={`badge kind-${e.kind}`}>{e.kind}</span>
+                    <AppliesBadges entry={e} />
                     {e.tags.map((t) => (
                       <span key={t} className="tag">
                         #{t}

@@ -72,3 +72,44 @@ export function AppliesFields({ entry }: { entry?: Pick<Entry, 'applies'> }) {
     </fieldset>
   );
 }
+
+/** One applicability badge on an entry row: its label and what hovering it says. */
+export interface AppliesBadge {
+  key: string;
+  label: string;
+  title: string;
+}
+
+const RULE_KINDS: readonly string[] = ['policy', 'standard', 'preference'];
+
+/** The badges saying at a glance when agents get a rule, and whether it was replaced; add a case here for a new field. */
+export function appliesBadges(entry: Pick<Entry, 'kind' | 'applies' | 'replacedBy'>): AppliesBadge[] {
+  const badges: AppliesBadge[] = [];
+  if (entry.replacedBy)
+    badges.push({ key: 'replaced', label: 'Replaced', title: `Replaced by ${entry.replacedBy}; agents get that one` });
+  if (!RULE_KINDS.includes(entry.kind)) return badges;
+  const { always, files, projects, when } = entry.applies;
+  if (always) badges.push({ key: 'always', label: 'Always', title: 'Given with every task' });
+  if (files.length) badges.push({ key: 'files', label: 'Files', title: `When a task touches ${files.join(', ')}` });
+  if (projects.length) badges.push({ key: 'project', label: 'Project', title: `In ${projects.join(', ')}` });
+  if (!always && !files.length && !projects.length)
+    badges.push({
+      key: 'topic',
+      label: 'Topic',
+      title: when ? `When a task is about: ${when}` : 'When a task is about its topic',
+    });
+  return badges;
+}
+
+/** An entry row's applicability badges. */
+export function AppliesBadges({ entry }: { entry: Pick<Entry, 'kind' | 'applies' | 'replacedBy'> }) {
+  return (
+    <>
+      {appliesBadges(entry).map((b) => (
+        <span key={b.key} className={`badge applies-${b.key}`} title={b.title}>
+          {b.label}
+        </span>
+      ))}
+    </>
+  );
+}

@@ -20,12 +20,15 @@ export function SearchPage({ query }: { query: URLSearchParams }) {
     author: query.get('author') ?? '',
     tags: query.getAll('tag'),
   };
-  // A tag alone is a search for entries carrying it: its own word is the query.
-  const text = filters.q || filters.tags.join(' ');
+  const text = filters.q;
+  // Filters with no words list the entries that pass them, newest first.
+  const filtered = Boolean(filters.kind || filters.datapack || filters.scope || filters.author || filters.tags.length);
+  const asked = Boolean(text || filtered);
   const packs = useLoad(() => api<{ datapacks: Datapack[] }>('GET', '/api/v1/datapacks'), []);
   const results = useLoad(async () => {
-    if (!text) return undefined;
-    const p = new URLSearchParams({ q: text, limit: '50' });
+    if (!asked) return undefined;
+    const p = new URLSearchParams({ limit: '50' });
+    if (text) p.set('q', text);
     if (filters.kind) p.set('kind', filters.kind);
     if (filters.datapack) p.set('datapack', filters.datapack);
     if (filters.scope) p.set('scope', filters.scope);
@@ -126,10 +129,13 @@ export function SearchPage({ query }: { query: URLSearchParams }) {
         </ul>
       )}
       {results.error && <ErrorNotice message={results.error} onRetry={results.reload} />}
-      {!text && (
+      {!asked && (
         <Empty title="Search every datapack you can read">Type a few words; narrow by kind, datapack or a tag.</Empty>
       )}
-      {text && !results.data && results.loading && <Loading what="results" />}
+      {!text && filtered && results.data && results.data.length > 0 && (
+        <p className="muted">Entries passing these filters, newest first.</p>
+      )}
+      {asked && !results.data && results.loading && <Loading what="results" />}
       {results.data && results.data.length === 0 && (
         <Empty title="Nothing found">
           <p>Try fewer or different words, or remove a filter.</p>

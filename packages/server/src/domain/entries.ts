@@ -51,7 +51,7 @@ export const updateEntryInput = z.object({
 
 /** Input of searchEntries. */
 export const searchEntriesInput = z.object({
-  query: z.string().trim().min(1).max(1000).describe('Plain words'),
+  query: z.string().trim().max(1000).default('').describe('Plain words; none, with a filter, lists newest first'),
   datapack: z.string().optional().describe('One datapack (id or name)'),
   kinds: z.array(z.enum(ENTRY_KINDS)).optional(),
   tags: z
@@ -296,6 +296,15 @@ export async function searchEntries(
   raw: z.input<typeof searchEntriesInput>,
 ): Promise<SearchHit[]> {
   const input = parse(searchEntriesInput, raw);
+  const filtered = Boolean(
+    input.datapack || input.kinds?.length || input.tags?.length || input.scopes?.length || input.author,
+  );
+  if (!input.query && !filtered) {
+    throw new CairnError(
+      'invalid_input',
+      'query: say a few words to search for, or give a filter (datapack, kinds, tags, scopes, author) to list entries newest first.',
+    );
+  }
   const packs = input.datapack
     ? [await resolveDatapack(deps, access, input.datapack)]
     : await readableDatapacks(deps, access);
@@ -303,6 +312,10 @@ export async function searchEntries(
   const { tags, author, kinds, includeReplaced } = input;
   const shown = (h: SearchHit) => includeReplaced || !h.entry.replacedBy;
   // Filters choose the candidates before ranking: a match ranked anywhere is found, not only near the top.
+  if (!input.query) {
+    const listed = await deps.store.filteredEntries({ datapackIds, kinds, tags, author, includeReplaced }, input.limit);
+    return listed.map((entry) => ({ entry, score: 0 }));
+  }
   const only =
     tags?.length || author ? await deps.store.filteredEntryIds({ datapackIds, kinds, tags, author }) : undefined;
   const limit = includeReplaced ? input.limit : input.limit + REPLACED_MARGIN;

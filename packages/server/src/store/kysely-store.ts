@@ -7,7 +7,7 @@ import type { AuditEvent, AuditQuery } from './audit-types.js';
 import { DatabaseHealth } from './database-health.js';
 import * as datapacks from './datapack-queries.js';
 import * as embeddings from './embedding-queries.js';
-import { type EntryFilter, filteredEntryIds } from './entry-filter.js';
+import { type EntryFilter, filteredEntries, filteredEntryIds } from './entry-filter.js';
 import * as entries from './entry-queries.js';
 import * as guidance from './guidance-queries.js';
 import { type HotQueries, hotQueries } from './hot-queries.js';
@@ -91,6 +91,8 @@ export abstract class KyselyStore implements Store, StoreContext {
 
   searchEntries = (query: SearchQuery) => searchEntries(this.searched, query);
   filteredEntryIds = (filter: EntryFilter) => filteredEntryIds(this.db, filter);
+  filteredEntries = (filter: EntryFilter & { includeReplaced?: boolean }, limit: number) =>
+    filteredEntries(this.db, filter, limit);
 
   /** Kept per set of datapacks until their entries change (entriesState's signature): one light row instead of a scan per call. */
   async annotatedEntries(datapackIds: string[]): Promise<Entry[]> {

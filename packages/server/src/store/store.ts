@@ -151,6 +151,8 @@ export interface Store {
   searchEntries(query: SearchQuery): Promise<SearchHit[]>;
   /** Ids of the live entries a tag or author filter lets through (for SearchQuery.only). */
   filteredEntryIds(filter: EntryFilter): Promise<Set<string>>;
+  /** Live entries passing the filter, most recently changed first, at most `limit` (a search with filters and no words). */
+  filteredEntries(filter: EntryFilter & { includeReplaced?: boolean }, limit: number): Promise<Entry[]>;
 
   /** Datapacks, live and in the trash, that an export covers, ordered by id. */
   exportDatapacks(selection: ExportSelection): Promise<Datapack[]>;

@@ -21,7 +21,9 @@ export const searchEntriesTool = defineTool({
       ? results
           .map((r, i) => `${i + 1}. ${entryLine(r.entry)} in "${r.datapack.name}"\n   ${r.entry.content.slice(0, 300)}`)
           .join('\n')
-      : `Nothing in your datapacks matches "${input.query}".`;
+      : input.query
+        ? `Nothing in your datapacks matches "${input.query}".`
+        : 'No entry in your datapacks passes these filters.';
     return { structured: { results }, text };
   },
 });
