@@ -75,7 +75,8 @@ export function toVersionRow(e: Entry, change: EntryVersion['change']): Insertab
     changed_by: e.updatedBy,
     changed_client: e.updatedClient,
     changed_at: change === 'delete' && e.deletedAt ? e.deletedAt : e.updatedAt,
-    applies: JSON.stringify(e.applies ?? null),
+    // Written as toEntryRow writes it: only when the record says (an entry built before applies existed does not).
+    ...('applies' in e && { applies: JSON.stringify(e.applies ?? null) }),
   };
 }
 
