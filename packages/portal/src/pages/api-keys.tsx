@@ -26,6 +26,9 @@ const isExpired = (k: Pick<ApiKeyRecord, 'expiresAt'>, now = Date.now()) =>
 export function ApiKeysPage() {
   const { data, error, loading, reload } = useLoad(() => api<{ keys: ApiKeyRecord[] }>('GET', '/api/v1/keys'));
   const [dialog, setDialog] = useState<{ kind: 'generate' } | { kind: 'revoke'; key: ApiKeyRecord }>();
+  // Revoked and expired keys work no more: hidden unless asked for, so they do not pile up over the live ones.
+  const [showRetired, setShowRetired] = useState(false);
+  const retired = (data?.keys ?? []).filter((k) => k.revokedAt || isExpired(k)).length;
   return (
     <section className="page">
       <PageHead
@@ -48,49 +51,64 @@ export function ApiKeysPage() {
           </Empty>
         }
       >
-        {(keys) => (
-          <table className="table keys">
-            <TableHead columns={['Name', 'Key', 'Access', 'Created', 'Expires', 'Last used']} actions />
-            <tbody>
-              {keys.map((k) => (
-                <tr key={k.id} className={k.revokedAt || isExpired(k) ? 'revoked' : undefined}>
-                  <td data-label="Name" className="strong">
-                    {k.name}
-                  </td>
-                  <td data-label="Key">
-                    <code>
-                      {k.start ?? 'cairn_tkn_'}…{k.last4 ?? ''}
-                    </code>
-                  </td>
-                  <td data-label="Access">
-                    <span className={`badge ${k.scope === 'read' ? 'scope-personal' : 'scope-team'}`}>
-                      {scopeLabel(k)}
-                    </span>
-                  </td>
-                  <td data-label="Created">
-                    <When at={k.createdAt} />
-                  </td>
-                  <td data-label="Expires">
-                    <Expiry at={k.expiresAt} />
-                  </td>
-                  <td data-label="Last used">
-                    <When at={k.lastUsedAt} never="Never" />
-                    {k.lastUsedClient && <span className="muted small"> by {clientLabel(k.lastUsedClient)}</span>}
-                  </td>
-                  <td data-label="" className="row-actions">
-                    {k.revokedAt ? (
-                      <span className="badge revoked-badge">
-                        Revoked <When at={k.revokedAt} />
-                      </span>
-                    ) : (
-                      <RevokeButton name={k.name} onClick={() => setDialog({ kind: 'revoke', key: k })} />
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        {(all) => {
+          const keys = showRetired ? all : all.filter((k) => !k.revokedAt && !isExpired(k));
+          return (
+            <>
+              {retired > 0 && (
+                <label className="inline-check">
+                  <input type="checkbox" checked={showRetired} onChange={(e) => setShowRetired(e.target.checked)} />{' '}
+                  Show {retired} revoked or expired {retired === 1 ? 'key' : 'keys'}
+                </label>
+              )}
+              {keys.length === 0 ? (
+                <p className="muted">No key works right now: generate one for each client or machine.</p>
+              ) : (
+                <table className="table keys">
+                  <TableHead columns={['Name', 'Key', 'Access', 'Created', 'Expires', 'Last used']} actions />
+                  <tbody>
+                    {keys.map((k) => (
+                      <tr key={k.id} className={k.revokedAt || isExpired(k) ? 'revoked' : undefined}>
+                        <td data-label="Name" className="strong">
+                          {k.name}
+                        </td>
+                        <td data-label="Key">
+                          <code>
+                            {k.start ?? 'cairn_tkn_'}…{k.last4 ?? ''}
+                          </code>
+                        </td>
+                        <td data-label="Access">
+                          <span className={`badge ${k.scope === 'read' ? 'scope-personal' : 'scope-team'}`}>
+                            {scopeLabel(k)}
+                          </span>
+                        </td>
+                        <td data-label="Created">
+                          <When at={k.createdAt} />
+                        </td>
+                        <td data-label="Expires">
+                          <Expiry at={k.expiresAt} />
+                        </td>
+                        <td data-label="Last used">
+                          <When at={k.lastUsedAt} never="Never" />
+                          {k.lastUsedClient && <span className="muted small"> by {clientLabel(k.lastUsedClient)}</span>}
+                        </td>
+                        <td data-label="" className="row-actions">
+                          {k.revokedAt ? (
+                            <span className="badge revoked-badge">
+                              Revoked <When at={k.revokedAt} />
+                            </span>
+                          ) : (
+                            <RevokeButton name={k.name} onClick={() => setDialog({ kind: 'revoke', key: k })} />
+                          )}
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              )}
+            </>
+          );
+        }}
       </LoadedList>
       {dialog?.kind === 'generate' && (
         <GenerateKeyDialog

@@ -178,6 +178,7 @@ test('Generate API key → shown once → Manual snippet from Connect works thro
   // A key past its expiry is marked, and refused like a revoked one.
   const expired = await createExpiredKey('grace@example.com', 'Old script');
   await page.reload();
+  await page.getByRole('checkbox', { name: 'Show 1 revoked or expired key' }).check();
   await page
     .getByRole('row', { name: /Old script/ })
     .getByText(/^Expired /)
@@ -242,6 +243,11 @@ test('Generate API key → shown once → Manual snippet from Connect works thro
   await shot(page, 'api-key-revoke');
   await assertAccessible(page, 'the revoke dialog');
   await confirm.getByRole('button', { name: 'Revoke key' }).click();
+  // A revoked key leaves the list (revoked keys would pile up over the live ones); asked for, it is shown, marked.
+  const showRetired = page.getByRole('checkbox', { name: 'Show 2 revoked or expired keys' });
+  await showRetired.waitFor();
+  assert.equal(await page.getByRole('row', { name: /Claude Desktop at home/ }).count(), 0);
+  await showRetired.check();
   await page
     .getByRole('row', { name: /Claude Desktop at home/ })
     .getByText(/Revoked/)
