@@ -152,8 +152,8 @@ export const CLIENTS: Readonly<Record<ClientId, ClientInfo>> = {
         },
         manual: {
           supported: true,
-          steps: () => [
-            'Settings > Desktop app > Developer > Edit Config.',
+          steps: ({ configPath }) => [
+            `Settings > Desktop app > Developer > Edit Config: it opens ${configPath || 'claude_desktop_config.json'}.`,
             'Add the bridge entry under mcpServers (the key goes only in env.AUTH_HEADER).',
             'Quit and restart Claude Desktop.',
             verify,

@@ -15,6 +15,7 @@ import {
   guessOs,
   installerCommands,
   installerRunner,
+  KEY_PLACEHOLDER,
   type Method,
   manualSnippets,
   type Os,
@@ -387,7 +388,8 @@ function ManualPanel({
   };
   return (
     <div className="panel-body">
-      <Steps steps={s.steps} />
+      {/* A step that is the command itself (with <API_KEY>) would repeat, placeholder and all, the snippet below that holds the key. */}
+      <Steps steps={s.steps.map((step) => (step.includes(KEY_PLACEHOLDER) ? 'Run the command below.' : step))} />
       {key ? (
         <div className="notice warning" role="status">
           <p>

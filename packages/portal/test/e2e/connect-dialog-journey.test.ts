@@ -100,6 +100,16 @@ test('Connect from a datapack page: first field focused, accessible tabs, a Manu
   await connect.getByRole('tab', { name: 'Manual (API key)' }).click();
   assert.equal(await shownKey(), key, 'the same key is still shown');
   await assertAccessible(page, 'the Connect dialog, Manual with a key');
+  // Manual steps (issue 40): Claude Code's step does not repeat the command with <API_KEY> above the snippet;
+  // Claude Desktop's names the file that Edit Config opens.
+  const steps = () => connect.getByRole('tabpanel').locator('ol.steps').textContent();
+  await connect.getByRole('radio', { name: 'Claude Code' }).check();
+  assert.match((await steps())!, /Run the command below\./);
+  assert.doesNotMatch((await steps())!, /API_KEY/);
+  await connect.getByRole('radio', { name: 'Claude Desktop' }).check();
+  assert.match((await steps())!, /Edit Config: it opens \S*Claude\/claude_desktop_config\.json/);
+  await connect.getByRole('radio', { name: 'Cursor' }).check();
+  assert.equal(await shownKey(), key);
 
   // Escape with the key not copied asks first; Keep returns to the same key.
   await page.keyboard.press('Escape');
