@@ -15,6 +15,7 @@ import {
   guessOs,
   installerCommands,
   installerRunner,
+  isCommand,
   KEY_PLACEHOLDER,
   type Method,
   manualSnippets,
@@ -224,6 +225,12 @@ function Steps({ steps }: { steps: string[] }) {
 
 function VerifyAndRemove({ client, method }: { client: ClientId; method: Method }) {
   const { config } = useSession();
+  const removal = removalFor(
+    client,
+    method,
+    config.mcpUrl,
+    installerRunner(config.baseUrl, config.installerPublished === true),
+  );
   return (
     <div className="verify-remove">
       <div>
@@ -237,11 +244,12 @@ function VerifyAndRemove({ client, method }: { client: ClientId; method: Method 
       <div>
         <h3>To remove it</h3>
         <p>
-          {removalFor(
-            client,
-            method,
-            config.mcpUrl,
-            installerRunner(config.baseUrl, config.installerPublished === true),
+          {isCommand(removal) ? (
+            <>
+              <code>{removal}</code> <CopyButton text={removal} label="Copy removal command" />
+            </>
+          ) : (
+            removal
           )}
         </p>
         {method === 'automated' && <p className="hint">{CLIENTS[client].staysAfterUninstall}</p>}

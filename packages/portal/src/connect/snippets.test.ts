@@ -10,6 +10,7 @@ import {
   entryDocument,
   installerCommands,
   installerRunner,
+  isCommand,
   isPrivateAddress,
   KEY_PLACEHOLDER,
   manualSnippets,
@@ -306,4 +307,11 @@ test('Automated: the checkbox adds --auto only where automatic mode is opt-in, a
     ['claude-code', 'codex', 'kiro', 'gemini-cli'],
   );
   assert.equal(automaticOffer('claude-desktop').kind, 'none', 'Claude Desktop loads no skills from its entry');
+});
+
+test('a removal that is a command is told apart from steps in words (it gets a Copy button)', () => {
+  assert.equal(isCommand(removalFor('claude-code', 'manual', 'https://c.example/mcp')), true);
+  assert.equal(isCommand(removalFor('cursor', 'automated', 'https://c.example/mcp')), true);
+  assert.equal(isCommand(removalFor('cursor', 'manual', 'https://c.example/mcp')), false);
+  assert.equal(isCommand(removalFor('claude-desktop', 'oauth', 'https://c.example/mcp')), false);
 });

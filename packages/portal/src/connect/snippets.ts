@@ -82,6 +82,11 @@ export function removalFor(
   return fill(CLIENTS[id].removal[method], mcpUrl, serverName).replace(REGISTRY_INSTALLER, runner);
 }
 
+/** Whether a removal is a command to run (and so gets a Copy button), not steps in words. */
+export function isCommand(text: string): boolean {
+  return /^(npx|claude|codex|gemini|kiro-cli)\s/.test(text);
+}
+
 /** The config-file fragment holding the client's entry, exactly as the installer writes it. */
 export function entryDocument(id: ClientId, mcpUrl: string, apiKey?: string, serverName = DEFAULT_SERVER_NAME): string {
   const c = CLIENTS[id];

@@ -75,6 +75,11 @@ test('Connect from a datapack page: first field focused, accessible tabs, a Manu
     /^npx -y http:\/\/\S+\/install\/cairn-mcp-installer\.tgz --client claude-code --url \S+ --auto --setup-code \S+$/,
   );
   await assertAccessible(page, 'the Connect dialog, Automated with automatic mode');
+  // The removal command has its own Copy button (issue 40), and copies exactly what is shown.
+  await connect.getByRole('button', { name: 'Copy removal command' }).click();
+  const removal = (await connect.locator('.verify-remove code').textContent())!;
+  assert.match(removal, /--client claude-code\b.*--uninstall/);
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), removal);
   await connect.getByRole('radio', { name: 'Claude Desktop' }).check();
   assert.equal(await connect.getByRole('checkbox', { name: /Automatic mode/ }).count(), 0);
   // (Its removal note may still name an imported skill bundle, as the spec's uninstall rule has it.)
