@@ -1,6 +1,6 @@
 import { deepStrictEqual, equal, ok } from 'node:assert/strict';
 import { test } from 'node:test';
-import { CLIENTS, type Method, type MethodInfo } from './catalog.js';
+import { CLIENTS, type Method, type MethodInfo, type StepContext } from './catalog.js';
 import { classifyEntry } from './classify-entry.js';
 import { resolveClientId } from './client-ids.js';
 import { bridgeEntry, headerEntry, oauthEntry } from './entries.js';
@@ -26,7 +26,7 @@ test('Kiro: OAuth by hand with its local callback; the installer always writes a
   );
 });
 
-const ctx = { mcpUrl: URL, serverName: 'cairn', configPath: '/x' };
+const ctx: StepContext = { mcpUrl: URL, serverName: 'cairn', configPath: '/x' };
 const stepsOf = (info: MethodInfo) => (info.supported ? info.steps(ctx) : [info.reason]);
 
 /** Every string a user can read from the catalog: names, kinds, steps, reasons, removal, after-install texts. */
@@ -36,7 +36,7 @@ export function userFacingTexts(): { where: string; text: string }[] {
     out.push({ where: `${c.id} displayName`, text: c.displayName }, { where: `${c.id} kind`, text: c.kind });
     out.push(
       { where: `${c.id} afterInstall`, text: c.afterInstall },
-      { where: `${c.id} staysAfterUninstall`, text: c.staysAfterUninstall },
+      { where: `${c.id} staysAfterUninstall`, text: c.staysAfterUninstall() },
     );
     if (!c.installerOAuth.supported) out.push({ where: `${c.id} installerOAuth`, text: c.installerOAuth.reason });
     for (const [method, info] of Object.entries(c.methods)) {
@@ -99,7 +99,15 @@ test('every supported method has steps ending with the verification prompt, and 
       ok(steps.at(-1)!.includes('List my Cairn datapacks.'), `${client.id} ${method}`);
     }
   }
-  ok(CLIENTS['claude-desktop'].staysAfterUninstall.includes('Settings > Extensions'));
+  ok(CLIENTS['claude-desktop'].staysAfterUninstall().includes('Settings > Extensions'));
+  // Each system gets its own hint: no launchctl line on Linux or Windows, no chmod on Windows.
+  ok(CLIENTS.codex.staysAfterUninstall('darwin').includes('launchctl unsetenv'));
+  ok(!CLIENTS.codex.staysAfterUninstall('linux').includes('launchctl'));
+  ok(!CLIENTS.codex.staysAfterUninstall('win32').includes('launchctl'));
+  ok(CLIENTS.codex.staysAfterUninstall('win32').includes('Environment Variables'));
+  const kiroOn = (platform: NodeJS.Platform) =>
+    (CLIENTS.kiro.methods.manual as { steps: (c: StepContext) => string[] }).steps({ ...ctx, platform }).join(' ');
+  ok(!kiroOn('win32').includes('chmod') && kiroOn('linux').includes('chmod 600'));
 });
 
 test('classifyEntry tells current, OAuth and legacy entries apart and recovers the key', () => {

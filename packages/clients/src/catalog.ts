@@ -49,8 +49,8 @@ export interface ClientInfo {
   removal: Record<Method, string>;
   /** Said after writing: what the user must do before the entry is used. */
   afterInstall: string;
-  /** Said after uninstall: what this installer did not add and leaves in place. */
-  staysAfterUninstall: string;
+  /** Said after uninstall: what this installer did not add and leaves in place (on this system, if given). */
+  staysAfterUninstall: (platform?: NodeJS.Platform) => string;
 }
 
 const verify = `Verify: ask the agent "${VERIFICATION_PROMPT}"`;
@@ -123,7 +123,7 @@ const jsonClient = (
     manual: deleteEntry('mcpServers'),
   },
   afterInstall: `Restart ${displayName}, then ask "${VERIFICATION_PROMPT}"`,
-  staysAfterUninstall: 'Every other entry and setting in the file stays as it was.',
+  staysAfterUninstall: () => 'Every other entry and setting in the file stays as it was.',
   ...extra,
 });
 
@@ -166,7 +166,7 @@ export const CLIENTS: Readonly<Record<ClientId, ClientInfo>> = {
         manual: deleteEntry('mcpServers'),
       },
       afterInstall: `Quit and restart Claude Desktop, then ask "${VERIFICATION_PROMPT}"`,
-      staysAfterUninstall:
+      staysAfterUninstall: () =>
         'Every other entry stays. A skill bundle imported in Claude Desktop is not removed: remove it in Settings > Extensions.',
     },
   ),
@@ -246,7 +246,12 @@ export const CLIENTS: Readonly<Record<ClientId, ClientInfo>> = {
       manual: deleteEntry('mcp_servers'),
     },
     afterInstall: `Restart Codex (CLI, app or IDE extension), then ask "${VERIFICATION_PROMPT}"`,
-    staysAfterUninstall: `Every other table stays. An older install's ${CODEX_TOKEN_ENV} variable, if you set one, is no longer used: delete its line from your shell profile (macOS: launchctl unsetenv ${CODEX_TOKEN_ENV}).`,
+    staysAfterUninstall: (platform) =>
+      `Every other table stays. An older install's ${CODEX_TOKEN_ENV} variable, if you set one, is no longer used: ${
+        platform === 'win32'
+          ? 'delete it under System > Environment Variables'
+          : `delete its line from your shell profile${platform === 'linux' ? '' : ` (macOS: launchctl unsetenv ${CODEX_TOKEN_ENV})`}`
+      }.`,
   }),
   kiro: jsonClient(
     'kiro',
@@ -266,9 +271,9 @@ export const CLIENTS: Readonly<Record<ClientId, ClientInfo>> = {
         oauth: oauthFile('mcpServers', oauthEntry, 'Kiro opens your browser: complete the sign-in.'),
         manual: {
           supported: true,
-          steps: ({ configPath, serverName }) => [
+          steps: ({ configPath, serverName, platform }) => [
             `Open ${configPath} ($KIRO_HOME replaces ~/.kiro when set) and add under mcpServers the entry "${serverName}" with ${entryFieldsText(headerEntry('<mcp_url>', '<API_KEY>'))} and the headers ${headersText}.`,
-            `chmod 600 ${configPath}`,
+            platform === 'win32' ? `Keep ${configPath} private: it holds the key.` : `chmod 600 ${configPath}`,
             verify,
           ],
         },

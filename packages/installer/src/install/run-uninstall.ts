@@ -74,7 +74,7 @@ export async function runUninstall(request: InstallRequest, machine: Machine): P
   await retire();
   const dirs = removeEmptyDirs(createdDirs);
   if (dirs.length > 0) machine.out(`Removed the folders it had created, now empty: ${dirs.join(', ')}.`);
-  machine.out(client.staysAfterUninstall);
+  machine.out(client.staysAfterUninstall(machine.platform));
   machine.out(`Restart ${client.displayName} so it stops using the entry.`);
   return 0;
 }

@@ -193,7 +193,7 @@ export function ConnectDialog({ onClose }: { onClose: () => void }) {
       </div>
 
       <div className="tab-panel" role="tabpanel" id={`${tabsId}-panel`} aria-labelledby={`${tabsId}-${method}`}>
-        {method === 'automated' && <AutomatedPanel key={client} client={client} />}
+        {method === 'automated' && <AutomatedPanel key={client} client={client} os={os} />}
         {method === 'oauth' && <OAuthPanel client={client} os={os} onUseManual={() => setMethod('manual')} />}
         {method === 'manual' && (
           <ManualPanel
@@ -223,7 +223,7 @@ function Steps({ steps }: { steps: string[] }) {
   );
 }
 
-function VerifyAndRemove({ client, method }: { client: ClientId; method: Method }) {
+function VerifyAndRemove({ client, method, os }: { client: ClientId; method: Method; os: Os }) {
   const { config } = useSession();
   const removal = removalFor(
     client,
@@ -252,7 +252,7 @@ function VerifyAndRemove({ client, method }: { client: ClientId; method: Method 
             removal
           )}
         </p>
-        {method === 'automated' && <p className="hint">{CLIENTS[client].staysAfterUninstall}</p>}
+        {method === 'automated' && <p className="hint">{CLIENTS[client].staysAfterUninstall(os)}</p>}
       </div>
     </div>
   );
@@ -268,7 +268,7 @@ function Unsupported({ reason }: { reason: string }) {
   );
 }
 
-function AutomatedPanel({ client }: { client: ClientId }) {
+function AutomatedPanel({ client, os }: { client: ClientId; os: Os }) {
   const { config } = useSession();
   const [code, setCode] = useState<{ code: string; createdAt: string; expiresAt: string }>();
   const [error, setError] = useState<string>();
@@ -319,7 +319,7 @@ function AutomatedPanel({ client }: { client: ClientId }) {
         </>
       )}
       {error && <ErrorNotice message={error} onRetry={mint} />}
-      <VerifyAndRemove client={client} method="automated" />
+      <VerifyAndRemove client={client} method="automated" os={os} />
     </div>
   );
 }
@@ -356,7 +356,7 @@ function OAuthPanel({ client, os, onUseManual }: { client: ClientId; os: Os; onU
       {oauthSnippets(client, config.mcpUrl, os).map((sn) => (
         <Snippet key={sn.label} label={sn.label} text={sn.text} />
       ))}
-      <VerifyAndRemove client={client} method="oauth" />
+      <VerifyAndRemove client={client} method="oauth" os={os} />
     </div>
   );
 }
@@ -435,7 +435,7 @@ function ManualPanel({
         />
       ))}
       {made && <LiveConnection since={made.createdAt} />}
-      <VerifyAndRemove client={client} method="manual" />
+      <VerifyAndRemove client={client} method="manual" os={os} />
     </div>
   );
 }
