@@ -58,7 +58,9 @@ forEachBackend(({ name: backend, skip, options }) => {
         // Later migrations too: a database that old had none of them.
         'ALTER TABLE api_key DROP COLUMN client_name',
         'ALTER TABLE oauth_client_use DROP COLUMN client_name',
-        "DELETE FROM cairn_migration WHERE name IN ('0012_datapack_entry_stats', '0013_access_epoch', '0016_client_names')",
+        'DROP TABLE rule_usage_answer',
+        'ALTER TABLE entry_version DROP COLUMN applies',
+        "DELETE FROM cairn_migration WHERE name IN ('0012_datapack_entry_stats', '0013_access_epoch', '0016_client_names', '0017_rule_usage', '0018_lifecycle_version_applies')",
       ]) {
         await sql.raw(statement).execute(store.db);
       }
