@@ -1,9 +1,11 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { api, messageOf } from '../api/client.js';
 import type { PortalConfig } from '../api/types.js';
 import { resumeAuthorizeUrl } from '../oauth/oauth-query.js';
 import { Link } from '../router.js';
 import { ErrorNotice } from '../ui/bits.js';
+
+type InviteSummary = { valid: false } | { valid: true; organization: string; invitedBy: string; role: string };
 
 /** Sign in, or sign up (the first account, or with an invite link). */
 export function AuthPage({
@@ -21,6 +23,14 @@ export function AuthPage({
 }) {
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  // Whose invitation this is, or that the link no longer works (used, expired, cancelled or cut short).
+  const [invitation, setInvitation] = useState<InviteSummary>();
+  useEffect(() => {
+    if (mode !== 'signup' || !invite) return;
+    api<InviteSummary>('GET', `/api/v1/invites/${encodeURIComponent(invite)}`, undefined, { authRequired: false })
+      .then(setInvitation)
+      .catch(() => setInvitation(undefined));
+  }, [mode, invite]);
   const first = config.signUpOpen === true && !invite;
   const closed = mode === 'signup' && !invite && config.signUpOpen === false;
 
@@ -67,7 +77,13 @@ export function AuthPage({
     <section className="auth">
       <div className="card auth-card">
         <h1>
-          {mode === 'signin' ? 'Sign in to Cairn' : invite ? 'Join your team on Cairn' : 'Create your Cairn account'}
+          {mode === 'signin'
+            ? 'Sign in to Cairn'
+            : invitation?.valid
+              ? `Join ${invitation.organization} on Cairn`
+              : invite
+                ? 'Join your team on Cairn'
+                : 'Create your Cairn account'}
         </h1>
         {oauth && (
           <p className="muted">
@@ -79,10 +95,26 @@ export function AuthPage({
             You are the first person here: your account creates the organization, and you invite the others.
           </p>
         )}
-        {mode === 'signup' && invite && (
+        {mode === 'signup' && invite && invitation?.valid && (
+          <p className="muted">
+            {invitation.invitedBy} invited you to join {invitation.organization}
+            {invitation.role === 'admin' ? ' as an admin' : ''}: your account joins it.
+          </p>
+        )}
+        {mode === 'signup' && invite && !invitation && (
           <p className="muted">You were invited: your account joins the organization that invited you.</p>
         )}
-        {closed ? (
+        {mode === 'signup' && invite && invitation?.valid === false ? (
+          <div className="notice" role="status">
+            <p>
+              This invite link is not valid: it was used already, has expired (links last 7 days), was cancelled or was
+              cut short. Ask your admin for a new one, or sign in if you have an account.
+            </p>
+            <Link to="/signin" className="button">
+              Go to sign in
+            </Link>
+          </div>
+        ) : closed ? (
           <div className="notice" role="status">
             <p>
               This Cairn already has users, so people join by invitation. Ask an organization admin for an invite link,

@@ -45,6 +45,9 @@ test('an admin invites by link, the invitee signs up into the organization, and 
   const link = await admin.page.getByLabel('Invite link', { exact: true }).inputValue();
 
   await invitee.page.goto(link);
+  // The page names the organization and who invited (issue 40).
+  await invitee.page.getByRole('heading', { name: 'Join Langley on Cairn' }).waitFor();
+  await invitee.page.getByText('Mary Jackson invited you to join Langley: your account joins it.').waitFor();
   await invitee.page.getByLabel('Your name').fill('Dorothy Vaughan');
   await invitee.page.getByLabel('Email').fill('dorothy@example.com');
   await invitee.page.getByLabel('Password').fill('another long secret');
@@ -56,6 +59,12 @@ test('an admin invites by link, the invitee signs up into the organization, and 
     .getByRole('cell', { name: /Langley/ })
     .first()
     .waitFor();
+  // A used link says so, and shows no sign-up form.
+  const again = await admin.browser.newPage();
+  await again.goto(link);
+  await again.getByText(/This invite link is not valid: it was used already/).waitFor();
+  assert.equal(await again.getByLabel('Your name').count(), 0);
+  await again.close();
 
   await admin.page.reload();
   const role = admin.page.getByLabel('Role of Dorothy Vaughan');
@@ -97,11 +106,9 @@ test('an admin sees open invitations and cancels one, renames a team, takes some
   const fresh = await invitee.browser.newContext();
   const late = await fresh.newPage();
   await late.goto(link);
-  await late.getByLabel('Your name').fill('Late Comer');
-  await late.getByLabel('Email').fill('late@example.com');
-  await late.getByLabel('Password').fill('a third long secret');
-  await late.getByRole('button', { name: 'Create account' }).click();
-  await late.getByText(/invite link is not valid/).waitFor();
+  // A cancelled link says so before anyone fills a form in.
+  await late.getByText(/invite link is not valid: .*was cancelled/).waitFor();
+  assert.equal(await late.getByLabel('Your name').count(), 0);
   await fresh.close();
 
   await page.getByLabel('Team name').fill('Flight Research');

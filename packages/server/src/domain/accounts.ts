@@ -132,6 +132,19 @@ type OrganizationPlan =
   | { join: { id: string; name: string }; role?: 'member' | 'admin'; inviteHash?: string; create?: undefined }
   | { join?: undefined; role?: undefined; inviteHash?: undefined; create: string };
 
+/** What an invite link's page may say before sign-up: whose organization, who invited; or that it is not valid. */
+export async function inviteSummary(
+  deps: DomainDeps,
+  token: string,
+): Promise<{ valid: false } | { valid: true; organization: string; invitedBy: string; role: 'member' | 'admin' }> {
+  if (token.length === 0 || token.length > 200) return { valid: false };
+  const invite = await deps.store.findInvite(hashInviteToken(token), deps.now());
+  const org = invite && (await deps.store.listOrganizations()).find((o) => o.id === invite.organizationId);
+  if (!invite || !org) return { valid: false };
+  const inviter = await deps.store.getUser(invite.createdBy);
+  return { valid: true, organization: org.name, invitedBy: inviter?.name || 'an admin', role: invite.role };
+}
+
 async function planFromInvite(deps: DomainDeps, token: string): Promise<OrganizationPlan> {
   const inviteHash = hashInviteToken(token);
   const invite = await deps.store.findInvite(inviteHash, deps.now());

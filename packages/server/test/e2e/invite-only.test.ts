@@ -95,6 +95,26 @@ forEachBackend(({ name: backend, skip, options }) => {
       assert.equal(JSON.parse(joined.text).organization.id, orgId);
     });
 
+    test("an invite link's page learns whose invitation it is, without signing in; a used or unknown one is not valid", async () => {
+      const summary = async (token: string) =>
+        (await (await fetch(`${server.baseUrl}/api/v1/invites/${encodeURIComponent(token)}`)).json()) as Record<
+          string,
+          unknown
+        >;
+      const token = await invite('admin');
+      assert.deepEqual(await summary(token), {
+        valid: true,
+        organization: 'Analytical',
+        invitedBy: 'Ada',
+        role: 'admin',
+      });
+      assert.deepEqual(await summary('not-a-real-invite-token'), { valid: false });
+      assert.deepEqual(await summary('x'.repeat(300)), { valid: false });
+      const joined = await signup({ email: 'carol@example.test', name: 'Carol', password: GOOD, invite: token });
+      assert.equal(joined.status, 201, joined.text);
+      assert.deepEqual(await summary(token), { valid: false }, 'once used, it says no more');
+    });
+
     test('invite URLs come from CAIRN_BASE_URL, never from the Host header', async () => {
       for (const headers of [
         { host: 'evil.example' },

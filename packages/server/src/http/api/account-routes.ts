@@ -2,7 +2,14 @@ import { Hono } from 'hono';
 import type { KeyVerifier } from '../../auth/api-keys/key-verifier.js';
 import type { Auth } from '../../auth/better-auth.js';
 import { loadAccess } from '../../domain/access.js';
-import { changePassword, renameSelf, type SignUpForm, signUp, signUpOpen } from '../../domain/accounts.js';
+import {
+  changePassword,
+  inviteSummary,
+  renameSelf,
+  type SignUpForm,
+  signUp,
+  signUpOpen,
+} from '../../domain/accounts.js';
 import { createApiKey, latestConnection, listApiKeys, revokeApiKey } from '../../domain/api-keys.js';
 import type { DomainDeps } from '../../domain/deps.js';
 import {
@@ -50,6 +57,8 @@ export function createPublicAccountRoutes(
       ...(pluginMarketplace && { pluginMarketplace }),
     }),
   );
+  // The link is the secret (a long random token): whoever holds it may read whose invitation it is.
+  routes.get('/invites/:token', async (c) => c.json(await inviteSummary(deps, c.req.param('token'))));
   routes.post('/signup', async (c) => {
     const from = c.req.header('origin');
     if (from !== undefined && from !== origin)
