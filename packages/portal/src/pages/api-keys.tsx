@@ -21,6 +21,8 @@ const EXPIRY_CHOICES: { label: string; days?: number }[] = [
 const scopeLabel = (k: Pick<ApiKeyRecord, 'scope'>) => (k.scope === 'read' ? 'Read only' : 'Read and write');
 const isExpired = (k: Pick<ApiKeyRecord, 'expiresAt'>, now = Date.now()) =>
   !!k.expiresAt && Date.parse(k.expiresAt) <= now;
+/** A key that works no more: revoked or past its expiry. */
+const isRetired = (k: Pick<ApiKeyRecord, 'revokedAt' | 'expiresAt'>) => !!k.revokedAt || isExpired(k);
 
 /** Settings > API Keys: generate (scope, expiry; shown once), list (start…last4, access, expiry, last use), revoke. */
 export function ApiKeysPage() {
@@ -28,7 +30,7 @@ export function ApiKeysPage() {
   const [dialog, setDialog] = useState<{ kind: 'generate' } | { kind: 'revoke'; key: ApiKeyRecord }>();
   // Revoked and expired keys work no more: hidden unless asked for, so they do not pile up over the live ones.
   const [showRetired, setShowRetired] = useState(false);
-  const retired = (data?.keys ?? []).filter((k) => k.revokedAt || isExpired(k)).length;
+  const retired = (data?.keys ?? []).filter(isRetired).length;
   return (
     <section className="page">
       <PageHead
@@ -52,7 +54,7 @@ export function ApiKeysPage() {
         }
       >
         {(all) => {
-          const keys = showRetired ? all : all.filter((k) => !k.revokedAt && !isExpired(k));
+          const keys = showRetired ? all : all.filter((k) => !isRetired(k));
           return (
             <>
               {retired > 0 && (
@@ -68,7 +70,7 @@ export function ApiKeysPage() {
                   <TableHead columns={['Name', 'Key', 'Access', 'Created', 'Expires', 'Last used']} actions />
                   <tbody>
                     {keys.map((k) => (
-                      <tr key={k.id} className={k.revokedAt || isExpired(k) ? 'revoked' : undefined}>
+                      <tr key={k.id} className={isRetired(k) ? 'revoked' : undefined}>
                         <td data-label="Name" className="strong">
                           {k.name}
                         </td>

@@ -1,6 +1,7 @@
 // Rule usage: every guidance answer is recorded, and who may see whose counts.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import type { RuleUsageRow } from '@cairn/contract';
 import { PLANTED_SECRETS } from '@cairn/contract/testing/planted-secrets';
 import { sql } from 'kysely';
 import { flushRuleUsage, purgeRuleUsage, useRuleUsageLog } from '../../src/domain/rule-usage.js';
@@ -60,14 +61,7 @@ async function api(key: string, path: string, userAgent = 'UsageTest/1.0') {
   return { status: res.status, body: (await res.json()) as any };
 }
 
-type Row = {
-  entryId: string;
-  title: string;
-  given: number;
-  named: number;
-  lastGivenAt: string | null;
-  clients: string[];
-};
+type Row = RuleUsageRow;
 const rowOf = (rules: Row[], id: string) => rules.find((r) => r.entryId === id);
 
 describe('rule usage', () => {
