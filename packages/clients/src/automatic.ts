@@ -89,7 +89,7 @@ export function kiroIdePromptHook(command: string): Record<string, unknown> {
 }
 
 /** One entry of a Kiro CLI agent's `hooks.userPromptSubmit` / `hooks.stop` arrays. */
-export function kiroCliHookEntry(command: string): Record<string, unknown> {
+export function kiroCliHookBlock(command: string): Record<string, unknown> {
   return { command };
 }
 
@@ -103,7 +103,7 @@ export function kiroCairnAgent(kiroHome: string, promptCommand: string, stopComm
     tools: ['*'],
     includeMcpJson: true,
     resources: [`file://${home}/steering/**/*.md`, `skill://${home}/skills/**/SKILL.md`],
-    hooks: { userPromptSubmit: [kiroCliHookEntry(promptCommand)], stop: [kiroCliHookEntry(stopCommand)] },
+    hooks: { userPromptSubmit: [kiroCliHookBlock(promptCommand)], stop: [kiroCliHookBlock(stopCommand)] },
   };
 }
 

@@ -1,9 +1,9 @@
 import { deepStrictEqual, equal, ok } from 'node:assert/strict';
 import { test } from 'node:test';
 import { CLIENTS, type Method, type MethodInfo, type StepContext } from './catalog.js';
-import { classifyEntry } from './classify-entry.js';
+import { classifyBlock } from './classify-block.js';
 import { resolveClientId } from './client-ids.js';
-import { bridgeEntry, headerEntry, oauthEntry } from './entries.js';
+import { bridgeBlock, headerBlock, oauthBlock } from './server-blocks.js';
 
 const URL = 'https://cairn.example.com/mcp';
 
@@ -77,7 +77,7 @@ test('each file-based client\'s steps name the fields its entry really has (Gemi
       const info = c.methods[method];
       if (!info.supported) continue;
       const text = info.steps(ctx).join(' ');
-      const entry = c.entry('<mcp_url>', key);
+      const entry = c.block('<mcp_url>', key);
       for (const field of Object.keys(entry).filter((k) => k !== 'headers'))
         ok(text.includes(`"${field}": ${JSON.stringify(entry[field])}`), `${c.id} ${method}: ${text} lacks "${field}"`);
       for (const field of ['url', 'serverUrl', 'type'])
@@ -110,23 +110,23 @@ test('every supported method has steps ending with the verification prompt, and 
   ok(!kiroOn('win32').includes('chmod') && kiroOn('linux').includes('chmod 600'));
 });
 
-test('classifyEntry tells current, OAuth and legacy entries apart and recovers the key', () => {
-  deepStrictEqual(classifyEntry(headerEntry(URL, 'cairn_tkn_k')), {
+test('classifyBlock tells current, OAuth and legacy entries apart and recovers the key', () => {
+  deepStrictEqual(classifyBlock(headerBlock(URL, 'cairn_tkn_k')), {
     method: 'api-key',
     bridge: false,
     legacy: false,
     url: URL,
     apiKey: 'cairn_tkn_k',
   });
-  deepStrictEqual(classifyEntry(oauthEntry(URL)), { method: 'oauth', bridge: false, legacy: false, url: URL });
-  deepStrictEqual(classifyEntry({ url: URL, headers: { API_KEY: 'cairn_tkn_old' } }), {
+  deepStrictEqual(classifyBlock(oauthBlock(URL)), { method: 'oauth', bridge: false, legacy: false, url: URL });
+  deepStrictEqual(classifyBlock({ url: URL, headers: { API_KEY: 'cairn_tkn_old' } }), {
     method: 'api-key',
     bridge: false,
     legacy: true,
     url: URL,
     apiKey: 'cairn_tkn_old',
   });
-  deepStrictEqual(classifyEntry(bridgeEntry(URL, 'cairn_tkn_k')), {
+  deepStrictEqual(classifyBlock(bridgeBlock(URL, 'cairn_tkn_k')), {
     method: 'api-key',
     bridge: true,
     legacy: false,
@@ -134,7 +134,7 @@ test('classifyEntry tells current, OAuth and legacy entries apart and recovers t
     apiKey: 'cairn_tkn_k',
   });
   deepStrictEqual(
-    classifyEntry({
+    classifyBlock({
       command: 'npx',
       args: ['-y', 'mcp-remote', URL, '--allow-http'],
       env: { API_KEY: 'cairn_tkn_old' },
@@ -147,12 +147,12 @@ test('classifyEntry tells current, OAuth and legacy entries apart and recovers t
       apiKey: 'cairn_tkn_old',
     },
   );
-  deepStrictEqual(classifyEntry({ url: URL, bearer_token_env_var: 'CAIRN_MCP_TOKEN' }), {
+  deepStrictEqual(classifyBlock({ url: URL, bearer_token_env_var: 'CAIRN_MCP_TOKEN' }), {
     method: 'api-key',
     bridge: false,
     legacy: false,
     url: URL,
   });
-  equal(classifyEntry({ command: 'node', args: ['server.js'] }), undefined);
-  equal(classifyEntry('nope'), undefined);
+  equal(classifyBlock({ command: 'node', args: ['server.js'] }), undefined);
+  equal(classifyBlock('nope'), undefined);
 });

@@ -2,14 +2,14 @@ import type { ClientId } from './client-ids.js';
 import { claudeMcpAddCommand, codexMcpAddCommand } from './commands.js';
 import { CODEX_TOKEN_ENV, GEMINI_TRUST_STEP, INSTALLER_USER_AGENT, VERIFICATION_PROMPT } from './constants.js';
 import {
-  bridgeEntry,
-  codexEntry,
-  headerEntry,
-  type McpEntry,
-  oauthEntry,
-  typedHttpEntry,
-  windsurfEntry,
-} from './entries.js';
+  bridgeBlock,
+  codexBlock,
+  headerBlock,
+  oauthBlock,
+  type ServerBlock,
+  typedHttpBlock,
+  windsurfBlock,
+} from './server-blocks.js';
 
 /** How a client is connected. */
 export type Method = 'automated' | 'oauth' | 'manual';
@@ -28,7 +28,7 @@ export type MethodInfo =
   | { supported: true; steps: (ctx: StepContext) => string[] }
   | { supported: false; reason: string };
 
-/** One client: where its entry lives, the entry's shape for each auth method, and how to set it up or remove it. */
+/** One client: where its server block (its config entry for Cairn) lives, the block's shape for each auth method, and how to set it up or remove it. */
 export interface ClientInfo {
   id: ClientId;
   displayName: string;
@@ -42,7 +42,7 @@ export interface ClientInfo {
   /** The key holding the entries: `mcpServers`, VS Code's `servers`, Codex's `mcp_servers`. */
   containerKey: 'mcpServers' | 'servers' | 'mcp_servers';
   /** The entry the installer writes: with a key for the API-key method, without for OAuth. */
-  entry: (mcpUrl: string, apiKey?: string) => McpEntry;
+  block: (mcpUrl: string, apiKey?: string) => ServerBlock;
   /** Whether the installer may write an OAuth entry; the reason otherwise. */
   installerOAuth: { supported: true } | { supported: false; reason: string };
   methods: Record<Method, MethodInfo>;
@@ -60,29 +60,29 @@ const automated = (id: string): MethodInfo => ({
 });
 const headersText = `Authorization: Bearer <API_KEY> and User-Agent: ${INSTALLER_USER_AGENT}`;
 /** An entry's fields other than headers, as the user will see them in the snippet: `"type": "http", "url": "<mcp_url>"`. */
-export function entryFieldsText(entry: McpEntry): string {
+export function blockFieldsText(entry: ServerBlock): string {
   return Object.entries(entry)
     .filter(([k]) => k !== 'headers')
     .map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`)
     .join(', ');
 }
 /** The Manual step of a file-based client, derived from the entry it writes so the text and the snippet agree. */
-const manualFile = (containerKey: string, entry: ClientInfo['entry']): MethodInfo => ({
+const manualFile = (containerKey: string, block: ClientInfo['block']): MethodInfo => ({
   supported: true,
   steps: ({ configPath, serverName }) => [
-    `Open ${configPath} and add under ${containerKey} the entry "${serverName}" with ${entryFieldsText(entry('<mcp_url>', '<API_KEY>'))} and the headers ${headersText}.`,
+    `Open ${configPath} and add under ${containerKey} the entry "${serverName}" with ${blockFieldsText(block('<mcp_url>', '<API_KEY>'))} and the headers ${headersText}.`,
     verify,
   ],
 });
 /** The OAuth step of a file-based client: its url-only entry, exactly as the snippet shows it. */
 const oauthFile = (
   containerKey: string,
-  entry: ClientInfo['entry'],
+  block: ClientInfo['block'],
   then = 'Complete the browser sign-in.',
 ): MethodInfo => ({
   supported: true,
   steps: ({ configPath, serverName }) => [
-    `Add "${serverName}": { ${entryFieldsText(entry('<mcp_url>'))} } under ${containerKey} in ${configPath}, with no headers.`,
+    `Add "${serverName}": { ${blockFieldsText(block('<mcp_url>'))} } under ${containerKey} in ${configPath}, with no headers.`,
     then,
     verify,
   ],
@@ -96,13 +96,13 @@ const withTrust = (m: MethodInfo): MethodInfo =>
           m.steps(ctx).flatMap((step) => (step.startsWith('Verify') ? [GEMINI_TRUST_STEP, step] : [step])),
       }
     : m;
-const deleteEntry = (key: string) => `Delete ${key}.<server_name> from the config file and restart the client.`;
+const deleteBlock = (key: string) => `Delete ${key}.<server_name> from the config file and restart the client.`;
 
 const jsonClient = (
   id: ClientId,
   displayName: string,
   kind: string,
-  entry: ClientInfo['entry'],
+  block: ClientInfo['block'],
   extra: Partial<ClientInfo> = {},
 ): ClientInfo => ({
   id,
@@ -110,17 +110,17 @@ const jsonClient = (
   kind,
   format: 'json',
   containerKey: 'mcpServers',
-  entry,
+  block,
   installerOAuth: { supported: true },
   methods: {
     automated: automated(id),
-    oauth: oauthFile('mcpServers', entry),
-    manual: manualFile('mcpServers', entry),
+    oauth: oauthFile('mcpServers', block),
+    manual: manualFile('mcpServers', block),
   },
   removal: {
     automated: `npx cairn-mcp-installer@latest --client ${id} --uninstall`,
-    oauth: deleteEntry('mcpServers'),
-    manual: deleteEntry('mcpServers'),
+    oauth: deleteBlock('mcpServers'),
+    manual: deleteBlock('mcpServers'),
   },
   afterInstall: `Restart ${displayName}, then ask "${VERIFICATION_PROMPT}"`,
   staysAfterUninstall: () => 'Every other entry and setting in the file stays as it was.',
@@ -133,7 +133,7 @@ export const CLIENTS: Readonly<Record<ClientId, ClientInfo>> = {
     'claude-desktop',
     'Claude Desktop',
     'Chat desktop app',
-    (url, key) => (key === undefined ? oauthEntry(url) : bridgeEntry(url, key)),
+    (url, key) => (key === undefined ? oauthBlock(url) : bridgeBlock(url, key)),
     {
       installerOAuth: {
         supported: false,
@@ -163,14 +163,14 @@ export const CLIENTS: Readonly<Record<ClientId, ClientInfo>> = {
       removal: {
         automated: 'npx cairn-mcp-installer@latest --client claude-desktop --uninstall',
         oauth: 'Delete the connector: Settings > Customize > Connectors.',
-        manual: deleteEntry('mcpServers'),
+        manual: deleteBlock('mcpServers'),
       },
       afterInstall: `Quit and restart Claude Desktop, then ask "${VERIFICATION_PROMPT}"`,
       staysAfterUninstall: () =>
         'Every other entry stays. A skill bundle imported in Claude Desktop is not removed: remove it in Settings > Extensions.',
     },
   ),
-  'claude-code': jsonClient('claude-code', 'Claude Code', 'Command-line coding agent', typedHttpEntry, {
+  'claude-code': jsonClient('claude-code', 'Claude Code', 'Command-line coding agent', typedHttpBlock, {
     oauthCallback: 'loopback',
     methods: {
       automated: automated('claude-code'),
@@ -195,24 +195,24 @@ export const CLIENTS: Readonly<Record<ClientId, ClientInfo>> = {
     afterInstall: `Start a new Claude Code session, then ask "${VERIFICATION_PROMPT}"`,
   }),
   cursor: jsonClient('cursor', 'Cursor', 'Code editor', (url, key) =>
-    key === undefined ? oauthEntry(url) : headerEntry(url, key),
+    key === undefined ? oauthBlock(url) : headerBlock(url, key),
   ),
-  vscode: jsonClient('vscode', 'VS Code', 'Code editor', typedHttpEntry, {
+  vscode: jsonClient('vscode', 'VS Code', 'Code editor', typedHttpBlock, {
     format: 'jsonc',
     containerKey: 'servers',
     oauthCallback: 'loopback',
     methods: {
       automated: automated('vscode'),
-      oauth: oauthFile('servers', typedHttpEntry, 'Start the server and complete the browser sign-in.'),
-      manual: manualFile('servers', typedHttpEntry),
+      oauth: oauthFile('servers', typedHttpBlock, 'Start the server and complete the browser sign-in.'),
+      manual: manualFile('servers', typedHttpBlock),
     },
     removal: {
       automated: 'npx cairn-mcp-installer@latest --client vscode --uninstall',
-      oauth: deleteEntry('servers'),
-      manual: deleteEntry('servers'),
+      oauth: deleteBlock('servers'),
+      manual: deleteBlock('servers'),
     },
   }),
-  codex: jsonClient('codex', 'Codex', 'Coding agent (CLI, app and IDE extension)', codexEntry, {
+  codex: jsonClient('codex', 'Codex', 'Coding agent (CLI, app and IDE extension)', codexBlock, {
     format: 'toml',
     containerKey: 'mcp_servers',
     oauthCallback: 'loopback',
@@ -243,7 +243,7 @@ export const CLIENTS: Readonly<Record<ClientId, ClientInfo>> = {
     removal: {
       automated: 'npx cairn-mcp-installer@latest --client codex --uninstall',
       oauth: 'codex mcp remove <server_name>',
-      manual: deleteEntry('mcp_servers'),
+      manual: deleteBlock('mcp_servers'),
     },
     afterInstall: `Restart Codex (CLI, app or IDE extension), then ask "${VERIFICATION_PROMPT}"`,
     staysAfterUninstall: (platform) =>
@@ -257,7 +257,7 @@ export const CLIENTS: Readonly<Record<ClientId, ClientInfo>> = {
     'kiro',
     'Kiro (IDE and CLI)',
     'Code editor and command-line agent',
-    (url, key) => (key === undefined ? oauthEntry(url) : headerEntry(url, key)),
+    (url, key) => (key === undefined ? oauthBlock(url) : headerBlock(url, key)),
     {
       oauthCallback: 'loopback',
       // Automatic mode is Kiro's default, and its skills and capture hooks send the key: the installer always writes one.
@@ -268,11 +268,11 @@ export const CLIENTS: Readonly<Record<ClientId, ClientInfo>> = {
       },
       methods: {
         automated: automated('kiro'),
-        oauth: oauthFile('mcpServers', oauthEntry, 'Kiro opens your browser: complete the sign-in.'),
+        oauth: oauthFile('mcpServers', oauthBlock, 'Kiro opens your browser: complete the sign-in.'),
         manual: {
           supported: true,
           steps: ({ configPath, serverName, platform }) => [
-            `Open ${configPath} ($KIRO_HOME replaces ~/.kiro when set) and add under mcpServers the entry "${serverName}" with ${entryFieldsText(headerEntry('<mcp_url>', '<API_KEY>'))} and the headers ${headersText}.`,
+            `Open ${configPath} ($KIRO_HOME replaces ~/.kiro when set) and add under mcpServers the entry "${serverName}" with ${blockFieldsText(headerBlock('<mcp_url>', '<API_KEY>'))} and the headers ${headersText}.`,
             platform === 'win32' ? `Keep ${configPath} private: it holds the key.` : `chmod 600 ${configPath}`,
             verify,
           ],
@@ -280,7 +280,7 @@ export const CLIENTS: Readonly<Record<ClientId, ClientInfo>> = {
       },
     },
   ),
-  'gemini-cli': jsonClient('gemini-cli', 'Gemini CLI', 'Command-line coding agent', typedHttpEntry, {
+  'gemini-cli': jsonClient('gemini-cli', 'Gemini CLI', 'Command-line coding agent', typedHttpBlock, {
     format: 'jsonc',
     oauthCallback: 'loopback',
     methods: {
@@ -295,15 +295,15 @@ export const CLIENTS: Readonly<Record<ClientId, ClientInfo>> = {
       oauth: withTrust(
         oauthFile(
           'mcpServers',
-          typedHttpEntry,
+          typedHttpBlock,
           'Run /mcp auth <server_name> in a session and complete the browser sign-in.',
         ),
       ),
-      manual: withTrust(manualFile('mcpServers', typedHttpEntry)),
+      manual: withTrust(manualFile('mcpServers', typedHttpBlock)),
     },
     afterInstall: `${GEMINI_TRUST_STEP} Then ask "${VERIFICATION_PROMPT}"`,
   }),
-  windsurf: jsonClient('windsurf', 'Windsurf', 'Code editor', windsurfEntry),
+  windsurf: jsonClient('windsurf', 'Windsurf', 'Code editor', windsurfBlock),
 };
 
 /** The catalog entry of a client. */

@@ -7,7 +7,7 @@ export {
   captureCommand,
   claudeStyleHookGroup,
   kiroCairnAgent,
-  kiroCliHookEntry,
+  kiroCliHookBlock,
   kiroIdePromptHook,
   MARKETPLACE_NAME,
   type MarketplaceSource,
@@ -16,7 +16,7 @@ export {
 } from './automatic.js';
 export { type AutomaticPaths, automaticPaths } from './automatic-paths.js';
 export { CLIENTS, type ClientInfo, clientInfo, type Method, type MethodInfo, type StepContext } from './catalog.js';
-export { classifyEntry, type EntryInfo } from './classify-entry.js';
+export { type BlockInfo, classifyBlock } from './classify-block.js';
 export { CLIENT_ALIASES, CLIENT_IDS, type ClientId, resolveClientId } from './client-ids.js';
 export {
   claudeMcpAddArgs,
@@ -41,22 +41,22 @@ export {
   VERIFICATION_PROMPT,
 } from './constants.js';
 export {
-  diagnoseEntry,
-  type EntryDiagnosis,
-  type EntryProblem,
-  type EntryProblemCode,
+  type BlockDiagnosis,
+  type BlockProblem,
+  type BlockProblemCode,
+  diagnoseBlock,
   looksLikeCairn,
-} from './diagnose-entry.js';
+} from './diagnose-block.js';
 export {
   apiKeyHeaders,
   bridgeArgs,
-  bridgeEntry,
-  codexEntry,
-  codexEnvEntry,
+  bridgeBlock,
+  codexBlock,
+  codexEnvBlock,
   codexTomlTable,
-  headerEntry,
-  type McpEntry,
-  oauthEntry,
-  typedHttpEntry,
-  windsurfEntry,
-} from './entries.js';
+  headerBlock,
+  oauthBlock,
+  type ServerBlock,
+  typedHttpBlock,
+  windsurfBlock,
+} from './server-blocks.js';

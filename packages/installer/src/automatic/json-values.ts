@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import type { ClientId } from '@cairn/clients';
 import { appendToJsonArray, editJson, parseJsonConfig, removeFromJsonArray } from '../files/json-edit.js';
 import { missingDirs, readConfig, removeBackups, removeEmptyDirs, writeConfig } from '../files/write-config.js';
-import { sameValue } from '../install/edit-entry.js';
+import { sameValue } from '../install/edit-block.js';
 import type { InsertedValue, Manifest } from './manifest.js';
 
 /** A value automatic mode keeps inside someone else's JSON file: an element of the array at `keyPath`, or the value at `keyPath`. */

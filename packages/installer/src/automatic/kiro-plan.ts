@@ -4,7 +4,7 @@ import {
   type AutomaticPaths,
   captureCommand,
   kiroCairnAgent,
-  kiroCliHookEntry,
+  kiroCliHookBlock,
   kiroIdePromptHook,
 } from '@cairn/clients';
 import { ConfigParseError } from '../files/config-error.js';
@@ -60,10 +60,10 @@ export function kiroPlan(paths: AutomaticPaths, baseUrl: string, apiKey: string)
     plan.values.push({
       path: file,
       keyPath: ['hooks', 'userPromptSubmit'],
-      value: kiroCliHookEntry(prompt),
+      value: kiroCliHookBlock(prompt),
       arrayItem: true,
     });
-    plan.values.push({ path: file, keyPath: ['hooks', 'stop'], value: kiroCliHookEntry(stop), arrayItem: true });
+    plan.values.push({ path: file, keyPath: ['hooks', 'stop'], value: kiroCliHookBlock(stop), arrayItem: true });
   }
   return plan;
 }

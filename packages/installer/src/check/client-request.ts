@@ -1,4 +1,4 @@
-import { classifyEntry, urlProblem } from '@cairn/clients';
+import { classifyBlock, urlProblem } from '@cairn/clients';
 
 /** What a client will send for an entry: its URL and headers; or OAuth (a browser sign-in, nothing to send); or why it cannot send anything. */
 export type ClientRequest =
@@ -17,7 +17,7 @@ const strings = (value: unknown): string[] =>
  * `Bearer <key>` from its token variable, which holds `apiKey`.
  */
 export function clientRequest(value: unknown, apiKey: string | undefined): ClientRequest {
-  const info = classifyEntry(value);
+  const info = classifyBlock(value);
   if (!info?.url) return { kind: 'unusable', reason: 'the entry has no URL' };
   const bad = urlProblem(info.url);
   if (bad) return { kind: 'unusable', reason: `the entry's address "${info.url}" ${bad}` };

@@ -1,6 +1,6 @@
 import { KEY_PREFIX } from '@cairn/clients';
 import { protectConfig, writeConfig } from '../files/write-config.js';
-import { editEntry } from '../install/edit-entry.js';
+import { editBlock } from '../install/edit-block.js';
 import type { ConfigReport } from './scan-config.js';
 
 /** What fixConfig changed: the file written (or chmod-ed), and its backup. */
@@ -20,7 +20,7 @@ export function fixConfig(report: ConfigReport): FixResult | undefined {
   for (const finding of report.findings) {
     const { entry: name, repair } = finding;
     if (repair?.kind !== 'entry' || name === undefined || rewritten.includes(name)) continue;
-    text = editEntry(
+    text = editBlock(
       client,
       { ...inspection, text, existing: { value: inspection.entries[name] } },
       name,

@@ -25,7 +25,7 @@ export async function addOnlineFindings(reports: ConfigReport[], machine: Machin
   const unreachable = new Set<string>();
   for (const report of reports) {
     if (!report.inspection || !report.inUse) continue;
-    for (const name of report.cairnEntries) {
+    for (const name of report.cairnBlocks) {
       const entry = report.inspection.entries[name] as Record<string, unknown>;
       const tokenVar = typeof entry?.bearer_token_env_var === 'string' ? entry.bearer_token_env_var : undefined;
       const request = clientRequest(entry, tokenVar ? machine.env[tokenVar] : undefined);

@@ -2,7 +2,7 @@ import { deepStrictEqual, equal, match, ok } from 'node:assert/strict';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
-import { bridgeEntry, configPath } from '@cairn/clients';
+import { bridgeBlock, configPath } from '@cairn/clients';
 import { main } from '../main.js';
 import { inHome, type TempMachine, tempMachine } from '../testing/temp-machine.js';
 
@@ -10,9 +10,9 @@ const URL = 'https://cairn.example.com/mcp';
 const KEY = 'cairn_tkn_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAA123456';
 const UA = 'cairn-mcp-installer/1.0';
 const headers = { Authorization: `Bearer ${KEY}`, 'User-Agent': UA };
-const bridge = bridgeEntry(URL, KEY) as { command: string; args: string[]; env: Record<string, string> };
+const bridge = bridgeBlock(URL, KEY) as { command: string; args: string[]; env: Record<string, string> };
 // A second key, so the two bridge entries are not duplicates of each other once repaired.
-const spacedBridge = bridgeEntry(URL, 'cairn_tkn_SSSSSSSSSSSSSSSSSSSSSSSSSSSSSS000000') as typeof bridge;
+const spacedBridge = bridgeBlock(URL, 'cairn_tkn_SSSSSSSSSSSSSSSSSSSSSSSSSSSSSS000000') as typeof bridge;
 
 type Client = Parameters<typeof configPath>[0];
 const write = (path: string, text: string, mode = 0o600) => {

@@ -48,7 +48,7 @@ export async function runDoctor(request: DoctorRequest, machine: Machine, nodeVe
   for (const line of nodeProblems) say(line);
   for (const line of notes) say(line);
   open += nodeProblems.length;
-  const entries = reports.reduce((n, r) => n + r.cairnEntries.length, 0);
+  const entries = reports.reduce((n, r) => n + r.cairnBlocks.length, 0);
   if (open === 0)
     say(
       `No problems: ${entries} Cairn ${entries === 1 ? 'entry' : 'entries'} in ${reports.length} config ${reports.length === 1 ? 'file' : 'files'} checked.`,
@@ -70,7 +70,7 @@ async function nodeFindings(machine: Machine, running: string, reports: ConfigRe
       `Node.js ${running.replace(/^v/, '')} runs this installer: too old (needs ${MINIMUM_NODE}). Fix: install a current Node.js LTS (https://nodejs.org).`,
     );
   // The chat desktop client starts its bridge with the `npx` on PATH (spec part 7): that Node matters too.
-  const bridge = reports.some((r) => r.client.id === 'claude-desktop' && r.cairnEntries.length > 0);
+  const bridge = reports.some((r) => r.client.id === 'claude-desktop' && r.cairnBlocks.length > 0);
   const node = bridge ? machine.which('node') : undefined;
   if (node) {
     const found = (await machine.run('node', ['--version'])).stdout.trim();

@@ -1,12 +1,12 @@
 import { statSync } from 'node:fs';
 import {
   type ClientInfo,
-  classifyEntry,
-  diagnoseEntry,
+  classifyBlock,
+  diagnoseBlock,
   KEY_PREFIX,
   looksLikeCairn,
-  type McpEntry,
   mcpUrlFor,
+  type ServerBlock,
 } from '@cairn/clients';
 import { installerCommand } from '../cli/self-command.js';
 import { ConfigParseError, ConfigShapeError } from '../files/config-error.js';
@@ -18,7 +18,7 @@ export interface Finding {
   entry?: string;
   problem: string;
   fix: string;
-  repair?: { kind: 'entry'; value: McpEntry; url: string; apiKey?: string } | { kind: 'mode' };
+  repair?: { kind: 'entry'; value: ServerBlock; url: string; apiKey?: string } | { kind: 'mode' };
 }
 
 /** A config file doctor read: where it is, whether the client reads it, and what is wrong in it. */
@@ -28,7 +28,7 @@ export interface ConfigReport {
   /** False for a default location an environment override moved the client away from. */
   inUse: boolean;
   inspection?: ConfigInspection;
-  cairnEntries: string[];
+  cairnBlocks: string[];
   findings: Finding[];
 }
 
@@ -51,13 +51,13 @@ export function scanConfig(
         fix: 'repair the file by hand (doctor leaves it untouched)',
       },
     ];
-    return { client, path, inUse, cairnEntries: [], findings };
+    return { client, path, inUse, cairnBlocks: [], findings };
   }
   if (!inspection.exists) return undefined;
-  const cairnEntries = pickCairnEntries(inspection.entries, serverName);
+  const cairnBlocks = pickCairnBlocks(inspection.entries, serverName);
   const findings: Finding[] = [];
-  for (const name of cairnEntries) {
-    const diagnosis = diagnoseEntry(client, inspection.entries[name]);
+  for (const name of cairnBlocks) {
+    const diagnosis = diagnoseBlock(client, inspection.entries[name]);
     if (!diagnosis) continue;
     const { repaired, info, apiKey } = diagnosis;
     for (const { problem, fix } of diagnosis.problems) {
@@ -72,7 +72,7 @@ export function scanConfig(
       });
     }
   }
-  findings.push(...bothMethods(client, inspection, cairnEntries), ...duplicates(client, inspection, cairnEntries));
+  findings.push(...bothMethods(client, inspection, cairnBlocks), ...duplicates(client, inspection, cairnBlocks));
   const mode = machine.platform === 'win32' ? undefined : statSync(inspection.target).mode & 0o777;
   if (mode !== undefined && (mode & 0o077) !== 0 && inspection.text.includes(KEY_PREFIX)) {
     findings.push({
@@ -81,11 +81,11 @@ export function scanConfig(
       repair: { kind: 'mode' },
     });
   }
-  return { client, path, inUse, inspection, cairnEntries, findings };
+  return { client, path, inUse, inspection, cairnBlocks, findings };
 }
 
 /** Entries that are Cairn's by name or content, plus any other entry for the same URL as one of them. */
-function pickCairnEntries(entries: Record<string, unknown>, serverName: string): string[] {
+function pickCairnBlocks(entries: Record<string, unknown>, serverName: string): string[] {
   const named = Object.keys(entries).filter((name) => looksLikeCairn(name, entries[name], serverName));
   const urls = new Set(named.map((name) => urlOf(entries[name])).filter(Boolean));
   return Object.keys(entries).filter((name) => named.includes(name) || urls.has(urlOf(entries[name])));
@@ -94,7 +94,7 @@ function pickCairnEntries(entries: Record<string, unknown>, serverName: string):
 function bothMethods(client: ClientInfo, inspection: ConfigInspection, names: string[]): Finding[] {
   const byUrl = new Map<string, { oauth: string[]; apiKey: string[] }>();
   for (const name of names) {
-    const info = classifyEntry(inspection.entries[name]);
+    const info = classifyBlock(inspection.entries[name]);
     const url = urlOf(inspection.entries[name]);
     if (!info || !url) continue;
     const group = byUrl.get(url) ?? { oauth: [], apiKey: [] };
@@ -114,7 +114,7 @@ function duplicates(client: ClientInfo, inspection: ConfigInspection, names: str
   const first = new Map<string, string>();
   const findings: Finding[] = [];
   for (const name of names) {
-    const info = classifyEntry(inspection.entries[name]);
+    const info = classifyBlock(inspection.entries[name]);
     const url = urlOf(inspection.entries[name]);
     if (!info || !url) continue;
     const id = `${url}\0${info.method}\0${info.apiKey ?? ''}`;
@@ -133,6 +133,6 @@ function duplicates(client: ClientInfo, inspection: ConfigInspection, names: str
 }
 
 function urlOf(value: unknown): string | undefined {
-  const url = classifyEntry(value)?.url;
+  const url = classifyBlock(value)?.url;
   return url === undefined ? undefined : mcpUrlFor(url);
 }

@@ -1,4 +1,4 @@
-import { type ClientInfo, classifyEntry, configPath, type EntryInfo } from '@cairn/clients';
+import { type BlockInfo, type ClientInfo, classifyBlock, configPath } from '@cairn/clients';
 import { ConfigShapeError, lineColumn } from '../files/config-error.js';
 import { parseJsonConfig, shapeProblem } from '../files/json-edit.js';
 import { parseTomlConfig } from '../files/toml-edit.js';
@@ -15,7 +15,7 @@ export interface ConfigInspection {
   hasContainer: boolean;
   text: string;
   entries: Record<string, unknown>;
-  existing?: { value: unknown; info?: EntryInfo };
+  existing?: { value: unknown; info?: BlockInfo };
 }
 
 /** Reads and parses the client's config file (or `path`, another place it may be); a file that does not parse throws ConfigParseError and is not touched. */
@@ -37,7 +37,7 @@ export function inspectConfig(
       ? (container as Record<string, unknown>)
       : {};
   const value = Object.hasOwn(entries, serverName) ? entries[serverName] : undefined;
-  const info = value === undefined ? undefined : classifyEntry(value);
+  const info = value === undefined ? undefined : classifyBlock(value);
   return {
     path,
     target: resolveConfigTarget(path),

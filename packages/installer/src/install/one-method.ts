@@ -1,4 +1,4 @@
-import { type ClientInfo, classifyEntry, mcpUrlFor } from '@cairn/clients';
+import { type ClientInfo, classifyBlock, mcpUrlFor } from '@cairn/clients';
 import { installerCommand } from '../cli/self-command.js';
 import { InstallerError } from '../files/config-error.js';
 import type { ConfigInspection } from './inspect-config.js';
@@ -12,7 +12,7 @@ export function assertOneMethod(
   method: 'api-key' | 'oauth',
 ): void {
   for (const [name, value] of Object.entries(config.entries)) {
-    const info = classifyEntry(value);
+    const info = classifyBlock(value);
     if (!info || info.method === method) continue;
     const sameServer = name === serverName || (info.url !== undefined && mcpUrlFor(info.url) === mcpUrl);
     if (!sameServer) continue;

@@ -18,7 +18,7 @@ import { claudeCliInstall } from './claude-cli.js';
 import type { InstallRequest, Machine } from './context.js';
 import { rememberCreated, whatWriteCreates } from './created-configs.js';
 import { forgetCreatedKey, rememberCreatedKey, wasCreatedHere } from './created-keys.js';
-import { editEntry, sameValue } from './edit-entry.js';
+import { editBlock, sameValue } from './edit-block.js';
 import { inspectConfig } from './inspect-config.js';
 import { assertOneMethod } from './one-method.js';
 import { maskKey, resolveApiKey } from './resolve-key.js';
@@ -65,7 +65,7 @@ export async function runInstall(request: InstallRequest, machine: Machine): Pro
   const previousKey = existing?.apiKey ?? codexToken;
   const apiKey = method === 'api-key' ? await resolveApiKey(request, machine, request.url, previousKey) : undefined;
   const mask = (text: string) => (apiKey ? text.split(apiKey).join(maskKey(apiKey)) : text);
-  const entry = client.entry(mcpUrl, apiKey);
+  const entry = client.block(mcpUrl, apiKey);
   const upToDate = config.existing !== undefined && sameValue(config.existing.value, entry);
   if (config.existing && existing?.legacy)
     machine.out(
@@ -100,7 +100,7 @@ export async function runInstall(request: InstallRequest, machine: Machine): Pro
     return afterWriting(client, request, machine, { mcpUrl, apiKey, entry, replaced, automatic, tokenReady: true });
   }
 
-  const after = editEntry(client, config, request.serverName, entry, mcpUrl);
+  const after = editBlock(client, config, request.serverName, entry, mcpUrl);
   const secret = apiKey !== undefined;
   if (request.dryRun) {
     machine.out(

@@ -7,7 +7,7 @@ import { claudeCliUninstall } from './claude-cli.js';
 import type { InstallRequest, Machine } from './context.js';
 import { forgetCreated, tidyAfterRemoval } from './created-configs.js';
 import { forgetCreatedKey, wasCreatedHere } from './created-keys.js';
-import { editEntry } from './edit-entry.js';
+import { editBlock } from './edit-block.js';
 import { inspectConfig } from './inspect-config.js';
 import { maskKey } from './resolve-key.js';
 import { retireKey } from './retire-key.js';
@@ -35,14 +35,14 @@ export async function runUninstall(request: InstallRequest, machine: Machine): P
     typeof (config.existing.value as { bearer_token_env_var?: unknown }).bearer_token_env_var === 'string';
   const key = held?.apiKey ?? (codexEnv ? machine.env[CODEX_TOKEN_ENV] : undefined);
   const retire = async () => {
-    if (key && held?.url) await retireEntryKey(machine, client, request, key, held.url);
+    if (key && held?.url) await retireBlockKey(machine, client, request, key, held.url);
   };
   let createdDirs: string[] = [];
   if (client.id === 'claude-code' && machine.which('claude')) {
     if (request.dryRun) machine.out(`Dry run: would run claude mcp remove ${request.serverName} -s user`);
     else machine.out(`Ran: ${await claudeCliUninstall(machine, request.serverName)}`);
   } else {
-    const tidy = tidyAfterRemoval(machine, client, config, editEntry(client, config, request.serverName, undefined));
+    const tidy = tidyAfterRemoval(machine, client, config, editBlock(client, config, request.serverName, undefined));
     if (request.dryRun) {
       machine.out(`Dry run: nothing written. The change to ${config.target}:`);
       machine.out(
@@ -84,7 +84,7 @@ export async function runUninstall(request: InstallRequest, machine: Machine): P
  * this machine uses it, as a reinstall retires the key it replaces; a key the user gave is theirs, and
  * they are told it stays active.
  */
-async function retireEntryKey(
+async function retireBlockKey(
   machine: Machine,
   client: ClientInfo,
   request: InstallRequest,

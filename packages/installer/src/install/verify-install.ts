@@ -1,4 +1,4 @@
-import { type ClientInfo, CODEX_TOKEN_ENV, type McpEntry } from '@cairn/clients';
+import { type ClientInfo, CODEX_TOKEN_ENV, type ServerBlock } from '@cairn/clients';
 import { CHECK_TIMEOUT_MS, checkConnection } from '../check/check-connection.js';
 import { clientRequest } from '../check/client-request.js';
 import { installerCommand } from '../cli/self-command.js';
@@ -15,7 +15,7 @@ export const CHECK_FAILED_EXIT = 3;
 export async function verifyInstall(
   client: ClientInfo,
   serverName: string,
-  written: McpEntry,
+  written: ServerBlock,
   apiKey: string | undefined,
   machine: Machine,
   timeoutMs = CHECK_TIMEOUT_MS,

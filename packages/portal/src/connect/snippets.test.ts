@@ -6,8 +6,8 @@ import { CLIENT_IDS, CLIENTS, VERIFICATION_PROMPT } from '@cairn/clients';
 import * as shim from '../shims/node-path.js';
 import {
   automaticOffer,
+  blockDocument,
   configFileFor,
-  entryDocument,
   installerCommands,
   installerRunner,
   isCommand,
@@ -29,7 +29,7 @@ test('the Manual entry is the catalog entry the installer writes, under the clie
     if (id === 'claude-code' || id === 'codex') continue;
     const [snippet] = manualSnippets(id, URL_, 'linux', KEY);
     const doc = JSON.parse(snippet!.text) as Record<string, Record<string, unknown>>;
-    assert.deepEqual(doc[CLIENTS[id].containerKey]!.cairn, CLIENTS[id].entry(URL_, KEY), id);
+    assert.deepEqual(doc[CLIENTS[id].containerKey]!.cairn, CLIENTS[id].block(URL_, KEY), id);
   }
 });
 
@@ -277,8 +277,8 @@ test('the browser stand-in for node:path joins like node:path', () => {
   }
 });
 
-test('entryDocument for VS Code uses "servers"', () => {
-  assert.deepEqual(Object.keys(JSON.parse(entryDocument('vscode', URL_, KEY))), ['servers']);
+test('blockDocument for VS Code uses "servers"', () => {
+  assert.deepEqual(Object.keys(JSON.parse(blockDocument('vscode', URL_, KEY))), ['servers']);
 });
 
 test('Automated: the checkbox adds --auto only where automatic mode is opt-in, and --marketplace only for Claude Code and only when this Cairn names one', () => {

@@ -88,9 +88,9 @@ export function isCommand(text: string): boolean {
 }
 
 /** The config-file fragment holding the client's entry, exactly as the installer writes it. */
-export function entryDocument(id: ClientId, mcpUrl: string, apiKey?: string, serverName = DEFAULT_SERVER_NAME): string {
+export function blockDocument(id: ClientId, mcpUrl: string, apiKey?: string, serverName = DEFAULT_SERVER_NAME): string {
   const c = CLIENTS[id];
-  return JSON.stringify({ [c.containerKey]: { [serverName]: c.entry(mcpUrl, apiKey) } }, null, 2);
+  return JSON.stringify({ [c.containerKey]: { [serverName]: c.block(mcpUrl, apiKey) } }, null, 2);
 }
 
 /** Manual (API key) method: the exact entry or command with the real URL and the key (or its placeholder). */
@@ -108,7 +108,7 @@ export function manualSnippets(
     const table = { label: `Table in ${file}`, text: codexTomlTable(serverName, mcpUrl, key).trimEnd() };
     return os === 'win32' ? [table] : [table, { label: 'Then keep the file private', text: `chmod 600 ${file}` }];
   }
-  return [{ label: `Entry in ${configFileFor(id, os)}`, text: entryDocument(id, mcpUrl, key, serverName) }];
+  return [{ label: `Entry in ${configFileFor(id, os)}`, text: blockDocument(id, mcpUrl, key, serverName) }];
 }
 
 /** OAuth method: the url-only entry or command, where the client takes one from a file or a command line. */
@@ -118,7 +118,7 @@ export function oauthSnippets(id: ClientId, mcpUrl: string, os: Os, serverName =
   if (id === 'codex') return [{ label: 'Command', text: codexMcpAddCommand(serverName, mcpUrl) }];
   // Set up in the client's own menus (the steps say where): nothing to paste but the URL.
   if (id === 'claude-desktop') return [];
-  return [{ label: `Entry in ${configFileFor(id, os)}`, text: entryDocument(id, mcpUrl, undefined, serverName) }];
+  return [{ label: `Entry in ${configFileFor(id, os)}`, text: blockDocument(id, mcpUrl, undefined, serverName) }];
 }
 
 /** What the Automated tab offers beyond the entry: nothing, a checkbox (`--auto`), or automatic mode always (Kiro). */

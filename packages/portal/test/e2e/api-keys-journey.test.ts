@@ -230,7 +230,7 @@ test('Generate API key → shown once → Manual snippet from Connect works thro
   const connectKey = doc.mcpServers.cairn.env.AUTH_HEADER!.replace(/^Bearer /, '');
   assert.match(connectKey, /^cairn_tkn_/);
   // The dialog and the installer share one catalog: the same entry for the same URL and key.
-  assert.deepEqual(doc.mcpServers.cairn, CLIENTS['claude-desktop'].entry(server.mcpUrl, connectKey));
+  assert.deepEqual(doc.mcpServers.cairn, CLIENTS['claude-desktop'].block(server.mcpUrl, connectKey));
   await connect.getByRole('button', { name: 'Close' }).click();
 
   const names = await listDatapacksThrough(doc.mcpServers.cairn);

@@ -17,7 +17,7 @@ runFileOnEachBackend();
 const WAIT_MS = 30_000;
 
 /** The spec's bridge entry (part 2), as a chat desktop client holds it under mcpServers.cairn. */
-function bridgeEntry(mcpUrl: string, env: Record<string, string>) {
+function bridgeBlock(mcpUrl: string, env: Record<string, string>) {
   return {
     command: 'npx',
     args: [
@@ -44,7 +44,7 @@ interface Bridge {
 }
 
 /** Spawns the entry like the desktop client does: no shell, args unchanged, env set for the process. */
-function launch(entry: ReturnType<typeof bridgeEntry>): Bridge {
+function launch(entry: ReturnType<typeof bridgeBlock>): Bridge {
   const scratch = mkdtempSync(join(tmpdir(), 'cairn-mcp-remote-'));
   const npmCache = join(scratch, 'npm-cache');
   // Fresh OAuth state per run, and a fresh npm cache so a download would show up as <cache>/_npx.
@@ -126,7 +126,7 @@ after(async () => {
 
 describe('the bridge entry through the real mcp-remote@0.1.38', () => {
   test("with AUTH_HEADER set, the agent lists the user's datapacks", { timeout: 2 * WAIT_MS }, async () => {
-    const config = { mcpServers: { cairn: bridgeEntry(server.mcpUrl, { AUTH_HEADER: `Bearer ${tenant.owner.key}` }) } };
+    const config = { mcpServers: { cairn: bridgeBlock(server.mcpUrl, { AUTH_HEADER: `Bearer ${tenant.owner.key}` }) } };
     const bridge = launch(config.mcpServers.cairn);
     try {
       await within(bridge.connected, 'connect');
@@ -156,7 +156,7 @@ describe('the bridge entry through the real mcp-remote@0.1.38', () => {
     // mcp-remote prints neither the 401 status nor its body (only with --debug), so watch the wire.
     const wire = await startRecordingProxy(server.baseUrl);
     const config = {
-      mcpServers: { cairn: bridgeEntry(`${wire.url}/mcp`, { AUTH_TOKEN: `Bearer ${tenant.owner.key}` }) },
+      mcpServers: { cairn: bridgeBlock(`${wire.url}/mcp`, { AUTH_TOKEN: `Bearer ${tenant.owner.key}` }) },
     };
     const bridge = launch(config.mcpServers.cairn);
     try {

@@ -1,7 +1,7 @@
 import { BRIDGE_AUTH_ENV } from './constants.js';
 
 /** What an existing MCP entry is: its method, whether it is an older variant, and the URL and key it holds. */
-export interface EntryInfo {
+export interface BlockInfo {
   method: 'api-key' | 'oauth';
   /** Bridge over stdio (the chat desktop client's shape) rather than a direct HTTP entry. */
   bridge: boolean;
@@ -18,7 +18,7 @@ const text = (value: unknown): string | undefined => (typeof value === 'string' 
 const stripBearer = (value: string): string => value.replace(/^Bearer\s+/i, '');
 
 /** Reads an entry of any client's shape (current or legacy); undefined when it is no MCP entry this catalog understands. */
-export function classifyEntry(value: unknown): EntryInfo | undefined {
+export function classifyBlock(value: unknown): BlockInfo | undefined {
   const entry = record(value);
   if (!entry) return undefined;
   const args = Array.isArray(entry.args) ? entry.args.filter((a): a is string => typeof a === 'string') : undefined;
@@ -36,7 +36,7 @@ export function classifyEntry(value: unknown): EntryInfo | undefined {
   return { method: 'oauth', bridge: false, legacy: false, url };
 }
 
-function classifyBridge(args: string[], env: Record<string, unknown>): EntryInfo {
+function classifyBridge(args: string[], env: Record<string, unknown>): BlockInfo {
   // The address follows the package; a scheme-less one is still reported (as the entry's address) so it can be diagnosed.
   const afterPackage = args[args.findIndex((a) => a.startsWith('mcp-remote')) + 1];
   const url =

@@ -1,19 +1,19 @@
 import { deepStrictEqual, equal, ok } from 'node:assert/strict';
 import { test } from 'node:test';
 import { CLIENTS } from './catalog.js';
-import { diagnoseEntry, looksLikeCairn } from './diagnose-entry.js';
-import { bridgeEntry } from './entries.js';
+import { diagnoseBlock, looksLikeCairn } from './diagnose-block.js';
+import { bridgeBlock } from './server-blocks.js';
 
 const URL = 'https://cairn.example.com/mcp';
 const KEY = 'cairn_tkn_abc123';
 const codes = (client: keyof typeof CLIENTS, value: unknown) =>
-  diagnoseEntry(CLIENTS[client], value)?.problems.map((p) => p.code);
+  diagnoseBlock(CLIENTS[client], value)?.problems.map((p) => p.code);
 
 test('every entry the catalog writes is clean for its client', () => {
   for (const client of Object.values(CLIENTS)) {
-    deepStrictEqual(diagnoseEntry(client, client.entry(URL, KEY))?.problems, [], client.id);
+    deepStrictEqual(diagnoseBlock(client, client.block(URL, KEY))?.problems, [], client.id);
     if (client.installerOAuth.supported)
-      deepStrictEqual(diagnoseEntry(client, client.entry(URL))?.problems, [], `${client.id} oauth`);
+      deepStrictEqual(diagnoseBlock(client, client.block(URL))?.problems, [], `${client.id} oauth`);
   }
 });
 
@@ -34,17 +34,17 @@ test('each problem is named, and the repair keeps URL, key and the fields the us
     codes('cursor', { url: URL, headers: { Authorization: 'Bearer ', 'User-Agent': 'cairn-mcp-installer/1.0' } }),
     ['missing-key'],
   );
-  const repaired = diagnoseEntry(CLIENTS['claude-code'], {
+  const repaired = diagnoseBlock(CLIENTS['claude-code'], {
     url: URL,
     headers: { ...headers, 'X-Team': 'a' },
     timeout: 5,
   })?.repaired;
   deepStrictEqual(repaired, { type: 'http', url: URL, headers: { ...headers, 'X-Team': 'a' }, timeout: 5 });
-  deepStrictEqual(diagnoseEntry(CLIENTS['claude-desktop'], { url: URL, headers })?.repaired, bridgeEntry(URL, KEY));
+  deepStrictEqual(diagnoseBlock(CLIENTS['claude-desktop'], { url: URL, headers })?.repaired, bridgeBlock(URL, KEY));
 });
 
 test('bridge problems: env name vs ${…} reference, spaces in header args, no User-Agent, no Bearer', () => {
-  const good = bridgeEntry(URL, KEY) as { command: string; args: string[]; env: Record<string, string> };
+  const good = bridgeBlock(URL, KEY) as { command: string; args: string[]; env: Record<string, string> };
   deepStrictEqual(codes('claude-desktop', { ...good, env: { AUTH_TOKEN: `Bearer ${KEY}` } }), ['bridge-env-mismatch']);
   deepStrictEqual(
     codes('claude-desktop', { ...good, args: good.args.map((a) => a.replace(/^(Authorization|User-Agent):/, '$1: ')) }),
@@ -53,10 +53,10 @@ test('bridge problems: env name vs ${…} reference, spaces in header args, no U
   deepStrictEqual(codes('claude-desktop', { ...good, args: good.args.slice(0, -2) }), ['missing-user-agent']);
   deepStrictEqual(codes('claude-desktop', { ...good, env: { AUTH_HEADER: KEY } }), ['missing-bearer']);
   deepStrictEqual(
-    diagnoseEntry(CLIENTS['claude-desktop'], { ...good, env: { AUTH_TOKEN: `Bearer ${KEY}` } })?.repaired,
+    diagnoseBlock(CLIENTS['claude-desktop'], { ...good, env: { AUTH_TOKEN: `Bearer ${KEY}` } })?.repaired,
     good,
   );
-  equal(diagnoseEntry(CLIENTS['claude-desktop'], { ...good, env: {} })?.repaired, undefined, 'no key to rebuild with');
+  equal(diagnoseBlock(CLIENTS['claude-desktop'], { ...good, env: {} })?.repaired, undefined, 'no key to rebuild with');
 });
 
 test('looksLikeCairn: by name, by key, by User-Agent', () => {
@@ -74,8 +74,8 @@ test('an address without a scheme is a problem of its own, never rebuilt by gues
     }),
     ['bad-url'],
   );
-  const bridge = bridgeEntry(URL, KEY) as { args: string[] };
-  const diagnosis = diagnoseEntry(CLIENTS['claude-desktop'], {
+  const bridge = bridgeBlock(URL, KEY) as { args: string[] };
+  const diagnosis = diagnoseBlock(CLIENTS['claude-desktop'], {
     ...bridge,
     args: bridge.args.map((a) => (a === URL ? noScheme : a)),
   });

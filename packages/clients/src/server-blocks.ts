@@ -1,7 +1,10 @@
 import { BRIDGE_AUTH_ENV, BRIDGE_PACKAGE, CODEX_TOKEN_ENV, INSTALLER_USER_AGENT } from './constants.js';
 
-/** A client MCP entry as it sits in a config file (JSON object or TOML table). */
-export type McpEntry = Record<string, unknown>;
+/**
+ * A server block: what a client's config file holds for one MCP server (a JSON object or a TOML table).
+ * Users call it the "entry" in that file; in code "entry" is a knowledge entry, so this is a block.
+ */
+export type ServerBlock = Record<string, unknown>;
 
 /** The two request headers of the API-key method (spec part 5): `Bearer ` prefix and the installer User-Agent. */
 export function apiKeyHeaders(apiKey: string): Record<string, string> {
@@ -9,12 +12,12 @@ export function apiKeyHeaders(apiKey: string): Record<string, string> {
 }
 
 /** Header-based entry (spec part 2): url + Authorization + User-Agent. */
-export function headerEntry(mcpUrl: string, apiKey: string): McpEntry {
+export function headerBlock(mcpUrl: string, apiKey: string): ServerBlock {
   return { url: mcpUrl, headers: apiKeyHeaders(apiKey) };
 }
 
 /** OAuth entry (spec part 2): the header-based shape with `url` only, no `headers` object. */
-export function oauthEntry(mcpUrl: string): McpEntry {
+export function oauthBlock(mcpUrl: string): ServerBlock {
   return { url: mcpUrl };
 }
 
@@ -34,19 +37,19 @@ export function bridgeArgs(mcpUrl: string): string[] {
 }
 
 /** Bridge-based entry for the chat desktop client: `npx` + bridge args, the key only in `env.AUTH_HEADER`. */
-export function bridgeEntry(mcpUrl: string, apiKey: string): McpEntry {
+export function bridgeBlock(mcpUrl: string, apiKey: string): ServerBlock {
   return { command: 'npx', args: bridgeArgs(mcpUrl), env: { [BRIDGE_AUTH_ENV]: `Bearer ${apiKey}` } };
 }
 
 /** Entry with `type: "http"` (Claude Code, VS Code, Gemini CLI); without a key it is the OAuth entry. */
-export function typedHttpEntry(mcpUrl: string, apiKey?: string): McpEntry {
+export function typedHttpBlock(mcpUrl: string, apiKey?: string): ServerBlock {
   return apiKey === undefined
     ? { type: 'http', url: mcpUrl }
     : { type: 'http', url: mcpUrl, headers: apiKeyHeaders(apiKey) };
 }
 
 /** Windsurf's entry: the header-based shape with its `serverUrl` key. */
-export function windsurfEntry(mcpUrl: string, apiKey?: string): McpEntry {
+export function windsurfBlock(mcpUrl: string, apiKey?: string): ServerBlock {
   return apiKey === undefined ? { serverUrl: mcpUrl } : { serverUrl: mcpUrl, headers: apiKeyHeaders(apiKey) };
 }
 
@@ -54,12 +57,12 @@ export function windsurfEntry(mcpUrl: string, apiKey?: string): McpEntry {
  * Codex's `[mcp_servers.<name>]` table: with a key, literal `http_headers` (Codex sends them as they are;
  * the file is kept mode 0600), so Codex needs no variable exported in a shell profile; without, OAuth.
  */
-export function codexEntry(mcpUrl: string, apiKey?: string): McpEntry {
+export function codexBlock(mcpUrl: string, apiKey?: string): ServerBlock {
   return apiKey === undefined ? { url: mcpUrl } : { url: mcpUrl, http_headers: apiKeyHeaders(apiKey) };
 }
 
 /** The older Codex table: the key in the `CAIRN_MCP_TOKEN` variable (`bearer_token_env_var`); still read, no longer written. */
-export function codexEnvEntry(mcpUrl: string): McpEntry {
+export function codexEnvBlock(mcpUrl: string): ServerBlock {
   return { url: mcpUrl, bearer_token_env_var: CODEX_TOKEN_ENV, http_headers: { 'User-Agent': INSTALLER_USER_AGENT } };
 }
 

@@ -1,20 +1,20 @@
-import { type ClientInfo, classifyEntry, codexTomlTable, type McpEntry } from '@cairn/clients';
+import { type ClientInfo, classifyBlock, codexTomlTable, type ServerBlock } from '@cairn/clients';
 import { editJson } from '../files/json-edit.js';
 import { editTomlTable } from '../files/toml-edit.js';
 import type { ConfigInspection } from './inspect-config.js';
 
 /** The file's new text with the entry set (or removed, with `undefined`); equal to the old text when nothing changes. */
-export function editEntry(
+export function editBlock(
   client: ClientInfo,
   config: ConfigInspection,
   serverName: string,
-  entry: McpEntry | undefined,
+  entry: ServerBlock | undefined,
   mcpUrl = '',
 ): string {
   if (entry !== undefined && config.existing && sameValue(config.existing.value, entry)) return config.text;
   if (entry === undefined && !config.existing) return config.text;
   if (client.format === 'toml') {
-    const key = classifyEntry(entry)?.apiKey;
+    const key = classifyBlock(entry)?.apiKey;
     return editTomlTable(
       config.path,
       config.text,

@@ -4,25 +4,25 @@ import { test } from 'node:test';
 import { CLIENTS } from './catalog.js';
 import { claudeMcpAddArgs, claudeMcpAddCommand, codexTokenCommand } from './commands.js';
 import { mcpUrlFor } from './constants.js';
-import { bridgeEntry, codexTomlTable, headerEntry, oauthEntry } from './entries.js';
+import { bridgeBlock, codexTomlTable, headerBlock, oauthBlock } from './server-blocks.js';
 
 const URL = 'https://cairn.example.com/mcp';
 const KEY = 'cairn_tkn_abc123';
 
 test('header-based entry: url + Authorization with Bearer + the installer User-Agent', () => {
-  deepStrictEqual(headerEntry(URL, KEY), {
+  deepStrictEqual(headerBlock(URL, KEY), {
     url: 'https://cairn.example.com/mcp',
     headers: { Authorization: 'Bearer cairn_tkn_abc123', 'User-Agent': 'cairn-mcp-installer/1.0' },
   });
 });
 
 test('OAuth entry: url only, no headers object', () => {
-  deepStrictEqual(oauthEntry(URL), { url: URL });
-  ok(!('headers' in oauthEntry(URL)));
+  deepStrictEqual(oauthBlock(URL), { url: URL });
+  ok(!('headers' in oauthBlock(URL)));
 });
 
 test('bridge entry: command, args in the exact order, key only in env.AUTH_HEADER', () => {
-  const entry = bridgeEntry(URL, KEY);
+  const entry = bridgeBlock(URL, KEY);
   deepStrictEqual(entry, {
     command: 'npx',
     args: [
@@ -87,8 +87,8 @@ test('per-client entries, API key and OAuth', () => {
   deepStrictEqual(Object.keys(CLIENTS).sort(), Object.keys(expected).sort());
   for (const [id, [withKey, oauth]] of Object.entries(expected)) {
     const client = CLIENTS[id as keyof typeof CLIENTS];
-    deepStrictEqual(client.entry(URL, KEY), withKey, id);
-    deepStrictEqual(client.entry(URL), oauth, `${id} oauth`);
+    deepStrictEqual(client.block(URL, KEY), withKey, id);
+    deepStrictEqual(client.block(URL), oauth, `${id} oauth`);
   }
   equal(CLIENTS.vscode.containerKey, 'servers');
   equal(CLIENTS.codex.containerKey, 'mcp_servers');

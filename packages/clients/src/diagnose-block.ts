@@ -1,5 +1,5 @@
 import type { ClientInfo } from './catalog.js';
-import { classifyEntry, type EntryInfo } from './classify-entry.js';
+import { type BlockInfo, classifyBlock } from './classify-block.js';
 import {
   BRIDGE_AUTH_ENV,
   BRIDGE_PACKAGE,
@@ -9,10 +9,10 @@ import {
   KEY_PREFIX,
   urlProblem,
 } from './constants.js';
-import { codexEntry, codexEnvEntry, type McpEntry } from './entries.js';
+import { codexBlock, codexEnvBlock, type ServerBlock } from './server-blocks.js';
 
 /** What can be wrong with an entry that points at Cairn. */
-export type EntryProblemCode =
+export type BlockProblemCode =
   | 'wrong-shape'
   | 'missing-bearer'
   | 'missing-user-agent'
@@ -24,20 +24,20 @@ export type EntryProblemCode =
   | 'bad-url';
 
 /** One problem of an entry: what is wrong and how to put it right. */
-export interface EntryProblem {
-  code: EntryProblemCode;
+export interface BlockProblem {
+  code: BlockProblemCode;
   problem: string;
   fix: string;
 }
 
-/** What diagnoseEntry found: the problems, and the entry in the current shape when it can be rebuilt from what it holds. */
-export interface EntryDiagnosis {
-  info: EntryInfo;
+/** What diagnoseBlock found: the problems, and the entry in the current shape when it can be rebuilt from what it holds. */
+export interface BlockDiagnosis {
+  info: BlockInfo;
   /** The key the entry holds (or a `${VAR}` it sends as the key), without `Bearer `. */
   apiKey?: string;
-  problems: EntryProblem[];
+  problems: BlockProblem[];
   /** Same URL and key, current shape, unknown fields kept; undefined when nothing needs rewriting or it cannot be rebuilt (no key, no URL). */
-  repaired?: McpEntry;
+  repaired?: ServerBlock;
 }
 
 const KEY_IN_TEXT = new RegExp(`${KEY_PREFIX}[A-Za-z0-9_-]+`);
@@ -73,8 +73,8 @@ export function looksLikeCairn(name: string, value: unknown, serverName = DEFAUL
 }
 
 /** Checks an entry against the client's current shape (spec part 2); undefined when it is no MCP entry the catalog understands. */
-export function diagnoseEntry(client: ClientInfo, value: unknown): EntryDiagnosis | undefined {
-  const info = classifyEntry(value);
+export function diagnoseBlock(client: ClientInfo, value: unknown): BlockDiagnosis | undefined {
+  const info = classifyBlock(value);
   if (!info) return undefined;
   const entry = value as Record<string, unknown>;
   const apiKey = info.apiKey || KEY_IN_TEXT.exec(JSON.stringify(entry))?.[0];
@@ -104,7 +104,7 @@ export function diagnoseEntry(client: ClientInfo, value: unknown): EntryDiagnosi
   return { info, ...(apiKey && { apiKey }), problems, ...(repaired && { repaired }) };
 }
 
-function bridgeProblems(entry: Record<string, unknown>, info: EntryInfo): EntryProblem[] {
+function bridgeProblems(entry: Record<string, unknown>, info: BlockInfo): BlockProblem[] {
   if (info.legacy)
     return [
       {
@@ -113,7 +113,7 @@ function bridgeProblems(entry: Record<string, unknown>, info: EntryInfo): EntryP
         fix: `rewrite as ${BRIDGE_PACKAGE} with --header Authorization:\${${BRIDGE_AUTH_ENV}} and env ${BRIDGE_AUTH_ENV}`,
       },
     ];
-  const problems: EntryProblem[] = [];
+  const problems: BlockProblem[] = [];
   const args = strings(entry.args);
   const env = record(entry.env) ?? {};
   const headerArgs = args.filter((_, i) => args[i - 1] === '--header');
@@ -171,10 +171,10 @@ function bridgeProblems(entry: Record<string, unknown>, info: EntryInfo): EntryP
 function directProblems(
   client: ClientInfo,
   entry: Record<string, unknown>,
-  info: EntryInfo,
+  info: BlockInfo,
   apiKey: string | undefined,
-): EntryProblem[] {
-  const problems: EntryProblem[] = [];
+): BlockProblem[] {
+  const problems: BlockProblem[] = [];
   if (client.id === 'claude-desktop') {
     const fix =
       info.method === 'oauth'
@@ -219,7 +219,7 @@ function directProblems(
     }
   }
   if (client.id !== 'claude-desktop' && info.url !== undefined) {
-    const expected = info.method === 'oauth' ? client.entry(info.url) : client.entry(info.url, 'k');
+    const expected = info.method === 'oauth' ? client.block(info.url) : client.block(info.url, 'k');
     const urlKey = 'serverUrl' in expected ? 'serverUrl' : 'url';
     if (entry[urlKey] === undefined)
       problems.push({
@@ -241,20 +241,20 @@ function directProblems(
 function rebuild(
   client: ClientInfo,
   entry: Record<string, unknown>,
-  info: EntryInfo,
+  info: BlockInfo,
   apiKey: string | undefined,
-): McpEntry | undefined {
+): ServerBlock | undefined {
   if (info.url === undefined) return undefined;
-  let current: McpEntry | undefined;
+  let current: ServerBlock | undefined;
   if (info.method === 'oauth')
-    current = client.installerOAuth.supported && !info.bridge ? client.entry(info.url) : undefined;
+    current = client.installerOAuth.supported && !info.bridge ? client.block(info.url) : undefined;
   else if (client.id === 'codex')
     current = apiKey
-      ? codexEntry(info.url, apiKey)
+      ? codexBlock(info.url, apiKey)
       : typeof entry.bearer_token_env_var === 'string'
-        ? codexEnvEntry(info.url)
+        ? codexEnvBlock(info.url)
         : undefined;
-  else current = apiKey ? client.entry(info.url, apiKey) : undefined;
+  else current = apiKey ? client.block(info.url, apiKey) : undefined;
   if (!current) return undefined;
   // Keep what the user added: unknown fields, and headers other than the auth ones.
   for (const container of ['headers', 'http_headers']) {
