@@ -9,9 +9,9 @@ export const PLUGIN_ID = 'cairn@cairn';
 /** The flag that opts a client into automatic mode where it is not the default. */
 export const AUTO_FLAG = '--auto';
 
-/** How automatic mode (spec part 1, mode 2: skills, steering and capture hooks) comes to a client through the installer. */
+/** How automatic mode (skills, steering and capture hooks: docs/plugin.md) comes to a client through the installer. */
 export interface AutomaticInfo {
-  /** `default`: every install of the client is automatic (spec part 4.2, rule 4); `opt-in`: only with `--auto`. */
+  /** `default`: every install of the client is automatic (docs/clients.md, "The installer"); `opt-in`: only with `--auto`. */
   mode: 'default' | 'opt-in';
   /** What automatic mode adds besides the MCP entry, in the user's words. */
   adds: string[];

@@ -1,7 +1,7 @@
 import { MARKETPLACE_NAME, PLUGIN_ID } from './automatic.js';
 import { CODEX_TOKEN_ENV, INSTALLER_USER_AGENT } from './constants.js';
 
-/** Arguments (after `claude`) that add the entry at user scope, as spec part 4.2 gives them; no key means OAuth. */
+/** Arguments (after `claude`) that add the entry at user scope, as docs/clients.md ("Claude Code") gives them; no key means OAuth. */
 export function claudeMcpAddArgs(serverName: string, mcpUrl: string, apiKey?: string): string[] {
   const args = ['mcp', 'add', '--scope', 'user', '--transport', 'http', serverName, mcpUrl];
   if (apiKey !== undefined)
@@ -40,7 +40,7 @@ function shellQuote(arg: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(arg) ? arg : `"${arg.replace(/(["\\$`])/g, '\\$1')}"`;
 }
 
-/** Arguments (after `claude`) of the plugin commands automatic mode runs, on the `cairn` marketplace and `cairn@cairn` (spec part 4.2). */
+/** Arguments (after `claude`) of the plugin commands automatic mode runs, on the `cairn` marketplace and `cairn@cairn` (docs/plugin.md). */
 export function claudePluginArgs(
   action: 'marketplace-add' | 'marketplace-update' | 'marketplace-remove' | 'install' | 'update' | 'uninstall',
   source = '',

@@ -1,9 +1,9 @@
 import { INSTALLER_USER_AGENT, KEY_PREFIX } from '@cairn/contract';
 
-/** The User-Agent every API-key request to Cairn must carry, and the key prefix (spec parts 2, 5 and 9). */
+/** The User-Agent every API-key request to Cairn must carry, and the key prefix (docs/security.md, "API keys and scopes"). */
 export { INSTALLER_USER_AGENT, KEY_PREFIX };
 
-/** The stdio-to-HTTP bridge the chat desktop client runs, pinned as spec part 9 requires. */
+/** The stdio-to-HTTP bridge the chat desktop client runs, pinned to one version (docs/clients.md, "Claude Desktop"). */
 export const BRIDGE_PACKAGE = 'mcp-remote@0.1.38';
 
 /** The environment variable that carries `Bearer <key>` to the bridge; args reference it as `${AUTH_HEADER}`. */
@@ -22,7 +22,7 @@ export const GEMINI_TRUST_STEP =
 /** The default name of the MCP entry in a client's configuration. */
 export const DEFAULT_SERVER_NAME = 'cairn';
 
-/** The prompt that verifies a connection from inside any client (spec part 4.2, rule 7). */
+/** The prompt that verifies a connection from inside any client (docs/clients.md, "The installer"). */
 export const VERIFICATION_PROMPT = 'List my Cairn datapacks.';
 
 /** The MCP address for a Cairn base URL (or an address that already ends in /mcp). */

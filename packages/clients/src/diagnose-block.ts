@@ -72,7 +72,7 @@ export function looksLikeCairn(name: string, value: unknown, serverName = DEFAUL
   return text.includes(KEY_PREFIX) || text.includes('cairn-mcp-installer') || text.includes(CODEX_TOKEN_ENV);
 }
 
-/** Checks an entry against the client's current shape (spec part 2); undefined when it is no MCP entry the catalog understands. */
+/** Checks an entry against the client's current shape (docs/clients.md); undefined when it is no MCP entry the catalog understands. */
 export function diagnoseBlock(client: ClientInfo, value: unknown): BlockDiagnosis | undefined {
   const info = classifyBlock(value);
   if (!info) return undefined;

@@ -1,4 +1,4 @@
-// Golden shapes: spec part 2 (with design.md's placeholders filled in), written out literally.
+// Golden shapes of the connection contract (docs/clients.md shows each client's), written out literally.
 import { deepStrictEqual, equal, ok } from 'node:assert/strict';
 import { test } from 'node:test';
 import { CLIENTS } from './catalog.js';

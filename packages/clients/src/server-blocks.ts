@@ -6,22 +6,22 @@ import { BRIDGE_AUTH_ENV, BRIDGE_PACKAGE, CODEX_TOKEN_ENV, INSTALLER_USER_AGENT 
  */
 export type ServerBlock = Record<string, unknown>;
 
-/** The two request headers of the API-key method (spec part 5): `Bearer ` prefix and the installer User-Agent. */
+/** The two request headers of the API-key method (docs/security.md, "API keys and scopes"): `Bearer ` prefix and the installer User-Agent. */
 export function apiKeyHeaders(apiKey: string): Record<string, string> {
   return { Authorization: `Bearer ${apiKey}`, 'User-Agent': INSTALLER_USER_AGENT };
 }
 
-/** Header-based entry (spec part 2): url + Authorization + User-Agent. */
+/** Header-based entry (docs/clients.md): url + Authorization + User-Agent. */
 export function headerBlock(mcpUrl: string, apiKey: string): ServerBlock {
   return { url: mcpUrl, headers: apiKeyHeaders(apiKey) };
 }
 
-/** OAuth entry (spec part 2): the header-based shape with `url` only, no `headers` object. */
+/** OAuth entry (docs/clients.md): the header-based shape with `url` only, no `headers` object. */
 export function oauthBlock(mcpUrl: string): ServerBlock {
   return { url: mcpUrl };
 }
 
-/** The bridge arguments in the exact order of spec part 2; the key never appears here, only `${AUTH_HEADER}`. */
+/** The bridge arguments in the exact order docs/clients.md ("Claude Desktop") shows; the key never appears here, only `${AUTH_HEADER}`. */
 export function bridgeArgs(mcpUrl: string): string[] {
   return [
     '-y',

@@ -4,7 +4,7 @@
 /** Every API key starts with this (spec: `<KEY_PREFIX>` ending in `tkn_`). */
 export const KEY_PREFIX = 'cairn_tkn_';
 
-/** The User-Agent every API-key request to `/mcp` must carry (spec parts 2, 5 and 9). */
+/** The User-Agent every API-key request to `/mcp` must carry (docs/security.md, "API keys and scopes"). */
 export const INSTALLER_USER_AGENT = 'cairn-mcp-installer/1.0';
 
 /** The User-Agent of the capture hook's requests. */

@@ -1,4 +1,4 @@
-// The commands the docs show exist as shown (issue 40): every `npm run` script in its workspace, every
+// The commands the docs show exist as shown: every `npm run` script in its workspace, every
 // `cairn` command and subcommand the server's CLI knows, every installer flag and every `--client` id.
 // What needs a running server or a real client is run by the e2e tests; this catches a doc that names
 // a command, a script or a flag that is not (or no longer) there.

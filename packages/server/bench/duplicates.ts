@@ -1,5 +1,5 @@
 /**
- * How often the near-duplicate check is wrong (issue 28):
+ * How often the near-duplicate check is wrong:
  *  1. the hand-written pairs of test/fixtures/duplicate-pairs.json through similarity(): "same"
  *     pairs it misses, "different" pairs it would refuse; each fold (first and second half of each
  *     list) beside the whole;

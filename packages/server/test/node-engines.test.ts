@@ -1,4 +1,4 @@
-// Cairn supports Node 20.18.1 (spec part 8): nothing `npm install` puts in place may declare it needs a newer
+// Cairn supports Node 20.18.1 (README, "Set-up"): nothing `npm install` puts in place may declare it needs a newer
 // Node, or npm warns EBADENGINE on every install. Test-only tools that do live in test-clients/ instead.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

@@ -81,7 +81,7 @@ export function claudeCodePlan(
   return plan;
 }
 
-/** `extraKnownMarketplaces.cairn.autoUpdate = true`, only where that entry has a `source` object to keep (spec part 4.2). */
+/** `extraKnownMarketplaces.cairn.autoUpdate = true`, only where that entry has a `source` object to keep (docs/plugin.md, "Automatic updates"). */
 export function autoUpdateValue(path: string, settings: Record<string, unknown>): DesiredValue {
   const entry = (settings.extraKnownMarketplaces as Record<string, unknown> | undefined)?.[MARKETPLACE_NAME] as
     | { source?: unknown }

@@ -24,7 +24,7 @@ export async function hasCairnMarketplace(machine: Machine): Promise<boolean> {
 
 /**
  * Adds the marketplace (or, when it is there, updates it) and installs `cairn@cairn` (or updates it), as
- * spec part 4.2 has re-running the installer do. Only what it added is recorded, so uninstall never
+ * re-running the installer does (docs/plugin.md, "Updating the plugin"). Only what it added is recorded, so uninstall never
  * removes a marketplace or plugin the user had before. Says each command as it succeeds, and adds it to `ran`.
  */
 export async function installClaudePlugin(

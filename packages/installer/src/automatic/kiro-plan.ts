@@ -15,7 +15,7 @@ import { type AutomaticPlan, captureConfigFile, captureScriptFile, pluginFile, s
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
 /**
- * Kiro (spec part 4.2, rule 4): steering, skills, the IDE's promptSubmit hook, and the CLI hooks —
+ * Kiro (docs/plugin.md, "Kiro"): steering, skills, the IDE's promptSubmit hook, and the CLI hooks —
  * added to every global agent config already there, and in a `cairn` agent of its own, since the
  * built-in default agent has no file to hold hooks.
  */

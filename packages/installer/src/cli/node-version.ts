@@ -1,4 +1,4 @@
-/** The oldest Node.js the installer runs on (spec part 8). */
+/** The oldest Node.js the installer runs on (README, "Set-up"). */
 export const MINIMUM_NODE = '20.18.1';
 
 /** A message naming the found and needed versions when `found` is older than MINIMUM_NODE; undefined when it is new enough. */

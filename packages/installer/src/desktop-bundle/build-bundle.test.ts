@@ -4,7 +4,7 @@ import { inspectBundle, resolvedServerConfig } from '../testing/mcpb-tool.js';
 import { buildDesktopBundle } from './build-bundle.js';
 
 const KEY = 'cairn_tkn_Zq3planted0000000000000000000000000000';
-// The contract's bridge args (spec part 2), written out here rather than taken from the code under test.
+// The contract's bridge args, written out here rather than taken from the code under test.
 const bridgeArgs = (url: string) => [
   '-y',
   'mcp-remote@0.1.38',

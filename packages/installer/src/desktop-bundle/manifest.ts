@@ -18,7 +18,7 @@ export function bundleMcpUrl(baseOrMcpUrl: string): string {
 }
 
 /**
- * `manifest.json` of the Claude Desktop extension: the contract's bridge entry (spec part 2) as `server.mcp_config`,
+ * `manifest.json` of the Claude Desktop extension: the contract's bridge entry (docs/clients.md, "Claude Desktop") as `server.mcp_config`,
  * with `env.AUTH_HEADER` taken from the sensitive `user_config.api_key` the user pastes when installing.
  */
 export function desktopBundleManifest(

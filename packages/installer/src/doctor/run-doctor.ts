@@ -69,7 +69,7 @@ async function nodeFindings(machine: Machine, running: string, reports: ConfigRe
     lines.push(
       `Node.js ${running.replace(/^v/, '')} runs this installer: too old (needs ${MINIMUM_NODE}). Fix: install a current Node.js LTS (https://nodejs.org).`,
     );
-  // The chat desktop client starts its bridge with the `npx` on PATH (spec part 7): that Node matters too.
+  // The chat desktop client starts its bridge with the `npx` on PATH: that Node matters too.
   const bridge = reports.some((r) => r.client.id === 'claude-desktop' && r.cairnBlocks.length > 0);
   const node = bridge ? machine.which('node') : undefined;
   if (node) {

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { configPath } from '@cairn/clients';
 import { inHome, tempMachine } from '../testing/temp-machine.js';
 
-// Defects a newcomer met in their first hour (issue 12), each reproduced here before it was fixed.
+// Defects a newcomer met in their first hour, each reproduced here before it was fixed.
 
 const BASE = 'https://cairn.example.com';
 const URL = `${BASE}/mcp`;

@@ -68,10 +68,7 @@ test('claude-code --auto: marketplace added and cairn@cairn installed and enable
       before,
       'a second run changes none of these files',
     );
-    assert.ok(
-      m.lines.includes('Ran: claude plugin update cairn@cairn'),
-      're-running updates the plugin (spec part 4.2)',
-    );
+    assert.ok(m.lines.includes('Ran: claude plugin update cairn@cairn'), 're-running updates the plugin');
     assert.deepEqual(
       Object.keys(JSON.parse(readFileSync(join(dir, '.claude.json'), 'utf8')).mcpServers),
       ['cairn'],

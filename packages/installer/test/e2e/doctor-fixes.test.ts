@@ -1,4 +1,4 @@
-// Every fix doctor prints works as printed (issue 40): each problem below is set up against a real
+// Every fix doctor prints works as printed: each problem below is set up against a real
 // Cairn, doctor names it, each command its Fix prints is run with only its <…> filled in, and doctor
 // then finds nothing. A server that is not a Cairn (a 404, a web page) is a problem, named as such.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// doctor checks each entry's key with the Cairn it points at (issue 27): a revoked key, an older Codex
+// doctor checks each entry's key with the Cairn it points at: a revoked key, an older Codex
 // table whose token variable is unset, and an unreachable Cairn, against a real server.
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Installer defects a newcomer met in their first hour (issue 12), reproduced against a real Cairn
+// Installer defects a newcomer met in their first hour, reproduced against a real Cairn
 // (and, for automatic mode, the real `claude` CLI) before they were fixed.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';

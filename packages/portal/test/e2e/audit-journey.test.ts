@@ -72,7 +72,7 @@ test('an admin reads the organization trail with the key and client of each chan
   await policy.getByText('key “laptop” · cairn-test 1.0.0').waitFor();
   await policy.getByText('ada@example.com').waitFor();
   assert.equal(await page.getByText('Protect the main branch.').count(), 0, 'entry bodies are not shown');
-  // Events in words, never dotted codes or raw ids (issue 40).
+  // Events in words, never dotted codes or raw ids.
   const table = (await page.getByRole('table', { name: 'Audit events' }).textContent())!;
   assert.doesNotMatch(table, /\b(entry|key|auth|datapack)\.[a-z_]+|\b(ent|usr|dpk|key|aud)_[A-Za-z0-9]{6,}/);
   await shot(page, 'audit');

@@ -40,7 +40,7 @@ test('Connect from a datapack page: first field focused, accessible tabs, a Manu
   const connect = page.getByRole('dialog', { name: 'Connect a client' });
   await connect.waitFor();
   assert.equal(await focused(), 'input:MCP server URL');
-  // It opens on Claude Code, the client most people connect first (issue 40).
+  // It opens on Claude Code, the client most people connect first.
   assert.equal(await connect.getByRole('radio', { name: 'Claude Code' }).isChecked(), true);
 
   // The tablist holds tabs only (the System select sits beside it), and headings never skip a level.
@@ -75,7 +75,7 @@ test('Connect from a datapack page: first field focused, accessible tabs, a Manu
     /^npx -y http:\/\/\S+\/install\/cairn-mcp-installer\.tgz --client claude-code --url \S+ --auto --setup-code \S+$/,
   );
   await assertAccessible(page, 'the Connect dialog, Automated with automatic mode');
-  // The removal command has its own Copy button (issue 40), and copies exactly what is shown.
+  // The removal command has its own Copy button, and copies exactly what is shown.
   await connect.getByRole('button', { name: 'Copy removal command' }).click();
   const removal = (await connect.locator('.verify-remove code').textContent())!;
   assert.match(removal, /--client claude-code\b.*--uninstall/);
@@ -105,7 +105,7 @@ test('Connect from a datapack page: first field focused, accessible tabs, a Manu
   await connect.getByRole('tab', { name: 'Manual (API key)' }).click();
   assert.equal(await shownKey(), key, 'the same key is still shown');
   await assertAccessible(page, 'the Connect dialog, Manual with a key');
-  // Manual steps (issue 40): Claude Code's step does not repeat the command with <API_KEY> above the snippet;
+  // Manual steps: Claude Code's step does not repeat the command with <API_KEY> above the snippet;
   // Claude Desktop's names the file that Edit Config opens.
   const steps = () => connect.getByRole('tabpanel').locator('ol.steps').textContent();
   await connect.getByRole('radio', { name: 'Claude Code' }).check();

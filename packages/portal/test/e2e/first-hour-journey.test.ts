@@ -38,7 +38,7 @@ test('the first hour: sign up, connect Cursor with the shown command, see it con
   timeout: 240_000,
 }, async () => {
   const { server, browser: b, page, dir: home } = journey;
-  // A signed-out visit logs nothing in the console: no 401 from asking who is signed in (issue 40).
+  // A signed-out visit logs nothing in the console: no 401 from asking who is signed in.
   const signedOutErrors: string[] = [];
   const onConsole = (m: { type(): string; text(): string }) => {
     if (m.type() === 'error') signedOutErrors.push(m.text());

@@ -39,13 +39,13 @@ test('an admin invites by link, the invitee signs up into the organization, and 
     organization: 'Langley',
   });
   await toOrganization(admin.page);
-  // The page tells the owner that they own it, not that they are "an admin" (issue 40).
+  // The page tells the owner that they own it, not that they are "an admin".
   await admin.page.getByText(/Members, invitations and teams\. You own this organization\./).waitFor();
   await admin.page.getByRole('button', { name: 'Create invite link' }).click();
   const link = await admin.page.getByLabel('Invite link', { exact: true }).inputValue();
 
   await invitee.page.goto(link);
-  // The page names the organization and who invited (issue 40).
+  // The page names the organization and who invited.
   await invitee.page.getByRole('heading', { name: 'Join Langley on Cairn' }).waitFor();
   await invitee.page.getByText('Mary Jackson invited you to join Langley: your account joins it.').waitFor();
   await invitee.page.getByLabel('Your name').fill('Dorothy Vaughan');

@@ -47,7 +47,7 @@ export function unusableHeader(
       'The Authorization header must be "Bearer <API key>": the "Bearer " prefix is required. Send Authorization: Bearer cairn_tkn_…',
     );
   }
-  // The bridge entry's classic mistake (spec part 2, rule 2): env name and ${…} reference differ.
+  // The bridge entry's classic mistake: env name and ${…} reference differ.
   const what =
     header.unexpanded !== undefined ? `holds the unexpanded reference \${${header.unexpanded}}` : 'carries no key';
   return new CredentialRefusal(

@@ -1,7 +1,7 @@
 /**
  * The JSON Schemas tools/list shows, cut to what a client reads. Every client that loads the tool
- * list into a model's context pays for each character in every session (issue #40: 31,455
- * characters for nine tools, 60% of it output schemas).
+ * list into a model's context pays for each character in every session; output schemas were most of
+ * it (docs/mcp.md, "Tools").
  *
  * The server still validates arguments and results with the full zod schemas; what is listed only
  * loosens them, so a result that passes the server passes any client that validates against the

@@ -1,4 +1,4 @@
-// What the cairn CLI prints: on a healthy database no warnings that read like corruption (issue 12:
+// What the cairn CLI prints: on a healthy database no warnings that read like corruption (there were
 // seventeen better-auth schema lines on every SQLite command); a first start that names the portal.
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';

@@ -16,7 +16,7 @@ import { testEntry } from '../../src/testing/test-entry.js';
 
 const AWS_KEY = PLANTED_SECRETS.find((p) => p.kind === 'aws-access-key')!.secret;
 
-/** Pairs issue 28 found refused: each second text is different knowledge and must be stored. */
+/** Pairs once refused as duplicates: each second text is different knowledge and must be stored. */
 const DISTINCT = [
   ['Preference 1', 'Always use tool number 1 for builds.', 'Preference 2', 'Always use tool number 2 for builds.'],
   ['Python', 'Use Python 2 for the legacy scripts.', 'Python', 'Use Python 3 for the legacy scripts.'],

@@ -1,4 +1,4 @@
-// The portal's files as a browser gets them: compressed when it accepts it, never a source map (issue 12).
+// The portal's files as a browser gets them: compressed when it accepts it, never a source map.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { get as httpGet } from 'node:http';

@@ -19,7 +19,7 @@ for (const { rule } of PLANTED_SECRETS) expectedRules.set(rule, (expectedRules.g
 
 const AWS_KEY = PLANTED_SECRETS.find((p) => p.kind === 'aws-access-key')!.secret;
 
-/** The formats issue 28 found stored verbatim (each also inside plantedSecretsText, so every entry write path above covers them). */
+/** Formats once stored verbatim (each also inside plantedSecretsText, so every entry write path above covers them). */
 const ISSUE_28 = PLANTED_SECRETS.filter((p) =>
   [
     'netrc-one-line',

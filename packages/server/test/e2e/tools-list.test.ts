@@ -5,7 +5,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { callTool } from '../../src/testing/mcp-client.js';
 import { owner, tenant, useTenantCairn } from './tenant-cairn.fixture.js';
 
-// tools/list as a client loads it into a model's context (issue #40): measured through the MCP SDK
+// tools/list as a client loads it into a model's context : measured through the MCP SDK
 // client, and every tool's result checked against the output schema the list gives for it.
 
 useTenantCairn();
@@ -55,7 +55,7 @@ describe('tools/list', () => {
     }
   });
 
-  test('get_guidance still asks for 4-8 concerns, with two examples, and for files and project (#37)', async () => {
+  test('get_guidance still asks for 4-8 concerns, with two examples, and for files and project', async () => {
     const text = (await tools()).get('get_guidance')!.description ?? '';
     assert.match(text, /`concerns`: 4-8 short phrases/);
     assert.equal([...text.matchAll(/for "[^"]+": \[("[^"]+", )+"[^"]+"\]/g)].length, 2, text);

@@ -47,7 +47,7 @@ export function checkMetadataDocument(
     return { problem: `its client_id is not ${clientId}, the URL it is known by` };
   const redirectUris = parsed.data.redirect_uris;
   if (!redirectUris || redirectUris.length === 0) return { problem: 'it lists no redirect_uris' };
-  // The operator's loopback policy applies as it does to registration (spec part 7, first row).
+  // The operator's loopback policy applies as it does to registration (docs/security.md, "OAuth").
   if (!allowLoopbackRedirects && redirectUris.some(isLoopbackUri)) return { problem: LOOPBACK_REFUSED_MESSAGE };
   const method = parsed.data.token_endpoint_auth_method ?? 'none';
   if (method !== 'none' && method !== 'private_key_jwt')

@@ -1,4 +1,4 @@
-/** What a user is told when the operator refuses loopback OAuth callbacks (spec part 7, first row). */
+/** What a user is told when the operator refuses loopback OAuth callbacks (docs/security.md, "OAuth"). */
 export const LOOPBACK_REFUSED_MESSAGE =
   'This Cairn does not accept OAuth callbacks on localhost, so this client cannot connect with OAuth. Use an API key instead: in the Cairn portal open Settings > API Keys > Generate API key, then configure the client with it (npx cairn-mcp-installer@latest).';
 

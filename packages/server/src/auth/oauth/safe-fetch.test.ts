@@ -30,7 +30,7 @@ describe('refusedAddressReason', () => {
   ]) {
     it(`refuses ${address}`, () => assert.ok(refusedAddressReason(address, strict)));
   }
-  // Forms the hand-written check missed (issue 9, finding 7): 6to4 and Teredo embedding private IPv4, the
+  // Forms the hand-written check once missed: 6to4 and Teredo embedding private IPv4, the
   // uncompressed and hex IPv4-mapped spellings, IPv4-translated, NAT64 (both prefixes), IPv4-compatible.
   for (const address of [
     '2002:a00:1::1',
