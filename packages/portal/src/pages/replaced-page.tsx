@@ -1,10 +1,17 @@
+import { useState } from 'react';
 import { api } from '../api/client.js';
 import type { ReplacedRule } from '../api/types.js';
 import { Link } from '../router.js';
 import { Empty, When } from '../ui/bits.js';
 import { LoadedList, PageHead } from '../ui/page-parts.js';
 import { useLoad } from '../ui/use-load.js';
-import { entryPath, type RetiredRule, RetiredRuleList } from './retired-rules.js';
+import {
+  entryPath,
+  type RetiredRule,
+  type RetiredRuleDone,
+  RetiredRuleList,
+  RetiredRuleNotice,
+} from './retired-rules.js';
 
 /** Replaced rules: what agents stopped getting because a newer rule took its place, with Reinstate where you may write. */
 export function ReplacedRulesPage({ datapack }: { datapack?: string | undefined }) {
@@ -16,6 +23,7 @@ export function ReplacedRulesPage({ datapack }: { datapack?: string | undefined 
       ),
     [datapack],
   );
+  const [done, setDone] = useState<RetiredRuleDone>();
   const rules = load.data?.entries.map(replacedRow);
   const packName = load.data?.entries[0]?.datapack.name;
   return (
@@ -37,6 +45,7 @@ export function ReplacedRulesPage({ datapack }: { datapack?: string | undefined 
           Showing one datapack. <Link to="/rules/replaced">All replaced rules</Link>
         </p>
       )}
+      <RetiredRuleNotice done={done} />
       <LoadedList
         load={load}
         items={rules}
@@ -54,7 +63,10 @@ export function ReplacedRulesPage({ datapack }: { datapack?: string | undefined 
           <RetiredRuleList
             label="Replaced rules"
             rules={items}
-            onChanged={load.reload}
+            onChanged={(d) => {
+              setDone(d);
+              load.reload();
+            }}
             action={{
               label: 'Reinstate',
               busyLabel: 'Reinstating…',

@@ -42,21 +42,19 @@ export function RetiredRuleList({
   label: string;
   rules: RetiredRule[];
   action: RetiredRuleAction;
-  onChanged: () => void;
+  /** After the action: the page reloads the list and says what was done (the list may be gone by then). */
+  onChanged: (done: RetiredRuleDone) => void;
 }) {
   const [confirming, setConfirming] = useState<string>();
   const [busy, setBusy] = useState<string>();
   const [error, setError] = useState<string>();
-  const [done, setDone] = useState<{ text: string; to: string }>();
   const run = async (rule: RetiredRule) => {
     setBusy(rule.entry.id);
     setError(undefined);
-    setDone(undefined);
     try {
       await action.run(rule);
-      setDone({ text: action.done(rule), to: entryPath(rule.datapack.id, rule.entry.id) });
       setConfirming(undefined);
-      onChanged();
+      onChanged({ text: action.done(rule), to: entryPath(rule.datapack.id, rule.entry.id) });
     } catch (e) {
       setError(messageOf(e));
     } finally {
@@ -65,11 +63,6 @@ export function RetiredRuleList({
   };
   return (
     <>
-      {done && (
-        <p className="notice success" role="status">
-          {done.text} <Link to={done.to}>Open it</Link>
-        </p>
-      )}
       {error && <ErrorNotice message={error} />}
       <ul className="entries" aria-label={label}>
         {rules.map((r) => (
@@ -119,6 +112,22 @@ export function RetiredRuleList({
         ))}
       </ul>
     </>
+  );
+}
+
+/** What an action did, and the rule's address. */
+export interface RetiredRuleDone {
+  text: string;
+  to: string;
+}
+
+/** The notice a page shows above its lists once an action is done. */
+export function RetiredRuleNotice({ done }: { done: RetiredRuleDone | undefined }) {
+  if (!done) return null;
+  return (
+    <p className="notice success" role="status">
+      {done.text} <Link to={done.to}>Open it</Link>
+    </p>
   );
 }
 
