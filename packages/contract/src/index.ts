@@ -30,3 +30,4 @@ export { CAIRN_OWN_USER_AGENT_PATTERN, CLIENT_PRODUCT_NAMES, clientProductName }
 // The shapes of what the server answers and the portal reads (types only).
 export type * from './shapes/accounts.js';
 export type * from './shapes/knowledge.js';
+export type * from './shapes/transfer.js';

@@ -11,6 +11,7 @@ import { ConsentPage } from './pages/consent-page.js';
 import { DatapackPage } from './pages/datapack-page.js';
 import { DatapacksPage } from './pages/datapacks-page.js';
 import { OrganizationPage } from './pages/organization-page.js';
+import { ReplacedRulesPage } from './pages/replaced-page.js';
 import { RuleUsagePage } from './pages/rule-usage-page.js';
 import { SearchPage } from './pages/search-page.js';
 import { TrashPage } from './pages/trash-page.js';
@@ -129,6 +130,7 @@ function Routes({ path, query }: { path: string; query: URLSearchParams }) {
   if (path === '/trash') return <TrashPage />;
   if (path === '/audit') return <AuditPage />;
   if (path === '/rules/usage') return <RuleUsagePage />;
+  if (path === '/rules/replaced') return <ReplacedRulesPage datapack={query.get('datapack') ?? undefined} />;
   if (path === '/oauth/consent') return <ConsentPage query={query} />;
   if (path === '/settings/connected-apps') return <ConnectedAppsPage />;
   const dp = match('/datapacks/:id', path) ?? match('/datapacks/:id/entries/:entryId', path);
@@ -155,6 +157,7 @@ function titleFor(path: string): string {
   if (path === '/trash') return 'Trash';
   if (path === '/audit') return 'Audit';
   if (path === '/rules/usage') return 'Rule usage';
+  if (path === '/rules/replaced') return 'Replaced rules';
   if (path === '/settings/api-keys') return 'API keys';
   if (path === '/settings/account') return 'Account';
   if (path === '/settings/organization') return 'Organization';
@@ -172,6 +175,7 @@ const NAV = [
   { to: '/settings/organization', label: 'Organization' },
   { to: '/audit', label: 'Audit' },
   { to: '/rules/usage', label: 'Rule usage' },
+  { to: '/rules/replaced', label: 'Replaced rules' },
 ];
 
 function Shell({

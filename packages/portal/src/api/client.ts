@@ -47,9 +47,11 @@ export async function api<T>(
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
   path: string,
   body?: unknown,
-  opts: { authRequired?: boolean } = {},
+  /** `contentType`: the body is a string sent as it is (a file), with that type, instead of JSON. */
+  opts: { authRequired?: boolean; contentType?: string } = {},
 ): Promise<T> {
   let res: Response;
+  const raw = opts.contentType !== undefined && typeof body === 'string';
   try {
     res = await fetch(path, {
       method,
@@ -57,8 +59,8 @@ export async function api<T>(
       headers:
         body === undefined
           ? { Accept: 'application/json' }
-          : { Accept: 'application/json', 'Content-Type': 'application/json' },
-      ...(body !== undefined && { body: JSON.stringify(body) }),
+          : { Accept: 'application/json', 'Content-Type': raw ? opts.contentType! : 'application/json' },
+      ...(body !== undefined && { body: raw ? (body as string) : JSON.stringify(body) }),
     });
   } catch {
     throw new ApiError(

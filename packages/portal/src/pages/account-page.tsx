@@ -3,10 +3,12 @@ import { api, messageOf } from '../api/client.js';
 import { useSession } from '../session.js';
 import { ErrorNotice } from '../ui/bits.js';
 import { PageHead, settingsCrumb } from '../ui/page-parts.js';
+import { ExportImportDialog } from './export-import-dialog.js';
 
 /** Settings > Account: your name, and your password (your other sessions end when it changes). */
 export function AccountPage() {
   const { me, refresh } = useSession();
+  const [importing, setImporting] = useState(false);
   useEffect(() => {
     document.title = 'Account · Cairn';
   }, []);
@@ -66,12 +68,18 @@ export function AccountPage() {
       <div className="card section">
         <h2>Your data</h2>
         <p className="muted">
-          Your personal datapacks and the entries you wrote in shared ones, every version, as JSON Lines.{' '}
-          <code>cairn import</code> brings the file into any Cairn.
+          Your personal datapacks and the entries you wrote in shared ones, every version, as JSON Lines. Import brings
+          such a file (yours, or a datapack's export) into this Cairn; <code>cairn import</code> into any.
         </p>
-        <a className="button secondary" href="/api/v1/export?mine=true" download>
-          Download my data
-        </a>
+        <div className="actions">
+          <a className="button secondary" href="/api/v1/export?mine=true" download>
+            Download my data
+          </a>
+          <button type="button" className="button secondary" onClick={() => setImporting(true)}>
+            Import an export
+          </button>
+        </div>
+        {importing && <ExportImportDialog onClose={() => setImporting(false)} />}
       </div>
     </section>
   );

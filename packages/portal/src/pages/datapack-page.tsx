@@ -126,6 +126,9 @@ export function DatapackPage({ id, entryId }: { id: string; entryId?: string | u
             <a className="button secondary" href={`/api/v1/export?datapack=${encodeURIComponent(pack.id)}`} download>
               Export
             </a>
+            <Link className="button secondary" to={`/rules/replaced?datapack=${encodeURIComponent(pack.id)}`}>
+              Replaced rules
+            </Link>
             {pack.writable !== false && (
               <button type="button" className="button secondary" onClick={() => setSettings(true)}>
                 Settings

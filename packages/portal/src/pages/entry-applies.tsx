@@ -86,7 +86,11 @@ const RULE_KINDS: readonly string[] = ['policy', 'standard', 'preference'];
 export function appliesBadges(entry: Pick<Entry, 'kind' | 'applies' | 'replacedBy'>): AppliesBadge[] {
   const badges: AppliesBadge[] = [];
   if (entry.replacedBy)
-    badges.push({ key: 'replaced', label: 'Replaced', title: `Replaced by ${entry.replacedBy}; agents get that one` });
+    badges.push({
+      key: 'replaced',
+      label: 'Replaced',
+      title: 'Replaced by a newer rule; agents get that one (open it to see which)',
+    });
   if (!RULE_KINDS.includes(entry.kind)) return badges;
   const { always, files, projects, when } = entry.applies;
   if (always) badges.push({ key: 'always', label: 'Always', title: 'Given with every task' });

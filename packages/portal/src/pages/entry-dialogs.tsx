@@ -10,6 +10,7 @@ import { useLoad } from '../ui/use-load.js';
 import { AppliesFields, appliesFromForm } from './entry-applies.js';
 import { clientLabel, usePeople } from './people.js';
 import { searchPath } from './search-path.js';
+import { SuccessorLink } from './successor-link.js';
 
 const parseTags = (s: string) => [
   ...new Set(
@@ -89,8 +90,9 @@ export function EntryFormDialog({
       <form className="form" onSubmit={submit}>
         {replaces && (
           <p className="notice" role="note">
-            Saving replaces “{replaces.title}”: agents stop getting it and search hides it; it stays in Replaced rules,
-            where it can be restored.
+            Saving replaces “{replaces.title}”: agents stop getting it and search hides it; it stays in{' '}
+            <Link to={`/rules/replaced?datapack=${encodeURIComponent(replaces.datapackId)}`}>Replaced rules</Link>,
+            where it can be reinstated.
           </p>
         )}
         <div className="form-grid">
@@ -249,6 +251,22 @@ export function EntryDialog({
       setBusy(false);
     }
   };
+  const reinstate = async () => {
+    if (!entry) return;
+    setBusy(true);
+    setActionError(undefined);
+    setRestored(undefined);
+    try {
+      await api('POST', `/api/v1/entries/${encodeURIComponent(entry.id)}/reinstate`, {});
+      setRestored('Reinstated: agents get this rule again.');
+      reload();
+      onChanged();
+    } catch (e) {
+      setActionError(messageOf(e));
+    } finally {
+      setBusy(false);
+    }
+  };
   const history = [...(data?.history ?? [])].sort((a, b) => b.version - a.version);
   return (
     <Dialog title={entry?.title ?? 'Entry'} onClose={onClose} wide>
@@ -273,7 +291,18 @@ export function EntryDialog({
           </p>
           {entry.replacedBy && (
             <p className="notice warning" role="status">
-              Replaced by a newer rule ({entry.replacedBy}): agents no longer get it.
+              Replaced by <SuccessorLink id={entry.replacedBy} />: agents no longer get it.{' '}
+              {writable !== false && (
+                <button
+                  type="button"
+                  className="button secondary small"
+                  disabled={busy}
+                  onClick={() => void reinstate()}
+                >
+                  {busy ? 'Reinstating…' : 'Reinstate'}
+                </button>
+              )}{' '}
+              <Link to={`/rules/replaced?datapack=${encodeURIComponent(entry.datapackId)}`}>Replaced rules</Link>
             </p>
           )}
           {entry.applies?.when && <p className="muted small">Needed when: {entry.applies.when}</p>}

@@ -67,7 +67,7 @@ test('an entry set to "always" is given with any task; "Replace with a new rule"
   await replace.getByLabel('Title').fill('Install with pnpm');
   await replace.getByLabel('Content').fill('Run pnpm install --frozen-lockfile in every pipeline.');
   await replace.getByRole('button', { name: 'Save and replace' }).click();
-  await view.getByText(/Replaced by a newer rule/).waitFor();
+  await view.getByRole('status').getByRole('link', { name: 'Install with pnpm' }).waitFor();
   assert.equal(await view.getByRole('button', { name: 'Replace with a new rule' }).count(), 0);
 
   const after = await store.getEntry(old!.id);

@@ -1,34 +1,21 @@
+import type { ImportReport } from '@cairn/contract';
 import { mergeFindings, type RedactionFinding, redact } from '@cairn/contract/redaction';
 import type { DatapackImport, EntryRecord } from '../store/transfer-types.js';
 import type { Datapack, EntryVersion } from '../store/types.js';
+import type { Access } from './access.js';
 import { normalApplies } from './applies.js';
 import { audit } from './audit.js';
 import type { DomainDeps } from './deps.js';
 import { type DatapackLine, type EntryLine, entryLine } from './export-format.js';
 import { NameDirectory } from './export-names.js';
+import { assertWritableId, callerOwner } from './import-access.js';
 import { checkFile, type LineSource, PROGRESS_EVERY, parseLine } from './import-check.js';
 import { contentHash } from './similarity.js';
 
-/** How many of each thing an import created, updated, left unchanged and skipped (with why). */
-export interface ImportReport {
-  dryRun: boolean;
-  lines: number;
-  datapacks: Counts;
-  entries: Counts;
-  /** History rows written (or that would be, in a dry run). */
-  versions: number;
-  /** Why things were skipped, one line per reason, in file order. */
-  problems: string[];
-  /** Secrets removed on the way in, by rule (never the secrets). */
-  redacted: RedactionFinding[];
-}
+/** How many of each thing an import created, updated, left unchanged and skipped (with why): the contract's shape. */
+export type { ImportReport } from '@cairn/contract';
 
-interface Counts {
-  created: number;
-  updated: number;
-  unchanged: number;
-  skipped: number;
-}
+type Counts = ImportReport['entries'];
 
 /**
  * Entries written per transaction: a datapack of 10,000 held SQLite's write lock for 1.7 s in one,
@@ -49,12 +36,22 @@ type Target = { datapack: Datapack; mode: DatapackImport['mode'] } | { skip: str
  * Owners are found by email and names; one that does not exist here is reported and its datapacks
  * skipped (no account, organization or team is ever created by an import). Redaction applies as on
  * every write path. With dryRun, nothing is written and the report is the same.
+ *
+ * With `access` (the JSON API), the import is a signed-in caller's: every datapack of the file must be
+ * one they may write (import-access.ts), else nothing is written; captured turns stay turns only
+ * when they are the caller's own; the audit trail names the caller.
  */
 export async function importFile(
   deps: DomainDeps,
   source: LineSource,
-  options: { dryRun?: boolean; onProgress?: (lines: number, pass: 'check' | 'import') => void } = {},
+  options: {
+    dryRun?: boolean;
+    access?: Access;
+    onProgress?: (lines: number, pass: 'check' | 'import') => void;
+  } = {},
 ): Promise<ImportReport> {
+  const { access } = options;
+  access?.assertMayWrite();
   const file = await checkFile(source, (n) => options.onProgress?.(n, 'check'));
   const names = new NameDirectory(deps.store);
   const report: ImportReport = {
@@ -70,7 +67,7 @@ export async function importFile(
   const findings: RedactionFinding[] = [];
   for (const line of file.datapacks.values()) {
     const d = redactDatapack(line, findings);
-    const target = await targetOf(deps, names, d);
+    const target = await targetOf(deps, names, d, access);
     targets.set(d.id, target);
     if ('skip' in target) {
       report.datapacks.skipped += 1;
@@ -86,8 +83,11 @@ export async function importFile(
     const target = targets.get(group.fileId)!;
     if ('skip' in target) report.entries.skipped += group.lines.length;
     else {
-      const records = await Promise.all(group.lines.map((e) => toRecord(names, e, target.datapack.id, findings, lost)));
-      await writeGroup(deps, target, records, written.has(group.fileId) ? 'keep' : target.mode, report);
+      const turnsOf = access ? (email: string) => ownEmail(access, email) : (email: string) => names.userId(email);
+      const records = await Promise.all(
+        group.lines.map((e) => toRecord(names, e, target.datapack.id, findings, lost, turnsOf)),
+      );
+      await writeGroup(deps, target, records, written.has(group.fileId) ? 'keep' : target.mode, report, access);
       written.add(group.fileId);
     }
     group = undefined;
@@ -113,12 +113,12 @@ export async function importFile(
   for (const [fileId, target] of targets) {
     if (!('skip' in target) && !written.has(fileId) && target.mode !== 'keep' && !report.dryRun) {
       await deps.store.importDatapack({ ...target, inserts: [], updates: [] });
-      auditImport(deps, target.datapack, 0, 0);
+      auditImport(deps, target.datapack, 0, 0, access);
     }
   }
   if (lost.turns)
     report.problems.push(
-      `${lost.turns} captured turn(s) were imported as plain entries without their capture record: the user who sent them does not exist here.`,
+      `${lost.turns} captured turn(s) were imported as plain entries without their capture record: ${access ? 'they were sent by someone else' : 'the user who sent them does not exist here'}.`,
     );
   report.redacted = mergeFindings(findings);
   return report;
@@ -132,8 +132,8 @@ function redactDatapack(d: DatapackLine, findings: RedactionFinding[]): Datapack
   return { ...d, name: name.text, description: description.text };
 }
 
-async function targetOf(deps: DomainDeps, names: NameDirectory, d: DatapackLine): Promise<Target> {
-  const owner = await names.resolveOwner(d.owner);
+async function targetOf(deps: DomainDeps, names: NameDirectory, d: DatapackLine, access?: Access): Promise<Target> {
+  const owner = access ? callerOwner(access, d) : await names.resolveOwner(d.owner);
   if ('missing' in owner) return { skip: `${owner.missing} does not exist here (create it, then import again)` };
   const createdBy = await names.person(d.createdBy);
   const imported: Datapack = {
@@ -150,6 +150,7 @@ async function targetOf(deps: DomainDeps, names: NameDirectory, d: DatapackLine)
     deletedBy: d.deletedBy === null ? null : await names.person(d.deletedBy),
   };
   const same = await deps.store.getAnyDatapack(d.id);
+  if (same && access) assertWritableId(access, d, same);
   if (same) {
     if (same.scope !== d.scope || same.ownerId !== owner.ownerId)
       return { skip: `its id ${d.id} belongs to another owner's datapack here` };
@@ -181,6 +182,7 @@ async function writeGroup(
   records: EntryRecord[],
   mode: DatapackImport['mode'],
   report: ImportReport,
+  access: Access | undefined,
 ): Promise<void> {
   const stored = await deps.store.entryStates(records.map((r) => r.entry.id));
   const write: DatapackImport = { datapack: target.datapack, mode, inserts: [], updates: [] };
@@ -213,7 +215,7 @@ async function writeGroup(
     );
   if (!report.dryRun && (mode !== 'keep' || write.inserts.length || write.updates.length)) {
     for (const batch of batches(write)) await deps.store.importDatapack(batch);
-    auditImport(deps, target.datapack, write.inserts.length, write.updates.length);
+    auditImport(deps, target.datapack, write.inserts.length, write.updates.length, access);
   }
 }
 
@@ -233,10 +235,11 @@ function batches(write: DatapackImport): DatapackImport[] {
   return out;
 }
 
-/** The operator's import, per datapack written, in the audit trail (`datapack.imported`, credential `cli`). */
-function auditImport(deps: DomainDeps, d: Datapack, created: number, updated: number): void {
+/** An import, per datapack written, in the audit trail (`datapack.imported`; the operator's has credential `cli`). */
+function auditImport(deps: DomainDeps, d: Datapack, created: number, updated: number, access?: Access): void {
   audit(deps, {
     kind: 'datapack.imported',
+    ...(access && { by: access.caller }),
     organizationId: d.organizationId,
     target: {
       type: `datapack.${d.scope}`,
@@ -252,6 +255,7 @@ async function toRecord(
   datapackId: string,
   findings: RedactionFinding[],
   lost: { turns: number },
+  turnUserOf: (email: string) => Promise<string | undefined> | string | undefined,
 ): Promise<EntryRecord> {
   // The current version repeats the last history row: each distinct text is redacted once, its findings counted each time.
   const seen = new Map<string, ReturnType<typeof redact>>();
@@ -282,7 +286,7 @@ async function toRecord(
   }
   const title = clean(e.title);
   const content = clean(e.content);
-  const turnUser = e.turn && (await names.userId(e.turn.user));
+  const turnUser = e.turn && (await turnUserOf(e.turn.user));
   if (e.turn && !turnUser) lost.turns += 1;
   return {
     entry: {
@@ -325,6 +329,11 @@ async function toRecord(
         },
       }),
   };
+}
+
+/** A caller's import keeps a captured turn as a turn only when it is their own. */
+function ownEmail(access: Access, email: string): string | undefined {
+  return access.user && access.user.email.toLowerCase() === email.toLowerCase() ? access.caller.userId : undefined;
 }
 
 function counts(): Counts {

@@ -1,3 +1,4 @@
+import type { ReplacedEntryView } from '@cairn/contract';
 import { CairnError } from '../errors/cairn-error.js';
 import type { Entry } from '../store/types.js';
 import type { Access } from './access.js';
@@ -6,20 +7,13 @@ import { provenanceOf } from './caller.js';
 import { readableDatapacks } from './datapacks.js';
 import type { DomainDeps } from './deps.js';
 import { writableEntry } from './entries.js';
-import { type DatapackRef, type PublicEntry, publicEntry } from './entry-views.js';
+import { publicEntry } from './entry-views.js';
 
 /** How many replaced entries the view lists at most, newest first. */
 const REPLACED_PAGE = 200;
 
-/** A rule a newer one replaced, as the "replaced rules" view lists it. */
-export interface ReplacedEntryView {
-  entry: PublicEntry;
-  datapack: DatapackRef;
-  /** The entry that replaced it, when the caller can read it. */
-  replacedBy: { id: string; title: string } | null;
-  /** Whether the caller may restore it. */
-  writable: boolean;
-}
+/** A rule a newer one replaced, as the "replaced rules" view lists it: the contract's shape. */
+export type { ReplacedEntryView } from '@cairn/contract';
 
 /** Replaced entries of the datapacks the caller can read (or of one of them), most recently replaced first. */
 export async function listReplaced(
@@ -27,14 +21,19 @@ export async function listReplaced(
   access: Access,
   datapackId?: string,
 ): Promise<{ entries: ReplacedEntryView[] }> {
-  const packs = (await readableDatapacks(deps, access)).filter((d) => !datapackId || d.id === datapackId);
+  const readable = await readableDatapacks(deps, access);
+  const packs = readable.filter((d) => !datapackId || d.id === datapackId);
   if (datapackId && packs.length === 0)
     throw new CairnError(
       'not_found',
       'No datapack with that id is visible to you; list your datapacks to see what you can use.',
     );
-  const byId = new Map(packs.map((d) => [d.id, d]));
-  const entries = await deps.store.replacedEntries([...byId.keys()], REPLACED_PAGE);
+  // The successor may sit in another readable datapack than the one listed.
+  const byId = new Map(readable.map((d) => [d.id, d]));
+  const entries = await deps.store.replacedEntries(
+    packs.map((d) => d.id),
+    REPLACED_PAGE,
+  );
   const views: ReplacedEntryView[] = [];
   for (const entry of entries) {
     const d = byId.get(entry.datapackId)!;
@@ -43,7 +42,7 @@ export async function listReplaced(
     views.push({
       entry: publicEntry(entry),
       datapack: { id: d.id, name: d.name, scope: d.scope },
-      replacedBy: by && byPack ? { id: by.id, title: by.title } : null,
+      replacedBy: by && byPack ? { id: by.id, title: by.title, datapackId: by.datapackId } : null,
       writable: access.canWrite(d),
     });
   }

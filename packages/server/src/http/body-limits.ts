@@ -48,6 +48,11 @@ export const BODY_LIMIT_RULES: readonly BodyLimitRule[] = [
     nulsHandledDownstream: true,
     hint: 'send fewer turns at a time',
   },
+  {
+    path: '/api/v1/import',
+    maxBytes: 16 * MiB,
+    hint: 'import a larger export on the server with cairn import FILE.jsonl',
+  },
   { path: '/api/v1/*', maxBytes: 1 * MiB, hint: 'an entry holds at most 20,000 characters; send less at a time' },
   { path: '*', maxBytes: 64 * KiB, hint: 'send a smaller request' },
 ];

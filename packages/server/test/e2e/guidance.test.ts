@@ -231,7 +231,11 @@ describe('replaced rules', () => {
     const view = await api(`/replaced?datapack=${teamPack}`);
     assert.equal(view.status, 200);
     const listed = view.body.entries.find((e: { entry: { id: string } }) => e.entry.id === old.id);
-    assert.deepEqual(listed?.replacedBy, { id: newer.id, title: 'Install dependencies with pnpm' });
+    assert.deepEqual(listed?.replacedBy, {
+      id: newer.id,
+      title: 'Install dependencies with pnpm',
+      datapackId: teamPack,
+    });
     assert.equal(listed?.writable, true);
     assert.equal((await api(`/replaced?datapack=${teamPack}`, {}, tenant.outsider.key)).status, 404);
     assert.equal((await api(`/entries/${old.id}/reinstate`, { method: 'POST' }, tenant.outsider.key)).status, 404);

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { loadAccess } from '../../domain/access.js';
 import type { DomainDeps } from '../../domain/deps.js';
 import { exportFileName, exportLines, planCallerExport } from '../../domain/export.js';
+import { importFile } from '../../domain/import.js';
 import type { ApiEnv } from './api-auth.js';
 
 /**
@@ -37,6 +38,13 @@ export function createExportRoutes(deps: DomainDeps): Hono<ApiEnv> {
       'content-disposition': `attachment; filename="${exportFileName(deps, what)}"`,
       'cache-control': 'no-store',
     });
+  });
+  // The body is a file GET /export (or cairn export) wrote, as it is; ?dryRun=true reports without writing.
+  // Its body limit is in ../body-limits.ts; a larger file is for `cairn import` on the server.
+  routes.post('/import', async (c) => {
+    const lines = (await c.req.text()).split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+    const access = await loadAccess(deps, c.get('caller'));
+    return c.json(await importFile(deps, () => lines, { access, dryRun: c.req.query('dryRun') === 'true' }));
   });
   return routes;
 }
