@@ -12,7 +12,15 @@ export class NameDirectory {
   private orgs: { id: string; name: string }[] | undefined;
   private readonly teams = new Map<string, { id: string; name: string }[]>();
 
-  constructor(private readonly store: Store) {}
+  /**
+   * `self`: a signed-in caller's import (the JSON API). Only their own email is linked to an account
+   * here; anyone else the file names stays the text it gives, so a crafted file cannot credit
+   * entries to another user of this Cairn. The operator's `cairn import` links every known email.
+   */
+  constructor(
+    private readonly store: Store,
+    private readonly self?: { userId: string; email: string },
+  ) {}
 
   /** A user's email; a stored value that names no user (someone removed) is kept as it is. */
   async email(userId: string): Promise<string> {
@@ -32,6 +40,7 @@ export class NameDirectory {
 
   /** A person named in provenance: their id here when they exist, otherwise the name as the file gave it. */
   async person(name: string): Promise<string> {
+    if (this.self) return name.toLowerCase() === this.self.email.toLowerCase() ? this.self.userId : name;
     return name.includes('@') ? ((await this.userId(name)) ?? name) : name;
   }
 

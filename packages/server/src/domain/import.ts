@@ -53,7 +53,8 @@ export async function importFile(
   const { access } = options;
   access?.assertMayWrite();
   const file = await checkFile(source, (n) => options.onProgress?.(n, 'check'));
-  const names = new NameDirectory(deps.store);
+  const self = access?.user && { userId: access.caller.userId, email: access.user.email };
+  const names = new NameDirectory(deps.store, self || undefined);
   const report: ImportReport = {
     dryRun: options.dryRun === true,
     lines: file.lines,

@@ -92,6 +92,38 @@ describe('POST /api/v1/import', () => {
     assert.equal(admin.status, 200);
   });
 
+  test('a crafted file cannot credit entries to another user here: only the caller is linked', async () => {
+    const forged = mine
+      .split('\n')
+      .map((line) => {
+        if (!line.includes('"type":"entry"')) return line;
+        const e = JSON.parse(line) as Record<string, unknown> & { history: Record<string, unknown>[] };
+        const by = tenant.owner.email;
+        return JSON.stringify({
+          ...e,
+          id: 'ent_forged0000000000000001',
+          createdBy: by,
+          updatedBy: by,
+          history: e.history.map((v) => ({ ...v, changedBy: by })),
+        });
+      })
+      .join('\n');
+    const done = await post(tenant.member.key, forged);
+    assert.equal(done.status, 200);
+    const stored = await server.cairn.store.getEntry('ent_forged0000000000000001');
+    assert.ok(stored, 'the entry was imported');
+    assert.equal(stored.createdBy, tenant.owner.email, 'kept as text, not linked to the owner');
+    assert.notEqual(stored.createdBy, tenant.owner.id);
+    const history = await server.cairn.store.listEntryVersions('ent_forged0000000000000001');
+    assert.ok(history.every((v) => v.changedBy !== tenant.owner.id));
+    assert.equal(
+      ((await (await post(tenant.member.key, mine, true)).json()) as { entries: { unchanged: number } }).entries
+        .unchanged,
+      1,
+      "the caller's own entry is still recognised as theirs",
+    );
+  });
+
   test('a read-only key, an oversized, malformed or NUL-holding body are refused; nothing is written', async () => {
     const { key } = await createApiKey(server.cairn.domain, tenant.member.id, 'reader', { scope: 'read' });
     assert.equal((await post(key, mine, true)).status, 403);
