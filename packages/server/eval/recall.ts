@@ -13,6 +13,8 @@
  * the load rate and each ranking's search p50/p95 and their ratio. Progress goes to stderr; --json
  * puts one JSON document on stdout instead of the tables. --entries-per-user pads each user with
  * the other conversations' turns (another datapack) so searches run over that many entries.
+ * The held-out row is every fifth question of the file (question i is in fold i mod 5, the fifth
+ * held out), as eval/guidance.ts splits tasks: choose settings on the other four folds only.
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
@@ -24,6 +26,7 @@ import { createUser } from '../src/domain/accounts.js';
 import { createApiKey } from '../src/domain/api-keys.js';
 import { callTool, connectMcpClient } from '../src/testing/mcp-client.js';
 import { startTestCairn, type TestCairn } from '../src/testing/test-cairn.js';
+import { folds } from './guidance-metrics.js';
 import { type Answered, CATEGORY_NAMES, CUTOFFS, type RecallFigures, recallFigures } from './recall-metrics.js';
 
 /** Turns per capture request: the endpoint's own maximum. */
@@ -65,12 +68,16 @@ function parseOptions(): Options {
 }
 
 const RANKINGS = ['lexical', 'hybrid'] as const;
+/** Questions go to FOLDS folds by position; the last is held out of any tuning. */
+const FOLDS = 5;
 type Ranking = (typeof RANKINGS)[number];
 
 interface RankingReport {
   search: { p50Ms: number; p95Ms: number; p99Ms: number };
   overall: RecallFigures;
   byCategory: Record<string, RecallFigures>;
+  /** The last of FOLDS folds by question position: the figure no setting was chosen on. */
+  heldOut: RecallFigures;
 }
 
 interface Report {
@@ -174,6 +181,7 @@ function rankingReport(answered: Answered[], latencies: number[]): RankingReport
     },
     overall: recallFigures(answered),
     byCategory,
+    heldOut: recallFigures(folds(answered, FOLDS)[FOLDS - 1]!),
   };
 }
 
@@ -277,7 +285,11 @@ function printRanking(name: Ranking, r: RankingReport): void {
     `\n${name} ranking — search p50 ${r.search.p50Ms} ms, p95 ${r.search.p95Ms} ms, p99 ${r.search.p99Ms} ms`,
   );
   const header = ['', 'questions', ...CUTOFFS.map((k) => `R@${k}`), ...CUTOFFS.map((k) => `hit@${k}`)];
-  const rows = [['all', r.overall] as const, ...Object.entries(r.byCategory)].map(([name, f]) => [
+  const rows = [
+    ['all', r.overall] as const,
+    ...Object.entries(r.byCategory),
+    [`held-out (fold ${FOLDS}/${FOLDS})`, r.heldOut] as const,
+  ].map(([name, f]) => [
     name,
     String(f.questions),
     ...CUTOFFS.map((k) => f.strict[k]!.toFixed(1)),

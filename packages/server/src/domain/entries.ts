@@ -319,7 +319,14 @@ export async function searchEntries(
   const only =
     tags?.length || author ? await deps.store.filteredEntryIds({ datapackIds, kinds, tags, author }) : undefined;
   const limit = includeReplaced ? input.limit : input.limit + REPLACED_MARGIN;
-  const hits = await deps.store.searchEntries({ datapackIds, text: input.query, kinds, limit, ...(only && { only }) });
+  const hits = await deps.store.searchEntries({
+    datapackIds,
+    text: input.query,
+    kinds,
+    limit,
+    forReader: true,
+    ...(only && { only }),
+  });
   return hits.filter(shown).slice(0, input.limit);
 }
 

@@ -2,6 +2,7 @@ import type { Entry, SearchHit, SearchQuery } from '../store/types.js';
 import { candidateItems, heldPoolCovering, LEXICAL_POOL, poolOf, SEMANTIC_POOL } from './caller-pool.js';
 import { nextTurn } from './event-loop-turns.js';
 import { poolFacetScores } from './facet-scores.js';
+import { forReader } from './for-reader.js';
 import { fuseColumns, speakerBoosts, speakersNamed } from './hybrid-ranking.js';
 import type { Pool } from './pool.js';
 import { poolCosines, poolDuplicateCandidates, poolLexicalScores, scratchColumns } from './pool-scores.js';
@@ -91,10 +92,11 @@ export async function searchEntries(source: SearchSource, asked: SearchQuery): P
   if (asked.only) ranked = ranked.filter((r) => asked.only!.has(r.id)).slice(0, asked.limit);
   if (ranked.length === 0) return [];
   const byId = await hitEntries(source, ranked, rankedPool);
-  return ranked.flatMap((r) => {
+  const hits = ranked.flatMap((r) => {
     const entry = byId.get(r.id);
     return entry ? [{ entry, score: r.score }] : [];
   });
+  return asked.forReader ? forReader(hits, query.text, query.kinds, hybrid) : hits;
 }
 
 /** The ranked entries, those a search of the same pool returned before from the hit cache. */

@@ -12,15 +12,20 @@ export function isStopWord(word: string): boolean {
 /** At most this many terms reach the full-text index; long prompts add noise, not recall. */
 const MAX_TERMS = 24;
 
+/** A word and whether an apostrophe comes right before it (the "t" of "don't", the "s" of "it's"). */
+const WORD = /(['\u2019])?([\p{L}\p{N}]+)/gu;
+
 /**
  * Splits free text into distinct lower-case word terms, in order of first use. Only letters and
- * digits survive, so a term can never carry query syntax into FTS5 or tsquery.
+ * digits survive, so a term can never carry query syntax into FTS5 or tsquery. A number is kept
+ * whatever its length ("tool number 2", "version 3"), and so is a single letter ("plan b"), but
+ * for the tail of a contraction or a possessive, which says nothing about the topic.
  */
 export function searchTerms(text: string, max = MAX_TERMS): string[] {
   const seen = new Set<string>();
-  for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
-    if (word.length < 2 || STOPWORDS.has(word)) continue;
-    seen.add(word);
+  for (const [, apostrophe, word] of text.toLowerCase().matchAll(WORD)) {
+    if (STOPWORDS.has(word!) || (word!.length === 1 && apostrophe && !/\p{N}/u.test(word!))) continue;
+    seen.add(word!);
     if (seen.size === max) break;
   }
   return [...seen];

@@ -113,6 +113,13 @@ export interface SearchQuery {
    * runs over every candidate as without it, then keeps these, so none is lost below a depth.
    */
   only?: ReadonlySet<string>;
+  /**
+   * The results are shown as they are (the search tool, the JSON API, the portal): hits far below
+   * the best are left out, and rules come before captured turns of similar relevance unless the
+   * query is about a conversation (search/for-reader.ts). Guidance and the near-duplicate check
+   * read the whole ranking.
+   */
+  forReader?: boolean;
 }
 
 /** Use of an OAuth grant (a user's tokens for one client) seen since the last flush. */

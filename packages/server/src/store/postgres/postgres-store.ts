@@ -102,11 +102,13 @@ export class PostgresStore extends KyselyStore {
     prefixes: boolean,
   ): Promise<CandidateRow[]> {
     const kindFilter = kinds?.length ? sql`AND kind = ANY(${kinds})` : sql``;
-    // Each term as itself (english stemming) or as a prefix of its rough stem, as on SQLite.
+    // Each term as itself (english stemming) or as a prefix of its rough stem, as on SQLite. A
+    // number also as a prefix: the parser keeps "3.1" as one token where FTS5 and search see "3" and
+    // "1", and ranking then counts only the number itself.
     const query = terms
       .map((t) => {
         const stem = prefixes && termStem(t);
-        return stem ? `${t} | ${stem}:*` : t;
+        return stem ? `${t} | ${stem}:*` : /^\d+$/.test(t) ? `${t}:*` : t;
       })
       .join(' | ');
     // Starts from the caller's datapacks (the entry_datapack index) and tests only their rows'
