@@ -50,6 +50,24 @@ test('a concern brings the rule it names, and counts alone in its own signal', (
   assert.equal(best, 1, 'the text signal is relative to the best rule');
 });
 
+test('each rule carries its best place among the rules one concern alone ranks; without concerns, none', () => {
+  const index = new RuleIndex(rules);
+  const signals = topicSignals(index, {
+    task: 'rename a column and ship it to customers',
+    concerns: ['database column rename', 'response fields customers see'],
+  });
+  assert.equal(signals.get('r1')?.concernPlace, 0, 'the first concern names r1');
+  assert.equal(signals.get('r2')?.concernPlace, 0, 'the second concern names r2');
+  const plain = topicSignals(index, { task: 'rename a column' });
+  assert.equal(plain.get('r1')?.concernPlace, undefined);
+  const second = topicSignals(new RuleIndex([...rules, rule('r4', 'Column renames', 'Say column twice: column.')]), {
+    task: 'tidy up',
+    concerns: ['column'],
+  });
+  assert.equal(second.get('r4')?.concernPlace, 0);
+  assert.equal(second.get('r1')?.concernPlace, 1, 'one rule scores above it for that concern');
+});
+
 test('stop words and lone letters match nothing; a lone digit does', () => {
   const index = new RuleIndex([rule('a', 'The and of', 'x'), rule('b', 'Version 2', 'numbers')]);
   const scores = index.scores({ task: 'the of and x' });

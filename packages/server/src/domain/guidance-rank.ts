@@ -155,6 +155,11 @@ export interface TopicSignals {
   text: number;
   /** Each concern asked alone, relative to that concern's best rule, summed over concerns. */
   concern: number;
+  /**
+   * With concerns: the best place the rule takes in any one concern's own ranking (0 is a concern's
+   * best rule; the count of rules scoring above it), Infinity when no concern matches it.
+   */
+  concernPlace?: number;
 }
 
 /**
@@ -167,19 +172,35 @@ export function topicSignals(
   weights: RankWeights = RANK_WEIGHTS,
 ): Map<string, TopicSignals> {
   const out = new Map<string, TopicSignals>();
+  const concerns = query.concerns ?? [];
+  const place = concerns.length ? Number.POSITIVE_INFINITY : undefined;
   const whole = index.scores(query, weights);
   const best = Math.max(0, ...whole.values());
-  for (const [id, s] of whole) if (s > 0) out.set(id, { text: s / best, concern: 0 });
-  for (const c of query.concerns ?? []) {
+  for (const [id, s] of whole) if (s > 0) out.set(id, { text: s / best, concern: 0, concernPlace: place });
+  for (const c of concerns) {
     const alone = index.scores({ task: c }, weights);
-    const top = Math.max(0, ...alone.values());
+    const ranked = [...alone.values()].filter((s) => s > 0).sort((a, b) => b - a);
+    const top = ranked[0] ?? 0;
     if (top <= 0) continue;
     for (const [id, s] of alone) {
       if (s <= 0) continue;
-      const sig = out.get(id) ?? { text: 0, concern: 0 };
+      const sig = out.get(id) ?? { text: 0, concern: 0, concernPlace: place };
       sig.concern += s / top;
+      sig.concernPlace = Math.min(sig.concernPlace ?? Number.POSITIVE_INFINITY, placeOf(ranked, s));
       out.set(id, sig);
     }
   }
   return out;
+}
+
+/** How many of the descending scores lie above s (ties share a place). */
+function placeOf(descending: readonly number[], s: number): number {
+  let lo = 0;
+  let hi = descending.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (descending[mid]! > s) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

@@ -106,3 +106,21 @@ test('the signals are weighed as the tuning says: a concern alone can lift a rul
     'ent_01',
   ]);
 });
+
+test('with concerns, a topic match no concern ranks near its top is named, not given in full', () => {
+  const near = { ...candidate(1, 1), concernPlace: 0 };
+  const third = { ...candidate(2, 0.9), concernPlace: 2 };
+  const none = { ...candidate(3, 0.8), concernPlace: Number.POSITIVE_INFINITY };
+  const s = selectGuidance([near, third, none], { ...tuning, concernPlaces: 2 });
+  assert.deepEqual(ids(s.given), ['ent_01']);
+  assert.deepEqual(ids(s.mayAlsoApply), ['ent_02', 'ent_03'], 'still named, best first');
+  assert.deepEqual(ids(selectGuidance([near, third, none], { ...tuning, concernPlaces: 3 }).given), [
+    'ent_01',
+    'ent_02',
+  ]);
+  assert.deepEqual(
+    ids(selectGuidance([candidate(2, 0.9), candidate(3, 0.8)], { ...tuning, concernPlaces: 1 }).given),
+    ['ent_02', 'ent_03'],
+    'without concerns (no place) the floor alone decides',
+  );
+});

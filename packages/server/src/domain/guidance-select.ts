@@ -26,6 +26,8 @@ export interface GuidanceCandidate {
   signals: CandidateSignals;
   /** `file: <glob>` or `project: <name>` when the entry's applicability matches the task's context. */
   context?: GuidanceReason;
+  /** When the task names concerns: the best place it takes in one concern's own ranking (0 first, Infinity for none). */
+  concernPlace?: number;
 }
 
 /** A selected rule with its reason and its topic score. */
@@ -49,6 +51,12 @@ export interface TopicTuning {
   named: number;
   /** …each reaching this share of the best. */
   namedRelative: number;
+  /**
+   * When the task names concerns, a topic match is given in full only if it is among the first this
+   * many of some concern's own ranking: the rule a concern names is its best match, a rule no concern
+   * ranks near its top seldom applies, however many of the task's words it shares.
+   */
+  concernPlaces: number;
   /** A rule scoped to other files or projects is given in full on topic only at this share of the best (the task is about it). */
   scopedRelative: number;
 }
@@ -60,6 +68,7 @@ export const TOPIC_TUNING: TopicTuning = {
   relative: 0.4,
   named: 10,
   namedRelative: 0.1,
+  concernPlaces: 3,
   scopedRelative: 1.01,
 };
 
@@ -131,6 +140,7 @@ export function selectGuidance(
     const inFull =
       topic.length < tuning.full &&
       c.score >= tuning.relative * best &&
+      (c.concernPlace === undefined || c.concernPlace < tuning.concernPlaces) &&
       (!scoped || c.score >= tuning.scopedRelative * best);
     if (inFull) topic.push(c);
     else if (c.score < tuning.namedRelative * best) continue;

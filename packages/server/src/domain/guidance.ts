@@ -108,6 +108,7 @@ export async function guidanceCandidates(
         title: withTitles ? titleCloseness(taskVectors, entry) : 0,
       },
     };
+    if (concerns.length) c.concernPlace = own?.concernPlace ?? Number.POSITIVE_INFINITY;
     const reason = context.reason(entry.applies);
     if (reason)
       c.context = reason.startsWith('project: ')
