@@ -8,7 +8,7 @@ import { auditEntry } from './audit.js';
 import { provenanceOf } from './caller.js';
 import { readableDatapacks, resolveDatapack } from './datapacks.js';
 import type { DomainDeps } from './deps.js';
-import { assertExpiresAhead, assertOwnerMayRead, dateInput } from './lifecycle.js';
+import { assertExpiresAhead, assertOwnerMayRead, dateInput, ownerInput } from './lifecycle.js';
 import { parse } from './parse-input.js';
 import { contentHash, NEAR_DUPLICATE_THRESHOLD, similarityTo } from './similarity.js';
 
@@ -37,9 +37,9 @@ export const saveEntryInput = z.object({
     .max(20)
     .optional()
     .describe('Ids of entries this one replaces'),
-  owner: z.string().trim().min(1).max(100).optional().describe('User id; default: you'),
-  reviewBy: dateInput.optional().describe('YYYY-MM-DD to review it by'),
-  expires: dateInput.optional().describe('YYYY-MM-DD; not served after'),
+  owner: ownerInput.optional().describe('User id; default: you'),
+  reviewBy: dateInput.optional().describe('YYYY-MM-DD'),
+  expires: dateInput.optional().describe('YYYY-MM-DD; unserved after'),
 });
 
 /** Input of updateEntry: the fields to change plus the version the caller last saw. */
@@ -51,9 +51,9 @@ export const updateEntryInput = z.object({
   content: z.string().trim().min(1).max(20_000).optional(),
   tags: tags.optional(),
   applies: appliesInput.nullable().optional().describe('Replaces where it applies; null clears it'),
-  owner: z.string().trim().min(1).max(100).optional(),
+  owner: ownerInput.optional(),
   reviewBy: dateInput.nullable().optional(),
-  expires: dateInput.nullable().optional().describe('null clears; a new date renews'),
+  expires: dateInput.nullable().optional().describe('null clears'),
 });
 
 /** Input of searchEntries. */

@@ -20,6 +20,12 @@ export const dateInput = z
   .trim()
   .refine(isCalendarDate, 'must be a real date written YYYY-MM-DD, such as 2027-03-31');
 
+/** An owner's user id; bounded by a refinement, not minLength and maxLength, for the same reason. */
+export const ownerInput = z
+  .string()
+  .trim()
+  .refine((id) => id.length > 0 && id.length <= 100, 'must be a user id (up to 100 characters)');
+
 /** Today's date (UTC) by the domain's clock. */
 export function today(deps: Pick<DomainDeps, 'now'>): string {
   return deps.now().slice(0, 10);
