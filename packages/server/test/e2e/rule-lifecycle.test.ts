@@ -1,7 +1,11 @@
 // A rule's lifecycle (#38): its owner, review-by and expiry dates through MCP and the JSON API;
 // an expired rule is never served by get_guidance and comes back when renewed.
 import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { rulesExport } from '../../src/cli/rules-commands.js';
 import { createUser } from '../../src/domain/accounts.js';
 import { createApiKey } from '../../src/domain/api-keys.js';
 import { importFile } from '../../src/domain/import.js';
@@ -131,14 +135,23 @@ describe('dates and owner on save and update', () => {
 
 describe('guidance serves no expired rule', () => {
   test('an expired rule is never returned by get_guidance (in full or as a pointer), nor by the JSON API, and comes back when renewed', async () => {
-    const rule = await saveRule('Feature flags carry an owner', { expires: TODAY, applies: { projects: ['lifecycle-svc'] } });
+    const rule = await saveRule('Feature flags carry an owner', {
+      expires: TODAY,
+      applies: { projects: ['lifecycle-svc'] },
+    });
     const task = 'add a feature flag owner for the checkout';
-    assert.ok(givenIds(await callTool(member, 'get_guidance', { task, project: 'lifecycle-svc' })).includes(rule.id), 'served through its day');
+    assert.ok(
+      givenIds(await callTool(member, 'get_guidance', { task, project: 'lifecycle-svc' })).includes(rule.id),
+      'served through its day',
+    );
 
     server.cairn.domain.now = () => '2030-06-17T08:00:00.000Z';
     try {
       for (const t of [task, 'Feature flags carry an owner', 'feature flags']) {
-        assert.ok(!served(await callTool(member, 'get_guidance', { task: t, project: 'lifecycle-svc' })).includes(rule.id), t);
+        assert.ok(
+          !served(await callTool(member, 'get_guidance', { task: t, project: 'lifecycle-svc' })).includes(rule.id),
+          t,
+        );
         const hook = await api(`/guidance?task=${encodeURIComponent(t)}&project=lifecycle-svc`);
         assert.equal(hook.status, 200);
         assert.ok(!served(hook.body).includes(rule.id), `JSON API: ${t}`);
@@ -153,7 +166,10 @@ describe('guidance serves no expired rule', () => {
 
       const renewed = await patch(rule.id, { expectedVersion: rule.version, expires: '2030-12-31' });
       assert.equal(renewed.status, 200);
-      assert.ok(givenIds(await callTool(member, 'get_guidance', { task, project: 'lifecycle-svc' })).includes(rule.id), 'renewed, it is served');
+      assert.ok(
+        givenIds(await callTool(member, 'get_guidance', { task, project: 'lifecycle-svc' })).includes(rule.id),
+        'renewed, it is served',
+      );
       const after = await api(`/expired?datapack=${teamPack}`);
       assert.ok(!after.body.entries.some((r: { entry: { id: string } }) => r.entry.id === rule.id));
     } finally {
@@ -162,9 +178,15 @@ describe('guidance serves no expired rule', () => {
   });
 
   test('a rule past its review-by date is served and flagged reviewDue in the structured answer only', async () => {
-    const due = await saveRule('Rotate the signing keys yearly', { reviewBy: '2030-06-14', applies: { projects: ['lifecycle-svc'] } });
+    const due = await saveRule('Rotate the signing keys yearly', {
+      reviewBy: '2030-06-14',
+      applies: { projects: ['lifecycle-svc'] },
+    });
     const fresh = await saveRule('Pin the base images', { reviewBy: TODAY, applies: { projects: ['lifecycle-svc'] } });
-    const result = await member.callTool({ name: 'get_guidance', arguments: { task: 'rotate signing keys', project: 'lifecycle-svc' } });
+    const result = await member.callTool({
+      name: 'get_guidance',
+      arguments: { task: 'rotate signing keys', project: 'lifecycle-svc' },
+    });
     const g = result.structuredContent as Answer;
     const items = g.levels.flatMap((l: { items: { entry: { id: string }; reviewDue?: boolean }[] }) => l.items);
     assert.equal(items.find((i: { entry: { id: string } }) => i.entry.id === due.id)?.reviewDue, true);
@@ -275,6 +297,42 @@ describe('export and import', () => {
       assert.deepEqual([imported?.owner, imported?.reviewBy, imported?.expires], [user.id, '2030-09-30', '2031-03-31']);
     } finally {
       await other.close();
+    }
+  });
+});
+
+describe('cairn rules export', () => {
+  test('writes a rule until it expires, and not after', async () => {
+    const pack = (await callTool(member, 'create_datapack', { name: 'Exported rules' })).datapack.id as string;
+    await callTool(member, 'save_entry', {
+      datapack: pack,
+      kind: 'preference',
+      title: 'Short commit subjects',
+      content: 'Keep commit subjects under 72 characters.',
+      expires: TODAY,
+      applies: { files: ['**/*.ts'] },
+    });
+    const written = async () => {
+      const out = mkdtempSync(join(tmpdir(), 'cairn-rules-'));
+      const print = process.stdout.write;
+      process.stdout.write = (() => true) as typeof process.stdout.write;
+      try {
+        await rulesExport(server.cairn, { format: 'cursor', out, datapack: pack, user: tenant.member.email });
+        return readdirSync(join(out, '.cursor/rules'), { withFileTypes: true }).map((f) => f.name);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+        throw error;
+      } finally {
+        process.stdout.write = print;
+        rmSync(out, { recursive: true, force: true });
+      }
+    };
+    assert.deepEqual(await written(), ['short-commit-subjects.mdc']);
+    server.cairn.domain.now = () => '2030-06-16T00:00:00.000Z';
+    try {
+      assert.deepEqual(await written(), []);
+    } finally {
+      server.cairn.domain.now = () => `${TODAY}T12:00:00.000Z`;
     }
   });
 });
