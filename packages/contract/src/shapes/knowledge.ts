@@ -67,6 +67,16 @@ export interface PublicEntry {
   supersedes: string[];
   /** The entry that replaced it, or null: a replaced entry is no longer guidance, until restored. */
   replacedBy: string | null;
+  /**
+   * User id of who answers for it: its author unless someone who may write the datapack named another
+   * member. An id, as createdBy and updatedBy are: names change, and readers resolve them once from
+   * the member list rather than every entry read joining the user table.
+   */
+  owner: string;
+  /** YYYY-MM-DD (UTC), or null: past it the rule is flagged for review to its owner and admins, and still served. */
+  reviewBy: string | null;
+  /** YYYY-MM-DD (UTC), or null: past it the rule is no longer served and is listed as expired, until renewed. */
+  expires: string | null;
 }
 
 /** What a history row records: `restore` brought an earlier version (or a deleted entry) back as a new version. */
@@ -87,6 +97,10 @@ export interface PublicVersion {
   restoredFrom?: number;
   /** Where this version applied; absent on versions saved before history kept it (restoring those leaves applies as is). */
   applies?: Applies;
+  /** Its owner and dates; absent on versions saved before history kept them (restoring those leaves them as they are). */
+  owner?: string;
+  reviewBy?: string | null;
+  expires?: string | null;
 }
 
 /** A captured turn as a conversation shows it: the entry, and who said it in which role. */
@@ -133,6 +147,14 @@ export interface TrashView {
   retentionDays: number;
   entries: TrashedEntryView[];
   datapacks: TrashedDatapackView[];
+}
+
+/** A rule past its expiry date as `GET /api/v1/expired` lists it, latest expiry first. */
+export interface ExpiredEntryView {
+  entry: PublicEntry;
+  datapack: DatapackRef;
+  /** Whether the caller may renew it (PATCH the entry with a new `expires`, or null). */
+  writable: boolean;
 }
 
 /** One rule's usage over a window (`GET /api/v1/rules/usage` answers `{ days, rules: RuleUsageRow[] }`). */

@@ -1,4 +1,5 @@
 import type { Entry } from '../api/types.js';
+import { todayUtc } from './entry-lifecycle.js';
 
 /** Globs or project names typed one per line (or separated by commas). */
 const parseList = (s: string) => [
@@ -83,13 +84,29 @@ export interface AppliesBadge {
 const RULE_KINDS: readonly string[] = ['policy', 'standard', 'preference'];
 
 /** The badges saying at a glance when agents get a rule, and whether it was replaced; add a case here for a new field. */
-export function appliesBadges(entry: Pick<Entry, 'kind' | 'applies' | 'replacedBy'>): AppliesBadge[] {
+export function appliesBadges(
+  entry: Pick<Entry, 'kind' | 'applies' | 'replacedBy'> & Partial<Pick<Entry, 'reviewBy' | 'expires'>>,
+  today = todayUtc(),
+): AppliesBadge[] {
   const badges: AppliesBadge[] = [];
   if (entry.replacedBy)
     badges.push({
       key: 'replaced',
       label: 'Replaced',
       title: 'Replaced by a newer rule; agents get that one (open it to see which)',
+    });
+  // Past the day itself, as the server compares: an expired rule is no longer given, a due one still is.
+  if (entry.expires && entry.expires < today)
+    badges.push({
+      key: 'expired',
+      label: 'Expired',
+      title: `Expired after ${entry.expires}; agents no longer get it. Edit it and set a later date to renew it`,
+    });
+  if (entry.reviewBy && entry.reviewBy < today)
+    badges.push({
+      key: 'review',
+      label: 'Review due',
+      title: `To be reviewed by ${entry.reviewBy}; still given to agents`,
     });
   if (!RULE_KINDS.includes(entry.kind)) return badges;
   const { always, files, projects, when } = entry.applies;
@@ -106,7 +123,11 @@ export function appliesBadges(entry: Pick<Entry, 'kind' | 'applies' | 'replacedB
 }
 
 /** An entry row's applicability badges. */
-export function AppliesBadges({ entry }: { entry: Pick<Entry, 'kind' | 'applies' | 'replacedBy'> }) {
+export function AppliesBadges({
+  entry,
+}: {
+  entry: Pick<Entry, 'kind' | 'applies' | 'replacedBy'> & Partial<Pick<Entry, 'reviewBy' | 'expires'>>;
+}) {
   return (
     <>
       {appliesBadges(entry).map((b) => (

@@ -8,6 +8,7 @@ import { Dialog, FormActions } from '../ui/dialog.js';
 import { Markdown } from '../ui/markdown.js';
 import { useLoad } from '../ui/use-load.js';
 import { AppliesFields, appliesFromForm } from './entry-applies.js';
+import { LifecycleFields, lifecycleFromForm } from './entry-lifecycle.js';
 import { clientLabel, usePeople } from './people.js';
 import { searchPath } from './search-path.js';
 import { SuccessorLink } from './successor-link.js';
@@ -51,6 +52,7 @@ export function EntryFormDialog({
       content: String(f.get('content') ?? '').trim(),
       tags: parseTags(String(f.get('tags') ?? '')),
       applies: appliesFromForm(f),
+      ...lifecycleFromForm(f, entry),
     };
     setBusy(true);
     setError(undefined);
@@ -120,6 +122,7 @@ export function EntryFormDialog({
           <input name="tags" defaultValue={start?.tags.join(', ')} placeholder="typescript, testing" />
         </label>
         <AppliesFields entry={start} />
+        <LifecycleFields entry={entry} />
         {duplicate && (
           <div className="notice warning" role="alert">
             <p>

@@ -3,6 +3,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { terminalSafe } from '@cairn/contract/terminal';
 import { loadAccess } from '../domain/access.js';
 import { listEntries } from '../domain/entries.js';
+import { isExpired, today } from '../domain/lifecycle.js';
 import {
   EXPORT_FORMATS,
   type ExportFormat,
@@ -170,7 +171,11 @@ export async function rulesExport(cairn: Cairn, o: Options): Promise<void> {
     entries.push(...page);
     if (page.length < 200) break;
   }
-  const rules = entries.filter((e) => RULE_KINDS.includes(e.kind) && !e.replacedBy && ruleOfProject(e, project));
+  // What agents are no longer given (replaced or expired) is not written to a tool's files either.
+  const day = today(cairn.domain);
+  const rules = entries.filter(
+    (e) => RULE_KINDS.includes(e.kind) && !e.replacedBy && !isExpired(e, day) && ruleOfProject(e, project),
+  );
   const written = exportRules(rules, format as ExportFormat);
   // A file someone wrote by hand is never overwritten: only Cairn's own.
   for (const f of written.files) {

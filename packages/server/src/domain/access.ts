@@ -29,9 +29,7 @@ export class Access {
   }
 
   canRead(d: Datapack): boolean {
-    if (d.scope === 'personal') return d.ownerId === this.caller.userId;
-    if (d.scope === 'team') return this.memberships.teams.some((t) => t.id === d.ownerId);
-    return this.memberships.organizations.some((o) => o.id === d.ownerId);
+    return membershipReads(this.caller.userId, this.memberships, d);
   }
 
   canWrite(d: Datapack): boolean {
@@ -87,6 +85,13 @@ export class Access {
         : `You cannot change "${d.name}".`;
     throw new CairnError('forbidden', why);
   }
+}
+
+/** Whether a user with these memberships can read `d`: their own personal datapack, their teams' and their organizations'. */
+export function membershipReads(userId: string, memberships: Memberships, d: Datapack): boolean {
+  if (d.scope === 'personal') return d.ownerId === userId;
+  if (d.scope === 'team') return memberships.teams.some((t) => t.id === d.ownerId);
+  return memberships.organizations.some((o) => o.id === d.ownerId);
 }
 
 /** Memberships and the account per store, kept until the access epoch moves (cache/epoch-cache.ts; the user table is an access table). */

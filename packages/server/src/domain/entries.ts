@@ -8,6 +8,7 @@ import { auditEntry } from './audit.js';
 import { provenanceOf } from './caller.js';
 import { readableDatapacks, resolveDatapack } from './datapacks.js';
 import type { DomainDeps } from './deps.js';
+import { assertExpiresAhead, assertOwnerMayRead, dateInput, ownerInput } from './lifecycle.js';
 import { parse } from './parse-input.js';
 import { contentHash, NEAR_DUPLICATE_THRESHOLD, similarityTo } from './similarity.js';
 
@@ -36,6 +37,9 @@ export const saveEntryInput = z.object({
     .max(20)
     .optional()
     .describe('Ids of entries this one replaces'),
+  owner: ownerInput.optional().describe('User id; default: you'),
+  reviewBy: dateInput.optional().describe('YYYY-MM-DD'),
+  expires: dateInput.optional().describe('YYYY-MM-DD; unserved after'),
 });
 
 /** Input of updateEntry: the fields to change plus the version the caller last saw. */
@@ -47,6 +51,9 @@ export const updateEntryInput = z.object({
   content: z.string().trim().min(1).max(20_000).optional(),
   tags: tags.optional(),
   applies: appliesInput.nullable().optional().describe('Replaces where it applies; null clears it'),
+  owner: ownerInput.optional(),
+  reviewBy: dateInput.nullable().optional(),
+  expires: dateInput.nullable().optional().describe('null clears'),
 });
 
 /** Input of searchEntries. */
@@ -100,6 +107,8 @@ export async function saveEntry(
   const datapack = await resolveDatapack(deps, access, input.datapack);
   access.assertWrite(datapack);
   if (input.applies?.always) access.assertMayMarkAlways(datapack);
+  assertExpiresAhead(deps, input.expires);
+  if (input.owner) await assertOwnerMayRead(deps, access, datapack, input.owner);
   const hash = contentHash(input.title, input.content);
   const exact = await deps.store.findEntryByContentHash(datapack.id, hash);
   if (exact && !exact.replacedBy) return { status: 'duplicate', entry: exact, similarity: 1, exact: true, redacted };
@@ -143,6 +152,9 @@ export async function saveEntry(
     applies: normalApplies(input.applies),
     supersedes: replacing.map((r) => r.entry.id),
     replacedBy: null,
+    owner: input.owner ?? userId,
+    reviewBy: input.reviewBy ?? null,
+    expires: input.expires ?? null,
   };
   const replaced = replacing.map(({ entry: old }) => ({
     next: {
@@ -187,6 +199,9 @@ export async function updateEntry(
     content,
     tags: input.tags ? normalTags(input.tags) : current.tags,
     applies: input.applies === undefined ? (current.applies ?? null) : normalApplies(input.applies),
+    owner: input.owner ?? current.owner ?? current.createdBy,
+    reviewBy: input.reviewBy === undefined ? (current.reviewBy ?? null) : input.reviewBy,
+    expires: input.expires === undefined ? (current.expires ?? null) : input.expires,
     contentHash: contentHash(title, content),
     version: current.version + 1,
     updatedBy: access.caller.userId,
@@ -195,6 +210,10 @@ export async function updateEntry(
   };
   // An "always" rule reaches every agent of the datapack: making one, or changing one that stays so, is for those who may.
   if (next.applies?.always) access.assertMayMarkAlways(datapack);
+  // An expiry already past may stay as it is (a change of another field); a new one must be ahead.
+  if (input.expires !== undefined && input.expires !== current.expires) assertExpiresAhead(deps, input.expires);
+  if (input.owner && input.owner !== (current.owner ?? current.createdBy))
+    await assertOwnerMayRead(deps, access, datapack, input.owner);
   await replaceOrConflict(deps, next, input.expectedVersion, 'update');
   auditEntry(deps, access.caller, 'entry.updated', next, datapack);
   return { entry: next, redacted };

@@ -5,6 +5,7 @@ import type { Access } from './access.js';
 import { readableDatapacks } from './datapacks.js';
 import type { DomainDeps } from './deps.js';
 import { searchEntries, type searchEntriesInput } from './entries.js';
+import { ownerOf } from './lifecycle.js';
 
 // The views' shapes are the contract's, shared with the portal.
 export type { DatapackRef, PublicEntry, PublicHit, PublicTurn, PublicVersion } from '@cairn/contract';
@@ -28,6 +29,9 @@ export function publicEntry(e: Entry): PublicEntry {
     applies: e.applies ?? { always: false, files: [], projects: [] },
     supersedes: e.supersedes ?? [],
     replacedBy: e.replacedBy ?? null,
+    owner: ownerOf(e),
+    reviewBy: e.reviewBy ?? null,
+    expires: e.expires ?? null,
   };
 }
 
@@ -38,6 +42,11 @@ export function publicVersion(v: EntryVersion): PublicVersion {
     change: v.change,
     ...(v.restoredFrom !== null && { restoredFrom: v.restoredFrom }),
     ...(v.applies !== undefined && { applies: v.applies ?? { always: false, files: [], projects: [] } }),
+    ...(v.lifecycle && {
+      owner: v.lifecycle.owner ?? v.changedBy,
+      reviewBy: v.lifecycle.reviewBy,
+      expires: v.lifecycle.expires,
+    }),
     kind: v.kind,
     title: v.title,
     content: v.content,

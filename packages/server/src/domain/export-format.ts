@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { appliesInput } from './applies.js';
 import { ENTRY_KINDS } from './entries.js';
+import { dateInput } from './lifecycle.js';
 
 /** The first line's `format`; the file is JSON Lines: a header, the datapacks, their entries, an end line. */
 export const EXPORT_FORMAT = 'cairn-export';
@@ -82,6 +83,10 @@ export const entryLine = z
     applies: appliesInput.optional(),
     supersedes: z.array(text(100).min(1)).max(20).optional(),
     replacedBy: text(100).min(1).nullable().optional(),
+    // Absent in files from before rules had a lifecycle (the owner is then the author).
+    owner: person.optional(),
+    reviewBy: dateInput.nullable().optional(),
+    expires: dateInput.nullable().optional(),
     turn: z
       .object({
         user: person,

@@ -261,6 +261,9 @@ async function entryLine(names: NameDirectory, { entry: e, versions, turn }: Ent
     ...(e.applies && { applies: e.applies }),
     ...(e.supersedes?.length && { supersedes: e.supersedes }),
     ...(e.replacedBy && { replacedBy: e.replacedBy }),
+    ...(e.owner && { owner: await names.email(e.owner) }),
+    ...(e.reviewBy && { reviewBy: e.reviewBy }),
+    ...(e.expires && { expires: e.expires }),
     ...(turn && {
       turn: {
         user: await names.email(turn.userId),

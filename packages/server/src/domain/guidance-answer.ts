@@ -23,6 +23,8 @@ export interface Guidance {
   mayAlsoApply: GuidanceItem[];
   /** How many more candidates matched some of the task's words beyond those named. */
   more: number;
+  /** The day (YYYY-MM-DD, UTC) the answer was made for: rules past their review-by date are flagged in the view. */
+  today?: string;
 }
 
 /** How many pointers the answer names at most. */

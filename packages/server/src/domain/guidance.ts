@@ -15,6 +15,7 @@ import {
   topicTuningFor,
 } from './guidance-select.js';
 import { titleCloseness, wordVectors } from './guidance-soft.js';
+import { isExpired, isReviewDue, today } from './lifecycle.js';
 import { parse } from './parse-input.js';
 
 export type { Guidance, GuidanceItem } from './guidance-answer.js';
@@ -49,12 +50,15 @@ export async function getGuidance(
   tuning?: TopicTuning,
 ): Promise<Guidance> {
   const input = parse(guidanceInput, raw);
-  const candidates = await guidanceCandidates(deps, access, input);
-  return fitAnswer(
+  const day = today(deps);
+  // An expired rule is no longer served, in full or as a pointer, until renewed.
+  const candidates = (await guidanceCandidates(deps, access, input)).filter((c) => !isExpired(c.entry, day));
+  const answer = fitAnswer(
     input.task,
     selectGuidance(candidates, tuning ?? topicTuningFor(input, anyAnnotated(candidates))),
     input.maxChars,
   );
+  return { ...answer, today: day };
 }
 
 /**
@@ -156,15 +160,19 @@ export interface PublicGuidanceItem {
   reason: string;
   /** For a topic match, its score. */
   score?: number;
+  /** Present (true) when the rule is past its review-by date: still served, flagged to be reviewed. */
+  reviewDue?: true;
 }
 
 /** Guidance as every adapter shows it (MCP's structured content, the JSON API). */
 export function guidanceView(g: Guidance) {
+  const due = (i: GuidanceItem) => g.today !== undefined && isReviewDue(i.entry, g.today);
   const item = (i: GuidanceItem): PublicGuidanceItem => ({
     entry: publicEntry(i.entry),
     datapack: i.datapack,
     reason: reasonText(i.reason),
     ...(i.reason.type === 'topic' && { score: i.reason.score }),
+    ...(due(i) && { reviewDue: true as const }),
   });
   return {
     task: g.task,
@@ -176,7 +184,7 @@ export function guidanceView(g: Guidance) {
       rule: c.rule,
     })),
     omitted: g.omitted,
-    mayAlsoApply: g.mayAlsoApply.map(pointerView),
+    mayAlsoApply: g.mayAlsoApply.map((i) => ({ ...pointerView(i), ...(due(i) && { reviewDue: true as const }) })),
     more: g.more,
   };
 }
@@ -189,6 +197,7 @@ export interface GuidancePointer {
   datapack: DatapackRef;
   when?: string;
   score: number;
+  reviewDue?: true;
 }
 
 function pointerView(i: GuidanceItem): GuidancePointer {

@@ -316,6 +316,10 @@ async function toRecord(
       ),
       supersedes: e.supersedes ?? [],
       replacedBy: e.replacedBy ?? null,
+      // An owner unknown here keeps the stored id, as authors do; the dates come as they were, expired or not.
+      owner: e.owner ? await names.person(e.owner) : null,
+      reviewBy: e.reviewBy ?? null,
+      expires: e.expires ?? null,
     },
     versions,
     ...(e.turn &&

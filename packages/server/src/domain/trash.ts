@@ -137,7 +137,7 @@ export async function restoreEntry(
   access.assertWrite(datapack);
 
   const history = await deps.store.listEntryVersions(current.id);
-  let source: Pick<EntryVersion, 'kind' | 'title' | 'content' | 'tags' | 'version' | 'applies'>;
+  let source: Pick<EntryVersion, 'kind' | 'title' | 'content' | 'tags' | 'version' | 'applies' | 'lifecycle'>;
   if (input.version === undefined) {
     if (!current.deletedAt) {
       throw new CairnError(
@@ -178,6 +178,11 @@ export async function restoreEntry(
     tags: source.tags,
     // Versions saved before history kept applicability leave it as it is now.
     ...(source.applies !== undefined && { applies: source.applies }),
+    // So do versions saved before history kept the lifecycle; a restored expiry may be past (then listed as expired).
+    ...(source.lifecycle && {
+      ...source.lifecycle,
+      owner: source.lifecycle.owner ?? current.owner ?? current.createdBy,
+    }),
     contentHash: hash,
     version: current.version + 1,
     updatedBy: access.caller.userId,

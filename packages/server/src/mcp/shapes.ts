@@ -26,6 +26,9 @@ export const entryShape = z.object({
   }),
   supersedes: z.array(z.string()),
   replacedBy: z.string().nullable(),
+  owner: z.string(),
+  reviewBy: z.string().nullable(),
+  expires: z.string().nullable(),
 });
 
 /** Secrets removed from what the agent sent, by rule (never the secrets themselves). */

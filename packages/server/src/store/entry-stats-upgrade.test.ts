@@ -60,7 +60,12 @@ forEachBackend(({ name: backend, skip, options }) => {
         'ALTER TABLE oauth_client_use DROP COLUMN client_name',
         'DROP TABLE rule_usage_answer',
         'ALTER TABLE entry_version DROP COLUMN applies',
-        "DELETE FROM cairn_migration WHERE name IN ('0012_datapack_entry_stats', '0013_access_epoch', '0016_client_names', '0017_rule_usage', '0018_lifecycle_version_applies')",
+        'DROP INDEX entry_expires',
+        'ALTER TABLE entry DROP COLUMN owner_id',
+        'ALTER TABLE entry DROP COLUMN review_by',
+        'ALTER TABLE entry DROP COLUMN expires',
+        'ALTER TABLE entry_version DROP COLUMN lifecycle',
+        "DELETE FROM cairn_migration WHERE name IN ('0012_datapack_entry_stats', '0013_access_epoch', '0016_client_names', '0017_rule_usage', '0018_lifecycle_version_applies', '0019_rule_lifecycle')",
       ]) {
         await sql.raw(statement).execute(store.db);
       }

@@ -39,3 +39,21 @@ export function replacedEntries(db: Kysely<Database>, datapackIds: string[], lim
       .limit(limit),
   );
 }
+
+/** Live entries of these datapacks whose expiry date is before `day` (YYYY-MM-DD), latest expiry first. */
+export function expiredEntries(
+  db: Kysely<Database>,
+  datapackIds: string[],
+  day: string,
+  limit: number,
+): Promise<Entry[]> {
+  return entriesIn(db, datapackIds, (q) =>
+    q
+      .where('expires', 'is not', null)
+      .where('expires', '<', day)
+      .where('deleted_at', 'is', null)
+      .orderBy('expires', 'desc')
+      .orderBy('id')
+      .limit(limit),
+  );
+}

@@ -23,6 +23,9 @@ export const ENTRY_COLUMNS = [
   'applies',
   'supersedes',
   'replaced_by',
+  'owner_id',
+  'review_by',
+  'expires',
 ] as const;
 
 type DatapackScope = ExpressionBuilder<Database & { d: Database['datapack'] }, 'd'>;

@@ -117,6 +117,8 @@ export abstract class KyselyStore implements Store, StoreContext {
     return found;
   }
   replacedEntries = (datapackIds: string[], limit: number) => guidance.replacedEntries(this.db, datapackIds, limit);
+  expiredEntries = (datapackIds: string[], day: string, limit: number) =>
+    guidance.expiredEntries(this.db, datapackIds, day, limit);
 
   getOrInitSetting = (name: string, candidate: string) => accounts.getOrInitSetting(this, name, candidate);
   findUserByEmail = (email: string) => accounts.findUserByEmail(this, email);

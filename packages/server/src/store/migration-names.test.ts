@@ -41,6 +41,11 @@ const MIGRATIONS: { change: string; sqlite: string | null; postgres: string | nu
     sqlite: '0018_lifecycle_version_applies',
     postgres: '0018_lifecycle_version_applies',
   },
+  {
+    change: "a rule's owner, review-by and expiry dates",
+    sqlite: '0019_rule_lifecycle',
+    postgres: '0019_rule_lifecycle',
+  },
 ];
 
 test('each dialect runs exactly the migrations the table lists for it, in its order', () => {

@@ -1,7 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { ENTRY_COLUMNS } from './hot-queries.js';
 import type { Database } from './schema.js';
-import type { ApiKeyRecord, Applies, Datapack, Entry, EntryVersion, TrashedDatapack } from './types.js';
+import type { ApiKeyRecord, Applies, Datapack, Entry, EntryVersion, Lifecycle, TrashedDatapack } from './types.js';
 
 // Stored rows to domain records and back, shared by the store and its transfer queries.
 
@@ -34,6 +34,9 @@ export function toEntry(r: Pick<EntryRow, (typeof ENTRY_COLUMNS)[number]>): Entr
     ...(r.applies && { applies: JSON.parse(r.applies) as Applies }),
     ...(r.supersedes && r.supersedes !== '[]' && { supersedes: parseTags(r.supersedes) }),
     ...(r.replaced_by && { replacedBy: r.replaced_by }),
+    ...(r.owner_id && { owner: r.owner_id }),
+    ...(r.review_by && { reviewBy: r.review_by }),
+    ...(r.expires && { expires: r.expires }),
   };
 }
 
@@ -59,6 +62,9 @@ export function toEntryRow(e: Entry): Insertable<Database['entry']> & { id: stri
     ...('applies' in e && { applies: e.applies ? JSON.stringify(e.applies) : null }),
     ...('supersedes' in e && { supersedes: JSON.stringify(e.supersedes ?? []) }),
     ...('replacedBy' in e && { replaced_by: e.replacedBy ?? null }),
+    ...('owner' in e && { owner_id: e.owner ?? null }),
+    ...('reviewBy' in e && { review_by: e.reviewBy ?? null }),
+    ...('expires' in e && { expires: e.expires ?? null }),
   };
 }
 
@@ -77,6 +83,7 @@ export function toVersionRow(e: Entry, change: EntryVersion['change']): Insertab
     changed_at: change === 'delete' && e.deletedAt ? e.deletedAt : e.updatedAt,
     // Written as toEntryRow writes it: only when the record says (an entry built before applies existed does not).
     ...('applies' in e && { applies: JSON.stringify(e.applies ?? null) }),
+    ...(hasLifecycle(e) && { lifecycle: JSON.stringify(lifecycleOf(e)) }),
   };
 }
 
@@ -95,7 +102,18 @@ export function toVersion(r: Selectable<Database['entry_version']>): EntryVersio
     changedAt: iso(r.changed_at),
     restoredFrom: r.restored_from === null ? null : Number(r.restored_from),
     ...(r.applies !== null && { applies: JSON.parse(r.applies) as Applies | null }),
+    ...(r.lifecycle != null && { lifecycle: JSON.parse(r.lifecycle) as Lifecycle }),
   };
+}
+
+/** Whether the record names any of its lifecycle (an entry built before lifecycles existed does not). */
+function hasLifecycle(e: Entry): boolean {
+  return 'owner' in e || 'reviewBy' in e || 'expires' in e;
+}
+
+/** An entry's lifecycle as its version keeps it. */
+export function lifecycleOf(e: Entry): Lifecycle {
+  return { owner: e.owner ?? null, reviewBy: e.reviewBy ?? null, expires: e.expires ?? null };
 }
 
 /** Maps a stored datapack row to the domain record. */

@@ -84,6 +84,11 @@ interface EntryTable {
   /** JSON list of the entry ids it replaced. */
   supersedes: Generated<string>;
   replaced_by: string | null;
+  /** Who answers for it (a user id); null on entries saved before owners: their author. */
+  owner_id: string | null;
+  /** YYYY-MM-DD (UTC): past it, the rule is flagged for review; past `expires`, no longer served. */
+  review_by: string | null;
+  expires: string | null;
 }
 
 interface EntryVersionTable {
@@ -100,6 +105,8 @@ interface EntryVersionTable {
   restored_from: number | null;
   /** JSON of Applies or 'null' (nothing said); SQL NULL on versions saved before history kept it. */
   applies: string | null;
+  /** JSON of { owner, reviewBy, expires }; SQL NULL on versions saved before history kept it. */
+  lifecycle: string | null;
 }
 
 interface ApiKeyTable {

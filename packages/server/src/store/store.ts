@@ -101,6 +101,8 @@ export interface Store {
   ruleEntries(datapackIds: string[], kinds: readonly string[], limit: number): Promise<Entry[]>;
   /** Live entries of these datapacks that another replaced, most recently changed first, at most `limit`. */
   replacedEntries(datapackIds: string[], limit: number): Promise<Entry[]>;
+  /** Live entries of these datapacks whose expiry date is before `day` (YYYY-MM-DD), latest expiry first, at most `limit`. */
+  expiredEntries(datapackIds: string[], day: string, limit: number): Promise<Entry[]>;
   /**
    * Replaces the entry if its stored version is still `expectedVersion`, and appends the history
    * row, atomically. Returns false (and writes nothing) when the version moved on.

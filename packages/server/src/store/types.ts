@@ -19,7 +19,8 @@ export interface DatapackSummary extends Datapack {
 }
 
 /** A unit of knowledge with its provenance, as stored: the public entry with its content hash and deletion time. */
-export interface Entry extends Omit<PublicEntry, 'applies' | 'supersedes' | 'replacedBy'> {
+export interface Entry
+  extends Omit<PublicEntry, 'applies' | 'supersedes' | 'replacedBy' | 'owner' | 'reviewBy' | 'expires'> {
   contentHash: string;
   deletedAt: string | null;
   /** When it applies besides its topic; null (or absent) when nothing was said. */
@@ -28,6 +29,19 @@ export interface Entry extends Omit<PublicEntry, 'applies' | 'supersedes' | 'rep
   supersedes?: string[];
   /** The entry that replaced this one: a replaced entry is no longer guidance, until restored. */
   replacedBy?: string | null;
+  /** Who answers for it (a user id); absent or null: its author. */
+  owner?: string | null;
+  /** YYYY-MM-DD: past it, flagged for review (still served). */
+  reviewBy?: string | null;
+  /** YYYY-MM-DD: past it, no longer served by guidance, until renewed. */
+  expires?: string | null;
+}
+
+/** A rule's lifecycle as a version keeps it. */
+export interface Lifecycle {
+  owner: string | null;
+  reviewBy: string | null;
+  expires: string | null;
 }
 
 /** A datapack in the trash: who deleted it and when, and how many live entries it held. */
@@ -38,9 +52,12 @@ export interface TrashedDatapack extends Datapack {
 }
 
 /** One row of an entry's history, as stored: the public version with its entry's id. */
-export interface EntryVersion extends Omit<PublicVersion, 'restoredFrom' | 'applies'> {
+export interface EntryVersion
+  extends Omit<PublicVersion, 'restoredFrom' | 'applies' | 'owner' | 'reviewBy' | 'expires'> {
   /** Where this version applied (null: nothing said); undefined when the version predates it. */
   applies?: Applies | null;
+  /** Its owner and dates; undefined when the version predates lifecycles. */
+  lifecycle?: Lifecycle;
   entryId: string;
   /** For a `restore`: the version whose content it brought back. */
   restoredFrom: number | null;

@@ -8,6 +8,7 @@ import { createDatapack, getDatapack, listDatapacks, updateDatapack } from '../.
 import type { DomainDeps } from '../../domain/deps.js';
 import { deleteEntry, duplicateMessage, getEntry, listEntries, saveEntry, updateEntry } from '../../domain/entries.js';
 import { entryReadView, publicEntry, searchResults } from '../../domain/entry-views.js';
+import { listExpired } from '../../domain/expired.js';
 import { getGuidance, guidanceView } from '../../domain/guidance.js';
 import { listReplaced, reinstateEntry } from '../../domain/replaced.js';
 import { recordGuidance } from '../../domain/rule-usage.js';
@@ -202,6 +203,7 @@ export function createApiRoutes(
     return c.json({ entry: publicEntry(entry), redacted });
   });
   api.get('/replaced', async (c) => c.json(await listReplaced(deps, await access(c), c.req.query('datapack'))));
+  api.get('/expired', async (c) => c.json(await listExpired(deps, await access(c), c.req.query('datapack'))));
   api.post('/entries/:id/reinstate', async (c) =>
     c.json({ entry: publicEntry(await reinstateEntry(deps, await access(c), c.req.param('id'))) }),
   );

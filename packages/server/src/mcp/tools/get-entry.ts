@@ -16,6 +16,9 @@ const versionShape = z.object({
   changedClient: z.string().nullable(),
   changedAt: z.string(),
   applies: entryShape.shape.applies.optional(),
+  owner: z.string().optional(),
+  reviewBy: z.string().nullable().optional(),
+  expires: z.string().nullable().optional(),
 });
 
 /** Reads one entry, optionally with its version history. */

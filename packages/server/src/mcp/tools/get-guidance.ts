@@ -10,6 +10,7 @@ const itemShape = z.object({
   datapack: datapackRefShape,
   reason: z.string().describe('Why it applies: "always", "file: <glob>", "project: <name>" or "topic"'),
   score: z.number().optional().describe('For a topic match, how well the task matches it'),
+  reviewDue: z.literal(true).optional(),
 });
 
 /** What applies to a task, with precedence, reasons and conflicts. */
@@ -35,6 +36,7 @@ export const getGuidanceTool = defineTool({
           datapack: datapackRefShape,
           when: z.string().optional(),
           score: z.number(),
+          reviewDue: z.literal(true).optional(),
         }),
       )
       .describe('The next candidates, not given in full: open one with get_entry if it applies'),

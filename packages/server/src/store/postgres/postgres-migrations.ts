@@ -312,4 +312,21 @@ export const postgresMigrations: Record<string, Migration> = {
       await sql`ALTER TABLE entry_version ADD COLUMN applies text`.execute(db);
     },
   },
+  '0019_rule_lifecycle': {
+    async up(db: Kysely<unknown>) {
+      // A rule's owner (a user id; NULL on entries saved before: their author), the date to review it
+      // by and the date it expires, as YYYY-MM-DD (UTC), so that they compare as text on both dialects.
+      // Versions keep all three as one JSON object, SQL NULL on versions saved before: restoring those
+      // leaves the lifecycle as it is. Expired entries are few and listed: a partial index.
+      for (const statement of [
+        sql`ALTER TABLE entry ADD COLUMN owner_id text`,
+        sql`ALTER TABLE entry ADD COLUMN review_by text`,
+        sql`ALTER TABLE entry ADD COLUMN expires text`,
+        sql`ALTER TABLE entry_version ADD COLUMN lifecycle text`,
+        sql`CREATE INDEX entry_expires ON entry (datapack_id, expires) WHERE expires IS NOT NULL AND deleted_at IS NULL`,
+      ]) {
+        await statement.execute(db);
+      }
+    },
+  },
 };
