@@ -69,7 +69,7 @@ try {
   const score = (tuning: TopicTuning) => {
     const asked: AskedTask[] = gathered.map(({ task, candidates, wordsOnly }) => {
       const t = wordsOnly ? tuning : { ...tuning, weights: { ...tuning.weights, title: 0 } };
-      const answer = fitAnswer(task.task, selectGuidance(candidates, t), budget);
+      const answer = fitAnswer(task.task, selectGuidance(candidates, t), budget, cairn.cairn.domain.caches.ruleVectors);
       const kept = answer.levels.flatMap((l) => l.items);
       return {
         id: task.id,

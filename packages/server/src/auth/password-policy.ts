@@ -10,6 +10,7 @@ const MIN_SCORE = 3;
 
 const ADVICE = `choose at least ${PASSWORD_MIN_LENGTH} characters that are not a common password, e.g. a few unrelated words`;
 
+// Module-level on purpose: the common-password dictionary (public data, no tenant's), loaded once per process.
 let checker: Promise<ZxcvbnFactory> | undefined;
 
 /** The dictionary is large: loaded on the first password set, once, never on sign-in. */

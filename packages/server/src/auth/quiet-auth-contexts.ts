@@ -10,6 +10,7 @@ export const AUTH_CONTEXT_IDLE_MS = 5_000;
 
 type Storage = AsyncLocalStorage<unknown>;
 
+// Module-level on purpose: better-auth's context storages are its own module's, one per process, whatever the Cairns.
 /** Calls into better-auth under way in this process, and when the last one ended. */
 const calls = { running: 0, lastEnd: 0 };
 const watched = new WeakSet<Storage>();
@@ -17,7 +18,7 @@ const watched = new WeakSet<Storage>();
 /**
  * better-auth carries its request context in AsyncLocalStorage. On Node before 24 a storage that
  * has run once turns V8's promise hooks on for good, and from then on every promise of every
- * request pays for carrying contexts along: 4–7% of an MCP search's CPU, measured, though API-key
+ * request pays for carrying contexts along (a share of an MCP search's CPU: docs/benchmarks.md), though API-key
  * requests never enter better-auth. Once no better-auth call has run for `idleMs` (portal sign-ins
  * and OAuth come in bursts), its storages are disabled, which turns the hooks off with the last
  * one; better-auth's next call enables them again (AsyncLocalStorage.run does). A call still under

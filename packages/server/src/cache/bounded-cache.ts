@@ -1,9 +1,9 @@
 /**
  * A Map bounded by the total size of what it holds, least recently used out first: each value
  * counts 1 (a bound on entries), or what `sizeOf` says; `get` and `set` make a key the most recent
- * (`has` does not). Search's caches all use it. Its reads are a Map's: lru-cache's `get` cost about
- * a microsecond each here (an options object and diagnostics-channel checks per call), 4% of a
- * search, which reads a dozen.
+ * (`has` does not). Search's caches all use it. Its reads are a Map's: lru-cache's `get` builds an
+ * options object and checks diagnostics channels per call, a share of a search, which reads a dozen
+ * (docs/benchmarks.md).
  */
 export class BoundedCache<K, V> {
   private readonly map = new Map<K, V>();

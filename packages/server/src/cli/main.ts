@@ -70,6 +70,7 @@ const COMMANDS: Record<
   'rules export': rulesExport,
 };
 
+// Module-level on purpose: the process entry's own settings, one command per process.
 let config: CairnConfig | undefined;
 
 async function main(argv: string[]): Promise<number> {

@@ -1,6 +1,4 @@
-import { EpochCache } from '../cache/epoch-cache.js';
 import { CairnError } from '../errors/cairn-error.js';
-import type { Store } from '../store/store.js';
 import type { Datapack, Memberships, OwnerRef, UserRecord } from '../store/types.js';
 import type { Caller } from './caller.js';
 import type { DomainDeps } from './deps.js';
@@ -94,23 +92,13 @@ export function membershipReads(userId: string, memberships: Memberships, d: Dat
   return memberships.organizations.some((o) => o.id === d.ownerId);
 }
 
-/** Memberships and the account per store, kept until the access epoch moves (cache/epoch-cache.ts; the user table is an access table). */
-const membershipsOf = new WeakMap<
-  Store,
-  EpochCache<{ memberships: Memberships; user: Readonly<UserRecord> | undefined }>
->();
-
 /**
  * The caller's memberships, once per request: read at the epoch the credential was checked under,
  * or the current one. The same Memberships object comes back until the epoch moves, so what is
  * derived from it (readableDatapacks) is kept as long.
  */
 export async function loadAccess(deps: DomainDeps, caller: Caller): Promise<Access> {
-  let cache = membershipsOf.get(deps.store);
-  if (!cache) {
-    cache = new EpochCache();
-    membershipsOf.set(deps.store, cache);
-  }
+  const cache = deps.caches.access;
   const epoch = caller.accessEpoch ?? (await deps.store.accessEpoch());
   let held = cache.get(caller.userId, epoch);
   if (!held) {

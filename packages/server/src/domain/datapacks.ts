@@ -2,7 +2,7 @@ import type { DatapackView } from '@cairn/contract';
 import { redact } from '@cairn/contract/redaction';
 import { z } from 'zod';
 import { CairnError } from '../errors/cairn-error.js';
-import type { Datapack, Memberships, Scope } from '../store/types.js';
+import type { Datapack, Scope } from '../store/types.js';
 import type { Access } from './access.js';
 import { auditDatapack } from './audit.js';
 import type { DomainDeps } from './deps.js';
@@ -40,14 +40,13 @@ export async function getDatapack(deps: DomainDeps, access: Access, id: string):
   return { ...summary, writable: access.canWrite(summary) };
 }
 
-const readableMemo = new WeakMap<Memberships, Promise<readonly Datapack[]>>();
-
 /**
  * Every datapack the caller can read, without counts; fetched once per Memberships object, which
  * loadAccess keeps until the access epoch moves (a datapack change moves it), so most requests
  * fetch nothing. The list is shared between requests: never change it or its datapacks.
  */
 export function readableDatapacks(deps: DomainDeps, access: Access): Promise<readonly Datapack[]> {
+  const readableMemo = deps.caches.readable;
   const key = access.memberships;
   let packs = readableMemo.get(key);
   if (!packs) {

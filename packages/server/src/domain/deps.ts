@@ -1,5 +1,8 @@
+import { createLogger, type Logger } from '../log/logger.js';
 import type { Store } from '../store/store.js';
 import { AuditTrail } from './audit-trail.js';
+import { DomainCaches } from './domain-caches.js';
+import { RuleUsageQueue } from './rule-usage-queue.js';
 
 /** What every domain verb needs: the store, a clock and an id source (replaceable in tests), and the trash retention. */
 export interface DomainDeps {
@@ -10,6 +13,10 @@ export interface DomainDeps {
   trashDays: number;
   /** Where security- and policy-relevant events are recorded (off the request's path). */
   audit: AuditTrail;
+  /** Guidance answers waiting to be written (rule-usage.ts), off the request's path. */
+  ruleUsage: RuleUsageQueue;
+  /** What the domain keeps between requests: these deps' own, so two Cairns in one process share nothing. */
+  caches: DomainCaches;
 }
 
 /** CAIRN_TRASH_DAYS when unset. */
@@ -18,14 +25,19 @@ export const DEFAULT_TRASH_DAYS = 30;
 /** Id prefixes make an id's kind obvious in logs and support requests. */
 export type IdPrefix = 'dpk' | 'ent' | 'key' | 'aud';
 
-/** Production deps: wall clock and random ids. */
-export function createDomainDeps(store: Store, options: { trashDays?: number; audit?: AuditTrail } = {}): DomainDeps {
+/** Production deps: wall clock, random ids, and caches of their own. `log`: where failed background writes are reported. */
+export function createDomainDeps(
+  store: Store,
+  options: { trashDays?: number; audit?: AuditTrail; log?: Logger } = {},
+): DomainDeps {
   return {
     store,
     now: () => new Date().toISOString(),
     newId,
     trashDays: options.trashDays ?? DEFAULT_TRASH_DAYS,
     audit: options.audit ?? new AuditTrail(store),
+    ruleUsage: new RuleUsageQueue(store, options.log ?? createLogger('warn')),
+    caches: new DomainCaches(),
   };
 }
 

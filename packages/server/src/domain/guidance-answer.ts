@@ -1,5 +1,6 @@
+import type { BoundedCache } from '../cache/bounded-cache.js';
 import type { Scope } from '../store/types.js';
-import { findConflicts, type GuidanceConflict } from './guidance-conflicts.js';
+import { findConflicts, type GuidanceConflict, type RuleVectors } from './guidance-conflicts.js';
 import type { GuidanceReason, Selected, Selection } from './guidance-select.js';
 
 /** Precedence, strongest first: organization policies, then team standards, then personal preferences. */
@@ -35,10 +36,15 @@ export const MAY_ALSO_APPLY = 10;
  * its headings, conflicts and notes, then as many pointers to what may also apply as still fit
  * (rules that did not fit in full first): the whole text, not only the rules.
  */
-export function fitAnswer(task: string, selection: Selection, maxChars: number): Guidance {
+export function fitAnswer(
+  task: string,
+  selection: Selection,
+  maxChars: number,
+  ruleVectors: BoundedCache<string, RuleVectors>,
+): Guidance {
   const { kept, left } = fitBudget(selection.given, maxChars);
   // Conflicts are pairs: those of fewer rules are the pairs whose rules both stay, so they are found once.
-  const conflicts = findConflicts(kept);
+  const conflicts = findConflicts(kept, ruleVectors);
   const build = (n: number) => {
     const all = [...left, ...selection.mayAlsoApply];
     const shown = all.slice(0, n);

@@ -1,4 +1,4 @@
-import { BoundedCache } from '../cache/bounded-cache.js';
+import type { BoundedCache } from '../cache/bounded-cache.js';
 import { cosine, textVector, words } from '../search/index.js';
 import type { Entry } from '../store/types.js';
 import type { Selected } from './guidance-select.js';
@@ -27,9 +27,9 @@ const LEVEL_NAME = {
   personal: 'Personal preference',
 } as const;
 
-/** Conflicts among the selected rules, across levels and within one. */
-export function findConflicts(items: readonly Selected[]): GuidanceConflict[] {
-  const vectors = items.map((i) => vectorsOf(i.entry));
+/** Conflicts among the selected rules, across levels and within one; `held`: the rules' vectors kept by id and version (DomainCaches.ruleVectors). */
+export function findConflicts(items: readonly Selected[], held: BoundedCache<string, RuleVectors>): GuidanceConflict[] {
+  const vectors = items.map((i) => vectorsOf(i.entry, held));
   const conflicts: GuidanceConflict[] = [];
   for (let a = 0; a < items.length; a++) {
     for (let b = a + 1; b < items.length; b++) {
@@ -59,11 +59,10 @@ export function findConflicts(items: readonly Selected[]): GuidanceConflict[] {
   return conflicts;
 }
 
-type RuleVectors = { title: Float32Array | undefined; whole: Float32Array | undefined };
-/** By entry id and version: the same rules come back task after task (about 1 KB each). */
-const held = new BoundedCache<string, RuleVectors>(5_000);
+/** A rule's title and whole-text vectors (DomainCaches.ruleVectors keeps them by id and version). */
+export type RuleVectors = { title: Float32Array | undefined; whole: Float32Array | undefined };
 
-function vectorsOf(entry: Entry): RuleVectors {
+function vectorsOf(entry: Entry, held: BoundedCache<string, RuleVectors>): RuleVectors {
   const key = `${entry.id}:${entry.version}`;
   let v = held.get(key);
   if (!v) {

@@ -1,4 +1,4 @@
-import { BoundedCache } from '../cache/bounded-cache.js';
+import type { BoundedCache } from '../cache/bounded-cache.js';
 import { isStopWord, lightStem, words } from '../search/index.js';
 import type { Entry } from '../store/types.js';
 
@@ -53,16 +53,12 @@ interface Doc {
   len: Record<Field, number>;
 }
 
-/**
- * A rule's words per field, by id and version: each caller's rulebook is indexed on its own (the
- * rules it can read), and the same rules come back in every one of them, so their words are
- * stemmed once (a cold index of 165 rules took 5-28 ms, most of it stemming).
- */
-const analyses = new BoundedCache<string, Pick<Doc, 'tf' | 'len'>>(5_000);
+/** A rule's stemmed words per field and their counts (DomainCaches.ruleWords keeps them by id and version). */
+export type RuleWords = Pick<Doc, 'tf' | 'len'>;
 
-function analysed(r: RankedRule): Pick<Doc, 'tf' | 'len'> {
+function analysed(r: RankedRule, analyses: BoundedCache<string, RuleWords> | undefined): RuleWords {
   const key = r.version === undefined ? undefined : `${r.id}:${r.version}`;
-  const held = key ? analyses.get(key) : undefined;
+  const held = key ? analyses?.get(key) : undefined;
   if (held) return held;
   const text: Record<Field, string> = {
     title: r.title,
@@ -80,7 +76,7 @@ function analysed(r: RankedRule): Pick<Doc, 'tf' | 'len'> {
     tf[f] = m;
   }
   const doc = { tf, len };
-  if (key) analyses.set(key, doc);
+  if (key) analyses?.set(key, doc);
   return doc;
 }
 
@@ -92,9 +88,10 @@ export class RuleIndex {
   /** Built once per set of weights (the default's, in production). */
   private readonly postings = new Map<RankWeights, Map<string, { doc: number; tf: number }[]>>();
 
-  constructor(rules: readonly RankedRule[]) {
+  /** `analyses`: the rules' words already stemmed, by id and version (DomainCaches.ruleWords); filled with the rest. */
+  constructor(rules: readonly RankedRule[], analyses?: BoundedCache<string, RuleWords>) {
     this.docs = rules.map((r) => {
-      const { tf, len } = analysed(r);
+      const { tf, len } = analysed(r, analyses);
       for (const t of new Set(FIELDS.flatMap((f) => [...tf[f].keys()]))) this.df.set(t, (this.df.get(t) ?? 0) + 1);
       return { id: r.id, tf, len };
     });

@@ -4,6 +4,7 @@ import type { Access } from './access.js';
 import { TaskContext, taskContextInput } from './applies.js';
 import { readableDatapacks } from './datapacks.js';
 import type { DomainDeps } from './deps.js';
+import type { DomainCaches } from './domain-caches.js';
 import { type DatapackRef, type PublicEntry, publicEntry } from './entry-views.js';
 import { fitAnswer, type Guidance, type GuidanceItem, reasonText } from './guidance-answer.js';
 import { RuleIndex, topicSignals } from './guidance-rank.js';
@@ -57,6 +58,7 @@ export async function getGuidance(
     input.task,
     selectGuidance(candidates, tuning ?? topicTuningFor(input, anyAnnotated(candidates))),
     input.maxChars,
+    deps.caches.ruleVectors,
   );
   return { ...answer, today: day };
 }
@@ -90,7 +92,11 @@ export async function guidanceCandidates(
   const rules = new Map<string, Entry>();
   for (const e of [...rulebook, ...annotated])
     if (RULE_KINDS.includes(e.kind) && byId.has(e.datapackId)) rules.set(e.id, e);
-  const signals = topicSignals(indexOf(rulebook, rules), { task: input.task, concerns, context: contextWords(input) });
+  const signals = topicSignals(indexOf(deps.caches, rulebook, rules), {
+    task: input.task,
+    concerns,
+    context: contextWords(input),
+  });
   const bestHit = Math.max(0, ...hits.map((h) => h.score));
   const searchScore = new Map(hits.map((h) => [h.entry.id, bestHit > 0 ? h.score / bestHit : 0]));
   for (const { entry } of hits) if (!rules.has(entry.id) && byId.has(entry.datapackId)) rules.set(entry.id, entry);
@@ -123,16 +129,14 @@ export async function guidanceCandidates(
   return found;
 }
 
-/** The rulebook's index, built once per state of the rules (the store hands back the same array while they are unchanged). */
-const indexes = new WeakMap<readonly Entry[], RuleIndex>();
-
-function indexOf(rulebook: readonly Entry[], rules: Map<string, Entry>): RuleIndex {
+/** The rulebook's index, built once per state of the rules (DomainCaches.rulebooks). */
+function indexOf(caches: DomainCaches, rulebook: readonly Entry[], rules: Map<string, Entry>): RuleIndex {
   // Annotated rules beyond the rulebook's depth join it; then the index is for this request alone.
-  if (rules.size > rulebook.length) return new RuleIndex([...rules.values()]);
-  let index = indexes.get(rulebook);
+  if (rules.size > rulebook.length) return new RuleIndex([...rules.values()], caches.ruleWords);
+  let index = caches.rulebooks.get(rulebook);
   if (!index) {
-    index = new RuleIndex(rulebook);
-    indexes.set(rulebook, index);
+    index = new RuleIndex(rulebook, caches.ruleWords);
+    caches.rulebooks.set(rulebook, index);
   }
   return index;
 }

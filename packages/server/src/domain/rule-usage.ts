@@ -1,11 +1,9 @@
 import type { RuleUsageRow } from '@cairn/contract';
-import { redact } from '@cairn/contract/redaction';
 import { z } from 'zod';
 import { CairnError } from '../errors/cairn-error.js';
 import { isDatabaseUnavailable } from '../errors/database-unavailable.js';
-import { createLogger, type Logger } from '../log/logger.js';
+import type { Logger } from '../log/logger.js';
 import type { RuleUsageItem, RuleUsageRecord } from '../store/rule-usage-store.js';
-import type { Store } from '../store/store.js';
 import type { Access } from './access.js';
 import { readableDatapacks } from './datapacks.js';
 import type { DomainDeps } from './deps.js';
@@ -15,76 +13,7 @@ import { parse } from './parse-input.js';
 export type { RuleUsageItem, RuleUsageRecord } from '../store/rule-usage-store.js';
 
 const DAY_MS = 86_400_000;
-const BATCH = 200;
-const MAX_QUEUED = 10_000;
 const PURGE_BATCH = 1000;
-
-/**
- * Guidance answers waiting to be written, per store: recorded after the answer is made, written in
- * batches off the request's path. A failed write is logged (the error and a count, never a task)
- * and never fails the answer.
- */
-class RuleUsageQueue {
-  queue: RuleUsageRecord[] = [];
-  private scheduled = false;
-  private running: Promise<void> | undefined;
-  constructor(
-    private readonly store: Store,
-    public log: Logger,
-  ) {}
-
-  push(record: RuleUsageRecord): void {
-    this.queue.push(record);
-    if (this.queue.length > MAX_QUEUED) this.queue.shift();
-    if (this.scheduled) return;
-    this.scheduled = true;
-    setImmediate(() => {
-      this.scheduled = false;
-      void this.flush();
-    }).unref();
-  }
-
-  flush(): Promise<void> {
-    this.running ??= this.write().finally(() => {
-      this.running = undefined;
-    });
-    return this.running;
-  }
-
-  private async write(): Promise<void> {
-    while (this.queue.length > 0) {
-      const batch = this.queue.slice(0, BATCH);
-      try {
-        await this.store.appendRuleUsage(batch.map(redacted));
-      } catch (error) {
-        if (!isDatabaseUnavailable(error))
-          this.log.warn('could not record rule usage; dropped', {
-            answers: batch.length,
-            error: (error as Error).message,
-          });
-      }
-      this.queue.splice(0, batch.length);
-    }
-  }
-}
-
-/** The task, session and client as stored: secrets redacted (off the request's path, in the flush). */
-function redacted(r: RuleUsageRecord): RuleUsageRecord {
-  const clean = (s: string | null) => (s === null ? null : redact(s).text);
-  return { ...r, task: redact(r.task).text, session: clean(r.session), client: clean(r.client) };
-}
-
-const queues = new WeakMap<Store, RuleUsageQueue>();
-const defaultLog = createLogger('warn');
-
-function queueOf(store: Store): RuleUsageQueue {
-  let q = queues.get(store);
-  if (!q) {
-    q = new RuleUsageQueue(store, defaultLog);
-    queues.set(store, q);
-  }
-  return q;
-}
 
 /** Records a guidance answer (returns at once; written in the background). Never throws. */
 export function recordGuidance(
@@ -98,7 +27,7 @@ export function recordGuidance(
     for (const level of g.levels)
       for (const i of level.items) given.push({ id: i.entry.id, title: i.entry.title, reason: reasonText(i.reason) });
     const named = g.mayAlsoApply.map((i) => ({ id: i.entry.id, title: i.entry.title, reason: 'may also apply' }));
-    queueOf(deps.store).push({
+    deps.ruleUsage.push({
       id: `rua_${deps.newId('aud').slice(4)}`,
       at: deps.now(),
       userId: access.caller.userId,
@@ -110,18 +39,18 @@ export function recordGuidance(
       named,
     });
   } catch (error) {
-    defaultLog.warn('could not record rule usage', { error: (error as Error).message });
+    deps.ruleUsage.log.warn('could not record rule usage', { error: (error as Error).message });
   }
 }
 
-/** Where failed writes of this store's rule usage are reported (the serving Cairn's log). */
-export function useRuleUsageLog(store: Store, log: Logger): void {
-  queueOf(store).log = log;
+/** Where failed writes of these deps' rule usage are reported (the serving Cairn's log). */
+export function useRuleUsageLog(deps: Pick<DomainDeps, 'ruleUsage'>, log: Logger): void {
+  deps.ruleUsage.log = log;
 }
 
 /** Writes every recorded answer not yet written (tests, shutdown). */
-export function flushRuleUsage(deps: Pick<DomainDeps, 'store'>): Promise<void> {
-  return queueOf(deps.store).flush();
+export function flushRuleUsage(deps: Pick<DomainDeps, 'ruleUsage'>): Promise<void> {
+  return deps.ruleUsage.flush();
 }
 
 export type { RuleUsageRow };

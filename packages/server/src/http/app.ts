@@ -59,7 +59,12 @@ export interface HttpDeps {
 /** The one HTTP app: `/mcp` and its Server Card, the JSON API under `/api/v1`, better-auth under `/api/auth`, and health. */
 export function createHttpApp(deps: HttpDeps): { app: Hono; admission: Admission; close: () => Promise<void> } {
   const app = new Hono();
-  const mcp = createMcpRoute(deps.domain, deps.mcpAuth, deps.log, deps.limits.requestsPerCredential);
+  const mcp = createMcpRoute({
+    domain: deps.domain,
+    mcpAuth: deps.mcpAuth,
+    log: deps.log,
+    requestLimit: deps.limits.requestsPerCredential,
+  });
   const inFlight = new InFlight();
   // Outermost: every answer, the refusals of the guards below included, carries them.
   app.use('*', securityHeaders());
@@ -109,19 +114,19 @@ export function createHttpApp(deps: HttpDeps): { app: Hono; admission: Admission
   );
   app.route(
     '/api/v1',
-    createApiRoutes(
-      deps.domain,
-      deps.auth,
-      deps.keys,
-      deps.baseUrl,
-      deps.limits,
-      deps.clientAddress,
-      deps.installerPublished,
-      deps.oauthAllowLoopback,
-      deps.mcpAuth.oauthUsage,
-      deps.pluginMarketplace,
-      deps.oauthPinnedClients,
-    ),
+    createApiRoutes({
+      domain: deps.domain,
+      auth: deps.auth,
+      keys: deps.keys,
+      baseUrl: deps.baseUrl,
+      limits: deps.limits,
+      clientAddress: deps.clientAddress,
+      installerPublished: deps.installerPublished,
+      oauthLoopbackAllowed: deps.oauthAllowLoopback,
+      oauthUsage: deps.mcpAuth.oauthUsage,
+      pluginMarketplace: deps.pluginMarketplace,
+      oauthPinnedClients: deps.oauthPinnedClients,
+    }),
   );
   // Unknown API and discovery paths answer JSON 404s; they must never fall through to the portal's HTML.
   for (const prefix of ['/api/*', '/.well-known/*', '/install/*']) {

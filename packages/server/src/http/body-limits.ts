@@ -103,6 +103,7 @@ export function bodyLimits(rules: readonly BodyLimitRule[] = BODY_LIMIT_RULES): 
   };
 }
 
+// Module-level on purpose: keyed weakly by the Request itself, a field of one request of one Cairn, so nothing is shared.
 const readBodies = new WeakMap<Request, Uint8Array>();
 
 /** The body of a request whose route takes the bytes the limits read (`routeTakesBytes`), or undefined. */

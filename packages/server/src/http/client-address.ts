@@ -38,6 +38,7 @@ export function addressKey(address: string): string {
   return `${parts.join(':')}::/64`;
 }
 
+// Module-level on purpose: keyed weakly by the Request itself, a field of one request of one Cairn, so nothing is shared.
 /** The client addresses of requests handed to better-auth, for its CIMD fetch limit, which sees only the request. */
 const handedAddresses = new WeakMap<Request, string>();
 

@@ -33,7 +33,7 @@ export function jsonLegacyHandler(factory: McpServerFactory): LegacyHttpHandler 
     } finally {
       // A JSON answer comes back once its call has finished: nothing is left running or waiting, and
       // both are garbage with the request. Closing then only built the SDK's "connection closed"
-      // error, stack and all (2–3% of a search's CPU); a request that failed midway is still closed.
+      // error, stack and all (docs/benchmarks.md); a request that failed midway is still closed.
       if (!answered) {
         transport.close().catch(() => {});
         server.close().catch(() => {});

@@ -18,8 +18,16 @@ import { requestLimitMessage, takeRequest } from './rate-limit/request-limit.js'
 import { tooManyJsonRpc } from './rate-limit/too-many.js';
 import { unavailableJsonRpcResponse } from './unavailable-response.js';
 
+/** What `/mcp` is made with: the domain, its credential gate, the log and the per-credential request limit. */
+export interface McpRouteSettings {
+  domain: DomainDeps;
+  mcpAuth: McpAuthDeps;
+  log: Logger;
+  requestLimit: Limit;
+}
+
 /** The `/mcp` endpoint: the contract's auth gate, then the stateless MCP handler (no per-process session state). */
-export function createMcpRoute(deps: DomainDeps, authDeps: McpAuthDeps, log: Logger, requestLimit: Limit) {
+export function createMcpRoute({ domain: deps, mcpAuth: authDeps, log, requestLimit }: McpRouteSettings) {
   const factory = createServerFactory(deps, log);
   const handler = createMcpHandler(factory, {
     onerror: (error) => log.debug('mcp request rejected', { error: error.message }),

@@ -2,8 +2,8 @@ import { setFlagsFromString } from 'node:v8';
 
 /**
  * How far V8 lets the heap grow past what survived the last full collection. Its default lets a
- * busy server's old generation reach about four times its live data (Cairn: about 50 MB live, 225 MB
- * of old space after a minute of search load), which is memory taken from the machine for garbage.
+ * busy server's old generation reach about four times its live data (Cairn's figures under search
+ * load are in docs/benchmarks.md), which is memory taken from the machine for garbage.
  * 30% keeps the heap near what is live at the cost of more frequent full collections; measured by
  * `npm run bench:memory` (docs/benchmarks.md). It is one of the few V8 settings that still takes effect once the
  * process runs, so `cairn serve` needs no wrapper process (Node refuses it in NODE_OPTIONS anyway).

@@ -5,16 +5,16 @@ import { runInNewContext } from 'node:vm';
 /**
  * How long the server must have had no request before it collects its garbage. V8 keeps its young
  * generation at the size the last burst of work grew it to (32 MB of semi-spaces on a 64-bit Node),
- * and its memory reducer rarely runs on a heap as small as Cairn's, so an idle Cairn kept 30–40 MB
- * it was not using. Full collections once the work stops give it back: V8 frees the old
+ * and its memory reducer rarely runs on a heap as small as Cairn's, so an idle Cairn kept tens of
+ * megabytes it was not using (docs/benchmarks.md). Full collections once the work stops give it back: V8 frees the old
  * generation's empty pages, and shrinks the young generation when it measures a low allocation
  * rate. It measures that rate from one collection to the next, so a first pass right after a burst
  * (start-up's included) still sees the burst and often leaves the young generation as it was; a
  * second pass SECOND_PASS_MS later, with almost nothing allocated in between, shrinks it every time
  * (two passes back to back did it in about half the runs). V8's --optimize-for-size is on during
- * each pass only: the pass then compacts the old generation's half-empty pages too (old space
- * 32–34 → 28 MB for 27 MB live on a fresh Cairn); it is off again for requests, whose speed it would
- * cost. A pass pauses the process for 20–60 ms, when nothing is waiting for an answer.
+ * each pass only: the pass then compacts the old generation's half-empty pages too (down to about
+ * what is live); it is off again for requests, whose speed it would cost. A pass pauses the process
+ * for tens of milliseconds, when nothing is waiting for an answer.
  */
 export const IDLE_COLLECTION_MS = 10_000;
 /** Time between the two passes of an idle collection; longer than V8's 5 s allocation-rate window. */

@@ -10,7 +10,6 @@ import type { CairnConfig } from '../config/load-config.js';
 import { auditKeyExpired } from '../domain/audit.js';
 import { AuditTrail } from '../domain/audit-trail.js';
 import { createDomainDeps, type DomainDeps } from '../domain/deps.js';
-import { flushRuleUsage, useRuleUsageLog } from '../domain/rule-usage.js';
 import { TrashPurger } from '../domain/trash.js';
 import { Embedder } from '../embeddings/embedder.js';
 import { EmbeddingsProvider } from '../embeddings/provider.js';
@@ -85,8 +84,7 @@ export async function openCairn(
     if (options.background !== false) embedder?.start();
     const audit = new AuditTrail(store, config.auditDays);
     audit.useLog(log);
-    useRuleUsageLog(store, log);
-    const domain = createDomainDeps(store, { trashDays: config.trashDays, audit });
+    const domain = createDomainDeps(store, { trashDays: config.trashDays, audit, log });
     const trash = new TrashPurger(domain, log);
     // Like the embedder: a serving Cairn purges at start and hourly, without holding up start-up or requests.
     if (options.background !== false) trash.start();
@@ -134,7 +132,7 @@ export async function openCairn(
           .close()
           .catch((error: Error) => log.warn('could not save OAuth app usage', { error: error.message }));
         await audit.close();
-        await flushRuleUsage({ store });
+        await domain.ruleUsage.flush();
         await store.close();
       },
     };

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { CairnConfig } from '../config/load-config.js';
-import { configureSearchCache } from '../search/index.js';
+import { SearchCache } from '../search/index.js';
 import type { PostgresStore } from '../store/postgres/postgres-store.js';
 import type { SqliteStore } from '../store/sqlite/sqlite-store.js';
 
@@ -27,7 +27,8 @@ export async function openStore(
     );
   }
   store.semanticSearch = config.semanticSearch ?? true;
-  if (config.searchCacheMb) configureSearchCache(config.searchCacheMb);
+  // This store's own: two Cairns in one process keep separate caches, each within the bound.
+  store.searchCache = new SearchCache(config.searchCacheMb);
   return store;
 }
 

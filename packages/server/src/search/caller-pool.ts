@@ -4,21 +4,9 @@ import { mergedIndex, type Pool, poolBytes, wholePool } from './pool.js';
 import { buildPoolIndex, MAX_POOL_ITEMS } from './pool-index.js';
 import { refreshPoolIndex } from './pool-refresh.js';
 import { withWords } from './ranked-item.js';
-import {
-  cachedEntryWords,
-  entryWords,
-  type PoolItem,
-  poolCache,
-  poolStats,
-  type RankedItem,
-  speakerWords,
-  turnPlaceCache,
-} from './search-cache.js';
+import { type PoolItem, type RankedItem, speakerWords } from './search-cache.js';
 import { CAPTURED_KIND, type EntryWords } from './search-ranking.js';
 import { type CandidateRow, isoText, type SearchSource } from './search-source.js';
-
-/** The semantic signal and conversation context cover this many of the caller's newest entries. */
-export let SEMANTIC_POOL = 25_000;
 
 /**
  * A lexical ranking alone (the near-duplicate check) indexes up to this many of a datapack's
@@ -30,16 +18,6 @@ export let SEMANTIC_POOL = 25_000;
 export const LEXICAL_POOL = MAX_POOL_ITEMS;
 
 /**
- * Lowers the pool's limit, so that a test reaches the ranking of a caller with more entries than
- * a pool holds (rankFound) with a handful of entries instead of 25,000. Returns the previous limit.
- */
-export function limitPoolForTests(entries: number): number {
-  const previous = SEMANTIC_POOL;
-  SEMANTIC_POOL = entries;
-  return previous;
-}
-
-/**
  * The caller's newest entries with their words, indexed, for the semantic signal and conversation
  * context (and, when it holds them all, for the whole ranking): kept between searches while the
  * datapacks' entries stay unchanged (entriesState's signature), so a search does not fetch
@@ -49,12 +27,12 @@ export async function poolOf(
   source: SearchSource,
   query: Pick<SearchQuery, 'datapackIds' | 'kinds'>,
   signature: string,
-  max = SEMANTIC_POOL,
+  max = source.cache.semanticPool,
 ): Promise<Pool> {
-  // The store's own number first: two databases open in one process (an export and its import)
-  // may share datapack ids; a limit other than SEMANTIC_POOL last (takeIntoPools reads it).
-  const key = `${source.poolKey}|${[...query.datapackIds].sort().join(',')}|${query.kinds?.join(',') ?? ''}${max === SEMANTIC_POOL ? '' : `|${max}`}`;
-  const cached = poolCache.get(key);
+  const { cache } = source;
+  // A limit other than the cache's semanticPool last (takeIntoPools reads it).
+  const key = `${[...query.datapackIds].sort().join(',')}|${query.kinds?.join(',') ?? ''}${max === cache.semanticPool ? '' : `|${max}`}`;
+  const cached = cache.pools.get(key);
   if (cached?.signature === signature) return cached.pool;
   const rows = await source.newestEntries(query.datapackIds, query.kinds, max);
   // After a write only what changed is read and split: the rest of the pool is still current.
@@ -87,18 +65,18 @@ export async function poolOf(
     previous ? refreshPoolIndex(previous, items, places) : buildPoolIndex(items.map(withWords), places),
   );
   if (previous) {
-    poolStats.refreshed++;
-    poolStats.refreshedEntries += freshItems.length;
-  } else poolStats.built++;
-  poolCache.set(key, { signature, pool, bytes: poolBytes(pool) });
+    cache.stats.refreshed++;
+    cache.stats.refreshedEntries += freshItems.length;
+  } else cache.stats.built++;
+  cache.pools.set(key, { signature, pool, bytes: poolBytes(pool) });
   return pool;
 }
 
-/** The datapacks of a pool this store holds (of every kind) that includes this datapack, if any. */
+/** The datapacks of a pool this store's cache holds (of every kind) that includes this datapack, if any. */
 export function heldPoolCovering(source: SearchSource, datapackId: string): string[] | undefined {
-  for (const key of poolCache.keys()) {
-    const [store, ids, kinds] = key.split('|');
-    if (store !== String(source.poolKey) || kinds !== '') continue;
+  for (const key of source.cache.pools.keys()) {
+    const [ids, kinds] = key.split('|');
+    if (kinds !== '') continue;
     const datapackIds = ids!.split(',');
     if (datapackIds.length > 1 && datapackIds.includes(datapackId)) return datapackIds;
   }
@@ -130,19 +108,20 @@ async function wordsOf(source: SearchSource, rows: CandidateRow[]): Promise<Map<
   const known = new Map<string, EntryWords>();
   const missing: string[] = [];
   for (const r of rows) {
-    const cached = cachedEntryWords(r.id, Number(r.version));
+    const cached = source.cache.cachedEntryWords(r.id, Number(r.version));
     if (cached) known.set(r.id, cached);
     else missing.push(r.id);
   }
   for (let i = 0; i < missing.length; i += 500) {
     for (const r of await source.entryTexts(missing.slice(i, i + 500)))
-      known.set(r.id, entryWords({ ...r, version: Number(r.version) }));
+      known.set(r.id, source.cache.entryWords({ ...r, version: Number(r.version) }));
   }
   return known;
 }
 
 /** Session, time and speaker of these captured turns (cached: they never change). */
 export async function turnPlaces(source: SearchSource, entryIds: string[]): Promise<Map<string, TurnPlace>> {
+  const turnPlaceCache = source.cache.turnPlaces;
   const missing = entryIds.filter((id) => !turnPlaceCache.has(id));
   for (let i = 0; i < missing.length; i += 500) {
     const rows = await source.turnRows(missing.slice(i, i + 500));

@@ -4,6 +4,7 @@
  * (Waiting on setImmediate alone would not do: every callback queued before the check phase runs
  * in that one phase, so ten searches at once would still rank back to back.)
  */
+// Module-level on purpose: the event loop is the process's, so every Cairn in it takes turns in one queue.
 const waiting: (() => void)[] = [];
 let draining = false;
 

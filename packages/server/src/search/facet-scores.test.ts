@@ -15,7 +15,7 @@ const turn = (content: string): RankedItem => {
     kind: 'conversation',
     version: 1,
     updatedAt: '2026-01-01T00:00:00.000Z',
-    words: entryWords({ id, version: 1, title: '', content, tags: [] }),
+    words: entryWords({ title: '', content, tags: [] }),
   };
 };
 

@@ -40,6 +40,7 @@ function facetRows(queryWords: readonly string[]): number[] {
   return [...new Set(queryWords.map(facetRow).filter((r) => r >= 0))].slice(0, MAX_FACETS);
 }
 
+// Module-level on purpose: keyed weakly by the item itself, which one Cairn's SearchCache holds, so nothing is shared.
 /** Each entry's distinct facet rows (kept with the item, which search keeps between calls). */
 const entryRows = new WeakMap<RankedItem, Int32Array>();
 
@@ -59,6 +60,7 @@ function rowsOf(item: RankedItem): Int32Array {
   return rows;
 }
 
+// Module-level on purpose: scratch of one synchronous pass, cleared after use, so Cairns in one process may share it.
 /** Closeness bytes by table row for one facet at a time (set, used, then cleared again). */
 let nearScratch = new Uint8Array(0);
 /**

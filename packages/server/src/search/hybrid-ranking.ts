@@ -57,6 +57,7 @@ export interface ScoreColumns {
   facet?: Float64Array;
 }
 
+// Module-level on purpose: scratch of one synchronous pass, written before it is read, so Cairns in one process may share it.
 /** Each item's own score and its score in context, kept between searches (fuseColumns is synchronous): two arrays of the pool's size less to allocate per search. */
 let baseScratch = new Float64Array(0);
 let scoreScratch = new Float64Array(0);

@@ -5,7 +5,7 @@ import { INT8_DOTS_WASM } from './wasm/int8-dots.wasm.js';
  * them: the query is scaled to 16-bit integers (relative error about 1e-5, far below the rows' own
  * 8-bit rounding) and the products run in WebAssembly SIMD, eight multiply-adds an instruction, two
  * rows at a time, each times its row's scale there too (wasm/int8-dots.wat). The same pass in
- * JavaScript was a quarter of a search's CPU at 2,000 entries.
+ * JavaScript was a large share of a search's CPU (docs/benchmarks.md).
  */
 
 /** Bytes kept for the 16-bit query at the start of the module's memory: up to 512 dimensions. */
@@ -33,6 +33,7 @@ interface Kernel {
   dots: (query: number, matrix: number, n: number, stride: number, scales: number, step: number, out: number) => void;
 }
 
+// Module-level on purpose: one compiled WebAssembly module per process; `resident` is checked by the matrix's identity, so a Cairn only ever reads back its own.
 let kernel: Kernel | null | undefined;
 /**
  * The matrix and scales the module's memory holds now: a user's searches keep meeting the same

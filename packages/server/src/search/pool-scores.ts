@@ -11,6 +11,7 @@ import { VECTOR_DIMS } from './word-vectors.js';
 // offset among the pool's, and what BM25 counts over items (document frequencies, mean length)
 // is counted over the whole pool, so a pool of two segments scores as one index of them all would.
 
+// Module-level on purpose: scratch of one synchronous pass, written before it is read, so Cairns in one process may share it.
 /** The columns of scratchColumns, kept between searches. */
 let columnScratch = new Float64Array(0);
 

@@ -32,8 +32,6 @@ function entries(size: number, seed: number, from = 0): { item: RankedItem; plac
       version: 1,
       updatedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
       words: entryWords({
-        id,
-        version: 1,
         title: text(i % 3),
         content: text(2 + (i % 11)),
         tags: text(i % 2) ? [text(1)] : [],
@@ -228,7 +226,7 @@ test('the near-duplicate check ranks by the rarest terms: the commonest of a lon
       kind: 'note',
       version: 1,
       updatedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
-      words: entryWords({ id, version: 1, title: 'Note', content, tags: [] }),
+      words: entryWords({ title: 'Note', content, tags: [] }),
       datapackId: 'dp-a',
     };
     return { item, place: undefined };

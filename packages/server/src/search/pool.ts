@@ -9,8 +9,8 @@ export const RECENT_LIMIT = 32;
 /**
  * A caller's pool as search ranks it: the main index and, in front of it, the entries this instance
  * saved since that was built, indexed apart (`recent`, newest first). A save then indexes a few
- * entries instead of copying every array of the pool (1.4 ms and a megabyte of garbage a save at
- * 3,000 entries); the two are merged once RECENT_LIMIT saves are held. Search scores both segments
+ * entries instead of copying every array of the pool (its time and garbage a save are in
+ * docs/benchmarks.md); the two are merged once RECENT_LIMIT saves are held. Search scores both segments
  * as one index (pool-scores.ts): a pool with recent entries ranks exactly as the merged index
  * would (pool.test.ts).
  */
@@ -74,6 +74,7 @@ export function poolBytes(pool: Pool): number {
   );
 }
 
+// Module-level on purpose: keyed weakly by the index itself, which one Cairn's SearchCache holds, so nothing is shared.
 /** What composing a pool needs of an index, found once per index: the sum of its items' lengths, and whether any item has a place in a conversation. */
 const indexFacts = new WeakMap<PoolIndex, { lengthSum: number; placed: boolean }>();
 

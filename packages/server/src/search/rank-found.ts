@@ -52,7 +52,13 @@ export async function rankFound(
   const embedder = source.embedder;
   const embedded =
     provided && embedder
-      ? await providerScores(items, provided, embedder.model, (model, ids) => source.loadEmbeddings(model, ids))
+      ? await providerScores(
+          items,
+          provided,
+          embedder.model,
+          (model, ids) => source.loadEmbeddings(model, ids),
+          source.cache.providerVectors,
+        )
       : undefined;
   const vector = embedded ? undefined : textVector(topicWords);
   const poolSemantic = vector && poolCosines(pool, vector);
@@ -72,7 +78,7 @@ export async function rankFound(
     if (embedded) columns.semantic[k] = embedded.get(item.id) ?? Number.NaN;
     else if (inPool) columns.semantic[k] = poolSemantic ? poolSemantic[kept[k]!]! : Number.NaN;
     else {
-      const own = vector && entryVector(outside[k - kept.length]!);
+      const own = vector && entryVector(outside[k - kept.length]!, source.cache.vectors);
       if (vector && own) columns.semantic[k] = cosine(vector, own);
     }
   }

@@ -1,9 +1,9 @@
-import { BoundedCache } from '../cache/bounded-cache.js';
+import type { BoundedCache } from '../cache/bounded-cache.js';
 import { CAPTURED_KIND, type EntryWords } from './search-ranking.js';
 import { textVector } from './word-vectors.js';
 
-// The item ranking meets and its vector, apart from the caches of search-cache.ts so that the pool
-// index can use them while that module keys its caches by the pool index (no import cycle).
+// The item ranking meets and its vector, apart from search-cache.ts so that the pool index can use
+// them while that module's caches hold pools (no import cycle).
 
 /**
  * An entry as a pool index holds it: what ranking returns and breaks ties by. Its words and vector
@@ -24,20 +24,22 @@ export interface RankedItem extends PoolItem {
   words: EntryWords;
 }
 
-/** Entries' vectors by id and version (about 0.5 KB each): for entries ranked outside a pool, whose index holds its own. */
-const vectorCache = new BoundedCache<string, Float32Array | null>(5_000);
-
 /**
  * The entry's vector, from its text: a captured turn's title is a snippet of its text and its tags
- * are bookkeeping, so only its text counts; other entries count title, tags and text.
+ * are bookkeeping, so only its text counts; other entries count title, tags and text. `held`: the
+ * store's vectors by id and version (SearchCache.vectors), for entries ranked outside a pool; a
+ * pool's index keeps its own copy, so building one passes none.
  */
-export function entryVector(item: RankedItem): Float32Array | undefined {
+export function entryVector(
+  item: RankedItem,
+  held?: BoundedCache<string, Float32Array | null>,
+): Float32Array | undefined {
   const key = `${item.id}:${item.version}`;
-  let vector = vectorCache.get(key);
+  let vector = held?.get(key);
   if (vector === undefined) {
     const { title, tags, content } = item.words;
     vector = textVector(item.kind === CAPTURED_KIND ? content : [...title, ...tags, ...content]) ?? null;
-    vectorCache.set(key, vector);
+    held?.set(key, vector);
   }
   return vector ?? undefined;
 }

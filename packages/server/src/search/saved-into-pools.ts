@@ -1,7 +1,7 @@
 import type { Entry } from '../store/types.js';
 import type { TurnPlace } from './hybrid-ranking.js';
 import { itemAt, poolBytes, withNewest } from './pool.js';
-import { entryWords, poolCache, poolStats, type RankedItem, turnPlaceCache } from './search-cache.js';
+import type { RankedItem, SearchCache } from './search-cache.js';
 
 /** A pool's signature (entriesState's): its datapacks' live entries and their revision, summed. */
 function parseSignature(signature: string): { count: number; revision: number } | undefined {
@@ -18,51 +18,48 @@ function parseSignature(signature: string): { count: number; revision: number } 
  * was read at, so nothing else changed in between, on this instance or another. Otherwise the pool
  * is left as it was and its next search brings it up to date as before.
  *
- * `place`: for a captured turn, its place in a conversation (null: none known). `maxItems`: the
- * pools' limit, but for a pool whose key names its own (poolOf).
+ * `cache`: the store's (its pools' limit is the cache's, but for a pool whose key names its own,
+ * poolOf). `place`: for a captured turn, its place in a conversation (null: none known).
  */
 export async function takeIntoPools(
-  storeKey: number,
+  cache: SearchCache,
   entry: Entry,
   stateOf: (datapackIds: string[]) => Promise<{ signature: string }>,
-  maxItems: number,
   place?: TurnPlace | null,
 ): Promise<void> {
-  if (place !== undefined) turnPlaceCache.set(entry.id, place);
+  if (place !== undefined) cache.turnPlaces.set(entry.id, place);
   if (entry.deletedAt) return;
-  const mine = `${storeKey}|`;
-  const keys = [...poolCache.keys()].filter(
-    (key) => key.startsWith(mine) && key.split('|')[1]!.split(',').includes(entry.datapackId),
-  );
+  const keys = [...cache.pools.keys()].filter((key) => key.split('|')[0]!.split(',').includes(entry.datapackId));
   for (const key of keys) {
-    const held = poolCache.get(key);
+    const held = cache.pools.get(key);
     const before = held && parseSignature(held.signature);
     if (!before) continue;
-    const [, ids, kinds, limit] = key.split('|');
+    const [ids, kinds, limit] = key.split('|');
     const { signature } = await stateOf(ids!.split(','));
     const after = parseSignature(signature);
     if (after?.count !== before.count + 1 || after.revision !== before.revision + 1) continue;
     // A search may have replaced the pool meanwhile: it is then as current as this would make it.
-    if (poolCache.get(key) !== held) continue;
+    if (cache.pools.get(key) !== held) continue;
     const { pool } = held;
     if (kinds && !kinds.split(',').includes(entry.kind)) {
-      poolCache.set(key, { ...held, signature });
+      cache.pools.set(key, { ...held, signature });
       continue;
     }
     // The pool is its datapacks' newest entries, newest first: the entry must be newer than all of
     // them (so it is not among them), and a full pool is left to drop its oldest on its next search.
     const newest = pool.size > 0 ? itemAt(pool, 0) : undefined;
-    if (pool.size >= (limit ? Number(limit) : maxItems) || (newest && !(entry.updatedAt > newest.updatedAt))) continue;
+    if (pool.size >= (limit ? Number(limit) : cache.semanticPool) || (newest && !(entry.updatedAt > newest.updatedAt)))
+      continue;
     const item: RankedItem = {
       id: entry.id,
       kind: entry.kind,
       version: entry.version,
       updatedAt: entry.updatedAt,
-      words: entryWords(entry),
+      words: cache.entryWords(entry),
       datapackId: entry.datapackId,
     };
     const taken = withNewest(pool, item, place ?? undefined);
-    poolStats.taken++;
-    poolCache.set(key, { signature, pool: taken, bytes: poolBytes(taken) });
+    cache.stats.taken++;
+    cache.pools.set(key, { signature, pool: taken, bytes: poolBytes(taken) });
   }
 }

@@ -1,5 +1,5 @@
 import type { Entry, SearchHit, SearchQuery } from '../store/types.js';
-import { candidateItems, heldPoolCovering, LEXICAL_POOL, poolOf, SEMANTIC_POOL } from './caller-pool.js';
+import { candidateItems, heldPoolCovering, LEXICAL_POOL, poolOf } from './caller-pool.js';
 import { nextTurn } from './event-loop-turns.js';
 import { poolFacetScores } from './facet-scores.js';
 import { forReader } from './for-reader.js';
@@ -7,7 +7,6 @@ import { fuseColumns, speakerBoosts, speakersNamed } from './hybrid-ranking.js';
 import type { Pool } from './pool.js';
 import { poolCosines, poolDuplicateCandidates, poolLexicalScores, scratchColumns } from './pool-scores.js';
 import { MAX_CANDIDATES, rankFound } from './rank-found.js';
-import { cachedHit, rememberHit } from './search-cache.js';
 import { rankCandidates, words } from './search-ranking.js';
 import type { SearchSource } from './search-source.js';
 import { searchTerms } from './search-terms.js';
@@ -39,7 +38,7 @@ export async function searchEntries(source: SearchSource, asked: SearchQuery): P
     // A pool short of its limit holds every live entry of those kinds: no need to count them.
     const count = !query.kinds?.length
       ? state.count
-      : pool.size < SEMANTIC_POOL
+      : pool.size < source.cache.semanticPool
         ? pool.size
         : await source.countLive(query.datapackIds, query.kinds);
     // Ranking is a millisecond or two of CPU with no I/O, and SQLite's queries answer without
@@ -59,12 +58,12 @@ export async function searchEntries(source: SearchSource, asked: SearchQuery): P
     // a writer does not keep a second pool of the same entries.
     const wider = query.datapackIds.length === 1 ? heldPoolCovering(source, query.datapackIds[0]!) : undefined;
     const widerState = wider && (await source.entriesState(wider));
-    const state = widerState && widerState.count <= SEMANTIC_POOL ? widerState : lexicalState;
+    const state = widerState && widerState.count <= source.cache.semanticPool ? widerState : lexicalState;
     const pool = await poolOf(
       source,
       state === widerState ? { ...query, datapackIds: wider! } : query,
       state.signature,
-      state.count > SEMANTIC_POOL ? LEXICAL_POOL : SEMANTIC_POOL,
+      state.count > source.cache.semanticPool ? LEXICAL_POOL : source.cache.semanticPool,
     );
     await nextTurn();
     ranked = poolDuplicateCandidates(
@@ -108,13 +107,13 @@ async function hitEntries(
   const byId = new Map<string, Entry>();
   const missing: string[] = [];
   for (const { id } of ranked) {
-    const held = pool && cachedHit(pool, id);
+    const held = pool && source.cache.cachedHit(pool, id);
     if (held) byId.set(id, held);
     else missing.push(id);
   }
   if (missing.length === 0) return byId;
   for (const entry of await source.entriesByIds(missing)) {
-    if (pool) rememberHit(pool, entry);
+    if (pool) source.cache.rememberHit(pool, entry);
     byId.set(entry.id, entry);
   }
   return byId;
@@ -135,7 +134,13 @@ async function rankPool(
   const embedder = source.embedder;
   const embedded =
     provided && embedder
-      ? await providerScores(pool.items, provided, embedder.model, (model, ids) => source.loadEmbeddings(model, ids))
+      ? await providerScores(
+          pool.items,
+          provided,
+          embedder.model,
+          (model, ids) => source.loadEmbeddings(model, ids),
+          source.cache.providerVectors,
+        )
       : undefined;
   // Nothing below yields until fuseColumns returns: the columns are scratch that the next search fills.
   const columns = scratchColumns(pool.size);

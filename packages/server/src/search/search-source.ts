@@ -1,4 +1,5 @@
 import type { Entry } from '../store/types.js';
+import type { SearchCache } from './search-cache.js';
 import type { QueryEmbedder } from './semantic-scores.js';
 
 /** A search candidate as the store finds it: enough to look up its words and break ties. */
@@ -23,8 +24,8 @@ export interface TurnRow {
  * Search never reads the database itself; the store answers these from its tables and indexes.
  */
 export interface SearchSource {
-  /** This store's part of its pools' cache keys: two databases open in one process may share datapack ids. */
-  readonly poolKey: number;
+  /** What search keeps of this store's entries between searches: this store's alone (two databases open in one process may share ids). */
+  readonly cache: SearchCache;
   /** Hybrid ranking (word vectors, conversation context) on top of the lexical one. */
   readonly semanticSearch: boolean;
   /** The embeddings provider's vectors replace the word vectors when it is configured and answers. */

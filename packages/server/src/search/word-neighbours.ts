@@ -26,6 +26,7 @@ interface File {
   bytesAt: number;
 }
 
+// Module-level on purpose: the neighbour file shipped with Cairn (public data, no tenant's), opened once per process.
 let file: File | undefined;
 
 function open(): File {
@@ -47,6 +48,7 @@ function open(): File {
 type List = { rows: Uint16Array; bytes: Uint8Array };
 /** Lists kept after reading (about 170 bytes each on average): a user's queries repeat words. */
 export const RECENT_LISTS = 2_000;
+// Module-level on purpose: lists of the shipped neighbour file, bounded, holding no tenant's data.
 const recent = new BoundedCache<number, List>(RECENT_LISTS);
 
 /** The rows close to a row and their closeness bytes (empty for the most frequent words). */

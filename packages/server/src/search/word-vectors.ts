@@ -31,9 +31,9 @@ interface Table {
 /**
  * Word → row without a Map of 50,000 strings: the words stay in the one string they were read as
  * (newline-separated, by row), with each row's start, and an open-addressing hash table of rows
- * (FNV-1a of the UTF-16 code units, linear probing). About 1.2 MB instead of the 3.9 MB the Map and
- * its 50,000 strings held on the heap; a lookup costs 0.2–0.3 µs against Map.get's 0.1 (a search
- * makes a few dozen, a pool's build one per distinct word). As with a Map built row by row, a word
+ * (FNV-1a of the UTF-16 code units, linear probing): a third of the heap the Map and its strings
+ * held, for a lookup a little slower than Map.get's (a search makes a few dozen, a pool's build one
+ * per distinct word; figures in docs/benchmarks.md). As with a Map built row by row, a word
  * listed twice answers its last row.
  */
 class WordIndex {
@@ -101,11 +101,12 @@ class WordIndex {
   }
 }
 
+// Module-level on purpose: the word-vector file shipped with Cairn (public GloVe data, no tenant's), read once per process.
 let table: Table | undefined;
 
 /**
- * Loaded on first use (about 30 ms, 1.6 MB: the word index, scales and weights), then kept. The
- * vectors themselves (5 MB, the largest part of a searching Cairn's heap) stay in the file, as the
+ * Loaded on first use (the word index, scales and weights), then kept. The vectors themselves (the
+ * largest part of a searching Cairn's heap, docs/benchmarks.md) stay in the file, as the
  * neighbour lists do: a vector is read when a text needs its row (rowVector). Read straight into
  * the arrays it keeps rather than through one large buffer: glibc serves a big buffer from its own
  * mapping, and freeing it raises its threshold for returning free memory to the system to twice
@@ -141,6 +142,7 @@ function load(): Table {
 
 /** Rows kept after reading (100 bytes of vector each): a user's queries and entries repeat words. */
 export const RECENT_ROWS = 2_000;
+// Module-level on purpose: rows of the shipped word-vector file, bounded, holding no tenant's data.
 const recentRows = new BoundedCache<number, Int8Array>(RECENT_ROWS);
 
 /** A row's 8-bit vector, from the recent rows or the file (a few microseconds from the page cache). */

@@ -1,6 +1,12 @@
 import { type Kysely, sql } from 'kysely';
 import { BoundedCache } from '../cache/bounded-cache.js';
-import { type CandidateRow, type QueryEmbedder, type SearchSource, searchEntries } from '../search/index.js';
+import {
+  type CandidateRow,
+  type QueryEmbedder,
+  SearchCache,
+  type SearchSource,
+  searchEntries,
+} from '../search/index.js';
 import * as accounts from './account-queries.js';
 import * as audit from './audit-store.js';
 import type { AuditEvent, AuditQuery } from './audit-types.js';
@@ -33,10 +39,6 @@ import type {
   TurnFields,
 } from './types.js';
 
-let openedStores = 0;
-/** Each caller's annotated entries (guidance reads them on every call), by store, datapacks and their signature. */
-const annotatedCache = new BoundedCache<string, { signature: string; entries: Entry[] }>(1_000);
-
 /**
  * Everything both backends share; each dialect adds its connection, migrations and full-text search.
  * The queries live by aggregate in the *-queries.ts modules beside this one; this class is the
@@ -49,9 +51,14 @@ export abstract class KyselyStore implements Store, StoreContext {
   semanticSearch = true;
   /** The embeddings provider's vectors replace the word vectors when it is configured and answers. */
   embedder: QueryEmbedder | undefined;
-  /** This store's part of its pools' cache keys. */
-  readonly poolKey = ++openedStores;
+  /**
+   * What search keeps of this store's entries between searches; openStore gives it the bound
+   * CAIRN_SEARCH_CACHE_MB sets (replaced before the first search, not after).
+   */
+  searchCache = new SearchCache();
   readonly hot: HotQueries;
+  /** Each caller's annotated entries and rules (guidance reads them on every call), by datapacks and their signature. */
+  private readonly annotatedCache = new BoundedCache<string, { signature: string; entries: Entry[] }>(1_000);
   /** What search reads of this store (store-search.ts). */
   private readonly searched: SearchSource;
 
@@ -98,22 +105,22 @@ export abstract class KyselyStore implements Store, StoreContext {
   async annotatedEntries(datapackIds: string[]): Promise<Entry[]> {
     if (datapackIds.length === 0) return [];
     const { signature } = await entriesState(this, datapackIds);
-    const key = `${this.poolKey}|${datapackIds.join(',')}`;
-    const held = annotatedCache.get(key);
+    const key = datapackIds.join(',');
+    const held = this.annotatedCache.get(key);
     if (held?.signature === signature) return held.entries;
     const found = await guidance.annotatedEntries(this.db, datapackIds);
-    annotatedCache.set(key, { signature, entries: found });
+    this.annotatedCache.set(key, { signature, entries: found });
     return found;
   }
   /** Kept as annotatedEntries is, so that the same array comes back while the entries are unchanged (guidance keeps its index by it). */
   async ruleEntries(datapackIds: string[], kinds: readonly string[], limit: number): Promise<Entry[]> {
     if (datapackIds.length === 0) return [];
     const { signature } = await entriesState(this, datapackIds);
-    const key = `${this.poolKey}|rules|${kinds.join(',')}|${limit}|${datapackIds.join(',')}`;
-    const held = annotatedCache.get(key);
+    const key = `rules|${kinds.join(',')}|${limit}|${datapackIds.join(',')}`;
+    const held = this.annotatedCache.get(key);
     if (held?.signature === signature) return held.entries;
     const found = await guidance.ruleEntries(this.db, datapackIds, kinds, limit);
-    annotatedCache.set(key, { signature, entries: found });
+    this.annotatedCache.set(key, { signature, entries: found });
     return found;
   }
   replacedEntries = (datapackIds: string[], limit: number) => guidance.replacedEntries(this.db, datapackIds, limit);

@@ -18,7 +18,7 @@ interface Shape {
 
 /**
  * A query built and compiled once per shape, then run with fresh parameters: Kysely rebuilds and
- * recompiles a query's tree on every call, which was a tenth of a search's CPU. `build` is called
+ * recompiles a query's tree on every call, a share of a search's CPU (docs/benchmarks.md). `build` is called
  * with placeholder values, so it must use its arguments only as values (a where, an `in` list, a
  * limit), never to choose the query's structure; the first compile checks that every placeholder
  * came out as a parameter.
@@ -80,6 +80,7 @@ function compileShape<A extends QueryArg[], R>(name: string, build: (...args: A)
   return shape;
 }
 
+// Module-level on purpose: SQL texts with placeholders (no values), one per query shape, the same in every Cairn.
 /** The SQL texts of prepared queries, each with a name of its own for a database that keeps named statements. */
 const statementNames = new Map<string, string>();
 

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { SearchCache } from '../search/index.js';
 import type { HotQueries } from './hot-queries.js';
 import type { Database } from './schema.js';
 
@@ -9,8 +10,8 @@ export interface StoreContext {
   readonly hot: HotQueries;
   /** Told of every entry written, so that its new version gets a vector; absent without an embeddings provider. */
   readonly embedder: { notify(): void } | undefined;
-  /** This store's number in the process: the pools search keeps for it are keyed by it. */
-  readonly poolKey: number;
+  /** What search keeps of this store's entries between searches (its pools, hits, words and vectors). */
+  readonly searchCache: SearchCache;
   /** Whether the dialect's error is a unique constraint refusing a row. */
   isUniqueViolation(error: unknown): boolean;
 }

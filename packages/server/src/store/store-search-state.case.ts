@@ -2,13 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { exposedGc } from '../runtime/idle-collection.js';
-import {
-  configureSearchCache,
-  DEFAULT_SEARCH_CACHE_MB,
-  heldHitChars,
-  hitCacheChars,
-  poolCache,
-} from '../search/search-cache.js';
+import { SearchCache } from '../search/search-cache.js';
 import type { TestCairn } from '../testing/test-cairn.js';
 import { useCaseStore } from './store-records.fixture.js';
 
@@ -131,7 +125,7 @@ export function runSearchStateConformance(backend: string, start: () => Promise<
       assert.equal((await store().searchEntries({ datapackIds: [d.id], text: 'brood frames', limit: 10 })).length, 1);
       // Only a weak reference is left in this test's scope.
       const old = ((held) => new WeakRef(held!.pool))(
-        [...poolCache.values()].find((p) => p.pool.items.some((i) => i.id === e.id)),
+        [...store().searchCache.pools.values()].find((p) => p.pool.items.some((i) => i.id === e.id)),
       );
       await store().insertEntry(entry(d.id, { title: 'Honey harvest', content: 'Harvest in late summer.' }));
       // A search that builds the new pool but returns another entry: the first hit stays held from the old pool.
@@ -147,9 +141,11 @@ export function runSearchStateConformance(backend: string, start: () => Promise<
 
     test('the hit cache holds a bounded amount of text: its share of CAIRN_SEARCH_CACHE_MB', async () => {
       // The smallest setting, so that a few hundred entries overfill it.
-      configureSearchCache(8);
+      const kept = store().searchCache;
+      const cache = new SearchCache(8);
+      store().searchCache = cache;
       try {
-        const bound = hitCacheChars();
+        const bound = cache.hitCharsBound;
         const d = await datapack();
         // Each entry holds a 200th of the bound: 200 of them overfill it.
         const long = 'orchard '.repeat(bound / 200 / 8);
@@ -162,11 +158,11 @@ export function runSearchStateConformance(backend: string, start: () => Promise<
             limit: 10,
           });
           assert.equal(hits.length, 10);
-          assert.ok(heldHitChars() <= bound, `${heldHitChars()} characters held`);
+          assert.ok(cache.heldHitChars <= bound, `${cache.heldHitChars} characters held`);
         }
-        assert.ok(heldHitChars() > bound / 2, 'the cache is used up to its bound');
+        assert.ok(cache.heldHitChars > bound / 2, 'the cache is used up to its bound');
       } finally {
-        configureSearchCache(DEFAULT_SEARCH_CACHE_MB);
+        store().searchCache = kept;
       }
     });
   });

@@ -1,7 +1,6 @@
 import {
   type CandidateRow,
   type QueryEmbedder,
-  SEMANTIC_POOL,
   type SearchSource,
   type TurnPlace,
   takeIntoPools,
@@ -20,8 +19,8 @@ export interface SearchingStore extends StoreContext {
 /** Answers search's reads from this store's tables; `searchCandidates` is the dialect's full-text index. */
 export function searchSource(s: SearchingStore, searchCandidates: SearchSource['searchCandidates']): SearchSource {
   return {
-    get poolKey() {
-      return s.poolKey;
+    get cache() {
+      return s.searchCache;
     },
     get semanticSearch() {
       return s.semanticSearch;
@@ -42,7 +41,7 @@ export function searchSource(s: SearchingStore, searchCandidates: SearchSource['
 
 /** After this instance stored a new live entry, the pools it holds over the entry's datapack take it in when nothing else changed (search/saved-into-pools.ts); a failure leaves them to their next search. */
 export async function takeIntoHeldPools(s: StoreContext, entry: Entry, place?: TurnPlace | null): Promise<void> {
-  await takeIntoPools(s.poolKey, entry, (ids) => entriesState(s, ids), SEMANTIC_POOL, place).catch(() => {});
+  await takeIntoPools(s.searchCache, entry, (ids) => entriesState(s, ids), place).catch(() => {});
 }
 
 /**

@@ -157,7 +157,7 @@ describe('rule usage', () => {
     const lines: string[] = [];
     const db = server.cairn.store.db;
     useRuleUsageLog(
-      server.cairn.store,
+      server.cairn.domain,
       createLogger('warn', (line) => lines.push(line)),
     );
     await sql`ALTER TABLE rule_usage_answer RENAME TO rule_usage_answer_away`.execute(db);
@@ -167,7 +167,7 @@ describe('rule usage', () => {
       await flushRuleUsage(server.cairn.domain);
     } finally {
       await sql`ALTER TABLE rule_usage_answer_away RENAME TO rule_usage_answer`.execute(db);
-      useRuleUsageLog(server.cairn.store, createLogger('silent'));
+      useRuleUsageLog(server.cairn.domain, createLogger('silent'));
     }
     assert.ok(
       lines.some((l) => l.includes('could not record rule usage')),

@@ -86,6 +86,7 @@ export function admissionControl(
   return { early, turn };
 }
 
+// Module-level on purpose: keyed weakly by the Request itself, a field of one request of one Cairn, so nothing is shared.
 /** Each request's credential digest, found once: both admission steps and the answer's bookkeeping ask for it. */
 const digests = new WeakMap<Request, string | undefined>();
 

@@ -131,8 +131,8 @@ export class Admission {
 
   /**
    * servedBy for many turns at once, from the lines' lengths sorted with their running sums: each
-   * release asks it for every line, and summing over every line each time cost O(lines²), 6% of
-   * the CPU with 200 people's agents queued.
+   * release asks it for every line, and summing over every line each time cost O(lines²) (its
+   * share of the CPU with many agents queued: docs/benchmarks.md).
    */
   private servedByTable(): (turn: number) => number {
     const lengths = Array.from(this.lines.values(), (line) => line.length).sort((a, b) => a - b);

@@ -31,16 +31,34 @@ import { type ApiEnv, requireSession } from './api-auth.js';
 /** better-auth's session cookie, with the __Secure- prefix it takes over HTTPS. */
 const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?better-auth\.session_token=/;
 
+/** What the account routes are made with. */
+export interface AccountRouteSettings {
+  domain: DomainDeps;
+  auth: Auth;
+  /** The public URL Cairn is reached at (BASE_URL). */
+  baseUrl: string;
+  keys: KeyVerifier;
+}
+
+/** What the routes before sign-in are made with; the portal reads the optional ones at /config. */
+export interface PublicAccountRouteSettings extends Omit<AccountRouteSettings, 'keys'> {
+  /** Whether the installer is published on npm (false: the portal shows the tarball command). */
+  installerPublished?: boolean;
+  oauthLoopbackAllowed?: boolean;
+  pluginMarketplace?: string;
+  oauthPinnedClients?: readonly string[];
+}
+
 /** Routes that need no sign-in: sign-up and what the portal must know before it. */
-export function createPublicAccountRoutes(
-  deps: DomainDeps,
-  auth: Auth,
-  baseUrl: string,
+export function createPublicAccountRoutes({
+  domain: deps,
+  auth,
+  baseUrl,
   installerPublished = false,
   oauthLoopbackAllowed = true,
-  pluginMarketplace?: string,
-  oauthPinnedClients: readonly string[] = [],
-): Hono {
+  pluginMarketplace,
+  oauthPinnedClients = [],
+}: PublicAccountRouteSettings): Hono {
   const routes = new Hono();
   const origin = new URL(baseUrl).origin;
   routes.get('/config', async (c) =>
@@ -76,7 +94,7 @@ export function createPublicAccountRoutes(
 }
 
 /** Routes for a signed-in caller: who they are, their keys, their organization. */
-export function createAccountRoutes(deps: DomainDeps, auth: Auth, baseUrl: string, keys: KeyVerifier): Hono<ApiEnv> {
+export function createAccountRoutes({ domain: deps, auth, baseUrl, keys }: AccountRouteSettings): Hono<ApiEnv> {
   const routes = new Hono<ApiEnv>();
   const access = (c: { get(key: 'caller'): ApiEnv['Variables']['caller'] }) => loadAccess(deps, c.get('caller'));
   const sessionUser = (c: { get(key: 'caller'): ApiEnv['Variables']['caller'] }) =>

@@ -1,11 +1,8 @@
 import { Hono } from 'hono';
-import type { KeyVerifier } from '../../auth/api-keys/key-verifier.js';
-import type { Auth } from '../../auth/better-auth.js';
 import type { OAuthUsage } from '../../auth/oauth/oauth-usage.js';
 import { captureTurns } from '../../capture/capture-turns.js';
 import { loadAccess } from '../../domain/access.js';
 import { createDatapack, getDatapack, listDatapacks, updateDatapack } from '../../domain/datapacks.js';
-import type { DomainDeps } from '../../domain/deps.js';
 import { deleteEntry, duplicateMessage, getEntry, listEntries, saveEntry, updateEntry } from '../../domain/entries.js';
 import { entryReadView, publicEntry, searchResults } from '../../domain/entry-views.js';
 import { listExpired } from '../../domain/expired.js';
@@ -21,7 +18,12 @@ import type { ClientAddressOf } from '../client-address.js';
 import { codeFailureLimit } from '../rate-limit/auth-limits.js';
 import { requestLimitMessage, takeRequest } from '../rate-limit/request-limit.js';
 import { tooManyJson } from '../rate-limit/too-many.js';
-import { createAccountRoutes, createPublicAccountRoutes } from './account-routes.js';
+import {
+  type AccountRouteSettings,
+  createAccountRoutes,
+  createPublicAccountRoutes,
+  type PublicAccountRouteSettings,
+} from './account-routes.js';
 import { type ApiEnv, apiAuth, refuseWritesForReadOnlyKeys, requireSession } from './api-auth.js';
 import { createAuditRoutes } from './audit-routes.js';
 import { createExportRoutes } from './export-routes.js';
@@ -29,20 +31,17 @@ import { createKeySelfRoutes } from './key-self-routes.js';
 import { createOAuthAppsRoutes } from './oauth-apps-routes.js';
 import { queryInt } from './query-params.js';
 
+/** What the JSON API is made with. */
+export interface ApiRouteSettings extends AccountRouteSettings, PublicAccountRouteSettings {
+  limits: RateLimits;
+  clientAddress: ClientAddressOf;
+  /** Counts OAuth apps' use for the connected-apps list; absent in tests that need none. */
+  oauthUsage?: OAuthUsage;
+}
+
 /** `/api/v1`: the JSON API over the same domain verbs as the MCP tools and the CLI. */
-export function createApiRoutes(
-  deps: DomainDeps,
-  auth: Auth,
-  keys: KeyVerifier,
-  baseUrl: string,
-  limits: RateLimits,
-  clientAddress: ClientAddressOf,
-  installerPublished = false,
-  oauthLoopbackAllowed = true,
-  oauthUsage?: OAuthUsage,
-  pluginMarketplace?: string,
-  oauthPinnedClients: readonly string[] = [],
-): Hono<ApiEnv> {
+export function createApiRoutes(settings: ApiRouteSettings): Hono<ApiEnv> {
+  const { domain: deps, auth, keys, baseUrl, limits, clientAddress, oauthUsage } = settings;
   const origin = new URL(baseUrl).origin;
   const api = new Hono<ApiEnv>();
   // Guessable one-time secrets: failures are limited per address.
@@ -52,18 +51,7 @@ export function createApiRoutes(
   api.use('/me/password', codeFailureLimit(limits, clientAddress, 'password changes'));
   // The exchange is authenticated by the one-time code itself; it sits before the auth middleware.
   api.post('/setup-codes/exchange', async (c) => c.json(await exchangeSetupCode(deps, await c.req.json())));
-  api.route(
-    '/',
-    createPublicAccountRoutes(
-      deps,
-      auth,
-      baseUrl,
-      installerPublished,
-      oauthLoopbackAllowed,
-      pluginMarketplace,
-      oauthPinnedClients,
-    ),
-  );
+  api.route('/', createPublicAccountRoutes(settings));
   api.use('*', apiAuth(auth, keys, origin), refuseWritesForReadOnlyKeys());
   api.use('*', async (c, next) => {
     const caller = c.get('caller');
@@ -83,7 +71,7 @@ export function createApiRoutes(
   });
   // Before the account routes, whose /keys/:id would otherwise take "self" for an id.
   api.route('/', createKeySelfRoutes(deps));
-  api.route('/', createAccountRoutes(deps, auth, baseUrl, keys));
+  api.route('/', createAccountRoutes(settings));
   api.route('/', createOAuthAppsRoutes(auth, deps, oauthUsage));
   api.route('/', createAuditRoutes(deps));
   api.route('/', createExportRoutes(deps));

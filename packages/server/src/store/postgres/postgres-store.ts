@@ -20,8 +20,8 @@ const CACHED_PLAN_CHANGED = '0A000';
 
 /**
  * Runs the queries compiled once (prepared-query.ts) as named statements on this connection, so
- * PostgreSQL parses and plans each once per connection: a team-membership join took 160–220 µs of
- * the server's CPU per call unnamed and 23 µs named. Any other SQL runs as before.
+ * PostgreSQL parses and plans each once per connection, not per call (the server's CPU saved is in
+ * docs/benchmarks.md). Any other SQL runs as before.
  */
 function useNamedStatements(client: pg.PoolClient): void {
   const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;

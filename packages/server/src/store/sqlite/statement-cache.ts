@@ -7,7 +7,7 @@ const MAX_STATEMENTS = 512;
 
 /**
  * better-sqlite3 as Kysely's SQLite driver sees it, with each SQL text prepared once: the driver
- * prepares on every query, and compiling the same statement again is a tenth of a search's cost.
+ * prepares on every query, and compiling the same statement again is a share of a search's cost (docs/benchmarks.md).
  * Reusing a statement is safe because better-sqlite3 runs each one to completion synchronously
  * (Cairn never streams a query, which would hold its statement open).
  */
