@@ -15,11 +15,12 @@ const SAFE_INTEGER_BOUNDS = { minimum: -Number.MAX_SAFE_INTEGER, maximum: Number
 
 /**
  * An input schema as listed: as converted, without the root `$schema` (MCP assumes draft 2020-12
- * when it is absent) and without the safe-integer bounds.
+ * when it is absent), the safe-integer bounds and `minLength: 1` (an empty string is refused with
+ * a message that says so; no model sends one on purpose).
  */
 export function listedInputSchema(schema: Json): Json {
   const { $schema: _, ...rest } = schema;
-  return withoutSafeIntegerBounds(rest) as Json;
+  return withoutTrivialBounds(rest) as Json;
 }
 
 /**
@@ -61,13 +62,14 @@ function outline(node: Json, depth: number): Json {
   return out;
 }
 
-function withoutSafeIntegerBounds(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(withoutSafeIntegerBounds);
+function withoutTrivialBounds(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutTrivialBounds);
   if (node === null || typeof node !== 'object') return node;
   const out: Json = {};
   for (const [key, value] of Object.entries(node)) {
     if ((key === 'minimum' || key === 'maximum') && value === SAFE_INTEGER_BOUNDS[key]) continue;
-    out[key] = withoutSafeIntegerBounds(value);
+    if (key === 'minLength' && value === 1) continue;
+    out[key] = withoutTrivialBounds(value);
   }
   return out;
 }

@@ -12,11 +12,11 @@ useTenantCairn();
 
 /**
  * The JSON text of the tools/list result, in characters. It was 31,455 before the schemas were cut
- * to what clients read (commit c5773b3); a third of that, with room for a few words, was the bound
- * (9,900). A rule's lifecycle (owner, reviewBy, expires on save_entry and update_entry, #38) added
- * 320 characters (10,175), with no pattern or length in the listed schema: the bound moved by that.
+ * to what clients read (commit c5773b3); a third of that, with room for a few words, is the bound.
+ * A rule's lifecycle (owner, reviewBy, expires) added 320 characters; dropping the listed
+ * `minLength: 1` bounds took 280 back.
  */
-const MAX_TOOLS_LIST_CHARS = 10_220;
+const MAX_TOOLS_LIST_CHARS = 9_900;
 
 const ajv = new Ajv2020({ strict: true, allowUnionTypes: true });
 let listed: Map<string, Tool>;
