@@ -29,6 +29,7 @@ export type {
   AuditPage,
   ConnectedApp,
   DatapackView as Datapack,
+  ExpiredEntryView as ExpiredRule,
   ImportReport,
   OrgMember as Member,
   PublicEntry as Entry,

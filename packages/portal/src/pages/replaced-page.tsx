@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { api } from '../api/client.js';
-import type { ReplacedRule } from '../api/types.js';
+import type { ExpiredRule, ReplacedRule } from '../api/types.js';
 import { Link } from '../router.js';
 import { Empty, When } from '../ui/bits.js';
 import { LoadedList, PageHead } from '../ui/page-parts.js';
@@ -13,16 +13,14 @@ import {
   RetiredRuleNotice,
 } from './retired-rules.js';
 
-/** Replaced rules: what agents stopped getting because a newer rule took its place, with Reinstate where you may write. */
+/**
+ * Replaced and expired rules: what agents stopped getting because a newer rule took its place
+ * (Reinstate) or its expiry date passed (Renew), each where you may write.
+ */
 export function ReplacedRulesPage({ datapack }: { datapack?: string | undefined }) {
-  const load = useLoad(
-    () =>
-      api<{ entries: ReplacedRule[] }>(
-        'GET',
-        `/api/v1/replaced${datapack ? `?datapack=${encodeURIComponent(datapack)}` : ''}`,
-      ),
-    [datapack],
-  );
+  const only = datapack ? `?datapack=${encodeURIComponent(datapack)}` : '';
+  const load = useLoad(() => api<{ entries: ReplacedRule[] }>('GET', `/api/v1/replaced${only}`), [datapack]);
+  const expired = useLoad(() => api<{ entries: ExpiredRule[] }>('GET', `/api/v1/expired${only}`), [datapack]);
   const [done, setDone] = useState<RetiredRuleDone>();
   const rules = load.data?.entries.map(replacedRow);
   const packName = load.data?.entries[0]?.datapack.name;
@@ -38,7 +36,7 @@ export function ReplacedRulesPage({ datapack }: { datapack?: string | undefined 
             : undefined
         }
         title="Replaced rules"
-        intro="Rules a newer one replaced: agents no longer get them and search hides them. Reinstating one gives it to agents again; the rule that replaced it stays as it is."
+        intro="Rules a newer one replaced: agents no longer get them and search hides them. Reinstating one gives it to agents again; the rule that replaced it stays as it is. Expired rules are below."
       />
       {datapack && (
         <p className="small">
@@ -77,8 +75,54 @@ export function ReplacedRulesPage({ datapack }: { datapack?: string | undefined 
           />
         )}
       </LoadedList>
+      <h2>Expired rules</h2>
+      <p className="small muted">
+        Rules past their expiry date: agents no longer get them, search still shows them. Renewing one clears the date
+        (set a new one in the rule's window).
+      </p>
+      <LoadedList
+        load={expired}
+        items={expired.data?.entries.map(expiredRow)}
+        what="the expired rules"
+        empty={
+          <Empty title="No expired rules">
+            <p>A rule with an expiry date (in its window, under Lifecycle) waits here once the date has passed.</p>
+          </Empty>
+        }
+      >
+        {(items) => (
+          <RetiredRuleList
+            label="Expired rules"
+            rules={items}
+            onChanged={(d) => {
+              setDone(d);
+              expired.reload();
+            }}
+            action={{
+              label: 'Renew',
+              busyLabel: 'Renewing…',
+              confirm: 'Agents get it again, with no expiry date. Sure?',
+              run: (r) =>
+                api('PATCH', `/api/v1/entries/${encodeURIComponent(r.entry.id)}`, {
+                  expectedVersion: r.entry.version,
+                  expires: null,
+                }),
+              done: (r) => `Renewed “${r.entry.title}”: agents get it again.`,
+            }}
+          />
+        )}
+      </LoadedList>
     </section>
   );
+}
+
+function expiredRow(r: ExpiredRule): RetiredRule {
+  return {
+    entry: r.entry,
+    datapack: r.datapack,
+    writable: r.writable,
+    note: <>expired after {r.entry.expires}</>,
+  };
 }
 
 function replacedRow(r: ReplacedRule): RetiredRule {

@@ -86,3 +86,54 @@ test('Replaced rules: the successor by title with a link, and Reinstate makes th
   assert.ok((await guidanceTitles('write the release notes')).includes('Install with npm'), 'given again');
   assert.deepEqual(b.errors, []);
 });
+
+test('Expired rules: listed below the replaced ones with their date, and Renew gives the rule to agents again', {
+  skip,
+  timeout: 120_000,
+}, async () => {
+  const { server, browser: b, page } = journey;
+  await page.goto(`${server.baseUrl}/rules/replaced`);
+  await page.getByRole('heading', { name: 'Replaced rules', level: 1 }).waitFor();
+  const today = new Date().toISOString().slice(0, 10);
+  await page.evaluate(async (expires) => {
+    const r = await fetch('/api/v1/entries', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        kind: 'standard',
+        title: 'Freeze deploys for the audit',
+        content: 'No deploys until the audit is done.',
+        applies: { always: true },
+        expires,
+      }),
+    });
+    if (r.status !== 201) throw new Error(`${r.status} ${await r.text()}`);
+  }, today);
+  assert.ok((await guidanceTitles('write the release notes')).includes('Freeze deploys for the audit'), 'given today');
+
+  // Two days on, the rule has expired: agents no longer get it, and the page lists it.
+  const domain = server.cairn.cairn.domain;
+  const realNow = domain.now;
+  domain.now = () => new Date(Date.now() + 2 * 86_400_000).toISOString();
+  try {
+    assert.ok(!(await guidanceTitles('write the release notes')).includes('Freeze deploys for the audit'), 'expired');
+    await page.reload();
+    const list = page.getByRole('list', { name: 'Expired rules' });
+    const row = list.getByRole('listitem').filter({ hasText: 'Freeze deploys for the audit' });
+    await row.waitFor();
+    assert.match((await row.textContent()) ?? '', new RegExp(`in Personal · expired after ${today}`));
+    await assertAccessible(page, 'the Replaced rules page with an expired rule');
+
+    await list.getByRole('button', { name: 'Renew Freeze deploys for the audit' }).click();
+    await list
+      .getByRole('group', { name: 'Renew Freeze deploys for the audit?' })
+      .getByRole('button', { name: 'Yes, renew' })
+      .click();
+    await page.getByRole('status').getByText('Renewed “Freeze deploys for the audit”: agents get it again.').waitFor();
+    await page.getByText('No expired rules').waitFor();
+    assert.ok((await guidanceTitles('write the release notes')).includes('Freeze deploys for the audit'), 'renewed');
+  } finally {
+    domain.now = realNow;
+  }
+  assert.deepEqual(b.errors, []);
+});
