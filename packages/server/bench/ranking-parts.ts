@@ -1,7 +1,7 @@
 /**
  * Where ranking one pool's entries goes, part by part: a pool of `--entries` LoCoMo turns (as a
  * heavy user's notes), then each of the first 400 LoCoMo questions ranked as search ranks a pool
- * (search-entries.ts, rankPool), each part timed alone; three rounds, the last printed.
+ * (rank-query.ts, rankPool), each part timed alone; three rounds, the last printed.
  *
  *   node --import tsx bench/ranking-parts.ts [--entries 20000] [--data <locomo.json>]
  */

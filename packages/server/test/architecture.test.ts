@@ -115,11 +115,11 @@ test('search reads the store only through SearchSource, and the others reach sea
   );
   // Search may not reach the store's persistence, nor its record types but as types.
   assert.match(
-    layerViolation(join('search', 'search-entries.ts'), join('store', 'kysely-store.js'), true) ?? '',
+    layerViolation(join('search', 'rank-query.ts'), join('store', 'kysely-store.js'), true) ?? '',
     /imports/,
   );
-  assert.match(layerViolation(join('search', 'search-entries.ts'), RECORD_TYPES, false) ?? '', /imports/);
-  assert.equal(layerViolation(join('search', 'search-entries.ts'), RECORD_TYPES, true), undefined);
+  assert.match(layerViolation(join('search', 'rank-query.ts'), RECORD_TYPES, false) ?? '', /imports/);
+  assert.equal(layerViolation(join('search', 'rank-query.ts'), RECORD_TYPES, true), undefined);
   // The store calls search through index.ts as every other layer does; the domain gets its text helpers there.
   const storeImports = [...sources(SRC)]
     .filter((f) => topFolder(f) === 'store' && !isTestSupport(f))
@@ -127,7 +127,7 @@ test('search reads the store only through SearchSource, and the others reach sea
   assert.ok(storeImports.includes(SEARCH_DOOR), 'the store calls search');
   assert.match(layerViolation(join('store', 'kysely-store.ts'), join('search', 'pool-index.js'), false) ?? '', /door/);
   assert.match(layerViolation(join('domain', 'similarity.ts'), join('search', 'search-terms.js'), false) ?? '', /door/);
-  assert.equal(layerViolation(join('search', 'search-entries.ts'), join('search', 'pool-index.js'), false), undefined);
+  assert.equal(layerViolation(join('search', 'rank-query.ts'), join('search', 'pool-index.js'), false), undefined);
 });
 
 test('packages meet only through the names they declare in package.json, never by a path into another package', () => {

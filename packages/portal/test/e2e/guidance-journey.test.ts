@@ -32,7 +32,7 @@ test('an entry set to "always" is given with any task; "Replace with a new rule"
   // What an agent gets: the rule, for a task about something else, with its reason.
   const store = server.cairn.cairn.store;
   const [old] = (
-    await store.searchEntries({
+    await store.rankedEntries({
       datapackIds: (await store.db.selectFrom('datapack').select('id').execute()).map((d) => d.id),
       text: 'npm ci pipeline',
       limit: 5,

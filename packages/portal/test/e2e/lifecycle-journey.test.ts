@@ -31,7 +31,7 @@ test('the entry dialog sets review-by and expiry dates; a row past its review-by
 
   const read = async () => {
     const store = server.cairn.cairn.store;
-    const [hit] = await store.searchEntries({
+    const [hit] = await store.rankedEntries({
       datapackIds: (await store.db.selectFrom('datapack').select('id').execute()).map((d) => d.id),
       text: 'rotate deploy keys',
       limit: 1,

@@ -115,11 +115,11 @@ export async function saveEntry(
   const replacing = await entriesToReplace(deps, access, input.supersedes ?? [], datapack);
   if (!input.allowSimilar) {
     const text = `${input.title}\n${input.content}`;
-    const candidates = await deps.store.searchEntries({
+    const candidates = await deps.store.rankedEntries({
       datapackIds: [datapack.id],
       text,
       limit: 5,
-      ranking: 'lexical',
+      forDuplicateCheck: true,
     });
     const similarityOf = similarityTo(text);
     for (const { entry } of candidates) {
@@ -338,7 +338,7 @@ export async function searchEntries(
   const only =
     tags?.length || author ? await deps.store.filteredEntryIds({ datapackIds, kinds, tags, author }) : undefined;
   const limit = includeReplaced ? input.limit : input.limit + REPLACED_MARGIN;
-  const hits = await deps.store.searchEntries({
+  const hits = await deps.store.rankedEntries({
     datapackIds,
     text: input.query,
     kinds,

@@ -15,7 +15,7 @@ export interface CandidateSignals {
   concern: number;
   /** Search's ranking of the task's words (word vectors and all), 0 when search did not find it. */
   search: number;
-  /** How close its title and tags are to the task's words in meaning (guidance-soft.ts), when asked for. */
+  /** How close its title and tags are to the task's words in meaning (title-closeness.ts), when asked for. */
   title: number;
 }
 

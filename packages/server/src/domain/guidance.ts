@@ -15,9 +15,9 @@ import {
   type TopicTuning,
   topicTuningFor,
 } from './guidance-select.js';
-import { titleCloseness, wordVectors } from './guidance-soft.js';
 import { isExpired, isReviewDue, today } from './lifecycle.js';
 import { parse } from './parse-input.js';
+import { titleCloseness, wordVectors } from './title-closeness.js';
 
 export type { Guidance, GuidanceItem } from './guidance-answer.js';
 export type { GuidanceConflict } from './guidance-conflicts.js';
@@ -81,7 +81,7 @@ export async function guidanceCandidates(
   const concerns = input.concerns ?? [];
   const text = [topicText(input), ...concerns].join(' ').trim();
   const [hits, annotated, rulebook] = await Promise.all([
-    deps.store.searchEntries({ datapackIds, text, kinds: RULE_KINDS, limit: SEARCH_DEPTH }),
+    deps.store.rankedEntries({ datapackIds, text, kinds: RULE_KINDS, limit: SEARCH_DEPTH }),
     deps.store.annotatedEntries(datapackIds),
     deps.store.ruleEntries(datapackIds, RULE_KINDS, RULEBOOK_DEPTH),
   ]);

@@ -5,13 +5,13 @@ import { getGuidanceTool } from './tools/get-guidance.js';
 import { listDatapacksTool } from './tools/list-datapacks.js';
 import { restoreEntryTool } from './tools/restore-entry.js';
 import { saveEntryTool } from './tools/save-entry.js';
-import { searchEntriesTool } from './tools/search-entries.js';
+import { searchTool } from './tools/search.js';
 import { updateEntryTool } from './tools/update-entry.js';
 
 /** Every tool Cairn serves, in the order tools/list shows them. */
 export const TOOLS = [
   listDatapacksTool,
-  searchEntriesTool,
+  searchTool,
   getGuidanceTool,
   getEntryTool,
   saveEntryTool,

@@ -99,11 +99,11 @@ forEachBackend(({ name: backend, skip, options }) => {
       await store.migrate();
       const listed = await store.listDatapacks([{ scope: 'personal', ownerId: 'u_owner' }]);
       assert.deepEqual(Object.fromEntries(listed.map((d) => [d.id, d.entryCount])), { dpk_full: 2, dpk_empty: 0 });
-      const hits = await store.searchEntries({ datapackIds: ['dpk_full', 'dpk_empty'], text: 'canary', limit: 5 });
+      const hits = await store.rankedEntries({ datapackIds: ['dpk_full', 'dpk_empty'], text: 'canary', limit: 5 });
       assert.deepEqual(hits.map((h) => h.entry.id).sort(), ['ent_a', 'ent_b']);
       await store.insertEntry({ ...entry('ent_c', 'A canary in every region.', null), datapackId: 'dpk_empty' });
       assert.equal(
-        (await store.searchEntries({ datapackIds: ['dpk_full', 'dpk_empty'], text: 'canary', limit: 5 })).length,
+        (await store.rankedEntries({ datapackIds: ['dpk_full', 'dpk_empty'], text: 'canary', limit: 5 })).length,
         3,
       );
     } finally {

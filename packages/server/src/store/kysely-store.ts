@@ -1,12 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { BoundedCache } from '../cache/bounded-cache.js';
-import {
-  type CandidateRow,
-  type QueryEmbedder,
-  SearchCache,
-  type SearchSource,
-  searchEntries,
-} from '../search/index.js';
+import { type CandidateRow, type QueryEmbedder, rankQuery, SearchCache, type SearchSource } from '../search/index.js';
 import * as accounts from './account-queries.js';
 import * as audit from './audit-store.js';
 import type { AuditEvent, AuditQuery } from './audit-types.js';
@@ -96,7 +90,7 @@ export abstract class KyselyStore implements Store, StoreContext {
     await sql`SELECT 1`.execute(this.db);
   }
 
-  searchEntries = (query: SearchQuery) => searchEntries(this.searched, query);
+  rankedEntries = (query: SearchQuery) => rankQuery(this.searched, query);
   filteredEntryIds = (filter: EntryFilter) => filteredEntryIds(this.db, filter);
   filteredEntries = (filter: EntryFilter & { includeReplaced?: boolean }, limit: number) =>
     filteredEntries(this.db, filter, limit);

@@ -30,7 +30,7 @@ export function runSearchStateConformance(backend: string, start: () => Promise<
         return { live: Number(row.live_entries), counted: Number(counted.n), revision: Number(row.entry_revision) };
       };
       const found = async (text: string, kinds?: string[]) =>
-        (await store().searchEntries({ datapackIds: [d.id], text, kinds, limit: 10 })).map((h) => h.entry.id);
+        (await store().rankedEntries({ datapackIds: [d.id], text, kinds, limit: 10 })).map((h) => h.entry.id);
       let last = await stats(d.id);
       const step = async (what: string, live: number) => {
         const now = await stats(d.id);
@@ -88,7 +88,7 @@ export function runSearchStateConformance(backend: string, start: () => Promise<
       const d = await datapack();
       const other = await datapack();
       const search = async (text: string) =>
-        (await store().searchEntries({ datapackIds: [d.id, other.id], text, limit: 10 })).map((h) => h.entry);
+        (await store().rankedEntries({ datapackIds: [d.id, other.id], text, limit: 10 })).map((h) => h.entry);
       const e = entry(d.id, { title: 'Greenhouse watering', content: 'Water the tomatoes at dawn.', tags: ['garden'] });
       await store().insertEntry(e);
       const [first] = await search('tomatoes');
@@ -122,14 +122,14 @@ export function runSearchStateConformance(backend: string, start: () => Promise<
       const d = await datapack();
       const e = entry(d.id, { title: 'Beehive inspection', content: 'Check the brood frames weekly.' });
       await store().insertEntry(e);
-      assert.equal((await store().searchEntries({ datapackIds: [d.id], text: 'brood frames', limit: 10 })).length, 1);
+      assert.equal((await store().rankedEntries({ datapackIds: [d.id], text: 'brood frames', limit: 10 })).length, 1);
       // Only a weak reference is left in this test's scope.
       const old = ((held) => new WeakRef(held!.pool))(
         [...store().searchCache.pools.values()].find((p) => p.pool.items.some((i) => i.id === e.id)),
       );
       await store().insertEntry(entry(d.id, { title: 'Honey harvest', content: 'Harvest in late summer.' }));
       // A search that builds the new pool but returns another entry: the first hit stays held from the old pool.
-      const [top] = await store().searchEntries({ datapackIds: [d.id], text: 'honey harvest', limit: 1 });
+      const [top] = await store().rankedEntries({ datapackIds: [d.id], text: 'honey harvest', limit: 1 });
       assert.equal(top?.entry.title, 'Honey harvest');
       for (let i = 0; i < 5 && old.deref(); i++) {
         // A WeakRef read in this turn keeps its target until the turn ends.
@@ -152,7 +152,7 @@ export function runSearchStateConformance(backend: string, start: () => Promise<
         for (let i = 0; i < 200; i++)
           await store().insertEntry(entry(d.id, { title: `Orchard row ${i}`, content: `${long} row${i}` }));
         for (let i = 0; i < 200; i += 10) {
-          const hits = await store().searchEntries({
+          const hits = await store().rankedEntries({
             datapackIds: [d.id],
             text: Array.from({ length: 10 }, (_, k) => `row${i + k}`).join(' '),
             limit: 10,

@@ -25,28 +25,28 @@ export function runStoreSearchConformance(backend: string, start: () => Promise<
       const elsewhere = entry(other.id, { title: 'Deployment elsewhere', content: 'not in the filter' });
       const unicode = entry(d.id, { title: 'Café rules', content: 'Crème brûlée on Fridays.' });
       for (const e of [title, body, deleted, elsewhere, unicode]) await store().insertEntry(e);
-      const hits = await store().searchEntries({ datapackIds: [d.id], text: 'deploying', limit: 10 });
+      const hits = await store().rankedEntries({ datapackIds: [d.id], text: 'deploying', limit: 10 });
       assert.deepEqual(
         hits.map((h) => h.entry.id),
         [title.id, body.id],
       );
       assert.ok(hits[0]!.score > hits[1]!.score);
       assert.deepEqual(
-        (await store().searchEntries({ datapackIds: [d.id], text: 'deployment', kinds: ['decision'], limit: 10 })).map(
+        (await store().rankedEntries({ datapackIds: [d.id], text: 'deployment', kinds: ['decision'], limit: 10 })).map(
           (h) => h.entry.id,
         ),
         [body.id],
       );
       assert.deepEqual(
-        (await store().searchEntries({ datapackIds: [d.id, other.id], text: 'deployment', limit: 1 })).length,
+        (await store().rankedEntries({ datapackIds: [d.id, other.id], text: 'deployment', limit: 1 })).length,
         1,
       );
       assert.deepEqual(
-        (await store().searchEntries({ datapackIds: [d.id], text: 'café', limit: 5 })).map((h) => h.entry.id),
+        (await store().rankedEntries({ datapackIds: [d.id], text: 'café', limit: 5 })).map((h) => h.entry.id),
         [unicode.id],
       );
-      assert.deepEqual(await store().searchEntries({ datapackIds: [d.id], text: 'the and of', limit: 5 }), []);
-      assert.deepEqual(await store().searchEntries({ datapackIds: [], text: 'deployment', limit: 5 }), []);
+      assert.deepEqual(await store().rankedEntries({ datapackIds: [d.id], text: 'the and of', limit: 5 }), []);
+      assert.deepEqual(await store().rankedEntries({ datapackIds: [], text: 'deployment', limit: 5 }), []);
       // Query syntax is inert: each text finds only this datapack's entries by its words, and the table survives.
       const mine = new Set([title.id, body.id, unicode.id]);
       for (const hostile of [
@@ -57,14 +57,14 @@ export function runStoreSearchConformance(backend: string, start: () => Promise<
         "'; DROP TABLE entry; --",
         '!&|():*',
       ]) {
-        const found = await store().searchEntries({ datapackIds: [d.id], text: hostile, limit: 5 });
+        const found = await store().rankedEntries({ datapackIds: [d.id], text: hostile, limit: 5 });
         assert.ok(
           found.every((h) => mine.has(h.entry.id)),
           `${hostile}: ${found.map((h) => h.entry.title)}`,
         );
       }
       assert.deepEqual(
-        (await store().searchEntries({ datapackIds: [d.id], text: 'deployment" OR (', limit: 10 })).map(
+        (await store().rankedEntries({ datapackIds: [d.id], text: 'deployment" OR (', limit: 10 })).map(
           (h) => h.entry.id,
         ),
         [title.id, body.id],
@@ -80,9 +80,9 @@ export function runStoreSearchConformance(backend: string, start: () => Promise<
       });
       const deplorable = entry(d.id, { title: 'Deplorable weather', content: 'Rain all week.' });
       for (const e of [deploying, deplorable]) await store().insertEntry(e);
-      const ids = async (query: Parameters<KyselyStore['searchEntries']>[0]) =>
-        (await store().searchEntries(query)).map((h) => h.entry.id).sort();
-      assert.deepEqual(await ids({ datapackIds: [d.id], text: 'deploying', limit: 5, ranking: 'lexical' }), [
+      const ids = async (query: Parameters<KyselyStore['rankedEntries']>[0]) =>
+        (await store().rankedEntries(query)).map((h) => h.entry.id).sort();
+      assert.deepEqual(await ids({ datapackIds: [d.id], text: 'deploying', limit: 5, forDuplicateCheck: true }), [
         deploying.id,
       ]);
       store().semanticSearch = false;
@@ -103,36 +103,36 @@ export function runStoreSearchConformance(backend: string, start: () => Promise<
       const tests = entry(d.id, { title: 'Testing', content: 'Write unit tests first.' });
       const lunch = entry(d.id, { title: 'Lunch', content: 'Lunch is served at noon.' });
       for (const e of [car, tests, lunch]) await store().insertEntry(e);
-      const hybrid = await store().searchEntries({ datapackIds: [d.id], text: 'automobile', limit: 5 });
+      const hybrid = await store().rankedEntries({ datapackIds: [d.id], text: 'automobile', limit: 5 });
       assert.equal(hybrid[0]?.entry.id, car.id, `${hybrid.map((h) => h.entry.title)}`);
       assert.ok(hybrid[0]!.score > 0.01, `a meaningful score, not one rounded to 0: ${hybrid[0]!.score}`);
       assert.ok(!hybrid.some((h) => h.entry.id === tests.id), 'an unrelated entry is not returned');
       assert.deepEqual(
-        await store().searchEntries({ datapackIds: [d.id], text: 'automobile', limit: 5, ranking: 'lexical' }),
+        await store().rankedEntries({ datapackIds: [d.id], text: 'automobile', limit: 5, forDuplicateCheck: true }),
         [],
       );
       store().semanticSearch = false;
       try {
-        assert.deepEqual(await store().searchEntries({ datapackIds: [d.id], text: 'automobile', limit: 5 }), []);
+        assert.deepEqual(await store().rankedEntries({ datapackIds: [d.id], text: 'automobile', limit: 5 }), []);
       } finally {
         store().semanticSearch = true;
       }
       assert.deepEqual(
-        await store().searchEntries({ datapackIds: [d.id], text: 'xyzzyq', limit: 5 }),
+        await store().rankedEntries({ datapackIds: [d.id], text: 'xyzzyq', limit: 5 }),
         [],
         'nothing for words nobody knows',
       );
       // What search keeps between calls follows writes: a deletion and a new entry show at once.
       assert.ok(await store().replaceEntry({ ...car, version: 2, deletedAt: tick(), updatedAt: tick() }, 1, 'delete'));
       assert.ok(
-        !(await store().searchEntries({ datapackIds: [d.id], text: 'automobile', limit: 5 })).some(
+        !(await store().rankedEntries({ datapackIds: [d.id], text: 'automobile', limit: 5 })).some(
           (h) => h.entry.id === car.id,
         ),
       );
       const truck = entry(d.id, { title: 'Deliveries', content: 'The truck and the car unload at the back door.' });
       await store().insertEntry(truck);
       assert.equal(
-        (await store().searchEntries({ datapackIds: [d.id], text: 'automobile', limit: 5 }))[0]?.entry.id,
+        (await store().rankedEntries({ datapackIds: [d.id], text: 'automobile', limit: 5 }))[0]?.entry.id,
         truck.id,
       );
     });
@@ -166,7 +166,7 @@ export function runStoreSearchConformance(backend: string, start: () => Promise<
       }
       const top = (text: string) =>
         store()
-          .searchEntries({ datapackIds: [d.id], text, limit: 3 })
+          .rankedEntries({ datapackIds: [d.id], text, limit: 3 })
           .then((hits) => hits.map((h) => h.entry.id));
       assert.deepEqual(
         (await top('What has Caroline been researching?')).slice(0, 2).sort(),
@@ -174,9 +174,9 @@ export function runStoreSearchConformance(backend: string, start: () => Promise<
         'the question and its answer',
       );
       assert.ok(
-        !(await store().searchEntries({ datapackIds: [d.id], text: 'researching', limit: 5, ranking: 'lexical' })).some(
-          (h) => h.entry.id === ids[1],
-        ),
+        !(
+          await store().rankedEntries({ datapackIds: [d.id], text: 'researching', limit: 5, forDuplicateCheck: true })
+        ).some((h) => h.entry.id === ids[1]),
         'words alone miss the answer',
       );
       assert.equal((await top('When did Caroline paint a sunrise?'))[0], ids[3]);
@@ -230,7 +230,7 @@ export function runStoreSearchConformance(backend: string, start: () => Promise<
       const searchA = async (s: KyselyStore) =>
         Promise.all(
           queries.map(async (text) =>
-            (await s.searchEntries({ datapackIds: [mine.id], text, limit: 15 })).map((h) => [h.entry.id, h.score]),
+            (await s.rankedEntries({ datapackIds: [mine.id], text, limit: 15 })).map((h) => [h.entry.id, h.score]),
           ),
         );
 

@@ -150,7 +150,7 @@ export interface Store {
   listEntries(datapackId: string, page: { limit: number; offset: number }): Promise<Entry[]>;
   listEntryVersions(entryId: string): Promise<EntryVersion[]>;
   findEntryByContentHash(datapackId: string, contentHash: string): Promise<Entry | undefined>;
-  searchEntries(query: SearchQuery): Promise<SearchHit[]>;
+  rankedEntries(query: SearchQuery): Promise<SearchHit[]>;
   /** Ids of the live entries a tag or author filter lets through (for SearchQuery.only). */
   filteredEntryIds(filter: EntryFilter): Promise<Set<string>>;
   /** Live entries passing the filter, most recently changed first, at most `limit` (a search with filters and no words). */

@@ -121,10 +121,11 @@ export interface SearchQuery {
   kinds?: string[];
   limit: number;
   /**
-   * `lexical`: words only, each word as itself (no prefix of its stem), as the near-duplicate check
-   * wants: a near-duplicate shares the words themselves. Otherwise the store's configured ranking.
+   * The near-duplicate check's ranking: words only (no vectors), each word as itself (no prefix of
+   * its stem), since a near-duplicate shares the words themselves. Otherwise the store's configured
+   * ranking.
    */
-  ranking?: 'lexical';
+  forDuplicateCheck?: true;
   /**
    * Only these entries may be returned (a tag or author filter, see filteredEntryIds): the ranking
    * runs over every candidate as without it, then keeps these, so none is lost below a depth.

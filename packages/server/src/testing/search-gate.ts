@@ -32,8 +32,8 @@ export class SearchGate {
   }
 
   wrap(store: KyselyStore): KyselyStore {
-    const original = store.searchEntries.bind(store);
-    store.searchEntries = async (query) => {
+    const original = store.rankedEntries.bind(store);
+    store.rankedEntries = async (query) => {
       if (!this.open) {
         for (const wake of this.entered.splice(0)) wake();
         await this.gate;

@@ -251,7 +251,7 @@ forEachBackend((backend) => {
         updatedBy: tenant.member.id,
       });
       await server.cairn.store.insertEntry(weak);
-      const ranked = await server.cairn.store.searchEntries({
+      const ranked = await server.cairn.store.rankedEntries({
         datapackIds: [datapack],
         text: 'deploy checklist',
         limit: 1000,

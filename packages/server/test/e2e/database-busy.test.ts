@@ -127,8 +127,8 @@ describe('PostgreSQL: every pooled connection held by a long transaction (a pool
       proceed = resolve;
     });
     const store = server.cairn.store;
-    const original = store.searchEntries.bind(store);
-    store.searchEntries = async (query) => {
+    const original = store.rankedEntries.bind(store);
+    store.rankedEntries = async (query) => {
       reached();
       await go;
       return original(query);
@@ -150,7 +150,7 @@ describe('PostgreSQL: every pooled connection held by a long transaction (a pool
         await hold.release();
       }
     } finally {
-      store.searchEntries = original;
+      store.rankedEntries = original;
       await mcp.close();
     }
   });

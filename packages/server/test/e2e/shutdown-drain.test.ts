@@ -22,8 +22,8 @@ test('a search still running when its client leaves and the server shuts down fi
   let finished: 'ok' | Error | undefined;
   const server = await startTestCairn({
     wrapStore: (store: KyselyStore) => {
-      const original = store.searchEntries.bind(store);
-      store.searchEntries = async (query) => {
+      const original = store.rankedEntries.bind(store);
+      store.rankedEntries = async (query) => {
         entered();
         await gate;
         try {

@@ -47,7 +47,7 @@ test('SQLite: entries written before the per-datapack search index are found aft
     await store.insertEntry(entry('ent_old', 'dpk_old'));
     await store.insertEntry(entry('ent_other', 'dpk_other'));
     await store.migrate();
-    const hits = await store.searchEntries({ datapackIds: ['dpk_old'], text: 'canary rollback', limit: 5 });
+    const hits = await store.rankedEntries({ datapackIds: ['dpk_old'], text: 'canary rollback', limit: 5 });
     assert.deepEqual(
       hits.map((h) => h.entry.id),
       ['ent_old'],
@@ -55,7 +55,7 @@ test('SQLite: entries written before the per-datapack search index are found aft
     // Writes after the upgrade keep the index in step through the new triggers.
     await store.insertEntry({ ...entry('ent_new', 'dpk_old'), title: 'Canary sizes', contentHash: 'h2' });
     assert.deepEqual(
-      (await store.searchEntries({ datapackIds: ['dpk_old'], text: 'canary', limit: 5 })).map((h) => h.entry.id).sort(),
+      (await store.rankedEntries({ datapackIds: ['dpk_old'], text: 'canary', limit: 5 })).map((h) => h.entry.id).sort(),
       ['ent_new', 'ent_old'],
     );
   } finally {

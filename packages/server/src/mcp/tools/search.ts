@@ -5,7 +5,7 @@ import { datapackRefShape, entryLine, entryShape } from '../shapes.js';
 import { defineTool } from '../tool-definition.js';
 
 /** Ranked full-text search across the caller's datapacks. */
-export const searchEntriesTool = defineTool({
+export const searchTool = defineTool({
   name: 'search',
   title: 'Search Cairn',
   description:

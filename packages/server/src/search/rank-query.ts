@@ -16,12 +16,12 @@ import { textVector } from './word-vectors.js';
 type Ranked = { id: string; score: number }[];
 
 /** Ranks the caller's entries for a query: the store answers the reads, search does the rest. */
-export async function searchEntries(source: SearchSource, asked: SearchQuery): Promise<SearchHit[]> {
+export async function rankQuery(source: SearchSource, asked: SearchQuery): Promise<SearchHit[]> {
   if (asked.datapackIds.length === 0 || asked.only?.size === 0) return [];
   // A filtered search ranks every candidate, then keeps those that pass (see SearchQuery.only).
   const query = asked.only ? { ...asked, limit: Number.MAX_SAFE_INTEGER } : asked;
   const terms = searchTerms(query.text);
-  const hybrid = source.semanticSearch && query.ranking !== 'lexical';
+  const hybrid = source.semanticSearch && !query.forDuplicateCheck;
   if (terms.length === 0 && !(hybrid && (source.embedder || textVector(words(query.text))))) return [];
   // Asked first: the provider answers while the database does.
   const provided = hybrid ? source.embedder?.queryVector(query.text) : undefined;
@@ -29,7 +29,7 @@ export async function searchEntries(source: SearchSource, asked: SearchQuery): P
   let rankedPool: Pool | undefined;
   // The near-duplicate check's: how many entries the datapack holds decides whether its pool can rank them all.
   const lexicalState =
-    !hybrid && query.ranking === 'lexical' && terms.length && !query.kinds?.length
+    !hybrid && query.forDuplicateCheck && terms.length && !query.kinds?.length
       ? await source.entriesState(query.datapackIds)
       : undefined;
   if (hybrid) {
@@ -79,7 +79,7 @@ export async function searchEntries(source: SearchSource, asked: SearchQuery): P
       // No prefixes for the near-duplicate check: on SQLite a prefix reads every tenant's postings of
       // the words it covers, so a save's twenty-odd of them cost more the bigger the whole database.
       terms.length
-        ? source.searchCandidates(query.datapackIds, terms, query.kinds, MAX_CANDIDATES, query.ranking !== 'lexical')
+        ? source.searchCandidates(query.datapackIds, terms, query.kinds, MAX_CANDIDATES, !query.forDuplicateCheck)
         : [],
       query.kinds?.length
         ? source.countLive(query.datapackIds, query.kinds)
