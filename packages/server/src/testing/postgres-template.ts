@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { loadConfig } from '../config/load-config.js';
@@ -46,7 +46,8 @@ let name: string | undefined;
 function templateName(): string {
   if (name) return name;
   const hash = createHash('sha256');
-  for (const file of sources(SERVER_SRC)) hash.update(file).update(readFileSync(file));
+  // Paths from src/, so that worktrees with the same sources share one template.
+  for (const file of sources(SERVER_SRC)) hash.update(relative(SERVER_SRC, file)).update(readFileSync(file));
   hash.update(readFileSync(LOCK_FILE));
   name = `cairn_tpl_${hash.digest('hex').slice(0, 16)}`;
   return name;
