@@ -11,13 +11,22 @@ export function postgresTestUrl(): { url: string } | { skip: string } {
   return { url };
 }
 
-/** Creates an empty database for one test file and returns its URL and a way to drop it. */
-export async function createTestDatabase(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+/**
+ * Creates a database for one test file, empty or a copy of `template` (postgres-template.ts), and
+ * returns its URL and a way to drop it.
+ */
+export async function createTestDatabase(
+  serverUrl: string,
+  template?: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `cairn_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
+  try {
+    await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
+  } finally {
+    await admin.end();
+  }
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return { url: url.toString(), drop: () => dropTestDatabase(url.toString()) };

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { cairnCommand } from './cairn-process.js';
 import { createTestDatabase } from './postgres.js';
 import type { TestCairn } from './test-cairn.js';
 
 const run = promisify(execFile);
-const CLI = fileURLToPath(new URL('../cli/main.ts', import.meta.url));
 const SERVER_DIR = fileURLToPath(new URL('../..', import.meta.url));
 
 /** What a `cairn` command printed, and how it exited. */
@@ -18,7 +18,7 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the real `cairn` command (from source), in its own process, on a test Cairn's database; a failure resolves with its exit code. */
+/** Runs the real `cairn` command (the current build, else the sources: cairnCommand), in its own process, on a test Cairn's database; a failure resolves with its exit code. */
 export async function runCli(server: TestCairn, ...args: string[]): Promise<CliResult> {
   const { config } = server.cairn;
   const env: NodeJS.ProcessEnv = {
@@ -29,7 +29,7 @@ export async function runCli(server: TestCairn, ...args: string[]): Promise<CliR
   };
   if (!config.databaseUrl) delete env.DATABASE_URL;
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: SERVER_DIR, env });
+    const { stdout, stderr } = await run(process.execPath, [...cairnCommand(), ...args], { cwd: SERVER_DIR, env });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as CliResult;

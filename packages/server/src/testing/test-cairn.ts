@@ -7,7 +7,7 @@ import { createLogger, type Logger, type LogLevel } from '../log/logger.js';
 import { type Cairn, openCairn } from '../runtime/open-cairn.js';
 import { listen, stopListening } from '../runtime/serve.js';
 import type { KyselyStore } from '../store/kysely-store.js';
-import { createTestDatabase } from './postgres.js';
+import { createMigratedTestDatabase } from './postgres-template.js';
 
 /** A Cairn listening on a free loopback port, with its own data folder or database. */
 export interface TestCairn {
@@ -37,7 +37,7 @@ export interface TestCairnOptions {
 export async function startTestCairn(options: TestCairnOptions = {}): Promise<TestCairn> {
   const dataDir = mkdtempSync(join(tmpdir(), 'cairn-test-'));
   const serverUrl = options.postgresServerUrl ?? (options.databaseUrl ? undefined : backendFromEnvironment());
-  const database = serverUrl ? await createTestDatabase(serverUrl) : undefined;
+  const database = serverUrl ? await createMigratedTestDatabase(serverUrl) : undefined;
   const port = await freePort();
   const config: CairnConfig = loadConfig({
     HOST: '127.0.0.1',

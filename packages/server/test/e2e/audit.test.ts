@@ -7,6 +7,7 @@ import type { AuditEvent } from '@cairn/contract';
 import { sql } from 'kysely';
 import { runFileOnEachBackend } from '../../src/testing/backends.js';
 import { browserSession } from '../../src/testing/browser-session.js';
+import { cairnCommand } from '../../src/testing/cairn-process.js';
 import { callTool, connectMcpClient } from '../../src/testing/mcp-client.js';
 import { startTenantCairn, type TestTenant } from '../../src/testing/tenants.js';
 import type { TestCairn } from '../../src/testing/test-cairn.js';
@@ -14,7 +15,6 @@ import type { TestCairn } from '../../src/testing/test-cairn.js';
 runFileOnEachBackend();
 
 const PASSWORD = 'correct horse battery';
-const CLI = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 const SERVER_DIR = fileURLToPath(new URL('../..', import.meta.url));
 
 let server: TestCairn;
@@ -331,7 +331,7 @@ describe('the audit trail', () => {
     };
     if (!config.databaseUrl) delete env.DATABASE_URL;
     const cli = (...args: string[]) =>
-      promisify(execFile)(process.execPath, ['--import', 'tsx', CLI, 'audit', ...args], { cwd: SERVER_DIR, env });
+      promisify(execFile)(process.execPath, [...cairnCommand(), 'audit', ...args], { cwd: SERVER_DIR, env });
     // Four commands at once (each is a process that takes seconds to start); the key made on the
     // server is of a kind the three reads do not ask for.
     const [asJson, asLines] = await Promise.all([
@@ -341,7 +341,7 @@ describe('the audit trail', () => {
       // What the operator does on the server is recorded too, as the cli credential with no actor.
       promisify(execFile)(
         process.execPath,
-        ['--import', 'tsx', CLI, 'keys', 'create', '--user', tenant.owner.email, '--name', 'made on the server'],
+        [...cairnCommand(), 'keys', 'create', '--user', tenant.owner.email, '--name', 'made on the server'],
         { cwd: SERVER_DIR, env },
       ),
     ]);

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { forEachBackend } from '../../src/testing/backends.js';
+import { cairnCommand } from '../../src/testing/cairn-process.js';
 import { createTestDatabase } from '../../src/testing/postgres.js';
 import { freePort } from '../../src/testing/test-cairn.js';
 
@@ -21,7 +22,7 @@ function cli(
   return new Promise((resolve) => {
     const child = execFile(
       process.execPath,
-      ['--import', 'tsx', 'src/cli/main.ts', ...args],
+      [...cairnCommand(), ...args],
       { cwd: SERVER, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 },
       (error, stdout, stderr) => {
         resolve({ code: error ? Number((error as { code?: unknown }).code) || 1 : 0, stdout, stderr });
@@ -90,7 +91,7 @@ forEachBackend(({ name: backend, skip, postgresServerUrl }) => {
 test('the first start names the portal and says the first account can be made there', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'cairn-banner-'));
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], {
+  const child = spawn(process.execPath, [...cairnCommand(), 'serve'], {
     cwd: SERVER,
     env: { PATH: process.env.PATH ?? '', CAIRN_DATA_DIR: dataDir, PORT: String(port) },
   });

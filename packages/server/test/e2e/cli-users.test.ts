@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { forEachBackend } from '../../src/testing/backends.js';
+import { cairnCommand } from '../../src/testing/cairn-process.js';
 import { emptyStorage } from '../../src/testing/run-cli.js';
 
-const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 const GOOD = 'violet kettle orbit seven';
 
 /** Runs the real `cairn` command (TypeScript through tsx), the password on stdin. */
@@ -16,7 +15,7 @@ function cairn(
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const { DATABASE_URL: _ignored, ...inherited } = process.env;
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+    const child = spawn(process.execPath, [...cairnCommand(), ...args], {
       env: { ...inherited, CAIRN_LOG_LEVEL: 'warn', ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });

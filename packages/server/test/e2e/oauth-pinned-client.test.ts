@@ -6,6 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { cairnCommand } from '../../src/testing/cairn-process.js';
 import { browserRequest, pkce, signIn } from '../../src/testing/oauth-flow.js';
 import {
   authorize,
@@ -144,7 +145,7 @@ describe('a pinned document with a bad entry', () => {
         [evil]: { client_id: PINNED, redirect_uris: [REDIRECT] },
       }),
     );
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], {
+    const child = spawn(process.execPath, [...cairnCommand(), 'serve'], {
       cwd: join(import.meta.dirname, '..', '..'),
       env: {
         PATH: process.env.PATH ?? '',

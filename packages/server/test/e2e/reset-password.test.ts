@@ -2,14 +2,13 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { resetPassword } from '../../src/domain/accounts.js';
 import { forEachBackend } from '../../src/testing/backends.js';
+import { cairnCommand } from '../../src/testing/cairn-process.js';
 import { emptyStorage } from '../../src/testing/run-cli.js';
 import { createTenant, type TestTenant } from '../../src/testing/tenants.js';
 import { startTestCairn, type TestCairn } from '../../src/testing/test-cairn.js';
 
-const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 const NEW = 'amber lantern ridge ninety';
 
 forEachBackend(({ name: backend, skip, options }) => {
@@ -78,7 +77,7 @@ forEachBackend(({ name: backend, skip, options }) => {
 function cli(env: Record<string, string>, args: string[], stdin: string): Promise<{ code: number; stderr: string }> {
   return new Promise((resolve, reject) => {
     const { DATABASE_URL: _ignored, ...inherited } = process.env;
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+    const child = spawn(process.execPath, [...cairnCommand(), ...args], {
       env: { ...inherited, CAIRN_LOG_LEVEL: 'warn', ...env },
       stdio: ['pipe', 'ignore', 'pipe'],
     });

@@ -11,6 +11,8 @@ const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const ONE_BACKEND: Record<string, string> = {
   'packages/server/src/store/prepared-query.test.ts':
     "its last test is PostgreSQL's named statements, which SQLite does not have (the others run on each backend)",
+  'packages/server/src/testing/postgres-template.test.ts':
+    "copies of PostgreSQL's migrated template database; a SQLite Cairn starts on an empty file",
   'packages/server/src/store/sqlite/lock-aware-driver.test.ts': "SQLite's write lock and the driver that waits for it",
   'packages/server/src/store/sqlite/sqlite-search-upgrade.test.ts':
     "the upgrade of SQLite's full-text index, which PostgreSQL does not have",
