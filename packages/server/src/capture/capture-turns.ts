@@ -7,8 +7,8 @@ import type { Caller } from '../domain/caller.js';
 import { ensurePersonalDatapack, resolveDatapack } from '../domain/datapacks.js';
 import type { DomainDeps } from '../domain/deps.js';
 import { assertMayWrite } from '../domain/key-scope.js';
+import { newEntry } from '../domain/new-entry.js';
 import { parse } from '../domain/parse-input.js';
-import type { Entry } from '../store/types.js';
 
 /** Captured turns land here, a personal datapack of their own. */
 export const CONVERSATIONS_DATAPACK = 'Conversations';
@@ -79,7 +79,6 @@ export async function captureTurns(
   for (const turn of turns) {
     const { text, findings } = redact(turn.text);
     found.push(...findings);
-    const now = deps.now();
     const title = `${turn.role === 'user' ? 'Prompt' : 'Response'}${turn.project ? ` · ${turn.project}` : ''} · ${snippet(text)}`;
     const tags = [
       'captured',
@@ -87,23 +86,18 @@ export async function captureTurns(
       ...(turn.sessionId ? [`session:${turn.sessionId}`] : []),
       ...(turn.project ? [`project:${turn.project}`] : []),
     ].map((t) => t.toLowerCase());
-    const entry: Entry = {
-      id: deps.newId('ent'),
+    const entry = newEntry(deps, {
       datapackId,
       kind: 'conversation',
       title,
       content: text,
       tags,
+      // A turn has always been hashed by its text alone; stored turns keep meaning the same.
       contentHash: createHash('sha256').update(text).digest('hex'),
-      version: 1,
-      createdBy: caller.userId,
-      createdClient: turn.client,
+      by: caller.userId,
+      client: turn.client,
       createdAt: turn.at,
-      updatedBy: caller.userId,
-      updatedClient: turn.client,
-      updatedAt: now,
-      deletedAt: null,
-    };
+    });
     const outcome = await deps.store.insertCapturedTurn(entry, caller.userId, turn.id, {
       role: turn.role,
       sessionId: turn.sessionId,
