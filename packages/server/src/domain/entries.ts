@@ -9,6 +9,7 @@ import { provenanceOf } from './caller.js';
 import { readableDatapacks, resolveDatapack } from './datapacks.js';
 import type { DomainDeps } from './deps.js';
 import { assertExpiresAhead, assertOwnerMayRead, dateInput, ownerInput } from './lifecycle.js';
+import { newEntry } from './new-entry.js';
 import { parse } from './parse-input.js';
 import { contentHash, NEAR_DUPLICATE_THRESHOLD, similarityTo } from './similarity.js';
 
@@ -37,9 +38,9 @@ export const saveEntryInput = z.object({
     .max(20)
     .optional()
     .describe('Ids of entries this one replaces'),
-  owner: ownerInput.optional().describe('User id; default: you'),
+  owner: ownerInput.optional().describe('User id'),
   reviewBy: dateInput.optional().describe('YYYY-MM-DD'),
-  expires: dateInput.optional().describe('YYYY-MM-DD; unserved after'),
+  expires: dateInput.optional().describe('YYYY-MM-DD'),
 });
 
 /** Input of updateEntry: the fields to change plus the version the caller last saw. */
@@ -133,29 +134,24 @@ export async function saveEntry(
   const now = deps.now();
   const { userId } = access.caller;
   const client = provenanceOf(access.caller);
-  const entry: Entry = {
-    id: deps.newId('ent'),
+  const entry = newEntry(deps, {
     datapackId: datapack.id,
     kind: input.kind,
     title: input.title,
     content: input.content,
     tags: normalTags(input.tags),
     contentHash: hash,
-    version: 1,
-    createdBy: userId,
-    createdClient: client,
+    by: userId,
+    client,
     createdAt: now,
-    updatedBy: userId,
-    updatedClient: client,
     updatedAt: now,
-    deletedAt: null,
     applies: normalApplies(input.applies),
     supersedes: replacing.map((r) => r.entry.id),
     replacedBy: null,
     owner: input.owner ?? userId,
     reviewBy: input.reviewBy ?? null,
     expires: input.expires ?? null,
-  };
+  });
   const replaced = replacing.map(({ entry: old }) => ({
     next: {
       ...old,
