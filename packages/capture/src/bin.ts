@@ -2,12 +2,13 @@
 // and is gone within 2 seconds of starting: the agent must never wait for Cairn. On a prompt or a file
 // edit it prints the guidance Cairn gives (when it answers in time), and nothing else, ever.
 import { performance } from 'node:perf_hooks';
-import { runCapture } from './capture.js';
+import { keepUnsent, runCapture } from './capture.js';
 import { deliversGuidance, runGuidance } from './guidance.js';
 import { CLIENT_IDS, type ClientId, readsStdin } from './hook-input.js';
 import { logReason } from './log.js';
 import { capturePaths } from './paths.js';
 import { readStdin } from './read-stdin.js';
+import type { CaptureTurn } from './turn.js';
 
 /** Requests are aborted this long after the process started, and guidance that has not arrived by then is not printed… */
 const NETWORK_DEADLINE_MS = 1_400;
@@ -19,7 +20,14 @@ const MAX_STDIN_BYTES = 16 * 1024 * 1024;
 
 const [client, event] = process.argv.slice(2);
 const paths = capturePaths();
-const exit = () => process.exit(0);
+const inFlight = new Set<CaptureTurn>();
+const exit = () => {
+  try {
+    keepUnsent({ paths, inFlight, client, event });
+  } finally {
+    process.exit(0);
+  }
+};
 const crash = (error: unknown) => {
   logReason(
     paths,
@@ -45,7 +53,7 @@ const captured = new Promise<void>((resolve) => {
   sent = resolve;
 });
 await Promise.all([
-  runCapture({ ...run, sent }),
+  runCapture({ ...run, sent, inFlight }),
   deliversGuidance(client, event) ? runGuidance({ ...run, captured }).then(print) : undefined,
 ]);
 exit();

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { PLANTED_SECRETS, plantedSecretsText } from '@cairn/contract/testing/planted-secrets';
-import { type CaptureRun, runCapture } from './capture.js';
+import { type CaptureRun, keepUnsent, runCapture } from './capture.js';
 import { type CapturePaths, capturePaths } from './paths.js';
 import { appendToSpool } from './spool.js';
 import { type StubCaptureServer, startStubCaptureServer, unreachableUrl } from './testing/stub-capture-server.js';
@@ -122,6 +122,24 @@ describe('runCapture', () => {
     });
     assert.equal(spooledIds().length, 1);
     assert.match(log(), /unreachable \(ECONNREFUSED\)/);
+  });
+
+  it('the hard exit spools a turn whose request has not settled, once, and the late answer adds nothing', async () => {
+    stub.mode = 'slow';
+    const inFlight = new Set<CaptureTurn>();
+    const abort = new AbortController();
+    const capturing = run('claude-code', 'prompt', prompt('keep me when time runs out'), {
+      inFlight,
+      signal: abort.signal,
+    });
+    while (stub.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.equal(inFlight.size, 1, 'the turn is out');
+    keepUnsent({ paths, inFlight, client: 'claude-code', event: 'prompt' });
+    assert.equal(spooledIds().length, 1, 'spooled by the exit handler');
+    abort.abort();
+    await capturing;
+    assert.equal(spooledIds().length, 1, 'not spooled twice when the request then fails');
+    assert.match(log(), /spooled 1 turn: the hook's time ran out/);
   });
 
   it('drops a turn the server rejects (4xx) with a reason-only log line', async () => {

@@ -25,6 +25,28 @@ export interface CaptureRun {
   signal: AbortSignal;
   /** Called once this hook's own turn is sent, spooled or found absent (before the spool is sent). */
   sent?: () => void;
+  /**
+   * This hook's turn while its request is out: the hard exit spools what is still here
+   * (keepUnsent), so a loaded machine that reaches it before the request settles loses nothing.
+   */
+  inFlight?: Set<CaptureTurn>;
+}
+
+/**
+ * Spools the turns whose request had not settled when the hook's time ran out; synchronous, for the
+ * exit handler. A turn Cairn took but did not answer in time is sent again later and counted as a
+ * duplicate there (turns are keyed by their id).
+ */
+export function keepUnsent(run: Pick<CaptureRun, 'paths' | 'inFlight' | 'client' | 'event'>): void {
+  const turns = [...(run.inFlight ?? [])];
+  if (turns.length === 0) return;
+  run.inFlight?.clear();
+  appendToSpool(run.paths, turns);
+  logReason(
+    run.paths,
+    `${run.client ?? '?'} ${run.event ?? '?'}`,
+    `spooled ${turns.length} turn: the hook's time ran out`,
+  );
 }
 
 /** Captures one hook's text: send it, spool it when Cairn cannot take it now, and send the spool after a success. Never throws. */
@@ -71,7 +93,10 @@ async function sendCurrent(
   run: CaptureRun,
   context: string,
 ): Promise<boolean> {
+  run.inFlight?.add(turn);
   const outcome = await postTurns(config, [turn], run.signal);
+  // The exit handler may have spooled it meanwhile: then it is kept, and nothing more is done here.
+  if (run.inFlight && !run.inFlight.delete(turn)) return false;
   if (outcome.kind === 'acknowledged') return true;
   if (outcome.kind === 'retry') {
     appendToSpool(run.paths, [turn]);

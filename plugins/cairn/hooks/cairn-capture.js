@@ -942,6 +942,17 @@ function buildTurn(client2, event2, input, at) {
 // packages/capture/src/capture.ts
 var MAX_TURNS_PER_REQUEST = CAPTURE_LIMITS.maxTurnsPerRequest;
 var MAX_BATCH_BYTES = CAPTURE_LIMITS.maxBodyBytes - 48 * 1024;
+function keepUnsent(run2) {
+  const turns = [...run2.inFlight ?? []];
+  if (turns.length === 0) return;
+  run2.inFlight?.clear();
+  appendToSpool(run2.paths, turns);
+  logReason(
+    run2.paths,
+    `${run2.client ?? "?"} ${run2.event ?? "?"}`,
+    `spooled ${turns.length} turn: the hook's time ran out`
+  );
+}
 async function runCapture(run2) {
   const context = `${run2.client ?? "?"} ${run2.event ?? "?"}`;
   try {
@@ -975,7 +986,9 @@ async function captureTurn(run2, context) {
   }
 }
 async function sendCurrent(config, turn, run2, context) {
+  run2.inFlight?.add(turn);
   const outcome = await postTurns(config, [turn], run2.signal);
+  if (run2.inFlight && !run2.inFlight.delete(turn)) return false;
   if (outcome.kind === "acknowledged") return true;
   if (outcome.kind === "retry") {
     appendToSpool(run2.paths, [turn]);
@@ -1372,7 +1385,14 @@ var STDIN_DEADLINE_MS = 800;
 var MAX_STDIN_BYTES = 16 * 1024 * 1024;
 var [client, event] = process.argv.slice(2);
 var paths = capturePaths();
-var exit = () => process.exit(0);
+var inFlight = /* @__PURE__ */ new Set();
+var exit = () => {
+  try {
+    keepUnsent({ paths, inFlight, client, event });
+  } finally {
+    process.exit(0);
+  }
+};
 var crash = (error) => {
   logReason(
     paths,
@@ -1393,7 +1413,7 @@ var captured = new Promise((resolve2) => {
   sent = resolve2;
 });
 await Promise.all([
-  runCapture({ ...run, sent }),
+  runCapture({ ...run, sent, inFlight }),
   deliversGuidance(client, event) ? runGuidance({ ...run, captured }).then(print) : void 0
 ]);
 exit();
