@@ -34,6 +34,11 @@ test('a rule comes before a turn that scores less than 1.5 times more, unless th
     ['turn', 1.4],
     ['rule', 1],
   ]);
+  assert.deepEqual(
+    forReader(hits.slice(0, 2), 'Melanie pnpm', undefined, true, true).map((h) => h.entry.id),
+    ['turn', 'rule'],
+    'a query naming a speaker of the turns',
+  );
 });
 
 test('a hybrid hit below the floor of meaning is left out even when it is the best; a lexical one is not', () => {
@@ -48,5 +53,6 @@ test('what counts as being about a conversation', () => {
   for (const text of ['database migration rollback', 'ask for a review', 'session cookies', 'tool number 2'])
     assert.ok(!aboutConversation(text, undefined), text);
   assert.ok(aboutConversation('pnpm', ['conversation']));
+  assert.ok(aboutConversation('when did Melanie use pnpm', undefined, true), 'it names a speaker');
   assert.ok(!aboutConversation('pnpm', ['preference']));
 });

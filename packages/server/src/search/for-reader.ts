@@ -52,26 +52,30 @@ const CONVERSATION_STEMS = new Set(
   ].map(lightStem),
 );
 
-/** Whether a query asks about a conversation: it names captured turns as a kind, or uses a word of CONVERSATION_STEMS. */
-export function aboutConversation(text: string, kinds: readonly string[] | undefined): boolean {
-  if (kinds?.includes(CAPTURED_KIND)) return true;
+/**
+ * Whether a query asks about a conversation: it names captured turns as a kind, names one of their
+ * speakers (`namesSpeaker`, known to the ranking), or uses a word of CONVERSATION_STEMS.
+ */
+export function aboutConversation(text: string, kinds: readonly string[] | undefined, namesSpeaker = false): boolean {
+  if (namesSpeaker || kinds?.includes(CAPTURED_KIND)) return true;
   return words(text).some((w) => CONVERSATION_STEMS.has(lightStem(w)));
 }
 
 /**
  * The hits worth showing, best first. With `hybrid`, those scoring below HYBRID_FLOOR are left
- * out. Unless the query is about a conversation, a captured turn is ordered by its score over
- * TURN_DISCOUNT, so a rule ranks before a turn that scores less than that many times more. Then
- * only the hits within RELATIVE_FLOOR of the best, as ordered, are kept. Each hit's score is the
- * one it is ordered by; ties keep the ranking's order.
+ * out. Unless the query is about a conversation (`namesSpeaker`: it names a captured speaker), a
+ * captured turn is ordered by its score over TURN_DISCOUNT, so a rule ranks before a turn that
+ * scores less than that many times more. Then only the hits within RELATIVE_FLOOR of the best, as
+ * ordered, are kept. Each hit's score is the one it is ordered by; ties keep the ranking's order.
  */
 export function forReader(
   hits: SearchHit[],
   text: string,
   kinds: readonly string[] | undefined,
   hybrid: boolean,
+  namesSpeaker = false,
 ): SearchHit[] {
-  const discount = aboutConversation(text, kinds) ? 1 : TURN_DISCOUNT;
+  const discount = aboutConversation(text, kinds, namesSpeaker) ? 1 : TURN_DISCOUNT;
   const least = hybrid ? HYBRID_FLOOR : Number.MIN_VALUE;
   const ordered = hits
     .flatMap((h, at) =>

@@ -27,6 +27,8 @@ export async function rankQuery(source: SearchSource, asked: SearchQuery): Promi
   const provided = hybrid ? source.embedder?.queryVector(query.text) : undefined;
   let ranked: Ranked;
   let rankedPool: Pool | undefined;
+  // A query naming someone whose turns were captured ("when did Melanie go camping") asks about a conversation.
+  let namesSpeaker = false;
   // The near-duplicate check's: how many entries the datapack holds decides whether its pool can rank them all.
   const lexicalState =
     !hybrid && query.forDuplicateCheck && terms.length && !query.kinds?.length
@@ -35,6 +37,7 @@ export async function rankQuery(source: SearchSource, asked: SearchQuery): Promi
   if (hybrid) {
     const state = await source.entriesState(query.datapackIds);
     const pool = await poolOf(source, query, state.signature);
+    namesSpeaker = asked.forReader === true && speakersNamed(pool.speakers.names, words(query.text)).size > 0;
     // A pool short of its limit holds every live entry of those kinds: no need to count them.
     const count = !query.kinds?.length
       ? state.count
@@ -95,7 +98,7 @@ export async function rankQuery(source: SearchSource, asked: SearchQuery): Promi
     const entry = byId.get(r.id);
     return entry ? [{ entry, score: r.score }] : [];
   });
-  return asked.forReader ? forReader(hits, query.text, query.kinds, hybrid) : hits;
+  return asked.forReader ? forReader(hits, query.text, query.kinds, hybrid, namesSpeaker) : hits;
 }
 
 /** The ranked entries, those a search of the same pool returned before from the hit cache. */

@@ -47,6 +47,21 @@ forEachBackend(({ name: backend, skip, options }) => {
           ['setup', 'wednesday', 'user', 'Set up the new project with pnpm, please.'],
           ['installed', 'wednesday', 'assistant', 'Done: pnpm installed every dependency.'],
         ];
+        await capture(
+          turns.map(([name, session, role, text], i) => ({
+            id: name,
+            role,
+            text,
+            client: 'claude-code',
+            sessionId: session,
+            at: new Date(Date.UTC(2026, 0, 5, 10, i)).toISOString(),
+          })),
+        );
+      });
+      after(() => server?.close());
+
+      /** Captures turns as the member's hook would, and learns their entries' ids by turn id. */
+      async function capture(turns: Record<string, unknown>[]): Promise<void> {
         const r = await fetch(`${server.baseUrl}/api/v1/capture`, {
           method: 'POST',
           headers: {
@@ -54,22 +69,12 @@ forEachBackend(({ name: backend, skip, options }) => {
             'content-type': 'application/json',
             'user-agent': 'cairn-capture/1.0',
           },
-          body: JSON.stringify({
-            turns: turns.map(([name, session, role, text], i) => ({
-              id: name,
-              role,
-              text,
-              client: 'claude-code',
-              sessionId: session,
-              at: new Date(Date.UTC(2026, 0, 5, 10, i)).toISOString(),
-            })),
-          }),
+          body: JSON.stringify({ turns }),
         });
         assert.equal(r.status, 200, await r.clone().text());
         const rows = await server.cairn.store.db.selectFrom('capture_turn').select(['turn_id', 'entry_id']).execute();
         for (const row of rows) id[row.turn_id] = row.entry_id;
-      });
-      after(() => server?.close());
+      }
 
       async function save(body: Record<string, unknown>): Promise<string> {
         const r = await fetch(`${server.baseUrl}/api/v1/entries`, {
@@ -144,6 +149,32 @@ forEachBackend(({ name: backend, skip, options }) => {
       test('words that match nothing find nothing, not the nearest padding', async () => {
         assert.deepEqual(await search('quantum chromodynamics'), []);
         assert.deepEqual(await search('xyzzyq'), []);
+      });
+
+      // Last: its turns would take part in the searches above.
+      test('a query naming a speaker of captured turns is about a conversation', async () => {
+        const turns = [
+          ['melanie-asks', 'user', 'Melanie', 'My pull request still waits for its approval.'],
+          ['melanie-thanks', 'user', 'Melanie', 'Thanks, the approval came through.'],
+        ] as const;
+        await capture(
+          turns.map(([name, role, speaker, text], i) => ({
+            id: name,
+            role,
+            speaker,
+            text,
+            client: 'claude-code',
+            sessionId: 'thursday',
+            at: new Date(Date.UTC(2026, 0, 8, 10, i)).toISOString(),
+          })),
+        );
+        const asked = await search('code review approval');
+        assert.equal(asked[0], 'review', `${asked}`);
+        // Hybrid ranking knows each turn's speaker, and her turn scores above the rule, though not 1.5 times
+        // above it; lexical ranking reads only the words, as before.
+        const named = await search('Melanie code review approval');
+        assert.equal(named[0], ranking === 'hybrid' ? 'melanie-asks' : 'review', `${named}`);
+        assert.ok(named.includes('review'), `${named}`);
       });
     });
   }
