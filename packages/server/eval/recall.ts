@@ -210,16 +210,7 @@ async function capture(cairn: TestCairn, key: string, conversation: LocomoConver
       sessionId: `${conversation.sampleId}-s${t.session}`,
       at: t.at,
     }));
-    const response = await fetch(`${cairn.baseUrl}/api/v1/capture`, {
-      method: 'POST',
-      headers: {
-        Authorization: `Bearer ${key}`,
-        'User-Agent': INSTALLER_USER_AGENT,
-        'Content-Type': 'application/json',
-      },
-      body: JSON.stringify({ turns }),
-    });
-    if (!response.ok) throw new Error(`capture answered ${response.status}: ${await response.text()}`);
+    await postTurns(cairn, key, { turns }, 'capture');
   }
   // Capture answers with counts only, so the capture records (turn id → entry id) map results back.
   const rows = await cairn.cairn.store.db
@@ -255,17 +246,18 @@ async function pad(
     at: turn.at,
   }));
   for (let i = 0; i < turns.length; i += CAPTURE_BATCH) {
-    const response = await fetch(`${cairn.baseUrl}/api/v1/capture`, {
-      method: 'POST',
-      headers: {
-        Authorization: `Bearer ${key}`,
-        'User-Agent': INSTALLER_USER_AGENT,
-        'Content-Type': 'application/json',
-      },
-      body: JSON.stringify({ turns: turns.slice(i, i + CAPTURE_BATCH), datapack: PAD_DATAPACK }),
-    });
-    if (!response.ok) throw new Error(`capture (padding) answered ${response.status}: ${await response.text()}`);
+    await postTurns(cairn, key, { turns: turns.slice(i, i + CAPTURE_BATCH), datapack: PAD_DATAPACK }, 'padding');
   }
+}
+
+/** One POST /api/v1/capture as the hook sends it; `what` names the batch in the error. */
+async function postTurns(cairn: TestCairn, key: string, body: object, what: string): Promise<void> {
+  const response = await fetch(`${cairn.baseUrl}/api/v1/capture`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${key}`, 'User-Agent': INSTALLER_USER_AGENT, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`capture (${what}) answered ${response.status}: ${await response.text()}`);
 }
 
 function printReport(r: Report): void {

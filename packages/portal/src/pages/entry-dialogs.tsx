@@ -187,25 +187,11 @@ export function EntryDialog({
   const [actionError, setActionError] = useState<string>();
   const [restored, setRestored] = useState<string>();
   const name = usePeople();
-  if (mode === 'edit' && data) {
+  if ((mode === 'edit' || mode === 'replace') && data) {
     return (
       <EntryFormDialog
         datapackId={data.entry.datapackId}
-        entry={data.entry}
-        onClose={() => setMode('view')}
-        onSaved={() => {
-          setMode('view');
-          reload();
-          onChanged();
-        }}
-      />
-    );
-  }
-  if (mode === 'replace' && data) {
-    return (
-      <EntryFormDialog
-        datapackId={data.entry.datapackId}
-        replaces={data.entry}
+        {...(mode === 'edit' ? { entry: data.entry } : { replaces: data.entry })}
         onClose={() => setMode('view')}
         onSaved={() => {
           setMode('view');

@@ -1,5 +1,6 @@
 import type { ConnectedApp } from '@cairn/contract';
 import type { Auth } from '../auth/better-auth.js';
+import { stringList } from '../auth/oauth/clients.js';
 import { CairnError } from '../errors/cairn-error.js';
 import type { OAuthUse } from '../store/types.js';
 
@@ -36,7 +37,7 @@ export async function oauthClientInfo(
     clientId: client.clientId,
     name: client.name || 'An unnamed app',
     uri: client.uri ?? null,
-    redirectUris: list(client.redirectUris),
+    redirectUris: stringList(client.redirectUris),
   };
 }
 
@@ -74,8 +75,8 @@ export async function listConnectedApps(
     apps.push({
       clientId,
       name: client?.name || 'An unnamed app',
-      redirectUris: list(client?.redirectUris),
-      scopes: list(consent?.scopes),
+      redirectUris: stringList(client?.redirectUris),
+      scopes: stringList(consent?.scopes),
       grantedAt: iso(consent?.updatedAt ?? consent?.createdAt) ?? used[0] ?? null,
       lastUsedAt:
         [used.at(-1), useOf(clientId)?.at]
@@ -114,18 +115,6 @@ async function clientById(auth: Auth, clientId: string): Promise<ClientRow | nul
     model: 'oauthClient',
     where: [{ field: 'clientId', value: clientId }],
   });
-}
-
-function list(value: string[] | string | null | undefined): string[] {
-  if (Array.isArray(value)) return value;
-  if (typeof value !== 'string' || value === '') return [];
-  try {
-    const parsed: unknown = JSON.parse(value);
-    if (Array.isArray(parsed)) return parsed.filter((v): v is string => typeof v === 'string');
-  } catch {
-    // a space- or comma-separated list
-  }
-  return value.split(/[\s,]+/).filter(Boolean);
 }
 
 function iso(value: Date | string | null | undefined): string | null {

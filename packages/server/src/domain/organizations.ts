@@ -164,15 +164,7 @@ export async function removeTeamMemberIn(
   teamId: string,
   userId: string,
 ): Promise<void> {
-  const organizationId = await teamOrganization(auth, teamId);
-  assertAdmin(access, organizationId);
-  await removeUserFromTeam(deps, auth, teamId, userId);
-  audit(deps, {
-    kind: 'team.member_removed',
-    by: access.caller,
-    organizationId,
-    target: { type: 'team', id: teamId, name: `user ${userId}` },
-  });
+  await changeTeamMember(deps, auth, access, teamId, userId, 'team.member_removed', removeUserFromTeam);
 }
 
 /** The organization's teams with their members (any member may look). */
@@ -208,11 +200,24 @@ export async function addMemberToTeam(
   teamId: string,
   userId: string,
 ): Promise<void> {
+  await changeTeamMember(deps, auth, access, teamId, userId, 'team.member_added', addUserToTeam);
+}
+
+/** Adds or removes a team's member, by an admin of its organization, and records it. */
+async function changeTeamMember(
+  deps: DomainDeps,
+  auth: Auth,
+  access: Access,
+  teamId: string,
+  userId: string,
+  kind: 'team.member_added' | 'team.member_removed',
+  change: (deps: DomainDeps, auth: Auth, teamId: string, userId: string) => Promise<unknown>,
+): Promise<void> {
   const organizationId = await teamOrganization(auth, teamId);
   assertAdmin(access, organizationId);
-  await addUserToTeam(deps, auth, teamId, userId);
+  await change(deps, auth, teamId, userId);
   audit(deps, {
-    kind: 'team.member_added',
+    kind,
     by: access.caller,
     organizationId,
     target: { type: 'team', id: teamId, name: `user ${userId}` },

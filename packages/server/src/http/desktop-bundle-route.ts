@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
+import { noBuiltInstaller } from './install-route.js';
 
 /** Where every Cairn offers its Claude Desktop extension (beside the installer tarball). */
 export const DESKTOP_BUNDLE_PATH = '/install/cairn-claude-desktop.mcpb';
@@ -19,18 +20,7 @@ export function desktopBundleRoute(baseUrl: string) {
   return async (c: Context): Promise<Response> => {
     built ??= build(baseUrl);
     const bundle = await built;
-    if (!bundle) {
-      return c.json(
-        {
-          error: {
-            code: 'not_found',
-            message:
-              'This Cairn was started without a built installer. The operator should run "npm run build" in the repository and restart.',
-          },
-        },
-        404,
-      );
-    }
+    if (!bundle) return noBuiltInstaller(c);
     if (c.req.header('if-none-match') === bundle.etag) return c.body(null, 304);
     return c.body(bundle.bytes as Uint8Array<ArrayBuffer>, 200, {
       'Content-Type': 'application/zip',

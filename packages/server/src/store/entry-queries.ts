@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import { CairnError } from '../errors/cairn-error.js';
 import { speakerWords } from '../search/index.js';
 import { ENTRY_COLUMNS } from './hot-queries.js';
@@ -122,19 +122,7 @@ export async function replaceEntry(
   expectedVersion: number,
   change: 'update' | 'delete',
 ): Promise<boolean> {
-  const replaced = await s.db.transaction().execute(async (tx) => {
-    const { id, ...row } = toEntryRow(next);
-    const result = await tx
-      .updateTable('entry')
-      .set(row)
-      .where('id', '=', id)
-      .where('version', '=', expectedVersion)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) !== 1) return false;
-    await tx.insertInto('entry_version').values(toVersionRow(next, change)).execute();
-    return true;
-  });
+  const replaced = await writeNextVersion(s, next, expectedVersion, toVersionRow(next, change), true);
   if (replaced && change === 'update') s.embedder?.notify();
   return replaced;
 }
@@ -145,23 +133,30 @@ export async function restoreEntryVersion(
   expectedVersion: number,
   restoredFrom: number,
 ): Promise<boolean> {
-  const restored = await s.db.transaction().execute(async (tx) => {
-    const { id, ...row } = toEntryRow(next);
-    const result = await tx
-      .updateTable('entry')
-      .set(row)
-      .where('id', '=', id)
-      .where('version', '=', expectedVersion)
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) !== 1) return false;
-    await tx
-      .insertInto('entry_version')
-      .values({ ...toVersionRow(next, 'restore'), restored_from: restoredFrom })
-      .execute();
-    return true;
-  });
+  const version = { ...toVersionRow(next, 'restore'), restored_from: restoredFrom };
+  // A restore may bring a deleted entry back, so it does not ask for a live one.
+  const restored = await writeNextVersion(s, next, expectedVersion, version, false);
   if (restored) s.embedder?.notify();
   return restored;
+}
+
+/** Writes `next` over the entry still at `expectedVersion`, and its version row, in one transaction; false if it moved on. */
+async function writeNextVersion(
+  s: StoreContext,
+  next: Entry,
+  expectedVersion: number,
+  version: Insertable<Database['entry_version']>,
+  liveOnly: boolean,
+): Promise<boolean> {
+  return s.db.transaction().execute(async (tx) => {
+    const { id, ...row } = toEntryRow(next);
+    let update = tx.updateTable('entry').set(row).where('id', '=', id).where('version', '=', expectedVersion);
+    if (liveOnly) update = update.where('deleted_at', 'is', null);
+    const result = await update.executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) return false;
+    await tx.insertInto('entry_version').values(version).execute();
+    return true;
+  });
 }
 
 export async function getEntry(s: StoreContext, id: string): Promise<Entry | undefined> {
