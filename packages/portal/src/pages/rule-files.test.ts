@@ -78,8 +78,8 @@ test('a file is read as UTF-8 text, and not read when it is not text', () => {
 });
 
 test('a folder from the picker: its rule files read, the rest listed or left out', async () => {
-  const file = (path: string, body: string | Uint8Array) => {
-    const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body;
+  const file = (path: string, body: string | Uint8Array<ArrayBuffer>) => {
+    const bytes: Uint8Array<ArrayBuffer> = typeof body === 'string' ? new TextEncoder().encode(body) : body;
     return Object.assign(new File([bytes], path.split('/').pop() ?? path), { webkitRelativePath: path });
   };
   const result = await ruleFilesOfFolder([

@@ -29,7 +29,7 @@ const rules = {
   'acme-api-main/src/index.ts': strToU8('export {};\n'),
 };
 
-test('a repository zip with its top folder (GitHub’s Download ZIP): rule files read, project as the folder', async () => {
+test('a repository zip with its top folder (GitHub’s Download ZIP): rules read, project the folder', async () => {
   const zip = repo({
     ...rules,
     'acme-api-main/.clinerules': [strToU8('Stored, not deflated.\n'), { level: 0 }],
