@@ -163,3 +163,25 @@ test('hostile entries are not read and are listed with why; the rest of the zip 
     { path: 'binary.txt', reason: 'has NUL bytes: not a text file' },
   ]);
 });
+
+test('an entry that inflates past its declared size, or whose bytes changed, is listed as damaged', async () => {
+  const zip = repo({
+    ...rules,
+    'acme-api-main/short.md': strToU8('a'.repeat(200_000)),
+    'acme-api-main/stored.md': [strToU8('# Stored rule\n'), { level: 0 }],
+  });
+  view(zip).setUint32(headersOf(zip, 'acme-api-main/short.md').central + 24, 10, true);
+  const stored = headersOf(zip, 'acme-api-main/stored.md').local;
+  const dataAt = stored + 30 + view(zip).getUint16(stored + 26, true) + view(zip).getUint16(stored + 28, true);
+  assert.equal(zip[dataAt + 2], 0x53, 'the S of Stored');
+  zip[dataAt + 2] = 0x73;
+  const result = await ruleFilesOfZipBytes('acme-api-main.zip', zip);
+  assert.deepEqual(
+    result.files.map((f) => f.path),
+    ['AGENTS.md', '.cursor/rules/sql.mdc'],
+  );
+  assert.deepEqual(result.notRead, [
+    { path: 'short.md', reason: 'damaged: its content does not match its checksum' },
+    { path: 'stored.md', reason: 'damaged: its content does not match its checksum' },
+  ]);
+});

@@ -23,6 +23,7 @@ interface Entry extends Listed {
   index: number;
   compression: number;
   encrypted: boolean;
+  crc: number;
 }
 
 /** The rule files of a zip; throws an Error whose message says what is wrong and what to do instead. */
@@ -57,7 +58,14 @@ export async function ruleFilesOfZipBytes(name: string, bytes: Uint8Array): Prom
   const wanted = new Set(readable.map(({ item }) => item.index));
   let index = 0;
   const inflated = unzip(name, bytes, (info) => wanted.has(index++) && info.originalSize <= MAX_FILE_BYTES);
-  return readChosen({ ...choice, chosen: readable }, (item) => inflated[item.path] ?? new Uint8Array());
+  // fflate inflates into a buffer of the declared size and checks no checksum: a lying entry comes out cut short.
+  const intact = readable.filter(({ item, path }) => {
+    const data = inflated[item.path];
+    const whole = data !== undefined && data.length === item.size && crc32(data) === item.crc;
+    if (!whole) choice.notRead.push({ path, reason: 'damaged: its content does not match its checksum' });
+    return whole;
+  });
+  return readChosen({ ...choice, chosen: intact }, (item) => inflated[item.path] ?? new Uint8Array());
 }
 
 /** Every entry of the central directory, nothing inflated; refuses a zip whose sizes cannot be true. */
@@ -67,8 +75,8 @@ function listEntries(name: string, bytes: Uint8Array): Entry[] {
     infos.push(info);
     return false;
   });
-  const flags = entryFlags(bytes);
-  if (flags?.length !== infos.length) throw damaged(name);
+  const headers = centralHeaders(bytes);
+  if (headers?.length !== infos.length) throw damaged(name);
   return infos.map((info, index) => {
     const lying = info.originalSize > MAX_RATIO * Math.max(info.size, 1) && info.compression === 8;
     if (lying || info.originalSize < 0 || info.size < 0 || info.size > bytes.length)
@@ -76,13 +84,14 @@ function listEntries(name: string, bytes: Uint8Array): Entry[] {
         `This zip declares sizes no real archive has (a zip bomb, or a damaged file): ${name}. ` +
           'Download the zip again from your repository, or choose its folder.',
       );
-    const flag = flags[index] ?? 0;
+    const { flags, crc } = headers[index] ?? { flags: 0, crc: 0 };
     return {
       index,
       path: info.name,
       size: info.originalSize,
       compression: info.compression,
-      encrypted: (flag & 1) === 1,
+      encrypted: (flags & 1) === 1,
+      crc,
     };
   });
 }
@@ -98,10 +107,10 @@ function unzip(name: string, bytes: Uint8Array, filter: (info: UnzipFileInfo) =>
 }
 
 /**
- * The general-purpose flags of each central directory entry, in the order fflate's filter sees them
- * (fflate does not report them; bit 0 is encryption). Undefined when the directory does not parse.
+ * The general-purpose flags (bit 0 is encryption) and CRC-32 of each central directory entry, in the order
+ * fflate's filter sees them (fflate reports neither). Undefined when the directory does not parse.
  */
-function entryFlags(bytes: Uint8Array): number[] | undefined {
+function centralHeaders(bytes: Uint8Array): { flags: number; crc: number }[] | undefined {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   try {
     let end = bytes.length - 22;
@@ -115,17 +124,29 @@ function entryFlags(bytes: Uint8Array): number[] | undefined {
         offset = Number(view.getBigUint64(zip64 + 48, true));
       }
     }
-    const flags: number[] = [];
+    const headers: { flags: number; crc: number }[] = [];
     for (let i = 0; i < count; i++) {
       if (view.getUint32(offset, true) !== 0x02014b50) return undefined;
-      flags.push(view.getUint16(offset + 8, true));
+      headers.push({ flags: view.getUint16(offset + 8, true), crc: view.getUint32(offset + 16, true) });
       offset +=
         46 + view.getUint16(offset + 28, true) + view.getUint16(offset + 30, true) + view.getUint16(offset + 32, true);
     }
-    return flags;
+    return headers;
   } catch {
     return undefined;
   }
+}
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+/** The zip's CRC-32 of `data`, as an unsigned number. */
+function crc32(data: Uint8Array): number {
+  let c = 0xffffffff;
+  for (const byte of data) c = (CRC_TABLE[(c ^ byte) & 0xff] ?? 0) ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
 }
 
 const notAZip = (name: string) =>
