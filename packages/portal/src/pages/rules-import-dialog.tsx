@@ -1,10 +1,8 @@
 import { useState } from 'react';
 import { api, messageOf } from '../api/client.js';
 import { Dialog } from '../ui/dialog.js';
-
-/** The files of a folder that may be a tool's rules (the server decides; this only keeps the upload small). */
-const CANDIDATE = /(\.mdc|\.md|\.txt|\/\.clinerules)$/;
-const MAX_BYTES = 256 * 1024;
+import { type NotRead, type RuleFile, type RuleFiles, ruleFilesOfFolder } from './rule-files.js';
+import { ruleFilesOfZip } from './rule-zip.js';
 
 interface PlannedRule {
   path: string;
@@ -20,7 +18,10 @@ interface Report {
 
 const ACTION = { create: 'Create', update: 'Update', unchanged: 'Unchanged', not_mapped: 'Not mapped' } as const;
 
-/** Upload a repository's folder: its rule files (Cursor, Claude Code, AGENTS.md…) previewed, then imported as rules. */
+/** How many files not read the dialog names (a hostile zip may hold thousands). */
+const NOT_READ_SHOWN = 100;
+
+/** A repository's folder or .zip: its rule files (Cursor, Claude Code, AGENTS.md…) previewed, then imported. */
 export function RulesImportDialog({
   datapackId,
   onClose,
@@ -30,27 +31,36 @@ export function RulesImportDialog({
   onClose: () => void;
   onImported: () => void;
 }) {
-  const [files, setFiles] = useState<{ path: string; content: string }[]>();
+  const [files, setFiles] = useState<RuleFile[]>();
+  const [notRead, setNotRead] = useState<NotRead[]>([]);
   const [project, setProject] = useState('');
+  const [projectTyped, setProjectTyped] = useState(false);
   const [report, setReport] = useState<Report>();
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
 
-  const pick = async (list: FileList | null) => {
+  /** Reads what was picked (a folder's files or one .zip); a refused zip says why and what to choose instead. */
+  const pick = async (read: () => Promise<RuleFiles>) => {
     setReport(undefined);
     setError(undefined);
-    const chosen = [...(list ?? [])];
-    const root = chosen[0]?.webkitRelativePath.split('/')[0] ?? '';
-    const read = await Promise.all(
-      chosen
-        .map((f) => ({ f, path: f.webkitRelativePath.split('/').slice(1).join('/') || f.name }))
-        .filter(
-          ({ f, path }) => CANDIDATE.test(`/${path}`) && f.size <= MAX_BYTES && !/(^|\/)node_modules\//.test(path),
-        )
-        .map(async ({ f, path }) => ({ path, content: await f.text() })),
-    );
-    setFiles(read);
-    if (!project) setProject(root);
+    setFiles(undefined);
+    setNotRead([]);
+    setBusy(true);
+    try {
+      const result = await read();
+      setFiles(result.files);
+      setNotRead(result.notRead);
+      if (!projectTyped) setProject(result.project);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : messageOf(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const pickFolder = (list: FileList | null) => void pick(() => ruleFilesOfFolder([...(list ?? [])]));
+  const pickZip = (list: FileList | null) => {
+    const zip = list?.[0];
+    if (zip) void pick(() => ruleFilesOfZip(zip));
   };
   const send = async (dryRun: boolean) => {
     if (!files) return;
@@ -91,20 +101,55 @@ export function RulesImportDialog({
       }
     >
       <p>
-        Choose a repository's folder: its Cursor, Claude Code, AGENTS.md, Copilot, Kiro, Windsurf, Devin, Continue and
-        Cline rule files become rules. Preview first; importing again changes only what changed.
+        Choose a repository's folder, or its .zip (such as GitHub's Download ZIP): its Cursor, Claude Code, AGENTS.md,
+        Copilot, Kiro, Windsurf, Devin, Continue and Cline rule files become rules. Files of up to 256 KiB are read; a
+        zip may be up to 256 MiB, and 64 MiB unpacked. Preview first; importing again changes only what changed.
       </p>
-      <label>
-        Repository folder
-        {/* @ts-expect-error webkitdirectory is not in React's input attributes */}
-        <input type="file" webkitdirectory="" multiple onChange={(e) => void pick(e.currentTarget.files)} />
+      <div className="form-grid">
+        <label className="field grow">
+          <span>Choose a folder</span>
+          {/* @ts-expect-error webkitdirectory is not in React's input attributes */}
+          <input type="file" webkitdirectory="" multiple onChange={(e) => pickFolder(e.currentTarget.files)} />
+        </label>
+        <label className="field grow">
+          <span>Choose a .zip</span>
+          <input
+            type="file"
+            accept=".zip,application/zip,application/x-zip-compressed"
+            onChange={(e) => pickZip(e.currentTarget.files)}
+          />
+        </label>
+      </div>
+      <label className="field">
+        <span>Project (the repository's name)</span>
+        <input
+          value={project}
+          onChange={(e) => {
+            setProject(e.currentTarget.value);
+            setProjectTyped(true);
+          }}
+        />
       </label>
-      <label>
-        Project (the repository's name)
-        <input value={project} onChange={(e) => setProject(e.currentTarget.value)} />
-      </label>
+      {busy && !files && !error && <p role="status">Reading the files…</p>}
       {files && <p>{files.length} candidate files.</p>}
-      {error && <p role="alert">{error}</p>}
+      {notRead.length > 0 && (
+        <section aria-label="Not read">
+          <h3>Not read</h3>
+          <ul>
+            {notRead.slice(0, NOT_READ_SHOWN).map((n) => (
+              <li key={`${n.path} ${n.reason}`}>
+                <code>{n.path}</code>: {n.reason}
+              </li>
+            ))}
+          </ul>
+          {notRead.length > NOT_READ_SHOWN && <p className="muted">and {notRead.length - NOT_READ_SHOWN} more.</p>}
+        </section>
+      )}
+      {error && (
+        <p className="notice error" role="alert">
+          {error}
+        </p>
+      )}
       {report && (
         <>
           <p>
