@@ -8,6 +8,7 @@ import { describe, test } from 'node:test';
 import { rulesExport } from '../../src/cli/rules-commands.js';
 import { createUser } from '../../src/domain/accounts.js';
 import { createApiKey } from '../../src/domain/api-keys.js';
+import { addUserToTeam, removeUserFromTeam } from '../../src/domain/teams.js';
 import { importFile } from '../../src/domain/import.js';
 import { callTool, callToolError } from '../../src/testing/mcp-client.js';
 import { startTestCairn } from '../../src/testing/test-cairn.js';
@@ -216,6 +217,48 @@ describe('history and the expired listing', () => {
     const restored = await api(`/entries/${e.id}/restore`, { method: 'POST', body: JSON.stringify({ version: 1 }) });
     assert.equal(restored.status, 200);
     assert.deepEqual([restored.body.entry.expires, restored.body.entry.reviewBy], ['2030-08-01', '2030-07-01']);
+  });
+
+  test('a restored owner who left the team gives way to the current owner, else to the restorer (JSON API and MCP)', async () => {
+    const teammate = async (who: string) => {
+      const { user } = await createUser(server.cairn.domain, server.cairn.auth, {
+        email: `${who}-${tenant.teamId}@example.test`,
+        password: 'correct horse battery',
+        name: who,
+        org: tenant.orgName,
+        join: true,
+      });
+      await addUserToTeam(server.cairn.domain, server.cairn.auth, tenant.teamId, user.id);
+      return user.id;
+    };
+    const leaver = await teammate('leaver');
+    const stayer = await teammate('stayer');
+    const byStayer = await saveRule('Owned by one who stays', { owner: stayer });
+    await patch(byStayer.id, { expectedVersion: 1, owner: tenant.member.id });
+    const toCurrent = await saveRule('Owned by one who leaves, then another', { owner: leaver });
+    await patch(toCurrent.id, { expectedVersion: 1, owner: stayer });
+    const toRestorer = await saveRule('Owned by one who leaves, dates changed', { owner: leaver });
+    await patch(toRestorer.id, { expectedVersion: 1, reviewBy: '2030-12-01' });
+    await removeUserFromTeam(server.cairn.domain, server.cairn.auth, tenant.teamId, leaver);
+
+    const restore = (id: string) => api(`/entries/${id}/restore`, { method: 'POST', body: '{"version":1}' });
+    const kept = await restore(byStayer.id);
+    assert.equal(kept.status, 200);
+    assert.equal(kept.body.entry.owner, stayer, "the version's owner can still read: kept");
+    const current = await restore(toCurrent.id);
+    assert.equal(current.status, 200);
+    assert.deepEqual([current.body.entry.owner, current.body.entry.version], [stayer, 3], 'the current owner stays');
+    const viaMcp = await callTool(member, 'restore_entry', { id: toRestorer.id, version: 1 });
+    assert.deepEqual(
+      [viaMcp.entry.owner, viaMcp.entry.reviewBy, viaMcp.entry.version],
+      [tenant.member.id, null, 3],
+      'neither can read: the restorer answers for it',
+    );
+    const history = await callTool(member, 'get_entry', { id: toRestorer.id, includeHistory: true });
+    assert.deepEqual(
+      history.history.map((v: { owner: string }) => v.owner),
+      [leaver, leaver, tenant.member.id],
+    );
   });
 
   test('a stranger gets 404 for a datapack they cannot read, another organization sees none, a read key cannot renew', async () => {
