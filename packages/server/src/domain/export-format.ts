@@ -58,6 +58,12 @@ const versionLine = z
     changedBy: person,
     changedClient: text(400).nullable(),
     changedAt: time,
+    // Absent in files from before history kept where a version applied (null: nothing said) and its
+    // lifecycle; present, all three lifecycle fields come together (a null owner is the author).
+    applies: appliesInput.nullable().optional(),
+    owner: person.nullable().optional(),
+    reviewBy: dateInput.nullable().optional(),
+    expires: dateInput.nullable().optional(),
   })
   .strict();
 

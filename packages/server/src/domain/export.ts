@@ -240,6 +240,12 @@ async function entryLine(names: NameDirectory, { entry: e, versions, turn }: Ent
       changedBy: await names.email(v.changedBy),
       changedClient: v.changedClient,
       changedAt: v.changedAt,
+      ...(v.applies !== undefined && { applies: v.applies }),
+      ...(v.lifecycle && {
+        owner: v.lifecycle.owner && (await names.email(v.lifecycle.owner)),
+        reviewBy: v.lifecycle.reviewBy,
+        expires: v.lifecycle.expires,
+      }),
     });
   }
   return {

@@ -269,8 +269,18 @@ async function toRecord(
     if (r.findings.length) findings.push(...r.findings);
     return r.text;
   };
+  const cleanApplies = (a: EntryLine['applies']) =>
+    normalApplies(
+      a && {
+        ...a,
+        files: a.files?.map(clean),
+        projects: a.projects?.map(clean),
+        when: a.when && clean(a.when),
+      },
+    );
   const versions: EntryVersion[] = [];
   for (const v of e.history) {
+    const lifecycle = 'owner' in v || 'reviewBy' in v || 'expires' in v;
     versions.push({
       entryId: e.id,
       version: v.version,
@@ -283,6 +293,14 @@ async function toRecord(
       changedBy: await names.person(v.changedBy),
       changedClient: v.changedClient,
       changedAt: v.changedAt,
+      ...(v.applies !== undefined && { applies: cleanApplies(v.applies) }),
+      ...(lifecycle && {
+        lifecycle: {
+          owner: v.owner ? await names.person(v.owner) : null,
+          reviewBy: v.reviewBy ?? null,
+          expires: v.expires ?? null,
+        },
+      }),
     });
   }
   const title = clean(e.title);
@@ -306,14 +324,7 @@ async function toRecord(
       updatedClient: e.updatedClient,
       updatedAt: e.updatedAt,
       deletedAt: e.deletedAt,
-      applies: normalApplies(
-        e.applies && {
-          ...e.applies,
-          files: e.applies.files?.map(clean),
-          projects: e.applies.projects?.map(clean),
-          when: e.applies.when && clean(e.applies.when),
-        },
-      ),
+      applies: cleanApplies(e.applies),
       supersedes: e.supersedes ?? [],
       replacedBy: e.replacedBy ?? null,
       // An owner unknown here keeps the stored id, as authors do; the dates come as they were, expired or not.

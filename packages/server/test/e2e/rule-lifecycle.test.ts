@@ -342,6 +342,115 @@ describe('export and import', () => {
       await other.close();
     }
   });
+
+  test('every version keeps its owner, dates and applies through export → import: the history is equal', async () => {
+    const e = await saveRule('History with a lifecycle', { reviewBy: '2030-09-01', applies: { files: ['**/*.sql'] } });
+    await patch(e.id, { expectedVersion: 1, expires: '2031-01-31', applies: null });
+    await patch(e.id, { expectedVersion: 2, reviewBy: null });
+    const res = await fetch(`${server.baseUrl}/api/v1/export?datapack=${teamPack}`, {
+      headers: { authorization: `Bearer ${tenant.member.key}` },
+    });
+    const text = await res.text();
+    const line = text
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .find((l) => l.id === e.id);
+    assert.deepEqual(
+      line.history.map((v: Record<string, unknown>) => [v.owner, v.reviewBy, v.expires, v.applies]),
+      [
+        [tenant.member.email, '2030-09-01', null, { always: false, files: ['**/*.sql'], projects: [] }],
+        [tenant.member.email, '2030-09-01', '2031-01-31', null],
+        [tenant.member.email, null, '2031-01-31', null],
+      ],
+    );
+    const byEmail = async (store: typeof server.cairn.store, id: string) => {
+      const emailOf = async (u: string | null) => (u === null ? null : ((await store.getUser(u))?.email ?? u));
+      const out = [];
+      for (const v of await store.listEntryVersions(id))
+        out.push({
+          ...v,
+          changedBy: await emailOf(v.changedBy),
+          ...(v.lifecycle && { lifecycle: { ...v.lifecycle, owner: await emailOf(v.lifecycle.owner) } }),
+        });
+      return out;
+    };
+    const other = await startTestCairn();
+    try {
+      await createUser(other.cairn.domain, other.cairn.auth, {
+        email: tenant.member.email,
+        password: 'correct horse battery',
+        name: 'member',
+        org: 'Elsewhere',
+      });
+      const report = await importFile(other.cairn.domain, () => text.trimEnd().split('\n'));
+      assert.equal(report.datapacks.skipped, 1, 'the team does not exist there: the datapack is skipped');
+    } finally {
+      await other.close();
+    }
+    // A team datapack needs its team: move it to the member's personal datapack, as a file may.
+    const personal = text.replace(/"scope":"team","owner":\{"team":"[^"]*","organization":"[^"]*"\}/, () =>
+      `"scope":"personal","owner":{"user":${JSON.stringify(tenant.member.email)}}`,
+    );
+    assert.notEqual(personal, text);
+    const fresh = await startTestCairn();
+    try {
+      await createUser(fresh.cairn.domain, fresh.cairn.auth, {
+        email: tenant.member.email,
+        password: 'correct horse battery',
+        name: 'member',
+        org: 'Elsewhere',
+      });
+      const report = await importFile(fresh.cairn.domain, () => personal.trimEnd().split('\n'));
+      assert.deepEqual(report.problems, []);
+      assert.deepEqual(await byEmail(fresh.cairn.store, e.id), await byEmail(server.cairn.store, e.id));
+      assert.equal((await fresh.cairn.store.listEntryVersions(e.id)).length, 3);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  test('a file from before history kept the lifecycle imports, its versions without one', async () => {
+    const saved = await callTool(member, 'save_entry', {
+      title: 'Old file rule',
+      content: 'Written before versions carried a lifecycle.',
+      expires: '2031-03-31',
+    });
+    const res = await fetch(`${server.baseUrl}/api/v1/export?datapack=${saved.entry.datapackId}`, {
+      headers: { authorization: `Bearer ${tenant.member.key}` },
+    });
+    const lines = (await res.text())
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .map((l) =>
+        l.type === 'entry'
+          ? {
+              ...l,
+              history: l.history.map(({ owner: _o, reviewBy: _r, expires: _e, applies: _a, ...v }: object & any) => v),
+            }
+          : l,
+      );
+    const other = await startTestCairn();
+    try {
+      await createUser(other.cairn.domain, other.cairn.auth, {
+        email: tenant.member.email,
+        password: 'correct horse battery',
+        name: 'member',
+        org: 'Elsewhere',
+      });
+      const report = await importFile(other.cairn.domain, () => lines.map((l) => JSON.stringify(l)));
+      assert.deepEqual(report.problems, []);
+      const [v] = await other.cairn.store.listEntryVersions(saved.entry.id);
+      assert.deepEqual([v?.lifecycle, v?.applies, (await other.cairn.store.getEntry(saved.entry.id))?.expires], [
+        undefined,
+        undefined,
+        '2031-03-31',
+      ]);
+    } finally {
+      await other.close();
+    }
+  });
 });
 
 describe('cairn rules export', () => {
