@@ -4,7 +4,7 @@ import { Empty, ErrorNotice, Loading, When } from '../ui/bits.js';
 import { PageHead } from '../ui/page-parts.js';
 import { useLoad } from '../ui/use-load.js';
 
-/** Rule usage: how often each rule you can read reached an agent in the last 30 days, never-given first, expired apart. */
+/** Rule usage: how often each readable rule reached an agent in 30 days, never-given first, expired apart. */
 export function RuleUsagePage() {
   const { data, error, loading, reload } = useLoad(() =>
     api<{ days: number; rules: RuleUsageRow[] }>('GET', '/api/v1/rules/usage?days=30'),

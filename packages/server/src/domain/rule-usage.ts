@@ -128,10 +128,7 @@ export async function ruleUsage(
   // An expired rule is not served: listed after the live ones, so "never given" first means something.
   out.sort(
     (a, b) =>
-      Number(a.expired) - Number(b.expired) ||
-      a.given - b.given ||
-      a.named - b.named ||
-      a.title.localeCompare(b.title),
+      Number(a.expired) - Number(b.expired) || a.given - b.given || a.named - b.named || a.title.localeCompare(b.title),
   );
   return { days: input.days, rules: out };
 }

@@ -8,8 +8,8 @@ import { describe, test } from 'node:test';
 import { rulesExport } from '../../src/cli/rules-commands.js';
 import { createUser } from '../../src/domain/accounts.js';
 import { createApiKey } from '../../src/domain/api-keys.js';
-import { addUserToTeam, removeUserFromTeam } from '../../src/domain/teams.js';
 import { importFile } from '../../src/domain/import.js';
+import { addUserToTeam, removeUserFromTeam } from '../../src/domain/teams.js';
 import { callTool, callToolError } from '../../src/testing/mcp-client.js';
 import { startTestCairn } from '../../src/testing/test-cairn.js';
 import { member, outsider, owner, server, tenant, useTenantCairn } from './tenant-cairn.fixture.js';
@@ -219,7 +219,7 @@ describe('history and the expired listing', () => {
     assert.deepEqual([restored.body.entry.expires, restored.body.entry.reviewBy], ['2030-08-01', '2030-07-01']);
   });
 
-  test('a restored owner who left the team gives way to the current owner, else to the restorer (JSON API and MCP)', async () => {
+  test('a restored owner who left the team yields to the current owner, else the restorer (API, MCP)', async () => {
     const teammate = async (who: string) => {
       const { user } = await createUser(server.cairn.domain, server.cairn.auth, {
         email: `${who}-${tenant.teamId}@example.test`,
@@ -389,8 +389,9 @@ describe('export and import', () => {
       await other.close();
     }
     // A team datapack needs its team: move it to the member's personal datapack, as a file may.
-    const personal = text.replace(/"scope":"team","owner":\{"team":"[^"]*","organization":"[^"]*"\}/, () =>
-      `"scope":"personal","owner":{"user":${JSON.stringify(tenant.member.email)}}`,
+    const personal = text.replace(
+      /"scope":"team","owner":\{"team":"[^"]*","organization":"[^"]*"\}/,
+      () => `"scope":"personal","owner":{"user":${JSON.stringify(tenant.member.email)}}`,
     );
     assert.notEqual(personal, text);
     const fresh = await startTestCairn();
@@ -442,11 +443,10 @@ describe('export and import', () => {
       const report = await importFile(other.cairn.domain, () => lines.map((l) => JSON.stringify(l)));
       assert.deepEqual(report.problems, []);
       const [v] = await other.cairn.store.listEntryVersions(saved.entry.id);
-      assert.deepEqual([v?.lifecycle, v?.applies, (await other.cairn.store.getEntry(saved.entry.id))?.expires], [
-        undefined,
-        undefined,
-        '2031-03-31',
-      ]);
+      assert.deepEqual(
+        [v?.lifecycle, v?.applies, (await other.cairn.store.getEntry(saved.entry.id))?.expires],
+        [undefined, undefined, '2031-03-31'],
+      );
     } finally {
       await other.close();
     }
