@@ -239,6 +239,8 @@ describe('history and the expired listing', () => {
     await patch(toCurrent.id, { expectedVersion: 1, owner: stayer });
     const toRestorer = await saveRule('Owned by one who leaves, dates changed', { owner: leaver });
     await patch(toRestorer.id, { expectedVersion: 1, reviewBy: '2030-12-01' });
+    const trashed = await saveRule('Owned by one who leaves, then deleted', { owner: leaver });
+    await callTool(member, 'delete_entry', { id: trashed.id });
     await removeUserFromTeam(server.cairn.domain, server.cairn.auth, tenant.teamId, leaver);
 
     const restore = (id: string) => api(`/entries/${id}/restore`, { method: 'POST', body: '{"version":1}' });
@@ -253,6 +255,13 @@ describe('history and the expired listing', () => {
       [viaMcp.entry.owner, viaMcp.entry.reviewBy, viaMcp.entry.version],
       [tenant.member.id, null, 3],
       'neither can read: the restorer answers for it',
+    );
+    const undeleted = await api(`/entries/${trashed.id}/restore`, { method: 'POST' });
+    assert.equal(undeleted.status, 200);
+    assert.deepEqual(
+      [undeleted.body.undeleted, undeleted.body.entry.owner],
+      [true, tenant.member.id],
+      'out of the trash the same check',
     );
     const history = await callTool(member, 'get_entry', { id: toRestorer.id, includeHistory: true });
     assert.deepEqual(
