@@ -168,4 +168,8 @@ export interface RuleUsageRow {
   lastGivenAt: string | null;
   /** The clients it was given to, as they named themselves. */
   clients: string[];
+  /** YYYY-MM-DD, or null: its expiry date. */
+  expires: string | null;
+  /** Past its expiry date: no longer served, so never given says nothing about it (listed after the live rules). */
+  expired: boolean;
 }

@@ -18,6 +18,8 @@ export interface ImportReport {
   entries: ImportCounts;
   /** History rows written (or that would be, in a dry run). */
   versions: number;
+  /** Guidance answers of the file's usage lines (never updated: an answer already here is unchanged). */
+  usage: ImportCounts;
   /** Why things were skipped, one line per reason, in file order. */
   problems: string[];
   /** Secrets removed on the way in, by rule (never the secrets). */

@@ -119,6 +119,8 @@ function ImportSummary({ report }: { report: ImportReport }) {
         <tbody>
           {row('Datapacks', report.datapacks)}
           {row('Entries', report.entries)}
+          {/* A server from before exports carried rule usage reports none. */}
+          {report.usage && Object.values(report.usage).some((n) => n > 0) && row('Rule usage answers', report.usage)}
         </tbody>
       </table>
       {report.problems.length > 0 && (

@@ -4,13 +4,15 @@ import { Empty, ErrorNotice, Loading, When } from '../ui/bits.js';
 import { PageHead } from '../ui/page-parts.js';
 import { useLoad } from '../ui/use-load.js';
 
-/** Rule usage: how often each rule you can read reached an agent in the last 30 days, never-given first. */
+/** Rule usage: how often each readable rule reached an agent in 30 days, never-given first, expired apart. */
 export function RuleUsagePage() {
   const { data, error, loading, reload } = useLoad(() =>
     api<{ days: number; rules: RuleUsageRow[] }>('GET', '/api/v1/rules/usage?days=30'),
   );
-  const never = data?.rules.filter((r) => r.given === 0) ?? [];
-  const used = data?.rules.filter((r) => r.given > 0) ?? [];
+  const live = data?.rules.filter((r) => !r.expired) ?? [];
+  const never = live.filter((r) => r.given === 0);
+  const used = live.filter((r) => r.given > 0);
+  const expired = data?.rules.filter((r) => r.expired) ?? [];
   return (
     <section className="page">
       <PageHead
@@ -46,6 +48,21 @@ export function RuleUsagePage() {
                 <span className="entry-title">{r.title}</span>{' '}
                 <span className="muted small">
                   given {r.given} times, named {r.named} · last <When at={r.lastGivenAt!} /> · {r.clients.join(', ')}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {expired.length > 0 && (
+        <>
+          <h2>Expired, no longer given</h2>
+          <ul className="entries" aria-label="Rules expired">
+            {expired.map((r) => (
+              <li key={r.entryId}>
+                <span className="entry-title">{r.title}</span>{' '}
+                <span className="muted small">
+                  expired after {r.expires} · given {r.given} times, named {r.named}
                 </span>
               </li>
             ))}

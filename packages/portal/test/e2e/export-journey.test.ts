@@ -46,7 +46,7 @@ test('a datapack’s Export button and Settings > Account > Download my data dow
     ['datapack', 'entry', 'end'],
   );
   assert.equal(pack.lines[2]!.title, 'Nanoseconds');
-  assert.deepEqual(pack.lines.at(-1), { type: 'end', datapacks: 1, entries: 1 });
+  assert.deepEqual(pack.lines.at(-1), { type: 'end', datapacks: 1, entries: 1, usage: 0 });
 
   await page.getByRole('link', { name: 'Grace' }).click();
   await page.getByRole('heading', { name: 'Account', level: 1 }).waitFor();

@@ -1,4 +1,5 @@
-// The Rule usage page: rules never given in 30 days are listed on top, given ones below with their counts.
+// The Rule usage page: rules never given in 30 days are listed on top, given ones below with their counts,
+// expired ones apart.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createApiKey } from '../../../server/src/domain/api-keys.js';
@@ -52,16 +53,40 @@ test('an admin sees the never-given rule on top and the given one with its count
       content: 'Irrigation valves in the greenhouse are flushed weekly.',
     });
     for (let i = 0; i < 2; i++) await callTool(client, 'get_guidance', { task: 'plan the release' });
+    // Saved after the answers, so never given: without its expiry it would be listed as such.
+    await callTool(client, 'save_entry', {
+      datapack: orgPack.id,
+      kind: 'policy',
+      title: 'Fax machines are inventoried',
+      content: 'Every fax machine is on the inventory list.',
+      expires: cairn.domain.now().slice(0, 10),
+    });
     await flushRuleUsage(cairn.domain);
   } finally {
     await client.close();
   }
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Rule usage' }).click();
-  await page.getByRole('heading', { name: 'Rule usage', level: 1 }).waitFor();
-  const never = page.getByRole('list', { name: 'Rules never given' });
-  await never.getByText('Greenhouse irrigation valves').waitFor();
-  const given = page.getByRole('list', { name: 'Rules given' }).getByRole('listitem');
-  const row = given.filter({ hasText: 'Every repository has a CODEOWNERS file' });
-  assert.match((await row.textContent()) ?? '', /given 2 times/);
-  await assertAccessible(page, 'rule usage');
+  // Two days on, the rule that expires today is no longer served: listed apart.
+  const real = cairn.domain.now;
+  const expiredOn = real().slice(0, 10);
+  cairn.domain.now = () => new Date(Date.parse(real()) + 2 * 86_400_000).toISOString();
+  try {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Rule usage' }).click();
+    await page.getByRole('heading', { name: 'Rule usage', level: 1 }).waitFor();
+    const never = page.getByRole('list', { name: 'Rules never given' });
+    await never.getByText('Greenhouse irrigation valves').waitFor();
+    assert.deepEqual(await never.getByRole('listitem').locator('.entry-title').allTextContents(), [
+      'Greenhouse irrigation valves',
+    ]);
+    const given = page.getByRole('list', { name: 'Rules given' }).getByRole('listitem');
+    const row = given.filter({ hasText: 'Every repository has a CODEOWNERS file' });
+    assert.match((await row.textContent()) ?? '', /given 2 times/);
+    const expired = page.getByRole('list', { name: 'Rules expired' }).getByRole('listitem');
+    assert.equal(
+      await expired.textContent(),
+      `Fax machines are inventoried expired after ${expiredOn} · given 0 times, named 0`,
+    );
+    await assertAccessible(page, 'rule usage');
+  } finally {
+    cairn.domain.now = real;
+  }
 });

@@ -113,6 +113,7 @@ export function describeReport(r: ImportReport): string {
     r.dryRun ? 'Dry run: nothing was written. The import would give:' : 'Imported:',
     `Datapacks: ${count(r.datapacks)}`,
     `Entries: ${count(r.entries)} (${r.versions} versions written)`,
+    ...(Object.values(r.usage).some((n) => n > 0) ? [`Rule usage answers: ${count(r.usage)}`] : []),
     ...r.problems,
     ...(r.redacted.length
       ? [`Secrets redacted on the way in: ${r.redacted.map((f) => `${f.rule} ×${f.count}`).join(', ')}`]

@@ -3,7 +3,7 @@ import { appliesInput } from './applies.js';
 import { ENTRY_KINDS } from './entries.js';
 import { dateInput } from './lifecycle.js';
 
-/** The first line's `format`; the file is JSON Lines: a header, the datapacks, their entries, an end line. */
+/** The first line's `format`; JSON Lines: a header, the datapacks, their entries, rule usage, an end line. */
 export const EXPORT_FORMAT = 'cairn-export';
 /** The version this Cairn writes and reads; a newer file is refused with a message saying to upgrade. */
 export const EXPORT_VERSION = 1;
@@ -58,6 +58,12 @@ const versionLine = z
     changedBy: person,
     changedClient: text(400).nullable(),
     changedAt: time,
+    // Absent in files from before history kept where a version applied (null: nothing said) and its
+    // lifecycle; present, all three lifecycle fields come together (a null owner is the author).
+    applies: appliesInput.nullable().optional(),
+    owner: person.nullable().optional(),
+    reviewBy: dateInput.nullable().optional(),
+    expires: dateInput.nullable().optional(),
   })
   .strict();
 
@@ -110,9 +116,36 @@ export const entryLine = z
     path: ['history'],
   });
 
-/** The last line: how many datapacks and entries came before it, so a cut-off file is noticed. */
+/** A rule as one guidance answer gave or named it: an entry of the file, and why. */
+const usageItem = z.object({ entry: text(100).min(1), reason: text(1000) }).strict();
+
+/**
+ * A usage line, after the entries: one guidance answer's rules of this file, given in full and
+ * named. Without the task (a user's words) and the session; the user is there so that they, and
+ * their organization's admins, count it again after an import, as on the Rule usage page.
+ */
+export const usageLine = z
+  .object({
+    type: z.literal('usage'),
+    id: text(100).min(1),
+    at: time,
+    user: person,
+    client: text(400).nullable(),
+    given: z.array(usageItem).max(500),
+    named: z.array(usageItem).max(500),
+  })
+  .strict()
+  .refine((u) => u.given.length + u.named.length > 0, { message: 'names no rule', path: ['given'] });
+
+/** The last line: how many datapacks, entries and usage lines came before it, so a cut-off file is noticed. */
 export const endLine = z
-  .object({ type: z.literal('end'), datapacks: z.number().int().min(0), entries: z.number().int().min(0) })
+  .object({
+    type: z.literal('end'),
+    datapacks: z.number().int().min(0),
+    entries: z.number().int().min(0),
+    // Absent in files from before exports carried rule usage.
+    usage: z.number().int().min(0).optional(),
+  })
   .strict();
 
 export type HeaderLine = z.infer<typeof headerLine>;
@@ -121,3 +154,4 @@ export type EntryLine = z.infer<typeof entryLine>;
 export type VersionLine = EntryLine['history'][number];
 export type OwnerLine = z.infer<typeof ownerLine>;
 export type EndLine = z.infer<typeof endLine>;
+export type UsageLine = z.infer<typeof usageLine>;

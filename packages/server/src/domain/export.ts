@@ -1,11 +1,19 @@
 import { CairnError } from '../errors/cairn-error.js';
+import type { RuleUsageItem, RuleUsageRecord } from '../store/rule-usage-store.js';
 import type { EntryRecord } from '../store/transfer-types.js';
 import type { Datapack } from '../store/types.js';
 import type { Access } from './access.js';
 import { audit } from './audit.js';
 import type { Caller } from './caller.js';
 import type { DomainDeps } from './deps.js';
-import { type DatapackLine, type EntryLine, EXPORT_FORMAT, EXPORT_VERSION, type HeaderLine } from './export-format.js';
+import {
+  type DatapackLine,
+  type EntryLine,
+  EXPORT_FORMAT,
+  EXPORT_VERSION,
+  type HeaderLine,
+  type UsageLine,
+} from './export-format.js';
 import { NameDirectory } from './export-names.js';
 
 /** Entries read per query while exporting. */
@@ -15,6 +23,11 @@ const PAGE = 1000;
 export interface ExportPlan {
   selection: Record<string, string>;
   datapacks: { datapack: Datapack; createdBy?: string }[];
+  /**
+   * Whose guidance answers its usage lines may come from, as the Rule usage page shows them: every
+   * answer (the operator), or one user's own and those of the organizations they administer.
+   */
+  answers: 'all' | { userId: string; adminOf: string[] };
 }
 
 /** What a signed-in caller or API key asks to export; always within what they can read. */
@@ -38,6 +51,18 @@ export async function planCallerExport(
 }
 
 async function planReadable(deps: DomainDeps, access: Access, request: CallerExportRequest): Promise<ExportPlan> {
+  const { userId } = access.caller;
+  const adminOf = request.mine
+    ? []
+    : access.memberships.organizations.filter((o) => access.isOrgAdmin(o.id)).map((o) => o.id);
+  return { ...(await planDatapacks(deps, access, request)), answers: { userId, adminOf } };
+}
+
+async function planDatapacks(
+  deps: DomainDeps,
+  access: Access,
+  request: CallerExportRequest,
+): Promise<Omit<ExportPlan, 'answers'>> {
   const { datapack, organization, mine } = request;
   if (datapack) {
     const found = await deps.store.getAnyDatapack(datapack);
@@ -111,11 +136,13 @@ async function planEverything(
     plan = {
       selection: { organization: org.name },
       datapacks: (await deps.store.exportDatapacks({ organizationId: org.id })).map((d) => ({ datapack: d })),
+      answers: 'all',
     };
   } else
     plan = {
       selection: { all: 'true' },
       datapacks: (await deps.store.exportDatapacks('all')).map((d) => ({ datapack: d })),
+      answers: 'all',
     };
   if (!request.datapack) return plan;
   const one = plan.datapacks.filter((p) => p.datapack.id === request.datapack);
@@ -124,10 +151,10 @@ async function planEverything(
       'not_found',
       `No datapack ${request.datapack} in what this export covers; check the id (the portal shows it on the datapack's page).`,
     );
-  return { selection: { ...plan.selection, datapack: request.datapack }, datapacks: one };
+  return { ...plan, selection: { ...plan.selection, datapack: request.datapack }, datapacks: one };
 }
 
-/** The export as JSON Lines (each string one line, newline included): header, datapacks, entries, end. */
+/** The export as JSON Lines (each string one line, newline included): header, datapacks, entries, usage, end. */
 export async function* exportLines(
   deps: DomainDeps,
   plan: ExportPlan,
@@ -147,12 +174,16 @@ export async function* exportLines(
   packs.sort((a, b) => (sortKey(a.line) < sortKey(b.line) ? -1 : sortKey(a.line) > sortKey(b.line) ? 1 : 0));
   for (const p of packs) yield line(p.line);
   let entries = 0;
+  const exported = new Map<string, Datapack>();
   for (const p of packs) {
     for (let after = ''; ; ) {
       const page = await deps.store.exportEntries(p.datapack.id, after, PAGE, p.createdBy);
       if (page.length === 0) break;
       let chunk = '';
-      for (const record of page) chunk += line(await entryLine(names, record));
+      for (const record of page) {
+        chunk += line(await entryLine(names, record));
+        exported.set(record.entry.id, p.datapack);
+      }
       yield chunk;
       entries += page.length;
       onProgress?.(entries);
@@ -160,7 +191,47 @@ export async function* exportLines(
       if (page.length < PAGE) break;
     }
   }
-  yield line({ type: 'end', datapacks: packs.length, entries });
+  let usage = 0;
+  for (const answer of await answersOf(deps, plan.answers)) {
+    const u = await usageLine(names, answer, exported);
+    if (!u) continue;
+    yield line(u);
+    usage += 1;
+  }
+  yield line({ type: 'end', datapacks: packs.length, entries, usage });
+}
+
+/** The answers a plan's usage lines may come from, oldest first (the store keeps them for CAIRN_AUDIT_DAYS). */
+async function answersOf(deps: DomainDeps, answers: ExportPlan['answers']): Promise<RuleUsageRecord[]> {
+  const since = '1970-01-01T00:00:00.000Z';
+  if (answers === 'all') return deps.store.listRuleUsage({ since });
+  const byId = new Map<string, RuleUsageRecord>();
+  for (const r of await deps.store.listRuleUsage({ since, userId: answers.userId })) byId.set(r.id, r);
+  for (const org of answers.adminOf)
+    for (const r of await deps.store.listRuleUsage({ since, organizationId: org })) byId.set(r.id, r);
+  return [...byId.values()].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.id < b.id ? -1 : 1));
+}
+
+/**
+ * An answer's usage line, with only the rules of this file that the answer counts for: a personal
+ * datapack's for its owner's answers, a team or organization datapack's for answers given while in
+ * its organization. So no other organization's usage is ever written; undefined when none is left.
+ */
+async function usageLine(
+  names: NameDirectory,
+  a: RuleUsageRecord,
+  exported: Map<string, Datapack>,
+): Promise<UsageLine | undefined> {
+  const counts = (i: RuleUsageItem) => {
+    const d = exported.get(i.id);
+    if (!d) return false;
+    return d.scope === 'personal' ? d.ownerId === a.userId : a.organizationIds.includes(d.organizationId ?? '');
+  };
+  const item = (i: RuleUsageItem) => ({ entry: i.id, reason: i.reason });
+  const given = a.given.filter(counts).map(item);
+  const named = a.named.filter(counts).map(item);
+  if (given.length + named.length === 0) return undefined;
+  return { type: 'usage', id: a.id, at: a.at, user: await names.email(a.userId), client: a.client, given, named };
 }
 
 /** A file name for an export made now: `cairn-export-<what>-<date>.jsonl`. */
@@ -240,6 +311,12 @@ async function entryLine(names: NameDirectory, { entry: e, versions, turn }: Ent
       changedBy: await names.email(v.changedBy),
       changedClient: v.changedClient,
       changedAt: v.changedAt,
+      ...(v.applies !== undefined && { applies: v.applies }),
+      ...(v.lifecycle && {
+        owner: v.lifecycle.owner && (await names.email(v.lifecycle.owner)),
+        reviewBy: v.lifecycle.reviewBy,
+        expires: v.lifecycle.expires,
+      }),
     });
   }
   return {

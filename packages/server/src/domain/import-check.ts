@@ -9,6 +9,7 @@ import {
   entryLine,
   type HeaderLine,
   headerLine,
+  usageLine,
 } from './export-format.js';
 import { findNul } from './parse-input.js';
 
@@ -20,6 +21,7 @@ export interface CheckedFile {
   header: HeaderLine;
   datapacks: Map<string, DatapackLine>;
   entries: number;
+  usage: number;
   lines: number;
 }
 
@@ -32,6 +34,7 @@ export async function checkFile(source: LineSource, onProgress?: (lines: number)
   let header: HeaderLine | undefined;
   const datapacks = new Map<string, DatapackLine>();
   const entryIds = new Set<string>();
+  const usageIds = new Set<string>();
   let ended = false;
   let n = 0;
   for await (const text of source()) {
@@ -45,6 +48,8 @@ export async function checkFile(source: LineSource, onProgress?: (lines: number)
       continue;
     }
     const type = (value as { type?: unknown }).type;
+    if ((type === 'datapack' || type === 'entry') && usageIds.size > 0)
+      throw lineError(n, `${a(type)} line comes after usage lines; every usage line must come after the entries`);
     if (type === 'datapack') {
       if (entryIds.size > 0)
         throw lineError(n, 'a datapack line comes after entries; every datapack line must come before the entries');
@@ -59,19 +64,26 @@ export async function checkFile(source: LineSource, onProgress?: (lines: number)
         throw lineError(n, `entry ${e.id} belongs to datapack ${e.datapack}, which no datapack line declares`);
       if (entryIds.has(e.id)) throw lineError(n, `entry ${e.id} appears twice`);
       entryIds.add(e.id);
+    } else if (type === 'usage') {
+      const u = parseLine(usageLine, value, n);
+      const unknown = [...u.given, ...u.named].find((i) => !entryIds.has(i.entry));
+      if (unknown)
+        throw lineError(n, `usage ${u.id} names entry ${unknown.entry}, which no entry line before it holds`);
+      if (usageIds.has(u.id)) throw lineError(n, `usage ${u.id} appears twice`);
+      usageIds.add(u.id);
     } else if (type === 'end') {
       const end = parseLine(endLine, value, n);
-      if (end.datapacks !== datapacks.size || end.entries !== entryIds.size) {
+      if (end.datapacks !== datapacks.size || end.entries !== entryIds.size || (end.usage ?? 0) !== usageIds.size) {
         throw lineError(
           n,
-          `the end line counts ${end.datapacks} datapacks and ${end.entries} entries but the file holds ${datapacks.size} and ${entryIds.size}`,
+          `the end line counts ${end.datapacks} datapacks, ${end.entries} entries and ${end.usage ?? 0} usage lines but the file holds ${datapacks.size}, ${entryIds.size} and ${usageIds.size}`,
         );
       }
       ended = true;
     } else
       throw lineError(
         n,
-        `unknown line type ${JSON.stringify(type)?.slice(0, 40)}; expected "datapack", "entry" or "end"`,
+        `unknown line type ${JSON.stringify(type)?.slice(0, 40)}; expected "datapack", "entry", "usage" or "end"`,
       );
   }
   if (!header)
@@ -81,7 +93,11 @@ export async function checkFile(source: LineSource, onProgress?: (lines: number)
       'invalid_input',
       `The file ends at line ${n} without its end line: it was cut off. Nothing was imported; export again and import the whole file.`,
     );
-  return { header, datapacks, entries: entryIds.size, lines: n };
+  return { header, datapacks, entries: entryIds.size, usage: usageIds.size, lines: n };
+}
+
+function a(type: 'datapack' | 'entry'): string {
+  return type === 'entry' ? 'an entry' : 'a datapack';
 }
 
 /** Progress is reported every this many lines. */

@@ -6,10 +6,11 @@ import type { Access } from './access.js';
 import { normalApplies } from './applies.js';
 import { audit } from './audit.js';
 import type { DomainDeps } from './deps.js';
-import { type DatapackLine, type EntryLine, entryLine } from './export-format.js';
+import { type DatapackLine, type EntryLine, entryLine, usageLine } from './export-format.js';
 import { NameDirectory } from './export-names.js';
 import { assertWritableId, callerOwner } from './import-access.js';
 import { checkFile, type LineSource, PROGRESS_EVERY, parseLine } from './import-check.js';
+import { type Landed, UsageImport } from './import-usage.js';
 import { contentHash } from './similarity.js';
 
 /** How many of each thing an import created, updated, left unchanged and skipped (with why): the contract's shape. */
@@ -61,6 +62,7 @@ export async function importFile(
     datapacks: counts(),
     entries: counts(),
     versions: 0,
+    usage: counts(),
     problems: [],
     redacted: [],
   };
@@ -77,6 +79,8 @@ export async function importFile(
       report.datapacks[target.mode === 'create' ? 'created' : target.mode === 'refresh' ? 'updated' : 'unchanged'] += 1;
   }
   const written = new Set<string>();
+  const landed: Landed = new Map();
+  const usage = new UsageImport(deps, names, landed, findings, { dryRun: report.dryRun, access });
   const lost = { turns: 0 };
   let group: { fileId: string; lines: EntryLine[] } | undefined;
   const flush = async () => {
@@ -88,7 +92,8 @@ export async function importFile(
       const records = await Promise.all(
         group.lines.map((e) => toRecord(names, e, target.datapack.id, findings, lost, turnsOf)),
       );
-      await writeGroup(deps, target, records, written.has(group.fileId) ? 'keep' : target.mode, report, access);
+      const mode = written.has(group.fileId) ? 'keep' : target.mode;
+      await writeGroup(deps, { ...target, mode }, records, report, access, landed);
       written.add(group.fileId);
     }
     group = undefined;
@@ -101,7 +106,10 @@ export async function importFile(
     if (text.trim() === '') continue;
     const value = JSON.parse(text) as { type?: unknown };
     if (!pastHeader) pastHeader = true;
-    else if (value.type !== 'entry') continue;
+    else if (value.type === 'usage') {
+      await flush();
+      await usage.add(parseLine(usageLine, value, n));
+    } else if (value.type !== 'entry') continue;
     else {
       const e = parseLine(entryLine, value, n);
       if (group && group.fileId !== e.datapack) await flush();
@@ -110,6 +118,8 @@ export async function importFile(
     }
   }
   await flush();
+  await usage.flush();
+  report.usage = usage.counts;
   // Datapacks without entries in the file are still created or refreshed.
   for (const [fileId, target] of targets) {
     if (!('skip' in target) && !written.has(fileId) && target.mode !== 'keep' && !report.dryRun) {
@@ -120,6 +130,15 @@ export async function importFile(
   if (lost.turns)
     report.problems.push(
       `${lost.turns} captured turn(s) were imported as plain entries without their capture record: ${access ? 'they were sent by someone else' : 'the user who sent them does not exist here'}.`,
+    );
+  if (usage.othersSkipped)
+    report.problems.push(
+      `${usage.othersSkipped} rule usage answer(s) were not imported: they were given to someone else.`,
+    );
+  const unplaced = usage.counts.skipped - usage.othersSkipped;
+  if (unplaced)
+    report.problems.push(
+      `${unplaced} rule usage answer(s) were not imported: none of the rules they name was imported here.`,
     );
   report.redacted = mergeFindings(findings);
   return report;
@@ -177,15 +196,22 @@ async function targetOf(deps: DomainDeps, names: NameDirectory, d: DatapackLine,
   };
 }
 
+/** Writes one datapack's entries of the file; those now here (new, newer or as they were) land in `landed`. */
 async function writeGroup(
   deps: DomainDeps,
   target: { datapack: Datapack; mode: DatapackImport['mode'] },
   records: EntryRecord[],
-  mode: DatapackImport['mode'],
   report: ImportReport,
   access: Access | undefined,
+  landed: Landed,
 ): Promise<void> {
+  const { mode } = target;
   const stored = await deps.store.entryStates(records.map((r) => r.entry.id));
+  for (const r of records) {
+    const state = stored.get(r.entry.id);
+    if (!state || state.datapackId === target.datapack.id)
+      landed.set(r.entry.id, { datapack: target.datapack, title: r.entry.title });
+  }
   const write: DatapackImport = { datapack: target.datapack, mode, inserts: [], updates: [] };
   let elsewhere = 0;
   let newerHere = 0;
@@ -269,8 +295,18 @@ async function toRecord(
     if (r.findings.length) findings.push(...r.findings);
     return r.text;
   };
+  const cleanApplies = (a: EntryLine['applies'] | null) =>
+    normalApplies(
+      a && {
+        ...a,
+        files: a.files?.map(clean),
+        projects: a.projects?.map(clean),
+        when: a.when && clean(a.when),
+      },
+    );
   const versions: EntryVersion[] = [];
   for (const v of e.history) {
+    const lifecycle = 'owner' in v || 'reviewBy' in v || 'expires' in v;
     versions.push({
       entryId: e.id,
       version: v.version,
@@ -283,6 +319,14 @@ async function toRecord(
       changedBy: await names.person(v.changedBy),
       changedClient: v.changedClient,
       changedAt: v.changedAt,
+      ...(v.applies !== undefined && { applies: cleanApplies(v.applies) }),
+      ...(lifecycle && {
+        lifecycle: {
+          owner: v.owner ? await names.person(v.owner) : null,
+          reviewBy: v.reviewBy ?? null,
+          expires: v.expires ?? null,
+        },
+      }),
     });
   }
   const title = clean(e.title);
@@ -306,14 +350,7 @@ async function toRecord(
       updatedClient: e.updatedClient,
       updatedAt: e.updatedAt,
       deletedAt: e.deletedAt,
-      applies: normalApplies(
-        e.applies && {
-          ...e.applies,
-          files: e.applies.files?.map(clean),
-          projects: e.applies.projects?.map(clean),
-          when: e.applies.when && clean(e.applies.when),
-        },
-      ),
+      applies: cleanApplies(e.applies),
       supersedes: e.supersedes ?? [],
       replacedBy: e.replacedBy ?? null,
       // An owner unknown here keeps the stored id, as authors do; the dates come as they were, expired or not.

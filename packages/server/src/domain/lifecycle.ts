@@ -67,11 +67,30 @@ export async function assertOwnerMayRead(
   datapack: Datapack,
   owner: string,
 ): Promise<void> {
-  if (owner === access.caller.userId) return;
-  const [user, memberships] = await Promise.all([deps.store.getUser(owner), deps.store.getMemberships(owner)]);
-  if (user && membershipReads(owner, memberships, datapack)) return;
+  if (owner === access.caller.userId || (await mayOwn(deps, datapack, owner))) return;
   throw new CairnError(
     'invalid_input',
     `Invalid input — owner: ${owner} is not a member who can read "${datapack.name}"; name a user id from the datapack's members, or leave owner out to keep its author.`,
   );
+}
+
+/** Whether `userId` is an existing user who can read `datapack` now: who may answer for its rules. */
+export async function mayOwn(deps: DomainDeps, datapack: Datapack, userId: string): Promise<boolean> {
+  const [user, memberships] = await Promise.all([deps.store.getUser(userId), deps.store.getMemberships(userId)]);
+  return !!user && membershipReads(userId, memberships, datapack);
+}
+
+/**
+ * The owner a restored version gets: the version's own owner while they can still read the
+ * datapack, else the entry's current owner if they can, else the restorer (who may write it, so
+ * read it). A restore never brings back an owner who left the organization or team.
+ */
+export async function restoredOwner(
+  deps: DomainDeps,
+  access: Access,
+  datapack: Datapack,
+  candidates: readonly string[],
+): Promise<string> {
+  for (const who of new Set(candidates)) if (await mayOwn(deps, datapack, who)) return who;
+  return access.caller.userId;
 }

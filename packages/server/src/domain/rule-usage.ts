@@ -8,6 +8,7 @@ import type { Access } from './access.js';
 import { readableDatapacks } from './datapacks.js';
 import type { DomainDeps } from './deps.js';
 import { type Guidance, reasonText } from './guidance-answer.js';
+import { isExpired, today } from './lifecycle.js';
 import { parse } from './parse-input.js';
 
 export type { RuleUsageItem, RuleUsageRecord } from '../store/rule-usage-store.js';
@@ -73,7 +74,7 @@ async function visibleAnswers(deps: DomainDeps, access: Access, since: string): 
   return [...byId.values()];
 }
 
-/** `GET /rules/usage`: every readable rule (optionally of one datapack), least given first. */
+/** `GET /rules/usage`: every readable rule (optionally of one datapack), least given first, expired ones last. */
 export async function ruleUsage(
   deps: DomainDeps,
   access: Access,
@@ -96,6 +97,7 @@ export async function ruleUsage(
     5000,
   );
   const rows = new Map<string, RuleUsageRow & { clientSet: Set<string> }>();
+  const day = today(deps);
   for (const e of rules)
     rows.set(e.id, {
       entryId: e.id,
@@ -104,6 +106,8 @@ export async function ruleUsage(
       named: 0,
       lastGivenAt: null,
       clients: [],
+      expires: e.expires ?? null,
+      expired: isExpired(e, day),
       clientSet: new Set(),
     });
   const since = new Date(Date.parse(deps.now()) - input.days * DAY_MS).toISOString();
@@ -121,7 +125,11 @@ export async function ruleUsage(
     }
   }
   const out = [...rows.values()].map(({ clientSet, ...r }) => ({ ...r, clients: [...clientSet].sort() }));
-  out.sort((a, b) => a.given - b.given || a.named - b.named || a.title.localeCompare(b.title));
+  // An expired rule is not served: listed after the live ones, so "never given" first means something.
+  out.sort(
+    (a, b) =>
+      Number(a.expired) - Number(b.expired) || a.given - b.given || a.named - b.named || a.title.localeCompare(b.title),
+  );
   return { days: input.days, rules: out };
 }
 

@@ -10,6 +10,7 @@ import { purgeAuditTrail } from './audit-read.js';
 import { PERSONAL_DATAPACK_NAME, readableDatapacks } from './datapacks.js';
 import type { DomainDeps } from './deps.js';
 import { publicEntry } from './entry-views.js';
+import { ownerOf, restoredOwner } from './lifecycle.js';
 import { parse } from './parse-input.js';
 import { purgeRuleUsage } from './rule-usage.js';
 import { contentHash } from './similarity.js';
@@ -169,6 +170,11 @@ export async function restoreEntry(
       },
     );
   }
+  const owner = await restoredOwner(deps, access, datapack, [
+    // A version's null owner is its author.
+    source.lifecycle ? (source.lifecycle.owner ?? current.createdBy) : ownerOf(current),
+    ownerOf(current),
+  ]);
   const now = deps.now();
   const next: Entry = {
     ...current,
@@ -179,10 +185,8 @@ export async function restoreEntry(
     // Versions saved before history kept applicability leave it as it is now.
     ...(source.applies !== undefined && { applies: source.applies }),
     // So do versions saved before history kept the lifecycle; a restored expiry may be past (then listed as expired).
-    ...(source.lifecycle && {
-      ...source.lifecycle,
-      owner: source.lifecycle.owner ?? current.owner ?? current.createdBy,
-    }),
+    ...source.lifecycle,
+    owner,
     contentHash: hash,
     version: current.version + 1,
     updatedBy: access.caller.userId,

@@ -199,6 +199,7 @@ export abstract class KyselyStore implements Store, StoreContext {
   appendRuleUsage = (records: RuleUsageRecord[]) => ruleUsage.appendRuleUsage(this.db, records);
   listRuleUsage = (query: RuleUsageQuery) => ruleUsage.listRuleUsage(this.db, query);
   getRuleUsage = (id: string) => ruleUsage.getRuleUsage(this.db, id);
+  storedRuleUsageIds = (ids: string[]) => ruleUsage.storedRuleUsageIds(this.db, ids);
   purgeRuleUsage = (before: string, batch: number) => ruleUsage.purgeRuleUsage(this.db, before, batch);
 
   exportDatapacks = (selection: ExportSelection) => transfer.exportDatapacks(this.db, selection);

@@ -62,6 +62,12 @@ export async function getRuleUsage(db: Kysely<Database>, id: string): Promise<Ru
   return row && toRecord(row);
 }
 
+export async function storedRuleUsageIds(db: Kysely<Database>, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.selectFrom('rule_usage_answer').select('id').where('id', 'in', ids).execute();
+  return new Set(rows.map((r) => r.id));
+}
+
 export async function purgeRuleUsage(db: Kysely<Database>, before: string, batch: number): Promise<number> {
   const doomed = db.selectFrom('rule_usage_answer').select('id').where('at', '<', before).limit(batch);
   const result = await db.deleteFrom('rule_usage_answer').where('id', 'in', doomed).executeTakeFirst();

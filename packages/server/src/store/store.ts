@@ -206,6 +206,8 @@ export interface Store {
   listRuleUsage(query: RuleUsageQuery): Promise<RuleUsageRecord[]>;
   /** One guidance answer. */
   getRuleUsage(id: string): Promise<RuleUsageRecord | undefined>;
+  /** Which of these answer ids are stored (an import skips those). */
+  storedRuleUsageIds(ids: string[]): Promise<Set<string>>;
   /** Deletes up to `batch` guidance answers recorded before `before`; returns how many. */
   purgeRuleUsage(before: string, batch: number): Promise<number>;
 }

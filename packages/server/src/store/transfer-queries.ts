@@ -182,6 +182,9 @@ function versionRow(v: EntryVersion): Row<'entry_version'> {
     changed_by: v.changedBy,
     changed_client: v.changedClient,
     changed_at: v.changedAt,
+    // Left SQL NULL, as on versions saved before history kept them, when the file did not say.
+    ...(v.applies !== undefined && { applies: JSON.stringify(v.applies) }),
+    ...(v.lifecycle && { lifecycle: JSON.stringify(v.lifecycle) }),
   };
 }
 

@@ -53,6 +53,7 @@ describe('cairn export and cairn import', () => {
       type: 'end',
       datapacks: exported.filter((l) => l.type === 'datapack').length,
       entries: 2,
+      usage: 0,
     });
   });
 

@@ -88,6 +88,7 @@ describe('GET /api/v1/export streams what the caller can read, and nothing else'
       type: 'end',
       datapacks: got.filter((l) => l.type === 'datapack').length,
       entries: 3,
+      usage: 0,
     });
     assert.deepEqual(
       entryIds(got),

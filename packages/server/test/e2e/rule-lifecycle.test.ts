@@ -9,6 +9,7 @@ import { rulesExport } from '../../src/cli/rules-commands.js';
 import { createUser } from '../../src/domain/accounts.js';
 import { createApiKey } from '../../src/domain/api-keys.js';
 import { importFile } from '../../src/domain/import.js';
+import { addUserToTeam, removeUserFromTeam } from '../../src/domain/teams.js';
 import { callTool, callToolError } from '../../src/testing/mcp-client.js';
 import { startTestCairn } from '../../src/testing/test-cairn.js';
 import { member, outsider, owner, server, tenant, useTenantCairn } from './tenant-cairn.fixture.js';
@@ -218,6 +219,57 @@ describe('history and the expired listing', () => {
     assert.deepEqual([restored.body.entry.expires, restored.body.entry.reviewBy], ['2030-08-01', '2030-07-01']);
   });
 
+  test('a restored owner who left the team yields to the current owner, else the restorer (API, MCP)', async () => {
+    const teammate = async (who: string) => {
+      const { user } = await createUser(server.cairn.domain, server.cairn.auth, {
+        email: `${who}-${tenant.teamId}@example.test`,
+        password: 'correct horse battery',
+        name: who,
+        org: tenant.orgName,
+        join: true,
+      });
+      await addUserToTeam(server.cairn.domain, server.cairn.auth, tenant.teamId, user.id);
+      return user.id;
+    };
+    const leaver = await teammate('leaver');
+    const stayer = await teammate('stayer');
+    const byStayer = await saveRule('Owned by one who stays', { owner: stayer });
+    await patch(byStayer.id, { expectedVersion: 1, owner: tenant.member.id });
+    const toCurrent = await saveRule('Owned by one who leaves, then another', { owner: leaver });
+    await patch(toCurrent.id, { expectedVersion: 1, owner: stayer });
+    const toRestorer = await saveRule('Owned by one who leaves, dates changed', { owner: leaver });
+    await patch(toRestorer.id, { expectedVersion: 1, reviewBy: '2030-12-01' });
+    const trashed = await saveRule('Owned by one who leaves, then deleted', { owner: leaver });
+    await callTool(member, 'delete_entry', { id: trashed.id });
+    await removeUserFromTeam(server.cairn.domain, server.cairn.auth, tenant.teamId, leaver);
+
+    const restore = (id: string) => api(`/entries/${id}/restore`, { method: 'POST', body: '{"version":1}' });
+    const kept = await restore(byStayer.id);
+    assert.equal(kept.status, 200);
+    assert.equal(kept.body.entry.owner, stayer, "the version's owner can still read: kept");
+    const current = await restore(toCurrent.id);
+    assert.equal(current.status, 200);
+    assert.deepEqual([current.body.entry.owner, current.body.entry.version], [stayer, 3], 'the current owner stays');
+    const viaMcp = await callTool(member, 'restore_entry', { id: toRestorer.id, version: 1 });
+    assert.deepEqual(
+      [viaMcp.entry.owner, viaMcp.entry.reviewBy, viaMcp.entry.version],
+      [tenant.member.id, null, 3],
+      'neither can read: the restorer answers for it',
+    );
+    const undeleted = await api(`/entries/${trashed.id}/restore`, { method: 'POST' });
+    assert.equal(undeleted.status, 200);
+    assert.deepEqual(
+      [undeleted.body.undeleted, undeleted.body.entry.owner],
+      [true, tenant.member.id],
+      'out of the trash the same check',
+    );
+    const history = await callTool(member, 'get_entry', { id: toRestorer.id, includeHistory: true });
+    assert.deepEqual(
+      history.history.map((v: { owner: string }) => v.owner),
+      [leaver, leaver, tenant.member.id],
+    );
+  });
+
   test('a stranger gets 404 for a datapack they cannot read, another organization sees none, a read key cannot renew', async () => {
     const rule = await saveRule('Expires for the access checks', { expires: TODAY });
     server.cairn.domain.now = () => '2030-06-20T08:00:00.000Z';
@@ -295,6 +347,115 @@ describe('export and import', () => {
       assert.deepEqual(report.problems, []);
       const imported = await other.cairn.store.getEntry(saved.entry.id);
       assert.deepEqual([imported?.owner, imported?.reviewBy, imported?.expires], [user.id, '2030-09-30', '2031-03-31']);
+    } finally {
+      await other.close();
+    }
+  });
+
+  test('every version keeps its owner, dates and applies through export → import: the history is equal', async () => {
+    const e = await saveRule('History with a lifecycle', { reviewBy: '2030-09-01', applies: { files: ['**/*.sql'] } });
+    await patch(e.id, { expectedVersion: 1, expires: '2031-01-31', applies: null });
+    await patch(e.id, { expectedVersion: 2, reviewBy: null });
+    const res = await fetch(`${server.baseUrl}/api/v1/export?datapack=${teamPack}`, {
+      headers: { authorization: `Bearer ${tenant.member.key}` },
+    });
+    const text = await res.text();
+    const line = text
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .find((l) => l.id === e.id);
+    assert.deepEqual(
+      line.history.map((v: Record<string, unknown>) => [v.owner, v.reviewBy, v.expires, v.applies]),
+      [
+        [tenant.member.email, '2030-09-01', null, { always: false, files: ['**/*.sql'], projects: [] }],
+        [tenant.member.email, '2030-09-01', '2031-01-31', null],
+        [tenant.member.email, null, '2031-01-31', null],
+      ],
+    );
+    const byEmail = async (store: typeof server.cairn.store, id: string) => {
+      const emailOf = async (u: string | null) => (u === null ? null : ((await store.getUser(u))?.email ?? u));
+      const out = [];
+      for (const v of await store.listEntryVersions(id))
+        out.push({
+          ...v,
+          changedBy: await emailOf(v.changedBy),
+          ...(v.lifecycle && { lifecycle: { ...v.lifecycle, owner: await emailOf(v.lifecycle.owner) } }),
+        });
+      return out;
+    };
+    const other = await startTestCairn();
+    try {
+      await createUser(other.cairn.domain, other.cairn.auth, {
+        email: tenant.member.email,
+        password: 'correct horse battery',
+        name: 'member',
+        org: 'Elsewhere',
+      });
+      const report = await importFile(other.cairn.domain, () => text.trimEnd().split('\n'));
+      assert.equal(report.datapacks.skipped, 1, 'the team does not exist there: the datapack is skipped');
+    } finally {
+      await other.close();
+    }
+    // A team datapack needs its team: move it to the member's personal datapack, as a file may.
+    const personal = text.replace(
+      /"scope":"team","owner":\{"team":"[^"]*","organization":"[^"]*"\}/,
+      () => `"scope":"personal","owner":{"user":${JSON.stringify(tenant.member.email)}}`,
+    );
+    assert.notEqual(personal, text);
+    const fresh = await startTestCairn();
+    try {
+      await createUser(fresh.cairn.domain, fresh.cairn.auth, {
+        email: tenant.member.email,
+        password: 'correct horse battery',
+        name: 'member',
+        org: 'Elsewhere',
+      });
+      const report = await importFile(fresh.cairn.domain, () => personal.trimEnd().split('\n'));
+      assert.deepEqual(report.problems, []);
+      assert.deepEqual(await byEmail(fresh.cairn.store, e.id), await byEmail(server.cairn.store, e.id));
+      assert.equal((await fresh.cairn.store.listEntryVersions(e.id)).length, 3);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  test('a file from before history kept the lifecycle imports, its versions without one', async () => {
+    const saved = await callTool(member, 'save_entry', {
+      title: 'Old file rule',
+      content: 'Written before versions carried a lifecycle.',
+      expires: '2031-03-31',
+    });
+    const res = await fetch(`${server.baseUrl}/api/v1/export?datapack=${saved.entry.datapackId}`, {
+      headers: { authorization: `Bearer ${tenant.member.key}` },
+    });
+    const lines = (await res.text())
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .map((l) =>
+        l.type === 'entry'
+          ? {
+              ...l,
+              history: l.history.map(({ owner: _o, reviewBy: _r, expires: _e, applies: _a, ...v }: object & any) => v),
+            }
+          : l,
+      );
+    const other = await startTestCairn();
+    try {
+      await createUser(other.cairn.domain, other.cairn.auth, {
+        email: tenant.member.email,
+        password: 'correct horse battery',
+        name: 'member',
+        org: 'Elsewhere',
+      });
+      const report = await importFile(other.cairn.domain, () => lines.map((l) => JSON.stringify(l)));
+      assert.deepEqual(report.problems, []);
+      const [v] = await other.cairn.store.listEntryVersions(saved.entry.id);
+      assert.deepEqual(
+        [v?.lifecycle, v?.applies, (await other.cairn.store.getEntry(saved.entry.id))?.expires],
+        [undefined, undefined, '2031-03-31'],
+      );
     } finally {
       await other.close();
     }

@@ -80,6 +80,38 @@ describe('rule usage', () => {
     assert.equal(rowOf(rules, outsidersOwn), undefined, "another organization's rule is not listed");
   });
 
+  test('an expired rule is not "never given": it is marked expired and listed after the live rules', async () => {
+    const deps = server.cairn.domain;
+    const saved = await callTool(owner, 'save_entry', {
+      datapack: tenant.orgName,
+      kind: 'policy',
+      title: 'Fax machines are inventoried',
+      content: 'Every fax machine is on the inventory list.',
+      expires: deps.now().slice(0, 10),
+    });
+    const before = rowOf((await api(tenant.owner.key, '/rules/usage')).body.rules, saved.entry.id)!;
+    assert.deepEqual([before.given, before.expired], [0, false], 'served through its expiry day');
+    const real = deps.now;
+    deps.now = () => new Date(Date.parse(real()) + 2 * 86_400_000).toISOString();
+    try {
+      const rules = (await api(tenant.owner.key, '/rules/usage')).body.rules as Row[];
+      const row = rowOf(rules, saved.entry.id)!;
+      assert.deepEqual(
+        { given: row.given, expired: row.expired, expires: row.expires },
+        { given: 0, expired: true, expires: real().slice(0, 10) },
+      );
+      assert.equal(rowOf(rules, never)!.expired, false);
+      assert.ok(rules.indexOf(row) > rules.indexOf(rowOf(rules, always)!), 'after every live rule, given or not');
+      assert.deepEqual(
+        rules.map((r) => r.expired),
+        [...rules.filter((r) => !r.expired).map(() => false), true],
+      );
+    } finally {
+      deps.now = real;
+      await callTool(owner, 'delete_entry', { id: saved.entry.id });
+    }
+  });
+
   test('a person without admin rights sees only their own answers', async () => {
     const { status, body } = await api(tenant.member.key, '/rules/usage');
     assert.equal(status, 200);
