@@ -2,7 +2,7 @@ import { type ReactNode, useState } from 'react';
 import { messageOf } from '../api/client.js';
 import type { Entry, Scope } from '../api/types.js';
 import { Link } from '../router.js';
-import { ErrorNotice } from '../ui/bits.js';
+import { ConfirmInline, ErrorNotice } from '../ui/bits.js';
 import { plainPreview } from '../ui/markdown.js';
 import { ScopeBadge } from './datapacks-page.js';
 
@@ -93,20 +93,15 @@ export function RetiredRuleList({
               </span>
             )}
             {r.writable && confirming === r.entry.id && (
-              <fieldset className="trash-actions" aria-label={`${action.label} ${r.entry.title}?`}>
-                <span className="small">{action.confirm}</span>
-                <button
-                  type="button"
-                  className="button small"
-                  disabled={busy === r.entry.id}
-                  onClick={() => void run(r)}
-                >
-                  {busy === r.entry.id ? action.busyLabel : `Yes, ${action.label.toLowerCase()}`}
-                </button>
-                <button type="button" className="button secondary small" onClick={() => setConfirming(undefined)}>
-                  Cancel
-                </button>
-              </fieldset>
+              <ConfirmInline
+                label={`${action.label} ${r.entry.title}?`}
+                question={action.confirm}
+                yes={`Yes, ${action.label.toLowerCase()}`}
+                busyLabel={action.busyLabel}
+                busy={busy === r.entry.id}
+                onYes={() => void run(r)}
+                onCancel={() => setConfirming(undefined)}
+              />
             )}
           </li>
         ))}

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { api, messageOf } from '../api/client.js';
 import type { Trash } from '../api/types.js';
 import { Link } from '../router.js';
-import { Empty, ErrorNotice, Loading, When } from '../ui/bits.js';
+import { ConfirmInline, Empty, ErrorNotice, Loading, When } from '../ui/bits.js';
 import { plainPreview } from '../ui/markdown.js';
 import { PageHead } from '../ui/page-parts.js';
 import { useLoad } from '../ui/use-load.js';
@@ -141,20 +141,16 @@ export function TrashPage() {
                   </span>
                 )}
                 {t.writable && confirming === t.entry.id && (
-                  <fieldset className="trash-actions" aria-label={`Delete ${t.entry.title} for good?`}>
-                    <span className="small">Gone for good, with every version. Sure?</span>
-                    <button
-                      type="button"
-                      className="button danger small"
-                      disabled={busy === t.entry.id}
-                      onClick={() => void deleteForever(t.entry.id, t.entry.title)}
-                    >
-                      {busy === t.entry.id ? 'Deleting…' : 'Yes, delete forever'}
-                    </button>
-                    <button type="button" className="button secondary small" onClick={() => setConfirming(undefined)}>
-                      Cancel
-                    </button>
-                  </fieldset>
+                  <ConfirmInline
+                    label={`Delete ${t.entry.title} for good?`}
+                    question="Gone for good, with every version. Sure?"
+                    yes="Yes, delete forever"
+                    busyLabel="Deleting…"
+                    busy={busy === t.entry.id}
+                    danger
+                    onYes={() => void deleteForever(t.entry.id, t.entry.title)}
+                    onCancel={() => setConfirming(undefined)}
+                  />
                 )}
               </li>
             ))}

@@ -152,3 +152,36 @@ export function CopyField({
     </div>
   );
 }
+
+/** An inline "are you sure?" beside a row's action: the question, the action's button, and Cancel. */
+export function ConfirmInline({
+  label,
+  question,
+  yes,
+  busyLabel,
+  busy,
+  danger = false,
+  onYes,
+  onCancel,
+}: {
+  label: string;
+  question: string;
+  yes: string;
+  busyLabel: string;
+  busy: boolean;
+  danger?: boolean;
+  onYes: () => void;
+  onCancel: () => void;
+}) {
+  return (
+    <fieldset className="trash-actions" aria-label={label}>
+      <span className="small">{question}</span>
+      <button type="button" className={`button ${danger ? 'danger ' : ''}small`} disabled={busy} onClick={onYes}>
+        {busy ? busyLabel : yes}
+      </button>
+      <button type="button" className="button secondary small" onClick={onCancel}>
+        Cancel
+      </button>
+    </fieldset>
+  );
+}

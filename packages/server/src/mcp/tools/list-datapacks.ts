@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { listDatapacks } from '../../domain/datapacks.js';
-import { datapackShape } from '../shapes.js';
+import { datapackOut, datapackShape } from '../shapes.js';
 import { defineTool } from '../tool-definition.js';
 
 /** Lists the caller's datapacks: the answer to "list my datapacks". */
@@ -23,13 +23,7 @@ export const listDatapacksTool = defineTool({
     const packs = await listDatapacks(ctx.deps, access);
     const you = { id: ctx.caller.userId, email: access.user?.email ?? '', name: access.user?.name ?? '' };
     const datapacks = packs.map((d) => ({
-      id: d.id,
-      name: d.name,
-      scope: d.scope,
-      description: d.description,
-      organizationId: d.organizationId,
-      createdAt: d.createdAt,
-      updatedAt: d.updatedAt,
+      ...datapackOut(d),
       entryCount: d.entryCount,
       lastChangedAt: d.lastChangedAt,
       writable: d.writable,
