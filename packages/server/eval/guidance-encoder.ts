@@ -19,6 +19,7 @@ import {
   type GuidanceCandidate,
   selectGuidance,
   type TopicTuning,
+  topicScore,
   topicTuningFor,
 } from '../src/domain/guidance-select.js';
 import type { Entry } from '../src/store/types.js';
@@ -211,6 +212,49 @@ try {
     };
   };
 
+  // How well each signal ranks alone the rules only topic can find (not "always", no matching files
+  // or project, not replaced), pooled over tasks: does the encoder know what the words miss?
+  const rankers: [string, (g: Gathered, gi: number) => Float64Array | number[]][] = [
+    ['words (today)', (g) => g.candidates.map((c) => topicScore(c.signals, current.weights))],
+  ];
+  for (const variant of ['full', 'head'] as const)
+    for (const norm of ['ratio', 'span'] as const) {
+      const enc = encoderSignals(variant, norm);
+      rankers.push([`encoder ${variant}/${norm}`, (_, gi) => enc[gi]!.signal]);
+    }
+  for (const variant of ['full', 'head'] as const)
+    rankers.push([
+      `encoder ${variant}, task alone`,
+      (g, gi) => g.candidates.map((c) => dot(queryVectors[gi]![0]!, ruleVectors.get(variant)!.get(c.entry.id)!)),
+    ]);
+  const ranked = (g: Gathered, scores: Float64Array | number[]) =>
+    g.candidates
+      .map((c, ci) => ({ c, s: scores[ci]! }))
+      .filter(({ c }) => !c.entry.applies?.always && !c.context && !c.entry.replacedBy)
+      .sort((a, b) => b.s - a.s)
+      .map(({ c }) => ruleOf.get(c.entry.id)!);
+  const wordsTop = gathered.map((g, gi) => new Set(ranked(g, rankers[0]![1](g, gi)).slice(0, 6)));
+  console.log('topic-only applicable rules found in the top n of one signal alone (pooled over tasks)');
+  for (const [name, rank] of rankers) {
+    const hits = [3, 6, 10].map(() => 0);
+    let needed = 0;
+    let missedByWords = 0;
+    let rescued = 0;
+    for (const [gi, g] of gathered.entries()) {
+      const ids = ranked(g, rank(g, gi));
+      const wanted = new Set(g.task.applies);
+      needed += ids.filter((id) => wanted.has(id)).length;
+      for (const [i, n] of [3, 6, 10].entries()) hits[i]! += ids.slice(0, n).filter((id) => wanted.has(id)).length;
+      const missed = ids.filter((id) => wanted.has(id) && !wordsTop[gi]!.has(id));
+      missedByWords += missed.length;
+      rescued += missed.filter((id) => ids.indexOf(id) < 6).length;
+    }
+    console.log(
+      `  ${name}: of ${needed}, @3 ${hits[0]} @6 ${hits[1]} @10 ${hits[2]}; ` +
+        `of the ${missedByWords} not in words' top 6, in this one's top 6: ${rescued}`,
+    );
+  }
+
   const line = (f: GuidanceFigures) => `R ${f.recall} P ${f.precision} V ${f.recallInView}`;
   const today = score(
     { variant: 'full', norm: 'ratio', places: 'lexical', enc: 0, full: current.full, relative: current.relative },
@@ -219,7 +263,8 @@ try {
   console.log(`today ${JSON.stringify({ full: current.full, rel: current.relative, w: current.weights })}`);
   console.log(`  all ${line(today.all)} | train ${line(today.train)} | held-out ${line(today.heldOut)}`);
 
-  const fulls = values.plain ? [6, 8, 10, 12, 14] : [5, 6, 7, 8];
+  // Today's own full and relative are always among those tried, so 'no better' is a fair finding.
+  const fulls = [...new Set([current.full, ...(values.plain ? [6, 8, 10, 12, 14] : [5, 6, 7, 8])])];
   const rows: { s: Setting; r: ReturnType<typeof score> }[] = [];
   for (const variant of ['full', 'head'] as const)
     for (const norm of ['ratio', 'span'] as const) {
@@ -227,7 +272,7 @@ try {
       for (const places of withConcerns ? (['lexical', 'either'] as const) : (['lexical'] as const))
         for (const w of [0, 0.1, 0.2, 0.3, 0.5])
           for (const full of fulls)
-            for (const relative of [0.3, 0.4, 0.5]) {
+            for (const relative of [...new Set([current.relative, 0.3, 0.4, 0.5])]) {
               const s: Setting = { variant, norm, places, enc: w, full, relative };
               rows.push({ s, r: score(s, enc) });
             }
