@@ -1,5 +1,6 @@
 /**
- * Experiment (issue #37): does a sentence encoder shipped in an npm package close get_guidance's gap?
+ * Experiment: does a sentence encoder shipped in an npm package close get_guidance's gap? (Figures:
+ * docs/benchmarks.md, "A sentence encoder as a guidance signal".)
  * Gathers each task's candidates once as guidance-tune.ts does, embeds every rule once and each
  * task's text and concerns, and adds a signal: cosine(task, rule) relative to the task's best plus,
  * per concern, cosine relative to that concern's best, summed (as the `concern` signal is). It goes
