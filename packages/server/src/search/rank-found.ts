@@ -13,6 +13,12 @@ import { cosine, textVector } from './word-vectors.js';
 /** At most this many matches of one search are ranked (the most recent, if more match). */
 export const MAX_CANDIDATES = 1000;
 
+/** A hybrid ranking, and the words of captured speakers' names that the query used (their turns were boosted). */
+export interface HybridRanking {
+  ranked: { id: string; score: number }[];
+  speakers: ReadonlySet<string>;
+}
+
 /**
  * Hybrid ranking for a caller with more entries than the pool holds: the full-text index finds
  * the matches, the pool (their newest entries) adds the semantic signal and conversation context.
@@ -26,7 +32,7 @@ export async function rankFound(
   liveCount: number,
   pool: Pool,
   provided: Float32Array | undefined,
-): Promise<{ id: string; score: number }[]> {
+): Promise<HybridRanking> {
   const candidates = terms.length
     ? await source.searchCandidates(query.datapackIds, terms, query.kinds, MAX_CANDIDATES, true)
     : [];
@@ -38,7 +44,7 @@ export async function rankFound(
   const kept: number[] = [];
   for (let i = 0; i < pool.items.length; i++) if (!replaced.has(pool.items[i]!.id)) kept.push(i);
   const items: PoolItem[] = [...kept.map((i) => pool.items[i]!), ...outside];
-  if (items.length === 0) return [];
+  if (items.length === 0) return { ranked: [], speakers: new Set() };
   const lexical = new Map(rankCandidates(matched, terms, liveCount, items.length).map((r) => [r.id, r.score]));
   const outsidePlaces = await turnPlaces(
     source,
@@ -82,11 +88,12 @@ export async function rankFound(
       if (vector && own) columns.semantic[k] = cosine(vector, own);
     }
   }
-  return fuseColumns(
+  const ranked = fuseColumns(
     items,
     columns,
     speakerBoosts(itemSpeakers, speakers),
     query.limit,
     sessions(items.map((item, k) => ({ id: item.id, turn: places[k] }))),
   );
+  return { ranked, speakers };
 }

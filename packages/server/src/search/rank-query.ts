@@ -6,7 +6,7 @@ import { forReader } from './for-reader.js';
 import { fuseColumns, speakerBoosts, speakersNamed } from './hybrid-ranking.js';
 import type { Pool } from './pool.js';
 import { poolCosines, poolDuplicateCandidates, poolLexicalScores, scratchColumns } from './pool-scores.js';
-import { MAX_CANDIDATES, rankFound } from './rank-found.js';
+import { type HybridRanking, MAX_CANDIDATES, rankFound } from './rank-found.js';
 import { rankCandidates, words } from './search-ranking.js';
 import type { SearchSource } from './search-source.js';
 import { searchTerms } from './search-terms.js';
@@ -27,7 +27,8 @@ export async function rankQuery(source: SearchSource, asked: SearchQuery): Promi
   const provided = hybrid ? source.embedder?.queryVector(query.text) : undefined;
   let ranked: Ranked;
   let rankedPool: Pool | undefined;
-  // A query naming someone whose turns were captured ("when did Melanie go camping") asks about a conversation.
+  // A query naming someone whose turns were captured ("when did Melanie go camping") asks about a
+  // conversation: the hybrid ranking says whose names it used.
   let namesSpeaker = false;
   // The near-duplicate check's: how many entries the datapack holds decides whether its pool can rank them all.
   const lexicalState =
@@ -37,7 +38,6 @@ export async function rankQuery(source: SearchSource, asked: SearchQuery): Promi
   if (hybrid) {
     const state = await source.entriesState(query.datapackIds);
     const pool = await poolOf(source, query, state.signature);
-    namesSpeaker = asked.forReader === true && speakersNamed(pool.speakers.names, words(query.text)).size > 0;
     // A pool short of its limit holds every live entry of those kinds: no need to count them.
     const count = !query.kinds?.length
       ? state.count
@@ -48,10 +48,13 @@ export async function rankQuery(source: SearchSource, asked: SearchQuery): Promi
     // leaving the event loop: one ranking per loop iteration, so probes and other callers' requests get their turn.
     await nextTurn();
     // The pool holds every live entry searched: all of them are scored in memory, no full-text query needed.
-    if (pool.size >= count) {
-      ranked = await rankPool(source, pool, terms, count, await provided, query);
-      rankedPool = pool;
-    } else ranked = await rankFound(source, query, terms, count, pool, await provided);
+    const whole = pool.size >= count;
+    const hybridRanked = whole
+      ? await rankPool(source, pool, terms, count, await provided, query)
+      : await rankFound(source, query, terms, count, pool, await provided);
+    if (whole) rankedPool = pool;
+    ranked = hybridRanked.ranked;
+    namesSpeaker = hybridRanked.speakers.size > 0;
   } else if (lexicalState && lexicalState.count <= LEXICAL_POOL) {
     // The near-duplicate check: the datapack's pool, kept up to date by each save, ranks its
     // entries by the text's rarest words from its postings (poolDuplicateCandidates), instead of a
@@ -130,7 +133,7 @@ async function rankPool(
   docCount: number,
   provided: Float32Array | undefined,
   query: SearchQuery,
-): Promise<Ranked> {
+): Promise<HybridRanking> {
   const queryWords = words(query.text);
   const speakers = speakersNamed(pool.speakers.names, queryWords);
   const topicWords = queryWords.filter((w) => !speakers.has(w));
@@ -155,11 +158,12 @@ async function rankPool(
     semantic = vector && poolCosines(pool, vector, columns.semantic);
   }
   const facet = poolFacetScores(pool, topicWords, columns.facet);
-  return fuseColumns(
+  const ranked = fuseColumns(
     pool.items,
     { lexical, semantic, facet },
     speakerBoosts(pool.speakers, speakers),
     query.limit,
     pool.sessions,
   );
+  return { ranked, speakers };
 }
