@@ -15,6 +15,7 @@ import {
   type UsageLine,
 } from './export-format.js';
 import { NameDirectory } from './export-names.js';
+import { type AnswerViewer, answersSeenBy, answerViewer } from './rule-usage.js';
 
 /** Entries read per query while exporting. */
 const PAGE = 1000;
@@ -27,7 +28,7 @@ export interface ExportPlan {
    * Whose guidance answers its usage lines may come from, as the Rule usage page shows them: every
    * answer (the operator), or one user's own and those of the organizations they administer.
    */
-  answers: 'all' | { userId: string; adminOf: string[] };
+  answers: 'all' | AnswerViewer;
 }
 
 /** What a signed-in caller or API key asks to export; always within what they can read. */
@@ -51,11 +52,8 @@ export async function planCallerExport(
 }
 
 async function planReadable(deps: DomainDeps, access: Access, request: CallerExportRequest): Promise<ExportPlan> {
-  const { userId } = access.caller;
-  const adminOf = request.mine
-    ? []
-    : access.memberships.organizations.filter((o) => access.isOrgAdmin(o.id)).map((o) => o.id);
-  return { ...(await planDatapacks(deps, access, request)), answers: { userId, adminOf } };
+  const answers = request.mine ? { userId: access.caller.userId, adminOf: [] } : answerViewer(access);
+  return { ...(await planDatapacks(deps, access, request)), answers };
 }
 
 async function planDatapacks(
@@ -205,11 +203,9 @@ export async function* exportLines(
 async function answersOf(deps: DomainDeps, answers: ExportPlan['answers']): Promise<RuleUsageRecord[]> {
   const since = '1970-01-01T00:00:00.000Z';
   if (answers === 'all') return deps.store.listRuleUsage({ since });
-  const byId = new Map<string, RuleUsageRecord>();
-  for (const r of await deps.store.listRuleUsage({ since, userId: answers.userId })) byId.set(r.id, r);
-  for (const org of answers.adminOf)
-    for (const r of await deps.store.listRuleUsage({ since, organizationId: org })) byId.set(r.id, r);
-  return [...byId.values()].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.id < b.id ? -1 : 1));
+  return (await answersSeenBy(deps, answers, since)).sort((a, b) =>
+    a.at < b.at ? -1 : a.at > b.at ? 1 : a.id < b.id ? -1 : 1,
+  );
 }
 
 /**

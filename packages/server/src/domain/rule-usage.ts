@@ -61,15 +61,23 @@ export const ruleUsageInput = z.object({
   days: z.number().int().min(1).max(3650).default(30),
 });
 
-/**
- * The answers the caller may see: an organization's admin sees every answer given to the
- * organization's members; anyone else only their own answers.
- */
-async function visibleAnswers(deps: DomainDeps, access: Access, since: string): Promise<RuleUsageRecord[]> {
+/** Whose guidance answers someone sees: their own, and every answer given in the organizations they administer. */
+export interface AnswerViewer {
+  userId: string;
+  adminOf: string[];
+}
+
+/** The caller as a viewer of answers: an organization's admin sees its members' answers; anyone else only their own. */
+export function answerViewer(access: Access): AnswerViewer {
   const adminOf = access.memberships.organizations.filter((o) => access.isOrgAdmin(o.id)).map((o) => o.id);
+  return { userId: access.caller.userId, adminOf };
+}
+
+/** The answers recorded since `since` that the viewer sees, each once (unordered). */
+export async function answersSeenBy(deps: DomainDeps, viewer: AnswerViewer, since: string): Promise<RuleUsageRecord[]> {
   const byId = new Map<string, RuleUsageRecord>();
-  for (const r of await deps.store.listRuleUsage({ since, userId: access.caller.userId })) byId.set(r.id, r);
-  for (const org of adminOf)
+  for (const r of await deps.store.listRuleUsage({ since, userId: viewer.userId })) byId.set(r.id, r);
+  for (const org of viewer.adminOf)
     for (const r of await deps.store.listRuleUsage({ since, organizationId: org })) byId.set(r.id, r);
   return [...byId.values()];
 }
@@ -111,7 +119,7 @@ export async function ruleUsage(
       clientSet: new Set(),
     });
   const since = new Date(Date.parse(deps.now()) - input.days * DAY_MS).toISOString();
-  for (const a of await visibleAnswers(deps, access, since)) {
+  for (const a of await answersSeenBy(deps, answerViewer(access), since)) {
     for (const i of a.given) {
       const row = rows.get(i.id);
       if (!row) continue;
