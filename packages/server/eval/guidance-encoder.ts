@@ -13,21 +13,15 @@
  */
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
-import { loadAccess } from '../src/domain/access.js';
-import { DEFAULT_MAX_CHARS, guidanceCandidates } from '../src/domain/guidance.js';
-import { fitAnswer, guidanceText } from '../src/domain/guidance-answer.js';
-import {
-  type GuidanceCandidate,
-  selectGuidance,
-  type TopicTuning,
-  topicScore,
-  topicTuningFor,
-} from '../src/domain/guidance-select.js';
+import { DEFAULT_MAX_CHARS } from '../src/domain/guidance.js';
+import { fitAnswer } from '../src/domain/guidance-answer.js';
+import { selectGuidance, type TopicTuning, topicScore, topicTuningFor } from '../src/domain/guidance-select.js';
 import type { Entry } from '../src/store/types.js';
 import { connectMcpClient } from '../src/testing/mcp-client.js';
 import { startTestCairn } from '../src/testing/test-cairn.js';
 import { buildCompany, loadCompany, ruleFacts, saveRules } from './guidance-company.js';
-import { type AskedTask, folds, type GuidanceFigures, guidanceFigures, percentile } from './guidance-metrics.js';
+import { askedTask, foldFigures, type GatheredTask, gatherTasks } from './guidance-gather.js';
+import { type AskedTask, type GuidanceFigures, percentile } from './guidance-metrics.js';
 
 interface Encoder {
   embed(input: string[]): Promise<number[][]>;
@@ -75,34 +69,7 @@ try {
   const { idOf } = await saveRules(cairn, company, people, admin, !values.plain);
   await admin.close();
   const ruleOf = new Map([...idOf].map(([rule, id]) => [id, rule]));
-  interface Gathered {
-    task: (typeof company.tasks)[number];
-    concerns: string[];
-    candidates: GuidanceCandidate[];
-    wordsOnly: boolean;
-    gatherCpu: number;
-  }
-  const gathered: Gathered[] = [];
-  for (const task of company.tasks) {
-    const access = await loadAccess(cairn.cairn.domain, {
-      userId: people.userIds.get(task.user)!,
-      client: null,
-      via: 'cli',
-      scope: 'read',
-    });
-    const context = values.plain ? {} : { files: task.files, project: task.project || undefined };
-    const concerns = withConcerns ? (task.concerns ?? []) : [];
-    const input = { task: task.task, ...context, ...(concerns.length && { concerns }) };
-    started = process.cpuUsage();
-    const candidates = await guidanceCandidates(cairn.cairn.domain, access, input);
-    const gatherCpu = cpuMs(started);
-    const wordsOnly =
-      topicTuningFor(
-        input,
-        candidates.some((c) => !!c.entry.applies),
-      ).weights.title > 0;
-    gathered.push({ task, concerns, candidates, wordsOnly, gatherCpu });
-  }
+  const gathered = await gatherTasks(cairn, company, people, { plain: values.plain, concerns: withConcerns });
 
   // Save-time cost: each rule embedded alone, as a save would; then all at once for the signal.
   const ruleTexts = {
@@ -196,26 +163,14 @@ try {
         budget,
         cairn.cairn.domain.caches.ruleVectors,
       );
-      return {
-        id: g.task.id,
-        applies: g.task.applies,
-        returned: answer.levels.flatMap((l) => l.items).map((i) => ruleOf.get(i.entry.id)!),
-        named: answer.mayAlsoApply.map((i) => ruleOf.get(i.entry.id)!),
-        chars: guidanceText(answer).length,
-        ms: 0,
-      };
+      return askedTask(g.task, answer, ruleOf);
     });
-    const parts = folds(asked, k);
-    return {
-      train: guidanceFigures(parts.filter((_, i) => i !== held).flat(), facts),
-      heldOut: guidanceFigures(parts[held]!, facts),
-      all: guidanceFigures(asked, facts),
-    };
+    return foldFigures(asked, k, held, facts);
   };
 
   // How well each signal ranks alone the rules only topic can find (not "always", no matching files
   // or project, not replaced), pooled over tasks: does the encoder know what the words miss?
-  const rankers: [string, (g: Gathered, gi: number) => Float64Array | number[]][] = [
+  const rankers: [string, (g: GatheredTask, gi: number) => Float64Array | number[]][] = [
     ['words (today)', (g) => g.candidates.map((c) => topicScore(c.signals, current.weights))],
   ];
   for (const variant of ['full', 'head'] as const)
@@ -228,7 +183,7 @@ try {
       `encoder ${variant}, task alone`,
       (g, gi) => g.candidates.map((c) => dot(queryVectors[gi]![0]!, ruleVectors.get(variant)!.get(c.entry.id)!)),
     ]);
-  const ranked = (g: Gathered, scores: Float64Array | number[]) =>
+  const ranked = (g: GatheredTask, scores: Float64Array | number[]) =>
     g.candidates
       .map((c, ci) => ({ c, s: scores[ci]! }))
       .filter(({ c }) => !c.entry.applies?.always && !c.context && !c.entry.replacedBy)
@@ -309,7 +264,7 @@ try {
   console.log('\nCPU ms');
   console.log(`  model load ${loadCpu.toFixed(0)}; RSS +${Math.round((rssAfter - rssBefore) / 2 ** 20)} MB after all`);
   console.log(
-    `  today's candidates per task (guidanceCandidates, in process): ${ms(gathered.map((g) => g.gatherCpu))}`,
+    `  today's candidates per task (guidanceCandidates, in process): ${ms(gathered.map((g) => g.gatherCpuMs))}`,
   );
   console.log(`  task + concerns, one call each: ${ms(oneAtATime)}`);
   console.log(`  task + concerns, one batch:     ${ms(batched)}`);

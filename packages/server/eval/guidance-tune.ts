@@ -8,19 +8,14 @@
  *   npm run eval:guidance-tune -w @cairn/server -- <guidance.json> [--plain] [--no-concerns] [--hold-out 5] [--folds 5]
  */
 import { parseArgs } from 'node:util';
-import { loadAccess } from '../src/domain/access.js';
-import { DEFAULT_MAX_CHARS, guidanceCandidates } from '../src/domain/guidance.js';
-import { fitAnswer, guidanceText } from '../src/domain/guidance-answer.js';
-import {
-  type GuidanceCandidate,
-  selectGuidance,
-  type TopicTuning,
-  topicTuningFor,
-} from '../src/domain/guidance-select.js';
+import { DEFAULT_MAX_CHARS } from '../src/domain/guidance.js';
+import { fitAnswer } from '../src/domain/guidance-answer.js';
+import { selectGuidance, type TopicTuning, topicTuningFor } from '../src/domain/guidance-select.js';
 import { connectMcpClient } from '../src/testing/mcp-client.js';
 import { startTestCairn } from '../src/testing/test-cairn.js';
 import { buildCompany, loadCompany, ruleFacts, saveRules } from './guidance-company.js';
-import { type AskedTask, folds, type GuidanceFigures, guidanceFigures } from './guidance-metrics.js';
+import { askedTask, foldFigures, gatherTasks } from './guidance-gather.js';
+import type { AskedTask, GuidanceFigures } from './guidance-metrics.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -44,49 +39,15 @@ try {
   const { idOf } = await saveRules(cairn, company, people, admin, !values.plain);
   await admin.close();
   const ruleOf = new Map([...idOf].map(([rule, id]) => [id, rule]));
-  const gathered: { task: (typeof company.tasks)[number]; candidates: GuidanceCandidate[]; wordsOnly: boolean }[] = [];
-  for (const task of company.tasks) {
-    const access = await loadAccess(cairn.cairn.domain, {
-      userId: people.userIds.get(task.user)!,
-      client: null,
-      via: 'cli',
-      scope: 'read',
-    });
-    const context = values.plain ? {} : { files: task.files, project: task.project || undefined };
-    const input = { task: task.task, ...context, ...(withConcerns && task.concerns && { concerns: task.concerns }) };
-    const candidates = await guidanceCandidates(cairn.cairn.domain, access, input);
-    gathered.push({
-      task,
-      candidates,
-      wordsOnly:
-        topicTuningFor(
-          input,
-          candidates.some((c) => !!c.entry.applies),
-        ).weights.title > 0,
-    });
-  }
+  const gathered = await gatherTasks(cairn, company, people, { plain: values.plain, concerns: withConcerns });
   const facts = ruleFacts(company);
   const score = (tuning: TopicTuning) => {
     const asked: AskedTask[] = gathered.map(({ task, candidates, wordsOnly }) => {
       const t = wordsOnly ? tuning : { ...tuning, weights: { ...tuning.weights, title: 0 } };
       const answer = fitAnswer(task.task, selectGuidance(candidates, t), budget, cairn.cairn.domain.caches.ruleVectors);
-      const kept = answer.levels.flatMap((l) => l.items);
-      return {
-        id: task.id,
-        applies: task.applies,
-        returned: kept.map((i) => ruleOf.get(i.entry.id)!),
-        named: answer.mayAlsoApply.map((i) => ruleOf.get(i.entry.id)!),
-        chars: guidanceText(answer).length,
-        ms: 0,
-      };
+      return askedTask(task, answer, ruleOf);
     });
-    const parts = folds(asked, k);
-    return {
-      train: guidanceFigures(parts.filter((_, i) => i !== held).flat(), facts),
-      heldOut: guidanceFigures(parts[held]!, facts),
-      all: guidanceFigures(asked, facts),
-      folds: parts.map((p) => guidanceFigures(p, facts)),
-    };
+    return foldFigures(asked, k, held, facts);
   };
   const current = topicTuningFor({ concerns: withConcerns ? ['x'] : [] }, !values.plain);
   const line = (f: GuidanceFigures) => `R ${f.recall} P ${f.precision} V ${f.recallInView}`;
