@@ -13,14 +13,20 @@
  */
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
-import { DEFAULT_MAX_CHARS } from '../src/domain/guidance.js';
 import { fitAnswer } from '../src/domain/guidance-answer.js';
 import { selectGuidance, type TopicTuning, topicScore, topicTuningFor } from '../src/domain/guidance-select.js';
 import type { Entry } from '../src/store/types.js';
-import { connectMcpClient } from '../src/testing/mcp-client.js';
 import { startTestCairn } from '../src/testing/test-cairn.js';
-import { buildCompany, loadCompany, ruleFacts, saveRules } from './guidance-company.js';
-import { askedTask, foldFigures, type GatheredTask, gatherTasks } from './guidance-gather.js';
+import { loadCompany, ruleFacts } from './guidance-company.js';
+import {
+  askedTask,
+  foldFigures,
+  GATHER_OPTIONS,
+  type GatheredTask,
+  gatherSettings,
+  gatherTasks,
+  seedCompany,
+} from './guidance-gather.js';
 import { type AskedTask, type GuidanceFigures, percentile } from './guidance-metrics.js';
 
 interface Encoder {
@@ -30,19 +36,12 @@ interface Encoder {
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
-    plain: { type: 'boolean', default: false },
-    'no-concerns': { type: 'boolean', default: false },
-    'hold-out': { type: 'string', default: '5' },
-    folds: { type: 'string', default: '5' },
-    budget: { type: 'string', default: String(DEFAULT_MAX_CHARS) },
+    ...GATHER_OPTIONS,
     'encoder-dir': { type: 'string', default: '/tmp/enc' },
   },
 });
 const company = await loadCompany(positionals[0]!);
-const k = Number(values.folds);
-const held = Number(values['hold-out']) - 1;
-const budget = Number(values.budget);
-const withConcerns = !values.plain && !values['no-concerns'];
+const { k, held, budget, concerns: withConcerns } = gatherSettings(values);
 
 // Loaded from the installed package's own files: nothing is fetched (fetch is refused to prove it).
 const realFetch = globalThis.fetch;
@@ -64,11 +63,7 @@ globalThis.fetch = realFetch;
 
 const cairn = await startTestCairn({ env: { CAIRN_REQUESTS_PER_MINUTE: '1000000' } });
 try {
-  const people = await buildCompany(cairn, company);
-  const admin = await connectMcpClient(cairn.mcpUrl, people.adminKey);
-  const { idOf } = await saveRules(cairn, company, people, admin, !values.plain);
-  await admin.close();
-  const ruleOf = new Map([...idOf].map(([rule, id]) => [id, rule]));
+  const { people, ruleOf } = await seedCompany(cairn, company, values.plain);
   const gathered = await gatherTasks(cairn, company, people, { plain: values.plain, concerns: withConcerns });
 
   // Save-time cost: each rule embedded alone, as a save would; then all at once for the signal.

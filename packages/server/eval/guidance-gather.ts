@@ -1,14 +1,53 @@
 // What the in-process guidance harnesses (guidance-tune.ts, guidance-encoder.ts) share: each task's
 // candidates gathered once as get_guidance gathers them, and a selection's answers scored per fold.
 import { loadAccess } from '../src/domain/access.js';
-import { guidanceCandidates } from '../src/domain/guidance.js';
+import { DEFAULT_MAX_CHARS, guidanceCandidates } from '../src/domain/guidance.js';
 import { type Guidance, guidanceText } from '../src/domain/guidance-answer.js';
 import { type GuidanceCandidate, topicTuningFor } from '../src/domain/guidance-select.js';
+import { connectMcpClient } from '../src/testing/mcp-client.js';
 import type { TestCairn } from '../src/testing/test-cairn.js';
-import type { Company, People } from './guidance-company.js';
+import { buildCompany, type Company, type People, saveRules } from './guidance-company.js';
 import { type AskedTask, folds, type GuidanceFigures, guidanceFigures, type RuleFacts } from './guidance-metrics.js';
 
 export type CompanyTask = Company['tasks'][number];
+
+/** The parseArgs options both harnesses take. */
+export const GATHER_OPTIONS = {
+  plain: { type: 'boolean', default: false },
+  'no-concerns': { type: 'boolean', default: false },
+  'hold-out': { type: 'string', default: '5' },
+  folds: { type: 'string', default: '5' },
+  budget: { type: 'string', default: String(DEFAULT_MAX_CHARS) },
+} as const;
+
+/** GATHER_OPTIONS read: how many folds, the held-out one (from 0), the answer budget, and whether concerns are sent. */
+export function gatherSettings(values: {
+  plain: boolean;
+  'no-concerns': boolean;
+  'hold-out': string;
+  folds: string;
+  budget: string;
+}): { k: number; held: number; budget: number; concerns: boolean } {
+  return {
+    k: Number(values.folds),
+    held: Number(values['hold-out']) - 1,
+    budget: Number(values.budget),
+    concerns: !values.plain && !values['no-concerns'],
+  };
+}
+
+/** The company's people and rules (without applies and when if `plain`); `ruleOf` maps an entry id to the rule's. */
+export async function seedCompany(
+  cairn: TestCairn,
+  company: Company,
+  plain: boolean,
+): Promise<{ people: People; ruleOf: Map<string, string> }> {
+  const people = await buildCompany(cairn, company);
+  const admin = await connectMcpClient(cairn.mcpUrl, people.adminKey);
+  const { idOf } = await saveRules(cairn, company, people, admin, !plain);
+  await admin.close();
+  return { people, ruleOf: new Map([...idOf].map(([rule, id]) => [id, rule])) };
+}
 
 /** One task's candidates, with what it was asked with. */
 export interface GatheredTask {

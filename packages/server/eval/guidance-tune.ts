@@ -8,37 +8,22 @@
  *   npm run eval:guidance-tune -w @cairn/server -- <guidance.json> [--plain] [--no-concerns] [--hold-out 5] [--folds 5]
  */
 import { parseArgs } from 'node:util';
-import { DEFAULT_MAX_CHARS } from '../src/domain/guidance.js';
 import { fitAnswer } from '../src/domain/guidance-answer.js';
 import { selectGuidance, type TopicTuning, topicTuningFor } from '../src/domain/guidance-select.js';
-import { connectMcpClient } from '../src/testing/mcp-client.js';
 import { startTestCairn } from '../src/testing/test-cairn.js';
-import { buildCompany, loadCompany, ruleFacts, saveRules } from './guidance-company.js';
-import { askedTask, foldFigures, gatherTasks } from './guidance-gather.js';
+import { loadCompany, ruleFacts } from './guidance-company.js';
+import { askedTask, foldFigures, GATHER_OPTIONS, gatherSettings, gatherTasks, seedCompany } from './guidance-gather.js';
 import type { AskedTask, GuidanceFigures } from './guidance-metrics.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: {
-    plain: { type: 'boolean', default: false },
-    'no-concerns': { type: 'boolean', default: false },
-    'hold-out': { type: 'string', default: '5' },
-    folds: { type: 'string', default: '5' },
-    budget: { type: 'string', default: String(DEFAULT_MAX_CHARS) },
-  },
+  options: GATHER_OPTIONS,
 });
 const company = await loadCompany(positionals[0]!);
-const k = Number(values.folds);
-const held = Number(values['hold-out']) - 1;
-const budget = Number(values.budget);
-const withConcerns = !values.plain && !values['no-concerns'];
+const { k, held, budget, concerns: withConcerns } = gatherSettings(values);
 const cairn = await startTestCairn({ env: { CAIRN_REQUESTS_PER_MINUTE: '1000000' } });
 try {
-  const people = await buildCompany(cairn, company);
-  const admin = await connectMcpClient(cairn.mcpUrl, people.adminKey);
-  const { idOf } = await saveRules(cairn, company, people, admin, !values.plain);
-  await admin.close();
-  const ruleOf = new Map([...idOf].map(([rule, id]) => [id, rule]));
+  const { people, ruleOf } = await seedCompany(cairn, company, values.plain);
   const gathered = await gatherTasks(cairn, company, people, { plain: values.plain, concerns: withConcerns });
   const facts = ruleFacts(company);
   const score = (tuning: TopicTuning) => {
